@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// Thin launcher: checks the Node.js version before loading anything, then runs the built CLI.
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < 20 || (major === 20 && minor < 19)) {
+  process.stderr.write(`svc needs Node.js 20.19 or later; this is ${process.versions.node}. Upgrade Node.js and try again.\n`);
+  process.exit(1);
+}
+const { main } = await import("../dist/cli/main.js");
+process.exitCode = await main(process.argv.slice(2));

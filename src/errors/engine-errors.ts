@@ -1,0 +1,138 @@
+import type { ConflictReport, PushResult } from "../model/plan.js";
+import { ErrorCode } from "./codes.js";
+import { PlatformError } from "./platform-error.js";
+
+/** Why `confirm` was asked, in this order (engine.md §7.1). */
+export type PushAbortReason = "protected-branch" | "override-updates";
+
+/**
+ * The policy conflicts with the live branch (`PLATFORM_PUSH_CONFLICT`): blocking conflicts, or
+ * override/destructive changes without `updateExisting`. Nothing was changed.
+ */
+export class PushConflictError extends PlatformError {
+  /** Every conflict, blocking ones first. */
+  readonly conflicts: readonly ConflictReport[];
+
+  constructor(conflicts: readonly ConflictReport[], branchName: string, result?: PushResult) {
+    const blocking = conflicts.filter((c) => c.blocking).length;
+    const lines = conflicts.map((c) => `  - ${c.kind} ${c.identifier} (${c.field}): ${c.reason}`);
+    const fix =
+      blocking > 0
+        ? "Resolve the blocking conflicts in the policy or on the platform, then apply again."
+        : "Review the plan, then apply with updateExisting: true (CLI: --yes) to override existing settings.";
+    super(
+      ErrorCode.PUSH_CONFLICT,
+      [`Cannot apply to branch "${branchName}": ${conflicts.length} conflict(s).`, ...lines, fix].join("\n"),
+      { details: { conflicts, result } },
+    );
+    this.conflicts = conflicts;
+  }
+}
+
+/** The `confirm` callback returned false (`PLATFORM_PUSH_ABORTED`). Nothing was changed. */
+export class PushAbortedError extends PlatformError {
+  readonly branchName: string;
+  readonly reasons: readonly PushAbortReason[];
+
+  constructor(branchName: string, reasons: readonly PushAbortReason[]) {
+    super(
+      ErrorCode.PUSH_ABORTED,
+      `Apply to branch "${branchName}" was not confirmed (${reasons.join(", ")}); nothing was changed.`,
+      { details: { branchName, reasons } },
+    );
+    this.branchName = branchName;
+    this.reasons = reasons;
+  }
+}
+
+/**
+ * At least one change failed (`PLATFORM_APPLY_FAILED`). `result` says what was applied, what
+ * failed (with its error) and what was skipped because a dependency failed.
+ */
+export class ApplyFailedError extends PlatformError {
+  readonly result: PushResult;
+
+  constructor(result: PushResult) {
+    const failures = result.failed.map((f) => `  - ${f.change.id}: ${f.error.message}`);
+    super(
+      ErrorCode.APPLY_FAILED,
+      [
+        `Apply to branch "${result.branchName}" failed: ${result.failed.length} change(s) failed, ` +
+          `${result.applied.length} applied, ${result.skipped.length} skipped.`,
+        ...failures,
+        "Fix the cause and apply again; applied changes will not be repeated.",
+      ].join("\n"),
+      { details: { result } },
+    );
+    this.result = result;
+  }
+}
+
+/** Which check of a saved plan failed (engine.md §9). */
+export type StalePlanReason = "format" | "target" | "state" | "bundle" | "changes";
+
+/** A saved plan no longer matches the branch or the policy (`PLATFORM_STALE_PLAN`). */
+export class StalePlanError extends PlatformError {
+  readonly reason: StalePlanReason;
+
+  constructor(options: { reason: StalePlanReason; expected: unknown; actual: unknown; currentChangeCount?: number }) {
+    const { reason, expected, actual, currentChangeCount } = options;
+    const already = currentChangeCount === 0 ? " The branch already matches the policy." : "";
+    super(
+      ErrorCode.STALE_PLAN,
+      `The saved plan is stale (${reason} check failed: expected ${String(expected)}, found ${String(actual)}).${already} ` +
+        "Run plan again and apply the new plan.",
+      { details: { reason, expected, actual, currentChangeCount } },
+    );
+    this.reason = reason;
+  }
+}
+
+/** One function that could not be bundled. */
+export interface BundleFailure {
+  slug: string;
+  message: string;
+  /** The largest files with their sizes, when a limit was exceeded. */
+  largestFiles?: { path: string; bytes: number }[];
+}
+
+/** Bundling failed for one or more functions (`PLATFORM_BUNDLE_FAILED`); nothing was changed. */
+export class BundleError extends PlatformError {
+  readonly failures: readonly BundleFailure[];
+
+  constructor(failures: readonly BundleFailure[], cause?: unknown) {
+    const lines = failures.map((f) => `  - function ${f.slug}: ${f.message}`);
+    super(ErrorCode.BUNDLE_FAILED, [`Bundling failed for ${failures.length} function(s):`, ...lines].join("\n"), {
+      details: { failures },
+      cause,
+    });
+    this.failures = failures;
+  }
+}
+
+/** Creating a branch succeeded but a later step failed (`PLATFORM_PARTIAL_BRANCH_CREATE`). */
+export class PartialBranchCreateError extends PlatformError {
+  readonly branchId: string;
+  readonly branchName: string;
+
+  constructor(options: { branchId: string; branchName: string; result?: PushResult; cause: unknown }) {
+    const { branchId, branchName, result, cause } = options;
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(
+      ErrorCode.PARTIAL_BRANCH_CREATE,
+      `Branch "${branchName}" (${branchId}) was created, but configuring it failed: ${why}\n` +
+        "Run apply against the new branch to finish, or delete it.",
+      { details: { branchId, branchName, result }, cause },
+    );
+    this.branchId = branchId;
+    this.branchName = branchName;
+  }
+}
+
+/** The operation's `signal` was aborted (`PLATFORM_CANCELLED`). */
+export class CancelledError extends PlatformError {
+  constructor(what: string, result?: PushResult) {
+    const partial = result ? " Some changes were applied: see details.result." : " Nothing was changed.";
+    super(ErrorCode.CANCELLED, `${what} was cancelled.${partial}`, { details: { result } });
+  }
+}

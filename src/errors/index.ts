@@ -1,0 +1,30 @@
+export { ErrorCode } from "./codes.js";
+export { PlatformError, isPlatformError, type ErrorDetails, type PlatformErrorOptions } from "./platform-error.js";
+export {
+  ConfigValidationError,
+  ConfigLoadError,
+  formatIssues,
+  type ConfigIssue,
+  type ConfigValidationContext,
+} from "./config-errors.js";
+export {
+  PushConflictError,
+  PushAbortedError,
+  ApplyFailedError,
+  StalePlanError,
+  BundleError,
+  PartialBranchCreateError,
+  CancelledError,
+  type PushAbortReason,
+  type StalePlanReason,
+  type BundleFailure,
+} from "./engine-errors.js";
+export {
+  ApiError,
+  NetworkError,
+  OutcomeUnknownError,
+  TimeoutError,
+  FeatureUnavailableError,
+  errorCodeForStatus,
+  type ApiErrorInfo,
+} from "./api-errors.js";

@@ -1,0 +1,2 @@
+/** `svc-config`: identical to `svc-config/v1`. */
+export * from "./v1.js";

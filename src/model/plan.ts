@@ -1,0 +1,120 @@
+import type { Json } from "./json.js";
+
+/** What a change does to its resource. A `replace` counts as one delete and one create. */
+export type ChangeAction = "create" | "update" | "delete" | "replace";
+
+/**
+ * Who a change can hurt. `additive` creates or updates what the policy names; `override`
+ * changes an existing branch-level setting, deletes something or moves a hostname; `destructive`
+ * deletes stored data. Override and destructive changes need `updateExisting` or confirmation.
+ */
+export type ChangeClass = "additive" | "override" | "destructive";
+
+/** The resource kinds a plan talks about. */
+export type ResourceKind =
+  | "branch"
+  | "compute"
+  | "auth"
+  | "dataApi"
+  | "bucket"
+  | "function"
+  | "trigger"
+  | "domain";
+
+/** One planned change: plain data, secret-free, ordered by `dependsOn` (engine.md §5.1). */
+export interface Change {
+  /** `${action}:${address}`, unique and stable, e.g. `update:compute`. */
+  id: string;
+  /** `branch`, `compute`, `auth`, `dataApi`, `bucket.<n>`, `function.<slug>`, `trigger.<n>`, `domain.<host>`. */
+  address: string;
+  kind: ResourceKind;
+  action: ChangeAction;
+  class: ChangeClass;
+  /** Changed fields in policy vocabulary; `["*"]` for create and delete. */
+  fields: string[];
+  /** Compared fields before the change; `null` on create. */
+  before: Json | null;
+  /** Compared fields after the change; `null` on delete; secrets read `"[redacted]"`. */
+  after: Json | null;
+  /** Why the change is planned, for people; never parsed. */
+  reason: string;
+  /** Ids of the changes that must succeed first. */
+  dependsOn: string[];
+}
+
+/** A conflict between the policy and the live branch (seed fields plus ours). */
+export interface ConflictReport {
+  kind: ResourceKind;
+  identifier: string;
+  field: string;
+  current: Json | null;
+  desired: Json | null;
+  /** Human-readable: what is wrong and how to resolve it. */
+  reason: string;
+  /** A blocking conflict cannot be resolved by any option. */
+  blocking: boolean;
+  /** Stable code, e.g. `BUCKET_ACCESS_IMMUTABLE`, `OVERRIDE_NOT_CONFIRMED`. */
+  code: string;
+  changeId?: string;
+}
+
+/** A remote item the policy does not manage: information, never a change. */
+export interface UnmanagedEntry {
+  address: string;
+  kind: ResourceKind | "env";
+  identifier: string;
+  reason: string;
+  inherited?: boolean;
+}
+
+/** A warning attached to an operation's result (engine.md §8.3). */
+export interface EngineWarning {
+  code: string;
+  message: string;
+  address?: string;
+}
+
+/** A change as applied (or planned, on a dry run), identifying the resource and field (seed). */
+export interface AppliedChange {
+  id: string;
+  address: string;
+  kind: ResourceKind;
+  action: ChangeAction;
+  class: ChangeClass;
+  fields: string[];
+  /** Branch name for branch, compute, auth and dataApi; else bucket name, slug, trigger name or hostname. */
+  identifier: string;
+  /** The first of `fields`. */
+  field: string;
+  status: "planned" | "applied";
+  details?: { [key: string]: Json };
+}
+
+/** Counts of a plan; a replace counts in both `create` and `delete`. */
+export interface PlanSummary {
+  create: number;
+  update: number;
+  delete: number;
+  conflicts: number;
+}
+
+/** The result of plan, apply, pushConfig and applyPlan (seed fields plus engine.md §8.1). */
+export interface PushResult {
+  projectId: string;
+  orgId?: string;
+  branchId: string;
+  branchName: string;
+  dryRun: boolean;
+  applied: AppliedChange[];
+  conflicts: ConflictReport[];
+  customDomains?: { domain: string; slug: string; cnameTarget?: string }[];
+  changes: Change[];
+  failed: { change: AppliedChange; error: { code: string; message: string; details?: { [key: string]: Json } } }[];
+  skipped: { change: AppliedChange; reason: string; blockedBy?: string }[];
+  unmanaged: UnmanagedEntry[];
+  warnings: EngineWarning[];
+  summary: PlanSummary;
+  /** `sha256:<hex>` of the compared projection of the live state. */
+  stateFingerprint: string;
+  bundles: Record<string, { zipSha256: string; zipBytes: number }>;
+}

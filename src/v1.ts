@@ -1,0 +1,8 @@
+/**
+ * The public surface of svc-config, major version 1. `svc-config/v1` pins the major version;
+ * `svc-config` re-exports exactly this module.
+ */
+export * from "./errors/index.js";
+export type { Json } from "./model/json.js";
+export type * from "./model/plan.js";
+export { LIBRARY_VERSION } from "./version.js";
