@@ -1,0 +1,130 @@
+/**
+ * The resolved policy: the static part plus one branch's tuning, validated, defaults filled,
+ * collections sorted by key (policy.md §11). Produced by `resolvePolicy`, read by the diff.
+ */
+
+/** What a branch closure is called with (policy.md §10.1). Frozen. */
+export interface BranchTarget {
+  /** The branch name (the new name for `createBranch`). */
+  name: string;
+  /** The live branch id; absent for `createBranch`. */
+  id?: string;
+  /** `false` for `createBranch`, or when the caller passes `branchExists: false`. */
+  exists: boolean;
+  parentId?: string;
+  isDefault?: boolean;
+  isProtected?: boolean;
+  /** RFC 3339, when the branch has an expiry. */
+  expiresAt?: string;
+  /** RFC 3339. */
+  createdAt?: string;
+}
+
+/** The Data API settings a policy can declare, in policy (camelCase) vocabulary (policy.md §5.2). */
+export interface DataApiSettings {
+  dbAggregatesEnabled: boolean;
+  dbAnonRole: string;
+  dbExtraSearchPath: string;
+  dbMaxRows: number;
+  dbSchemas: string[];
+  jwtRoleClaimKey: string;
+  jwtCacheMaxLifetime: number;
+  openapiMode: "ignore-privileges" | "disabled";
+  serverCorsAllowedOrigins: string;
+  serverTimingEnabled: boolean;
+}
+
+/**
+ * What a bundler is given (seed): the resolved function plus `source`, the absolute entry file
+ * found by the entry search (`index.ts` → `index.js` → `index.mjs` for a directory).
+ */
+export interface ResolvedFunctionConfig extends ResolvedFunction {
+  /** Absolute path of the entry file. */
+  source: string;
+}
+
+/**
+ * A custom per-function bundler declared in the policy: returns archive paths (relative POSIX,
+ * no `..`) mapped to contents; must include `index.mjs` or `index.js` at the root.
+ */
+export type FileBundler = (fn: ResolvedFunctionConfig) => Promise<Record<string, Uint8Array | string>>;
+
+/** One function of the resolved policy. */
+export interface ResolvedFunction {
+  slug: string;
+  /** Display name, trimmed. */
+  name: string;
+  /** Absolute file or directory, as declared (resolved against the policy's directory). */
+  sourcePath: string;
+  /** A copy of the declared env; `""` deletes that variable from the deployed function. */
+  env: Record<string, string>;
+  runtime: "nodejs24";
+  bundler: "esbuild" | "none" | FileBundler;
+  sourcemap: boolean;
+  /** Normalised, sorted hostnames on this branch; `[]` = none. */
+  customDomains: string[];
+  dev?: { port?: number };
+}
+
+/** One trigger of the resolved policy. */
+export type ResolvedTrigger =
+  | {
+      name: string;
+      type: "schedule";
+      function: string;
+      /** Whitespace collapsed to single spaces. */
+      cron: string;
+      functionPath: string;
+      enabled: boolean;
+    }
+  | {
+      name: string;
+      type: "storage_object_created";
+      function: string;
+      bucket: string;
+      prefix?: string;
+      functionPath: string;
+      enabled: boolean;
+    };
+
+/** The Data API as the policy wants it. */
+export type ResolvedDataApi =
+  | { state: "unmanaged" }
+  | { state: "disabled" }
+  | {
+      state: "enabled";
+      database: string;
+      authProvider: "builtin" | "external";
+      jwksUrl?: string;
+      providerName?: string;
+      jwtAudience?: string;
+      /** Declared keys only, camelCase. */
+      settings: Partial<DataApiSettings>;
+    };
+
+/** The fully resolved desired state of one branch. */
+export interface ResolvedPolicy {
+  target: Readonly<BranchTarget>;
+  /** Absolute base directory of relative sources, or null when there is none. */
+  baseDir: string | null;
+  /** `false` and omitted both resolve to "unmanaged" (auth is never disabled by a policy). */
+  auth: "enabled" | "unmanaged";
+  /** True when authored as off, for the `AUTH_FALSE_IGNORED` warning. */
+  authDeclaredOff: boolean;
+  dataApi: ResolvedDataApi;
+  aiGateway: boolean;
+  buckets: { name: string; access: "private" | "public_read" }[];
+  functions: ResolvedFunction[];
+  triggers: ResolvedTrigger[];
+  prune: { functions: boolean; triggers: boolean; customDomains: boolean; buckets: boolean };
+  branch: {
+    parent?: string;
+    protected?: boolean;
+    /** `null` = `ttl: false` (the branch must have no expiry). */
+    ttlSeconds?: number | null;
+    /** `suspendTimeoutSeconds`: -1 never, 0 platform default. */
+    compute?: { minCu?: number; maxCu?: number; suspendTimeoutSeconds?: number };
+  };
+  /** Deprecated keys used, e.g. `preview.functions`, `branch.preview.functions`. */
+  deprecatedKeys: string[];
+}

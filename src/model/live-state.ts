@@ -1,0 +1,73 @@
+/**
+ * The live state of one branch in the normalised shape the diff reads (engine.md §4.1).
+ * Lists are sorted by identifier; timestamps RFC 3339 UTC; hostnames lowercase; cron whitespace
+ * collapsed. A field left `undefined` was not read (the policy did not need it); `[]` = read, none.
+ */
+export interface LiveState {
+  project: {
+    id: string;
+    name: string;
+    regionId: string;
+    pgVersion: number;
+    orgId?: string;
+    defaultCompute: { minCu?: number; maxCu?: number; suspendTimeoutSeconds?: number };
+  };
+  branch: {
+    id: string;
+    name: string;
+    parentId?: string;
+    createdAt: string;
+    expiresAt?: string;
+    protected: boolean;
+    isDefault: boolean;
+  };
+  /** The first read-write endpoint, or null when the branch has none. */
+  compute: { endpointId: string; minCu: number; maxCu: number; suspendTimeoutSeconds: number } | null;
+  databases?: string[];
+  auth?: { enabled: boolean; databaseName?: string };
+  /** Settings use wire (snake_case) names; null when the platform reports none. */
+  dataApi?: { enabled: boolean; database: string; settings: Record<string, unknown> | null };
+  buckets?: { name: string; access: string }[];
+  functions?: LiveFunction[];
+  triggers?: LiveTrigger[];
+  customDomains?: { domain: string; entityType: string; entityId: string; cnameTarget: string; status?: string }[];
+  /** Only for buckets the plan would delete. */
+  bucketHasObjects?: Record<string, boolean>;
+  /** Slugs listed on the parent branch; read only when pruning functions (inherited detection). */
+  parentFunctionSlugs?: string[];
+}
+
+/** A deployed function: env names (markers split out) and its deployments. */
+export interface LiveFunction {
+  slug: string;
+  name: string;
+  invocationUrl: string;
+  /** Env var names without the `SVC_FINGERPRINT_` markers. */
+  envNames: string[];
+  /** Marker names `SVC_FINGERPRINT_<codeTag>_<configTag>`. */
+  markers: string[];
+  current?: Deployment;
+  active?: Deployment;
+}
+
+/** A function deployment as the platform reports it. */
+export interface Deployment {
+  id: number;
+  status: "pending" | "building" | "completed" | "failed";
+  runtime: string;
+  error?: string;
+}
+
+/** A trigger on the branch; `inherited` ones come from the parent branch. */
+export interface LiveTrigger {
+  id: string;
+  name: string;
+  type: string;
+  function: string;
+  functionPath: string;
+  enabled: boolean;
+  inherited: boolean;
+  cron?: string;
+  bucket?: string;
+  prefix?: string;
+}
