@@ -21,16 +21,11 @@ export const ZIP_ROOT_ENTRIES: readonly string[] = Object.freeze(["index.mjs", "
 /** How many of the largest files a limit error names. */
 export const LARGEST_FILES_REPORTED = 5;
 
-/** Why an entry name is unsafe; `null` from {@link zipEntryNameIssue} when it is safe. */
-export type ZipEntryNameIssue =
-  | "empty"
-  | "absolute"
-  | "backslash"
-  | "drive-letter"
-  | "dot-dot-segment"
-  | "dot-segment"
-  | "empty-segment"
-  | "control-character";
+/** Why an entry name could write outside the extraction directory ("zip slip", api.md §13.2). */
+export type ZipSlipIssue = "absolute" | "backslash" | "drive-letter" | "dot-dot-segment";
+
+/** Why an archive path is not canonical; `null` from {@link zipEntryNameIssue} when it is. */
+export type ZipEntryNameIssue = ZipSlipIssue | "empty" | "dot-segment" | "empty-segment" | "control-character";
 
 /** Human-readable explanation of each {@link ZipEntryNameIssue}. */
 export const ZIP_ENTRY_NAME_ISSUE_MESSAGES: Readonly<Record<ZipEntryNameIssue, string>> = Object.freeze({
@@ -45,24 +40,35 @@ export const ZIP_ENTRY_NAME_ISSUE_MESSAGES: Readonly<Record<ZipEntryNameIssue, s
 });
 
 /**
- * Checks one archive path: a relative POSIX path with no `..`, `.` or empty segments, no
- * backslash, no drive letter and no control characters. A directory entry's single trailing
- * `/` is allowed when `directory` is true (archives from other tools may carry them).
- * Returns the first issue found, or `null` when the name is safe.
+ * The zip-slip rule the deployment route enforces on every raw entry name (api.md §13.2): a
+ * name starting with `/`, containing a backslash, starting with a drive letter (`C:`) or having a `..`
+ * segment is unsafe. Directory entries (`dir/`) pass. Returns the issue, or `null` when safe.
+ */
+export function zipSlipIssue(name: string): ZipSlipIssue | null {
+  if (name.startsWith("/")) return "absolute";
+  if (name.includes("\\")) return "backslash";
+  if (/^[A-Za-z]:/.test(name)) return "drive-letter";
+  if (name.split("/").includes("..")) return "dot-dot-segment";
+  return null;
+}
+
+/**
+ * Checks one file path the bundler writes (engine.md §14, policy.md §6.2): the zip-slip rule
+ * plus no empty, `.` or empty segments and no control characters, so every path is a plain
+ * relative POSIX path. A directory entry's single trailing `/` is allowed when `directory` is
+ * true. Returns the first issue found, or `null` when the path is canonical.
  */
 export function zipEntryNameIssue(name: string, options: { directory?: boolean } = {}): ZipEntryNameIssue | null {
+  const slip = zipSlipIssue(name);
+  if (slip !== null) return slip;
   const path = options.directory === true && name.endsWith("/") ? name.slice(0, -1) : name;
   if (path.length === 0) return "empty";
   for (const ch of path) {
     const code = ch.codePointAt(0) ?? 0;
     if (code < 0x20 || code === 0x7f) return "control-character";
   }
-  if (path.includes("\\")) return "backslash";
-  if (path.startsWith("/")) return "absolute";
-  if (/^[A-Za-z]:/.test(path)) return "drive-letter";
   for (const segment of path.split("/")) {
     if (segment === "") return "empty-segment";
-    if (segment === "..") return "dot-dot-segment";
     if (segment === ".") return "dot-segment";
   }
   return null;
