@@ -1,0 +1,20 @@
+/**
+ * The management API wire schemas (api.md), shared by the typed client and the emulator so the
+ * two cannot drift. Response schemas are lenient (unknown fields kept, optional fields optional);
+ * request schemas validate known fields and strip unknown ones.
+ */
+export * from "./common.js";
+export * from "./projects.js";
+export * from "./operations.js";
+export * from "./branches.js";
+export * from "./endpoints.js";
+export * from "./roles-databases.js";
+export * from "./auth.js";
+export * from "./data-api.js";
+export * from "./storage.js";
+export * from "./functions.js";
+export * from "./triggers.js";
+export * from "./custom-domains.js";
+export * from "./credentials.js";
+export * from "./api-keys.js";
+export * from "./account.js";
