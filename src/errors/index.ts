@@ -28,3 +28,4 @@ export {
   errorCodeForStatus,
   type ApiErrorInfo,
 } from "./api-errors.js";
+export { CliError, CliErrorCode, isCliError } from "./cli-errors.js";

@@ -1,0 +1,206 @@
+import { isCliError } from "../../errors/cli-errors.js";
+import { ErrorCode } from "../../errors/codes.js";
+import { isPlatformError } from "../../errors/platform-error.js";
+import type { JsonError } from "./json-schema.js";
+import { resolutionFor } from "./resolutions.js";
+
+/** An error reduced to what the CLI prints (cli.md §9). */
+export interface ErrorView {
+  code: string;
+  /** One line. */
+  message: string;
+  requestId: string | null;
+  hint: string | null;
+  /** Validation issues, conflicts or failing functions, one line each. */
+  bullets: string[];
+  causes: { code: string | null; message: string }[];
+  stack: string | null;
+}
+
+type Details = { readonly [key: string]: unknown };
+
+function detailsOf(err: unknown): Details {
+  if (typeof err === "object" && err !== null && "details" in err) {
+    const details = (err as { details: unknown }).details;
+    if (typeof details === "object" && details !== null) return details as Details;
+  }
+  return {};
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function array(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function record(value: unknown): Details {
+  return typeof value === "object" && value !== null ? (value as Details) : {};
+}
+
+const STATIC_HINTS: Record<string, string> = {
+  CLI_MISSING_PROJECT: "Pass --project-id or set SVC_PROJECT_ID.",
+  [ErrorCode.MISSING_API_KEY]: "Set SVC_API_KEY or pass --api-key.",
+  [ErrorCode.UNAUTHORIZED]: "The key was rejected: check SVC_API_KEY or --api-key.",
+  [ErrorCode.FORBIDDEN]: "The key cannot see this project: check --project-id and the key's access.",
+  [ErrorCode.NOT_FOUND]: "The key cannot see this project, or it does not exist: check --project-id.",
+  [ErrorCode.INVALID_OPTIONS]: "Fix the named option and run the command again.",
+  [ErrorCode.CONFIG_LOAD_FAILED]: "Run svc config init to create svc.ts, or pass --config PATH.",
+  [ErrorCode.CONFIG_INVALID]: "Fix each listed path in svc.ts, then run svc config validate.",
+  [ErrorCode.BUNDLE_FAILED]: "Fix the listed functions, then run svc config validate.",
+  [ErrorCode.FEATURE_UNAVAILABLE]: "Use a region or plan that offers the feature, or claim the project first.",
+  [ErrorCode.NETWORK_ERROR]: "Check --api-host and your network or proxy settings, or retry later.",
+  [ErrorCode.TIMEOUT]: "Check --api-host, or retry later.",
+  [ErrorCode.LOCKED]: "Another operation is running on the project; retry when it finishes.",
+  [ErrorCode.RATE_LIMITED]: "The platform is rate limiting requests; retry later.",
+  [ErrorCode.SERVER_ERROR]: "The platform failed; retry later.",
+  [ErrorCode.API_ERROR]: "Check --api-host, or retry later.",
+  [ErrorCode.OUTCOME_UNKNOWN]: "The request may have been applied; run svc config plan to see the current state.",
+  [ErrorCode.PUSH_CONFLICT]: "Resolve each conflict as listed, then run svc config plan again.",
+  [ErrorCode.PUSH_ABORTED]: "The branch changed while applying; re-run svc config plan and review it.",
+  [ErrorCode.STALE_PLAN]: "Run svc config plan --out again and apply the new plan.",
+  [ErrorCode.APPLY_FAILED]: "Run svc config plan to see what remains.",
+  [ErrorCode.CANCELLED]: "Run svc config plan to see what remains.",
+  [ErrorCode.CONFLICT]: "The platform refused the change because of the current state; check the message above.",
+  CLI_ABORTED: "Nothing changed.",
+  CLI_INTERRUPTED: "Run svc config plan to see the current state.",
+  CLI_INTERNAL: "This is a bug: re-run with --verbose and report it.",
+};
+
+function hintFor(err: unknown, code: string, details: Details): string | null {
+  if (isCliError(err) && err.hint !== undefined) return err.hint;
+  if (code === ErrorCode.CONFLICT && str(details.branchName) !== undefined) {
+    return `Branch ${String(details.branchName)} already exists: pass --if-exists apply to apply the policy to it instead.`;
+  }
+  if (code === ErrorCode.BRANCH_NOT_FOUND) {
+    const available = array(details.available)
+      .slice(0, 20)
+      .map((b) => {
+        const r = record(b);
+        return str(r.name) !== undefined ? `${String(r.name)} (${String(r.id ?? "?")})` : String(b);
+      });
+    const missing = str(details.parent) ?? str(details.branchName) ?? str(details.branchId) ?? "NAME";
+    const list = available.length > 0 ? `, or use one of: ${available.join(", ")}` : "";
+    return `Create it with \`svc branch create ${missing}\`${list}`;
+  }
+  if (code === ErrorCode.PARTIAL_BRANCH_CREATE) {
+    return `Finish with \`svc config apply --branch ${String(details.branchId ?? "<id>")}\`, or delete the branch.`;
+  }
+  return STATIC_HINTS[code] ?? null;
+}
+
+function bulletsFor(code: string, details: Details, message: string): string[] {
+  if (code === ErrorCode.CONFIG_INVALID || code === ErrorCode.CONFIG_LOAD_FAILED) {
+    const issues = array(details.issues).map((i) => {
+      const r = record(i);
+      return `${str(r.path) ?? "(policy)"}: ${String(r.message ?? "")}`;
+    });
+    if (issues.length > 0) return issues;
+    const searched = array(details.searched).map((p) => `searched ${String(p)}`);
+    if (searched.length > 0) return [...searched, `stopped at ${String(details.stoppedAt ?? "?")} (${String(details.stopReason ?? "?")})`];
+  }
+  if (code === ErrorCode.BUNDLE_FAILED) {
+    const failures = array(details.failures).map((f) => {
+      const r = record(f);
+      return `function ${String(r.slug ?? "?")}: ${String(r.message ?? "")}`;
+    });
+    if (failures.length > 0) return failures;
+  }
+  if (code === ErrorCode.PUSH_CONFLICT) {
+    const conflicts = array(details.conflicts).map((c) => {
+      const r = record(c);
+      const cCode = String(r.code ?? "");
+      return `${String(r.kind ?? "?")} ${String(r.identifier ?? "?")} (${String(r.field ?? "?")}) ${cCode}: ${String(r.reason ?? "")}\n    resolve: ${resolutionFor(cCode)}`;
+    });
+    if (conflicts.length > 0) return conflicts;
+  }
+  return message
+    .split("\n")
+    .slice(1)
+    .map((line) => line.replace(/^\s*-\s*/, "").trim())
+    .filter((line) => line !== "");
+}
+
+function causesOf(err: unknown): ErrorView["causes"] {
+  const causes: ErrorView["causes"] = [];
+  let current = err instanceof Error ? err.cause : undefined;
+  while (current !== undefined && causes.length < 10) {
+    const code = typeof current === "object" && current !== null ? str((current as { code?: unknown }).code) ?? null : null;
+    const message = current instanceof Error ? current.message : String(current);
+    causes.push({ code, message: message.split("\n")[0] ?? "" });
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return causes;
+}
+
+/** Reduces any thrown value to its printable parts: code, one-line message, hint, bullets, causes. */
+export function describeError(err: unknown): ErrorView {
+  const known = isPlatformError(err) || isCliError(err);
+  const code = known ? (err as { code: string }).code : "CLI_INTERNAL";
+  const details = detailsOf(err);
+  const fullMessage = err instanceof Error ? err.message : String(err);
+  const message = known ? (fullMessage.split("\n")[0] ?? "") : `Unexpected error: ${fullMessage.split("\n")[0] ?? ""}`;
+  const requestId = str(details.requestId) ?? str((err as { requestId?: unknown } | null)?.requestId) ?? null;
+  return {
+    code,
+    message,
+    requestId,
+    hint: hintFor(err, code, details),
+    bullets: known ? bulletsFor(code, details, fullMessage) : [],
+    causes: causesOf(err),
+    stack: !known && err instanceof Error ? (err.stack ?? null) : null,
+  };
+}
+
+/** The stderr block of cli.md §9: `error CODE: message`, request id, hint, bullets, causes with --verbose. */
+export function renderErrorText(view: ErrorView, verbose: boolean): string {
+  const lines = [`error ${view.code}: ${view.message}`];
+  for (const bullet of view.bullets) lines.push(`  - ${bullet}`);
+  if (view.requestId !== null) lines.push(`  request id: ${view.requestId}`);
+  if (view.hint !== null) lines.push(`  hint: ${view.hint}`);
+  if (verbose) {
+    for (const cause of view.causes) lines.push(`  caused by: ${cause.code === null ? "" : `${cause.code}: `}${cause.message}`);
+    if (view.code === "CLI_INTERNAL" && view.stack !== null) lines.push(view.stack);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** The error as JSON documents carry it (cli.md §6.3 Error). */
+export function toJsonError(view: ErrorView): JsonError {
+  return {
+    code: view.code,
+    message: view.message,
+    requestId: view.requestId,
+    hint: view.hint,
+    causes: view.causes,
+  };
+}
+
+/** The exit code for an error (cli.md §9 and §10). */
+export function exitCodeFor(err: unknown): number {
+  const code = isPlatformError(err) || isCliError(err) ? (err as { code: string }).code : "CLI_INTERNAL";
+  switch (code) {
+    case ErrorCode.PUSH_CONFLICT:
+      return 3;
+    case "CLI_CONFIRMATION_REQUIRED":
+      return 4;
+    case "CLI_ABORTED":
+      return 5;
+    case ErrorCode.STALE_PLAN:
+    case ErrorCode.PUSH_ABORTED:
+    case "CLI_PLAN_UNREADABLE":
+      return 6;
+    case ErrorCode.APPLY_FAILED: {
+      const result = record(detailsOf(err).result);
+      return array(result.applied).length > 0 ? 7 : 1;
+    }
+    case ErrorCode.PARTIAL_BRANCH_CREATE:
+      return 7;
+    case ErrorCode.CANCELLED:
+    case "CLI_INTERRUPTED":
+      return 130;
+    default:
+      return 1;
+  }
+}

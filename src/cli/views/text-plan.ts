@@ -1,0 +1,95 @@
+import type { Change, ConflictReport, PushResult, UnmanagedEntry } from "../../model/plan.js";
+import { changeFields, conflictFieldLine, flagsForClass, formatFieldLine, symbolFor } from "./plan-fields.js";
+import { resolutionFor } from "./resolutions.js";
+import { PLAIN_STYLE, noChangesLine, summaryLine, type Style } from "./view-model.js";
+
+/** Column where the `[override: …]` marks start, unless an address is longer. */
+const MARK_COLUMN = 45;
+
+function colorSymbol(action: Change["action"], style: Style): string {
+  const symbol = symbolFor(action);
+  switch (action) {
+    case "create":
+      return style.green(symbol);
+    case "update":
+      return style.yellow(symbol);
+    case "delete":
+      return style.red(symbol);
+    case "replace":
+      return style.magenta(symbol);
+  }
+}
+
+function markFor(change: Change): string {
+  const flags = flagsForClass(change.class);
+  return flags.length === 0 ? "" : `[${change.class}: needs ${flags.join(" ")}]`;
+}
+
+function changeBlock(change: Change, markColumn: number, style: Style): string[] {
+  const head = `  ${symbolFor(change.action)} ${change.address}`;
+  const mark = markFor(change);
+  const pad = mark === "" ? "" : " ".repeat(Math.max(2, markColumn - head.length));
+  const lines = [`  ${colorSymbol(change.action, style)} ${change.address}${pad}${mark}`];
+  for (const field of changeFields(change)) lines.push(`      ${formatFieldLine(field)}`);
+  return lines;
+}
+
+/** Unmanaged entries sorted by address in code-point order (cli.md §6.1). */
+export function sortedUnmanaged(entries: readonly UnmanagedEntry[]): UnmanagedEntry[] {
+  return [...entries].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+}
+
+function conflictBlock(conflict: ConflictReport, style: Style): string[] {
+  const address = conflictAddress(conflict);
+  return [
+    `  ${style.boldRed("!")} ${address}  ${conflict.code}`,
+    `      ${conflictFieldLine(conflict)}`,
+    `      reason:  ${conflict.reason}`,
+    `      resolve: ${resolutionFor(conflict.code)}`,
+  ];
+}
+
+/** The plan address a conflict is about (`compute`, `bucket.avatars`, …). */
+export function conflictAddress(conflict: ConflictReport): string {
+  if (conflict.kind === "branch" || conflict.kind === "compute" || conflict.kind === "auth" || conflict.kind === "dataApi") {
+    return conflict.kind;
+  }
+  return `${conflict.kind}.${conflict.identifier}`;
+}
+
+/**
+ * The plan as text (cli.md §6.1): changes with field lines and marks, unmanaged entries,
+ * conflicts with how to resolve them, and the summary line. Secret-free by construction.
+ */
+export function renderPlanText(result: PushResult, style: Style = PLAIN_STYLE): string {
+  const lines: string[] = [];
+  if (result.changes.length === 0 && result.conflicts.length === 0) lines.push(noChangesLine(result.branchName), "");
+  if (result.changes.length > 0) {
+    const widest = Math.max(...result.changes.map((c) => `  ${symbolFor(c.action)} ${c.address}`.length + 2));
+    const markColumn = Math.max(MARK_COLUMN, widest);
+    lines.push(style.bold("Changes"));
+    for (const change of result.changes) lines.push(...changeBlock(change, markColumn, style));
+    lines.push("");
+  }
+  if (result.unmanaged.length > 0) {
+    lines.push(style.bold("Unmanaged (on the branch, not declared in svc.ts; left unchanged)"));
+    for (const entry of sortedUnmanaged(result.unmanaged)) {
+      lines.push(`  ${entry.address}${entry.inherited ? " (inherited)" : ""}`);
+    }
+    lines.push("");
+  }
+  if (result.conflicts.length > 0) {
+    lines.push(style.bold("Conflicts (block apply)"));
+    for (const conflict of result.conflicts) lines.push(...conflictBlock(conflict, style));
+    lines.push("");
+  }
+  if (result.warnings.length > 0) {
+    lines.push(style.bold("Warnings"));
+    for (const warning of result.warnings) {
+      lines.push(`  ${warning.code}${warning.address ? ` ${warning.address}` : ""}: ${warning.message}`);
+    }
+    lines.push("");
+  }
+  lines.push(summaryLine(result));
+  return `${lines.join("\n")}\n`;
+}
