@@ -1,0 +1,164 @@
+/**
+ * Typed calls for projects, branches, endpoints, operations, databases, roles and connection
+ * URIs (api.md §3–§7).
+ */
+import { z } from "zod";
+import { branchPath, seg, type CallContext } from "./call-context.js";
+import { waitForOperationList } from "./operations.js";
+import { collectPages, cursorFlavourCursor, nextFlavourCursor } from "./pagination.js";
+import type { PlatformApi } from "./platform-api.js";
+import {
+  BranchSchema,
+  DatabaseSchema,
+  EndpointSchema,
+  OperationSchema,
+  OperationsField,
+  ProjectSchema,
+  RoleSchema,
+} from "./response-schemas.js";
+
+const CursorPagination = z.object({ cursor: z.string().nullish() }).nullish();
+const NextPagination = z.object({ next: z.string().nullish(), cursor: z.string().nullish() }).nullish();
+
+/** The control-plane part of {@link PlatformApi}. */
+export type ControlPlaneCalls = Pick<
+  PlatformApi,
+  | "listProjects"
+  | "getProject"
+  | "listBranches"
+  | "getBranch"
+  | "createBranch"
+  | "updateBranch"
+  | "deleteBranch"
+  | "listEndpoints"
+  | "updateEndpoint"
+  | "getOperation"
+  | "waitForOperations"
+  | "listDatabases"
+  | "listRoles"
+  | "getConnectionUri"
+>;
+
+/** Builds the control-plane calls on a call context. */
+export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
+  const { send } = ctx;
+  const getOperation: ControlPlaneCalls["getOperation"] = async ({ projectId, operationId }) =>
+    (
+      await send({
+        method: "GET",
+        path: `/projects/${seg(projectId)}/operations/${seg(operationId)}`,
+        schema: z.object({ operation: OperationSchema }),
+      })
+    ).data.operation;
+
+  return {
+    listProjects: (params = {}) =>
+      collectPages(async (cursor) => {
+        const { data } = await send({
+          method: "GET",
+          path: "/projects",
+          query: { limit: 400, cursor, search: params.search, org_id: params.orgId },
+          schema: z.object({ projects: z.array(ProjectSchema), pagination: CursorPagination }),
+        });
+        return { items: data.projects, nextCursor: cursorFlavourCursor(data.pagination) };
+      }),
+
+    getProject: async ({ projectId }) =>
+      (await send({ method: "GET", path: `/projects/${seg(projectId)}`, schema: z.object({ project: ProjectSchema }) })).data.project,
+
+    listBranches: ({ projectId, search }) =>
+      collectPages(async (cursor) => {
+        const { data } = await send({
+          method: "GET",
+          path: `/projects/${seg(projectId)}/branches`,
+          query: { limit: 10000, cursor, search },
+          schema: z.object({ branches: z.array(BranchSchema), pagination: NextPagination }),
+        });
+        return { items: data.branches, nextCursor: nextFlavourCursor(data.pagination) };
+      }),
+
+    getBranch: async (ref) => (await send({ method: "GET", path: branchPath(ref), schema: z.object({ branch: BranchSchema }) })).data.branch,
+
+    createBranch: async ({ projectId, branch, endpoints }) => {
+      const { data } = await send({
+        method: "POST",
+        path: `/projects/${seg(projectId)}/branches`,
+        json: { ...(branch === undefined ? {} : { branch }), ...(endpoints === undefined ? {} : { endpoints }) },
+        schema: z.object({
+          branch: BranchSchema,
+          endpoints: z.array(EndpointSchema).nullish().transform((v) => v ?? []),
+          databases: z.array(DatabaseSchema).nullish().transform((v) => v ?? []),
+          roles: z.array(RoleSchema).nullish().transform((v) => v ?? []),
+          operations: OperationsField,
+        }),
+      });
+      return data;
+    },
+
+    updateBranch: async ({ branch, ...ref }) =>
+      (
+        await send({
+          method: "PATCH",
+          path: branchPath(ref),
+          json: { branch },
+          schema: z.object({ branch: BranchSchema, operations: OperationsField }),
+        })
+      ).data,
+
+    deleteBranch: async (ref) => {
+      const { status, data } = await send({
+        method: "DELETE",
+        path: branchPath(ref),
+        schema: z.object({ operations: OperationsField }),
+      });
+      return { deleted: status !== 204, operations: data.operations };
+    },
+
+    listEndpoints: async (ref) =>
+      (await send({ method: "GET", path: `${branchPath(ref)}/endpoints`, schema: z.object({ endpoints: z.array(EndpointSchema) }) })).data
+        .endpoints,
+
+    updateEndpoint: async ({ projectId, endpointId, endpoint }) =>
+      (
+        await send({
+          method: "PATCH",
+          path: `/projects/${seg(projectId)}/endpoints/${seg(endpointId)}`,
+          json: { endpoint },
+          schema: z.object({ endpoint: EndpointSchema, operations: OperationsField }),
+        })
+      ).data,
+
+    getOperation,
+
+    waitForOperations: ({ projectId, operations }) =>
+      waitForOperationList(
+        {
+          projectId,
+          getOperation: (operationId) => getOperation({ projectId, operationId }),
+          polling: ctx.config.polling,
+          limitMs: ctx.config.timeouts.operationMs,
+          sleep: ctx.config.transport.sleep,
+          now: ctx.config.transport.now,
+          ...(ctx.config.transport.signal === undefined ? {} : { signal: ctx.config.transport.signal }),
+        },
+        operations,
+      ),
+
+    listDatabases: async (ref) =>
+      (await send({ method: "GET", path: `${branchPath(ref)}/databases`, schema: z.object({ databases: z.array(DatabaseSchema) }) })).data
+        .databases,
+
+    listRoles: async (ref) =>
+      (await send({ method: "GET", path: `${branchPath(ref)}/roles`, schema: z.object({ roles: z.array(RoleSchema) }) })).data.roles,
+
+    getConnectionUri: async ({ projectId, branchId, databaseName, roleName, endpointId, pooled }) =>
+      (
+        await send({
+          method: "GET",
+          path: `/projects/${seg(projectId)}/connection_uri`,
+          query: { branch_id: branchId, database_name: databaseName, role_name: roleName, endpoint_id: endpointId, pooled },
+          schema: z.object({ uri: z.string() }),
+        })
+      ).data.uri,
+  };
+}

@@ -1,0 +1,18 @@
+/**
+ * `createPlatformApi`: the HTTP implementation of {@link PlatformApi} (engine.md §12).
+ */
+import { createCallContext } from "./call-context.js";
+import { resolveClientOptions, type PlatformApiOptions } from "./client-options.js";
+import { controlPlaneCalls } from "./control-plane-calls.js";
+import { featureCalls } from "./feature-calls.js";
+import type { PlatformApi } from "./platform-api.js";
+
+/**
+ * Creates a platform client over `fetch`. Validates the options first: an empty `apiKey` throws
+ * `PLATFORM_MISSING_API_KEY`, a malformed `apiHost`, timeout or polling value
+ * `PLATFORM_INVALID_OPTIONS`. No request is made until a method is called.
+ */
+export function createPlatformApi(options: PlatformApiOptions): PlatformApi {
+  const context = createCallContext(resolveClientOptions(options));
+  return { ...controlPlaneCalls(context), ...featureCalls(context) };
+}

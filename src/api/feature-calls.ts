@@ -1,0 +1,303 @@
+/**
+ * Typed calls for branch features: auth, Data API, storage, functions and deployments,
+ * triggers, custom domains, credentials, AI gateway and API keys (api.md §8–§18).
+ */
+import { z } from "zod";
+import { branchPath, doneOn404, hasStatus, nullOn404, seg, type CallContext } from "./call-context.js";
+import { collectPages, nextFlavourCursor } from "./pagination.js";
+import type { CreateDeploymentParams, PlatformApi } from "./platform-api.js";
+import {
+  AiGatewaySchema,
+  ApiKeyCreatedSchema,
+  ApiKeyRecordSchema,
+  AuthCredentialsSchema,
+  AuthIntegrationSchema,
+  BucketObjectPageSchema,
+  BucketSchema,
+  CredentialSchema,
+  CredentialSecretSchema,
+  CustomDomainSchema,
+  DataApiSchema,
+  DeploymentSchema,
+  FunctionSchema,
+  IgnoredBodySchema,
+  TriggerSchema,
+} from "./response-schemas.js";
+
+const NextPagination = z.object({ next: z.string().nullish(), cursor: z.string().nullish() }).nullish();
+
+/** Feature names used in `FeatureUnavailableError`. */
+const FEATURE = {
+  storage: "Object storage",
+  functions: "Functions",
+  triggers: "Triggers",
+  domains: "Custom domains",
+  aiGateway: "AI gateway",
+  auth: "Branch auth",
+  dataApi: "Data API",
+} as const;
+
+/** The feature part of {@link PlatformApi}. */
+export type FeatureCalls = Omit<
+  PlatformApi,
+  | "listProjects"
+  | "getProject"
+  | "listBranches"
+  | "getBranch"
+  | "createBranch"
+  | "updateBranch"
+  | "deleteBranch"
+  | "listEndpoints"
+  | "updateEndpoint"
+  | "getOperation"
+  | "waitForOperations"
+  | "listDatabases"
+  | "listRoles"
+  | "getConnectionUri"
+>;
+
+/** Builds the feature calls on a call context. */
+export function featureCalls(ctx: CallContext): FeatureCalls {
+  const { send } = ctx;
+  const ignored = IgnoredBodySchema;
+  const getAuth: FeatureCalls["getAuth"] = (ref) =>
+    nullOn404(
+      send({ method: "GET", path: `${branchPath(ref)}/auth`, schema: AuthIntegrationSchema, feature: FEATURE.auth }).then((r) => r.data),
+    );
+  const dataApiPath = (ref: { projectId: string; branchId: string; databaseName: string }): string =>
+    `${branchPath(ref)}/data-api/${seg(ref.databaseName)}`;
+
+  return {
+    getAuth,
+
+    createAuth: async ({ authProvider, databaseName, ...ref }) => {
+      try {
+        const { data } = await send({
+          method: "POST",
+          path: `${branchPath(ref)}/auth`,
+          json: { auth_provider: authProvider ?? "better_auth", ...(databaseName === undefined ? {} : { database_name: databaseName }) },
+          schema: AuthCredentialsSchema,
+          feature: FEATURE.auth,
+        });
+        return { credentials: data, alreadyEnabled: false };
+      } catch (err) {
+        if (!hasStatus(err, 409)) throw err;
+        const existing = await getAuth(ref);
+        if (existing === null) throw err;
+        const { auth_provider, jwks_url, base_url, schema_name } = existing;
+        return { credentials: { auth_provider, jwks_url, base_url, schema_name }, alreadyEnabled: true };
+      }
+    },
+
+    getDataApi: (ref) =>
+      nullOn404(send({ method: "GET", path: dataApiPath(ref), schema: DataApiSchema, feature: FEATURE.dataApi }).then((r) => r.data)),
+
+    createDataApi: async ({ projectId, branchId, databaseName, ...body }) => {
+      try {
+        const { data } = await send({
+          method: "POST",
+          path: dataApiPath({ projectId, branchId, databaseName }),
+          json: body,
+          schema: z.object({ url: z.string().nullish() }),
+          feature: FEATURE.dataApi,
+        });
+        return { ...(data.url ? { url: data.url } : {}), alreadyEnabled: false };
+      } catch (err) {
+        if (hasStatus(err, 409)) return { alreadyEnabled: true };
+        throw err;
+      }
+    },
+
+    updateDataApi: async ({ settings, ...ref }) => {
+      await send({ method: "PATCH", path: dataApiPath(ref), json: { settings }, schema: ignored, feature: FEATURE.dataApi });
+    },
+
+    deleteDataApi: (ref) => doneOn404(send({ method: "DELETE", path: dataApiPath(ref), schema: ignored, feature: FEATURE.dataApi })),
+
+    listBuckets: async (ref) =>
+      (
+        await send({
+          method: "GET",
+          path: `${branchPath(ref)}/buckets`,
+          schema: z.object({ buckets: z.array(BucketSchema) }),
+          feature: FEATURE.storage,
+        })
+      ).data.buckets,
+
+    createBucket: async ({ name, access_level, ...ref }) =>
+      (
+        await send({
+          method: "POST",
+          path: `${branchPath(ref)}/buckets`,
+          json: { name, ...(access_level === undefined ? {} : { access_level }) },
+          schema: z.object({ bucket: BucketSchema }),
+          feature: FEATURE.storage,
+        })
+      ).data.bucket,
+
+    deleteBucket: ({ bucket, ...ref }) =>
+      doneOn404(send({ method: "DELETE", path: `${branchPath(ref)}/buckets/${seg(bucket)}`, schema: ignored, feature: FEATURE.storage })),
+
+    listBucketObjects: async ({ bucket, prefix, cursor, limit, ...ref }) =>
+      (
+        await send({
+          method: "GET",
+          path: `${branchPath(ref)}/buckets/${seg(bucket)}/objects`,
+          query: { prefix, cursor, limit: limit ?? 1000 },
+          schema: BucketObjectPageSchema,
+          feature: FEATURE.storage,
+        })
+      ).data,
+
+    listFunctions: (ref) =>
+      collectPages(async (cursor) => {
+        const { data } = await send({
+          method: "GET",
+          path: `${branchPath(ref)}/functions`,
+          query: { limit: 1000, cursor },
+          schema: z.object({ functions: z.array(FunctionSchema), pagination: NextPagination }),
+          feature: FEATURE.functions,
+        });
+        return { items: data.functions, nextCursor: nextFlavourCursor(data.pagination) };
+      }),
+
+    getFunction: async ({ slug, ...ref }) =>
+      (
+        await send({
+          method: "GET",
+          path: `${branchPath(ref)}/functions/${seg(slug)}`,
+          schema: z.object({ function: FunctionSchema }),
+          feature: FEATURE.functions,
+        })
+      ).data.function,
+
+    createDeployment: async (params) =>
+      (
+        await send({
+          method: "POST",
+          path: `${branchPath(params)}/functions/${seg(params.slug)}/deployments`,
+          form: deploymentForm(params),
+          upload: params.zip !== undefined,
+          schema: z.object({ deployment: DeploymentSchema }),
+          feature: FEATURE.functions,
+        })
+      ).data.deployment,
+
+    updateFunction: async ({ slug, name, ...ref }) =>
+      (
+        await send({
+          method: "PATCH",
+          path: `${branchPath(ref)}/functions/${seg(slug)}`,
+          json: { name },
+          schema: z.object({ function: FunctionSchema }),
+          feature: FEATURE.functions,
+        })
+      ).data.function,
+
+    deleteFunction: ({ slug, ...ref }) =>
+      doneOn404(send({ method: "DELETE", path: `${branchPath(ref)}/functions/${seg(slug)}`, schema: ignored, feature: FEATURE.functions })),
+
+    listTriggers: async (ref) =>
+      (
+        await send({
+          method: "GET",
+          path: `${branchPath(ref)}/triggers`,
+          schema: z.object({ triggers: z.array(TriggerSchema) }),
+          feature: FEATURE.triggers,
+        })
+      ).data.triggers,
+
+    createTrigger: async ({ trigger, ...ref }) =>
+      (
+        await send({
+          method: "POST",
+          path: `${branchPath(ref)}/triggers`,
+          json: trigger,
+          schema: z.object({ trigger: TriggerSchema }),
+          feature: FEATURE.triggers,
+        })
+      ).data.trigger,
+
+    updateTrigger: async ({ triggerId, trigger, ...ref }) =>
+      (
+        await send({
+          method: "PATCH",
+          path: `${branchPath(ref)}/triggers/${seg(triggerId)}`,
+          json: trigger,
+          schema: z.object({ trigger: TriggerSchema }),
+          feature: FEATURE.triggers,
+        })
+      ).data.trigger,
+
+    deleteTrigger: ({ triggerId, ...ref }) =>
+      doneOn404(send({ method: "DELETE", path: `${branchPath(ref)}/triggers/${seg(triggerId)}`, schema: ignored, feature: FEATURE.triggers })),
+
+    listCustomDomains: (ref) =>
+      collectPages(async (cursor) => {
+        const { data } = await send({
+          method: "GET",
+          path: `${branchPath(ref)}/custom-domains`,
+          query: { limit: 1000, cursor },
+          schema: z.object({ custom_domains: z.array(CustomDomainSchema), pagination: NextPagination }),
+          feature: FEATURE.domains,
+        });
+        return { items: data.custom_domains, nextCursor: nextFlavourCursor(data.pagination) };
+      }),
+
+    createCustomDomain: async ({ domain, entity_type, entity_id, ...ref }) =>
+      (
+        await send({
+          method: "POST",
+          path: `${branchPath(ref)}/custom-domains`,
+          json: { domain, entity_type: entity_type ?? "function", entity_id },
+          schema: CustomDomainSchema,
+          feature: FEATURE.domains,
+        })
+      ).data,
+
+    deleteCustomDomain: ({ domain, ...ref }) =>
+      doneOn404(send({ method: "DELETE", path: `${branchPath(ref)}/custom-domains/${seg(domain)}`, schema: ignored, feature: FEATURE.domains })),
+
+    listCredentials: async (ref) =>
+      (await send({ method: "GET", path: `${branchPath(ref)}/credentials`, schema: z.object({ credentials: z.array(CredentialSchema) }) })).data
+        .credentials,
+
+    createCredential: async ({ scopes, name, expires_at, ...ref }) =>
+      (
+        await send({
+          method: "POST",
+          path: `${branchPath(ref)}/credentials`,
+          json: { scopes, principal_type: "user", ...(name === undefined ? {} : { name }), ...(expires_at === undefined ? {} : { expires_at }) },
+          schema: CredentialSecretSchema,
+        })
+      ).data,
+
+    deleteCredential: ({ tokenId, ...ref }) =>
+      doneOn404(send({ method: "DELETE", path: `${branchPath(ref)}/credentials/${seg(tokenId)}`, schema: ignored })),
+
+    getAiGateway: async (ref) =>
+      (await send({ method: "GET", path: `${branchPath(ref)}/ai_gateway`, schema: AiGatewaySchema, feature: FEATURE.aiGateway })).data,
+
+    listApiKeys: async () => (await send({ method: "GET", path: "/api_keys", schema: z.array(ApiKeyRecordSchema) })).data,
+
+    createApiKey: async ({ name }) => (await send({ method: "POST", path: "/api_keys", json: { key_name: name }, schema: ApiKeyCreatedSchema })).data,
+
+    revokeApiKey: async ({ keyId }) => (await send({ method: "DELETE", path: `/api_keys/${seg(keyId)}`, schema: ApiKeyRecordSchema })).data,
+  };
+}
+
+/**
+ * The multipart body of a deployment (api.md §13.2): `zip` first (file `bundle.zip`,
+ * `application/zip`), then `runtime`, then `environment` as a JSON-encoded string.
+ */
+export function deploymentForm(params: Pick<CreateDeploymentParams, "zip" | "runtime" | "environment">): FormData {
+  const form = new FormData();
+  if (params.zip !== undefined) {
+    const bytes = new Uint8Array(params.zip.byteLength);
+    bytes.set(params.zip);
+    form.append("zip", new Blob([bytes], { type: "application/zip" }), "bundle.zip");
+  }
+  if (params.runtime !== undefined) form.append("runtime", params.runtime);
+  if (params.environment !== undefined) form.append("environment", JSON.stringify(params.environment));
+  return form;
+}

@@ -1,0 +1,76 @@
+/**
+ * The retry rules of api.md §2.3 as pure decisions: given what an attempt produced, retry after
+ * how long, or stop. No I/O, clock or randomness of its own (jitter comes in as a number).
+ */
+
+/** The first wait of the schedule: 100 ms, doubling (100, 200, 400, 800, 1600). */
+export const FIRST_RETRY_DELAY_MS = 100;
+/** Retries after the first attempt before giving up (seed: "give up after 5 attempts", read as 5 retries). */
+export const MAX_RETRIES = 5;
+/** A `Retry-After` longer than this makes the client give up at once. */
+export const MAX_RETRY_AFTER_MS = 30_000;
+/** Upper bound of the random extra wait, as a fraction of the delay. */
+export const MAX_JITTER = 0.1;
+
+/** What an attempt produced. */
+export type AttemptOutcome =
+  | { kind: "status"; status: number; retryAfterMs?: number }
+  | { kind: "no-response" };
+
+/** The decision for one failed attempt. */
+export type RetryDecision =
+  | { retry: true; delayMs: number }
+  | { retry: false; why: "not-retryable" | "exhausted" | "retry-after-too-long" | "unsafe-method" };
+
+/** Methods that may be resent after no response or a 500/502/504 (seed rule 1). */
+export function isIdempotentMethod(method: string): boolean {
+  return method === "GET" || method === "HEAD" || method === "OPTIONS";
+}
+
+/** The schedule's wait before retry number `retryIndex` (0-based), without jitter. */
+export function scheduleDelayMs(retryIndex: number): number {
+  return FIRST_RETRY_DELAY_MS * 2 ** retryIndex;
+}
+
+/**
+ * Whether to retry, and after how long. `retriesSoFar` counts retries already made; `jitter`
+ * is a number in [0, 1) scaled to at most +10 %.
+ */
+export function decideRetry(options: {
+  method: string;
+  outcome: AttemptOutcome;
+  retriesSoFar: number;
+  jitter: number;
+}): RetryDecision {
+  const { method, outcome, retriesSoFar, jitter } = options;
+  const withJitter = (ms: number): number => Math.round(ms * (1 + Math.min(Math.max(jitter, 0), 1) * MAX_JITTER));
+  const base = scheduleDelayMs(retriesSoFar);
+
+  if (outcome.kind === "no-response" || [500, 502, 504].includes(outcome.status)) {
+    if (!isIdempotentMethod(method)) return { retry: false, why: "unsafe-method" };
+    if (retriesSoFar >= MAX_RETRIES) return { retry: false, why: "exhausted" };
+    return { retry: true, delayMs: withJitter(base) };
+  }
+  const { status, retryAfterMs } = outcome;
+  if (status !== 423 && status !== 429 && status !== 503) return { retry: false, why: "not-retryable" };
+  if (status !== 423 && retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS) {
+    return { retry: false, why: "retry-after-too-long" };
+  }
+  if (retriesSoFar >= MAX_RETRIES) return { retry: false, why: "exhausted" };
+  if (status === 429 && retryAfterMs !== undefined) return { retry: true, delayMs: withJitter(retryAfterMs) };
+  if (status === 503 && retryAfterMs !== undefined) return { retry: true, delayMs: withJitter(Math.max(base, retryAfterMs)) };
+  return { retry: true, delayMs: withJitter(base) };
+}
+
+/**
+ * Parses a `Retry-After` header (delay seconds or an HTTP date) into milliseconds from `now`;
+ * `undefined` when absent or unreadable.
+ */
+export function parseRetryAfterMs(header: string | null, now: number): number | undefined {
+  if (header === null) return undefined;
+  const text = header.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}

@@ -1,0 +1,249 @@
+/**
+ * One logical HTTP call to the management API: headers, body encoding, per-attempt timeout
+ * combined with the caller's signal, retries per api.md §2.3, error mapping and response
+ * validation. The only module here that performs I/O (through the injected `fetch`).
+ */
+import type { z } from "zod";
+import {
+  ApiError,
+  CancelledError,
+  ErrorCode,
+  NetworkError,
+  OutcomeUnknownError,
+  TimeoutError,
+  type PlatformError,
+} from "../errors/index.js";
+import { errorFromResponse, parseErrorBody } from "./error-body.js";
+import { decideRetry, isIdempotentMethod, parseRetryAfterMs, type AttemptOutcome } from "./retry-policy.js";
+
+/** An HTTP method the client uses. */
+export type HttpMethod = "GET" | "HEAD" | "OPTIONS" | "POST" | "PATCH" | "PUT" | "DELETE";
+
+/** A retry the client is about to make (engine.md §8.4 `retry` event). Never carries secrets. */
+export interface ApiRetryEvent {
+  type: "retry";
+  method: string;
+  path: string;
+  /** The attempt that failed, 1-based. */
+  attempt: number;
+  delayMs: number;
+  /** Absent when there was no response. */
+  status?: number;
+  requestId: string;
+}
+
+/** Events the client reports through `onEvent`. */
+export type ApiEvent = ApiRetryEvent;
+
+/** Everything a transport needs; built once by `createPlatformApi`. */
+export interface TransportConfig {
+  apiKey: string;
+  /** Base URL without a trailing `/`, e.g. `https://host/api/v2`. */
+  baseUrl: string;
+  userAgent: string;
+  fetch: typeof globalThis.fetch;
+  /** Per-attempt limit of ordinary requests. */
+  requestMs: number;
+  /** Per-attempt limit of uploads. */
+  uploadMs: number;
+  signal?: AbortSignal;
+  onEvent?: (event: ApiEvent) => void;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Returns a number in [0, 1) for jitter. */
+  random: () => number;
+  newRequestId: () => string;
+  now: () => number;
+}
+
+/** One call. `path` is relative to the base URL with its segments already encoded. */
+export interface RequestSpec<T> {
+  method: HttpMethod;
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  json?: unknown;
+  form?: FormData;
+  /** Validates the success body (`{}` for an empty one). */
+  schema: z.ZodType<T>;
+  /** Uses the upload time limit. */
+  upload?: boolean;
+  /** The feature the route belongs to, for `FeatureUnavailableError`. */
+  feature?: string;
+}
+
+/** A validated success response. */
+export interface ApiResponse<T> {
+  status: number;
+  data: T;
+  requestId: string;
+}
+
+type Attempt =
+  | { kind: "response"; status: number; headers: Headers; text: string }
+  | { kind: "no-response"; timedOut: boolean; cause: unknown };
+
+/** Sends the request, retrying per api.md §2.3, and returns the validated body. */
+export async function sendRequest<T>(config: TransportConfig, spec: RequestSpec<T>): Promise<ApiResponse<T>> {
+  const requestId = config.newRequestId();
+  const url = buildUrl(config.baseUrl, spec.path, spec.query);
+  const where = { method: spec.method, path: spec.path, requestId };
+  let retries = 0;
+  for (;;) {
+    throwIfCancelled(config.signal, spec);
+    const attempt = await attemptOnce(config, spec, url, requestId);
+    const attempts = retries + 1;
+    if (attempt.kind === "response" && attempt.status >= 200 && attempt.status < 300) {
+      return {
+        status: attempt.status,
+        data: parseSuccess(spec, attempt, { ...where, attempts }),
+        requestId: attempt.headers.get("x-request-id") ?? requestId,
+      };
+    }
+    const outcome: AttemptOutcome =
+      attempt.kind === "response"
+        ? { kind: "status", status: attempt.status, ...retryAfter(attempt.headers, config.now()) }
+        : { kind: "no-response" };
+    const decision = decideRetry({ method: spec.method, outcome, retriesSoFar: retries, jitter: config.random() });
+    if (decision.retry) {
+      emit(config, {
+        type: "retry",
+        method: spec.method,
+        path: spec.path,
+        attempt: attempts,
+        delayMs: decision.delayMs,
+        ...(attempt.kind === "response" ? { status: attempt.status } : {}),
+        requestId,
+      });
+      try {
+        await config.sleep(decision.delayMs, config.signal);
+      } catch (cause) {
+        throw cancelled(spec, cause);
+      }
+      retries += 1;
+      continue;
+    }
+    throw finalError(config, spec, attempt, { ...where, attempts });
+  }
+}
+
+async function attemptOnce<T>(config: TransportConfig, spec: RequestSpec<T>, url: string, requestId: string): Promise<Attempt> {
+  const limitMs = spec.upload ? config.uploadMs : config.requestMs;
+  const timeout = AbortSignal.timeout(limitMs);
+  const signal = config.signal ? AbortSignal.any([config.signal, timeout]) : timeout;
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${config.apiKey}`,
+    "user-agent": config.userAgent,
+    "x-request-id": requestId,
+    accept: "application/json",
+  };
+  let body: string | FormData | undefined;
+  if (spec.form !== undefined) body = spec.form;
+  else if (spec.json !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(spec.json);
+  }
+  try {
+    const response = await config.fetch(url, { method: spec.method, headers, body, signal });
+    const text = await response.text();
+    return { kind: "response", status: response.status, headers: response.headers, text };
+  } catch (cause) {
+    if (config.signal?.aborted) throw cancelled(spec, cause);
+    return { kind: "no-response", timedOut: timeout.aborted, cause };
+  }
+}
+
+function parseSuccess<T>(
+  spec: RequestSpec<T>,
+  attempt: Extract<Attempt, { kind: "response" }>,
+  where: { method: string; path: string; requestId: string; attempts: number },
+): T {
+  let raw: unknown = {};
+  if (attempt.status !== 204 && attempt.text.trim() !== "") {
+    const contentType = attempt.headers.get("content-type") ?? "";
+    if (!contentType.includes("json")) throw shapeError(where, attempt.status, `the body is not JSON (content type "${contentType}")`);
+    try {
+      raw = JSON.parse(attempt.text);
+    } catch {
+      throw shapeError(where, attempt.status, "the body is not valid JSON");
+    }
+  }
+  const result = spec.schema.safeParse(raw);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue === undefined || issue.path.length === 0 ? "(body)" : issue.path.map(String).join(".");
+  throw shapeError(where, attempt.status, `field "${field}": ${issue?.message ?? "invalid"}`);
+}
+
+function shapeError(
+  where: { method: string; path: string; requestId: string; attempts: number },
+  status: number,
+  problem: string,
+): ApiError {
+  return new ApiError(
+    { ...where, status, apiMessage: `unexpected response shape: ${problem}. Check that apiHost points at the management API v2` },
+    { code: ErrorCode.API_ERROR, reason: "unexpected response shape" },
+  );
+}
+
+function finalError<T>(
+  config: TransportConfig,
+  spec: RequestSpec<T>,
+  attempt: Attempt,
+  where: { method: string; path: string; requestId: string; attempts: number },
+): PlatformError {
+  const unsafe = !isIdempotentMethod(spec.method);
+  if (attempt.kind === "no-response") {
+    if (unsafe) return new OutcomeUnknownError({ method: where.method, path: where.path, requestId: where.requestId }, attempt.cause);
+    if (attempt.timedOut) {
+      const limitMs = spec.upload ? config.uploadMs : config.requestMs;
+      return new TimeoutError(
+        { waitingFor: `a response to ${where.method} ${where.path}`, limitMs },
+        { details: { requestId: where.requestId, attempts: where.attempts }, cause: attempt.cause },
+      );
+    }
+    return new NetworkError(where, attempt.cause);
+  }
+  if (unsafe && [500, 502, 504].includes(attempt.status)) {
+    return new OutcomeUnknownError({ method: where.method, path: where.path, requestId: where.requestId, status: attempt.status });
+  }
+  return errorFromResponse({
+    method: where.method,
+    path: where.path,
+    status: attempt.status,
+    body: parseErrorBody(attempt.text, attempt.headers.get("content-type")),
+    headerRequestId: attempt.headers.get("x-request-id"),
+    sentRequestId: where.requestId,
+    attempts: where.attempts,
+    ...(spec.feature === undefined ? {} : { feature: spec.feature }),
+  });
+}
+
+function retryAfter(headers: Headers, now: number): { retryAfterMs?: number } {
+  const ms = parseRetryAfterMs(headers.get("retry-after"), now);
+  return ms === undefined ? {} : { retryAfterMs: ms };
+}
+
+function buildUrl(baseUrl: string, path: string, query: RequestSpec<unknown>["query"]): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const search = params.toString();
+  return `${baseUrl}${path}${search === "" ? "" : `?${search}`}`;
+}
+
+function throwIfCancelled<T>(signal: AbortSignal | undefined, spec: RequestSpec<T>): void {
+  if (signal?.aborted) throw cancelled(spec, signal.reason);
+}
+
+function cancelled<T>(spec: RequestSpec<T>, cause: unknown): CancelledError {
+  const error = new CancelledError(`${spec.method} ${spec.path}`);
+  return Object.assign(error, { cause });
+}
+
+function emit(config: TransportConfig, event: ApiEvent): void {
+  try {
+    config.onEvent?.(event);
+  } catch {
+    // A listener's failure must not break the call (engine.md §8.4).
+  }
+}
