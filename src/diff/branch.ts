@@ -1,0 +1,187 @@
+import type { LiveState } from "../model/live-state.js";
+import type { ConflictReport } from "../model/plan.js";
+import type { ResolvedPolicy } from "../config/resolved.js";
+import { makeChange } from "./change-builder.js";
+import type { DiffSink } from "./plan-types.js";
+
+/** Expiries within this many seconds of each other are equal (policy.md §10.4). */
+export const TTL_TOLERANCE_SECONDS = 60;
+/** A new expiry must lie at least this far in the future. */
+export const TTL_MIN_LEAD_SECONDS = 3600;
+
+/** RFC 3339 in whole seconds, as the API wants `expires_at` (api.md §1.5). */
+export function toWholeSecondIso(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+}
+
+/**
+ * Diffs the branch-level settings: `protected` and the TTL (anchored at `createdAt`).
+ * Emits `update:branch` (override) and the TTL conflicts of engine.md §5.3.
+ */
+export function diffBranch(desired: ResolvedPolicy, live: LiveState, now: Date, sink: DiffSink): void {
+  const want = desired.branch;
+  const before: { protected: boolean; expiresAt: string | null } = {
+    protected: live.branch.protected,
+    expiresAt: live.branch.expiresAt ?? null,
+  };
+  const after = { ...before };
+  const fields: string[] = [];
+  const reasons: string[] = [];
+  const op: { type: "branch-update"; protected?: boolean; expiresAt?: string | null } = { type: "branch-update" };
+
+  if (want.protected !== undefined && want.protected !== live.branch.protected) {
+    fields.push("protected");
+    after.protected = want.protected;
+    op.protected = want.protected;
+    reasons.push(want.protected ? "the policy protects the branch" : "the policy unprotects the branch");
+  }
+
+  const ttl = want.ttlSeconds;
+  if (typeof ttl === "number") {
+    if (live.branch.isDefault) {
+      sink.conflicts.push(ttlConflict("TTL_DEFAULT_BRANCH", live, ttl,
+        `ttl is declared for the default branch "${live.branch.name}", which must not expire; return no ttl for the default branch (t.isDefault)`));
+    } else {
+      const desiredMs = Date.parse(live.branch.createdAt) + ttl * 1000;
+      const liveMs = live.branch.expiresAt === undefined ? undefined : Date.parse(live.branch.expiresAt);
+      if (liveMs === undefined || Math.abs(liveMs - desiredMs) > TTL_TOLERANCE_SECONDS * 1000) {
+        const expiresAt = toWholeSecondIso(desiredMs);
+        if (desiredMs < now.getTime() + TTL_MIN_LEAD_SECONDS * 1000) {
+          sink.conflicts.push(ttlConflict("TTL_EXPIRES_NOW", live, ttl,
+            `ttl ${ttl}s counted from the branch's creation (${live.branch.createdAt}) gives ${expiresAt}, which would expire the branch now; ` +
+              "raise the ttl, or use ttl: false to remove the expiry"));
+        } else {
+          fields.push("expiresAt");
+          after.expiresAt = expiresAt;
+          op.expiresAt = expiresAt;
+          reasons.push(liveMs === undefined ? `ttl sets an expiry of ${expiresAt}` : `ttl moves the expiry to ${expiresAt}`);
+        }
+      }
+    }
+  } else if (ttl === null && live.branch.expiresAt !== undefined) {
+    fields.push("expiresAt");
+    after.expiresAt = null;
+    op.expiresAt = null;
+    reasons.push("ttl: false removes the expiry");
+  }
+
+  if (fields.length === 0) return;
+  sink.changes.push(
+    makeChange({
+      address: "branch",
+      kind: "branch",
+      action: "update",
+      class: "override",
+      fields,
+      before,
+      after,
+      reason: reasons.join("; "),
+      op,
+    }),
+  );
+}
+
+function ttlConflict(code: string, live: LiveState, ttl: number, reason: string): ConflictReport {
+  return {
+    kind: "branch",
+    identifier: live.branch.name,
+    field: "ttl",
+    current: live.branch.expiresAt ?? null,
+    desired: ttl,
+    reason,
+    blocking: true,
+    code,
+  };
+}
+
+/** Whether a (min, max) compute pair is one the platform accepts (policy.md §10.3). */
+export function isValidComputePair(min: number, max: number): boolean {
+  if (min > max) return false;
+  if (min === max) return true;
+  return max <= 16 && max - min <= 8;
+}
+
+/**
+ * Diffs the read-write compute's declared fields. Emits `update:compute` (override, after
+ * `update:branch`) or the `NO_COMPUTE` / `COMPUTE_PAIR_INVALID` conflicts.
+ */
+export function diffCompute(desired: ResolvedPolicy, live: LiveState, sink: DiffSink): void {
+  const want = desired.branch.compute;
+  if (want === undefined) return;
+  const declared = Object.entries(want).filter(([, v]) => v !== undefined);
+  if (declared.length === 0) return;
+  const compute = live.compute;
+  if (compute === null) {
+    sink.conflicts.push({
+      kind: "compute",
+      identifier: live.branch.name,
+      field: "computeSettings",
+      current: null,
+      desired: { ...want },
+      reason: `branch "${live.branch.name}" has no read-write compute; create one in the console or remove postgres.computeSettings`,
+      blocking: true,
+      code: "NO_COMPUTE",
+    });
+    return;
+  }
+  const min = want.minCu ?? compute.minCu;
+  const max = want.maxCu ?? compute.maxCu;
+  if ((want.minCu === undefined) !== (want.maxCu === undefined) && !isValidComputePair(min, max)) {
+    const field = want.minCu === undefined ? "autoscalingLimitMaxCu" : "autoscalingLimitMinCu";
+    sink.conflicts.push({
+      kind: "compute",
+      identifier: live.branch.name,
+      field,
+      current: { autoscalingLimitMinCu: compute.minCu, autoscalingLimitMaxCu: compute.maxCu },
+      desired: { autoscalingLimitMinCu: min, autoscalingLimitMaxCu: max },
+      reason:
+        `the declared ${field} with the live other bound gives ${min}–${max} CU, which the platform rejects ` +
+        "(min ≤ max; autoscaling ranges at most 16 CU and at most 8 CU wide); declare both bounds",
+      blocking: true,
+      code: "COMPUTE_PAIR_INVALID",
+    });
+    return;
+  }
+  const before = {
+    autoscalingLimitMinCu: compute.minCu,
+    autoscalingLimitMaxCu: compute.maxCu,
+    suspendTimeout: compute.suspendTimeoutSeconds,
+  };
+  const after = { ...before };
+  const fields: string[] = [];
+  const op: { type: "compute-update"; endpointId: string; minCu?: number; maxCu?: number; suspendTimeoutSeconds?: number } = {
+    type: "compute-update",
+    endpointId: compute.endpointId,
+  };
+  if (want.minCu !== undefined && want.minCu !== compute.minCu) {
+    fields.push("autoscalingLimitMinCu");
+    after.autoscalingLimitMinCu = want.minCu;
+    op.minCu = want.minCu;
+  }
+  if (want.maxCu !== undefined && want.maxCu !== compute.maxCu) {
+    fields.push("autoscalingLimitMaxCu");
+    after.autoscalingLimitMaxCu = want.maxCu;
+    op.maxCu = want.maxCu;
+  }
+  if (want.suspendTimeoutSeconds !== undefined && want.suspendTimeoutSeconds !== compute.suspendTimeoutSeconds) {
+    fields.push("suspendTimeout");
+    after.suspendTimeout = want.suspendTimeoutSeconds;
+    op.suspendTimeoutSeconds = want.suspendTimeoutSeconds;
+  }
+  if (fields.length === 0) return;
+  const hasBranchUpdate = sink.changes.some((c) => c.change.id === "update:branch");
+  sink.changes.push(
+    makeChange({
+      address: "compute",
+      kind: "compute",
+      action: "update",
+      class: "override",
+      fields,
+      before,
+      after,
+      reason: `the policy sets ${fields.join(", ")} of compute ${compute.endpointId}`,
+      dependsOn: hasBranchUpdate ? ["update:branch"] : [],
+      op,
+    }),
+  );
+}

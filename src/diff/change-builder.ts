@@ -1,0 +1,72 @@
+import type { Json } from "../model/json.js";
+import type { Change, ChangeAction, ChangeClass, ResourceKind } from "../model/plan.js";
+import type { ChangeOp, PlannedChange } from "./plan-types.js";
+
+/** Everything needed to describe one change; `id` is derived from action and address. */
+export interface ChangeSpec {
+  address: string;
+  kind: ResourceKind;
+  action: ChangeAction;
+  class: ChangeClass;
+  fields: string[];
+  before: Json | null;
+  after: Json | null;
+  reason: string;
+  dependsOn?: string[];
+  op: ChangeOp;
+}
+
+/** The stable id of a change: `${action}:${address}`. */
+export function changeId(action: ChangeAction, address: string): string {
+  return `${action}:${address}`;
+}
+
+/** Builds a planned change from its spec. */
+export function makeChange(spec: ChangeSpec): PlannedChange {
+  const change: Change = {
+    id: changeId(spec.action, spec.address),
+    address: spec.address,
+    kind: spec.kind,
+    action: spec.action,
+    class: spec.class,
+    fields: spec.fields,
+    before: spec.before,
+    after: spec.after,
+    reason: spec.reason,
+    dependsOn: [...new Set(spec.dependsOn ?? [])].sort(),
+  };
+  return { change, op: spec.op };
+}
+
+/** Ids of the planned changes whose id is one of `ids` (keeps only those that exist). */
+export function existingIds(changes: readonly PlannedChange[], ids: readonly string[]): string[] {
+  const present = new Set(changes.map((c) => c.change.id));
+  return ids.filter((id) => present.has(id));
+}
+
+/** Equality of JSON-like values (arrays in order, objects by key). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
+  if (typeof a === "object" && typeof b === "object" && a !== null && b !== null && !Array.isArray(a) && !Array.isArray(b)) {
+    const ka = Object.keys(a).sort();
+    const kb = Object.keys(b).sort();
+    const ra = a as Record<string, unknown>;
+    const rb = b as Record<string, unknown>;
+    return sameValue(ka, kb) && ka.every((k) => sameValue(ra[k], rb[k]));
+  }
+  return false;
+}
+
+/** Converts an unknown read-back value to JSON for a before/after record. */
+export function toJson(value: unknown): Json {
+  if (value === undefined || value === null) return null;
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+  if (Array.isArray(value)) return value.map(toJson);
+  if (typeof value === "object") {
+    const out: { [key: string]: Json } = {};
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = toJson(v);
+    return out;
+  }
+  return String(value);
+}

@@ -1,0 +1,222 @@
+import type { ResolvedFunction, ResolvedPolicy } from "../config/resolved.js";
+import { ErrorCode } from "../errors/codes.js";
+import { PlatformError } from "../errors/platform-error.js";
+import type { LiveFunction, LiveState } from "../model/live-state.js";
+import type { Json } from "../model/json.js";
+import { changeId, existingIds, makeChange } from "./change-builder.js";
+import { type DiffSink, type FunctionTag, REDACTED } from "./plan-types.js";
+
+/** Prefix of the reserved deployment-marker variable (engine.md §6). */
+export const MARKER_PREFIX = "SVC_FINGERPRINT_";
+
+/** Splits a marker name into its tags, or undefined when it is not a well-formed marker. */
+export function parseMarker(name: string): { codeTag: string; configTag: string } | undefined {
+  const match = /^SVC_FINGERPRINT_([0-9A-F]+)_([0-9A-F]+)$/.exec(name);
+  if (match === null || match[1] === undefined || match[2] === undefined) return undefined;
+  return { codeTag: match[1], configTag: match[2] };
+}
+
+function redactedNames(names: Iterable<string>): { [key: string]: Json } {
+  const out: { [key: string]: Json } = {};
+  for (const name of [...names].sort()) out[name] = REDACTED;
+  return out;
+}
+
+/** Env names after a deployment of `fn` onto a function that had `liveNames`. */
+function resultingNames(fn: ResolvedFunction, liveNames: readonly string[]): string[] {
+  const names = new Set(liveNames);
+  for (const [name, value] of Object.entries(fn.env)) {
+    if (value === "") names.delete(name);
+    else names.add(name);
+  }
+  return [...names].sort();
+}
+
+/** `env.<NAME>` for names the deployment adds or removes. */
+function envNameFields(fn: ResolvedFunction, liveNames: readonly string[]): string[] {
+  const live = new Set(liveNames);
+  const fields: string[] = [];
+  for (const [name, value] of Object.entries(fn.env)) {
+    if ((value !== "" && !live.has(name)) || (value === "" && live.has(name))) fields.push(`env.${name}`);
+  }
+  return fields.sort();
+}
+
+function tagFor(tags: Readonly<Record<string, FunctionTag>>, slug: string): FunctionTag {
+  const tag = tags[slug];
+  if (tag === undefined) {
+    throw new PlatformError(ErrorCode.INVALID_OPTIONS, `no deployment fingerprint for function "${slug}"; bundle every declared function before diffing`, {
+      details: { option: "functionTags", value: slug },
+    });
+  }
+  return tag;
+}
+
+/** What the §6 compare table says about an existing function. */
+interface Verdict {
+  deploy: boolean;
+  withZip: boolean;
+  fields: string[];
+  reasons: string[];
+}
+
+function compareDeployment(fn: ResolvedFunction, live: LiveFunction, tag: FunctionTag, sink: DiffSink): Verdict {
+  const address = `function.${fn.slug}`;
+  const nameFields = envNameFields(fn, live.envNames);
+  const runtimeField = live.current !== undefined && live.current.runtime !== fn.runtime ? ["runtime"] : [];
+  const withZip = (reason: string): Verdict => ({ deploy: true, withZip: true, fields: ["code", ...runtimeField, ...nameFields], reasons: [reason] });
+  if (live.markers.length === 0) {
+    sink.warnings.push({
+      code: "UNMARKED_FUNCTION",
+      message: `function ${fn.slug} carries no deployment fingerprint (deployed by other means); it is redeployed with its archive`,
+      address,
+    });
+    return withZip("the deployed function has no fingerprint, so its code cannot be compared");
+  }
+  if (live.current === undefined) return withZip("the function has no deployment");
+  if (live.current.status === "failed") {
+    const error = live.current.error ?? "no error text";
+    return withZip(`the current deployment ${live.current.id} failed (${error}); it is redeployed with its archive`);
+  }
+  if (!live.markers.includes(tag.marker)) {
+    const parsed = live.markers.map(parseMarker).find((m) => m !== undefined);
+    if (parsed === undefined || parsed.codeTag !== tag.codeTag) return withZip("the function's code changed");
+    const fields = [...runtimeField, ...nameFields];
+    if (fields.length === 0) {
+      return { deploy: true, withZip: false, fields: ["env"], reasons: ["an env value changed; the platform cannot say which"] };
+    }
+    return { deploy: true, withZip: false, fields, reasons: [`${fields.join(", ")} changed; the archive is kept`] };
+  }
+  if (nameFields.length > 0) {
+    return { deploy: true, withZip: false, fields: nameFields, reasons: [`env names differ from the deployment (${nameFields.join(", ")}); the archive is kept`] };
+  }
+  if (live.current.status === "pending" || live.current.status === "building") {
+    sink.warnings.push({
+      code: "DEPLOYMENT_IN_PROGRESS",
+      message: `function ${fn.slug}: deployment ${live.current.id} of the same version is still ${live.current.status}`,
+      address,
+    });
+  }
+  return { deploy: false, withZip: false, fields: [], reasons: [] };
+}
+
+/**
+ * Diffs declared functions: create, redeploy (with or without the archive, §6) and display
+ * name; lists deployed env names the policy omits as unmanaged.
+ */
+export function diffFunctions(desired: ResolvedPolicy, live: LiveState, tags: Readonly<Record<string, FunctionTag>>, sink: DiffSink): void {
+  const byslug = new Map((live.functions ?? []).map((f) => [f.slug, f]));
+  for (const fn of desired.functions) {
+    const tag = tagFor(tags, fn.slug);
+    const current = byslug.get(fn.slug);
+    const address = `function.${fn.slug}`;
+    const after = { name: fn.name, runtime: fn.runtime, codeTag: tag.codeTag, env: redactedNames(resultingNames(fn, current?.envNames ?? [])) };
+    if (current === undefined) {
+      sink.changes.push(
+        makeChange({
+          address,
+          kind: "function",
+          action: "create",
+          class: "additive",
+          fields: ["*"],
+          before: null,
+          after,
+          reason: `function ${fn.slug} is declared and not deployed on the branch`,
+          op: {
+            type: "function-deploy", slug: fn.slug, deploy: true, withZip: true, rename: fn.name !== fn.slug,
+            marker: tag.marker, staleMarkers: [], configTag: tag.configTag, zipSha256: tag.zipSha256,
+          },
+        }),
+      );
+      continue;
+    }
+    for (const name of current.envNames) {
+      if (!(name in fn.env)) {
+        sink.unmanaged.push({
+          address: `${address}.env.${name}`,
+          kind: "env",
+          identifier: name,
+          reason: `deployed env variable ${name} of function ${fn.slug} is not declared; it is kept (write "" in env to delete it)`,
+        });
+      }
+    }
+    const verdict = compareDeployment(fn, current, tag, sink);
+    const rename = current.name !== fn.name;
+    if (!verdict.deploy && !rename) continue;
+    const fields = [...verdict.fields, ...(rename ? ["name"] : [])];
+    const reasons = [...verdict.reasons, ...(rename ? [`the display name changes from "${current.name}" to "${fn.name}"`] : [])];
+    const liveTag = current.markers.map(parseMarker).find((m) => m !== undefined);
+    sink.changes.push(
+      makeChange({
+        address,
+        kind: "function",
+        action: "update",
+        class: "additive",
+        fields,
+        before: { name: current.name, runtime: current.current?.runtime ?? null, codeTag: liveTag?.codeTag ?? null, env: redactedNames(current.envNames) },
+        after,
+        reason: reasons.join("; "),
+        op: {
+          type: "function-deploy", slug: fn.slug, deploy: verdict.deploy, withZip: verdict.withZip, rename,
+          marker: tag.marker, staleMarkers: current.markers.filter((m) => m !== tag.marker), configTag: tag.configTag,
+          zipSha256: tag.zipSha256,
+        },
+      }),
+    );
+  }
+}
+
+/**
+ * Undeclared functions: deleted under `prune.functions` when owned by this branch (after the
+ * changes moving or deleting their triggers and hostnames), else unmanaged. A function still
+ * used by a kept trigger or hostname is a `STILL_REFERENCED` conflict.
+ */
+export function pruneFunctions(desired: ResolvedPolicy, live: LiveState, sink: DiffSink): void {
+  const declared = new Set(desired.functions.map((f) => f.slug));
+  const inheritedSlugs = new Set(live.parentFunctionSlugs ?? []);
+  const planned = new Set(sink.changes.map((c) => c.change.id));
+  for (const fn of live.functions ?? []) {
+    if (declared.has(fn.slug)) continue;
+    const address = `function.${fn.slug}`;
+    if (inheritedSlugs.has(fn.slug)) {
+      sink.unmanaged.push({ address, kind: "function", identifier: fn.slug, inherited: true, reason: `function ${fn.slug} is inherited from the parent branch; it is never pruned` });
+      continue;
+    }
+    if (!desired.prune.functions) {
+      sink.unmanaged.push({ address, kind: "function", identifier: fn.slug, reason: `function ${fn.slug} is not declared (set prune.functions to delete it)` });
+      continue;
+    }
+    const triggers = (live.triggers ?? []).filter((t) => t.function === fn.slug);
+    const keptTriggers = triggers.filter((t) => !planned.has(changeId("delete", `trigger.${t.name}`)) && !movesAway(sink, `trigger.${t.name}`, "function"));
+    const domains = (live.customDomains ?? []).filter((d) => d.entityType === "function" && d.entityId === fn.slug);
+    const keptDomains = domains.filter((d) => !planned.has(changeId("delete", `domain.${d.domain}`)) && !planned.has(changeId("replace", `domain.${d.domain}`)));
+    if (keptTriggers.length > 0 || keptDomains.length > 0) {
+      const users = [...keptTriggers.map((t) => `trigger ${t.name}`), ...keptDomains.map((d) => `hostname ${d.domain}`)];
+      sink.conflicts.push({
+        kind: "function", identifier: fn.slug, field: "*", current: users, desired: null, blocking: true, code: "STILL_REFERENCED",
+        reason: `function ${fn.slug} would be pruned but is still used by ${users.join(", ")}; declare the function or prune those too`,
+      });
+      continue;
+    }
+    const deps = existingIds(sink.changes, [
+      ...triggers.flatMap((t) => [changeId("delete", `trigger.${t.name}`), changeId("update", `trigger.${t.name}`)]),
+      ...domains.flatMap((d) => [changeId("delete", `domain.${d.domain}`), changeId("replace", `domain.${d.domain}`)]),
+    ]);
+    sink.changes.push(
+      makeChange({
+        address, kind: "function", action: "delete", class: "override", fields: ["*"],
+        before: { name: fn.name, runtime: fn.current?.runtime ?? null, codeTag: fn.markers.map(parseMarker).find((m) => m !== undefined)?.codeTag ?? null, env: redactedNames(fn.envNames) },
+        after: null,
+        reason: `function ${fn.slug} is not declared and prune.functions is set`,
+        dependsOn: deps,
+        op: { type: "function-delete", slug: fn.slug },
+      }),
+    );
+  }
+}
+
+/** Whether the planned update of `address` changes `field` (e.g. a trigger moving to another function). */
+export function movesAway(sink: DiffSink, address: string, field: string): boolean {
+  const update = sink.changes.find((c) => c.change.id === changeId("update", address));
+  return update !== undefined && update.change.fields.includes(field);
+}

@@ -1,0 +1,195 @@
+import type { DataApiSettings, ResolvedPolicy } from "../config/resolved.js";
+import type { LiveState } from "../model/live-state.js";
+import type { Json } from "../model/json.js";
+import { existingIds, makeChange, sameValue, toJson } from "./change-builder.js";
+import type { DiffSink } from "./plan-types.js";
+
+/** Policy (camelCase) to wire (snake_case) names of the Data API settings (policy.md §5.2). */
+export const DATA_API_WIRE_KEYS: Readonly<Record<keyof DataApiSettings, string>> = {
+  dbAggregatesEnabled: "db_aggregates_enabled",
+  dbAnonRole: "db_anon_role",
+  dbExtraSearchPath: "db_extra_search_path",
+  dbMaxRows: "db_max_rows",
+  dbSchemas: "db_schemas",
+  jwtRoleClaimKey: "jwt_role_claim_key",
+  jwtCacheMaxLifetime: "jwt_cache_max_lifetime",
+  openapiMode: "openapi_mode",
+  serverCorsAllowedOrigins: "server_cors_allowed_origins",
+  serverTimingEnabled: "server_timing_enabled",
+};
+
+/** The declared settings in wire names (undefined entries dropped). */
+export function toWireSettings(settings: Partial<DataApiSettings>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(settings)) {
+    const wire = DATA_API_WIRE_KEYS[key as keyof DataApiSettings];
+    if (wire !== undefined && value !== undefined) out[wire] = value;
+  }
+  return out;
+}
+
+/** The database the auth integration and the Data API live on (policy.md §5.1). */
+export function serviceDatabase(desired: ResolvedPolicy): string {
+  return desired.dataApi.state === "enabled" ? desired.dataApi.database : "neondb";
+}
+
+/** Ids of the control-plane changes (`update:branch`, `update:compute`) present in the plan. */
+function controlPlaneIds(sink: DiffSink): string[] {
+  return existingIds(sink.changes, ["update:branch", "update:compute"]);
+}
+
+function databaseMissing(desired: ResolvedPolicy, live: LiveState, kind: "auth" | "dataApi", sink: DiffSink): boolean {
+  const db = serviceDatabase(desired);
+  if (live.databases === undefined || live.databases.includes(db)) return false;
+  sink.conflicts.push({
+    kind,
+    identifier: live.branch.name,
+    field: "database",
+    current: live.databases,
+    desired: db,
+    reason:
+      `the service database "${db}" does not exist on branch "${live.branch.name}" (databases: ${live.databases.join(", ") || "none"}); ` +
+      "set dataApi.database to one of them",
+    blocking: true,
+    code: "SERVICE_DATABASE_MISSING",
+  });
+  return true;
+}
+
+/** Diffs the auth integration: `create:auth` when on and absent; never disables (policy.md §4). */
+export function diffAuth(desired: ResolvedPolicy, live: LiveState, sink: DiffSink): void {
+  const exists = live.auth?.enabled === true;
+  if (desired.authDeclaredOff && exists) {
+    sink.warnings.push({
+      code: "AUTH_FALSE_IGNORED",
+      message: "auth: false is ignored: the branch has an auth integration and the policy never disables it (disable it in the console)",
+      address: "auth",
+    });
+  }
+  if (desired.auth !== "enabled" || exists) return;
+  if (databaseMissing(desired, live, "auth", sink)) return;
+  const database = serviceDatabase(desired);
+  sink.changes.push(
+    makeChange({
+      address: "auth",
+      kind: "auth",
+      action: "create",
+      class: "additive",
+      fields: ["*"],
+      before: null,
+      after: { enabled: true, database },
+      reason: `auth is on in the policy and the branch has no auth integration; it is created on database "${database}"`,
+      dependsOn: controlPlaneIds(sink),
+      op: { type: "auth-create", database },
+    }),
+  );
+}
+
+/** Diffs the Data API of the service database: create, update of declared settings, or delete. */
+export function diffDataApi(desired: ResolvedPolicy, live: LiveState, sink: DiffSink): void {
+  const want = desired.dataApi;
+  const current = live.dataApi?.enabled === true ? live.dataApi : undefined;
+  if (want.state === "unmanaged") return;
+  if (want.state === "disabled") {
+    if (current === undefined) return;
+    sink.changes.push(
+      makeChange({
+        address: "dataApi",
+        kind: "dataApi",
+        action: "delete",
+        class: "override",
+        fields: ["*"],
+        before: { enabled: true, settings: toJson(current.settings) },
+        after: null,
+        reason: `dataApi: false deletes the Data API of database "${current.database}"`,
+        dependsOn: controlPlaneIds(sink),
+        op: { type: "data-api-delete", database: current.database },
+      }),
+    );
+    return;
+  }
+  const declared = toWireSettings(want.settings);
+  const declaredPolicy = toJson(want.settings);
+  if (current === undefined) {
+    if (databaseMissing(desired, live, "dataApi", sink)) return;
+    if (want.authProvider === "external" && want.jwksUrl === undefined) {
+      sink.conflicts.push({
+        kind: "dataApi",
+        identifier: live.branch.name,
+        field: "jwksUrl",
+        current: null,
+        desired: null,
+        reason: "creating a Data API with authProvider \"external\" needs dataApi.jwksUrl (the identity provider's JWKS URL)",
+        blocking: true,
+        code: "JWKS_URL_REQUIRED",
+      });
+      return;
+    }
+    const deps = controlPlaneIds(sink);
+    if (want.authProvider === "builtin") deps.push(...existingIds(sink.changes, ["create:auth"]));
+    sink.changes.push(
+      makeChange({
+        address: "dataApi",
+        kind: "dataApi",
+        action: "create",
+        class: "additive",
+        fields: ["*"],
+        before: null,
+        after: { enabled: true, settings: declaredPolicy },
+        reason: `the policy enables the Data API on database "${want.database}" (${want.authProvider} auth provider)`,
+        dependsOn: deps,
+        op: { type: "data-api-create", database: want.database },
+      }),
+    );
+    return;
+  }
+  if (want.authProvider === "external") {
+    sink.warnings.push({
+      code: "DATA_API_WIRING_UNVERIFIED",
+      message:
+        "the Data API exists; its auth wiring (authProvider, jwksUrl, providerName, jwtAudience) is not reported by the platform and is not compared. " +
+        "To change it, apply dataApi: false, then the new form",
+      address: "dataApi",
+    });
+  }
+  if (Object.keys(declared).length === 0) return;
+  if (current.settings === null) {
+    sink.warnings.push({
+      code: "DATA_API_SETTINGS_UNREPORTED",
+      message: "the platform reports no Data API settings for this database; the declared settings are not compared",
+      address: "dataApi",
+    });
+    return;
+  }
+  const liveSettings = current.settings;
+  const fields: string[] = [];
+  const beforeSettings: { [key: string]: Json } = {};
+  const afterSettings: { [key: string]: Json } = {};
+  const patch: Record<string, unknown> = {};
+  for (const [policyKey, wireKey] of Object.entries(DATA_API_WIRE_KEYS)) {
+    if (!(wireKey in declared)) continue;
+    const wantValue = declared[wireKey];
+    const liveValue = liveSettings[wireKey];
+    beforeSettings[policyKey] = toJson(liveValue);
+    afterSettings[policyKey] = toJson(wantValue);
+    if (!sameValue(wantValue, liveValue)) {
+      fields.push(`settings.${policyKey}`);
+      patch[wireKey] = wantValue;
+    }
+  }
+  if (fields.length === 0) return;
+  sink.changes.push(
+    makeChange({
+      address: "dataApi",
+      kind: "dataApi",
+      action: "update",
+      class: "override",
+      fields,
+      before: { enabled: true, settings: beforeSettings },
+      after: { enabled: true, settings: afterSettings },
+      reason: `the policy changes Data API settings: ${fields.map((f) => f.slice("settings.".length)).join(", ")}`,
+      dependsOn: controlPlaneIds(sink),
+      op: { type: "data-api-update", database: current.database, settings: patch },
+    }),
+  );
+}

@@ -1,0 +1,41 @@
+import type { LiveState } from "../model/live-state.js";
+import { sha256Of } from "./canonical-json.js";
+
+/**
+ * The part of the live state the diff compares (engine.md §8.1): deployment ids and build
+ * statuses, DNS status, CNAME targets, invocation URLs and other timestamps are left out.
+ */
+export function comparedProjection(live: LiveState): unknown {
+  return {
+    project: { id: live.project.id },
+    branch: {
+      id: live.branch.id,
+      name: live.branch.name,
+      createdAt: live.branch.createdAt,
+      expiresAt: live.branch.expiresAt ?? null,
+      protected: live.branch.protected,
+      isDefault: live.branch.isDefault,
+    },
+    compute: live.compute,
+    databases: live.databases,
+    auth: live.auth === undefined ? undefined : { enabled: live.auth.enabled },
+    dataApi: live.dataApi,
+    buckets: live.buckets,
+    functions: live.functions?.map((f) => ({
+      slug: f.slug,
+      name: f.name,
+      envNames: f.envNames,
+      markers: f.markers,
+      runtime: f.current?.runtime,
+    })),
+    triggers: live.triggers,
+    customDomains: live.customDomains?.map((d) => ({ domain: d.domain, entityType: d.entityType, entityId: d.entityId })),
+    bucketHasObjects: live.bucketHasObjects,
+    parentFunctionSlugs: live.parentFunctionSlugs,
+  };
+}
+
+/** `sha256:<hex>` of the canonical JSON of {@link comparedProjection}. */
+export function stateFingerprint(live: LiveState): string {
+  return sha256Of(comparedProjection(live));
+}

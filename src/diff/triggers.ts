@@ -1,0 +1,83 @@
+import type { ResolvedPolicy, ResolvedTrigger } from "../config/resolved.js";
+import type { LiveState, LiveTrigger } from "../model/live-state.js";
+import type { Json } from "../model/json.js";
+import { changeId, existingIds, makeChange } from "./change-builder.js";
+import type { DiffSink } from "./plan-types.js";
+
+/** The compared fields of a trigger in policy vocabulary. */
+export function triggerView(t: ResolvedTrigger | LiveTrigger): { [key: string]: Json } {
+  const view: { [key: string]: Json } = { type: t.type, function: t.function, functionPath: t.functionPath, enabled: t.enabled };
+  const fields: { cron?: string; bucket?: string; prefix?: string } = t;
+  if (t.type === "schedule") view.cron = fields.cron ?? null;
+  else {
+    view.bucket = fields.bucket ?? null;
+    view.prefix = fields.prefix ?? null;
+  }
+  return view;
+}
+
+const COMPARED = ["function", "functionPath", "enabled", "cron", "bucket", "prefix"] as const;
+
+/**
+ * Diffs declared triggers (create, update incl. a branch-local copy of an inherited one,
+ * `TRIGGER_TYPE_CHANGED`) and handles undeclared ones (delete under `prune.triggers`, else unmanaged).
+ */
+export function diffTriggers(desired: ResolvedPolicy, live: LiveState, sink: DiffSink): void {
+  const byName = new Map((live.triggers ?? []).map((t) => [t.name, t]));
+  for (const t of desired.triggers) {
+    const address = `trigger.${t.name}`;
+    const deps = existingIds(sink.changes, [
+      changeId("create", `function.${t.function}`),
+      changeId("update", `function.${t.function}`),
+      ...(t.type === "storage_object_created" ? [changeId("create", `bucket.${t.bucket}`)] : []),
+    ]);
+    const current = byName.get(t.name);
+    const after = triggerView(t);
+    if (current === undefined) {
+      sink.changes.push(
+        makeChange({
+          address, kind: "trigger", action: "create", class: "additive", fields: ["*"], before: null, after,
+          reason: `trigger ${t.name} is declared and absent on the branch`, dependsOn: deps,
+          op: { type: "trigger-create", name: t.name },
+        }),
+      );
+      continue;
+    }
+    if (current.type !== t.type) {
+      sink.conflicts.push({
+        kind: "trigger", identifier: t.name, field: "type", current: current.type, desired: t.type, blocking: true, code: "TRIGGER_TYPE_CHANGED",
+        reason: `trigger ${t.name} exists with type ${current.type}; the platform cannot change a trigger's type. Rename the trigger, or delete the remote one first`,
+      });
+      continue;
+    }
+    const before = triggerView(current);
+    const fields = COMPARED.filter((f) => f in after && (before[f] ?? null) !== (after[f] ?? null));
+    if (fields.length === 0) continue;
+    const copy = current.inherited ? "; the trigger is inherited, so this makes a branch-local copy" : "";
+    sink.changes.push(
+      makeChange({
+        address, kind: "trigger", action: "update", class: "additive", fields: [...fields], before, after,
+        reason: `trigger ${t.name} differs in ${fields.join(", ")}${copy}`, dependsOn: deps,
+        op: { type: "trigger-update", name: t.name, id: current.id, fields: [...fields] },
+      }),
+    );
+  }
+  const declared = new Set(desired.triggers.map((t) => t.name));
+  for (const t of live.triggers ?? []) {
+    if (declared.has(t.name)) continue;
+    const address = `trigger.${t.name}`;
+    if (t.inherited) {
+      sink.unmanaged.push({ address, kind: "trigger", identifier: t.name, inherited: true, reason: `trigger ${t.name} is inherited from the parent branch; it is never pruned` });
+    } else if (!desired.prune.triggers) {
+      sink.unmanaged.push({ address, kind: "trigger", identifier: t.name, reason: `trigger ${t.name} is not declared (set prune.triggers to delete it)` });
+    } else {
+      sink.changes.push(
+        makeChange({
+          address, kind: "trigger", action: "delete", class: "override", fields: ["*"], before: triggerView(t), after: null,
+          reason: `trigger ${t.name} is not declared and prune.triggers is set`,
+          op: { type: "trigger-delete", name: t.name, id: t.id },
+        }),
+      );
+    }
+  }
+}
