@@ -1,0 +1,176 @@
+/**
+ * Builds one function's deterministic archive on every bundling path (engine.md §14): esbuild,
+ * `"none"`, a custom `FileBundler`, or a finished ZIP from the `bundleFunction` option; then
+ * checks the files, writes the canonical ZIP, enforces the limits and digests it.
+ */
+import { createHash } from "node:crypto";
+import { dirname } from "node:path";
+import type { ResolvedFunctionConfig } from "../config/resolved.js";
+import { BundleError } from "../errors/index.js";
+import {
+  ZIP_ENTRY_NAME_ISSUE_MESSAGES,
+  ZIP_ROOT_ENTRIES,
+  checkZipLimits,
+  describeZipLimitViolation,
+  zipEntryNameIssue,
+} from "../rules/zip-entries.js";
+import { readForeignZip, sortedPaths, writeCanonicalZip, type BundleFiles } from "./canonical-zip.js";
+import { findEntry, sourceKind } from "./entry.js";
+import { runEsbuild } from "./esbuild-bundler.js";
+import { bundleFailure } from "./failure.js";
+import { runFileBundler } from "./file-map.js";
+import { collectPrebuilt } from "./prebuilt.js";
+
+/** A note from a bundler (an esbuild warning, a skipped symlink cycle); never fatal. */
+export interface BundleWarning {
+  /** The function being bundled. */
+  slug: string;
+  message: string;
+}
+
+/** Replaces bundling with finished ZIP bytes (the `bundleFunction` operation option). */
+export type BundleFunction = (fn: ResolvedFunctionConfig) => Promise<Uint8Array>;
+
+/** Options of {@link buildFunctionArchive}. */
+export interface BuildFunctionArchiveOptions {
+  /** Receives bundler warnings; its exceptions are ignored. */
+  onWarning?: (warning: BundleWarning) => void;
+  /**
+   * esbuild's working directory: paths in diagnostics, CommonJS wrappers and source maps are
+   * relative to it. The engine passes the policy's directory.
+   * @default the function's source directory (or the entry file's directory)
+   */
+  workingDir?: string;
+  /** Finished ZIP bytes instead of bundling; the archive is checked and rewritten canonically. */
+  bundleFunction?: BundleFunction;
+}
+
+/** A function's canonical archive and its digest. */
+export interface FunctionArchive {
+  slug: string;
+  /** The canonical ZIP bytes. */
+  zip: Uint8Array;
+  /** Lowercase hex SHA-256 of `zip`. */
+  zipSha256: string;
+  /** `zip.byteLength`. */
+  zipBytes: number;
+  /** Sum of the files' uncompressed sizes. */
+  unzippedBytes: number;
+  /** Number of files in the archive. */
+  entries: number;
+}
+
+/**
+ * Bundles one function into its canonical archive. Throws a `BundleError` with one failure
+ * naming the function (missing entry, esbuild diagnostics, bad output, unsafe paths, limits).
+ */
+export async function buildFunctionArchive(
+  fn: ResolvedFunctionConfig,
+  options: BuildFunctionArchiveOptions = {},
+): Promise<FunctionArchive> {
+  const warn = (message: string): void => {
+    try {
+      options.onWarning?.({ slug: fn.slug, message });
+    } catch {
+      // A failing warning listener must not fail the bundle.
+    }
+  };
+  try {
+    const { files, origin } = await produceFiles(fn, options, warn);
+    return await finishArchive(fn.slug, files, origin);
+  } catch (err) {
+    if (err instanceof BundleError) throw err;
+    const why = err instanceof Error ? err.message : String(err);
+    throw bundleFailure(fn.slug, why, { cause: err });
+  }
+}
+
+async function produceFiles(
+  fn: ResolvedFunctionConfig,
+  options: BuildFunctionArchiveOptions,
+  warn: (message: string) => void,
+): Promise<{ files: BundleFiles; origin: string }> {
+  if (options.bundleFunction) {
+    const bytes = await options.bundleFunction(fn);
+    if (!(bytes instanceof Uint8Array)) {
+      throw bundleFailure(fn.slug, "bundleFunction must resolve to the ZIP bytes as a Uint8Array");
+    }
+    return { files: await readForeignZip(fn.slug, bytes), origin: "the archive from bundleFunction" };
+  }
+  if (fn.bundler === "none") {
+    const { files, warnings } = await collectPrebuilt(fn.slug, shippedSource(fn));
+    warnings.forEach(warn);
+    return { files, origin: "the prebuilt source" };
+  }
+  if (typeof fn.bundler === "function") {
+    return { files: await runFileBundler(fn, fn.bundler), origin: "the custom bundler's output" };
+  }
+  const entry = await findEntry(fn.source);
+  if (entry === null) {
+    throw bundleFailure(
+      fn.slug,
+      `no entry file in ${fn.source}: add index.ts, index.js or index.mjs, or point source at the entry file`,
+    );
+  }
+  const workingDir = options.workingDir ?? (await functionRoot(fn, entry));
+  const { files, warnings } = await runEsbuild({ entry, workingDir, sourcemap: fn.sourcemap === true });
+  warnings.forEach(warn);
+  return { files, origin: "the esbuild output" };
+}
+
+/** `bundler: "none"` ships `sourcePath` when present (the engine always passes it), else `source`. */
+function shippedSource(fn: ResolvedFunctionConfig): string {
+  return typeof fn.sourcePath === "string" && fn.sourcePath !== "" ? fn.sourcePath : fn.source;
+}
+
+async function functionRoot(fn: ResolvedFunctionConfig, entry: string): Promise<string> {
+  if (typeof fn.sourcePath === "string" && (await sourceKind(fn.sourcePath)) === "directory") return fn.sourcePath;
+  if ((await sourceKind(fn.source)) === "directory") return fn.source;
+  return dirname(entry);
+}
+
+/**
+ * Checks archive files (safe paths, no file that is also a directory, a root entry, limits),
+ * writes the canonical ZIP and digests it.
+ */
+export async function finishArchive(slug: string, files: BundleFiles, origin: string): Promise<FunctionArchive> {
+  const paths = sortedPaths(files);
+  const problems: string[] = [];
+  for (const path of paths) {
+    const issue = zipEntryNameIssue(path);
+    if (issue !== null) problems.push(`"${path}": ${ZIP_ENTRY_NAME_ISSUE_MESSAGES[issue]}`);
+    else {
+      const clash = parentDirectories(path).find((dir) => files.has(dir));
+      if (clash !== undefined) problems.push(`"${clash}" is both a file and a directory`);
+    }
+  }
+  if (problems.length > 0) throw bundleFailure(slug, `${origin} has unsafe paths: ${problems.join("; ")}`);
+  if (!ZIP_ROOT_ENTRIES.some((name) => files.has(name))) {
+    const shown = paths.slice(0, 10).join(", ") || "no files";
+    throw bundleFailure(slug, `${origin} has no index.mjs or index.js at its root (found: ${shown})`);
+  }
+
+  const sizes = paths.map((path) => ({ path, bytes: files.get(path)?.byteLength ?? 0 }));
+  const unzippedBytes = sizes.reduce((sum, f) => sum + f.bytes, 0);
+  const early = checkZipLimits({ zipBytes: 0, unzippedBytes, entries: paths.length });
+  if (early.length > 0) throw bundleFailure(slug, early.map(describeZipLimitViolation).join("; "), { sizes });
+
+  const zip = await writeCanonicalZip(files);
+  const late = checkZipLimits({ zipBytes: zip.byteLength, unzippedBytes, entries: paths.length });
+  if (late.length > 0) throw bundleFailure(slug, late.map(describeZipLimitViolation).join("; "), { sizes });
+
+  return {
+    slug,
+    zip,
+    zipSha256: createHash("sha256").update(zip).digest("hex"),
+    zipBytes: zip.byteLength,
+    unzippedBytes,
+    entries: paths.length,
+  };
+}
+
+/** `a/b/c.js` → `["a", "a/b"]`. */
+function parentDirectories(path: string): string[] {
+  const segments = path.split("/");
+  return segments.slice(1).map((_, i) => segments.slice(0, i + 1).join("/"));
+}

@@ -1,0 +1,58 @@
+/**
+ * Entry resolution (policy.md §6): a file source is its own entry; a directory's entry is the
+ * first regular file among `index.ts`, `index.js`, `index.mjs`.
+ */
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { ResolvedFunction, ResolvedFunctionConfig } from "../config/resolved.js";
+
+/** Entry file names searched in a directory source, in order. */
+export const ENTRY_CANDIDATES: readonly string[] = Object.freeze(["index.ts", "index.js", "index.mjs"]);
+
+/** What a source path is on disk. */
+export type SourceKind = "file" | "directory" | "missing" | "other";
+
+/** Whether `path` is a file, a directory, missing, or something else (socket, device). Follows symlinks. */
+export async function sourceKind(path: string): Promise<SourceKind> {
+  try {
+    const info = await stat(path);
+    if (info.isFile()) return "file";
+    if (info.isDirectory()) return "directory";
+    return "other";
+  } catch (err) {
+    if (isMissing(err)) return "missing";
+    throw err;
+  }
+}
+
+/**
+ * The entry file of a source: the source itself when it is a file, else the first regular file
+ * among {@link ENTRY_CANDIDATES} in the directory; `null` when a directory has none.
+ * Throws an Error naming the path when the source does not exist or is not a file or directory.
+ */
+export async function findEntry(source: string): Promise<string | null> {
+  const kind = await sourceKind(source);
+  if (kind === "missing") throw new Error(`source ${source} does not exist: check the function's source in the policy (relative paths resolve from the policy file's directory)`);
+  if (kind === "other") throw new Error(`source ${source} is neither a file nor a directory`);
+  if (kind === "file") return source;
+  for (const name of ENTRY_CANDIDATES) {
+    const candidate = join(source, name);
+    if ((await sourceKind(candidate)) === "file") return candidate;
+  }
+  return null;
+}
+
+/**
+ * The object given to bundlers (seed): the resolved function plus `source`, its entry file.
+ * A directory without an entry keeps the directory as `source`; the esbuild path reports it,
+ * `bundler: "none"` explains what to ship instead, and a custom bundler may not need one.
+ */
+export async function toFunctionConfig(fn: ResolvedFunction): Promise<ResolvedFunctionConfig> {
+  const entry = await findEntry(fn.sourcePath);
+  return { ...fn, source: entry ?? fn.sourcePath };
+}
+
+function isMissing(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}

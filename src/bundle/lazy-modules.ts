@@ -1,0 +1,44 @@
+/**
+ * Lazy loaders for the heavy bundling dependencies. esbuild and jszip are imported only when a
+ * function is actually bundled (engine.md §14): importing `svc-config/v1` never loads them.
+ */
+import type * as Esbuild from "esbuild";
+import type JSZip from "jszip";
+
+/** The esbuild API, as this module uses it. */
+export type EsbuildApi = Pick<typeof Esbuild, "build">;
+
+/** The jszip constructor. */
+export type JSZipConstructor = typeof JSZip;
+
+let esbuildPromise: Promise<EsbuildApi> | undefined;
+let jszipPromise: Promise<JSZipConstructor> | undefined;
+
+function missing(pkg: string, cause: unknown): Error {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new Error(`${pkg} could not be loaded (${why}): install it with \`npm install ${pkg}\``, { cause });
+}
+
+/** Loads esbuild once per process; rejects with an install hint when absent. */
+export function loadEsbuild(): Promise<EsbuildApi> {
+  esbuildPromise ??= import("esbuild").then(
+    (mod) => (typeof mod.build === "function" ? mod : mod.default),
+    (err: unknown) => {
+      esbuildPromise = undefined;
+      throw missing("esbuild", err);
+    },
+  );
+  return esbuildPromise;
+}
+
+/** Loads jszip once per process; rejects with an install hint when absent. */
+export function loadJszip(): Promise<JSZipConstructor> {
+  jszipPromise ??= import("jszip").then(
+    (mod: { default: JSZipConstructor }) => mod.default,
+    (err: unknown) => {
+      jszipPromise = undefined;
+      throw missing("jszip", err);
+    },
+  );
+  return jszipPromise;
+}

@@ -1,0 +1,136 @@
+/**
+ * The `bundler: "none"` path (engine.md §14, policy.md §6.2): ships a prebuilt `index.mjs` /
+ * `index.js`, or a directory as is, minus every entry whose name starts with `.` (`.env`,
+ * `.git/`, `node_modules/.cache/`). Symlinks are followed only when they stay inside the source.
+ */
+import { lstat, readFile, readdir, realpath, stat } from "node:fs/promises";
+import { basename, join, relative, sep } from "node:path";
+import type { BundleError } from "../errors/index.js";
+import { ZIP_LIMITS, ZIP_ROOT_ENTRIES, checkZipLimits, describeZipLimitViolation } from "../rules/zip-entries.js";
+import { sourceKind } from "./entry.js";
+import { bundleFailure } from "./failure.js";
+
+/** The message for a root with TypeScript but no JavaScript entry (policy.md §6.2). */
+export const TYPESCRIPT_ONLY_MESSAGE =
+  'bundler "none" ships files unchanged and the platform runs JavaScript: compile to index.mjs or use the esbuild bundler';
+
+/** Files collected from a prebuilt source, and notes for the caller's `onWarning`. */
+export interface CollectPrebuiltResult {
+  files: Map<string, Uint8Array>;
+  warnings: string[];
+}
+
+interface FoundFile {
+  path: string;
+  absolute: string;
+  bytes: number;
+}
+
+/**
+ * Collects the files `bundler: "none"` ships for function `slug` from `source` (a file or a
+ * directory). Sizes are checked against the limits before any content is read. Throws a
+ * `BundleError` naming the function when the source cannot be shipped as is.
+ */
+export async function collectPrebuilt(slug: string, source: string): Promise<CollectPrebuiltResult> {
+  const fail = (message: string, sizes?: Iterable<{ path: string; bytes: number }>): BundleError =>
+    bundleFailure(slug, message, sizes === undefined ? {} : { sizes });
+  const kind = await sourceKind(source);
+  if (kind === "missing") throw fail(`source ${source} does not exist: check the function's source in the policy`);
+  if (kind === "other") throw fail(`source ${source} is neither a file nor a directory`);
+  if (kind === "file") return collectSingleFile(source, fail);
+
+  const root = await realpath(source);
+  const walker = new PrebuiltWalker(root, fail);
+  await walker.walk(root, "", [root]);
+  const found = walker.found;
+
+  const names = new Set(found.map((f) => f.path));
+  if (!ZIP_ROOT_ENTRIES.some((n) => names.has(n))) {
+    if (names.has("index.ts") || names.has("index.mts")) throw fail(TYPESCRIPT_ONLY_MESSAGE);
+    throw fail(`no index.mjs or index.js at the root of ${source}: build the function there first, or use the esbuild bundler`);
+  }
+  const violations = checkZipLimits({
+    zipBytes: 0,
+    unzippedBytes: found.reduce((sum, f) => sum + f.bytes, 0),
+    entries: found.length,
+  });
+  if (violations.length > 0) throw fail(violations.map(describeZipLimitViolation).join("; "), found);
+  const files = new Map<string, Uint8Array>();
+  for (const f of found) files.set(f.path, await readFile(f.absolute));
+  return { files, warnings: walker.warnings };
+}
+
+type Fail = (message: string, sizes?: Iterable<{ path: string; bytes: number }>) => BundleError;
+
+async function collectSingleFile(source: string, fail: Fail): Promise<CollectPrebuiltResult> {
+  const name = basename(source);
+  if (!ZIP_ROOT_ENTRIES.includes(name)) {
+    if (/\.[cm]?tsx?$/.test(name)) throw fail(TYPESCRIPT_ONLY_MESSAGE);
+    throw fail(
+      `bundler "none" ships a single file only when it is named index.mjs or index.js, not ${name}: ` +
+        "rename it, point source at its directory, or use the esbuild bundler",
+    );
+  }
+  const info = await stat(source);
+  if (info.size > ZIP_LIMITS.maxUnzippedBytes) {
+    const limit = { limit: "unzipped-bytes", actual: info.size, max: ZIP_LIMITS.maxUnzippedBytes } as const;
+    throw fail(describeZipLimitViolation(limit), [{ path: name, bytes: info.size }]);
+  }
+  return { files: new Map([[name, await readFile(source)]]), warnings: [] };
+}
+
+/** Walks a source directory, collecting files and skipping dot-entries and symlink cycles. */
+class PrebuiltWalker {
+  readonly found: FoundFile[] = [];
+  readonly warnings: string[] = [];
+
+  /** @param root real path of the source directory: symlinks must resolve inside it. */
+  constructor(
+    private readonly root: string,
+    private readonly fail: Fail,
+  ) {}
+
+  /**
+   * Reads `dir` (a real path) whose archive prefix is `prefix` (`""` or `a/b/`); `stack` holds
+   * the real paths of the directories being walked, so a link back to one is skipped.
+   */
+  async walk(dir: string, prefix: string, stack: readonly string[]): Promise<void> {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith(".")) continue;
+      const path = prefix + entry.name;
+      const target = entry.isSymbolicLink() ? await this.resolveLink(join(dir, entry.name), path) : join(dir, entry.name);
+      const info = await lstat(target);
+      if (info.isDirectory()) {
+        if (stack.includes(target)) {
+          this.warnings.push(`skipped ${path}/: a symlink to a directory that contains it (a cycle)`);
+          continue;
+        }
+        await this.walk(target, `${path}/`, [...stack, target]);
+      } else if (info.isFile()) {
+        this.found.push({ path, absolute: target, bytes: info.size });
+        // Stop early on huge trees rather than listing all of them.
+        if (this.found.length > ZIP_LIMITS.maxEntries) {
+          throw this.fail(`more than ${ZIP_LIMITS.maxEntries} files (limit ${ZIP_LIMITS.maxEntries} entries)`, this.found);
+        }
+      } else {
+        this.warnings.push(`skipped ${path}: not a regular file or directory`);
+      }
+    }
+  }
+
+  private async resolveLink(absolute: string, path: string): Promise<string> {
+    let target: string;
+    try {
+      target = await realpath(absolute);
+    } catch {
+      throw this.fail(`symlink ${path} is dangling (its target does not exist): remove it or fix its target`);
+    }
+    if (target !== this.root && !target.startsWith(this.root + sep)) {
+      throw this.fail(
+        `symlink ${path} points outside the source directory (to ${relative(this.root, target)}): ` +
+          "copy the file into the directory instead",
+      );
+    }
+    return target;
+  }
+}
