@@ -1,0 +1,236 @@
+import nock from "nock";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { JSON_HEADERS, PROJECT, platform, rejection, testClient } from "./helpers.js";
+
+const PROJECT_PATH = `/projects/${PROJECT.id}`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => {
+  nock.cleanAll();
+});
+
+describe("423 Locked", () => {
+  it("is retried after 100, 200 and 400 ms with the same request id, then succeeds", async () => {
+    const ids: string[] = [];
+    const scope = platform()
+      .get(PROJECT_PATH)
+      .times(3)
+      .reply(function () {
+        ids.push(String(this.req.headers["x-request-id"]));
+        return [423, { code: "locked", message: "project is locked" }];
+      })
+      .get(PROJECT_PATH)
+      .reply(function () {
+        ids.push(String(this.req.headers["x-request-id"]));
+        return [200, { project: PROJECT }, JSON_HEADERS];
+      });
+    const { api, delays, events } = testClient();
+
+    const project = await api.getProject({ projectId: PROJECT.id });
+
+    expect(project.name).toBe("shop");
+    expect(delays).toEqual([100, 200, 400]);
+    expect(new Set(ids).size).toBe(1);
+    expect(ids[0]).toMatch(UUID);
+    expect(events.map((e) => [e.attempt, e.status, e.requestId])).toEqual([
+      [1, 423, ids[0]],
+      [2, 423, ids[0]],
+      [3, 423, ids[0]],
+    ]);
+    scope.done();
+  });
+
+  it("gives up after 5 retries with PLATFORM_LOCKED", async () => {
+    const scope = platform().post(`${PROJECT_PATH}/branches`).times(6).reply(423, { code: "locked", message: "busy", request_id: "req-9" });
+    const { api, delays } = testClient();
+
+    const err = await rejection(api.createBranch({ projectId: PROJECT.id }));
+
+    expect(err.code).toBe("PLATFORM_LOCKED");
+    expect(err.details?.["attempts"]).toBe(6);
+    expect(err.message).toContain("req-9");
+    expect(delays).toEqual([100, 200, 400, 800, 1600]);
+    scope.done();
+  });
+
+  it("adds at most 10 % jitter to the schedule", async () => {
+    platform().get(PROJECT_PATH).reply(423, {}).get(PROJECT_PATH).reply(200, { project: PROJECT }, JSON_HEADERS);
+    const { api, delays } = testClient({ random: () => 0.999 });
+
+    await api.getProject({ projectId: PROJECT.id });
+
+    expect(delays).toEqual([110]);
+  });
+});
+
+describe("503 and 429", () => {
+  it.each([
+    { status: 503, retryAfter: "2", expected: [2000] },
+    { status: 503, retryAfter: undefined, expected: [100] },
+    { status: 429, retryAfter: "1", expected: [1000] },
+    { status: 429, retryAfter: undefined, expected: [100] },
+  ])("$status with Retry-After $retryAfter waits $expected ms, even for a POST", async ({ status, retryAfter, expected }) => {
+    const headers = retryAfter === undefined ? {} : { "retry-after": retryAfter };
+    const scope = platform()
+      .post(`/projects/${PROJECT.id}/branches/br-a-1/buckets`)
+      .reply(status, { code: "busy", message: "try later" }, headers)
+      .post(`/projects/${PROJECT.id}/branches/br-a-1/buckets`)
+      .reply(201, { bucket: { name: "media", access_level: "private" } }, JSON_HEADERS);
+    const { api, delays } = testClient();
+
+    const bucket = await api.createBucket({ projectId: PROJECT.id, branchId: "br-a-1", name: "media" });
+
+    expect(bucket.name).toBe("media");
+    expect(delays).toEqual(expected);
+    scope.done();
+  });
+
+  it("honours a Retry-After given as an HTTP date", async () => {
+    const now = Date.parse("2026-01-01T00:00:00Z");
+    platform()
+      .get(PROJECT_PATH)
+      .reply(429, {}, { "retry-after": "Thu, 01 Jan 2026 00:00:03 GMT" })
+      .get(PROJECT_PATH)
+      .reply(200, { project: PROJECT }, JSON_HEADERS);
+    const { api, delays } = testClient({ now: () => now });
+
+    await api.getProject({ projectId: PROJECT.id });
+
+    expect(delays).toEqual([3000]);
+  });
+
+  it.each([
+    { status: 429, code: "PLATFORM_RATE_LIMITED" },
+    { status: 503, code: "PLATFORM_SERVER_ERROR" },
+  ])("$status asking to wait more than 30 s fails at once with $code", async ({ status, code }) => {
+    const scope = platform().get(PROJECT_PATH).once().reply(status, { code: "slow_down", message: "wait" }, { "retry-after": "120" });
+    const { api, delays } = testClient();
+
+    const err = await rejection(api.getProject({ projectId: PROJECT.id }));
+
+    expect(err.code).toBe(code);
+    expect(delays).toEqual([]);
+    scope.done();
+  });
+});
+
+describe("no response and 500/502/504", () => {
+  it("retries a GET after a connection reset", async () => {
+    const scope = platform()
+      .get(PROJECT_PATH)
+      .replyWithError({ code: "ECONNRESET", message: "socket hang up" })
+      .get(PROJECT_PATH)
+      .reply(200, { project: PROJECT }, JSON_HEADERS);
+    const { api, delays } = testClient();
+
+    await expect(api.getProject({ projectId: PROJECT.id })).resolves.toMatchObject({ id: PROJECT.id });
+    expect(delays).toEqual([100]);
+    scope.done();
+  });
+
+  it("gives up on a GET with PLATFORM_NETWORK_ERROR after 5 retries", async () => {
+    platform().get(PROJECT_PATH).times(6).replyWithError({ code: "ECONNREFUSED", message: "connect refused" });
+    const { api, delays } = testClient();
+
+    const err = await rejection(api.getProject({ projectId: PROJECT.id }));
+
+    expect(err.code).toBe("PLATFORM_NETWORK_ERROR");
+    expect(err.message).toContain(`GET ${PROJECT_PATH}`);
+    expect(delays).toHaveLength(5);
+  });
+
+  it.each([500, 502, 504])("retries a GET answered %i, then reports PLATFORM_SERVER_ERROR", async (status) => {
+    platform().get(PROJECT_PATH).times(6).reply(status, { code: "internal", message: "boom" });
+    const { api, delays } = testClient();
+
+    const err = await rejection(api.getProject({ projectId: PROJECT.id }));
+
+    expect(err.code).toBe("PLATFORM_SERVER_ERROR");
+    expect(delays).toEqual([100, 200, 400, 800, 1600]);
+  });
+
+  it("never resends a POST without a response and reports the outcome as unknown with its request id", async () => {
+    let sentId = "";
+    const scope = platform().post(`${PROJECT_PATH}/branches`).once().replyWithError({ code: "ECONNRESET", message: "socket hang up" });
+    scope.on("request", (req: { headers: Record<string, string> }) => {
+      sentId = String(req.headers["x-request-id"]);
+    });
+    const { api, delays } = testClient();
+
+    const err = await rejection(api.createBranch({ projectId: PROJECT.id, branch: { name: "preview" } }));
+
+    expect(err.code).toBe("PLATFORM_OUTCOME_UNKNOWN");
+    expect(err.message).toContain(`POST ${PROJECT_PATH}/branches`);
+    expect(sentId).toMatch(UUID);
+    expect(err.message).toContain(sentId);
+    expect(delays).toEqual([]);
+    scope.done();
+  });
+
+  it.each([
+    { method: "PATCH", status: 502 },
+    { method: "DELETE", status: 500 },
+  ])("does not retry a $method answered $status and reports the outcome as unknown", async ({ method, status }) => {
+    const path = `${PROJECT_PATH}/branches/br-a-1`;
+    const scope = method === "PATCH" ? platform().patch(path).once().reply(status, {}) : platform().delete(path).once().reply(status, {});
+    const { api, delays } = testClient();
+
+    const call =
+      method === "PATCH"
+        ? api.updateBranch({ projectId: PROJECT.id, branchId: "br-a-1", branch: { protected: true } })
+        : api.deleteBranch({ projectId: PROJECT.id, branchId: "br-a-1" });
+    const err = await rejection(call);
+
+    expect(err.code).toBe("PLATFORM_OUTCOME_UNKNOWN");
+    expect(err.details?.["status"]).toBe(status);
+    expect(delays).toEqual([]);
+    scope.done();
+  });
+
+  it("does not retry other 4xx answers", async () => {
+    const scope = platform().get(PROJECT_PATH).once().reply(401, { code: "unauthorized", message: "bad key" });
+    const { api, delays } = testClient();
+
+    const err = await rejection(api.getProject({ projectId: PROJECT.id }));
+
+    expect(err.code).toBe("PLATFORM_UNAUTHORIZED");
+    expect(err.message).not.toContain("test-key-123");
+    expect(delays).toEqual([]);
+    scope.done();
+  });
+});
+
+describe("timeouts", () => {
+  it("retries a GET that timed out, then reports PLATFORM_TIMEOUT", async () => {
+    platform().get(PROJECT_PATH).times(6).delay(500).reply(200, { project: PROJECT }, JSON_HEADERS);
+    const { api, delays } = testClient({ timeouts: { requestMs: 20 } });
+
+    const err = await rejection(api.getProject({ projectId: PROJECT.id }));
+
+    expect(err.code).toBe("PLATFORM_TIMEOUT");
+    expect(err.message).toContain(`GET ${PROJECT_PATH}`);
+    expect(delays).toHaveLength(5);
+  });
+
+  it("reports a timed-out POST as outcome unknown without resending it", async () => {
+    const scope = platform().post(`${PROJECT_PATH}/branches`).once().delay(500).reply(201, {});
+    const { api, delays } = testClient({ timeouts: { requestMs: 20 } });
+
+    const err = await rejection(api.createBranch({ projectId: PROJECT.id }));
+
+    expect(err.code).toBe("PLATFORM_OUTCOME_UNKNOWN");
+    expect(delays).toEqual([]);
+    scope.done();
+  });
+
+  it("stops with PLATFORM_CANCELLED when the caller's signal aborts", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const { api } = testClient({ signal: controller.signal });
+
+    const err = await rejection(api.getProject({ projectId: PROJECT.id }));
+
+    expect(err.code).toBe("PLATFORM_CANCELLED");
+  });
+});
