@@ -1,0 +1,114 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { sep } from "node:path";
+import type { JitiOptions } from "jiti";
+import {
+  evaluationError,
+  invalidPolicyError,
+  isValidationError,
+  jitiUnavailableError,
+  topLevelAwaitError,
+  unreadablePolicyError,
+} from "./load-config-errors.js";
+
+/**
+ * Every jiti option, spelled out so that no `JITI_*` environment variable changes how a policy
+ * is evaluated. No caches: every call re-reads and re-runs the policy and its local imports.
+ */
+const JITI_OPTIONS = {
+  fsCache: false,
+  rebuildFsCache: false,
+  moduleCache: false,
+  debug: false,
+  sourceMaps: false,
+  interopDefault: true,
+  extensions: [".js", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".mtsx", ".ctsx"],
+  alias: {},
+  nativeModules: ["svc-config"],
+  transformModules: [],
+  tryNative: false,
+  esmEvalTempFile: false,
+  jsx: false,
+  tsconfigPaths: false,
+} as const satisfies JitiOptions;
+
+/** Node's CommonJS module cache, which jiti uses for the `.cjs` files it requires natively. */
+const nativeModuleCache = createRequire(import.meta.url).cache;
+
+/**
+ * Evaluates the policy module `file` afresh and returns its exports object (policy.md §12).
+ *
+ * The file is read and run through jiti's synchronous CommonJS path with forced transpilation,
+ * so `.ts`, `.mts`, `.js` and `.mjs` policies and the local modules they import are executed
+ * again on every call (jiti's async `import()` would hand `.js`/`.mjs` to Node's uncleanable ESM
+ * cache). `svc-config` and `svc-config/v1` resolve to this package's own loaded modules, so the
+ * policy's `defineConfig` is the caller's. Throws `ConfigLoadError` for every failure.
+ */
+export async function evaluatePolicyModule(file: string): Promise<unknown> {
+  const createJiti = await importJiti(file);
+  const virtualModules = await hostModules();
+  let source: string;
+  try {
+    source = readFileSync(file, "utf8");
+  } catch (cause) {
+    throw unreadablePolicyError(file, cause);
+  }
+  const jiti = createJiti(import.meta.url, { ...JITI_OPTIONS, virtualModules });
+  const cachedBefore = new Set(Object.keys(nativeModuleCache));
+  try {
+    return jiti.evalModule(source, { filename: file, async: false, forceTranspile: true });
+  } catch (cause) {
+    if (isValidationError(cause)) throw invalidPolicyError(file, cause);
+    const awaitIn = topLevelAwaitLocation(cause);
+    if (awaitIn !== undefined) throw topLevelAwaitError(file, awaitIn ?? file, cause);
+    throw evaluationError(file, cause);
+  } finally {
+    forgetLocalNativeModules(cachedBefore);
+  }
+}
+
+async function importJiti(file: string): Promise<typeof import("jiti").createJiti> {
+  try {
+    const jiti = await import("jiti");
+    return jiti.createJiti;
+  } catch (cause) {
+    throw jitiUnavailableError(file, cause);
+  }
+}
+
+/**
+ * This package's own entry modules, keyed by the specifiers a policy imports. Loaded from the
+ * running copy (`src/` under the tests, `dist/` when installed), so no second instance exists.
+ */
+async function hostModules(): Promise<Record<string, unknown>> {
+  const [root, v1] = await Promise.all([import("../index.js"), import("../v1.js")]);
+  return { "svc-config": root, "svc-config/v1": v1 };
+}
+
+/**
+ * Where a top-level `await` made evaluation fail: the file named in the `SyntaxError`'s stack
+ * header (a helper the policy imports, or the policy itself), `null` when the error is a
+ * top-level-await error that names no file, `undefined` when it is some other error.
+ */
+function topLevelAwaitLocation(err: unknown): string | null | undefined {
+  if (typeof err !== "object" || err === null) return undefined;
+  const { name, message, stack } = err as { name?: unknown; message?: unknown; stack?: unknown };
+  if (name !== "SyntaxError" || typeof message !== "string") return undefined;
+  const [header = "", code = "", caret = ""] = typeof stack === "string" ? stack.split("\n") : [];
+  const pointsAtAwait = caret.includes("^") && code.slice(caret.indexOf("^")).startsWith("await");
+  if (!pointsAtAwait && !message.startsWith("await is only valid")) return undefined;
+  const location = /^(.+):\d+$/.exec(header);
+  return location?.[1] ?? null;
+}
+
+/**
+ * Drops the CommonJS modules that this evaluation loaded natively (`.cjs` helpers), so the next
+ * call runs them again. Packages under `node_modules` stay cached: they are not the user's
+ * editable code. Evaluation is synchronous, so nothing else can add entries in between.
+ */
+function forgetLocalNativeModules(cachedBefore: ReadonlySet<string>): void {
+  const nodeModules = `${sep}node_modules${sep}`;
+  for (const key of Object.keys(nativeModuleCache)) {
+    if (!cachedBefore.has(key) && !key.includes(nodeModules)) delete nativeModuleCache[key];
+  }
+}

@@ -1,0 +1,177 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ConfigLoadError, ConfigValidationError, ErrorCode, PlatformError, isPlatformError } from "../../../src/v1.js";
+import { loadConfigFromFile } from "../../../src/config/load-config.js";
+import { policyFileOf } from "../../../src/config/policy-origin.js";
+import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
+
+let tree: TempTree | undefined;
+afterEach(() => {
+  tree?.remove();
+  tree = undefined;
+});
+
+/** Writes `files` into a fresh tree (with `.git` at its root) and loads its svc.ts. */
+async function load(files: Record<string, string>): Promise<{ t: TempTree; config: unknown; resolvedPath: string }> {
+  const t = createTempTree({ ".git/": "", ...files });
+  tree = t;
+  const { config, resolvedPath } = await loadConfigFromFile({ cwd: t.root, stopAt: t.root });
+  return { t, config, resolvedPath };
+}
+
+async function loadError(files: Record<string, string>): Promise<{ t: TempTree; err: ConfigLoadError }> {
+  const t = createTempTree({ ".git/": "", ...files });
+  tree = t;
+  const err: unknown = await loadConfigFromFile({ cwd: t.root, stopAt: t.root }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ConfigLoadError);
+  expect(isPlatformError(err, ErrorCode.CONFIG_LOAD_FAILED)).toBe(true);
+  return { t, err: err as ConfigLoadError };
+}
+
+describe("export selection", () => {
+  it.each([
+    ["a default export", "export default { auth: true };"],
+    ["a named `config` export", "export const config = { auth: true };"],
+    ["the same object as both `default` and `config`", "export const config = { auth: true };\nexport default config;"],
+    ["a CommonJS `module.exports` object", "module.exports = { auth: true };"],
+    ["a CommonJS `exports.config`", "exports.config = { auth: true };"],
+  ])("accepts %s", async (_label, source) => {
+    const { config } = await load({ "svc.ts": source });
+    expect(config).toMatchObject({ auth: true });
+  });
+
+  it("rejects a module whose `default` and `config` exports differ", async () => {
+    const { t, err } = await loadError({
+      "svc.ts": "export const config = { auth: true };\nexport default { auth: false };",
+    });
+    expect(err.message).toBe(
+      `${t.path("svc.ts")} exports both \`default\` and \`config\`; keep one (or export the same object under both names)`,
+    );
+    expect(err.details).toEqual({ file: t.path("svc.ts") });
+  });
+
+  it.each([
+    ["only other named exports", "export const settings = { auth: true };"],
+    ["no exports at all", "const unused = 1;"],
+  ])("rejects a module with %s and says how to export a policy", async (_label, source) => {
+    const { t, err } = await loadError({ "svc.ts": source });
+    expect(err.message).toBe(
+      `${t.path("svc.ts")} has no default export or \`config\` export; add \`export default defineConfig({ ... })\``,
+    );
+    expect(err.details).toEqual({ file: t.path("svc.ts") });
+  });
+});
+
+describe("the loaded policy", () => {
+  it("remembers its file, so relative function sources resolve against it", async () => {
+    const { config, resolvedPath } = await load({ "svc.ts": "export default { auth: true };" });
+    expect(policyFileOf(config as object)).toBe(resolvedPath);
+  });
+
+  it("runs TypeScript syntax and local TypeScript imports", async () => {
+    const { config } = await load({
+      "svc.ts": [
+        'import { enabled } from "./lib/flags";',
+        "interface Shape { auth: boolean }",
+        "const policy: Shape = { auth: enabled satisfies boolean };",
+        "export default policy;",
+      ].join("\n"),
+      "lib/flags.ts": "export const enabled: boolean = true as const;",
+    });
+    expect(config).toMatchObject({ auth: true });
+  });
+
+  it.each(["svc-config/v1", "svc-config"])("gives a policy that imports %s this package's own classes", async (specifier) => {
+    const { err } = await loadError({
+      "svc.ts": [
+        `import { PlatformError, ErrorCode } from "${specifier}";`,
+        'throw new PlatformError(ErrorCode.INVALID_OPTIONS, "thrown by the policy");',
+      ].join("\n"),
+    });
+    expect(err.cause).toBeInstanceOf(PlatformError);
+    expect((err.cause as PlatformError).message).toBe("thrown by the policy");
+  });
+});
+
+describe("evaluation errors", () => {
+  it("names the file and keeps the cause of a syntax error", async () => {
+    const { t, err } = await loadError({ "svc.ts": "export default { auth: true ;\n" });
+    expect(err.message).toMatch(new RegExp(`^failed to evaluate ${t.path("svc.ts")}: `));
+    expect(err.cause).toBeInstanceOf(Error);
+    expect(err.message).toContain((err.cause as Error).message);
+    expect(err.details).toEqual({ file: t.path("svc.ts") });
+  });
+
+  it.each([
+    ["in the policy", { "svc.ts": 'throw new TypeError("database url is missing");\nexport default {};' }],
+    [
+      "in a local helper it imports",
+      {
+        "svc.ts": 'import { value } from "./helper.mjs";\nexport default { auth: value };',
+        "helper.mjs": 'throw new TypeError("database url is missing");\nexport const value = true;',
+      },
+    ],
+  ])("names the policy file and keeps the original error thrown %s", async (_label, files) => {
+    const { t, err } = await loadError(files);
+    expect(err.message).toBe(`failed to evaluate ${t.path("svc.ts")}: database url is missing`);
+    expect(err.cause).toBeInstanceOf(TypeError);
+    expect(err.details).toEqual({ file: t.path("svc.ts") });
+  });
+
+  it("explains that top-level await is not supported in the policy", async () => {
+    const { t, err } = await loadError({
+      "svc.ts": "const auth = await Promise.resolve(true);\nexport default { auth };",
+    });
+    expect(err.message).toBe(
+      `${t.path("svc.ts")} uses top-level await; compute the value inside the \`branch\` closure or before calling the loader`,
+    );
+    expect(err.cause).toBeInstanceOf(SyntaxError);
+    expect(err.details).toEqual({ file: t.path("svc.ts"), awaitIn: t.path("svc.ts") });
+  });
+
+  it.each([
+    ["`await`", "export const auth = await Promise.resolve(true);"],
+    ["`for await`", "export let auth = false;\nfor await (const x of [true]) auth = x;"],
+  ])("names the helper that uses top-level %s", async (_label, helper) => {
+    const { t, err } = await loadError({
+      "svc.ts": 'import { auth } from "./helper.mjs";\nexport default { auth };',
+      "helper.mjs": helper,
+    });
+    expect(err.message).toBe(
+      `${t.path("helper.mjs")} (imported by ${t.path("svc.ts")}) uses top-level await; ` +
+        "compute the value inside the `branch` closure or before calling the loader",
+    );
+    expect(err.details).toEqual({ file: t.path("svc.ts"), awaitIn: t.path("helper.mjs") });
+  });
+});
+
+describe("invalid policies", () => {
+  it.each([
+    ["an exported plain object", 'export default { auth: "yes", bogus: 1 };'],
+    [
+      "a ConfigValidationError thrown while the file runs",
+      [
+        'import { ConfigValidationError } from "svc-config/v1";',
+        'throw new ConfigValidationError([{ path: "auth", message: "expected a boolean" }, { path: "", message: "\\"bogus\\" is not a known key here" }]);',
+      ].join("\n"),
+    ],
+  ])("reports every issue of %s as a ConfigLoadError caused by the ConfigValidationError", async (_label, source) => {
+    const { t, err } = await loadError({ "svc.ts": source });
+    const file = t.path("svc.ts");
+    expect(err.cause).toBeInstanceOf(ConfigValidationError);
+    const issues = (err.cause as ConfigValidationError).issues.map((i) => ({ ...i }));
+    expect(issues.length).toBeGreaterThanOrEqual(2);
+    expect(err.details).toEqual({ file, issues });
+    expect(err.message.split("\n")[0]).toBe(`Invalid policy in ${file}:`);
+    for (const issue of issues) expect(err.message).toContain(issue.message);
+    expect(err.message).toContain("  - auth: ");
+  });
+
+  it("rejects a module whose default export is not an object", async () => {
+    const { err } = await loadError({ "svc.ts": "export default 42;" });
+    expect(err.cause).toBeInstanceOf(ConfigValidationError);
+    expect((err.cause as ConfigValidationError).issues.length).toBeGreaterThan(0);
+  });
+});
