@@ -12,6 +12,9 @@ import {
   policyNotFoundError,
 } from "./load-config-errors.js";
 import { rememberPolicyFile } from "./policy-origin.js";
+import type { PolicyConfig } from "./policy-types.js";
+
+export type { PolicySearchStopReason } from "./find-policy-file.js";
 
 /** Where to find the policy file. */
 export interface LoadConfigFromFileOptions {
@@ -29,7 +32,7 @@ export interface LoadConfigFromFileOptions {
 /** A loaded and validated policy. */
 export interface LoadConfigFromFileResult {
   /** The validated policy, remembered as coming from `resolvedPath` (for `resolvePolicy`). */
-  config: ReturnType<typeof validatePolicy>;
+  config: PolicyConfig;
   /** Absolute path of the policy file that was evaluated. */
   resolvedPath: string;
 }
@@ -51,7 +54,7 @@ export async function loadConfigFromFile(options: LoadConfigFromFileOptions = {}
   const file = locatePolicyFile(options);
   const exports = await evaluatePolicyModule(file);
   const value = selectPolicyExport(exports, file);
-  let config: ReturnType<typeof validatePolicy>;
+  let config: PolicyConfig;
   try {
     config = validatePolicy(value, { file });
   } catch (err) {
