@@ -6,3 +6,4 @@ export * from "./errors/index.js";
 export type { Json } from "./model/json.js";
 export type * from "./model/plan.js";
 export { LIBRARY_VERSION } from "./version.js";
+export * from "./config/load-config.js";
