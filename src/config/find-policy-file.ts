@@ -48,11 +48,11 @@ export function findPolicyFile(options: PolicySearchOptions): PolicySearchResult
   }
 }
 
-/** What an explicit `path` option points at. */
-export type ExplicitPathKind = "file" | "directory" | "other" | "missing";
+/** What a path points at. */
+export type PathKind = "file" | "directory" | "other" | "missing";
 
 /** Classifies a path: a regular file, a directory, something else (a socket, a device), or missing. */
-export function classifyPolicyPath(file: string): ExplicitPathKind {
+export function classifyPath(file: string): PathKind {
   try {
     const stats = statSync(file);
     if (stats.isFile()) return "file";
@@ -63,5 +63,5 @@ export function classifyPolicyPath(file: string): ExplicitPathKind {
 }
 
 function isRegularFile(file: string): boolean {
-  return classifyPolicyPath(file) === "file";
+  return classifyPath(file) === "file";
 }

@@ -1,7 +1,7 @@
 // The `ConfigLoadError`s of `loadConfigFromFile` (policy.md §12): one builder per table row.
 import { ConfigLoadError, ErrorCode, formatIssues, isPlatformError } from "../errors/index.js";
 import type { ConfigIssue } from "../errors/index.js";
-import type { ExplicitPathKind, PolicySearchStopReason } from "./find-policy-file.js";
+import type { PathKind, PolicySearchStopReason } from "./find-policy-file.js";
 
 /** The walk found no policy file: lists every path checked and why it stopped. */
 export function policyNotFoundError(found: {
@@ -27,8 +27,21 @@ export function policyNotFoundError(found: {
   });
 }
 
+/** The directory a search should start in does not exist or is not a directory. */
+export function searchStartError(cwd: string): ConfigLoadError {
+  return new ConfigLoadError(
+    `cannot search for a policy file from ${cwd}: it is not an existing directory; pass an existing \`cwd\`, or \`path\` to name the file`,
+    { cwd },
+  );
+}
+
 /** An explicit `path` that is missing, a directory or not a regular file. */
-export function explicitPathError(input: { path: string; cwd: string; file: string; kind: Exclude<ExplicitPathKind, "file"> }): ConfigLoadError {
+export function explicitPathError(input: {
+  path: string;
+  cwd: string;
+  file: string;
+  kind: Exclude<PathKind, "file">;
+}): ConfigLoadError {
   const how = `\`path\` "${input.path}" resolved against cwd ${input.cwd}`;
   const problem = {
     missing: `policy file ${input.file} does not exist (${how}); pass the path of an existing file, or omit \`path\` to search for svc.ts`,

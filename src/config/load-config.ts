@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { validatePolicy } from "./define-config.js";
 import { evaluatePolicyModule } from "./evaluate-policy-module.js";
-import { classifyPolicyPath, findPolicyFile } from "./find-policy-file.js";
+import { classifyPath, findPolicyFile } from "./find-policy-file.js";
 import {
   conflictingExportsError,
   explicitPathError,
@@ -10,6 +10,7 @@ import {
   isValidationError,
   noPolicyExportError,
   policyNotFoundError,
+  searchStartError,
 } from "./load-config-errors.js";
 import { rememberPolicyFile } from "./policy-origin.js";
 import type { PolicyConfig } from "./policy-types.js";
@@ -69,10 +70,11 @@ function locatePolicyFile(options: LoadConfigFromFileOptions): string {
   const cwd = resolve(options.cwd ?? process.cwd());
   if (options.path !== undefined) {
     const file = resolve(cwd, options.path);
-    const kind = classifyPolicyPath(file);
+    const kind = classifyPath(file);
     if (kind !== "file") throw explicitPathError({ path: options.path, cwd, file, kind });
     return file;
   }
+  if (classifyPath(cwd) !== "directory") throw searchStartError(cwd);
   const stopAt = resolve(cwd, options.stopAt ?? homedir());
   const result = findPolicyFile({ startDir: cwd, stopAt });
   if (!result.found) throw policyNotFoundError(result);

@@ -115,6 +115,15 @@ describe("walking up", () => {
   });
 });
 
+describe("the search start", () => {
+  it("refuses a cwd that does not exist instead of searching its parents", async () => {
+    const t = makeTree({ "svc.ts": POLICY });
+    const err = await loadError({ cwd: t.path("typo"), stopAt: t.root });
+    expect(err.message).toContain(`${t.path("typo")}: it is not an existing directory`);
+    expect(err.details).toEqual({ cwd: t.path("typo") });
+  });
+});
+
 describe("the not-found error", () => {
   it("lists every path checked, says why the walk stopped and suggests `path`", async () => {
     const t = makeTree({ ".git/": "", "sub/": "" });
