@@ -71,7 +71,7 @@ describe("503 and 429", () => {
     { status: 429, retryAfter: "1", expected: [1000] },
     { status: 429, retryAfter: undefined, expected: [100] },
   ])("$status with Retry-After $retryAfter waits $expected ms, even for a POST", async ({ status, retryAfter, expected }) => {
-    const headers = retryAfter === undefined ? {} : { "retry-after": retryAfter };
+    const headers: Record<string, string> = retryAfter === undefined ? {} : { "retry-after": retryAfter };
     const scope = platform()
       .post(`/projects/${PROJECT.id}/branches/br-a-1/buckets`)
       .reply(status, { code: "busy", message: "try later" }, headers)
