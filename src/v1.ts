@@ -7,3 +7,4 @@ export type { Json } from "./model/json.js";
 export type * from "./model/plan.js";
 export { LIBRARY_VERSION } from "./version.js";
 export * from "./config/load-config.js";
+export * from "./config/index.js";

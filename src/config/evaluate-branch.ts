@@ -1,0 +1,119 @@
+/**
+ * Evaluates the branch closure once and validates its result (policy.md §10.1–§10.2): a throw
+ * or a promise becomes a `ConfigValidationError` on `branch` naming the branch; tuning issues
+ * carry paths starting with `branch.`.
+ */
+import { ConfigValidationError, type ConfigIssue, type ConfigValidationContext } from "../errors/index.js";
+import { isRecord } from "./cross-checks.js";
+import { formatPath, issuesFromZod, policyErrorMap } from "./issues.js";
+import type { BranchClosure } from "./policy-types.js";
+import type { BranchTarget } from "./resolved.js";
+import { branchTuningSchema, type ParsedBranchTuning, type ParsedFunctionTuning } from "./schemas/branch-tuning.js";
+import { messageOf } from "./validate-static.js";
+
+/** The validated tuning and where its function overrides came from. */
+export interface EvaluatedTuning {
+  tuning: ParsedBranchTuning;
+  /** The overrides by slug, from `functions` or the deprecated `preview.functions`. */
+  functions: Readonly<Record<string, ParsedFunctionTuning>>;
+  /** `branch.functions` or `branch.preview.functions`: the path prefix of `functions`. */
+  functionsHome: readonly string[];
+}
+
+/**
+ * Calls `closure` exactly once with `target` and validates the result against the declared
+ * function slugs. `null`/`undefined` mean `{}`.
+ *
+ * @throws ConfigValidationError when the closure throws, returns a promise, or returns an
+ * invalid tuning (every issue, paths under `branch.`).
+ */
+export function evaluateBranch(
+  closure: BranchClosure | undefined,
+  target: Readonly<BranchTarget>,
+  declaredSlugs: readonly string[],
+  context: ConfigValidationContext,
+): EvaluatedTuning {
+  const raw = closure === undefined ? {} : callOnce(closure, target, context);
+  const issues: ConfigIssue[] = [];
+  let parsed: ReturnType<typeof branchTuningSchema.safeParse>;
+  try {
+    parsed = branchTuningSchema.safeParse(raw ?? {}, { error: policyErrorMap });
+    issues.push(...(parsed.success ? [] : issuesFromZod(parsed.error.issues, ["branch"])));
+    issues.push(...homeIssues(raw), ...undeclaredIssues(raw, declaredSlugs));
+  } catch (err) {
+    throw new ConfigValidationError([{ path: "branch", message: `the tuning could not be read: ${messageOf(err)}` }], context, err);
+  }
+  if (!parsed.success || issues.length > 0) throw new ConfigValidationError(issues, context);
+  const tuning = parsed.data;
+  const fromPreview = tuning.functions === undefined && tuning.preview?.functions !== undefined;
+  return {
+    tuning,
+    functions: (fromPreview ? tuning.preview?.functions : tuning.functions) ?? {},
+    functionsHome: fromPreview ? ["branch", "preview", "functions"] : ["branch", "functions"],
+  };
+}
+
+function callOnce(closure: BranchClosure, target: Readonly<BranchTarget>, context: ConfigValidationContext): unknown {
+  let result: unknown;
+  try {
+    result = closure(target);
+  } catch (err) {
+    throw new ConfigValidationError(
+      [{ path: "branch", message: `the branch function failed for branch "${target.name}": ${messageOf(err)}` }],
+      context,
+      err,
+    );
+  }
+  if (isThenable(result)) {
+    // The promise is not awaited; observe its rejection so it cannot crash the process.
+    result.then(undefined, () => undefined);
+    throw new ConfigValidationError(
+      [
+        {
+          path: "branch",
+          message: `the branch function returned a promise for branch "${target.name}"; it must be synchronous: compute asynchronous values before defineConfig and read them in the closure`,
+        },
+      ],
+      context,
+    );
+  }
+  return result;
+}
+
+function homeIssues(raw: unknown): ConfigIssue[] {
+  if (!isRecord(raw) || raw.functions === undefined) return [];
+  const preview = raw.preview;
+  if (!isRecord(preview) || preview.functions === undefined) return [];
+  return [
+    {
+      path: "branch.preview.functions",
+      message: "declared both as `functions` and `preview.functions`; keep the top-level key",
+    },
+  ];
+}
+
+function undeclaredIssues(raw: unknown, declared: readonly string[]): ConfigIssue[] {
+  if (!isRecord(raw)) return [];
+  const homes: [string[], unknown][] = [
+    [["branch", "functions"], raw.functions],
+    [["branch", "preview", "functions"], isRecord(raw.preview) ? raw.preview.functions : undefined],
+  ];
+  return homes.flatMap(([home, overrides]) =>
+    isRecord(overrides)
+      ? Object.keys(overrides)
+          .filter((slug) => !declared.includes(slug))
+          .map((slug) => ({
+            path: formatPath([...home, slug]),
+            message: `tuning for undeclared function \`${slug}\`; declare it under \`functions\``,
+          }))
+      : [],
+  );
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
+}

@@ -1,0 +1,216 @@
+/**
+ * The authoring types of `svc.ts` (policy.md §2–§10). They drive editor completion and turn the
+ * forbidden combinations TypeScript can express into type errors; the runtime schemas enforce
+ * every rule again, for plain JavaScript policies and values computed at run time.
+ */
+import type { Duration } from "./durations.js";
+import type { BranchTarget, FileBundler } from "./resolved.js";
+
+/** `true`, `{}` or `{ enabled: true }` = on; `false` or `{ enabled: false }` = off (policy.md §4). */
+export type Toggle = boolean | { enabled?: boolean };
+
+/** Compute sizes the platform offers, in compute units (policy.md §10.3). */
+export type ComputeSize =
+  | 0.25 | 0.5 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16
+  | 18 | 20 | 22 | 24 | 26 | 28 | 30 | 32 | 34 | 36 | 38 | 40 | 42 | 44 | 46 | 48 | 50 | 52 | 54 | 56;
+
+/** The only function runtime. */
+export type FunctionRuntime = "nodejs24";
+
+/** Data API settings, camelCase (policy.md §5.2). Only declared keys are compared and sent. */
+export interface DataApiSettingsDef {
+  dbAggregatesEnabled?: boolean;
+  /** Non-empty. */
+  dbAnonRole?: string;
+  dbExtraSearchPath?: string;
+  /** Integer ≥ 1. */
+  dbMaxRows?: number;
+  /** Non-empty list of distinct, non-empty names; the first is the default schema. */
+  dbSchemas?: string[];
+  /** Non-empty. */
+  jwtRoleClaimKey?: string;
+  /** Seconds, integer ≥ 0. */
+  jwtCacheMaxLifetime?: number;
+  openapiMode?: "ignore-privileges" | "disabled";
+  serverCorsAllowedOrigins?: string;
+  serverTimingEnabled?: boolean;
+}
+
+interface DataApiCommon {
+  /** Database the Data API (and the auth integration) is attached to. @default "neondb" */
+  database?: string;
+  settings?: DataApiSettingsDef;
+}
+
+/** An enabled Data API verifying tokens of the branch's own auth integration (needs `auth` on). */
+export interface DataApiBuiltinDef extends DataApiCommon {
+  enabled?: true;
+  /** @default "builtin" */
+  authProvider?: "builtin";
+  jwksUrl?: never;
+  providerName?: never;
+  jwtAudience?: never;
+}
+
+/** An enabled Data API verifying tokens of a third-party identity provider. */
+export interface DataApiExternalDef extends DataApiCommon {
+  enabled?: true;
+  authProvider: "external";
+  /** Absolute http(s) URL; required when the plan must create the Data API. */
+  jwksUrl?: string;
+  /** 1–255 characters. */
+  providerName?: string;
+  /** Non-empty. */
+  jwtAudience?: string;
+}
+
+/** A disabled Data API: an existing one is deleted. No other field may be set. */
+export interface DataApiDisabledDef {
+  enabled: false;
+  authProvider?: never;
+  jwksUrl?: never;
+  providerName?: never;
+  jwtAudience?: never;
+  database?: never;
+  settings?: never;
+}
+
+/** The Data API variants (policy.md §5). */
+export type DataApiDef = DataApiBuiltinDef | DataApiExternalDef | DataApiDisabledDef;
+
+interface FunctionDefCommon {
+  /** Display name, 1–255 characters after trimming. */
+  name: string;
+  /** Entry file or directory, relative to the policy file's directory. */
+  source: string;
+  /** Environment variables; `""` deletes a variable, an omitted key keeps the deployed value. */
+  env?: Record<string, string>;
+  /** @default "nodejs24" */
+  runtime?: FunctionRuntime;
+  /** Hostnames; the static list applies only to the default branch (policy.md §6.3). */
+  customDomains?: string[];
+  /** Reserved for a local dev command; validated and passed through. */
+  dev?: { port?: number };
+}
+
+/** A function bundled by esbuild (the default). */
+export interface EsbuildFunctionDef extends FunctionDefCommon {
+  /** @default "esbuild" */
+  bundler?: "esbuild";
+  /** Ship `index.mjs.map` (no embedded sources). @default false */
+  sourcemap?: boolean;
+}
+
+/** A function shipped as is (`"none"`) or built by a custom bundler; no source maps. */
+export interface OtherBundlerFunctionDef extends FunctionDefCommon {
+  bundler: "none" | FileBundler;
+  sourcemap?: false;
+}
+
+/** A function of the branch (policy.md §6). */
+export type FunctionDef = EsbuildFunctionDef | OtherBundlerFunctionDef;
+
+/** An object-storage bucket (policy.md §7). */
+export interface BucketDef {
+  /** @default "private" */
+  access?: "private" | "public_read";
+}
+
+interface TriggerCommon {
+  /** Slug of a declared function. */
+  function: string;
+  /** Starts with `/`, at most 2048 characters, no whitespace. @default "/" */
+  functionPath?: string;
+  /** @default true */
+  enabled?: boolean;
+}
+
+/** A trigger on a standard 5-field cron schedule, in UTC. */
+export interface ScheduleTriggerDef extends TriggerCommon {
+  type: "schedule";
+  /** e.g. `"0 * * * *"`. */
+  cron: string;
+}
+
+/** A trigger on objects created in a declared bucket. */
+export interface StorageTriggerDef extends TriggerCommon {
+  type: "storage_object_created";
+  /** Name of a declared bucket. */
+  bucket: string;
+  /** 1–1024 UTF-8 bytes, case-sensitive; absent = every object. */
+  prefix?: string;
+}
+
+/** A trigger (policy.md §8). */
+export type TriggerDef = ScheduleTriggerDef | StorageTriggerDef;
+
+/** Which undeclared remote items are deleted (policy.md §9). Every field defaults to `false`. */
+export interface PruneDef {
+  functions?: boolean;
+  triggers?: boolean;
+  customDomains?: boolean;
+  buckets?: boolean;
+}
+
+/** Compute settings of the branch's read-write compute (policy.md §10.3). */
+export interface ComputeSettings {
+  autoscalingLimitMinCu?: ComputeSize;
+  autoscalingLimitMaxCu?: ComputeSize;
+  /** `false` = never suspend, `0` = platform default, else 60 s to 7 days. */
+  suspendTimeout?: false | 0 | Duration;
+}
+
+/** Per-branch overrides of one declared function. */
+export interface FunctionTuning {
+  runtime?: FunctionRuntime;
+  /** Replaces the static list on this branch; `[]` = none. */
+  customDomains?: string[];
+}
+
+/** What the branch closure returns (policy.md §10.2). */
+export interface BranchTuning {
+  /** Parent branch name, used only when creating the branch. */
+  parent?: string;
+  protected?: boolean;
+  /** 1 hour to 30 days from creation; `false` = no expiry. */
+  ttl?: Duration | false;
+  postgres?: { computeSettings?: ComputeSettings };
+  functions?: Record<string, FunctionTuning>;
+  /** @deprecated use `functions`. */
+  preview?: { functions?: Record<string, FunctionTuning> };
+}
+
+/** The per-branch closure: synchronous, called once per operation. */
+export type BranchClosure = (target: Readonly<BranchTarget>) => BranchTuning | null | undefined;
+
+/** Deprecated homes of `functions`, `buckets` and `aiGateway`. */
+export interface PreviewDef {
+  /** @deprecated use the top-level `functions`. */
+  functions?: Record<string, FunctionDef>;
+  /** @deprecated use the top-level `buckets`. */
+  buckets?: Record<string, BucketDef>;
+  /** @deprecated use the top-level `aiGateway`. */
+  aiGateway?: Toggle;
+}
+
+/** A policy: what one branch of a project should look like (policy.md §3). */
+export interface PolicyConfig {
+  /** Auth integration; `false` never disables it. Omitted = not managed. */
+  auth?: Toggle;
+  /** Data API; `false` deletes an existing one. Omitted = not managed. */
+  dataApi?: boolean | DataApiDef;
+  /** Informational only. @default false */
+  aiGateway?: Toggle;
+  /** Keyed by slug (`^[a-z0-9]{1,20}$`). */
+  functions?: Record<string, FunctionDef>;
+  /** Keyed by bucket name. */
+  buckets?: Record<string, BucketDef>;
+  /** Keyed by trigger name. */
+  triggers?: Record<string, TriggerDef>;
+  /** @default false */
+  prune?: boolean | PruneDef;
+  /** Per-branch tuning. @default () => ({}) */
+  branch?: BranchClosure;
+  /** @deprecated use the top-level keys. */
+  preview?: PreviewDef;
+}

@@ -1,0 +1,148 @@
+/**
+ * `resolvePolicy` (policy.md §11): the static part plus one branch's tuning, validated, with
+ * every default filled and collections sorted. Pure: no network, no file reads, no clock.
+ */
+import { dirname, isAbsolute, resolve } from "node:path";
+import { ConfigValidationError, ErrorCode, PlatformError, type ConfigValidationContext } from "../errors/index.js";
+import { PREVIEW_KEYS } from "./cross-checks.js";
+import { evaluateBranch, type EvaluatedTuning } from "./evaluate-branch.js";
+import { deepFreeze } from "./frozen-copy.js";
+import type { PolicyConfig } from "./policy-types.js";
+import { policyFileOf } from "./policy-origin.js";
+import { resolveFunctions, sourceIssues, type DeclaredFunctions } from "./resolve-functions.js";
+import type { BranchTarget, DataApiSettings, ResolvedDataApi, ResolvedPolicy, ResolvedTrigger } from "./resolved.js";
+import { isOn } from "./schemas/common.js";
+import type { ParsedPolicy } from "./schemas/policy.js";
+import { compareCodePoints, sortedEntries } from "./sort.js";
+import { readStaticPolicy } from "./validate-static.js";
+
+/** Options of `resolvePolicy`. */
+export interface ResolvePolicyOptions {
+  /**
+   * Absolute directory that relative function sources are resolved against.
+   * @default the directory of the file `loadConfigFromFile` loaded the policy from
+   */
+  baseDir?: string;
+}
+
+/**
+ * Resolves `config` for the branch `target`: validates the static part, calls the `branch`
+ * closure exactly once, validates its tuning (paths under `branch.`, undeclared slugs
+ * rejected), fills every default, resolves sources against the base directory, applies the
+ * default-branch-only custom-domain rule and checks that no hostname serves two functions.
+ *
+ * @throws ConfigValidationError (`PLATFORM_CONFIG_INVALID`) listing every issue of the failing
+ * stage; a throwing closure is wrapped with the branch name and kept as `cause`.
+ * @throws PlatformError (`PLATFORM_INVALID_OPTIONS`) when `baseDir` is not absolute.
+ */
+export function resolvePolicy(config: PolicyConfig, target: BranchTarget, options: ResolvePolicyOptions = {}): ResolvedPolicy {
+  const file = typeof config === "object" && config !== null ? policyFileOf(config) : undefined;
+  const context: ConfigValidationContext = file === undefined ? {} : { file };
+  const { parsed } = readStaticPolicy(config, context);
+  const baseDir = baseDirOf(options, file);
+  const declared = declaredFunctions(parsed);
+  const staticIssues = sourceIssues(declared, baseDir);
+  if (staticIssues.length > 0) throw new ConfigValidationError(staticIssues, context);
+
+  const frozenTarget = Object.freeze({ ...target });
+  const branchContext = { ...context, branchName: frozenTarget.name };
+  const evaluated = evaluateBranch(parsed.branch, frozenTarget, Object.keys(declared.bySlug), branchContext);
+  const resolvedFunctions = resolveFunctions(declared, evaluated, frozenTarget, baseDir);
+  if (resolvedFunctions.issues.length > 0) throw new ConfigValidationError(resolvedFunctions.issues, branchContext);
+
+  return deepFreeze({
+    target: frozenTarget,
+    baseDir,
+    auth: isOn(parsed.auth) ? "enabled" : "unmanaged",
+    authDeclaredOff: parsed.auth !== undefined && !isOn(parsed.auth),
+    dataApi: resolveDataApi(parsed.dataApi),
+    aiGateway: isOn(parsed.aiGateway ?? parsed.preview?.aiGateway),
+    buckets: sortedEntries(parsed.buckets ?? parsed.preview?.buckets ?? {}).map(([name, bucket]) => ({
+      name,
+      access: bucket.access ?? "private",
+    })),
+    functions: resolvedFunctions.functions,
+    triggers: resolveTriggers(parsed.triggers ?? {}),
+    prune: {
+      functions: parsed.prune?.functions ?? false,
+      triggers: parsed.prune?.triggers ?? false,
+      customDomains: parsed.prune?.customDomains ?? false,
+      buckets: parsed.prune?.buckets ?? false,
+    },
+    branch: resolveBranch(evaluated),
+    deprecatedKeys: deprecatedKeys(parsed, evaluated),
+  } satisfies ResolvedPolicy);
+}
+
+function baseDirOf(options: ResolvePolicyOptions, file: string | undefined): string | null {
+  if (options.baseDir !== undefined) {
+    if (typeof options.baseDir !== "string" || !isAbsolute(options.baseDir)) {
+      throw new PlatformError(
+        ErrorCode.INVALID_OPTIONS,
+        `resolvePolicy: baseDir must be an absolute directory (got ${JSON.stringify(options.baseDir)}); pass e.g. path.resolve(dir)`,
+        { details: { option: "baseDir", value: String(options.baseDir) } },
+      );
+    }
+    return resolve(options.baseDir);
+  }
+  return file === undefined ? null : dirname(file);
+}
+
+function declaredFunctions(parsed: ParsedPolicy): DeclaredFunctions {
+  if (parsed.functions === undefined && parsed.preview?.functions !== undefined) {
+    return { bySlug: parsed.preview.functions, home: ["preview", "functions"] };
+  }
+  return { bySlug: parsed.functions ?? {}, home: ["functions"] };
+}
+
+function resolveDataApi(dataApi: ParsedPolicy["dataApi"]): ResolvedDataApi {
+  if (dataApi === undefined) return { state: "unmanaged" };
+  if (dataApi.enabled === false) return { state: "disabled" };
+  const settings: Partial<DataApiSettings> = {};
+  for (const [key, value] of sortedEntries<unknown>(dataApi.settings ?? {})) {
+    if (value !== undefined) Object.assign(settings, { [key]: Array.isArray(value) ? [...value] : value });
+  }
+  return {
+    state: "enabled",
+    database: dataApi.database ?? "neondb",
+    authProvider: dataApi.authProvider ?? "builtin",
+    ...(dataApi.jwksUrl === undefined ? {} : { jwksUrl: dataApi.jwksUrl }),
+    ...(dataApi.providerName === undefined ? {} : { providerName: dataApi.providerName }),
+    ...(dataApi.jwtAudience === undefined ? {} : { jwtAudience: dataApi.jwtAudience }),
+    settings,
+  };
+}
+
+function resolveTriggers(triggers: NonNullable<ParsedPolicy["triggers"]>): ResolvedTrigger[] {
+  return sortedEntries(triggers).map(([name, trigger]): ResolvedTrigger => {
+    const common = { name, function: trigger.function, functionPath: trigger.functionPath ?? "/", enabled: trigger.enabled ?? true };
+    if (trigger.type === "schedule") return { ...common, type: "schedule", cron: trigger.cron };
+    return {
+      ...common,
+      type: "storage_object_created",
+      bucket: trigger.bucket,
+      ...(trigger.prefix === undefined ? {} : { prefix: trigger.prefix }),
+    };
+  });
+}
+
+function resolveBranch({ tuning }: EvaluatedTuning): ResolvedPolicy["branch"] {
+  const settings = tuning.postgres?.computeSettings;
+  const compute = {
+    ...(settings?.autoscalingLimitMinCu === undefined ? {} : { minCu: settings.autoscalingLimitMinCu }),
+    ...(settings?.autoscalingLimitMaxCu === undefined ? {} : { maxCu: settings.autoscalingLimitMaxCu }),
+    ...(settings?.suspendTimeout === undefined ? {} : { suspendTimeoutSeconds: settings.suspendTimeout }),
+  };
+  return {
+    ...(tuning.parent === undefined ? {} : { parent: tuning.parent }),
+    ...(tuning.protected === undefined ? {} : { protected: tuning.protected }),
+    ...(tuning.ttl === undefined ? {} : { ttlSeconds: tuning.ttl }),
+    ...(Object.keys(compute).length === 0 ? {} : { compute }),
+  };
+}
+
+function deprecatedKeys(parsed: ParsedPolicy, evaluated: EvaluatedTuning): string[] {
+  const keys = PREVIEW_KEYS.filter((key) => parsed.preview?.[key] !== undefined).map((key) => `preview.${key}`);
+  if (evaluated.tuning.preview?.functions !== undefined) keys.push("branch.preview.functions");
+  return keys.sort(compareCodePoints);
+}

@@ -1,0 +1,91 @@
+/**
+ * Building blocks shared by the policy schemas: strict objects, `boolean | object` shorthands,
+ * record-key rules and single-message refinements.
+ */
+import * as z from "zod";
+import { describeType, describeValue } from "../issues.js";
+
+/** A rule with one message: `check(z.number(), isPort, (v) => "must be …")`. */
+export function check<T extends z.ZodType>(
+  base: T,
+  predicate: (value: z.output<T>) => boolean,
+  message: (value: z.output<T>) => string,
+): T {
+  return base.refine(predicate, { error: (issue) => message(issue.input as z.output<T>) }) as T;
+}
+
+/**
+ * A strict object whose wrong-type message is `must be <what> (got …)`; unknown keys are
+ * reported by the parse's error map with a "did you mean" suggestion.
+ */
+export function strictObject<S extends z.core.$ZodLooseShape>(shape: S, what = "an object") {
+  return z.strictObject(shape, {
+    error: (issue) => (issue.code === "invalid_type" ? typeMessage(what, issue.input) : undefined),
+  });
+}
+
+/**
+ * `true | false | object` with the booleans expanded into objects before validation, so
+ * `dataApi: true` is `{}` and `prune: true` sets every field.
+ */
+export function booleanOrObject<T extends z.ZodType>(
+  onTrue: () => Record<string, unknown>,
+  onFalse: () => Record<string, unknown>,
+  object: T,
+) {
+  return z.preprocess((value) => (value === true ? onTrue() : value === false ? onFalse() : value), object);
+}
+
+/** `{ enabled?: boolean }` with `true`/`false` shorthands (policy.md §4). */
+export const toggleSchema = booleanOrObject(
+  () => ({ enabled: true }),
+  () => ({ enabled: false }),
+  strictObject({ enabled: z.boolean().optional() }, "true, false or { enabled: boolean }"),
+);
+
+/** The normalised form of a toggle. */
+export type ParsedToggle = z.output<typeof toggleSchema>;
+
+/** Whether a parsed toggle is on (`true`, `{}`, `{ enabled: true }`). */
+export function isOn(toggle: ParsedToggle | undefined): boolean {
+  return toggle !== undefined && toggle.enabled !== false;
+}
+
+/** A record keyed by names that must satisfy `key` (its message names the key). */
+export function recordOf<K extends z.ZodType<string>, V extends z.ZodType>(key: K, value: V, what: string) {
+  return z.record(key, value, {
+    error: (issue) => (issue.code === "invalid_type" ? typeMessage(what, issue.input) : undefined),
+  });
+}
+
+/** A record key: 1–`max` characters, no control characters, plus any extra forbidden text. */
+export function nameKey(kind: string, max: number, extra?: { pattern: RegExp; rule: string }) {
+  return z.string().refine(
+    (name) => name.length >= 1 && name.length <= max && !hasControl(name) && (extra === undefined || !extra.pattern.test(name)),
+    {
+      error: (issue) =>
+        `${kind} name ${describeValue(issue.input)} is invalid: use 1 to ${max} characters without control characters${extra === undefined ? "" : ` or ${extra.rule}`}`,
+    },
+  );
+}
+
+/** Whether `text` contains a C0/C1 control character. */
+export function hasControl(text: string): boolean {
+  return /[\u0000-\u001f\u007f-\u009f]/.test(text);
+}
+
+/** A non-empty string (after trimming when `trim` is set) of at most `max` characters. */
+export function boundedString(min: number, max: number, options: { trim?: boolean } = {}) {
+  const length = (v: string): number => (options.trim === true ? v.trim().length : v.length);
+  const range = min === max ? `${min}` : `${min} to ${max}`;
+  return check(
+    z.string(),
+    (v) => length(v) >= min && length(v) <= max,
+    () => (min >= 1 && max === Infinity ? "must not be empty" : `must be ${range} characters long${options.trim === true ? " (after trimming)" : ""}`),
+  );
+}
+
+/** `must be <what> (got <type>)`, or `is required` for a missing value. */
+export function typeMessage(what: string, input: unknown): string {
+  return input === undefined ? "is required" : `must be ${what} (got ${describeType(input)})`;
+}

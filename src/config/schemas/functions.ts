@@ -1,0 +1,109 @@
+/** Schemas of `functions` (policy.md §6): slugs, `FunctionDef`, env and custom domains. */
+import * as z from "zod";
+import { hostnameSchema } from "../../rules/hostname.js";
+import { describeType, describeValue } from "../issues.js";
+import type { FileBundler } from "../resolved.js";
+import { boundedString, check, recordOf, strictObject } from "./common.js";
+
+const SLUG = /^[a-z0-9]{1,20}$/;
+const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const RESERVED_ENV_PREFIX = "SVC_FINGERPRINT_";
+
+/** A function slug: 1–20 characters from a–z and 0–9. */
+export const slugSchema = z.string().regex(SLUG, {
+  error: (issue) => `slug \`${String(issue.input)}\` is invalid: use 1 to 20 characters from a–z and 0–9`,
+});
+
+/**
+ * `env`: valid names, string values. An `undefined` value gets its own message (an unset
+ * environment variable is the usual cause); values never appear in messages.
+ */
+export const envSchema = recordOf(z.string(), z.unknown(), "an object of name → string")
+  .superRefine((env, ctx) => {
+    for (const [key, value] of Object.entries(env)) {
+      const keyProblem = envKeyProblem(key);
+      if (keyProblem !== undefined) ctx.addIssue({ code: "custom", path: [key], message: keyProblem });
+      if (value === undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: `value is undefined (is an environment variable unset?). Set a value, or write "" to delete ${key} from the deployed function.`,
+        });
+      } else if (typeof value !== "string") {
+        ctx.addIssue({ code: "custom", path: [key], message: `must be a string (got ${describeType(value)})` });
+      }
+    }
+  })
+  .transform((env) => Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === "string")));
+
+function envKeyProblem(key: string): string | undefined {
+  if (!ENV_KEY.test(key) || key.length > 255) {
+    return `env name ${describeValue(key)} is invalid: use letters, digits and _ (not starting with a digit), at most 255 characters`;
+  }
+  if (key.toUpperCase().startsWith(RESERVED_ENV_PREFIX)) {
+    return `env names starting with ${RESERVED_ENV_PREFIX} are reserved for the engine's deployment marker; rename ${key}`;
+  }
+  return undefined;
+}
+
+/** A list of hostnames, normalised; a hostname listed twice is an error naming both indexes. */
+export const customDomainsSchema = z
+  .array(hostnameSchema, { error: (issue) => `must be a list of hostnames (got ${describeType(issue.input)})` })
+  .superRefine((domains, ctx) => {
+    const firstIndex = new Map<string, number>();
+    for (const [index, domain] of domains.entries()) {
+      const earlier = firstIndex.get(domain);
+      if (earlier === undefined) firstIndex.set(domain, index);
+      else {
+        ctx.addIssue({
+          code: "custom",
+          path: [index],
+          message: `hostname ${domain} is listed twice: customDomains[${earlier}] and customDomains[${index}]`,
+        });
+      }
+    }
+  });
+
+/** The only runtime, `"nodejs24"`. */
+export const runtimeSchema = z.literal("nodejs24");
+
+/** `"esbuild"`, `"none"` or a `FileBundler` function. */
+export const bundlerSchema = z.custom<"esbuild" | "none" | FileBundler>(
+  (value) => value === "esbuild" || value === "none" || typeof value === "function",
+  { error: (issue) => `must be "esbuild", "none" or a bundler function (got ${describeValue(issue.input)})` },
+);
+
+const portSchema = check(
+  z.number(),
+  (port) => Number.isInteger(port) && port >= 1 && port <= 65_535,
+  (port) => `must be an integer from 1 to 65535 (got ${describeValue(port)})`,
+);
+
+/** One `FunctionDef` (strict). */
+export const functionDefSchema = strictObject(
+  {
+    name: boundedString(1, 255, { trim: true }),
+    source: boundedString(1, Infinity),
+    env: envSchema.optional(),
+    runtime: runtimeSchema.optional(),
+    bundler: bundlerSchema.optional(),
+    sourcemap: z.boolean().optional(),
+    customDomains: customDomainsSchema.optional(),
+    dev: strictObject({ port: portSchema.optional() }, "{ port?: number }").optional(),
+  },
+  "a function definition { name, source, … }",
+).superRefine((fn, ctx) => {
+  if (fn.sourcemap === true && fn.bundler !== undefined && fn.bundler !== "esbuild") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["sourcemap"],
+      message: 'only the esbuild bundler ships source maps; remove `sourcemap` or use bundler "esbuild"',
+    });
+  }
+});
+
+/** `functions` (and `preview.functions`): slug → `FunctionDef`. */
+export const functionsSchema = recordOf(slugSchema, functionDefSchema, "an object of slug → function definition");
+
+/** A validated, normalised function definition. */
+export type ParsedFunctionDef = z.output<typeof functionDefSchema>;

@@ -1,0 +1,44 @@
+/** Schema of the static part of a policy (policy.md §3): every top-level key but the closure's result. */
+import * as z from "zod";
+import { describeType } from "../issues.js";
+import type { BranchClosure } from "../policy-types.js";
+import { bucketsSchema } from "./buckets.js";
+import { strictObject, toggleSchema } from "./common.js";
+import { dataApiSchema } from "./data-api.js";
+import { functionsSchema } from "./functions.js";
+import { pruneSchema } from "./prune.js";
+import { triggersSchema } from "./triggers.js";
+
+/** `branch`: a function `(target) => tuning`. */
+export const branchClosureSchema = z.custom<BranchClosure>((value) => typeof value === "function", {
+  error: (issue) => `must be a function (target) => tuning (got ${describeType(issue.input)})`,
+});
+
+/** The deprecated `preview` homes of `functions`, `buckets` and `aiGateway`. */
+export const previewSchema = strictObject(
+  {
+    functions: functionsSchema.optional(),
+    buckets: bucketsSchema.optional(),
+    aiGateway: toggleSchema.optional(),
+  },
+  "{ functions?, buckets?, aiGateway? }",
+);
+
+/** The static part of a policy (strict). */
+export const policySchema = strictObject(
+  {
+    auth: toggleSchema.optional(),
+    dataApi: dataApiSchema.optional(),
+    aiGateway: toggleSchema.optional(),
+    functions: functionsSchema.optional(),
+    buckets: bucketsSchema.optional(),
+    triggers: triggersSchema.optional(),
+    prune: pruneSchema.optional(),
+    branch: branchClosureSchema.optional(),
+    preview: previewSchema.optional(),
+  },
+  "an object",
+);
+
+/** The validated, normalised static part (booleans expanded, hostnames normalised, cron collapsed). */
+export type ParsedPolicy = z.output<typeof policySchema>;

@@ -1,0 +1,20 @@
+/** Schema of `prune` (policy.md §9): `true` sets every field, `false` clears every field. */
+import * as z from "zod";
+import { booleanOrObject, strictObject } from "./common.js";
+
+const all = (on: boolean) => () => ({ functions: on, triggers: on, customDomains: on, buckets: on });
+
+/** `prune`: `boolean | PruneDef`. */
+export const pruneSchema = booleanOrObject(
+  all(true),
+  all(false),
+  strictObject(
+    {
+      functions: z.boolean().optional(),
+      triggers: z.boolean().optional(),
+      customDomains: z.boolean().optional(),
+      buckets: z.boolean().optional(),
+    },
+    "true, false or { functions?, triggers?, customDomains?, buckets? }",
+  ),
+);
