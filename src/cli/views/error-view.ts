@@ -87,8 +87,17 @@ function hintFor(err: unknown, code: string, details: Details): string | null {
   if (code === ErrorCode.PARTIAL_BRANCH_CREATE) {
     return `Finish with \`svc config apply --branch ${String(details.branchId ?? "<id>")}\`, or delete the branch.`;
   }
+  if (code === ErrorCode.STALE_PLAN) return STALE_HINTS[String(details.reason)] ?? STATIC_HINTS[code] ?? null;
   return STATIC_HINTS[code] ?? null;
 }
+
+const STALE_HINTS: Record<string, string> = {
+  format: "Plan with this version of svc: svc config plan --out FILE.",
+  target: "Drop the --project-id/--branch flag, or re-plan for this target.",
+  state: "Re-plan with svc config plan --out FILE and review it.",
+  bundle: "Re-plan with svc config plan --out FILE.",
+  changes: "Re-plan with svc config plan --out FILE and review it.",
+};
 
 function bulletsFor(code: string, details: Details, message: string): string[] {
   if (code === ErrorCode.CONFIG_INVALID || code === ErrorCode.CONFIG_LOAD_FAILED) {

@@ -1,0 +1,103 @@
+import { resolve } from "node:path";
+import { LIBRARY_VERSION } from "../../version.js";
+import type { CommandContext } from "../context.js";
+import type { EnginePort } from "../engine-port.js";
+import { writeFileAtomic } from "../files.js";
+import type { ResolvedFunctionConfig } from "../../config/resolved.js";
+import type { PushResult } from "../../model/plan.js";
+import type { TargetFlags } from "../target.js";
+import { buildPlanDocument, stringifyDocument } from "../views/json-plan.js";
+import { renderPlanMarkdown } from "../views/markdown-plan.js";
+import { renderPlanText } from "../views/text-plan.js";
+import { hasBlockingConflict, summaryLine, type ViewTarget } from "../views/view-model.js";
+import { echoInfo, loadEnv, loadPolicy, printEcho, resolveTarget, viewTarget, type LoadedPolicy, type PolicyFlags, type Target } from "./target-setup.js";
+
+/** Flags of `svc config plan`. */
+export interface PlanFlags extends PolicyFlags, TargetFlags {
+  out?: string;
+  json?: boolean;
+  markdown?: boolean;
+  detailedExitcode?: boolean;
+  concurrency?: number;
+}
+
+/** A bundler that builds each slug once per process run, so apply reuses the plan's ZIPs (cli.md §4.5). */
+export function memoizedBundler(engine: EnginePort): (fn: ResolvedFunctionConfig) => Promise<Uint8Array> {
+  const cache = new Map<string, Promise<Uint8Array>>();
+  return (fn) => {
+    let zip = cache.get(fn.slug);
+    if (zip === undefined) {
+      zip = engine.buildFunctionBundle(fn);
+      cache.set(fn.slug, zip);
+      zip.catch(() => cache.delete(fn.slug));
+    }
+    return zip;
+  };
+}
+
+/** Everything a plan run produced, for `plan` itself and for `apply`. */
+export interface PlannedRun {
+  engine: EnginePort;
+  policy: LoadedPolicy;
+  target: Target;
+  view: ViewTarget;
+  result: PushResult;
+  bundler: (fn: ResolvedFunctionConfig) => Promise<Uint8Array>;
+}
+
+/**
+ * Steps shared by plan and apply (cli.md §4.4): load the `--env` files, the policy, resolve and
+ * echo the target, then a dry-run `plan` with progress on stderr.
+ */
+export async function computePlan(ctx: CommandContext, flags: PlanFlags, compactEcho: boolean): Promise<PlannedRun> {
+  const engine = await ctx.engine();
+  const origins = loadEnv(ctx, flags);
+  const policy = await loadPolicy(ctx, engine, flags);
+  const target = await resolveTarget(ctx, engine, flags, origins);
+  printEcho(ctx, echoInfo(target, policy), compactEcho);
+  const bundler = memoizedBundler(engine);
+  const progress = ctx.progress();
+  try {
+    const result = await engine.plan(policy.config, {
+      projectId: target.project.id,
+      branchId: target.branch.id,
+      api: target.api,
+      allowDataLoss: true,
+      bundleFunction: bundler,
+      signal: ctx.signal,
+      onEvent: progress.onEvent,
+      ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+    });
+    return { engine, policy, target, view: viewTarget(target, policy.relativePath), result, bundler };
+  } finally {
+    progress.stop();
+  }
+}
+
+/** Writes the saved plan (engine `toSavedPlan`), pretty-printed, atomically, mode 0600 (cli.md §7). */
+export function writeSavedPlan(ctx: CommandContext, engine: EnginePort, result: PushResult, out: string): void {
+  const saved = engine.toSavedPlan(result);
+  writeFileAtomic(resolve(ctx.io.cwd, out), ctx.scrubber.scrub(`${JSON.stringify(saved, null, 2)}\n`), 0o600);
+  ctx.info(`Saved plan to ${out}\n`);
+}
+
+/** `svc config plan`: prints the plan as text, JSON or Markdown; exit codes per cli.md §4.4. */
+export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<number> {
+  const compact = flags.json === true || flags.markdown === true;
+  const run = await computePlan(ctx, flags, compact);
+  if (flags.out !== undefined) writeSavedPlan(ctx, run.engine, run.result, flags.out);
+  if (flags.json === true) {
+    ctx.out(stringifyDocument(buildPlanDocument({ command: "plan", cliVersion: LIBRARY_VERSION, target: run.view, result: run.result })));
+    ctx.documentPrinted = true;
+  } else if (flags.markdown === true) {
+    ctx.out(renderPlanMarkdown(run.result, run.view));
+  } else if (ctx.quiet) {
+    ctx.out(`${summaryLine(run.result)}\n`);
+  } else {
+    ctx.out(renderPlanText(run.result, ctx.styleFor("stdout")));
+  }
+  if (flags.detailedExitcode !== true) return 0;
+  if (hasBlockingConflict(run.result)) return 3;
+  return run.result.changes.length > 0 ? 2 : 0;
+}
+

@@ -1,0 +1,167 @@
+import { readFileSync } from "node:fs";
+import { basename, resolve } from "node:path";
+import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
+import { ErrorCode } from "../../errors/codes.js";
+import { PlatformError, isPlatformError } from "../../errors/platform-error.js";
+import type { PushResult } from "../../model/plan.js";
+import type { CommandContext } from "../context.js";
+import type { SavedPlanDocument } from "../engine-port.js";
+import { resolveBranch } from "../target.js";
+import { changeFields, formatFieldLine, symbolFor } from "../views/plan-fields.js";
+import type { ApplyFlags } from "./apply-command.js";
+import { gateAndExecute } from "./apply-command.js";
+import { memoizedBundler } from "./plan-command.js";
+import { connect, echoInfo, loadEnv, loadPolicy, printEcho, viewTarget, type Target } from "./target-setup.js";
+
+/** Reads and checks the shape of a saved plan (`CLI_PLAN_UNREADABLE` otherwise). */
+export function readSavedPlan(cwd: string, file: string): SavedPlanDocument {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(resolve(cwd, file), "utf8"));
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new CliError(CliErrorCode.PLAN_UNREADABLE, `${file} is not a saved plan: ${why}`, { hint: "Re-run svc config plan --out FILE." });
+  }
+  const doc = parsed as Partial<SavedPlanDocument> | null;
+  if (typeof doc !== "object" || doc === null || typeof doc.formatVersion !== "number") {
+    throw new CliError(CliErrorCode.PLAN_UNREADABLE, `${file} is not a saved plan: formatVersion is missing.`, { hint: "Re-run svc config plan --out FILE." });
+  }
+  if (doc.formatVersion !== 1) {
+    throw new PlatformError(ErrorCode.STALE_PLAN, `${file} has formatVersion ${doc.formatVersion}; this svc reads 1.`, {
+      details: { reason: "format", expected: 1, actual: doc.formatVersion },
+    });
+  }
+  const ok =
+    typeof doc.projectId === "string" && typeof doc.branchId === "string" && typeof doc.branchName === "string" &&
+    Array.isArray(doc.changes) && Array.isArray(doc.conflicts) && typeof doc.summary === "object";
+  if (!ok) throw new CliError(CliErrorCode.PLAN_UNREADABLE, `${file} is not a saved plan: required fields are missing.`, { hint: "Re-run svc config plan --out FILE." });
+  return doc as SavedPlanDocument;
+}
+
+/** The saved plan as a dry-run result, for rendering and gating. */
+function asResult(saved: SavedPlanDocument): PushResult {
+  return {
+    projectId: saved.projectId,
+    branchId: saved.branchId,
+    branchName: saved.branchName,
+    dryRun: true,
+    applied: [],
+    conflicts: saved.conflicts,
+    changes: saved.changes,
+    failed: [],
+    skipped: [],
+    unmanaged: saved.unmanaged ?? [],
+    warnings: saved.warnings ?? [],
+    summary: saved.summary,
+    stateFingerprint: "",
+    bundles: {},
+  };
+}
+
+function describeFields(result: PushResult | undefined, id: string): string {
+  const change = result?.changes.find((c) => c.id === id);
+  if (change === undefined) return "no change";
+  const fields = changeFields(change).map(formatFieldLine).map((l) => l.replace(": ", " "));
+  return fields.length === 0 ? change.action : fields.join(", ");
+}
+
+async function staleChangesLines(planned: PushResult, run: () => Promise<PushResult>): Promise<string[]> {
+  let now: PushResult | undefined;
+  try {
+    now = await run();
+  } catch {
+    return [];
+  }
+  const ids = [...new Set([...planned.changes.map((c) => c.id), ...now.changes.map((c) => c.id)])];
+  const differing = ids.filter((id) => describeFields(planned, id) !== describeFields(now, id));
+  return differing.slice(0, 10).map((id) => {
+    const change = planned.changes.find((c) => c.id === id) ?? now?.changes.find((c) => c.id === id);
+    const head = change === undefined ? id : `${symbolFor(change.action)} ${change.address}`;
+    return `${head} (planned: ${describeFields(planned, id)}; now: ${describeFields(now, id)})`;
+  });
+}
+
+/**
+ * `svc config apply PLANFILE` (cli.md §7): checks the file's target, renders and gates its
+ * changes (a saved plan grants no flag), then `applyPlan` with this run's `--env` files.
+ * Refusals exit 6; a plan that was already applied exits 0.
+ */
+export async function runSavedPlanApply(ctx: CommandContext, file: string, flags: ApplyFlags): Promise<number> {
+  const saved = readSavedPlan(ctx.io.cwd, file);
+  const name = basename(file);
+  const engine = await ctx.engine();
+  const origins = loadEnv(ctx, flags);
+  const policy = await loadPolicy(ctx, engine, flags);
+  if (flags.projectId !== undefined && flags.projectId.trim() !== saved.projectId) {
+    throw staleTarget(name, saved, `project ${flags.projectId.trim()}`);
+  }
+  const { api, creds } = await connect(ctx, engine, { ...flags, projectId: saved.projectId }, origins);
+  const fileSourced = { ...creds, projectId: { value: saved.projectId, source: "plan-file" as const, label: name } };
+  const project = await api.getProject({ projectId: saved.projectId });
+  const { branch } = await resolveBranch(api, saved.projectId, { value: `id:${saved.branchId}`, source: "plan-file", label: name });
+  if (flags.branch !== undefined) {
+    const given = await resolveBranch(api, saved.projectId, { value: flags.branch, source: "flag", label: "--branch" });
+    if (given.branch.id !== saved.branchId) throw staleTarget(name, saved, `${given.branch.name} (${given.branch.id})`);
+  }
+  const target: Target = { api, creds: { ...fileSourced, branchRef: { value: saved.branchId, source: "plan-file", label: name } }, project, branch, match: "id" };
+  printEcho(ctx, echoInfo(target, policy), flags.json === true);
+  const view = viewTarget(target, policy.relativePath);
+  const planned = asResult(saved);
+  const bundler = memoizedBundler(engine);
+  const baseOptions = { projectId: saved.projectId, branchId: saved.branchId, api, signal: ctx.signal, bundleFunction: bundler };
+  try {
+    return await gateAndExecute(ctx, {
+      result: planned,
+      view,
+      flags,
+      inferredTarget: false,
+      execute: (granted, onEvent) =>
+        engine.applyPlan(saved, {
+          ...baseOptions,
+          config: policy.config,
+          ...granted,
+          onEvent,
+          confirm: (c) => (!c.protectedBranch || granted.allowProtectedBranch) && (!c.overrideUpdates || granted.updateExisting),
+          ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+        }),
+    });
+  } catch (err) {
+    if (!isPlatformError(err, ErrorCode.STALE_PLAN)) throw err;
+    const details = err.details as { reason?: string; currentChangeCount?: number; expected?: unknown; actual?: unknown };
+    if ((details.reason === "state" || details.reason === "changes") && details.currentChangeCount === 0) {
+      ctx.out(`Nothing to apply: branch ${saved.branchName} already matches ${name} (was it applied already?)\n`);
+      return 0;
+    }
+    const lines =
+      details.reason === "changes"
+        ? await staleChangesLines(planned, () => engine.plan(policy.config, { ...baseOptions, allowDataLoss: true }))
+        : [];
+    throw new PlatformError(ErrorCode.STALE_PLAN, staleMessage(name, saved, details, lines), { details: err.details, cause: err });
+  }
+}
+
+function staleTarget(name: string, saved: SavedPlanDocument, actual: string): PlatformError {
+  return new PlatformError(ErrorCode.STALE_PLAN, `${name} targets branch ${saved.branchName} (${saved.branchId}) in ${saved.projectId}; this run targets ${actual}.`, {
+    details: { reason: "target", expected: saved.branchId, actual },
+  });
+}
+
+function short(value: unknown): string {
+  const text = String(value);
+  return text.length > 16 ? `${text.slice(0, 15)}…` : text;
+}
+
+function staleMessage(name: string, saved: SavedPlanDocument, details: { reason?: string; expected?: unknown; actual?: unknown }, lines: readonly string[]): string {
+  switch (details.reason) {
+    case "target":
+      return `${name} targets branch ${saved.branchName} (${saved.branchId}); this run targets ${String(details.actual)}.`;
+    case "state":
+      return `Branch ${saved.branchName} changed after the plan was made.`;
+    case "bundle":
+      return `A function builds to a different bundle than planned (${short(details.expected)} vs ${short(details.actual)}).`;
+    case "changes":
+      return [`The policy now plans differently (${lines.length} changes differ):`, ...lines.map((l) => `  - ${l}`)].join("\n");
+    default:
+      return `${name} no longer matches the branch or the policy.`;
+  }
+}

@@ -1,0 +1,139 @@
+import { relative, sep } from "node:path";
+import type { ApiBranch, ApiProject, PlatformApi } from "../../api/platform-api.js";
+import type { CommandContext } from "../context.js";
+import type { EnginePort, PolicyValue } from "../engine-port.js";
+import { loadEnvFiles, type EnvOrigins } from "../env-files.js";
+import { createProxyAwareFetch } from "../http.js";
+import { resolveBranch, resolveCredentials, type BranchMatch, type ResolvedCredentials, type TargetFlags } from "../target.js";
+import { renderTargetBlock, renderTargetLine, type EchoInfo } from "../views/target-echo.js";
+import type { ViewTarget } from "../views/view-model.js";
+
+/** Flags of commands that load a policy. */
+export interface PolicyFlags {
+  config?: string;
+  env?: string[];
+}
+
+/** A loaded policy and how it was found. */
+export interface LoadedPolicy {
+  config: PolicyValue;
+  resolvedPath: string;
+  /** Relative to the working directory, `/` separators. */
+  relativePath: string;
+  label: "--config" | "search";
+}
+
+/** Loads the `--env` files (in order, before the policy is evaluated). */
+export function loadEnv(ctx: CommandContext, flags: PolicyFlags): EnvOrigins {
+  return loadEnvFiles(flags.env ?? [], ctx.io, ctx.scrubber);
+}
+
+function collectEnvValues(value: unknown, into: string[]): void {
+  if (typeof value !== "object" || value === null) return;
+  const functions = (value as { functions?: unknown }).functions;
+  if (typeof functions !== "object" || functions === null) return;
+  for (const fn of Object.values(functions)) {
+    const env = (fn as { env?: unknown } | null)?.env;
+    if (typeof env === "object" && env !== null) {
+      for (const v of Object.values(env)) if (typeof v === "string") into.push(v);
+    }
+  }
+}
+
+/** Relative to `cwd` with `/` separators. */
+export function displayPath(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return (rel === "" ? "." : rel).split(sep).join("/");
+}
+
+/** Loads `svc.ts` (`--config` or the search) and adds its function env values to the scrubber. */
+export async function loadPolicy(ctx: CommandContext, engine: EnginePort, flags: PolicyFlags): Promise<LoadedPolicy> {
+  const loaded = await engine.loadConfigFromFile(flags.config === undefined ? { cwd: ctx.io.cwd } : { path: flags.config, cwd: ctx.io.cwd });
+  const values: string[] = [];
+  collectEnvValues(loaded.config, values);
+  ctx.scrubber.add(...values);
+  return {
+    config: loaded.config,
+    resolvedPath: loaded.resolvedPath,
+    relativePath: displayPath(ctx.io.cwd, loaded.resolvedPath),
+    label: flags.config === undefined ? "search" : "--config",
+  };
+}
+
+/** The target a command runs against, resolved and ready. */
+export interface Target {
+  api: PlatformApi;
+  creds: ResolvedCredentials;
+  project: ApiProject;
+  branch: ApiBranch;
+  match: BranchMatch;
+}
+
+/** Credentials, API client (proxy-aware fetch) and, unless told otherwise, the project. */
+export async function connect(ctx: CommandContext, engine: EnginePort, flags: TargetFlags, origins: EnvOrigins): Promise<{ api: PlatformApi; creds: ResolvedCredentials }> {
+  const creds = resolveCredentials(flags, ctx.io, origins, { project: true });
+  ctx.scrubber.add(creds.apiKey.value);
+  if (creds.apiHost.insecure) {
+    ctx.err(`warning: --api-host ${creds.apiHost.value} uses http: the API key travels in clear text.\n`);
+  }
+  const api = engine.createPlatformApi({
+    apiKey: creds.apiKey.value,
+    apiHost: creds.apiHost.value,
+    fetch: createProxyAwareFetch(ctx.io.env),
+    signal: ctx.signal,
+  });
+  return { api, creds };
+}
+
+/** Resolves credentials, project and branch (cli.md §3.2). */
+export async function resolveTarget(ctx: CommandContext, engine: EnginePort, flags: TargetFlags, origins: EnvOrigins): Promise<Target> {
+  const { api, creds } = await connect(ctx, engine, flags, origins);
+  const project = await api.getProject({ projectId: creds.projectId.value });
+  const { branch, match } = await resolveBranch(api, creds.projectId.value, creds.branchRef);
+  return { api, creds, project, branch, match };
+}
+
+/** The echo's branch label (cli.md §3.1). */
+export function branchLabel(target: Target): string {
+  if (target.match === "default") return "default branch: no --branch or SVC_BRANCH_ID";
+  const ref = target.creds.branchRef;
+  if (ref === undefined) return "default";
+  return ref.source === "flag" ? `--branch, matched by ${target.match}` : ref.label;
+}
+
+/** The echo data of a resolved target. */
+export function echoInfo(target: Target, policy: LoadedPolicy | undefined): EchoInfo {
+  return {
+    project: { id: target.project.id, name: target.project.name, label: target.creds.projectId.label },
+    branch: { name: target.branch.name, id: target.branch.id, protected: target.branch.protected, isDefault: target.branch.default, label: branchLabel(target) },
+    api: { host: target.creds.apiHost.value, label: target.creds.apiHost.label, insecure: target.creds.apiHost.insecure },
+    ...(policy === undefined ? {} : { config: { path: policy.relativePath, label: policy.label } }),
+    keyLabel: target.creds.apiKey.label,
+  };
+}
+
+/** Prints the target echo to stderr: a block in text mode, one line with `--json`, `--markdown` or `--quiet`. */
+export function printEcho(ctx: CommandContext, info: EchoInfo, compact: boolean): void {
+  ctx.err(compact || ctx.quiet ? renderTargetLine(info) : renderTargetBlock(info));
+}
+
+/** The view target of a resolved target. */
+export function viewTarget(target: Target, configPath: string): ViewTarget {
+  return {
+    projectId: target.project.id,
+    projectName: target.project.name,
+    orgId: target.project.org_id ?? null,
+    branchId: target.branch.id,
+    branchName: target.branch.name,
+    branchProtected: target.branch.protected,
+    branchIsDefault: target.branch.default,
+    apiHost: target.creds.apiHost.value,
+    configPath,
+    sources: {
+      projectId: target.creds.projectId.source,
+      branch: target.match === "default" ? "default" : (target.creds.branchRef?.source ?? "default"),
+      apiKey: target.creds.apiKey.source,
+      apiHost: target.creds.apiHost.source,
+    },
+  };
+}

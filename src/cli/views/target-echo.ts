@@ -1,0 +1,39 @@
+/** What the target echo shows (cli.md §3.1); never the key itself. */
+export interface EchoInfo {
+  project: { id: string; name?: string; label: string };
+  branch?: { name: string; id?: string; protected?: boolean; isDefault?: boolean; label: string };
+  api: { host: string; label: string; insecure: boolean };
+  config?: { path: string; label: string };
+  /** Where the key came from; the key itself is never shown. */
+  keyLabel?: string;
+}
+
+const VALUE_WIDTH = 38;
+
+function row(title: string, value: string, label: string): string {
+  return `${title.padEnd(9)}${value.padEnd(VALUE_WIDTH)} [${label}]`.trimEnd();
+}
+
+function branchValue(branch: NonNullable<EchoInfo["branch"]>): string {
+  const flags = [branch.protected ? "protected" : undefined, branch.isDefault ? "default" : undefined].filter((f) => f !== undefined);
+  const id = branch.id === undefined ? "" : ` (${branch.id})`;
+  return `${branch.name}${id}${flags.length > 0 ? `, ${flags.join(", ")}` : ""}`;
+}
+
+/** The multi-line echo for text mode. */
+export function renderTargetBlock(info: EchoInfo): string {
+  const lines = [row("Project", info.project.name === undefined ? info.project.id : `${info.project.id} (${info.project.name})`, info.project.label)];
+  if (info.branch !== undefined) lines.push(row("Branch", branchValue(info.branch), info.branch.label));
+  lines.push(row("API", info.api.host, info.api.insecure ? `${info.api.label}] [INSECURE` : info.api.label));
+  if (info.config !== undefined) lines.push(row("Config", info.config.path, info.config.label));
+  if (info.keyLabel !== undefined) lines.push(row("Key", "set", info.keyLabel));
+  return `${lines.join("\n")}\n`;
+}
+
+/** The one-line echo for `--json`, `--markdown` and `--quiet`. */
+export function renderTargetLine(info: EchoInfo): string {
+  const parts = [`project ${info.project.id}`];
+  if (info.branch !== undefined) parts.push(`branch ${branchValue(info.branch)}`);
+  parts.push(`api ${info.api.host}${info.api.insecure ? " [INSECURE]" : ""}`);
+  return `Target: ${parts.join(", ")}\n`;
+}
