@@ -147,6 +147,43 @@ describe("evaluation errors", () => {
   });
 });
 
+describe("policies written with defineConfig", () => {
+  const example = [
+    'import { defineConfig } from "svc-config/v1";',
+    "",
+    "export default defineConfig({",
+    "  auth: true,",
+    '  dataApi: { settings: { dbSchemas: ["api", "public"] } },',
+    '  buckets: { uploads: { access: "private" } },',
+    "  functions: {",
+    '    hello: { name: "Hello", source: "./functions/hello", env: { GREETING: "hi" },',
+    '             customDomains: ["hello.example.com"] },',
+    "  },",
+    '  triggers: { hourly: { type: "schedule", function: "hello", cron: "0 * * * *" } },',
+    '  branch: (t) => (t.isDefault ? { protected: true } : { ttl: "7d" }),',
+    "});",
+  ].join("\n");
+
+  it.each(["svc.ts", "svc.mts", "svc.js", "svc.mjs"])("loads the policy.md example as %s", async (name) => {
+    const { config, resolvedPath, t } = await load({ [name]: example, "functions/hello/index.ts": "export default () => 1;" });
+    expect(resolvedPath).toBe(t.path(name));
+    expect(config).toMatchObject({ auth: true, buckets: { uploads: { access: "private" } } });
+    expect(typeof (config as { branch?: unknown }).branch).toBe("function");
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(policyFileOf(config as object)).toBe(resolvedPath);
+  });
+
+  it("reports what defineConfig rejects inside the file as an invalid policy naming the file", async () => {
+    const { t, err } = await loadError({
+      "svc.ts": 'import { defineConfig } from "svc-config";\nexport default defineConfig({ auth: true, buckets: { uploads: { acess: "private" } } });',
+    });
+    expect(err.cause).toBeInstanceOf(ConfigValidationError);
+    expect(err.message.split("\n")[0]).toBe(`Invalid policy in ${t.path("svc.ts")}:`);
+    expect(err.details["issues"]).toEqual(expect.arrayContaining([expect.objectContaining({ path: "buckets.uploads" })]));
+    expect(err.message).toContain("  - buckets.uploads: ");
+  });
+});
+
 describe("invalid policies", () => {
   it.each([
     ["an exported plain object", 'export default { auth: "yes", bogus: 1 };'],
