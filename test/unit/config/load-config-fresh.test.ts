@@ -77,6 +77,19 @@ describe("fresh evaluation on every call", () => {
     }
   });
 
+  it("loads two projects concurrently, each with its own helper of the same name", async () => {
+    const first = createTempTree({ ".git/": "", "svc.ts": policySource(false), "helper.mjs": helperSource(true) });
+    const second = createTempTree({ ".git/": "", "svc.ts": policySource(true), "helper.mjs": helperSource(false) });
+    try {
+      const [a, b] = await Promise.all([loadFrom(first), loadFrom(second)]);
+      expect(a).toMatchObject({ auth: true, aiGateway: false });
+      expect(b).toMatchObject({ auth: false, aiGateway: true });
+    } finally {
+      first.remove();
+      second.remove();
+    }
+  });
+
   it("keeps evaluating afresh when JITI_* environment variables ask for caching", async () => {
     const overrides = { JITI_MODULE_CACHE: "true", JITI_FS_CACHE: "true", JITI_TRY_NATIVE: "true", JITI_ALIAS: '{"./helper.mjs":"./nowhere.mjs"}' };
     const saved = Object.fromEntries(Object.keys(overrides).map((key) => [key, process.env[key]]));
