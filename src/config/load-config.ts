@@ -45,7 +45,8 @@ export interface LoadConfigFromFileResult {
  * and then each parent directory, stopping after a directory that contains `.git`, at `stopAt`
  * and at the filesystem root. Every call evaluates the file and its local imports afresh, so a
  * long-running process sees edits. The module's default export (or its `config` export) is
- * validated like `defineConfig`. Reads no environment variables.
+ * validated like `defineConfig`. Reads no environment variables itself; every jiti option is
+ * explicit, so `JITI_*` variables change nothing.
  *
  * @throws ConfigLoadError (`PLATFORM_CONFIG_LOAD_FAILED`) when no file is found, the file fails
  * to evaluate, exports no policy, or exports an invalid one (then the `ConfigValidationError`
