@@ -44,7 +44,7 @@ export function unknownKeyMessage(key: string, known: readonly string[]): string
 
 /** A short description of a value's type for messages: never the value itself. */
 export function describeType(value: unknown): string {
-  if (value === null) return "null";
+  if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return "an array";
   if (typeof value === "number" && Number.isNaN(value)) return "NaN";
   if (typeof value === "object") return "an object";
