@@ -8,3 +8,4 @@ export type * from "./model/plan.js";
 export { LIBRARY_VERSION } from "./version.js";
 export * from "./config/load-config.js";
 export * from "./config/index.js";
+export * from "./bundle/index.js";
