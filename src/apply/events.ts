@@ -1,0 +1,27 @@
+import type { ApiRetryEvent } from "../api/transport.js";
+import type { PlanSummary } from "../model/plan.js";
+
+/**
+ * Progress reported through the `onEvent` option (engine.md §8.4). Never carries env values
+ * or the API key; listeners are called synchronously and their exceptions are swallowed.
+ */
+export type EngineEvent =
+  | { type: "read"; wave: number; request: string }
+  | { type: "bundle"; slug: string; phase: "start" | "done"; zipBytes?: number; zipSha256?: string }
+  | { type: "plan"; summary: PlanSummary }
+  | { type: "change"; id: string; phase: "start" | "done" | "failed" | "skipped"; reason?: string }
+  | { type: "wait"; changeId: string; waitingFor: "operation" | "deployment"; id: string; status: string }
+  | ApiRetryEvent
+  | { type: "warning"; code: string; message: string; address?: string };
+
+/** A listener wrapper that never throws. */
+export function safeEmitter(onEvent: ((event: EngineEvent) => void) | undefined): (event: EngineEvent) => void {
+  return (event) => {
+    if (onEvent === undefined) return;
+    try {
+      onEvent(event);
+    } catch {
+      // Listener errors are swallowed by contract (engine.md §8.4).
+    }
+  };
+}

@@ -1,0 +1,67 @@
+import type { PlatformApi } from "../api/platform-api.js";
+import type { ResolvedPolicy } from "../config/resolved.js";
+import { ErrorCode } from "../errors/codes.js";
+import { isPlatformError } from "../errors/platform-error.js";
+import type { Json } from "../model/json.js";
+import type { EngineEvent } from "./events.js";
+
+/** Time limits and poll intervals the executor uses for build waits. */
+export interface ExecutionTiming {
+  deploymentMs: number;
+  pollInitialMs: number;
+  pollMaxMs: number;
+}
+
+/** Everything a change handler needs. */
+export interface ExecutionContext {
+  api: PlatformApi;
+  projectId: string;
+  branchId: string;
+  branchName: string;
+  desired: ResolvedPolicy;
+  /** Canonical archives by slug. */
+  zips: ReadonlyMap<string, Uint8Array>;
+  /** Runs one HTTP request while holding a concurrency slot. */
+  request: <T>(fn: () => Promise<T>) => Promise<T>;
+  emit: (event: EngineEvent) => void;
+  signal?: AbortSignal;
+  timing: ExecutionTiming;
+  /** Waits; resolves early when the signal aborts. */
+  sleep: (ms: number) => Promise<void>;
+  now: () => number;
+}
+
+/** What a handler reports for an applied change (`AppliedChange.details`). */
+export type HandlerDetails = { [key: string]: Json };
+
+/** The branch reference of the context. */
+export function branchRef(ctx: ExecutionContext): { projectId: string; branchId: string } {
+  return { projectId: ctx.projectId, branchId: ctx.branchId };
+}
+
+/**
+ * Runs a mutation; after `OutcomeUnknownError` reconciles (api.md §2.4): `check` reads the
+ * platform and says whether the mutation landed (`true`), is provably absent (`false`: one
+ * resend) or cannot be told (`undefined`: the original error is rethrown).
+ */
+export async function mutateWithReconcile<T>(
+  ctx: ExecutionContext,
+  mutate: () => Promise<T>,
+  check: () => Promise<boolean | undefined>,
+): Promise<T | undefined> {
+  try {
+    return await ctx.request(mutate);
+  } catch (err) {
+    if (!isPlatformError(err, ErrorCode.OUTCOME_UNKNOWN) || ctx.signal?.aborted === true) throw err;
+    const landed = await check();
+    if (landed === true) return undefined;
+    if (landed === false) return await ctx.request(mutate);
+    throw err;
+  }
+}
+
+/** Re-throws anything but a 404, which becomes `undefined`. */
+export function absentOn404<T>(err: unknown): T | undefined {
+  if (isPlatformError(err, ErrorCode.NOT_FOUND)) return undefined;
+  throw err;
+}

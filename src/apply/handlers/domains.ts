@@ -1,0 +1,59 @@
+import type { ApiCustomDomain } from "../../api/platform-api.js";
+import type { ChangeOp } from "../../diff/plan-types.js";
+import { ErrorCode } from "../../errors/codes.js";
+import { PlatformError, isPlatformError } from "../../errors/platform-error.js";
+import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile } from "../execution-context.js";
+
+type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
+
+async function register(ctx: ExecutionContext, domain: string, slug: string): Promise<ApiCustomDomain | undefined> {
+  // A same-owner re-register is a no-op (api.md §15), so an unknown outcome is resolved by resending.
+  return mutateWithReconcile(
+    ctx,
+    () => ctx.api.createCustomDomain({ ...branchRef(ctx), domain, entity_type: "function", entity_id: slug }),
+    async () => false,
+  );
+}
+
+function cnameDetails(record: ApiCustomDomain | undefined): HandlerDetails {
+  return record === undefined ? {} : { cnameTarget: record.cname_target };
+}
+
+/** `POST …/custom-domains` `{domain, entity_type: "function", entity_id}`. */
+export async function applyDomainCreate(ctx: ExecutionContext, op: Op<"domain-create">): Promise<HandlerDetails> {
+  return cnameDetails(await register(ctx, op.domain, op.slug));
+}
+
+/**
+ * Moves a hostname: re-reads its owner (changed → fail, nothing deleted), deletes, registers
+ * again. A failed register fails the change with `details.deregistered: true`.
+ */
+export async function applyDomainReplace(ctx: ExecutionContext, op: Op<"domain-replace">): Promise<HandlerDetails> {
+  const current = (await ctx.request(() => ctx.api.listCustomDomains(branchRef(ctx)))).find((d) => d.domain === op.domain);
+  if (current !== undefined && (current.entity_type !== "function" || current.entity_id !== op.previousSlug)) {
+    throw new PlatformError(ErrorCode.CONFLICT, `hostname ${op.domain}: owner changed to ${current.entity_type} ${current.entity_id} since the plan; nothing deleted. Run plan again`, {
+      details: { domain: op.domain, expectedOwner: op.previousSlug, owner: current.entity_id },
+    });
+  }
+  if (current !== undefined) await ctx.request(() => ctx.api.deleteCustomDomain({ ...branchRef(ctx), domain: op.domain }));
+  try {
+    return { ...cnameDetails(await register(ctx, op.domain, op.slug)), previousSlug: op.previousSlug };
+  } catch (err) {
+    const code = isPlatformError(err) ? err.code : ErrorCode.API_ERROR;
+    const why = err instanceof Error ? err.message : String(err);
+    throw new PlatformError(code, `hostname ${op.domain} was deregistered from ${op.previousSlug} but registering it for ${op.slug} failed: ${why}. Apply again to register it`, {
+      details: { domain: op.domain, deregistered: true },
+      cause: err,
+    });
+  }
+}
+
+/** `DELETE …/custom-domains/{h}`; 404 counts as success. */
+export async function applyDomainDelete(ctx: ExecutionContext, op: Op<"domain-delete">): Promise<HandlerDetails> {
+  await mutateWithReconcile(
+    ctx,
+    () => ctx.api.deleteCustomDomain({ ...branchRef(ctx), domain: op.domain }),
+    async () => !(await ctx.request(() => ctx.api.listCustomDomains(branchRef(ctx)))).some((d) => d.domain === op.domain),
+  );
+  return {};
+}

@@ -1,0 +1,38 @@
+import type { PlannedChange } from "../../diff/plan-types.js";
+import type { ExecutionContext, HandlerDetails } from "../execution-context.js";
+import { applyBranchUpdate, applyComputeUpdate } from "./control-plane.js";
+import { applyDomainCreate, applyDomainDelete, applyDomainReplace } from "./domains.js";
+import { applyFunctionDelete, applyFunctionDeploy } from "./functions.js";
+import {
+  applyAuthCreate,
+  applyBucketCreate,
+  applyBucketDelete,
+  applyDataApiCreate,
+  applyDataApiDelete,
+  applyDataApiUpdate,
+} from "./services.js";
+import { applyTriggerCreate, applyTriggerDelete, applyTriggerUpdate } from "./triggers.js";
+
+/** Carries out one planned change against the platform and returns its `AppliedChange.details`. */
+export function applyChange(ctx: ExecutionContext, planned: PlannedChange): Promise<HandlerDetails> {
+  const { op } = planned;
+  const id = planned.change.id;
+  switch (op.type) {
+    case "branch-update": return applyBranchUpdate(ctx, id, op);
+    case "compute-update": return applyComputeUpdate(ctx, id, op);
+    case "auth-create": return applyAuthCreate(ctx, op);
+    case "data-api-create": return applyDataApiCreate(ctx, op);
+    case "data-api-update": return applyDataApiUpdate(ctx, op);
+    case "data-api-delete": return applyDataApiDelete(ctx, op);
+    case "bucket-create": return applyBucketCreate(ctx, op);
+    case "bucket-delete": return applyBucketDelete(ctx, op);
+    case "function-deploy": return applyFunctionDeploy(ctx, id, op);
+    case "function-delete": return applyFunctionDelete(ctx, op);
+    case "trigger-create": return applyTriggerCreate(ctx, op);
+    case "trigger-update": return applyTriggerUpdate(ctx, op);
+    case "trigger-delete": return applyTriggerDelete(ctx, op);
+    case "domain-create": return applyDomainCreate(ctx, op);
+    case "domain-replace": return applyDomainReplace(ctx, op);
+    case "domain-delete": return applyDomainDelete(ctx, op);
+  }
+}
