@@ -1,0 +1,42 @@
+import { fileURLToPath } from "node:url";
+import { describe, expect, it, vi } from "vitest";
+
+const loads = vi.hoisted(() => ({ esbuild: 0, jszip: 0 }));
+
+vi.mock("esbuild", async (importOriginal) => {
+  loads.esbuild++;
+  return importOriginal();
+});
+vi.mock("jszip", async (importOriginal) => {
+  loads.jszip++;
+  return importOriginal();
+});
+
+describe("lazy loading of esbuild and jszip", () => {
+  it("importing svc-config/v1 and svc-config loads neither", async () => {
+    const v1 = await import("../../../src/v1.js");
+    await import("../../../src/index.js");
+    expect(typeof v1.buildFunctionBundle).toBe("function");
+    expect(loads).toEqual({ esbuild: 0, jszip: 0 });
+  });
+
+  it("bundling a function loads both, once", async () => {
+    const { buildFunctionBundle } = await import("../../../src/v1.js");
+    const source = fileURLToPath(new URL("../../../fixtures/functions/dir-entry", import.meta.url));
+    const fn = {
+      slug: "lazy",
+      name: "lazy",
+      sourcePath: source,
+      source,
+      env: {},
+      runtime: "nodejs24" as const,
+      bundler: "esbuild" as const,
+      sourcemap: false,
+      customDomains: [],
+    };
+    expect(loads).toEqual({ esbuild: 0, jszip: 0 });
+    await buildFunctionBundle(fn);
+    await buildFunctionBundle(fn);
+    expect(loads).toEqual({ esbuild: 1, jszip: 1 });
+  });
+});
