@@ -43,16 +43,20 @@ describe("bundling many functions", () => {
   });
 
   it.each([1, 3])("never runs more than %d bundles at once", async (concurrency) => {
+    const total = 10;
     let running = 0;
+    let finished = 0;
     let peak = 0;
+    // Each bundle waits until as many as allowed are in flight, so the peak is reached.
     const bundler: FileBundler = async () => {
       running++;
       peak = Math.max(peak, running);
-      await new Promise((resolve) => setImmediate(resolve));
+      while (running < Math.min(concurrency, total - finished)) await new Promise((resolve) => setTimeout(resolve, 1));
       running--;
+      finished++;
       return { "index.mjs": "export default 1;" };
     };
-    const fns = Array.from({ length: 10 }, (_, i) => resolved(`f${i}`, "prebuilt", bundler));
+    const fns = Array.from({ length: total }, (_, i) => resolved(`f${i}`, "prebuilt", bundler));
     const archives = await bundleFunctions(fns, { concurrency });
     expect(archives.size).toBe(10);
     expect(peak).toBe(concurrency);
