@@ -76,6 +76,22 @@ export interface ClaimableService {
   list(): ClaimableRecord[];
   /** Drops every database of this service (graceful stop without a data dir). */
   dropAll(): Promise<void>;
+  /** Copies of every live record and the tombstoned ids, for persistence. */
+  exportState(): ClaimableState;
+  /** Replaces the records and tombstones with persisted ones (before the first request). */
+  importState(state: ClaimableState): void;
+  /**
+   * Reconciles records with the server (instant.md §4): databases of this instance without a
+   * record are dropped; records without a database are removed with a warning; databases of
+   * another instance are reported, never dropped. Starts the server.
+   */
+  reconcile(): Promise<void>;
+}
+
+/** The persisted part of the service. */
+export interface ClaimableState {
+  readonly records: readonly ClaimableRecord[];
+  readonly tombstones: readonly string[];
 }
 
 /** Creates the service; nothing touches PostgreSQL until the first create. */
@@ -218,6 +234,35 @@ export function createClaimableService(options: ClaimableServiceOptions): Claima
       return record;
     },
     list: () => [...records.values()],
+    exportState: () => ({ records: [...records.values()].map((r) => structuredClone(r)), tombstones: [...tombstones] }),
+    importState(state) {
+      records.clear();
+      tombstones.clear();
+      for (const record of state.records) records.set(record.id, structuredClone(record));
+      for (const id of state.tombstones) tombstones.add(id);
+    },
+    reconcile: () =>
+      serial(async () => {
+        await options.backend.start();
+        const onServer = await options.backend.listDatabases(CLAIMABLE_PREFIX);
+        const names = new Set(onServer.map((d) => d.name));
+        const known = new Set([...records.values()].map((r) => r.physicalName));
+        for (const db of onServer) {
+          if (known.has(db.name)) continue;
+          if (db.comment === options.instanceId) {
+            log(`dropping ${db.name}: a claimable database of this emulator without a record`);
+            await options.backend.dropDatabase(db.name);
+          } else {
+            log(`warning: ${db.name} looks like a claimable database of another emulator instance (${db.comment ?? "no comment"}); it is left alone`);
+          }
+        }
+        for (const record of [...records.values()]) {
+          if (names.has(record.physicalName)) continue;
+          records.delete(record.id);
+          tombstones.add(record.id);
+          log(`warning: claimable database ${record.id} has no database ${record.physicalName} on the server; its record was removed`);
+        }
+      }),
     dropAll: () =>
       serial(async () => {
         for (const record of [...records.values()]) {

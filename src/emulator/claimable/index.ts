@@ -1,0 +1,117 @@
+import { Hono } from "hono";
+import { createPostgresBackend, type PostgresBackend } from "../postgres/backend.js";
+import { claimableApiRoutes, type ClaimableEnv } from "./api-routes.js";
+import { claimPageRoutes, type ClaimAccounts } from "./claim-page-routes.js";
+import type { RandomBytes } from "./ids.js";
+import { createClaimableService, type ClaimableClock, type ClaimableService, type ClaimAdoption, type ClaimableState } from "./service.js";
+
+export type { ClaimableEnv } from "./api-routes.js";
+export type { ClaimAccounts, ClaimPrincipal } from "./claim-page-routes.js";
+export type { ClaimAdoption, ClaimableClock, ClaimableService, ClaimableState } from "./service.js";
+export type { ClaimableRecord, ClaimableWireRecord, ClaimOwner, ClaimStatus } from "./record.js";
+
+/** Options of {@link createInstantFeature}: the emulator's claimable-database settings. */
+export interface InstantFeatureOptions {
+  /** `"embedded"` (default) or the URL of an external server. */
+  readonly postgres?: "embedded" | string;
+  /** Emulator data directory (cluster in `DATA_DIR/pg`). */
+  readonly dataDir?: string;
+  /** Local direct and pooled ports. @default 0 */
+  readonly pgPort?: number;
+  readonly poolerPort?: number;
+  /** The emulator's clock. */
+  readonly clock: ClaimableClock;
+  /** The emulator's instance id, written as each database's comment. */
+  readonly instanceId: string;
+  /** The emulator's URL, the origin of `claim_url`. */
+  readonly origin: () => string;
+  /** The emulator's log. */
+  readonly log: (line: string) => void;
+  /** The management keys, for the claim page. */
+  readonly accounts: ClaimAccounts;
+  /** Adopts a claimed project into the management store. */
+  readonly adopt: (adoption: ClaimAdoption) => void | Promise<void>;
+  /** `limits.claimableStorageBytes`. @default 104857600 */
+  readonly storageLimitBytes?: number;
+  /** `timings.claimTransferMs`. @default 1000 */
+  readonly claimTransferMs?: number;
+  /** Seeded randomness (`--id-seed`). @default crypto.randomBytes */
+  readonly random?: RandomBytes;
+  /** Project id of a new claimable database. */
+  readonly newProjectId?: () => string;
+  /** Interval of the storage check. @default 30000 */
+  readonly storageCheckIntervalMs?: number;
+}
+
+/** The claimable-database feature of a running emulator. */
+export interface InstantFeature {
+  /** `/api/v1/*` and `/claim/*`; mount with `app.route("/", feature.routes)`. */
+  readonly routes: Hono<ClaimableEnv>;
+  readonly service: ClaimableService;
+  readonly backend: PostgresBackend;
+  /** `emu.instant.checkStorage()`: the storage check now. */
+  checkStorage(): Promise<void>;
+  /** Applies due expiries and transfers (the emulator's idle timer may call it). */
+  materialize(): Promise<void>;
+  /** Restores persisted records; with records present the server starts and reconciles. */
+  restore(state: ClaimableState): Promise<void>;
+  /**
+   * Stops timers, drops every database when `dropDatabases` (graceful stop without a data dir),
+   * and stops the server. Idempotent.
+   */
+  close(options?: { dropDatabases?: boolean }): Promise<void>;
+}
+
+/**
+ * Wires the claimable database API, the claim page, the PostgreSQL backend and the storage timer.
+ * PostgreSQL starts lazily on the first create (instant.md §4).
+ */
+export function createInstantFeature(options: InstantFeatureOptions): InstantFeature {
+  const backend = createPostgresBackend({
+    ...(options.postgres === undefined ? {} : { postgres: options.postgres }),
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+    ...(options.pgPort === undefined ? {} : { pgPort: options.pgPort }),
+    ...(options.poolerPort === undefined ? {} : { poolerPort: options.poolerPort }),
+    log: options.log,
+  });
+  const service = createClaimableService({
+    backend,
+    clock: options.clock,
+    instanceId: options.instanceId,
+    log: options.log,
+    adopt: options.adopt,
+    ...(options.random ? { random: options.random } : {}),
+    ...(options.storageLimitBytes === undefined ? {} : { storageLimitBytes: options.storageLimitBytes }),
+    ...(options.claimTransferMs === undefined ? {} : { claimTransferMs: options.claimTransferMs }),
+    ...(options.newProjectId ? { newProjectId: options.newProjectId } : {}),
+  });
+  const routes = new Hono<ClaimableEnv>();
+  routes.route("/", claimableApiRoutes({ service, origin: options.origin, log: options.log }));
+  routes.route("/", claimPageRoutes({ service, accounts: options.accounts, clock: options.clock, pgVersion: () => backend.info()?.majorVersion ?? 17, ...(options.random ? { random: options.random } : {}) }));
+  const checkIfStarted = (): void => {
+    if (backend.info() === null) return;
+    service.checkStorage().catch((err: unknown) => options.log(`claimable storage check failed: ${err instanceof Error ? err.message : String(err)}`));
+  };
+  const timer = setInterval(checkIfStarted, options.storageCheckIntervalMs ?? 30_000);
+  timer.unref();
+  let closed: Promise<void> | null = null;
+  return {
+    routes,
+    service,
+    backend,
+    checkStorage: () => service.checkStorage(),
+    materialize: () => service.materialize(),
+    async restore(state) {
+      service.importState(state);
+      if (state.records.length > 0) await service.reconcile();
+    },
+    close(closeOptions = {}) {
+      closed ??= (async () => {
+        clearInterval(timer);
+        if (closeOptions.dropDatabases && backend.info() !== null) await service.dropAll();
+        await backend.stop();
+      })();
+      return closed;
+    },
+  };
+}
