@@ -1,0 +1,149 @@
+/**
+ * The emulator's core without HTTP: the world, its seed, the clock, faults and the request log,
+ * and `EmulatorControl`, the in-process equivalent of the `/__emulator` routes (emulator.md §1.2).
+ */
+import { ErrorCode, PlatformError } from "../errors/index.js";
+import { createClock, type EmulatorClock } from "./engine/clock.js";
+import { startSystemOperation } from "./engine/operations.js";
+import { createCryptoRandom, createSeededRandom, IdFactory } from "./engine/random.js";
+import { FaultEngine, parseFaultPlan, type FaultRule, type InjectedFault } from "./faults.js";
+import type { ResolvedEmulatorOptions } from "./options.js";
+import { resolveSeed } from "./options.js";
+import { RequestLog, type RequestLogEntry } from "./request-log.js";
+import type { EmulatorRuntime } from "./runtime.js";
+import { defaultSeed, loadSeed, type SeedDocument } from "./seed.js";
+import { buildStateDocument, type StateDocument } from "./state-document.js";
+import type { OperationRec } from "./store/records.js";
+import { World } from "./store/world.js";
+
+/** Fault controls of a running emulator. */
+export interface FaultControl {
+  /** Replaces the plan (a plan string, rules, or null for none), optionally with a new seed. */
+  set(plan: string | FaultRule[] | null, seed?: number): void;
+  /** Injects `rule` on the next matching request only. */
+  once(rule: FaultRule): void;
+  /** Every injection so far. */
+  injected(): InjectedFault[];
+  /** The active rules. */
+  rules(): FaultRule[];
+}
+
+/** In-process control of a running emulator (no HTTP involved). */
+export interface EmulatorControl {
+  /** The state document; secrets redacted unless `secrets` is true. */
+  snapshot(options?: { secrets?: boolean }): StateDocument;
+  /** Back to the seed (or a new seed document or path); the bootstrap key stays valid. */
+  reset(seed?: SeedDocument | string): void;
+  /** The clock: `now()`, `advance(ms)`, `set(date)` (forward only). */
+  readonly clock: EmulatorClock;
+  readonly faults: FaultControl;
+  /** Recent request log entries (ring of 1,000). */
+  requests(limit?: number): RequestLogEntry[];
+  /** Resolves when no operation, deployment or domain activation is in progress (manual clock: advances it). */
+  settle(options?: { timeoutMs?: number }): Promise<void>;
+  /** Starts a system operation that holds the project lock for `ms`. */
+  lockProject(projectId: string, ms: number, action?: string): OperationRec;
+}
+
+/** What the seed printed: the bootstrap key, first project and its default branch. */
+export interface SeedIdentity {
+  apiKey: string;
+  projectId: string;
+  defaultBranchId: string;
+}
+
+/** The emulator core: owns the world and implements {@link EmulatorControl}. */
+export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
+  readonly clock: EmulatorClock;
+  readonly log: RequestLog;
+  readonly faultEngine: FaultEngine;
+  readonly faults: FaultControl;
+  readonly limits: ResolvedEmulatorOptions["limits"];
+  readonly identity: SeedIdentity;
+  private current: World;
+  private readonly seed: SeedDocument;
+  private readonly bootstrapKey: string;
+
+  constructor(private readonly options: ResolvedEmulatorOptions) {
+    this.clock = createClock(options.clock);
+    this.log = new RequestLog(options.log);
+    this.limits = options.limits;
+    this.faultEngine = new FaultEngine(options.faults, options.faultSeed, options.latency);
+    const engine = this.faultEngine;
+    this.faults = {
+      set: (plan, seed) => engine.set(typeof plan === "string" ? parseFaultPlan(plan) : plan, seed),
+      once: (rule) => engine.addOnce(rule),
+      injected: () => engine.injected(),
+      rules: () => engine.rules(),
+    };
+    const keyIds = new IdFactory(options.idSeed !== undefined ? createSeededRandom(options.idSeed ^ 0x2545f491) : createCryptoRandom());
+    const seedKey = options.seed?.users?.[0]?.api_keys?.[0]?.key;
+    this.bootstrapKey = options.apiKey ?? seedKey ?? keyIds.apiKeyToken();
+    this.seed = options.seed ?? defaultSeed(this.bootstrapKey);
+    this.current = this.build(this.seed);
+    const world = this.current;
+    const project = [...world.projects.values()][0];
+    this.identity = { apiKey: this.bootstrapKey, projectId: project?.id ?? "", defaultBranchId: project ? (world.defaultBranch(project)?.id ?? "") : "" };
+  }
+
+  /** The world routes act on. */
+  get world(): World {
+    return this.current;
+  }
+
+  /** Fault hook for operation chains. */
+  readonly shouldFailOperation = (action: string): boolean => this.faultEngine.shouldFailOperation(action);
+
+  private build(seed: SeedDocument): World {
+    const random = this.options.idSeed !== undefined ? createSeededRandom(this.options.idSeed) : createCryptoRandom();
+    const world = new World(this.clock, this.options.timings, random);
+    loadSeed(world, seed);
+    if (world.authenticate(this.bootstrapKey) === null) {
+      const user = [...world.users.values()][0];
+      if (user === undefined) throw new PlatformError(ErrorCode.INVALID_OPTIONS, "invalid emulator seed: users: the seed needs at least one user to own the bootstrap key");
+      world.addKey(this.bootstrapKey, { name: "bootstrap", kind: "personal", accountId: user.id, createdBy: user.id, admin: true, createdAt: this.clock.now() });
+    } else {
+      const principal = world.authenticate(this.bootstrapKey);
+      if (principal !== null) principal.key.admin = true;
+    }
+    return world;
+  }
+
+  snapshot(options: { secrets?: boolean } = {}): StateDocument {
+    return buildStateDocument(this.current, options.secrets === true);
+  }
+
+  reset(seed?: SeedDocument | string): void {
+    this.current.scheduler.clear();
+    this.current = this.build(seed === undefined ? this.seed : resolveSeed(seed));
+  }
+
+  requests(limit?: number): RequestLogEntry[] {
+    return this.log.recent(limit);
+  }
+
+  async settle(options: { timeoutMs?: number } = {}): Promise<void> {
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      this.current.now();
+      const scheduler = this.current.scheduler;
+      if (!scheduler.busy) return;
+      const next = scheduler.nextBusyAt();
+      if (this.clock.mode === "manual" && next !== undefined) {
+        this.clock.set(Math.max(next, this.clock.now()));
+        continue;
+      }
+      if (Date.now() > deadline) {
+        throw new PlatformError(ErrorCode.TIMEOUT, `the emulator did not settle within ${timeoutMs} ms: operations, deployments or domain activations are still in progress (custom clocks must be advanced by the caller)`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(10, Math.max(1, (next ?? 0) - this.clock.now()))));
+    }
+  }
+
+  lockProject(projectId: string, ms: number, action = "check_availability"): OperationRec {
+    const project = this.current.projects.get(projectId);
+    if (project === undefined) throw new PlatformError(ErrorCode.NOT_FOUND, `lockProject: project ${projectId} not found in the emulator`);
+    return startSystemOperation(this.current, project, action, ms);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Deployment archive checks (emulator.md §7.4), using the shared ZIP rules of `src/rules/`.
+ * At upload: unsafe entry names or symlinks -> 422, too many entries or too many bytes -> 413.
+ * An archive jszip cannot open or decompress is accepted; its build fails with the reason.
+ */
+import { createHash } from "node:crypto";
+import JSZip from "jszip";
+import { ZIP_ENTRY_NAME_ISSUE_MESSAGES, hasRootEntry, isSymlinkMode, zipSlipIssue } from "../../rules/zip-entries.js";
+
+/** Archive limits the upload enforces. */
+export interface ArchiveLimits {
+  zipEntries: number;
+  unzippedBytes: number;
+}
+
+/** Outcome of inspecting an uploaded archive. */
+export type ArchiveInspection =
+  | { kind: "accepted"; sha256: string; buildError: string | null }
+  | { kind: "unsafe"; message: string }
+  | { kind: "too-large"; message: string };
+
+/** Inspects a ZIP upload: safety and limits now, the build outcome for later. */
+export async function inspectArchive(bytes: Uint8Array, limits: ArchiveLimits): Promise<ArchiveInspection> {
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  let zip: JSZip;
+  try {
+    zip = await JSZip.loadAsync(bytes);
+  } catch (err) {
+    return { kind: "accepted", sha256, buildError: `archive is not a valid ZIP file: ${(err as Error).message}` };
+  }
+  const entries = Object.values(zip.files);
+  for (const entry of entries) {
+    // jszip strips "../" from `name`; the raw name is what an extractor would use.
+    const raw = entry.unsafeOriginalName ?? entry.name;
+    const issue = zipSlipIssue(raw);
+    if (issue !== null) return { kind: "unsafe", message: `archive entry "${raw}" is unsafe: ${ZIP_ENTRY_NAME_ISSUE_MESSAGES[issue]}; rebuild the archive with relative paths` };
+    if (typeof entry.unixPermissions === "number" && isSymlinkMode(entry.unixPermissions)) {
+      return { kind: "unsafe", message: `archive entry "${raw}" is a symbolic link; archives must contain regular files only` };
+    }
+  }
+  if (entries.length > limits.zipEntries) {
+    return { kind: "too-large", message: `the archive has ${entries.length} entries (limit ${limits.zipEntries}); bundle into fewer files` };
+  }
+  let total = 0;
+  const files: string[] = [];
+  for (const entry of entries) {
+    if (entry.dir) continue;
+    files.push(entry.name);
+    try {
+      const data = await entry.async("uint8array");
+      total += data.byteLength;
+    } catch (err) {
+      return { kind: "accepted", sha256, buildError: `archive is not a valid ZIP file: ${(err as Error).message}` };
+    }
+    if (total > limits.unzippedBytes) {
+      return { kind: "too-large", message: `the archive expands to more than ${limits.unzippedBytes} bytes; bundle less code` };
+    }
+  }
+  return { kind: "accepted", sha256, buildError: hasRootEntry(files) ? null : "no index.mjs or index.js at the archive root" };
+}

@@ -1,0 +1,65 @@
+/**
+ * Path parameters and visibility (emulator.md §3 steps 6–7, 9): ids are checked against their
+ * pattern (400), then the caller must see the resource (404, never 403 across accounts), then
+ * control-plane mutations need the project unlocked (423).
+ */
+import type { Context } from "hono";
+import { lockHolder } from "../engine/operations.js";
+import type { BranchRec, ProjectRec } from "../store/records.js";
+import type { World } from "../store/world.js";
+import { EmulatorHttpError, badRequest, forbidden, notFound } from "./errors.js";
+import type { EmulatorEnv } from "./env.js";
+
+const RESOURCE_ID = /^[a-z0-9-]{1,60}$/;
+
+/** Checks a path id against `^[a-z0-9-]{1,60}$` (400 naming the parameter). */
+export function checkId(name: string, value: string): void {
+  if (!RESOURCE_ID.test(value)) {
+    throw badRequest(`path parameter ${name} "${value.slice(0, 80)}" must match ^[a-z0-9-]{1,60}$`, [{ path: name, message: "must match ^[a-z0-9-]{1,60}$" }]);
+  }
+}
+
+/** The project named by the path, visible to the caller; `includeDeleted` returns deleted ones too. */
+export function visibleProject(world: World, c: Context<EmulatorEnv>, projectId: string, includeDeleted = false): ProjectRec {
+  checkId("project_id", projectId);
+  const project = world.projects.get(projectId);
+  const missing = (): EmulatorHttpError => notFound(`project ${projectId} not found (or not visible to this API key); check the project id`);
+  if (project === undefined) throw missing();
+  const principal = c.get("principal");
+  if (includeDeleted && project.deletedAt !== undefined) {
+    const probe = { ...project, deletedAt: undefined };
+    if (world.access(principal, probe) !== "visible") throw missing();
+    return project;
+  }
+  const access = world.access(principal, project);
+  if (access === "hidden") throw missing();
+  if (access === "forbidden") throw forbidden(`this organization API key is limited to another project; it cannot access project ${projectId}`);
+  return project;
+}
+
+/** The branch named by the path under a visible project (branch ids, never names). */
+export function visibleBranch(world: World, c: Context<EmulatorEnv>, projectId: string, branchId: string): { project: ProjectRec; branch: BranchRec } {
+  const project = visibleProject(world, c, projectId);
+  checkId("branch_id", branchId);
+  const branch = project.branches.get(branchId);
+  if (branch === undefined) throw notFound(`branch ${branchId} not found in project ${projectId}; paths take branch ids (br-…), not names`);
+  return { project, branch };
+}
+
+/** 404 `feature_unavailable` when the project's region has no platform features. */
+export function requireFeatures(world: World, project: ProjectRec, feature: string): void {
+  if (!world.regionOf(project).features) {
+    throw notFound(`${feature} are not available in region ${project.regionId}; use a region with platform features (e.g. aws-us-east-2)`, "feature_unavailable");
+  }
+}
+
+/** 423 `locked` while an operation is in flight on the project (message names it). */
+export function requireUnlocked(project: ProjectRec): void {
+  const op = lockHolder(project);
+  if (op !== undefined) {
+    throw new EmulatorHttpError(423, {
+      code: "locked",
+      message: `project ${project.id} is locked by operation ${op.id} (${op.action}, ${op.status}); retry after it finishes`,
+    });
+  }
+}

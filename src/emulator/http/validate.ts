@@ -1,0 +1,57 @@
+/**
+ * Body and query validation with the shared wire schemas (emulator.md §3 step 8): known fields
+ * are validated (400 with `issues`), unknown ones are stripped. Handlers call these after the
+ * visibility checks, so a missing project answers 404 before a bad body answers 400.
+ */
+import type { Context } from "hono";
+import type { z } from "zod";
+import { badRequest } from "./errors.js";
+import type { EmulatorEnv } from "./env.js";
+
+/** zod issues -> error-body issues (`path` like `endpoints.0.type`). */
+export function toIssues(error: z.ZodError, prefix = ""): { path: string; message: string }[] {
+  return error.issues.map((issue) => ({
+    path: [prefix, ...issue.path.map(String)].filter((s) => s !== "").join("."),
+    message: issue.message,
+  }));
+}
+
+function describe(issues: { path: string; message: string }[], what: string): string {
+  const first = issues[0];
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more issue${issues.length > 2 ? "s" : ""})` : "";
+  return first ? `invalid ${what}: ${first.path || "(root)"}: ${first.message}${more}` : `invalid ${what}`;
+}
+
+/**
+ * Parses and validates the JSON body. An empty body counts as `{}` when `optional` (body-less
+ * POSTs and optional bodies), else 400.
+ */
+export async function readJson<S extends z.ZodType>(c: Context<EmulatorEnv>, schema: S, options: { optional?: boolean } = {}): Promise<z.output<S>> {
+  const text = await c.req.text();
+  let raw: unknown = {};
+  if (text.trim() !== "") {
+    try {
+      raw = JSON.parse(text);
+    } catch (err) {
+      throw badRequest(`the request body is not valid JSON (${(err as Error).message}); send a JSON object with Content-Type: application/json`);
+    }
+  } else if (options.optional !== true) {
+    throw badRequest("a JSON request body is required for this route");
+  }
+  const result = schema.safeParse(raw);
+  if (!result.success) {
+    const issues = toIssues(result.error);
+    throw badRequest(describe(issues, "request body"), issues);
+  }
+  return result.data;
+}
+
+/** Validates the query string (`?a=1&b=2`; repeated names keep the first value). */
+export function readQuery<S extends z.ZodType>(c: Context<EmulatorEnv>, schema: S): z.output<S> {
+  const result = schema.safeParse(c.req.query());
+  if (!result.success) {
+    const issues = toIssues(result.error);
+    throw badRequest(describe(issues, "query parameter"), issues);
+  }
+  return result.data;
+}

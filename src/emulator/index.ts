@@ -1,0 +1,93 @@
+/**
+ * `svc-config/emulator`: a local, wire-compatible emulator of the platform's management API
+ * (emulator.md). `startEmulator()` resolves once the server listens.
+ */
+import { serve, type ServerType } from "@hono/node-server";
+import type { AddressInfo } from "node:net";
+import { EmulatorCore, type EmulatorControl } from "./control.js";
+import type { EmulatorClock } from "./engine/clock.js";
+import { resolveEmulatorOptions, type EmulatorOptions } from "./options.js";
+import { mountAdminRoutes } from "./routes/admin.js";
+import { createEmulatorApp } from "./server.js";
+
+export type { EmulatorOptions } from "./options.js";
+export type { EmulatorControl, FaultControl } from "./control.js";
+export type { EmulatorClock, TimeSource } from "./engine/clock.js";
+export type { FaultRule, InjectedFault } from "./faults.js";
+export type { RequestLogEntry, RequestLogSink } from "./request-log.js";
+export type { SeedDocument } from "./seed.js";
+export type { StateDocument } from "./state-document.js";
+export type { EmulatorTimings } from "./store/world.js";
+export type { EmulatorLimits } from "./runtime.js";
+export { parseFaultPlan } from "./faults.js";
+export { SEED_ENDPOINT_INDEX, M2_ROUTES } from "./route-index.js";
+
+/** A running emulator. */
+export interface RunningEmulator {
+  /** `http://127.0.0.1:<port>` (no trailing slash). */
+  readonly url: string;
+  /** `url + "/api/v2"`: the management API base. */
+  readonly apiHost: string;
+  /** The claimable database API origin (`url`). */
+  readonly claimApiHost: string;
+  /** The bootstrap key (admin). */
+  readonly apiKey: string;
+  /** The seeded project. */
+  readonly projectId: string;
+  /** The seeded project's default branch (`br-…`). */
+  readonly defaultBranchId: string;
+  /** The listening port. */
+  readonly port: number;
+  /** In-process control: snapshot, reset, clock, faults, requests, settle, lockProject. */
+  readonly state: EmulatorControl;
+  /** Shortcut for `state.clock`. */
+  readonly clock: EmulatorClock;
+  /** Shortcut for `state.settle()`. */
+  settle(options?: { timeoutMs?: number }): Promise<void>;
+  /** Stops listening and finishes in-flight requests (up to 5 s); idempotent. */
+  close(): Promise<void>;
+}
+
+/** Starts the emulator; resolves once it listens. Invalid options reject with an error naming the option. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const resolved = resolveEmulatorOptions(options);
+  const core = new EmulatorCore(resolved);
+  const app = createEmulatorApp({ rt: core, faults: core.faultEngine, log: core.log, mountAdmin: (a) => mountAdminRoutes(a, core) });
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: resolved.port, hostname: resolved.host }, () => resolve(s));
+    s.once("error", reject);
+  });
+  const timer = setInterval(() => core.world.now(), 50);
+  timer.unref();
+  const address = server.address() as AddressInfo;
+  const host = resolved.host.includes(":") ? `[${resolved.host}]` : resolved.host;
+  const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${address.port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    apiHost: `${url}/api/v2`,
+    claimApiHost: url,
+    apiKey: core.identity.apiKey,
+    projectId: core.identity.projectId,
+    defaultBranchId: core.identity.defaultBranchId,
+    port: address.port,
+    state: core,
+    clock: core.clock,
+    settle: (o) => core.settle(o),
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        clearInterval(timer);
+        const force = setTimeout(() => {
+          if ("closeAllConnections" in server) server.closeAllConnections();
+        }, 5000);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        if ("closeIdleConnections" in server) server.closeIdleConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,132 @@
+/** `startEmulator` options (emulator.md §1.2), validated with zod; errors name the option. */
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { ErrorCode, PlatformError } from "../errors/index.js";
+import type { TimeSource } from "./engine/clock.js";
+import { parseFaultPlan, validateFaultRules, type FaultRule } from "./faults.js";
+import type { RequestLogSink } from "./request-log.js";
+import { DEFAULT_LIMITS, type EmulatorLimits } from "./runtime.js";
+import { parseSeedDocument, type SeedDocument } from "./seed.js";
+import { DEFAULT_TIMINGS, type EmulatorTimings } from "./store/world.js";
+
+/** Options of {@link startEmulator}; every field optional. */
+export interface EmulatorOptions {
+  /** Listen port; 0 = a random free port. @default 0 */
+  port?: number;
+  /** Bind address. @default "127.0.0.1" */
+  host?: string;
+  /** A seed document or the path of a JSON one. @default the built-in seed */
+  seed?: string | SeedDocument;
+  /** Fixes the bootstrap key. @default generated */
+  apiKey?: string;
+  /** Latency added before each API request: ms, or a uniform `[min, max]` range. @default 0 */
+  latencyMs?: number | [number, number];
+  /** A fault plan string (`status=503,rate=0.1;reset=0.02`) or rules. */
+  faults?: string | FaultRule[];
+  /** Seed of the fault and latency PRNG. @default 1 */
+  faultSeed?: number;
+  /** Seed of ids, passwords and tokens (deterministic worlds). @default random */
+  idSeed?: number;
+  /** Durations of operations, builds and domain activation (ms). */
+  timings?: Partial<EmulatorTimings>;
+  /** Size limits (bytes). */
+  limits?: Partial<EmulatorLimits>;
+  /** `system`, `manual`, a `Date` (manual, starting there) or a time source. @default "system" */
+  clock?: "system" | "manual" | Date | TimeSource;
+  /** Request log: off, text or JSON lines on stderr, or a callback. @default "off" */
+  log?: RequestLogSink;
+}
+
+/** Options after validation and defaults. */
+export interface ResolvedEmulatorOptions {
+  port: number;
+  host: string;
+  seed?: SeedDocument;
+  apiKey?: string;
+  latency: [number, number];
+  faults: FaultRule[];
+  faultSeed: number;
+  idSeed?: number;
+  timings: EmulatorTimings;
+  limits: EmulatorLimits;
+  clock: "system" | "manual" | Date | TimeSource;
+  log: RequestLogSink;
+}
+
+const Ms = z.number().int().min(0);
+const OptionsSchema = z.object({
+  port: z.number().int().min(0).max(65535).optional(),
+  host: z.string().min(1).optional(),
+  seed: z.unknown().optional(),
+  apiKey: z.string().min(8, "must be at least 8 characters").optional(),
+  latencyMs: z.union([Ms, z.tuple([Ms, Ms])]).optional(),
+  faults: z.unknown().optional(),
+  faultSeed: z.number().int().optional(),
+  idSeed: z.number().int().optional(),
+  timings: z.object({ opSchedulingMs: Ms, opRunMs: Ms, deployPendingMs: Ms, deployBuildMs: Ms, domainActivationMs: Ms, claimTransferMs: Ms }).partial().optional(),
+  limits: z.object({ jsonBodyBytes: Ms, multipartBodyBytes: Ms, zipBytes: Ms, unzippedBytes: Ms, zipEntries: Ms, environmentBytes: Ms }).partial().optional(),
+  clock: z.unknown().optional(),
+  log: z.unknown().optional(),
+});
+
+function invalidOption(option: string, message: string): PlatformError {
+  return new PlatformError(ErrorCode.INVALID_OPTIONS, `invalid emulator option ${option}: ${message}`, { details: { option } });
+}
+
+/** Reads a seed from a path or validates an object. */
+export function resolveSeed(seed: unknown): SeedDocument {
+  if (typeof seed === "string") {
+    let text: string;
+    try {
+      text = readFileSync(seed, "utf8");
+    } catch (err) {
+      throw invalidOption("seed", `cannot read ${seed} (${(err as Error).message}); give the path of a JSON seed document`);
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (err) {
+      throw invalidOption("seed", `${seed} is not valid JSON (${(err as Error).message})`);
+    }
+    return parseSeedDocument(raw);
+  }
+  return parseSeedDocument(seed);
+}
+
+/** Validates options and fills defaults. */
+export function resolveEmulatorOptions(options: EmulatorOptions = {}): ResolvedEmulatorOptions {
+  const parsed = OptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw invalidOption(issue?.path.join(".") || "(options)", issue?.message ?? "invalid");
+  }
+  const o = parsed.data;
+  const latency: [number, number] = o.latencyMs === undefined ? [0, 0] : typeof o.latencyMs === "number" ? [o.latencyMs, o.latencyMs] : o.latencyMs;
+  if (latency[0] > latency[1]) throw invalidOption("latencyMs", `the range [${latency[0]}, ${latency[1]}] has min above max`);
+  let faults: FaultRule[] = [];
+  if (typeof options.faults === "string") faults = parseFaultPlan(options.faults);
+  else if (Array.isArray(options.faults)) {
+    validateFaultRules(options.faults);
+    faults = options.faults;
+  } else if (options.faults !== undefined) throw invalidOption("faults", "must be a plan string or an array of fault rules");
+  const clock = options.clock ?? "system";
+  if (!(clock === "system" || clock === "manual" || clock instanceof Date || (typeof clock === "object" && typeof clock.now === "function"))) {
+    throw invalidOption("clock", 'must be "system", "manual", a Date or an object with now()');
+  }
+  const log = options.log ?? "off";
+  if (!(log === "off" || log === "text" || log === "json" || typeof log === "function")) throw invalidOption("log", 'must be "off", "text", "json" or a function');
+  return {
+    port: o.port ?? 0,
+    host: o.host ?? "127.0.0.1",
+    ...(options.seed !== undefined ? { seed: resolveSeed(options.seed) } : {}),
+    ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}),
+    latency,
+    faults,
+    faultSeed: o.faultSeed ?? 1,
+    ...(o.idSeed !== undefined ? { idSeed: o.idSeed } : {}),
+    timings: { ...DEFAULT_TIMINGS, ...o.timings },
+    limits: { ...DEFAULT_LIMITS, ...o.limits },
+    clock,
+    log,
+  };
+}

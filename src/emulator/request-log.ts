@@ -1,0 +1,59 @@
+/**
+ * The request log (emulator.md §11): a ring of the last 1,000 entries, plus an optional sink
+ * (`text` or `json` lines on stderr, or a callback). Never records bodies, headers or query strings.
+ */
+
+/** One request log entry. */
+export interface RequestLogEntry {
+  time: string;
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  /** HTTP status, or `reset` for a dropped connection. */
+  status: number | "reset";
+  durationMs: number;
+  requestId: string;
+  /** Injected fault rule indexes, or `-`. */
+  fault: string;
+}
+
+/** Where log lines go: nowhere, stderr as text or JSON lines, or a callback. */
+export type RequestLogSink = "off" | "text" | "json" | ((entry: RequestLogEntry) => void);
+
+const RING_SIZE = 1000;
+
+/** Formats an entry as the text log line. */
+export function formatLogLine(e: RequestLogEntry): string {
+  return `${e.time} ${e.method} ${e.path} ${e.status} ${e.durationMs.toFixed(1)}ms rid=${e.requestId} fault=${e.fault}`;
+}
+
+/** The ring buffer and its sink. */
+export class RequestLog {
+  private ring: RequestLogEntry[] = [];
+  private next = 0;
+
+  constructor(private readonly sink: RequestLogSink = "off") {}
+
+  /** Records one entry. */
+  add(entry: RequestLogEntry): void {
+    if (this.ring.length < RING_SIZE) this.ring.push(entry);
+    else this.ring[this.next] = entry;
+    this.next = (this.next + 1) % RING_SIZE;
+    if (this.sink === "off") return;
+    if (typeof this.sink === "function") this.sink(entry);
+    else process.stderr.write((this.sink === "json" ? JSON.stringify(entry) : formatLogLine(entry)) + "\n");
+  }
+
+  /** The most recent entries, oldest first. @default limit 1000 */
+  recent(limit = RING_SIZE): RequestLogEntry[] {
+    const ordered = this.ring.length < RING_SIZE ? [...this.ring] : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
+    return ordered.slice(Math.max(0, ordered.length - limit));
+  }
+
+  /** Writes a warning or error line to stderr unless the log is off. */
+  notice(message: string): void {
+    if (this.sink === "off") return;
+    if (typeof this.sink === "function") return;
+    process.stderr.write(`svc emulator: ${message}\n`);
+  }
+}

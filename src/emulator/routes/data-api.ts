@@ -1,0 +1,65 @@
+/** The data API (api.md §9): one per (branch, database). */
+import { Hono, type Context } from "hono";
+import { DataApiCreateRequestSchema, DataApiUpdateRequestSchema } from "../../api/wire/index.js";
+import type { EmulatorEnv } from "../http/env.js";
+import { conflict, notFound, unprocessable } from "../http/errors.js";
+import { visibleBranch } from "../http/scope.js";
+import { readJson } from "../http/validate.js";
+import type { EmulatorRuntime } from "../runtime.js";
+import type { BranchRec, ProjectRec } from "../store/records.js";
+
+/** Routes of the data API group. */
+export function dataApiRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
+  const r = new Hono<EmulatorEnv>();
+  const path = "/projects/:project_id/branches/:branch_id/data-api/:database_name";
+  const scope = (c: Context<EmulatorEnv>): { project: ProjectRec; branch: BranchRec; db: string } => {
+    rt.world.now();
+    const found = visibleBranch(rt.world, c, c.req.param("project_id") ?? "", c.req.param("branch_id") ?? "");
+    const db = c.req.param("database_name") ?? "";
+    if (!found.branch.databases.has(db)) throw notFound(`database "${db}" not found on branch ${found.branch.id}`);
+    return { ...found, db };
+  };
+  const urlOf = (project: ProjectRec, branch: BranchRec, db: string): string => {
+    const ep = [...project.endpoints.values()].find((e) => e.branchId === branch.id && e.type === "read_write");
+    return `https://${ep?.id ?? branch.id}.apirest.${rt.world.proxyHost(project.regionId)}/${db}/rest/v1`;
+  };
+
+  r.get(path, (c) => {
+    const { project, branch, db } = scope(c);
+    const rec = branch.dataApi.get(db);
+    if (rec === undefined) throw notFound(`the data API is not enabled for database "${db}" on branch ${branch.id}`);
+    return c.json({ url: urlOf(project, branch, db), status: "ready", settings: rec.settings, available_schemas: ["public"] });
+  });
+
+  r.post(path, async (c) => {
+    const { project, branch, db } = scope(c);
+    const body = await readJson(c, DataApiCreateRequestSchema, { optional: true });
+    if (body.auth_provider === "neon_auth" && branch.auth === undefined) throw unprocessable(`auth_provider neon_auth needs branch auth on ${branch.id}; enable auth first or use external`);
+    if (body.auth_provider === "external" && body.jwks_url === undefined) throw unprocessable("auth_provider external needs jwks_url", "unprocessable", [{ path: "jwks_url", message: "required with external" }]);
+    if (branch.dataApi.has(db)) throw conflict(`the data API is already enabled for database "${db}" on branch ${branch.id}`, "already_enabled");
+    branch.dataApi.set(db, {
+      database: db,
+      settings: body.settings !== undefined ? { ...body.settings } : null,
+      ...(body.auth_provider !== undefined ? { authProvider: body.auth_provider } : {}),
+      createdAt: rt.world.clock.now(),
+    });
+    return c.json({ url: urlOf(project, branch, db) }, 201);
+  });
+
+  r.patch(path, async (c) => {
+    const { branch, db } = scope(c);
+    const rec = branch.dataApi.get(db);
+    if (rec === undefined) throw notFound(`the data API is not enabled for database "${db}" on branch ${branch.id}`);
+    const body = await readJson(c, DataApiUpdateRequestSchema, { optional: true });
+    if (body.settings !== undefined) rec.settings = { ...(rec.settings ?? {}), ...body.settings };
+    return c.json({}, 201);
+  });
+
+  r.delete(path, (c) => {
+    const { branch, db } = scope(c);
+    if (!branch.dataApi.delete(db)) throw notFound(`the data API is not enabled for database "${db}" on branch ${branch.id}`);
+    return c.json({});
+  });
+
+  return r;
+}

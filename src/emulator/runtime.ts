@@ -1,0 +1,32 @@
+/** What every route module needs: the state and the hooks the fault engine provides. */
+import type { OperationFailureHook } from "./engine/operations.js";
+import type { World } from "./store/world.js";
+
+/** Size limits (emulator.md §8), in bytes unless named otherwise. */
+export interface EmulatorLimits {
+  jsonBodyBytes: number;
+  multipartBodyBytes: number;
+  zipBytes: number;
+  unzippedBytes: number;
+  zipEntries: number;
+  environmentBytes: number;
+}
+
+/** Default limits (emulator.md §8). */
+export const DEFAULT_LIMITS: Readonly<EmulatorLimits> = Object.freeze({
+  jsonBodyBytes: 1024 * 1024,
+  multipartBodyBytes: 12 * 1024 * 1024,
+  zipBytes: 10 * 1024 * 1024,
+  unzippedBytes: 64 * 1024 * 1024,
+  zipEntries: 4096,
+  environmentBytes: 64 * 1024,
+});
+
+/** Shared by the route modules of one emulator instance. */
+export interface EmulatorRuntime {
+  /** The current state (replaced wholesale by `reset`). */
+  readonly world: World;
+  /** Whether an operation with this action should end `failed` (fault rule `opfail`). */
+  readonly shouldFailOperation: OperationFailureHook;
+  readonly limits: EmulatorLimits;
+}

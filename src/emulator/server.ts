@@ -1,0 +1,192 @@
+/**
+ * The emulator's Hono app and its middleware, in the request processing order of emulator.md §3:
+ * request id → latency and `before` faults → authentication → routing (404 / 405 / 501) →
+ * Content-Type and size limits → the route (visibility, validation, lock, rules) → `after` faults.
+ */
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { randomUUID } from "node:crypto";
+import type { EmulatorEnv } from "./http/env.js";
+import { CODE_BY_STATUS, EmulatorHttpError, payloadTooLarge, unauthorized } from "./http/errors.js";
+import type { FaultEngine, FaultHit } from "./faults.js";
+import type { RequestLog } from "./request-log.js";
+import { M2_ROUTES, SEED_ENDPOINT_INDEX, toHonoPath } from "./route-index.js";
+import type { EmulatorRuntime } from "./runtime.js";
+import { accountRoutes } from "./routes/account.js";
+import { apiKeyRoutes } from "./routes/api-keys.js";
+import { authRoutes } from "./routes/auth.js";
+import { branchRoutes } from "./routes/branches.js";
+import { customDomainRoutes } from "./routes/custom-domains.js";
+import { credentialRoutes } from "./routes/credentials.js";
+import { dataApiRoutes } from "./routes/data-api.js";
+import { endpointRoutes } from "./routes/endpoints.js";
+import { functionRoutes } from "./routes/functions.js";
+import { operationRoutes } from "./routes/operations.js";
+import { projectRoutes } from "./routes/projects.js";
+import { roleDatabaseRoutes } from "./routes/roles-databases.js";
+import { storageRoutes } from "./routes/storage.js";
+import { triggerRoutes } from "./routes/triggers.js";
+
+/** Everything the app needs besides the routes. */
+export interface ServerParts {
+  rt: EmulatorRuntime;
+  faults: FaultEngine;
+  log: RequestLog;
+  /** Mounts `/__emulator/*` (admin routes) on the app. */
+  mountAdmin: (app: Hono<EmulatorEnv>) => void;
+}
+
+const API = "/api/v2";
+const VALID_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+const DEPLOYMENT_PATH = /^\/api\/v2\/projects\/[^/]+\/branches\/[^/]+\/functions\/[^/]+\/deployments$/;
+
+interface KnownRoute {
+  method: string;
+  template: string;
+  regex: RegExp;
+}
+
+function templateRegex(path: string): RegExp {
+  const body = path
+    .split("/")
+    .map((seg) => (seg.startsWith(":") ? "[^/]+" : seg.replace(/[.+?^${}()|[\]\\*]/g, "\\$&")))
+    .join("/");
+  return new RegExp(`^${body}/?$`);
+}
+
+/** The error body as JSON, with the request id. */
+export function errorResponse(c: Context<EmulatorEnv>, status: ContentfulStatusCode, body: { code: string; message: string; [k: string]: unknown }, headers: Record<string, string> = {}): Response {
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  return c.json({ ...body, request_id: c.get("rid") }, status);
+}
+
+function faultResponse(c: Context<EmulatorEnv>, hit: FaultHit): Response {
+  const status = (hit.status ?? 503) as ContentfulStatusCode;
+  const code = CODE_BY_STATUS[status] ?? "internal_error";
+  const headers: Record<string, string> = { "X-Emulator-Fault": String(hit.rule) };
+  if (hit.retryAfterS !== undefined) headers["Retry-After"] = String(hit.retryAfterS);
+  const message =
+    status === 423
+      ? "project is locked by a system operation (injected fault); retry with backoff"
+      : status === 429
+        ? "too many requests (injected fault); retry after Retry-After"
+        : `injected ${status} fault: the platform failed to handle the request; retry later`;
+  return errorResponse(c, status, { code, message }, headers);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Builds the emulator's Hono app. */
+export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
+  const { rt, faults, log } = parts;
+  const app = new Hono<EmulatorEnv>();
+  let known: KnownRoute[] = [];
+
+  app.use("*", async (c, next) => {
+    const started = performance.now();
+    const incoming = c.req.header("x-request-id");
+    const rid = incoming !== undefined && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    c.set("rid", rid);
+    await next();
+    c.header("X-Request-ID", rid);
+    const reset = c.env?.incoming?.socket?.destroyed === true;
+    log.add({
+      time: new Date().toISOString(),
+      method: c.req.method,
+      path: c.req.path,
+      status: reset ? "reset" : c.res.status,
+      durationMs: performance.now() - started,
+      requestId: rid,
+      fault: c.res.headers.get("X-Emulator-Fault") ?? "-",
+    });
+  });
+
+  const jsonLimit = bodyLimit({ maxSize: rt.limits.jsonBodyBytes, onError: () => { throw payloadTooLarge(`the JSON body exceeds ${rt.limits.jsonBodyBytes} bytes; send a smaller body`); } });
+  const multipartLimit = bodyLimit({ maxSize: rt.limits.multipartBodyBytes, onError: () => { throw payloadTooLarge(`the multipart body exceeds ${rt.limits.multipartBodyBytes} bytes; the archive must be at most ${rt.limits.zipBytes} bytes`); } });
+
+  const apiMiddleware: MiddlewareHandler<EmulatorEnv> = async (c, next) => {
+    const delay = faults.latencyMs();
+    if (delay > 0) await sleep(delay);
+    const hits = faults.evaluate(c.req.method, c.req.path, c.get("rid"));
+    for (const hit of hits) if (hit.kind === "delay" && hit.phase === "before") await sleep(hit.delayMs ?? 0);
+    const before = hits.find((h) => h.phase === "before" && h.kind !== "delay");
+    if (before !== undefined) {
+      if (before.kind === "reset") {
+        c.env.incoming.socket.destroy();
+        c.res = c.body(null, 500);
+        c.header("X-Emulator-Fault", String(before.rule));
+        return;
+      }
+      c.res = faultResponse(c, before);
+      return;
+    }
+    const header = c.req.header("authorization") ?? "";
+    const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    const principal = token !== undefined ? rt.world.authenticate(token) : null;
+    if (principal === null) throw unauthorized();
+    principal.key.lastUsedAt = rt.world.clock.now();
+    principal.key.lastUsedFrom = c.env?.incoming?.socket?.remoteAddress ?? "";
+    c.set("principal", principal);
+    const method = c.req.method;
+    const hasBody = (c.req.header("content-length") ?? "0") !== "0" || c.req.header("transfer-encoding") !== undefined;
+    if (method !== "GET" && method !== "HEAD" && hasBody) {
+      const type = (c.req.header("content-type") ?? "").toLowerCase();
+      const path = c.req.path;
+      const isKnown = known.some((k) => k.method === method && k.regex.test(path));
+      if (isKnown) {
+        const multipart = DEPLOYMENT_PATH.test(path);
+        const ok = multipart ? type.startsWith("multipart/form-data") : /^application\/([a-z.+-]+\+)?json\b/.test(type);
+        if (!ok) throw new EmulatorHttpError(415, { code: "unsupported_media_type", message: `Content-Type "${type || "(none)"}" is not accepted here; send ${multipart ? "multipart/form-data" : "application/json"}` });
+        await (multipart ? multipartLimit : jsonLimit)(c, next);
+      } else await next();
+    } else await next();
+    const after = hits.find((h) => h.phase === "after");
+    if (after !== undefined) {
+      if (after.kind === "delay") await sleep(after.delayMs ?? 0);
+      else if (after.kind === "reset") c.env.incoming.socket.destroy();
+      else c.res = faultResponse(c, after);
+    }
+  };
+  app.use(`${API}/*`, apiMiddleware);
+
+  parts.mountAdmin(app);
+  for (const group of [projectRoutes, operationRoutes, branchRoutes, endpointRoutes, roleDatabaseRoutes, authRoutes, dataApiRoutes, storageRoutes, functionRoutes, triggerRoutes, customDomainRoutes, credentialRoutes, apiKeyRoutes, accountRoutes]) {
+    app.route(API, group(rt));
+  }
+
+  const emulated = new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`));
+  for (const entry of [...SEED_ENDPOINT_INDEX, ...M2_ROUTES]) {
+    const [method = "GET", template = "/"] = entry.split(" ");
+    const honoPath = API + toHonoPath(template);
+    if (emulated.has(`${method} ${honoPath}`)) continue;
+    app.on(method, honoPath, (c) =>
+      errorResponse(c, 501, { code: "not_implemented", message: `${method} ${template} is not emulated by the local emulator` }),
+    );
+  }
+  known = app.routes.filter((r) => r.method !== "ALL").map((r) => ({ method: r.method, template: r.path, regex: templateRegex(r.path) }));
+
+  app.notFound((c) => {
+    const path = c.req.path;
+    const allowed = [...new Set(known.filter((k) => k.regex.test(path)).map((k) => k.method))];
+    if (allowed.length > 0) {
+      return errorResponse(c, 405, { code: "method_not_allowed", message: `${c.req.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}` }, { Allow: allowed.join(", ") });
+    }
+    return errorResponse(c, 404, { code: "route_not_found", message: `no route ${c.req.method} ${path}; API routes start with ${API}` });
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof EmulatorHttpError) return errorResponse(c, err.status as ContentfulStatusCode, { ...err.answer }, err.headers);
+    if (err instanceof HTTPException) {
+      const status = err.status as ContentfulStatusCode;
+      return errorResponse(c, status, { code: status === 413 ? "payload_too_large" : status === 400 ? "invalid_request" : (CODE_BY_STATUS[status] ?? "internal_error"), message: err.message });
+    }
+    log.notice(`internal error on ${c.req.method} ${c.req.path} (request ${c.get("rid")}): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return errorResponse(c, 500, { code: "internal_error", message: `the emulator failed on this request (request id ${c.get("rid")}); see its stderr` });
+  });
+
+  return app;
+}

@@ -1,0 +1,283 @@
+/**
+ * The emulator's in-memory records. They hold what the wire shapes are built from; the store
+ * knows nothing about HTTP. Timestamps are epoch milliseconds (the clock's unit).
+ */
+
+/** A user account (owner of personal projects and keys). */
+export interface UserRec {
+  id: string;
+  email: string;
+  name: string;
+  plan: PlanName;
+  createdAt: number;
+}
+
+/** An organization account. */
+export interface OrgRec {
+  id: string;
+  name: string;
+  plan: PlanName;
+  platformFeatures: boolean;
+  /** user id -> organization role. */
+  members: Map<string, "admin" | "member">;
+  createdAt: number;
+}
+
+/** Plan names (emulator.md §1.4). */
+export type PlanName = "free" | "launch" | "scale";
+
+/** An API key; only the SHA-256 of the token is stored. */
+export interface ApiKeyRec {
+  id: number;
+  name: string;
+  /** Hex SHA-256 of the token. */
+  hash: string;
+  kind: "personal" | "org";
+  /** User id (personal) or organization id (org). */
+  accountId: string;
+  /** The user who created the key. */
+  createdBy: string;
+  /** Organization keys may be limited to one project. */
+  projectId?: string;
+  /** Admin keys may use `/__emulator/*`. */
+  admin: boolean;
+  createdAt: number;
+  lastUsedAt?: number;
+  lastUsedFrom?: string;
+  revoked: boolean;
+}
+
+/** The caller a request acts for, resolved from its key. */
+export interface Principal {
+  key: ApiKeyRec;
+  /** The user behind a personal key (or the creator of an organization key). */
+  userId: string;
+  /** The organization of an organization key. */
+  orgId?: string;
+}
+
+/** An operation (api.md §4) with its precomputed deadlines. */
+export interface OperationRec {
+  id: string;
+  projectId: string;
+  branchId?: string;
+  endpointId?: string;
+  action: string;
+  status: string;
+  error?: string;
+  failuresCount: number;
+  createdAt: number;
+  updatedAt: number;
+  /** When it becomes `running`. */
+  startAt: number;
+  /** When it ends. */
+  finishAt: number;
+  /** Ends `failed` (fault rule `opfail`). */
+  willFail: boolean;
+  /** Ends `skipped` (start on an active endpoint, suspend on an idle one). */
+  willSkip: boolean;
+  totalDurationMs: number;
+}
+
+/** A project. */
+export interface ProjectRec {
+  id: string;
+  name: string;
+  regionId: string;
+  pgVersion: number;
+  /** Owning user id, or organization id when `orgId` is set. */
+  ownerId: string;
+  orgId?: string;
+  provisioner: string;
+  storePasswords: boolean;
+  historyRetentionSeconds: number;
+  settings: Record<string, unknown>;
+  defaultEndpointSettings: { pg_settings?: Record<string, string>; autoscaling_limit_min_cu?: number; autoscaling_limit_max_cu?: number; suspend_timeout_seconds?: number };
+  createdAt: number;
+  updatedAt: number;
+  deletedAt?: number;
+  branches: Map<string, BranchRec>;
+  endpoints: Map<string, EndpointRec>;
+  /** Oldest first. */
+  operations: OperationRec[];
+  /** Operations still scheduling or running. */
+  inFlight: Set<string>;
+}
+
+/** A branch and everything that lives on it. */
+export interface BranchRec {
+  id: string;
+  projectId: string;
+  name: string;
+  parentId?: string;
+  parentTimestamp?: number;
+  isDefault: boolean;
+  protected: boolean;
+  currentState: string;
+  stateChangedAt: number;
+  initSource: string;
+  expiresAt?: number;
+  createdAt: number;
+  updatedAt: number;
+  annotation: Record<string, string>;
+  roles: Map<string, RoleRec>;
+  databases: Map<string, DatabaseRec>;
+  buckets: Map<string, BucketRec>;
+  functions: Map<string, FunctionRec>;
+  triggers: Map<string, TriggerRec>;
+  credentials: Map<string, CredentialRec>;
+  dataApi: Map<string, DataApiRec>;
+  auth?: AuthRec;
+}
+
+/** A compute endpoint. */
+export interface EndpointRec {
+  id: string;
+  projectId: string;
+  branchId: string;
+  name?: string;
+  type: "read_write" | "read_only";
+  currentState: "init" | "active" | "idle";
+  pendingState?: "active" | "idle";
+  minCu: number;
+  maxCu: number;
+  suspendTimeoutSeconds: number;
+  settings: Record<string, unknown>;
+  provisioner: string;
+  poolerEnabled: boolean;
+  poolerMode: string;
+  disabled: boolean;
+  createdAt: number;
+  updatedAt: number;
+  startedAt?: number;
+  suspendedAt?: number;
+}
+
+/** A Postgres role on a branch. */
+export interface RoleRec {
+  name: string;
+  password: string;
+  noLogin: boolean;
+  protected: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A database on a branch. */
+export interface DatabaseRec {
+  id: number;
+  name: string;
+  ownerName: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A bucket with its objects. */
+export interface BucketRec {
+  name: string;
+  accessLevel: string;
+  createdAt: number;
+  inherited: boolean;
+  objects: Map<string, ObjectRec>;
+}
+
+/** A stored object (metadata; bodies are not modelled in M1). */
+export interface ObjectRec {
+  key: string;
+  size: number;
+  etag: string;
+  lastModified: number;
+}
+
+/** A function and its deployments. */
+export interface FunctionRec {
+  id: string;
+  slug: string;
+  name: string;
+  createdAt: number;
+  /** Copied from the parent branch and never deployed here. */
+  inherited: boolean;
+  /** Oldest first; ids increase from 1. */
+  deployments: DeploymentRec[];
+}
+
+/** A function deployment. */
+export interface DeploymentRec {
+  id: number;
+  status: "pending" | "building" | "completed" | "failed";
+  runtime: string;
+  memoryMib: number;
+  createdAt: number;
+  /** Name -> value (values never leave the emulator except in the secret state document). */
+  environment: Map<string, string>;
+  /** SHA-256 of the stored archive. */
+  zipSha256: string;
+  /** The build outcome decided at upload: `null` = completes. */
+  buildError: string | null;
+  buildingAt: number;
+  finishAt: number;
+  error?: string;
+}
+
+/** A trigger. */
+export interface TriggerRec {
+  id: string;
+  type: "schedule" | "storage_object_created";
+  functionSlug: string;
+  name: string;
+  functionPath: string;
+  enabled: boolean;
+  version: number;
+  inherited: boolean;
+  cron?: string;
+  bucketName?: string;
+  prefix?: string;
+}
+
+/** A registered custom domain (one registry for the whole emulator). */
+export interface DomainRec {
+  domain: string;
+  accountId: string;
+  projectId: string;
+  branchId: string;
+  entityType: "function";
+  entityId: string;
+  cnameTarget: string;
+  activeAt: number;
+  createdAt: number;
+}
+
+/** A branch-scoped credential. */
+export interface CredentialRec {
+  tokenId: string;
+  name?: string;
+  scopes: string[];
+  principalType: string;
+  apiToken: string;
+  s3SecretAccessKey: string;
+  createdAt: number;
+  expiresAt?: number;
+  revokedAt?: number;
+}
+
+/** The data API on one database. */
+export interface DataApiRec {
+  database: string;
+  settings: Record<string, unknown> | null;
+  authProvider?: string;
+  createdAt: number;
+}
+
+/** Branch-level auth. */
+export interface AuthRec {
+  provider: string;
+  providerProjectId: string;
+  databaseName: string;
+  createdAt: number;
+  secretServerKey: string;
+  pubClientKey: string;
+  oauthProviders: Map<string, { id: string; type: string; clientId?: string; clientSecret?: string; microsoftTenantId?: string }>;
+  domains: { domain: string; authProvider: string }[];
+  users: Map<string, { id: string; email: string; name?: string }>;
+  emailServer: { host?: string; port?: number; username?: string; password?: string; sender_email?: string; sender_name?: string };
+}
