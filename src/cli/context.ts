@@ -31,6 +31,7 @@ export class CommandContext {
   readonly io: CliIo;
   readonly signal: AbortSignal;
   readonly #loadEngine: () => Promise<EnginePort>;
+  readonly #rawStdout: CliIo["stdout"];
   #engine: Promise<EnginePort> | undefined;
   #flags: CommonFlags = {};
   /** Set once a `--json` command printed its document, so a late error adds none. */
@@ -40,6 +41,7 @@ export class CommandContext {
 
   constructor(options: CommandContextOptions) {
     this.signal = options.signal;
+    this.#rawStdout = options.io.stdout;
     this.#loadEngine = options.loadEngine;
     const scrubbed = { stdout: this.scrubber.wrap(options.io.stdout), stderr: this.scrubber.wrap(options.io.stderr) };
     this.io = { ...options.io, ...scrubbed };
@@ -81,6 +83,14 @@ export class CommandContext {
   /** Writes the command's main output. */
   out(text: string): void {
     this.io.stdout.write(text);
+  }
+
+  /**
+   * Writes a requested secret (a connection string) to stdout unscrubbed: the one output
+   * cli.md §4.9 allows. Never use it for anything else.
+   */
+  outSecret(text: string): void {
+    this.#rawStdout.write(text);
   }
 
   /** Writes to stderr (echo, prompts, warnings, errors). */

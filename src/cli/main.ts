@@ -1,25 +1,78 @@
-import { LIBRARY_VERSION } from "../version.js";
+import { CommanderError } from "commander";
+import { CommandContext } from "./context.js";
+import { loadEngine, type EnginePort } from "./engine-port.js";
+import { processIo, type CliIo } from "./io.js";
+import { buildProgram, usageError, usageFor } from "./program.js";
+import { describeError, exitCodeFor, renderErrorText, toJsonError } from "./views/error-view.js";
+import { stringifyDocument } from "./views/json-plan.js";
 
-const HELP = `svc ${LIBRARY_VERSION}: config-as-code for a managed Postgres platform
+/** The oldest Node.js the CLI runs on (seed). */
+const MIN_NODE: readonly [number, number] = [20, 19];
 
-Usage: svc <command> [options]
+/** The message for an older Node.js, or `undefined` when `version` is recent enough. */
+export function nodeVersionProblem(version: string): string | undefined {
+  const [major = 0, minor = 0] = version.replace(/^v/, "").split(".").map(Number);
+  if (major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1])) return undefined;
+  return `svc-config needs Node.js 20.19 or later (found ${version.replace(/^v/, "")}); upgrade Node.js\n`;
+}
 
-Options:
-  -V, --version  print the version
-  -h, --help     print this help
-`;
+/** Test seams of {@link main}. */
+export interface MainOptions {
+  io?: CliIo;
+  loadEngine?: () => Promise<EnginePort>;
+  /** An interrupt source; by default the process's SIGINT (first aborts, second exits 130). */
+  signal?: AbortSignal;
+}
 
-/** Entry point of the `svc` bin; returns the process exit code. */
-export function main(argv: readonly string[]): number {
-  const [first] = argv;
-  if (first === "--version" || first === "-V") {
-    process.stdout.write(`${LIBRARY_VERSION}\n`);
-    return 0;
+function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const onSigint = (): void => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write("\nInterrupted: finishing what is in flight, starting nothing new (Ctrl-C again to exit now).\n");
+    controller.abort();
+  };
+  process.on("SIGINT", onSigint);
+  return { signal: controller.signal, dispose: () => process.off("SIGINT", onSigint) };
+}
+
+function reportError(ctx: CommandContext, err: unknown): number {
+  const view = describeError(err);
+  ctx.err(renderErrorText(view, ctx.verbose));
+  if (ctx.jsonCommand !== undefined && !ctx.documentPrinted) {
+    ctx.out(stringifyDocument({ formatVersion: 1, command: ctx.jsonCommand, error: toJsonError(view) }));
   }
-  if (first === undefined || first === "--help" || first === "-h" || first === "help") {
-    process.stdout.write(HELP);
-    return 0;
+  return exitCodeFor(err);
+}
+
+/**
+ * Entry point of the `svc` bin (cli.md): checks the Node.js version, parses `argv` with
+ * commander, runs the command and maps any error to its exit code. Returns the exit code.
+ */
+export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
+  const problem = nodeVersionProblem(process.versions.node);
+  if (problem !== undefined) {
+    process.stderr.write(problem);
+    return 1;
   }
-  process.stderr.write(`svc: unknown command "${first}". Run "svc --help" for the list of commands.\n`);
-  return 2;
+  const interrupt = options.signal === undefined ? interruptSignal() : { signal: options.signal, dispose: () => undefined };
+  const ctx = new CommandContext({ io: options.io ?? processIo(), loadEngine: options.loadEngine ?? loadEngine, signal: interrupt.signal });
+  let exitCode = 0;
+  const program = buildProgram({ ctx, setExitCode: (code) => (exitCode = code) });
+  try {
+    if (argv.length === 0) {
+      program.outputHelp();
+      return 0;
+    }
+    await program.parseAsync([...argv], { from: "user" });
+    return exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.exitCode === 0 || err.code === "commander.helpDisplayed" || err.code === "commander.version") return 0;
+      if (err.code === "commander.help") return 0;
+      return reportError(ctx, usageError(err.message, usageFor(program, argv)));
+    }
+    return reportError(ctx, err);
+  } finally {
+    interrupt.dispose();
+  }
 }

@@ -30,6 +30,8 @@ export interface ExecuteInput {
   inferredTarget: boolean;
   /** Runs the engine with the granted options; the progress handler is attached by the caller. */
   execute: (granted: Granted, onEvent: (event: unknown) => void) => Promise<PushResult>;
+  /** Wraps the `--json` apply document (e.g. into `branch create`'s). */
+  wrapDocument?: (doc: object) => object;
 }
 
 /**
@@ -68,8 +70,11 @@ export async function gate(ctx: CommandContext, input: GateInput & { result: Pus
   return granted;
 }
 
-function printDocument(ctx: CommandContext, view: ViewTarget, result: PushResult, outcome: ApplyOutcome): void {
-  ctx.out(stringifyDocument(buildPlanDocument({ command: "apply", cliVersion: LIBRARY_VERSION, target: view, result, outcome })));
+type Wrap = ((doc: object) => object) | undefined;
+
+function printDocument(ctx: CommandContext, view: ViewTarget, result: PushResult, outcome: ApplyOutcome, wrap: Wrap): void {
+  const doc = buildPlanDocument({ command: "apply", cliVersion: LIBRARY_VERSION, target: view, result, outcome });
+  ctx.out(stringifyDocument(wrap === undefined ? doc : wrap(doc)));
   ctx.documentPrinted = true;
 }
 
@@ -92,7 +97,7 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
   const started = ctx.io.now();
   if (!json && !ctx.quiet) ctx.out(renderPlanText(result, ctx.styleFor("stdout")));
   if (result.changes.length === 0 && !hasBlockingConflict(result)) {
-    if (json) printDocument(ctx, view, result, { status: "no-changes", durationMs: 0, error: null });
+    if (json) printDocument(ctx, view, result, { status: "no-changes", durationMs: 0, error: null }, input.wrapDocument);
     else if (ctx.quiet) ctx.out(`${noChangesLine(view.branchName)}\n`);
     return 0;
   }
@@ -103,17 +108,18 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
     applied = await input.execute(granted, progress.onEvent);
   } catch (err) {
     progress.stop();
-    return reportFailure(ctx, err, { view, planned: result, json, durationMs: ctx.io.now() - started });
+    return reportFailure(ctx, err, { view, planned: result, json, durationMs: ctx.io.now() - started, wrap: input.wrapDocument });
   }
   progress.stop();
   const durationMs = ctx.io.now() - started;
-  if (json) printDocument(ctx, view, applied, { status: "applied", durationMs, error: null });
+  if (json) printDocument(ctx, view, applied, { status: "applied", durationMs, error: null }, input.wrapDocument);
   else if (ctx.quiet) ctx.out(renderApplyComplete(applied, durationMs).split("\n")[0] + "\n");
   else ctx.out(renderApplyComplete(applied, durationMs));
   return 0;
 }
 
-function reportFailure(ctx: CommandContext, err: unknown, options: { view: ViewTarget; planned: PushResult; json: boolean; durationMs: number }): number {
+/** Reports a partial failure or an interrupt with the lists of what happened; rethrows anything else. */
+export function reportFailure(ctx: CommandContext, err: unknown, options: { view: ViewTarget; planned: PushResult; json: boolean; durationMs: number; wrap: Wrap }): number {
   if (isPlatformError(err, ErrorCode.PUSH_ABORTED)) {
     throw new PlatformError(ErrorCode.PUSH_ABORTED, `Branch ${options.view.branchName} changed while applying; nothing was changed. Re-run svc config plan.`, {
       details: err.details,
@@ -128,7 +134,7 @@ function reportFailure(ctx: CommandContext, err: unknown, options: { view: ViewT
   ctx.err(renderErrorText(view, ctx.verbose));
   if (options.json) {
     const status = isPlatformError(err, ErrorCode.CANCELLED) ? "aborted" : result.applied.length > 0 ? "partial" : "failed";
-    printDocument(ctx, options.view, result, { status, durationMs: options.durationMs, error: toJsonError(view), changeErrors: changeErrors(result) });
+    printDocument(ctx, options.view, result, { status, durationMs: options.durationMs, error: toJsonError(view), changeErrors: changeErrors(result) }, options.wrap);
   } else {
     ctx.out(renderOutcomeLists(result, ctx.styleFor("stdout")));
   }

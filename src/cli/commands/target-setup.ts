@@ -118,7 +118,7 @@ export function printEcho(ctx: CommandContext, info: EchoInfo, compact: boolean)
 }
 
 /** The view target of a resolved target. */
-export function viewTarget(target: Target, configPath: string): ViewTarget {
+export function viewTarget(target: Omit<Target, "api">, configPath: string): ViewTarget {
   return {
     projectId: target.project.id,
     projectName: target.project.name,

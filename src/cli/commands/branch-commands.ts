@@ -1,0 +1,213 @@
+import { resolve } from "node:path";
+import type { ApiBranch } from "../../api/platform-api.js";
+import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
+import { ErrorCode } from "../../errors/codes.js";
+import { isPlatformError } from "../../errors/platform-error.js";
+import type { PushResult } from "../../model/plan.js";
+import { LIBRARY_VERSION } from "../../version.js";
+import type { CommandContext } from "../context.js";
+import { writeFileAtomic } from "../files.js";
+import { resolveBranch, type TargetFlags } from "../target.js";
+import { buildPlanDocument, stringifyDocument } from "../views/json-plan.js";
+import { renderTargetBlock, renderTargetLine } from "../views/target-echo.js";
+import { renderApplyComplete } from "../views/text-result.js";
+import { gateAndExecute, reportFailure, type ApplyFlags } from "./apply-command.js";
+import { computePlan } from "./plan-command.js";
+import { connect, echoInfo, loadEnv, loadPolicy, printEcho, viewTarget, type Target } from "./target-setup.js";
+
+/** Flags of `svc branch create NAME`. */
+export interface BranchCreateFlags extends Omit<ApplyFlags, "branch" | "out" | "markdown" | "detailedExitcode"> {
+  ifExists?: "fail" | "apply";
+}
+
+/**
+ * `svc branch create NAME` (cli.md §4.6): `createBranch` from the policy, or with
+ * `--if-exists apply` the policy applied to the existing branch exactly as
+ * `svc config apply --branch id:<id>` (`created: false`).
+ */
+export async function runBranchCreate(ctx: CommandContext, name: string, flags: BranchCreateFlags): Promise<number> {
+  const engine = await ctx.engine();
+  const origins = loadEnv(ctx, flags);
+  const policy = await loadPolicy(ctx, engine, flags);
+  const { api, creds } = await connect(ctx, engine, flags, origins);
+  const project = await api.getProject({ projectId: creds.projectId.value });
+  const existing = flags.ifExists === "apply" ? (await api.listBranches({ projectId: project.id })).find((b) => b.name === name) : undefined;
+  const json = flags.json === true;
+
+  if (existing !== undefined) {
+    const run = await computePlan(ctx, { ...flags, branch: `id:${existing.id}` }, json);
+    return gateAndExecute(ctx, {
+      result: run.result,
+      view: run.view,
+      flags,
+      inferredTarget: false,
+      wrapDocument: (doc) => ({ formatVersion: 1, command: "branch create", target: run.view, branchId: existing.id, branchName: existing.name, created: false, result: doc }),
+      execute: (granted, onEvent) =>
+        run.engine.pushConfig(run.policy.config, {
+          projectId: project.id,
+          branchId: existing.id,
+          api,
+          dryRun: false,
+          ...granted,
+          bundleFunction: run.bundler,
+          signal: ctx.signal,
+          onEvent,
+          confirm: (c) => (!c.protectedBranch || granted.allowProtectedBranch) && (!c.overrideUpdates || granted.updateExisting),
+          ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+        }),
+    });
+  }
+
+  const echo = {
+    project: { id: project.id, name: project.name, label: creds.projectId.label },
+    branch: { name, label: "new branch" },
+    api: { host: creds.apiHost.value, label: creds.apiHost.label, insecure: creds.apiHost.insecure },
+    config: { path: policy.relativePath, label: policy.label },
+    keyLabel: creds.apiKey.label,
+  };
+  ctx.err(json || ctx.quiet ? renderTargetLine(echo) : renderTargetBlock(echo));
+  const started = ctx.io.now();
+  const progress = ctx.progress();
+  let created: { branchId: string; branchName: string; result: PushResult };
+  try {
+    created = await engine.createBranch(policy.config, {
+      projectId: project.id,
+      branchName: name,
+      api,
+      signal: ctx.signal,
+      onEvent: progress.onEvent,
+      ...(flags.allowDataLoss === true ? { allowDataLoss: true } : {}),
+      ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+    });
+  } catch (err) {
+    progress.stop();
+    const partial = isPlatformError(err, ErrorCode.PARTIAL_BRANCH_CREATE) ? (err.details as { result?: PushResult; branchId?: string }) : undefined;
+    if (partial?.result === undefined) throw err;
+    const view = newBranchView(project, creds, policy.relativePath, partial.branchId ?? "", name);
+    const code = reportFailure(ctx, err, {
+      view,
+      planned: partial.result,
+      json,
+      durationMs: ctx.io.now() - started,
+      wrap: (doc) => ({ formatVersion: 1, command: "branch create", target: view, branchId: partial.branchId ?? null, branchName: name, created: true, result: doc }),
+    });
+    return Math.max(code, 7);
+  }
+  progress.stop();
+  const durationMs = ctx.io.now() - started;
+  const view = newBranchView(project, creds, policy.relativePath, created.branchId, created.branchName);
+  if (json) {
+    const doc = buildPlanDocument({ command: "apply", cliVersion: LIBRARY_VERSION, target: view, result: created.result, outcome: { status: "applied", durationMs, error: null } });
+    ctx.out(stringifyDocument({ formatVersion: 1, command: "branch create", target: view, branchId: created.branchId, branchName: created.branchName, created: true, result: doc }));
+    ctx.documentPrinted = true;
+  } else {
+    ctx.out(`Created branch ${created.branchName} (${created.branchId})\n${renderApplyComplete(created.result, durationMs)}`);
+  }
+  return 0;
+}
+
+function newBranchView(project: Target["project"], creds: Target["creds"], configPath: string, branchId: string, branchName: string): ReturnType<typeof viewTarget> {
+  const branch: ApiBranch = { id: branchId, name: branchName, default: false, protected: false, created_at: "" };
+  return viewTarget({ creds, project, branch, match: "name" }, configPath);
+}
+
+/** Flags of `svc branch delete`. */
+export interface BranchDeleteFlags extends TargetFlags {
+  yes?: boolean;
+  json?: boolean;
+  env?: string[];
+}
+
+/**
+ * `svc branch delete NAME|ID` (cli.md §4.8): refuses the default and protected branches, asks on
+ * a terminal, needs `--yes` elsewhere; a missing branch is success (idempotent PR-close jobs).
+ */
+export async function runBranchDelete(ctx: CommandContext, ref: string, flags: BranchDeleteFlags): Promise<number> {
+  const engine = await ctx.engine();
+  const origins = loadEnv(ctx, flags);
+  const { api, creds } = await connect(ctx, engine, { ...flags, branch: ref }, origins);
+  const project = await api.getProject({ projectId: creds.projectId.value });
+  const json = flags.json === true;
+  let branch: ApiBranch;
+  try {
+    branch = (await resolveBranch(api, project.id, { value: ref, source: "flag", label: "argument" })).branch;
+  } catch (err) {
+    if (!isPlatformError(err, ErrorCode.BRANCH_NOT_FOUND)) throw err;
+    const bare = ref.replace(/^(id|name):/, "");
+    if (json) {
+      ctx.out(stringifyDocument({ formatVersion: 1, command: "branch delete", target: { projectId: project.id, branch: bare }, branchId: null, deleted: false }));
+      ctx.documentPrinted = true;
+    } else {
+      ctx.out(`Branch ${bare} does not exist; nothing to delete.\n`);
+    }
+    return 0;
+  }
+  const target: Target = { api, creds, project, branch, match: "name" };
+  printEcho(ctx, { ...echoInfo(target, undefined), branch: { name: branch.name, id: branch.id, protected: branch.protected, isDefault: branch.default, label: "argument" } }, json);
+  if (branch.default || branch.protected) {
+    throw new CliError(CliErrorCode.DELETE_REFUSED, `Branch ${branch.name} (${branch.id}) is ${branch.default ? "the project's default branch" : "protected"}; svc does not delete it.`, {
+      hint: branch.default ? "Make another branch the default first, in the console." : "Unprotect the branch before deleting it.",
+    });
+  }
+  if (flags.yes !== true) {
+    if (!ctx.interactive) {
+      throw new CliError(CliErrorCode.CONFIRMATION_REQUIRED, `Deleting branch ${branch.name} (${branch.id}) needs confirmation.`, { hint: "Add --yes to delete it." });
+    }
+    if (!(await ctx.ask(`Delete branch ${branch.name} (${branch.id}) and everything on it?`))) {
+      throw new CliError(CliErrorCode.ABORTED, `Branch ${branch.name} was not deleted.`, { hint: "Nothing changed." });
+    }
+  }
+  const { operations } = await api.deleteBranch({ projectId: project.id, branchId: branch.id });
+  await api.waitForOperations({ projectId: project.id, operations });
+  if (json) {
+    ctx.out(stringifyDocument({ formatVersion: 1, command: "branch delete", target: viewTarget(target, ""), branchId: branch.id, deleted: true }));
+    ctx.documentPrinted = true;
+  } else {
+    ctx.out(`Deleted branch ${branch.name} (${branch.id})\n`);
+  }
+  return 0;
+}
+
+/** Flags of `svc branch connection-string`. */
+export interface ConnectionStringFlags extends TargetFlags {
+  pooled?: boolean;
+  file?: string;
+  database?: string;
+  role?: string;
+  env?: string[];
+}
+
+/**
+ * `svc branch connection-string` (cli.md §4.9): the one command that outputs a secret. The URI
+ * is stdout's only content, or goes to `--file` (atomic, mode 0600); never to errors or logs.
+ */
+export async function runConnectionString(ctx: CommandContext, flags: ConnectionStringFlags): Promise<number> {
+  const engine = await ctx.engine();
+  const origins = loadEnv(ctx, flags);
+  const { api, creds } = await connect(ctx, engine, flags, origins);
+  const project = await api.getProject({ projectId: creds.projectId.value });
+  const { branch, match } = await resolveBranch(api, project.id, creds.branchRef);
+  printEcho(ctx, echoInfo({ api, creds, project, branch, match }, undefined), true);
+  const databases = await api.listDatabases({ projectId: project.id, branchId: branch.id });
+  const database = flags.database === undefined ? (databases.length === 1 ? databases[0] : undefined) : databases.find((d) => d.name === flags.database);
+  if (database === undefined) {
+    const names = databases.map((d) => d.name).join(", ") || "(none)";
+    throw new CliError(CliErrorCode.USAGE, flags.database === undefined ? `Branch ${branch.name} has ${databases.length} databases (${names}).` : `Branch ${branch.name} has no database ${flags.database} (it has: ${names}).`, {
+      hint: "Pick one with --database NAME (and --role NAME if the owner is not the role you want).",
+    });
+  }
+  const uri = await api.getConnectionUri({
+    projectId: project.id,
+    branchId: branch.id,
+    databaseName: database.name,
+    roleName: flags.role ?? database.owner_name,
+    ...(flags.pooled === true ? { pooled: true } : {}),
+  });
+  if (flags.file !== undefined) {
+    writeFileAtomic(resolve(ctx.io.cwd, flags.file), `${uri}\n`, 0o600);
+    ctx.info(`Wrote the connection string of ${branch.name} to ${flags.file} (mode 0600).\n`);
+  } else {
+    ctx.outSecret(`${uri}\n`);
+  }
+  return 0;
+}

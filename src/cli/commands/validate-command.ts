@@ -1,0 +1,121 @@
+import { toFunctionConfig } from "../../bundle/entry.js";
+import type { BranchTarget, ResolvedPolicy } from "../../config/resolved.js";
+import { ErrorCode } from "../../errors/codes.js";
+import { isPlatformError } from "../../errors/platform-error.js";
+import type { CommandContext } from "../context.js";
+import type { EnginePort, PolicyValue } from "../engine-port.js";
+import { stringifyDocument } from "../views/json-plan.js";
+import { displayPath, loadEnv, loadPolicy, type LoadedPolicy, type PolicyFlags } from "./target-setup.js";
+
+/** Flags of `svc config validate`. */
+export interface ValidateFlags extends PolicyFlags {
+  json?: boolean;
+  /** commander's `--no-bundle` sets this to false. */
+  bundle?: boolean;
+}
+
+/** One validation issue and the synthetic target it appeared for (`null` = the static policy). */
+export interface ValidateIssue {
+  path: string;
+  message: string;
+  target: string | null;
+}
+
+/** The two synthetic targets of cli.md §4.7. */
+const TARGETS: { label: string; target: BranchTarget }[] = [
+  { label: "default branch", target: { name: "main", exists: true, isDefault: true, isProtected: false } },
+  { label: "new preview branch", target: { name: "preview", exists: false, isDefault: false, isProtected: false } },
+];
+
+function issuesOf(err: unknown, target: string | null): ValidateIssue[] | undefined {
+  if (!isPlatformError(err)) return undefined;
+  const details = err.details as { issues?: { path?: string; message?: string }[]; failures?: { slug?: string; message?: string }[] };
+  if (Array.isArray(details.issues) && details.issues.length > 0) {
+    return details.issues.map((i) => ({ path: i.path ?? "", message: i.message ?? "", target }));
+  }
+  if (err.code === ErrorCode.BUNDLE_FAILED && Array.isArray(details.failures)) {
+    return details.failures.map((f) => ({ path: `functions.${f.slug ?? "?"}`, message: f.message ?? "", target }));
+  }
+  return [{ path: "", message: err.message.split("\n")[0] ?? "", target }];
+}
+
+function dedupe(issues: readonly ValidateIssue[]): ValidateIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const key = `${i.path}\u0000${i.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+async function checkPolicy(engine: EnginePort, config: PolicyValue, bundle: boolean): Promise<ValidateIssue[]> {
+  const issues: ValidateIssue[] = [];
+  const resolved: ResolvedPolicy[] = [];
+  for (const { label, target } of TARGETS) {
+    try {
+      resolved.push(engine.resolvePolicy(config, target));
+    } catch (err) {
+      const found = issuesOf(err, label);
+      if (found === undefined) throw err;
+      issues.push(...found);
+    }
+  }
+  const functions = new Map(resolved.flatMap((r) => r.functions.map((f) => [f.slug, f] as const)));
+  for (const fn of functions.values()) {
+    let config;
+    try {
+      config = await toFunctionConfig(fn);
+    } catch (err) {
+      issues.push({ path: `functions.${fn.slug}.source`, message: err instanceof Error ? err.message : String(err), target: null });
+      continue;
+    }
+    if (!bundle) continue;
+    try {
+      await engine.buildFunctionBundle(config);
+    } catch (err) {
+      const found = issuesOf(err, null);
+      if (found === undefined) throw err;
+      issues.push(...found);
+    }
+  }
+  return dedupe(issues);
+}
+
+/**
+ * `svc config validate` (cli.md §4.7): offline (no key, no network). Loads the `--env` files and
+ * the policy, resolves it for the default branch and a new preview branch, checks every function
+ * source and, unless `--no-bundle`, bundles each function. Lists every issue; exit 1 if any.
+ */
+export async function runValidate(ctx: CommandContext, flags: ValidateFlags): Promise<number> {
+  const engine = await ctx.engine();
+  loadEnv(ctx, flags);
+  let policy: LoadedPolicy | undefined;
+  let issues: ValidateIssue[];
+  try {
+    policy = await loadPolicy(ctx, engine, flags);
+    issues = await checkPolicy(engine, policy.config, flags.bundle !== false);
+  } catch (err) {
+    const found = issuesOf(err, null);
+    if (found === undefined || !isPlatformError(err) || (err.code !== ErrorCode.CONFIG_LOAD_FAILED && err.code !== ErrorCode.CONFIG_INVALID)) throw err;
+    const details = err.details as { issues?: unknown[] };
+    if (!Array.isArray(details.issues) || details.issues.length === 0) throw err;
+    issues = found;
+  }
+  const configPath = policy?.relativePath ?? (flags.config === undefined ? null : displayPath(ctx.io.cwd, flags.config));
+  if (flags.json === true) {
+    ctx.out(stringifyDocument({ formatVersion: 1, command: "validate", configPath, valid: issues.length === 0, issues }));
+    ctx.documentPrinted = true;
+    return issues.length === 0 ? 0 : 1;
+  }
+  if (issues.length === 0) {
+    ctx.out(`${configPath ?? "svc.ts"} is valid${flags.bundle === false ? " (bundling skipped)" : ""}.\n`);
+    return 0;
+  }
+  ctx.err(`error PLATFORM_CONFIG_INVALID: ${configPath ?? "the policy"} has ${issues.length} issue${issues.length === 1 ? "" : "s"}:\n`);
+  for (const issue of issues) {
+    ctx.err(`  - ${issue.path === "" ? "(policy)" : issue.path}: ${issue.message}${issue.target === null ? "" : ` [${issue.target}]`}\n`);
+  }
+  ctx.err("  hint: Fix each listed path in svc.ts, then run svc config validate again.\n");
+  return 1;
+}

@@ -1,0 +1,199 @@
+import { Command, InvalidArgumentError, Option } from "commander";
+import { CliError, CliErrorCode } from "../errors/cli-errors.js";
+import { LIBRARY_VERSION } from "../version.js";
+import { runApply, type ApplyFlags } from "./commands/apply-command.js";
+import { runBranchCreate, runBranchDelete, runConnectionString } from "./commands/branch-commands.js";
+import { runEmulator } from "./commands/emulator-command.js";
+import { runInit } from "./commands/init-command.js";
+import { runPlan } from "./commands/plan-command.js";
+import { runPull } from "./commands/pull-command.js";
+import { runStatus } from "./commands/status-command.js";
+import { runValidate } from "./commands/validate-command.js";
+import type { CommandContext } from "./context.js";
+
+/** Rejects a second use of a single-value flag (cli.md §1). */
+function single(flag: string): (value: string, previous: string | undefined) => string {
+  return (value, previous) => {
+    if (previous !== undefined) throw new InvalidArgumentError(`${flag} was given twice.`);
+    return value;
+  };
+}
+
+function repeatable(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+function concurrency(value: string, previous: number | undefined): number {
+  if (previous !== undefined) throw new InvalidArgumentError("--concurrency was given twice.");
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 16) throw new InvalidArgumentError("--concurrency must be an integer from 1 to 16.");
+  return n;
+}
+
+function addCommon(cmd: Command): Command {
+  return cmd
+    .option("--no-color", "no colours (also NO_COLOR; FORCE_COLOR forces them)")
+    .option("--verbose", "cause chains and one line per HTTP request")
+    .option("--quiet", "only the target line, the summary or result line, and errors");
+}
+
+function addPolicy(cmd: Command): Command {
+  return cmd
+    .option("--config <path>", "the policy file (default: search for svc.ts upwards from here)", single("--config"))
+    .option("--env <file>", "load a dotenv file before svc.ts is evaluated; repeatable, never overwrites", repeatable);
+}
+
+function addTarget(cmd: Command, options: { branch: boolean } = { branch: true }): Command {
+  cmd.option("--project-id <id>", "the project (env: SVC_PROJECT_ID)", single("--project-id"));
+  if (options.branch) cmd.option("--branch <ref>", "branch id or name, or id:<id> / name:<name> (env: SVC_BRANCH_ID; default: the project's default branch)", single("--branch"));
+  return cmd
+    .option("--api-key <key>", "API key (env: SVC_API_KEY); a flag value shows in process lists and shell history, prefer the variable", single("--api-key"))
+    .option("--api-host <url>", "management API URL (env: SVC_API_HOST; default: production)", single("--api-host"));
+}
+
+function addApplyFlags(cmd: Command): Command {
+  return cmd
+    .option("--update-existing", "allow override changes: settings made outside svc.ts, deletes, moved hostnames (default: off)")
+    .option("--allow-protected", "allow applying to a protected branch (default: off)")
+    .option("--allow-data-loss", "allow deleting a bucket that still holds objects (default: off; never implied by --yes)")
+    .option("--yes", "skip the prompt; implies --update-existing and --allow-protected, never --allow-data-loss")
+    .option("--concurrency <n>", "parallel bundles and in-flight requests, 1-16 (default: 8)", concurrency)
+    .option("--json", "print the result document (docs/plan-format.md) on stdout");
+}
+
+function examples(cmd: Command, lines: readonly string[]): Command {
+  return cmd.addHelpText("after", `\nExamples:\n${lines.map((l) => `  $ ${l}`).join("\n")}\n`);
+}
+
+/** Options of {@link buildProgram}. */
+export interface ProgramHooks {
+  ctx: CommandContext;
+  /** Receives the exit code of the command that ran. */
+  setExitCode: (code: number) => void;
+}
+
+/** The `svc` command tree on commander (cli.md §2), with `--help` and examples for every command. */
+export function buildProgram(hooks: ProgramHooks): Command {
+  const { ctx, setExitCode } = hooks;
+  const program = new Command("svc");
+  program
+    .description("Config-as-code for a managed Postgres platform: plan and apply svc.ts to a branch.")
+    .version(`svc-config ${LIBRARY_VERSION}`, "-V, --version", "print the version")
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (text) => ctx.io.stdout.write(text),
+      writeErr: (text) => ctx.io.stderr.write(text),
+      outputError: () => undefined,
+    });
+
+  const run = (cmd: Command, body: (opts: Record<string, unknown>, args: string[]) => Promise<number> | number): Command => {
+    return cmd.action(async () => {
+      const opts = cmd.opts<Record<string, unknown>>();
+      ctx.setFlags(opts);
+      if (opts.json === true) ctx.jsonCommand = cmd.parent?.name() === "branch" ? `branch ${cmd.name()}` : cmd.name();
+      setExitCode(await body(opts, cmd.args));
+    });
+  };
+
+  const config = program.command("config").description("plan and apply svc.ts, inspect and pull the live branch");
+
+  const init = addCommon(config.command("init").description("scaffold svc.ts, an example function and env types (no API calls)"))
+    .option("--force", "overwrite the scaffold files if they exist")
+    .option("--no-example", "write an empty policy and no function");
+  examples(init, ["svc config init", "svc config init --no-example"]);
+  run(init, (opts) => runInit(ctx, opts));
+
+  const validate = addPolicy(addCommon(config.command("validate").description("check svc.ts offline: no key, no network")))
+    .option("--json", "print {formatVersion, command, configPath, valid, issues} on stdout")
+    .option("--no-bundle", "skip bundling the functions");
+  examples(validate, ["svc config validate", "svc config validate --env .env.ci --json"]);
+  run(validate, (opts) => runValidate(ctx, opts));
+
+  const status = addTarget(addCommon(config.command("status").description("show the live branch (read-only; does not read svc.ts)")))
+    .option("--env <file>", "load a dotenv file first; repeatable", repeatable)
+    .option("--json", "print the status document on stdout");
+  examples(status, ["svc config status", "svc config status --branch preview/pr-42 --json"]);
+  run(status, (opts) => runStatus(ctx, opts));
+
+  const pull = addPolicy(addTarget(addCommon(config.command("pull").description("render the live branch as svc.ts"))))
+    .option("--write", "write the file (--config, the file the search finds, or ./svc.ts) instead of printing it")
+    .option("--yes", "overwrite without asking");
+  examples(pull, ["svc config pull > svc.ts", "svc config pull --write --yes"]);
+  run(pull, (opts) => runPull(ctx, opts));
+
+  const plan = addPolicy(addTarget(addCommon(config.command("plan").description("dry run: what apply would change (mutates nothing)"))))
+    .option("--out <file>", "also write the saved plan for `svc config apply FILE` (mode 0600)", single("--out"))
+    .addOption(new Option("--json", "print the plan document (docs/plan-format.md)").conflicts("markdown"))
+    .addOption(new Option("--markdown", "print a pull-request comment").conflicts("json"))
+    .option("--detailed-exitcode", "exit 0 no changes, 2 changes, 3 blocking conflicts")
+    .option("--concurrency <n>", "parallel bundles and reads, 1-16 (default: 8)", concurrency);
+  examples(plan, ["svc config plan", "svc config plan --markdown --detailed-exitcode --out plan.json > plan.md", "svc config plan --branch name:main --json"]);
+  run(plan, (opts) => runPlan(ctx, opts));
+
+  const applyExamples = ["svc config apply --branch main", "svc config apply plan.json --allow-protected", "svc deploy --branch preview/pr-42 --yes"];
+  const apply = addApplyFlags(addPolicy(addTarget(addCommon(config.command("apply").description("apply svc.ts, or a saved plan, to the branch").argument("[planfile]", "a saved plan from plan --out")))));
+  examples(apply, applyExamples);
+  run(apply, (opts, args) => runApply(ctx, args[0], opts as ApplyFlags));
+
+  const deploy = addApplyFlags(addPolicy(addTarget(addCommon(program.command("deploy").description("alias of svc config apply").argument("[planfile]", "a saved plan from plan --out")))));
+  examples(deploy, applyExamples);
+  run(deploy, (opts, args) => runApply(ctx, args[0], opts as ApplyFlags));
+
+  const branch = program.command("branch").description("preview-branch lifecycle for per-pull-request pipelines");
+
+  const create = addApplyFlags(addPolicy(addTarget(addCommon(branch.command("create").description("create a branch from the policy").argument("<name>", "the new branch's name")), { branch: false })))
+    .addOption(new Option("--if-exists <mode>", "when the name exists: fail, or apply the policy to it").choices(["fail", "apply"]).default("fail"));
+  examples(create, ["svc branch create pr-42 --if-exists apply --update-existing"]);
+  run(create, (opts, args) => runBranchCreate(ctx, args[0] ?? "", opts));
+
+  const del = addTarget(addCommon(branch.command("delete").description("delete a branch (after confirmation)").argument("<ref>", "branch name or id")), { branch: false })
+    .option("--env <file>", "load a dotenv file first; repeatable", repeatable)
+    .option("--yes", "delete without asking")
+    .option("--json", "print {formatVersion, command, target, branchId, deleted}");
+  examples(del, ["svc branch delete pr-42 --yes"]);
+  run(del, (opts, args) => runBranchDelete(ctx, args[0] ?? "", opts));
+
+  const conn = addTarget(addCommon(branch.command("connection-string").description("print the branch's connection URI (a secret: only on request)")))
+    .option("--env <file>", "load a dotenv file first; repeatable", repeatable)
+    .option("--pooled", "the pooled host")
+    .option("--database <name>", "the database, when the branch has several", single("--database"))
+    .option("--role <name>", "the role (default: the database owner)", single("--role"))
+    .option("--file <path>", "write it to this file (mode 0600) instead of stdout", single("--file"));
+  examples(conn, ["svc branch connection-string --branch pr-42 --file db-url", "export DATABASE_URL=$(svc branch connection-string --pooled)"]);
+  run(conn, (opts) => runConnectionString(ctx, opts));
+
+  program
+    .command("emulator")
+    .description("run the local platform emulator (see emulator --help)")
+    .helpOption(false)
+    .allowUnknownOption(true)
+    .allowExcessArguments(true)
+    .argument("[args...]")
+    .action(async (args: string[]) => {
+      setExitCode(await runEmulator(ctx, args));
+    });
+
+  return program;
+}
+
+/** The usage line of the command `argv` names, e.g. `svc config plan [options]`. */
+export function usageFor(program: Command, argv: readonly string[]): string {
+  let cmd = program;
+  const names = ["svc"];
+  for (const token of argv) {
+    if (token.startsWith("-")) continue;
+    const sub = cmd.commands.find((c) => c.name() === token || c.aliases().includes(token));
+    if (sub === undefined) break;
+    cmd = sub;
+    names.push(sub.name());
+  }
+  return `${names.join(" ")} ${cmd.usage()}`;
+}
+
+/** A usage error for a commander parse failure. */
+export function usageError(message: string, usage: string | undefined): CliError {
+  return new CliError(CliErrorCode.USAGE, message.replace(/^error: /, ""), {
+    hint: usage === undefined ? "Run svc --help for the commands and their flags." : `usage: ${usage}`,
+  });
+}
