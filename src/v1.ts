@@ -9,3 +9,4 @@ export { LIBRARY_VERSION } from "./version.js";
 export * from "./config/load-config.js";
 export * from "./config/index.js";
 export * from "./bundle/index.js";
+export * from "./engine/index.js";

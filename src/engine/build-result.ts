@@ -1,0 +1,66 @@
+import type { ExecutionOutcome } from "../apply/execute-plan.js";
+import { toAppliedChange } from "../apply/execute-plan.js";
+import { sha256Of } from "../diff/canonical-json.js";
+import { summarize } from "../diff/diff-state.js";
+import type { PlannedChange } from "../diff/plan-types.js";
+import type { ConflictReport, PushResult } from "../model/plan.js";
+import type { PreparedPlan } from "./prepare-plan.js";
+
+const digests = new WeakMap<PushResult, string>();
+
+/** SHA-256 of the canonical internal change list (ops included, so an edited env value shows). */
+export function changesDigestOf(changes: readonly PlannedChange[]): string {
+  return sha256Of(changes.map(({ change, op }) => ({ change, op })));
+}
+
+/** The internal digest recorded for a result built by this process, if any. */
+export function recordedDigest(result: PushResult): string | undefined {
+  return digests.get(result);
+}
+
+function declaredDomains(prepared: PreparedPlan, conflicts: readonly ConflictReport[], outcome: ExecutionOutcome | undefined): PushResult["customDomains"] {
+  const blocked = new Set(conflicts.filter((c) => c.kind === "domain").map((c) => c.identifier));
+  const notDone = new Set([...(outcome?.failed ?? []), ...(outcome?.skipped ?? [])].map((f) => f.change.id));
+  const applied = new Map((outcome?.applied ?? []).map((a) => [a.id, a]));
+  const liveTargets = new Map((prepared.live.customDomains ?? []).map((d) => [d.domain, d.cnameTarget]));
+  const list: NonNullable<PushResult["customDomains"]> = [];
+  for (const fn of prepared.desired.functions) {
+    for (const domain of fn.customDomains) {
+      if (blocked.has(domain)) continue;
+      const ids = [`create:domain.${domain}`, `replace:domain.${domain}`];
+      if (ids.some((id) => notDone.has(id))) continue;
+      const fromApply = ids.map((id) => applied.get(id)?.details?.cnameTarget).find((t) => typeof t === "string");
+      const cnameTarget = typeof fromApply === "string" ? fromApply : liveTargets.get(domain);
+      list.push({ domain, slug: fn.slug, ...(cnameTarget === undefined ? {} : { cnameTarget }) });
+    }
+  }
+  return list.sort((a, b) => (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
+}
+
+/** Assembles the `PushResult` of a dry run or an execution (engine.md §8.1). */
+export function buildResult(prepared: PreparedPlan, conflicts: readonly ConflictReport[], outcome: ExecutionOutcome | undefined): PushResult {
+  const { base, diff, archives } = prepared;
+  const changes = diff.changes.map((p) => p.change);
+  const bundles: PushResult["bundles"] = {};
+  for (const [slug, archive] of [...archives].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) bundles[slug] = { zipSha256: archive.zipSha256, zipBytes: archive.zipBytes };
+  const result: PushResult = {
+    projectId: base.project.id,
+    ...(base.project.orgId ? { orgId: base.project.orgId } : {}),
+    branchId: base.branch.id,
+    branchName: base.branch.name,
+    dryRun: outcome === undefined,
+    applied: outcome === undefined ? changes.map((c) => toAppliedChange(c, base.branch.name, "planned")) : outcome.applied,
+    conflicts: [...conflicts],
+    customDomains: declaredDomains(prepared, conflicts, outcome),
+    changes,
+    failed: outcome?.failed ?? [],
+    skipped: outcome?.skipped ?? [],
+    unmanaged: diff.unmanaged,
+    warnings: prepared.warnings,
+    summary: summarize(diff.changes, conflicts.length),
+    stateFingerprint: diff.stateFingerprint,
+    bundles,
+  };
+  digests.set(result, changesDigestOf(diff.changes));
+  return result;
+}

@@ -1,0 +1,5 @@
+/** The engine's public operations: plan, apply, pushConfig (and their option and event types). */
+export { plan, apply, pushConfig } from "./push-config.js";
+export type { ConfigOperationOptions, PlanOptions, ApplyOptions, PushConfigOptions } from "./options.js";
+export type { PushConfirmContext } from "../apply/gate-plan.js";
+export type { EngineEvent } from "../apply/events.js";

@@ -1,0 +1,130 @@
+import type { PlatformApi } from "../api/platform-api.js";
+import { createPlatformApi } from "../api/create-platform-api.js";
+import { DEFAULT_POLLING, DEFAULT_TIMEOUTS, type PlatformApiPolling, type PlatformApiTimeouts } from "../api/client-options.js";
+import type { ResolvedFunctionConfig } from "../config/resolved.js";
+import { ErrorCode } from "../errors/codes.js";
+import { PlatformError } from "../errors/platform-error.js";
+import { type EngineEvent, safeEmitter } from "../apply/events.js";
+import type { PushConfirmContext } from "../apply/gate-plan.js";
+
+/** Options of every operation (engine.md §3; seed `ConfigOperationOptions`). */
+export interface ConfigOperationOptions {
+  /** `^[a-z0-9-]{1,60}$`. */
+  projectId: string;
+  /** A branch id (not a name); the branch must exist. */
+  branchId: string;
+  /** Bearer API key; required unless `api` is given. */
+  apiKey?: string;
+  /** Non-production API host. @default the production API */
+  apiHost?: string;
+  /** A custom platform adapter (mainly for tests), used as is. */
+  api?: PlatformApi;
+  /** Cancels the operation: nothing new starts once it aborts. */
+  signal?: AbortSignal;
+  /** Progress events; the library never prints. */
+  onEvent?: (event: EngineEvent) => void;
+  /** Per attempt, upload, operation wait and build wait, in ms. @default 30 s, 120 s, 300 s, 600 s */
+  timeouts?: Partial<PlatformApiTimeouts>;
+  /** Poll interval for operations and builds, doubling. @default 500 ms to 5000 ms */
+  polling?: Partial<PlatformApiPolling>;
+}
+
+/** `plan` options. */
+export interface PlanOptions extends ConfigOperationOptions {
+  /** Replaces bundling for every function with finished ZIP bytes (canonicalised and checked). */
+  bundleFunction?: (fn: ResolvedFunctionConfig) => Promise<Uint8Array>;
+  /** Base directory of relative function sources. @default the policy file's directory */
+  baseDir?: string;
+  /** Bundles at once and in-flight executor requests, 1–16. @default 8 */
+  concurrency?: number;
+  /** Permits deleting buckets that hold objects. @default false */
+  allowDataLoss?: boolean;
+}
+
+/** `apply` options (seed `ApplyOptions`). */
+export interface ApplyOptions extends PlanOptions {
+  /** Auto-confirm every override and destructive change. @default false */
+  updateExisting?: boolean;
+  /** Auto-confirm applying to a protected branch; consulted only with `confirm` (seed rule 3). @default false */
+  allowProtectedBranch?: boolean;
+}
+
+/** `pushConfig` options (seed `PushConfigOptions`). */
+export interface PushConfigOptions extends ApplyOptions {
+  /** Evaluate the closure as if the branch did not exist (it must still exist). @default true */
+  branchExists?: boolean;
+  /** Called once before any mutation when confirmation is needed; `false` aborts. */
+  confirm?: (context: PushConfirmContext) => boolean | Promise<boolean>;
+  /** Plan only, no mutation. @default false */
+  dryRun?: boolean;
+}
+
+/** The validated essentials every operation runs on. */
+export interface OperationRuntime {
+  api: PlatformApi;
+  concurrency: number;
+  emit: (event: EngineEvent) => void;
+  signal?: AbortSignal;
+  timing: { deploymentMs: number; pollInitialMs: number; pollMaxMs: number };
+}
+
+const PROJECT_ID = /^[a-z0-9-]{1,60}$/;
+
+function invalid(option: string, value: unknown, why: string): never {
+  throw new PlatformError(ErrorCode.INVALID_OPTIONS, `Invalid option ${option}: ${why} (got ${JSON.stringify(value) ?? String(value)}).`, {
+    details: { option, value: typeof value === "string" || typeof value === "number" ? value : String(value) },
+  });
+}
+
+/** Checks a project id. */
+export function checkProjectId(projectId: unknown): string {
+  if (typeof projectId !== "string" || !PROJECT_ID.test(projectId)) invalid("projectId", projectId, "use the project id: 1–60 characters of a–z, 0–9 and -");
+  return projectId;
+}
+
+/**
+ * Validates the options shared by every operation and builds the platform adapter. Throws
+ * `PLATFORM_MISSING_API_KEY` without `apiKey` and `api`, `PLATFORM_INVALID_OPTIONS` for a
+ * malformed id, concurrency or timeout; no I/O happens before.
+ */
+export function prepareRuntime(operation: string, options: Omit<PlanOptions, "branchId" | "projectId"> & { projectId: string; branchId?: string }): OperationRuntime {
+  checkProjectId(options.projectId);
+  if (options.branchId !== undefined && (typeof options.branchId !== "string" || options.branchId.trim() === "")) {
+    invalid("branchId", options.branchId, "pass the branch id");
+  }
+  const concurrency = options.concurrency ?? 8;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) invalid("concurrency", concurrency, "must be an integer from 1 to 16");
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...definedOnly(options.timeouts ?? {}) };
+  for (const [name, value] of Object.entries(timeouts)) {
+    if (typeof value !== "number" || !(value > 0)) invalid(`timeouts.${name}`, value, "must be a positive number of milliseconds");
+  }
+  const polling = { ...DEFAULT_POLLING, ...definedOnly(options.polling ?? {}) };
+  const emit = safeEmitter(options.onEvent);
+  let api = options.api;
+  if (api === undefined) {
+    if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") {
+      throw new PlatformError(ErrorCode.MISSING_API_KEY, `${operation} needs an API key: pass apiKey (CLI: SVC_API_KEY) or an api adapter.`, {
+        details: { operation },
+      });
+    }
+    api = createPlatformApi({
+      apiKey: options.apiKey,
+      ...(options.apiHost === undefined ? {} : { apiHost: options.apiHost }),
+      timeouts,
+      polling,
+      onEvent: emit,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+  return {
+    api,
+    concurrency,
+    emit,
+    ...(options.signal ? { signal: options.signal } : {}),
+    timing: { deploymentMs: timeouts.deploymentMs, pollInitialMs: polling.initialMs, pollMaxMs: polling.maxMs },
+  };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

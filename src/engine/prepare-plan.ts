@@ -1,0 +1,73 @@
+import type { ResolvedFunctionConfig, ResolvedPolicy } from "../config/resolved.js";
+import { bundleFunctions } from "../bundle/bundle-many.js";
+import type { FunctionArchive } from "../bundle/archive.js";
+import { diffState } from "../diff/diff-state.js";
+import type { DiffResult, FunctionTag } from "../diff/plan-types.js";
+import type { LiveState } from "../model/live-state.js";
+import type { EngineWarning } from "../model/plan.js";
+import { computeFunctionTag } from "./function-fingerprint.js";
+import type { OperationRuntime } from "./options.js";
+import { type BaseState, type BranchIds, readBaseState, readBucketContents, readPolicyState } from "./read-live.js";
+
+/** Everything known once a plan is computed, before any gate or mutation. */
+export interface PreparedPlan {
+  ids: BranchIds;
+  base: BaseState;
+  desired: ResolvedPolicy;
+  live: LiveState;
+  diff: DiffResult;
+  archives: ReadonlyMap<string, FunctionArchive>;
+  /** Diff warnings plus bundler warnings. */
+  warnings: EngineWarning[];
+}
+
+/** Inputs of {@link preparePlan} besides the runtime. */
+export interface PreparePlanInput {
+  ids: BranchIds;
+  /** Evaluates the policy for the live branch: called exactly once. */
+  resolveDesired: (base: BaseState) => ResolvedPolicy;
+  bundleFunction?: (fn: ResolvedFunctionConfig) => Promise<Uint8Array>;
+  allowDataLoss: boolean;
+  now: () => Date;
+}
+
+async function bundleAll(rt: OperationRuntime, desired: ResolvedPolicy, input: PreparePlanInput, warnings: EngineWarning[]): Promise<Map<string, FunctionArchive>> {
+  if (desired.functions.length === 0) return new Map();
+  return bundleFunctions(desired.functions, {
+    concurrency: rt.concurrency,
+    ...(desired.baseDir === null ? {} : { workingDir: desired.baseDir }),
+    ...(input.bundleFunction ? { bundleFunction: input.bundleFunction } : {}),
+    onProgress: (p) => rt.emit(p.phase === "done" ? { type: "bundle", slug: p.slug, phase: "done", zipBytes: p.zipBytes, zipSha256: p.zipSha256 } : { type: "bundle", slug: p.slug, phase: "start" }),
+    onWarning: (w) => warnings.push({ code: "BUNDLER", message: `function ${w.slug}: ${w.message}`, address: `function.${w.slug}` }),
+  });
+}
+
+/**
+ * Reads the branch (waves 1–2), evaluates the policy once, bundles every function while the
+ * policy's reads run (wave 3), fingerprints, diffs, and for buckets the plan would delete
+ * reads whether they hold objects (wave 4) and diffs again. No mutation.
+ */
+export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput): Promise<PreparedPlan> {
+  const base = await readBaseState(rt.api, input.ids, rt.emit);
+  const desired = input.resolveDesired(base);
+  const bundleWarnings: EngineWarning[] = [];
+  const [archives, { live, unavailable }] = await Promise.all([
+    bundleAll(rt, desired, input, bundleWarnings),
+    readPolicyState(rt.api, input.ids, base, desired, rt.emit),
+  ]);
+  const tags: Record<string, FunctionTag> = {};
+  await Promise.all(desired.functions.map(async (fn) => {
+    const archive = archives.get(fn.slug);
+    if (archive === undefined) return;
+    tags[fn.slug] = await computeFunctionTag({ projectId: input.ids.projectId, slug: fn.slug, zipSha256: archive.zipSha256, runtime: fn.runtime, env: fn.env });
+  }));
+  const now = input.now();
+  const options = { now, functionTags: tags, allowDataLoss: input.allowDataLoss, unavailable };
+  let diff = diffState(desired, live, options);
+  const prunedBuckets = desired.prune.buckets ? (live.buckets ?? []).filter((b) => !desired.buckets.some((d) => d.name === b.name)).map((b) => b.name) : [];
+  if (prunedBuckets.length > 0) {
+    live.bucketHasObjects = await readBucketContents(rt.api, input.ids, prunedBuckets, rt.emit);
+    diff = diffState(desired, live, options);
+  }
+  return { ids: input.ids, base, desired, live, diff, archives, warnings: [...diff.warnings, ...bundleWarnings] };
+}

@@ -1,0 +1,125 @@
+import pLimit from "p-limit";
+import type { PolicyConfig } from "../config/policy-types.js";
+import { resolvePolicy } from "../config/resolve-policy.js";
+import type { BranchTarget, ResolvedPolicy } from "../config/resolved.js";
+import { executePlan } from "../apply/execute-plan.js";
+import type { ExecutionContext } from "../apply/execution-context.js";
+import { gatePlan } from "../apply/gate-plan.js";
+import { ApplyFailedError, CancelledError, PushAbortedError, PushConflictError } from "../errors/engine-errors.js";
+import type { PushResult } from "../model/plan.js";
+import { buildResult } from "./build-result.js";
+import { type ApplyOptions, type OperationRuntime, type PlanOptions, type PushConfigOptions, prepareRuntime } from "./options.js";
+import { type PreparedPlan, preparePlan } from "./prepare-plan.js";
+import type { BaseState } from "./read-live.js";
+
+/** The closure's input for an existing branch (policy.md §10.1). */
+export function targetOf(base: BaseState, exists: boolean): BranchTarget {
+  const b = base.branch;
+  return Object.freeze({
+    name: b.name, id: b.id, exists, isDefault: b.isDefault, isProtected: b.protected, createdAt: b.createdAt,
+    ...(b.parentId ? { parentId: b.parentId } : {}),
+    ...(b.expiresAt ? { expiresAt: b.expiresAt } : {}),
+  });
+}
+
+function abortableSleep(signal: AbortSignal | undefined): (ms: number) => Promise<void> {
+  return (ms) => new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** The executor's context for a prepared plan. */
+export function executionContext(rt: OperationRuntime, prepared: PreparedPlan): ExecutionContext {
+  const zips = new Map([...prepared.archives].map(([slug, a]) => [slug, a.zip]));
+  return {
+    api: rt.api, projectId: prepared.ids.projectId, branchId: prepared.ids.branchId, branchName: prepared.base.branch.name,
+    desired: prepared.desired, zips, request: pLimit(rt.concurrency), emit: rt.emit, timing: rt.timing,
+    sleep: abortableSleep(rt.signal), now: Date.now, ...(rt.signal ? { signal: rt.signal } : {}),
+  };
+}
+
+/** Gate flags of a push. */
+export interface GateFlags {
+  dryRun: boolean;
+  updateExisting: boolean;
+  allowProtectedBranch: boolean;
+  confirm?: PushConfigOptions["confirm"];
+}
+
+/**
+ * Gates a prepared plan (engine.md §7.1) and executes it. Returns the result, or throws
+ * `PushConflictError`, `PushAbortedError`, `ApplyFailedError` or `CancelledError`.
+ */
+export async function gateAndExecute(rt: OperationRuntime, prepared: PreparedPlan, flags: GateFlags): Promise<PushResult> {
+  for (const w of prepared.warnings) rt.emit({ type: "warning", ...w });
+  const decision = gatePlan({
+    branchName: prepared.base.branch.name, liveProtected: prepared.base.branch.protected,
+    changes: prepared.diff.changes.map((c) => c.change), conflicts: prepared.diff.conflicts,
+    dryRun: flags.dryRun, updateExisting: flags.updateExisting, allowProtectedBranch: flags.allowProtectedBranch,
+    hasConfirm: flags.confirm !== undefined,
+  });
+  rt.emit({ type: "plan", summary: prepared.diff.summary });
+  if (decision.action === "report") return buildResult(prepared, decision.conflicts, undefined);
+  if (decision.action === "refuse") {
+    throw new PushConflictError(decision.conflicts, prepared.base.branch.name, buildResult(prepared, decision.conflicts, undefined));
+  }
+  if (decision.action === "confirm" && flags.confirm !== undefined) {
+    const ok = await flags.confirm(decision.context);
+    if (ok !== true) throw new PushAbortedError(prepared.base.branch.name, decision.reasons);
+  }
+  if (rt.signal?.aborted) throw new CancelledError(`apply to branch "${prepared.base.branch.name}"`);
+  const outcome = await executePlan(prepared.diff.changes, executionContext(rt, prepared));
+  const result = buildResult(prepared, [], outcome);
+  if (outcome.failed.length > 0) throw new ApplyFailedError(result);
+  if (rt.signal?.aborted && outcome.skipped.length > 0) {
+    throw new CancelledError(`apply to branch "${prepared.base.branch.name}"`, outcome.started ? result : undefined);
+  }
+  return result;
+}
+
+/** Resolves `config` for the live branch (one closure evaluation). */
+export function resolverFor(config: PolicyConfig, options: { baseDir?: string; branchExists?: boolean }): (base: BaseState) => ResolvedPolicy {
+  return (base) => resolvePolicy(config, targetOf(base, options.branchExists ?? true), options.baseDir === undefined ? {} : { baseDir: options.baseDir });
+}
+
+/**
+ * The engine behind `plan` and `apply` (seed): reads the existing branch, evaluates the policy,
+ * bundles every function, plans, gates and (unless `dryRun`) applies.
+ */
+export async function pushConfig(config: PolicyConfig, options: PushConfigOptions): Promise<PushResult> {
+  const rt = prepareRuntime("pushConfig", options);
+  const prepared = await preparePlan(rt, {
+    ids: { projectId: options.projectId, branchId: options.branchId },
+    resolveDesired: resolverFor(config, options),
+    ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}),
+    allowDataLoss: options.allowDataLoss ?? false,
+    now: () => new Date(),
+  });
+  return gateAndExecute(rt, prepared, {
+    dryRun: options.dryRun ?? false,
+    updateExisting: options.updateExisting ?? false,
+    allowProtectedBranch: options.allowProtectedBranch ?? false,
+    ...(options.confirm ? { confirm: options.confirm } : {}),
+  });
+}
+
+/** Dry run (seed): `pushConfig` with `dryRun: true, updateExisting: true`. Conflicts are returned, never thrown. */
+export function plan(config: PolicyConfig, options: PlanOptions): Promise<PushResult> {
+  return pushConfig(config, { ...options, dryRun: true, updateExisting: true });
+}
+
+/**
+ * Applies the policy to an existing branch (seed): no `confirm`, so unresolved drift throws
+ * `PushConflictError` unless `updateExisting` is set.
+ */
+export function apply(config: PolicyConfig, options: ApplyOptions): Promise<PushResult> {
+  const { confirm: _confirm, dryRun: _dryRun, ...rest } = options as PushConfigOptions;
+  return pushConfig(config, rest);
+}

@@ -1,0 +1,39 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
+import { apply, defineConfig, plan } from "../../../src/v1.js";
+
+let emu: RunningEmulator;
+beforeAll(async () => {
+  emu = await startEmulator({ timings: { opSchedulingMs: 5, opRunMs: 10, deployPendingMs: 5, deployBuildMs: 10, domainActivationMs: 5 } });
+});
+afterAll(async () => emu.close());
+
+describe("plan and apply against the emulator", () => {
+  it("plans every kind on a fresh branch, applies and re-plans clean", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-engine-"));
+    mkdirSync(join(dir, "fn"));
+    writeFileSync(join(dir, "fn", "index.mjs"), "export default () => new Response('hi');\n");
+    const config = defineConfig({
+      auth: true,
+      dataApi: { settings: { dbSchemas: ["public"] } },
+      buckets: { uploads: { access: "private" } },
+      functions: { hello: { name: "Hello", source: "./fn", bundler: "none", env: { GREETING: "hi" }, customDomains: ["hello.example.com"] } },
+      triggers: { hourly: { type: "schedule", function: "hello", cron: "0 * * * *" } },
+      branch: () => ({ protected: true, postgres: { computeSettings: { autoscalingLimitMaxCu: 4 } } }),
+    });
+    const options = { projectId: emu.projectId, branchId: emu.defaultBranchId, apiKey: emu.apiKey, apiHost: emu.apiHost, baseDir: dir, polling: { initialMs: 20, maxMs: 50 } };
+    const first = await plan(config, options);
+    expect(first.changes.map((c) => c.id)).toEqual([
+      "update:branch", "update:compute", "create:auth", "create:dataApi",
+      "create:bucket.uploads", "create:function.hello", "create:trigger.hourly", "create:domain.hello.example.com",
+    ]);
+    const applied = await apply(config, { ...options, updateExisting: true });
+    expect(applied.failed).toEqual([]);
+    const second = await plan(config, options);
+    expect(second.changes).toEqual([]);
+    expect(second.conflicts).toEqual([]);
+  });
+});
