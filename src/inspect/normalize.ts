@@ -1,0 +1,187 @@
+/**
+ * Wire records → the normalised live-state model (engine.md §4.1): sorted by identifier,
+ * timestamps in RFC 3339 UTC, lowercase hostnames, cron whitespace collapsed, fingerprint
+ * markers split from env names. Pure.
+ */
+import type {
+  ApiAuthIntegration,
+  ApiBranch,
+  ApiBucket,
+  ApiCustomDomain,
+  ApiDataApi,
+  ApiDeployment,
+  ApiEndpoint,
+  ApiFunction,
+  ApiProject,
+  ApiTrigger,
+} from "../api/wire-types.js";
+import type { BranchTarget } from "../config/resolved.js";
+import type { Deployment, LiveFunction, LiveState, LiveTrigger } from "../model/live-state.js";
+
+/** Prefix of the fingerprint marker env names (engine.md §6). */
+export const FINGERPRINT_MARKER_PREFIX = "SVC_FINGERPRINT_";
+
+/** An RFC 3339 timestamp in UTC with `Z`, fractional seconds only when present; unreadable text kept. */
+export function normalizeTimestamp(value: string): string {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) return value;
+  const iso = new Date(ms).toISOString();
+  return iso.endsWith(".000Z") ? `${iso.slice(0, -5)}Z` : iso;
+}
+
+/** A hostname in lowercase without a trailing dot. */
+export function normalizeHostname(value: string): string {
+  return value.trim().toLowerCase().replace(/\.$/, "");
+}
+
+/** A cron expression with whitespace collapsed to single spaces. */
+export function normalizeCron(value: string): string {
+  return value.trim().split(/\s+/).join(" ");
+}
+
+/** The project part of the live state. */
+export function normalizeProject(project: ApiProject): LiveState["project"] {
+  const defaults = project.default_endpoint_settings;
+  return {
+    id: project.id,
+    name: project.name,
+    regionId: project.region_id,
+    pgVersion: project.pg_version,
+    ...(project.org_id === undefined ? {} : { orgId: project.org_id }),
+    defaultCompute: {
+      ...(defaults?.autoscaling_limit_min_cu === undefined ? {} : { minCu: defaults.autoscaling_limit_min_cu }),
+      ...(defaults?.autoscaling_limit_max_cu === undefined ? {} : { maxCu: defaults.autoscaling_limit_max_cu }),
+      ...(defaults?.suspend_timeout_seconds === undefined ? {} : { suspendTimeoutSeconds: defaults.suspend_timeout_seconds }),
+    },
+  };
+}
+
+/** The branch part of the live state. */
+export function normalizeBranch(branch: ApiBranch): LiveState["branch"] {
+  return {
+    id: branch.id,
+    name: branch.name,
+    ...(branch.parent_id === undefined ? {} : { parentId: branch.parent_id }),
+    createdAt: normalizeTimestamp(branch.created_at),
+    ...(branch.expires_at === undefined ? {} : { expiresAt: normalizeTimestamp(branch.expires_at) }),
+    protected: branch.protected,
+    isDefault: branch.default,
+  };
+}
+
+/** What a branch closure is called with for an existing branch (policy.md §10.1). */
+export function branchTargetOf(branch: LiveState["branch"]): BranchTarget {
+  return {
+    name: branch.name,
+    id: branch.id,
+    exists: true,
+    ...(branch.parentId === undefined ? {} : { parentId: branch.parentId }),
+    isDefault: branch.isDefault,
+    isProtected: branch.protected,
+    ...(branch.expiresAt === undefined ? {} : { expiresAt: branch.expiresAt }),
+    createdAt: branch.createdAt,
+  };
+}
+
+/** The first read-write endpoint (in listing order), or null. */
+export function normalizeCompute(endpoints: readonly ApiEndpoint[]): LiveState["compute"] {
+  const endpoint = endpoints.find((e) => e.type === "read_write");
+  if (endpoint === undefined) return null;
+  return {
+    endpointId: endpoint.id,
+    minCu: endpoint.autoscaling_limit_min_cu,
+    maxCu: endpoint.autoscaling_limit_max_cu,
+    suspendTimeoutSeconds: endpoint.suspend_timeout_seconds,
+  };
+}
+
+/** The auth part: enabled with its database, or not enabled. */
+export function normalizeAuth(integration: ApiAuthIntegration | null): NonNullable<LiveState["auth"]> {
+  if (integration === null) return { enabled: false };
+  return { enabled: true, ...(integration.db_name === undefined ? {} : { databaseName: integration.db_name }) };
+}
+
+/** The Data API of `database`, enabled or not. */
+export function normalizeDataApi(database: string, dataApi: ApiDataApi | null): NonNullable<LiveState["dataApi"]> {
+  if (dataApi === null) return { enabled: false, database, settings: null };
+  return { enabled: true, database, settings: dataApi.settings === null ? null : { ...dataApi.settings } };
+}
+
+/** Buckets sorted by name. */
+export function normalizeBuckets(buckets: readonly ApiBucket[]): NonNullable<LiveState["buckets"]> {
+  return sortBy(
+    buckets.map((b) => ({ name: b.name, access: b.access_level })),
+    (b) => b.name,
+  );
+}
+
+/** Functions sorted by slug, env names split from fingerprint markers. */
+export function normalizeFunctions(functions: readonly ApiFunction[]): LiveFunction[] {
+  return sortBy(functions.map(normalizeFunction), (f) => f.slug);
+}
+
+function normalizeFunction(fn: ApiFunction): LiveFunction {
+  const names = fn.current_deployment?.environment ?? [];
+  const markers = names.filter((n) => n.startsWith(FINGERPRINT_MARKER_PREFIX)).sort(compareCodePoints);
+  const envNames = names.filter((n) => !n.startsWith(FINGERPRINT_MARKER_PREFIX)).sort(compareCodePoints);
+  return {
+    slug: fn.slug,
+    name: fn.name,
+    invocationUrl: fn.invocation_url,
+    envNames,
+    markers,
+    ...(fn.current_deployment === undefined ? {} : { current: normalizeDeployment(fn.current_deployment) }),
+    ...(fn.active_deployment === undefined ? {} : { active: normalizeDeployment(fn.active_deployment) }),
+  };
+}
+
+function normalizeDeployment(deployment: ApiDeployment): Deployment {
+  return {
+    id: deployment.id,
+    status: deployment.status as Deployment["status"],
+    runtime: deployment.runtime,
+    ...(deployment.error === undefined ? {} : { error: deployment.error }),
+  };
+}
+
+/** Triggers sorted by name. */
+export function normalizeTriggers(triggers: readonly ApiTrigger[]): LiveTrigger[] {
+  return sortBy(
+    triggers.map((t) => ({
+      id: t.trigger_id,
+      name: t.name,
+      type: t.type,
+      function: t.function_slug,
+      functionPath: t.function_path,
+      enabled: t.enabled,
+      inherited: t.inherited,
+      ...(t.schedule === undefined ? {} : { cron: normalizeCron(t.schedule.cron) }),
+      ...(t.storage_object_created === undefined ? {} : { bucket: t.storage_object_created.bucket_name }),
+      ...(t.storage_object_created?.prefix === undefined ? {} : { prefix: t.storage_object_created.prefix }),
+    })),
+    (t) => t.name,
+  );
+}
+
+/** Custom domains sorted by hostname. */
+export function normalizeCustomDomains(domains: readonly ApiCustomDomain[]): NonNullable<LiveState["customDomains"]> {
+  return sortBy(
+    domains.map((d) => ({
+      domain: normalizeHostname(d.domain),
+      entityType: d.entity_type,
+      entityId: d.entity_id,
+      cnameTarget: d.cname_target,
+      ...(d.status === undefined ? {} : { status: d.status }),
+    })),
+    (d) => d.domain,
+  );
+}
+
+/** Code-point order, independent of locale. */
+export function compareCodePoints(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function sortBy<T>(items: T[], key: (item: T) => string): T[] {
+  return items.sort((a, b) => compareCodePoints(key(a), key(b)));
+}

@@ -1,0 +1,176 @@
+/**
+ * The live branch as a policy (policy.md §14, seed 002 `PulledBranchConfig`). Pure: builds the
+ * result from records already read.
+ */
+import type { ApiAuthIntegration, ApiBranch, ApiBucket, ApiCredential, ApiDataApi, ApiEndpoint, ApiFunction, ApiProject } from "../api/wire-types.js";
+import { defineConfig } from "../config/define-config.js";
+import { formatDuration } from "../config/durations.js";
+import type { BranchTuning, ComputeSettings, ComputeSize, DataApiDef, DataApiSettingsDef, PolicyConfig } from "../config/policy-types.js";
+import { compareCodePoints, normalizeCompute, normalizeTimestamp } from "./normalize.js";
+import { DEFAULT_SERVICE_DATABASE } from "./read-needs.js";
+
+/** A credential as `pullConfig` shows it: metadata, never secrets. */
+export interface PulledCredential {
+  tokenId: string;
+  name?: string;
+  scopes: string[];
+  createdAt: string;
+  expiresAt?: string;
+}
+
+/** What `inspect` / `pullConfig` return (seed 002, engine.md §11). */
+export interface PulledBranchConfig {
+  project: { id: string; name: string; region: string; pgVersion: number; orgId?: string };
+  branch: { id: string; name: string; parent?: string; isDefault: boolean; protected: boolean; expiresAt?: string };
+  /** A policy that passes `defineConfig`; planning it against this branch gives no changes. */
+  config: PolicyConfig;
+  /** Live items the policy does not carry; omitted when all three lists are empty. */
+  preview?: {
+    buckets: { name: string; access: string }[];
+    functions: { slug: string; name: string }[];
+    credentials: PulledCredential[];
+  };
+}
+
+/** The records a pull is built from. */
+export interface PulledBranchRecords {
+  project: ApiProject;
+  branch: ApiBranch;
+  /** Every branch of the project (for the parent's name). */
+  branches: readonly ApiBranch[];
+  endpoints: readonly ApiEndpoint[];
+  auth: ApiAuthIntegration | null;
+  /** The Data API and the database it was read on, or null when none was read or it is off. */
+  dataApi: { database: string; record: ApiDataApi } | null;
+  buckets: readonly ApiBucket[];
+  functions: readonly ApiFunction[];
+  credentials: readonly ApiCredential[];
+}
+
+const MIN_TTL_SECONDS = 3600;
+const MAX_TTL_SECONDS = 30 * 86_400;
+const MIN_SUSPEND_SECONDS = 60;
+const MAX_SUSPEND_SECONDS = 604_800;
+
+/** Builds the pulled config; the policy is validated through `defineConfig`. */
+export function buildPulledBranchConfig(records: PulledBranchRecords): PulledBranchConfig {
+  const { project, branch } = records;
+  const parent = branch.parent_id === undefined ? undefined : records.branches.find((b) => b.id === branch.parent_id)?.name;
+  const policy: PolicyConfig = {};
+  if (records.auth !== null) policy.auth = true;
+  if (records.dataApi !== null) policy.dataApi = pulledDataApi(records.dataApi, records.auth !== null);
+  const tuning = pulledTuning(records, parent);
+  policy.branch = () => structuredClone(tuning);
+
+  const buckets = records.buckets
+    .map((b) => ({ name: b.name, access: b.access_level }))
+    .sort((a, b) => compareCodePoints(a.name, b.name));
+  const functions = records.functions.map((f) => ({ slug: f.slug, name: f.name })).sort((a, b) => compareCodePoints(a.slug, b.slug));
+  const credentials = records.credentials
+    .filter((c) => c.revoked_at === undefined)
+    .map(pulledCredential)
+    .sort((a, b) => compareCodePoints(a.tokenId, b.tokenId));
+  const hasPreview = buckets.length + functions.length + credentials.length > 0;
+
+  return {
+    project: {
+      id: project.id,
+      name: project.name,
+      region: project.region_id,
+      pgVersion: project.pg_version,
+      ...(project.org_id === undefined ? {} : { orgId: project.org_id }),
+    },
+    branch: {
+      id: branch.id,
+      name: branch.name,
+      ...(parent === undefined ? {} : { parent }),
+      isDefault: branch.default,
+      protected: branch.protected,
+      ...(branch.expires_at === undefined ? {} : { expiresAt: normalizeTimestamp(branch.expires_at) }),
+    },
+    config: defineConfig(policy),
+    ...(hasPreview ? { preview: { buckets, functions, credentials } } : {}),
+  };
+}
+
+function pulledDataApi(dataApi: { database: string; record: ApiDataApi }, hasAuth: boolean): boolean | DataApiDef {
+  const settings = dataApi.record.settings === null ? {} : pulledSettings(dataApi.record.settings);
+  const common = {
+    ...(dataApi.database === DEFAULT_SERVICE_DATABASE ? {} : { database: dataApi.database }),
+    ...(Object.keys(settings).length === 0 ? {} : { settings }),
+  };
+  // Without an auth integration the built-in provider would require `auth`; the wiring of an
+  // external provider is not reported, so only its kind is pulled.
+  if (!hasAuth) return { ...common, authProvider: "external" };
+  return Object.keys(common).length === 0 ? true : common;
+}
+
+/** Wire settings → policy settings, keeping only known keys with valid values (policy.md §5.2). */
+export function pulledSettings(wire: Record<string, unknown>): DataApiSettingsDef {
+  const out: DataApiSettingsDef = {};
+  const bool = (v: unknown): v is boolean => typeof v === "boolean";
+  const text = (v: unknown): v is string => typeof v === "string";
+  const nonEmpty = (v: unknown): v is string => typeof v === "string" && v !== "";
+  const int = (min: number) => (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= min;
+  const w = wire;
+  if (bool(w["db_aggregates_enabled"])) out.dbAggregatesEnabled = w["db_aggregates_enabled"];
+  if (nonEmpty(w["db_anon_role"])) out.dbAnonRole = w["db_anon_role"];
+  if (text(w["db_extra_search_path"])) out.dbExtraSearchPath = w["db_extra_search_path"];
+  if (int(1)(w["db_max_rows"])) out.dbMaxRows = w["db_max_rows"];
+  const schemas = w["db_schemas"];
+  if (Array.isArray(schemas) && schemas.length > 0 && schemas.every(nonEmpty) && new Set(schemas).size === schemas.length) {
+    out.dbSchemas = [...schemas];
+  }
+  if (nonEmpty(w["jwt_role_claim_key"])) out.jwtRoleClaimKey = w["jwt_role_claim_key"];
+  if (int(0)(w["jwt_cache_max_lifetime"])) out.jwtCacheMaxLifetime = w["jwt_cache_max_lifetime"];
+  const mode = w["openapi_mode"];
+  if (mode === "ignore-privileges" || mode === "disabled") out.openapiMode = mode;
+  if (text(w["server_cors_allowed_origins"])) out.serverCorsAllowedOrigins = w["server_cors_allowed_origins"];
+  if (bool(w["server_timing_enabled"])) out.serverTimingEnabled = w["server_timing_enabled"];
+  return out;
+}
+
+function pulledTuning(records: PulledBranchRecords, parent: string | undefined): BranchTuning {
+  const { branch, project } = records;
+  const tuning: BranchTuning = {};
+  if (parent !== undefined) tuning.parent = parent;
+  tuning.protected = branch.protected;
+  if (branch.expires_at !== undefined && !branch.default) {
+    const seconds = Math.round((Date.parse(branch.expires_at) - Date.parse(branch.created_at)) / 1000);
+    if (seconds >= MIN_TTL_SECONDS && seconds <= MAX_TTL_SECONDS) tuning.ttl = formatDuration(seconds);
+  }
+  const compute = normalizeCompute(records.endpoints);
+  if (compute !== null) {
+    const defaults = project.default_endpoint_settings ?? {};
+    const settings: ComputeSettings = {};
+    if (compute.minCu !== defaults.autoscaling_limit_min_cu && isComputeSize(compute.minCu)) settings.autoscalingLimitMinCu = compute.minCu;
+    if (compute.maxCu !== defaults.autoscaling_limit_max_cu && isComputeSize(compute.maxCu)) settings.autoscalingLimitMaxCu = compute.maxCu;
+    if (compute.suspendTimeoutSeconds !== defaults.suspend_timeout_seconds) {
+      const suspend = pulledSuspendTimeout(compute.suspendTimeoutSeconds);
+      if (suspend !== undefined) settings.suspendTimeout = suspend;
+    }
+    if (Object.keys(settings).length > 0) tuning.postgres = { computeSettings: settings };
+  }
+  return tuning;
+}
+
+function pulledSuspendTimeout(seconds: number): ComputeSettings["suspendTimeout"] {
+  if (seconds === -1) return false;
+  if (seconds === 0) return 0;
+  if (Number.isSafeInteger(seconds) && seconds >= MIN_SUSPEND_SECONDS && seconds <= MAX_SUSPEND_SECONDS) return formatDuration(seconds);
+  return undefined;
+}
+
+function isComputeSize(cu: number): cu is ComputeSize {
+  return cu === 0.25 || cu === 0.5 || (Number.isInteger(cu) && ((cu >= 1 && cu <= 16) || (cu >= 18 && cu <= 56 && cu % 2 === 0)));
+}
+
+function pulledCredential(credential: ApiCredential): PulledCredential {
+  return {
+    tokenId: credential.token_id,
+    ...(credential.name === undefined ? {} : { name: credential.name }),
+    scopes: [...credential.scopes],
+    createdAt: normalizeTimestamp(credential.created_at),
+    ...(credential.expires_at === undefined ? {} : { expiresAt: normalizeTimestamp(credential.expires_at) }),
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * Which feature reads a plan needs (engine.md §4.2): derived from the resolved policy by a pure
+ * function, so a policy that manages little costs few requests.
+ */
+import type { ResolvedPolicy } from "../config/resolved.js";
+
+/** The database the Data API and auth attach to when the policy names none (policy.md §5.1). */
+export const DEFAULT_SERVICE_DATABASE = "neondb";
+
+/** The feature reads of wave 2 (after project, branch and endpoints). */
+export interface ReadNeeds {
+  databases: boolean;
+  /** The service database whose Data API is read, or `null` for none. */
+  dataApiDatabase: string | null;
+  auth: boolean;
+  buckets: boolean;
+  functions: boolean;
+  triggers: boolean;
+  customDomains: boolean;
+  /** The parent's function slugs (inherited detection when pruning functions). */
+  parentFunctions: boolean;
+}
+
+/** Reads nothing beyond the base state. */
+export const NO_FEATURE_READS: ReadNeeds = Object.freeze({
+  databases: false,
+  dataApiDatabase: null,
+  auth: false,
+  buckets: false,
+  functions: false,
+  triggers: false,
+  customDomains: false,
+  parentFunctions: false,
+});
+
+/** Every read (e.g. for a full inspection), with the Data API of `database`. */
+export function allFeatureReads(database: string = DEFAULT_SERVICE_DATABASE): ReadNeeds {
+  return {
+    databases: true,
+    dataApiDatabase: database,
+    auth: true,
+    buckets: true,
+    functions: true,
+    triggers: true,
+    customDomains: true,
+    parentFunctions: true,
+  };
+}
+
+/** The reads a plan of `policy` needs (engine.md §4.2 "When" column). */
+export function readNeedsForPolicy(policy: ResolvedPolicy): ReadNeeds {
+  const { dataApi, prune } = policy;
+  const dataApiManaged = dataApi.state !== "unmanaged";
+  const authOn = policy.auth === "enabled";
+  const builtinDataApi = dataApi.state === "enabled" && dataApi.authProvider === "builtin";
+  const storageTriggers = policy.triggers.some((t) => t.type === "storage_object_created");
+  const anyDomains = policy.functions.some((f) => f.customDomains.length > 0);
+  return {
+    databases: dataApiManaged || authOn,
+    dataApiDatabase: dataApiManaged ? (dataApi.state === "enabled" ? dataApi.database : DEFAULT_SERVICE_DATABASE) : null,
+    auth: authOn || policy.authDeclaredOff || builtinDataApi,
+    buckets: policy.buckets.length > 0 || storageTriggers || prune.buckets,
+    functions: policy.functions.length > 0 || prune.functions,
+    triggers: policy.triggers.length > 0 || prune.functions || prune.triggers || prune.buckets,
+    customDomains: anyDomains || prune.customDomains || prune.functions,
+    parentFunctions: prune.functions,
+  };
+}
