@@ -3,7 +3,7 @@ import type { Pool } from "pg";
 import { ErrorCode, PlatformError } from "../../errors/index.js";
 import * as sql from "./admin-sql.js";
 import { loadPgPool } from "./load-pg.js";
-import { planClusterLayout, readStoredPorts, readSuperPassword, writeStoredPorts, writeSuperPassword } from "./layout.js";
+import { firstUntraversable, planClusterLayout, readStoredPorts, readSuperPassword, writeStoredPorts, writeSuperPassword } from "./layout.js";
 import { startSupervisor, type SupervisorHandle } from "./supervisor.js";
 import { listenPassThrough, type PassThroughListener } from "./tcp-proxy.js";
 import { isRoot } from "./unix-user.js";
@@ -159,7 +159,7 @@ async function startEmbedded(options: PostgresBackendOptions, log: (line: string
   } catch (err) {
     const cause = err instanceof Error ? err.message : String(err);
     const fix = isRoot()
-      ? `running as root: ${layout.root} must be readable and traversable by user postgres; or use --postgres URL`
+      ? `running as root: ${await firstUntraversable(layout.root)} must be readable and traversable by user postgres; or use --postgres URL`
       : "or use --postgres URL";
     throw new PlatformError(ErrorCode.SERVER_ERROR, `postgres could not start: ${cause} (${fix})`, { cause: err });
   }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { SOCKET_FILE } from "./supervisor-protocol.js";
@@ -92,4 +92,23 @@ async function writeJsonAtomic(file: string, value: unknown, mode: number): Prom
 
 function isPort(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value) && value > 0 && value < 65536;
+}
+
+/**
+ * The outermost directory on the way to `target` that other users cannot traverse (no `o+x`),
+ * or `target` itself when every ancestor is traversable: the path to name when the server's
+ * unprivileged user cannot reach the cluster.
+ */
+export async function firstUntraversable(target: string): Promise<string> {
+  const parts = path.resolve(target).split(path.sep).filter(Boolean);
+  let current: string = path.sep;
+  for (const part of parts) {
+    current = path.join(current, part);
+    try {
+      if (((await stat(current)).mode & 0o001) === 0) return current;
+    } catch {
+      return current;
+    }
+  }
+  return target;
 }
