@@ -1,0 +1,207 @@
+import { describe, expect, it } from "vitest";
+import type { ResolvedPolicy } from "../../../src/config/resolved.js";
+import { readBucketsHaveObjects, readLiveState } from "../../../src/inspect/read-live-state.js";
+import { allFeatureReads, NO_FEATURE_READS, readNeedsForPolicy } from "../../../src/inspect/read-needs.js";
+import { fixturePlatform, loadRoutes } from "./fixture-platform.js";
+
+const PROJECT = "calm-river-123456";
+const BRANCH = "br-preview-654321";
+const routes = loadRoutes("full-branch");
+
+describe("reading live state", () => {
+  it("normalises a branch with every resource kind", async () => {
+    const { api } = fixturePlatform(routes);
+
+    const { state, unavailable } = await readLiveState({ api, projectId: PROJECT, branchId: BRANCH, needs: allFeatureReads() });
+
+    expect(unavailable).toEqual([]);
+    expect(state.project).toEqual({
+      id: PROJECT,
+      name: "shop",
+      regionId: "aws-us-east-2",
+      pgVersion: 17,
+      orgId: "org-quiet-sun-12345",
+      defaultCompute: { minCu: 0.25, maxCu: 0.25, suspendTimeoutSeconds: 0 },
+    });
+    expect(state.branch).toEqual({
+      id: BRANCH,
+      name: "preview/pr-42",
+      parentId: "br-main-000001",
+      createdAt: "2026-03-01T12:00:00.500Z",
+      expiresAt: "2026-03-08T12:00:00.500Z",
+      protected: true,
+      isDefault: false,
+    });
+    expect(state.compute).toEqual({ endpointId: "ep-rw-111111", minCu: 0.5, maxCu: 2, suspendTimeoutSeconds: 3600 });
+    expect(state.databases).toEqual(["analytics", "neondb"]);
+    expect(state.auth).toEqual({ enabled: true, databaseName: "neondb" });
+    expect(state.dataApi?.enabled).toBe(true);
+    expect(state.dataApi?.settings).toMatchObject({ db_schemas: ["api", "public"], db_max_rows: 500 });
+    expect(state.buckets).toEqual([
+      { name: "assets", access: "public_read" },
+      { name: "uploads", access: "private" },
+    ]);
+    expect(state.functions?.map((f) => f.slug)).toEqual(["api", "worker"]);
+    expect(state.functions?.[0]).toMatchObject({
+      envNames: ["API_URL", "DATABASE_URL"],
+      markers: ["SVC_FINGERPRINT_0123456789ABCDEF0123_00112233445566778899"],
+      current: { id: 2, status: "completed", runtime: "nodejs24" },
+    });
+    expect(state.functions?.[1]?.current).toEqual({ id: 4, status: "failed", runtime: "nodejs24", error: "index.mjs not found" });
+    expect(state.triggers?.map((t) => [t.name, t.inherited, t.cron ?? t.bucket, t.prefix])).toEqual([
+      ["all-assets", true, "assets", undefined],
+      ["nightly", false, "0 3 * * *", undefined],
+      ["on-upload", false, "uploads", "incoming/"],
+    ]);
+    expect(state.customDomains).toEqual([
+      { domain: "api.shop.example.com", entityType: "function", entityId: "api", cnameTarget: "edge.example.test", status: "active" },
+    ]);
+    expect(state.parentFunctionSlugs).toEqual(["api"]);
+  });
+
+  it("reads a branch with every resource kind in at most 3 sequential waves", async () => {
+    const platform = fixturePlatform(routes);
+
+    await readLiveState({ api: platform.api, projectId: PROJECT, branchId: BRANCH, needs: allFeatureReads() });
+    await readBucketsHaveObjects({ api: platform.api, projectId: PROJECT, branchId: BRANCH, buckets: [] });
+
+    expect(platform.waves()).toBeLessThanOrEqual(3);
+    expect(platform.requests.filter((r) => r.wave === 1).map((r) => r.path)).toEqual([
+      `/api/v2/projects/${PROJECT}`,
+      `/api/v2/projects/${PROJECT}/branches/${BRANCH}`,
+      `/api/v2/projects/${PROJECT}/branches/${BRANCH}/endpoints`,
+    ]);
+    expect(platform.requests.filter((r) => r.wave === 2)).toHaveLength(8);
+  });
+
+  it("reads only the base state when the policy manages no feature", async () => {
+    const platform = fixturePlatform(routes);
+
+    const { state } = await readLiveState({ api: platform.api, projectId: PROJECT, branchId: BRANCH, needs: NO_FEATURE_READS });
+
+    expect(platform.requests).toHaveLength(3);
+    expect(state.functions).toBeUndefined();
+    expect(state.buckets).toBeUndefined();
+  });
+
+  it("derives the reads from the branch target when given a function", async () => {
+    const platform = fixturePlatform(routes);
+    let seenName = "";
+
+    await readLiveState({
+      api: platform.api,
+      projectId: PROJECT,
+      branchId: BRANCH,
+      needs: (target) => {
+        seenName = target.name;
+        return { ...NO_FEATURE_READS, buckets: true };
+      },
+    });
+
+    expect(seenName).toBe("preview/pr-42");
+    expect(platform.requests.map((r) => r.path).at(-1)).toBe(`/api/v2/projects/${PROJECT}/branches/${BRANCH}/buckets`);
+  });
+
+  it("reads a feature the platform does not offer as none and says so", async () => {
+    const platform = fixturePlatform(routes, {
+      [`GET /api/v2/projects/${PROJECT}/branches/${BRANCH}/functions`]: {
+        status: 404,
+        body: { code: "feature_unavailable", message: "Functions are not available in this region" },
+      },
+    });
+
+    const { state, unavailable } = await readLiveState({
+      api: platform.api,
+      projectId: PROJECT,
+      branchId: BRANCH,
+      needs: { ...NO_FEATURE_READS, functions: true },
+    });
+
+    expect(state.functions).toEqual([]);
+    expect(unavailable).toEqual([{ field: "functions", message: expect.stringContaining("not available") }]);
+  });
+
+  it("rejects a branch name passed as an id, listing the branches with their ids", async () => {
+    const { api } = fixturePlatform(routes);
+
+    const err = await readLiveState({ api, projectId: PROJECT, branchId: "main", needs: NO_FEATURE_READS }).catch((e: unknown) => e);
+
+    expect(err).toMatchObject({
+      code: "PLATFORM_BRANCH_NOT_FOUND",
+      details: { branchId: "main", available: [{ name: "main", id: "br-main-000001" }, { name: "preview/pr-42", id: BRANCH }] },
+    });
+    expect(String((err as Error).message)).toContain("main (br-main-000001), preview/pr-42 (br-preview-654321)");
+    expect(String((err as Error).message)).toContain("its id is br-main-000001");
+  });
+
+  it("tells which buckets hold objects", async () => {
+    const { api } = fixturePlatform(routes);
+
+    await expect(readBucketsHaveObjects({ api, projectId: PROJECT, branchId: BRANCH, buckets: ["assets", "uploads"] })).resolves.toEqual({
+      assets: false,
+      uploads: true,
+    });
+  });
+});
+
+describe("reads a policy needs", () => {
+  const base: ResolvedPolicy = {
+    target: { name: "main", exists: true },
+    baseDir: null,
+    auth: "unmanaged",
+    authDeclaredOff: false,
+    dataApi: { state: "unmanaged" },
+    aiGateway: false,
+    buckets: [],
+    functions: [],
+    triggers: [],
+    prune: { functions: false, triggers: false, customDomains: false, buckets: false },
+    branch: {},
+    deprecatedKeys: [],
+  };
+  const fn = {
+    slug: "api",
+    name: "API",
+    sourcePath: "/src/api",
+    env: {},
+    runtime: "nodejs24" as const,
+    bundler: "esbuild" as const,
+    sourcemap: false,
+    customDomains: [] as string[],
+  };
+
+  it.each<{ name: string; policy: Partial<ResolvedPolicy>; expected: Partial<ReturnType<typeof readNeedsForPolicy>> }>([
+    { name: "an empty policy reads nothing", policy: {}, expected: NO_FEATURE_READS },
+    { name: "auth on reads auth and databases", policy: { auth: "enabled" }, expected: { auth: true, databases: true } },
+    { name: "auth authored off reads auth only", policy: { authDeclaredOff: true }, expected: { auth: true, databases: false } },
+    { name: "a disabled Data API reads it on neondb", policy: { dataApi: { state: "disabled" } }, expected: { databases: true, dataApiDatabase: "neondb" } },
+    {
+      name: "a built-in Data API reads auth and its database",
+      policy: { dataApi: { state: "enabled", database: "app", authProvider: "builtin", settings: {} } },
+      expected: { auth: true, databases: true, dataApiDatabase: "app" },
+    },
+    { name: "functions read functions only", policy: { functions: [fn] }, expected: { functions: true, triggers: false, customDomains: false } },
+    {
+      name: "a function with domains reads domains",
+      policy: { functions: [{ ...fn, customDomains: ["api.example.com"] }] },
+      expected: { functions: true, customDomains: true },
+    },
+    {
+      name: "a storage trigger reads buckets and triggers",
+      policy: { triggers: [{ name: "t", type: "storage_object_created", function: "api", bucket: "b", functionPath: "/", enabled: true }] },
+      expected: { buckets: true, triggers: true },
+    },
+    {
+      name: "pruning functions reads functions, triggers, domains and the parent's functions",
+      policy: { prune: { functions: true, triggers: false, customDomains: false, buckets: false } },
+      expected: { functions: true, triggers: true, customDomains: true, parentFunctions: true, buckets: false },
+    },
+    {
+      name: "pruning buckets reads buckets and triggers",
+      policy: { prune: { functions: false, triggers: false, customDomains: false, buckets: true } },
+      expected: { buckets: true, triggers: true, functions: false },
+    },
+  ])("$name", ({ policy, expected }) => {
+    expect(readNeedsForPolicy({ ...base, ...policy })).toMatchObject(expected);
+  });
+});
