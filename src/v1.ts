@@ -10,3 +10,5 @@ export * from "./config/load-config.js";
 export * from "./config/index.js";
 export * from "./bundle/index.js";
 export * from "./engine/index.js";
+export * from "./api/index.js";
+export { inspect, pullConfig, type PulledBranchConfig, type PulledCredential } from "./inspect/index.js";

@@ -1,0 +1,83 @@
+/**
+ * `inspect` / `pullConfig` (engine.md §11): read a branch in three waves and return it as a
+ * policy plus metadata. Read-only; never creates anything.
+ */
+import type { PlatformApi } from "../api/platform-api.js";
+import type { ApiDatabase } from "../api/wire-types.js";
+import { prepareRuntime, type ConfigOperationOptions } from "../engine/options.js";
+import { ErrorCode, isPlatformError } from "../errors/index.js";
+import { buildPulledBranchConfig, type PulledBranchConfig } from "./pulled-config.js";
+import { branchNotFoundError } from "./read-live-state.js";
+import { DEFAULT_SERVICE_DATABASE } from "./read-needs.js";
+
+/**
+ * Reads the branch `options.branchId` and returns it as a `PulledBranchConfig` whose `config`
+ * passes `defineConfig` and plans clean against the same branch. Features the platform does
+ * not offer here read as none.
+ *
+ * @throws PlatformError `PLATFORM_MISSING_API_KEY` (neither `apiKey` nor `api`),
+ * `PLATFORM_INVALID_OPTIONS`, `PLATFORM_BRANCH_NOT_FOUND` (listing `name (id)` of every
+ * branch), or the client's errors.
+ */
+export async function inspect(options: ConfigOperationOptions): Promise<PulledBranchConfig> {
+  const { api } = prepareRuntime("inspect", options);
+  return inspectWith(api, options.projectId, options.branchId);
+}
+
+/** Identical to {@link inspect} (seed 002). */
+export const pullConfig: (options: ConfigOperationOptions) => Promise<PulledBranchConfig> = inspect;
+
+/** The three waves of an inspection on an adapter. */
+export async function inspectWith(api: PlatformApi, projectId: string, branchId: string): Promise<PulledBranchConfig> {
+  const ref = { projectId, branchId };
+  const project = await api.getProject({ projectId });
+
+  const [branches, endpoints, databases, auth, buckets, functions, credentials] = await Promise.allSettled([
+    api.listBranches({ projectId }),
+    api.listEndpoints(ref),
+    api.listDatabases(ref),
+    noneIfUnavailable(api.getAuth(ref), null),
+    noneIfUnavailable(api.listBuckets(ref), []),
+    noneIfUnavailable(api.listFunctions(ref), []),
+    noneIfUnavailable(api.listCredentials(ref), []),
+  ]);
+  const allBranches = settled(branches);
+  const branch = allBranches.find((b) => b.id === branchId);
+  if (branch === undefined) throw branchNotFoundError({ projectId, branchId, branches: allBranches });
+
+  const database = dataApiDatabase(settled(databases));
+  const dataApi = database === null ? null : await noneIfUnavailable(api.getDataApi({ ...ref, databaseName: database }), null);
+
+  return buildPulledBranchConfig({
+    project,
+    branch,
+    branches: allBranches,
+    endpoints: settled(endpoints),
+    auth: settled(auth),
+    dataApi: database === null || dataApi === null ? null : { database, record: dataApi },
+    buckets: settled(buckets),
+    functions: settled(functions),
+    credentials: settled(credentials),
+  });
+}
+
+/** The database whose Data API a pull reads: `neondb`, else the only database, else none. */
+export function dataApiDatabase(databases: readonly ApiDatabase[]): string | null {
+  if (databases.some((d) => d.name === DEFAULT_SERVICE_DATABASE)) return DEFAULT_SERVICE_DATABASE;
+  const only = databases.length === 1 ? databases[0] : undefined;
+  return only === undefined ? null : only.name;
+}
+
+async function noneIfUnavailable<T>(read: Promise<T>, none: T): Promise<T> {
+  try {
+    return await read;
+  } catch (err) {
+    if (isPlatformError(err, ErrorCode.FEATURE_UNAVAILABLE)) return none;
+    throw err;
+  }
+}
+
+function settled<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === "fulfilled") return result.value;
+  throw result.reason;
+}
