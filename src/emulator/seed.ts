@@ -122,7 +122,7 @@ export function loadSeed(world: World, seed: SeedDocument): SeedResult {
     loadBranches(world, project, p.branches ?? [], `projects[${i}]`);
     if (world.defaultBranch(project) === undefined) throw seedError(`projects[${i}].branches`, "a project needs one branch with default: true");
     for (const action of ["create_timeline", "start_compute"]) {
-      project.operations.push({ id: world.ids.uuid(), projectId: project.id, action, status: "finished", failuresCount: 0, createdAt: now, updatedAt: now, startAt: now, finishAt: now, willFail: false, willSkip: false, totalDurationMs: 0 });
+      project.operations.push({ id: world.ids.uuid(), seq: world.newOperationSeq(), projectId: project.id, action, status: "finished", failuresCount: 0, createdAt: now, updatedAt: now, startAt: now, finishAt: now, willFail: false, willSkip: false, totalDurationMs: 0 });
     }
     if (i === 0) {
       result.projectId = project.id;

@@ -35,6 +35,7 @@ export function startOperations(world: World, project: ProjectRec, specs: Operat
     previousEnd = finishAt;
     const op: OperationRec = {
       id: world.ids.uuid(),
+      seq: world.newOperationSeq(),
       projectId: project.id,
       ...(spec.branchId !== undefined ? { branchId: spec.branchId } : {}),
       ...(spec.endpointId !== undefined ? { endpointId: spec.endpointId } : {}),
@@ -95,6 +96,7 @@ export function startSystemOperation(world: World, project: ProjectRec, action: 
   const now = world.clock.now();
   const op: OperationRec = {
     id: world.ids.uuid(),
+    seq: world.newOperationSeq(),
     projectId: project.id,
     action,
     status: "running",

@@ -20,7 +20,7 @@ export function operationRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     const project = visibleProject(world, c, c.req.param("project_id"));
     const q = readQuery(c, OperationListQuerySchema);
     pruneOperations(project, now);
-    const { page, cursor } = cursorPage(project.operations, (op) => op, q.cursor, q.limit ?? 10);
+    const { page, cursor } = cursorPage(project.operations, (op) => ({ createdAt: op.createdAt, id: `op${String(op.seq).padStart(12, "0")}` }), q.cursor, q.limit ?? 10);
     return c.json({ operations: page.map(operationView), pagination: cursor !== undefined ? { cursor } : {} });
   });
 

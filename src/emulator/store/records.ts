@@ -59,6 +59,8 @@ export interface Principal {
 /** An operation (api.md §4) with its precomputed deadlines. */
 export interface OperationRec {
   id: string;
+  /** Creation order across the emulator (orders operations created in the same millisecond). */
+  seq: number;
   projectId: string;
   branchId?: string;
   endpointId?: string;

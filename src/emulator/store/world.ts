@@ -73,6 +73,7 @@ export class World {
   readonly ids: IdFactory;
   private nextKeyId = 1;
   private nextDatabaseId = 1;
+  private nextOperationSeq = 1;
   private usedIds = new Set<string>();
 
   constructor(
@@ -109,6 +110,11 @@ export class World {
   /** The next API key id. */
   newKeyId(): number {
     return this.nextKeyId++;
+  }
+
+  /** The next operation sequence number. */
+  newOperationSeq(): number {
+    return this.nextOperationSeq++;
   }
 
   /** The next database id. */
