@@ -36,7 +36,8 @@ export function sortedPaths(files: BundleFiles): string[] {
 export async function writeCanonicalZip(files: BundleFiles): Promise<Uint8Array> {
   const JSZip = await loadJszip();
   const zip = new JSZip();
-  for (const path of sortedPaths(files)) {
+  const ordered = sortedPaths(files);
+  for (const path of ordered) {
     const data = files.get(path) ?? new Uint8Array();
     zip.file(path, data, {
       binary: true,
@@ -45,6 +46,14 @@ export async function writeCanonicalZip(files: BundleFiles): Promise<Uint8Array>
       unixPermissions: CANONICAL_ZIP_PERMISSIONS,
     });
   }
+  // jszip keeps entries in a plain object, where integer-like names ("10") enumerate first;
+  // generateAsync walks the entries through forEach, so pin that to the canonical order.
+  zip.forEach = (callback) => {
+    for (const path of ordered) {
+      const file = zip.file(path);
+      if (file !== null) callback(path, file);
+    }
+  };
   return zip.generateAsync({
     type: "uint8array",
     compression: "DEFLATE",

@@ -134,4 +134,11 @@ describe("deterministic archives", () => {
     const archive = await buildFunctionArchive(functionConfig("fn", fixturePath("prebuilt"), { bundler: async () => files }));
     expect(centralDirectory(archive.zip).entries.map((e) => e.name)).toEqual(["index.mjs", "\uFF5E.js", "\u{1F600}.js"]);
   });
+
+  it("orders integer-like names by bytes too (10 before 9)", async () => {
+    const files = { "9": "a", "10": "b", "index.mjs": "x", "lib/2": "c", "lib/10": "d" };
+    const archive = await buildFunctionArchive(functionConfig("fn", fixturePath("prebuilt"), { bundler: async () => files }));
+    const names = centralDirectory(archive.zip).entries.map((e) => e.name);
+    expect(names).toEqual(["10", "9", "index.mjs", "lib/10", "lib/2"]);
+  });
 });
