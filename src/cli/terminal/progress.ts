@@ -210,8 +210,9 @@ export class Progress {
     };
     const line = (mark: string, subject: string, elapsed: string): string => {
       const room = Math.max(10, width - elapsed.length - 4);
+      // The line stays one column short of the width, so no terminal wraps it.
       const cut = subject.length > room ? `${subject.slice(0, room - 1)}…` : subject;
-      return `${mark} ${cut.padEnd(Math.max(0, width - elapsed.length - 3))} ${elapsed}`.slice(0, Math.max(1, width - 1));
+      return `${mark} ${cut.padEnd(Math.max(0, width - elapsed.length - 4))} ${elapsed}`;
     };
     const groups = new Map<string, Task[]>();
     for (const task of this.#tasks.values()) groups.set(task.group, [...(groups.get(task.group) ?? []), task]);

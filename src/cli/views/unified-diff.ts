@@ -21,12 +21,12 @@ export function unifiedDiff(oldText: string, newText: string, oldName: string, n
       ops.push({ kind: " ", line: a[i] ?? "", ai: i, bi: j });
       i += 1;
       j += 1;
-    } else if (j < b.length && (i >= a.length || (lcs[i]?.[j + 1] ?? 0) >= (lcs[i + 1]?.[j] ?? 0))) {
-      ops.push({ kind: "+", line: b[j] ?? "", ai: i, bi: j });
-      j += 1;
-    } else {
+    } else if (i < a.length && (j >= b.length || (lcs[i + 1]?.[j] ?? 0) >= (lcs[i]?.[j + 1] ?? 0))) {
       ops.push({ kind: "-", line: a[i] ?? "", ai: i, bi: j });
       i += 1;
+    } else {
+      ops.push({ kind: "+", line: b[j] ?? "", ai: i, bi: j });
+      j += 1;
     }
   }
   const context = 3;

@@ -1,0 +1,134 @@
+import { describe, expect, it } from "vitest";
+import { shouldUseColor, supportsUnicode } from "../../../src/cli/io.js";
+import { Progress } from "../../../src/cli/terminal/progress.js";
+import { isYes } from "../../../src/cli/terminal/prompt.js";
+import { Scrubber } from "../../../src/cli/terminal/scrub.js";
+import { unifiedDiff } from "../../../src/cli/views/unified-diff.js";
+
+describe("colour decision", () => {
+  it.each([
+    ["a TTY with no variables", false, {}, true, true],
+    ["a pipe", false, {}, false, false],
+    ["--no-color on a TTY", true, {}, true, false],
+    ["NO_COLOR on a TTY", false, { NO_COLOR: "1" }, true, false],
+    ["NO_COLOR over FORCE_COLOR", false, { NO_COLOR: "1", FORCE_COLOR: "1" }, false, false],
+    ["FORCE_COLOR on a pipe", false, { FORCE_COLOR: "1" }, false, true],
+    ["FORCE_COLOR=0 on a pipe", false, { FORCE_COLOR: "0" }, false, false],
+    ["TERM=dumb on a TTY", false, { TERM: "dumb" }, true, false],
+    ["an empty NO_COLOR on a TTY", false, { NO_COLOR: "" }, true, true],
+  ])("decides %s", (_name, noColorFlag, env, isTTY, expected) => {
+    expect(shouldUseColor({ noColorFlag, env, isTTY })).toBe(expected);
+  });
+
+  it.each([
+    [{ LANG: "en_US.UTF-8" }, true],
+    [{ LC_ALL: "C", LANG: "en_US.UTF-8" }, false],
+    [{ LC_CTYPE: "C.utf8" }, true],
+    [{}, false],
+  ])("uses Unicode glyphs only for a UTF-8 locale (%o)", (env, expected) => {
+    expect(supportsUnicode(env)).toBe(expected);
+  });
+});
+
+describe("confirmation answers", () => {
+  it.each([
+    ["y", true], ["YES", true], [" yes ", true], ["", false], ["n", false], ["yep", false], [null, false],
+  ])("treats %j as %s", (answer, expected) => {
+    expect(isYes(answer)).toBe(expected);
+  });
+});
+
+describe("secret scrubbing", () => {
+  it("replaces known secrets of 8 or more characters, longest first, and leaves short ones", () => {
+    const scrubber = new Scrubber();
+    scrubber.add("abcdefgh", "abcdefgh-longer", "1", undefined);
+    expect(scrubber.scrub("key abcdefgh-longer and abcdefgh; 1 to create")).toBe("key (sensitive) and (sensitive); 1 to create");
+  });
+
+  it("treats --env values as secrets only when the name looks secret", () => {
+    const scrubber = new Scrubber();
+    scrubber.addSecretEnv({ STRIPE_SECRET_KEY: "sk_live_123456", GREETING: "hello-there-friend", DATABASE_URL: "postgres://u:p@h/db" });
+    expect(scrubber.scrub("sk_live_123456 hello-there-friend postgres://u:p@h/db")).toBe("(sensitive) hello-there-friend (sensitive)");
+  });
+
+  it("scrubs everything written through a wrapped stream", () => {
+    const scrubber = new Scrubber();
+    const written: string[] = [];
+    const stream = scrubber.wrap({ write: (t: string) => written.push(t), isTTY: true });
+    scrubber.add("svcemu_secretkey");
+    stream.write("Authorization: Bearer svcemu_secretkey\n");
+    expect(written).toEqual(["Authorization: Bearer (sensitive)\n"]);
+    expect(stream.isTTY).toBe(true);
+  });
+});
+
+describe("progress", () => {
+  function plain(): { progress: Progress; lines: string[]; clock: { t: number } } {
+    const lines: string[] = [];
+    const clock = { t: Date.UTC(2025, 5, 1, 12, 0, 3, 120) };
+    const progress = new Progress({ stream: { write: (s: string) => lines.push(s) }, mode: "plain", unicode: true, now: () => clock.t });
+    return { progress, lines, clock };
+  }
+
+  it("prints one timestamped line per state change when not on a terminal", () => {
+    const { progress, lines, clock } = plain();
+    progress.onEvent({ type: "bundle", slug: "hello", phase: "start" });
+    clock.t += 800;
+    progress.onEvent({ type: "bundle", slug: "hello", phase: "done", zipBytes: 10 });
+    progress.onEvent({ type: "change", id: "create:bucket.avatars", phase: "start" });
+    progress.onEvent({ type: "change", id: "create:bucket.avatars", phase: "failed" });
+    progress.stop();
+    expect(lines).toEqual([
+      "2025-06-01T12:00:03.120Z bundle function.hello running\n",
+      "2025-06-01T12:00:03.920Z bundle function.hello done 0.8s\n",
+      "2025-06-01T12:00:03.920Z change bucket.avatars running\n",
+      "2025-06-01T12:00:03.920Z change bucket.avatars failed 0.0s\n",
+    ]);
+  });
+
+  it("names the function and deployment a wait is for", () => {
+    const { progress, lines } = plain();
+    progress.onEvent({ type: "wait", changeId: "update:function.hello", waitingFor: "deployment", id: "14", status: "building" });
+    progress.stop();
+    expect(lines[0]).toMatch(/ wait function\.hello deployment 14 running\n$/);
+  });
+
+  it("ignores unknown events and never throws", () => {
+    const { progress, lines } = plain();
+    expect(() => progress.onEvent(null)).not.toThrow();
+    progress.onEvent({ type: "something-new" });
+    progress.stop();
+    expect(lines).toEqual([]);
+  });
+
+  it("collapses a finished group and right-aligns elapsed times on a terminal", () => {
+    const clock = { t: 0 };
+    const progress = new Progress({ stream: { write: () => undefined }, mode: "off", unicode: true, now: () => clock.t });
+    for (const slug of ["a", "b"]) progress.onEvent({ type: "bundle", slug, phase: "start" });
+    clock.t = 4100;
+    for (const slug of ["a", "b"]) progress.onEvent({ type: "bundle", slug, phase: "done" });
+    progress.onEvent({ type: "change", id: "create:function.a", phase: "start" });
+    clock.t = 6300;
+    const lines = progress.frameLines(80, 24);
+    progress.stop();
+    expect(lines[0]).toBe("✔ Bundled 2 functions in 4.1s");
+    expect(lines[1]).toMatch(/^⠋ change function\.a +2\.2s$/);
+    expect(lines[1]?.length).toBe(79);
+  });
+
+  it("never grows taller than the terminal minus two lines", () => {
+    const progress = new Progress({ stream: { write: () => undefined }, mode: "off", unicode: false, now: () => 0 });
+    for (let i = 0; i < 30; i += 1) progress.onEvent({ type: "change", id: `create:bucket.b${i}`, phase: "start" });
+    const lines = progress.frameLines(80, 10);
+    progress.stop();
+    expect(lines).toHaveLength(8);
+    expect(lines[0]).toBe("… 23 more");
+  });
+});
+
+describe("unified diff", () => {
+  it("shows removed and added lines with context", () => {
+    const diff = unifiedDiff("a\nb\nc\n", "a\nB\nc\n", "svc.ts", "svc.ts (pulled)");
+    expect(diff).toBe("--- svc.ts\n+++ svc.ts (pulled)\n@@ -1,4 +1,4 @@\n a\n-b\n+B\n c\n \n");
+  });
+});
