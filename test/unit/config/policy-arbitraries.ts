@@ -3,7 +3,7 @@
  * policy.md respected) and near-valid ones (one value replaced, removed or added).
  */
 import fc from "fast-check";
-import type { BranchTuning, PolicyConfig } from "../../../src/v1.js";
+import type { BranchTuning, PolicyConfig, Toggle } from "../../../src/v1.js";
 
 const slug = fc.stringMatching(/^[a-z0-9]{1,20}$/);
 const envKey = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,12}$/).filter((k) => !k.toUpperCase().startsWith("SVC_FINGERPRINT_"));
@@ -70,7 +70,7 @@ export const validPolicy: fc.Arbitrary<PolicyConfig> = fc
   .record({
     slugs: fc.uniqueArray(slug, { maxLength: 4 }),
     buckets: fc.dictionary(bucketName, fc.record({ access: fc.constantFrom("private" as const, "public_read" as const) }, { requiredKeys: [] }), { maxKeys: 3 }),
-    auth: fc.option(fc.constantFrom(true, false, {}, { enabled: true }, { enabled: false }), { nil: undefined }),
+    auth: fc.option(fc.constantFrom<Toggle>(true, false, {}, { enabled: true }, { enabled: false }), { nil: undefined }),
     external: fc.boolean(),
     prune: fc.option(fc.oneof(fc.boolean(), fc.record({ functions: fc.boolean(), buckets: fc.boolean() }, { requiredKeys: [] })), { nil: undefined }),
     aiGateway: fc.option(fc.boolean(), { nil: undefined }),
