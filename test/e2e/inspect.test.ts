@@ -27,6 +27,16 @@ function waveCountingFetch(): { fetch: typeof fetch; waves: () => number } {
   return { fetch: wrapped, waves: () => max };
 }
 
+/** What `call` rejects with; fails the test if it resolves. */
+async function failure(call: Promise<unknown>): Promise<Error & { code?: string }> {
+  try {
+    await call;
+  } catch (err) {
+    return err as Error & { code?: string };
+  }
+  throw new Error("expected the call to fail");
+}
+
 async function helloZip(): Promise<Uint8Array> {
   const zip = new JSZip();
   zip.file("index.mjs", "export default { fetch: () => new Response('hi') };\n");
@@ -95,9 +105,7 @@ describe("inspecting a branch on the emulator", () => {
   });
 
   it("rejects a branch name passed as the id, listing name (id) of every branch", async () => {
-    const err = await pullConfig({ projectId: emu.projectId, branchId: "preview/pr-7", apiKey: emu.apiKey, apiHost: emu.apiHost }).catch(
-      (e: unknown) => e as Error & { code?: string },
-    );
+    const err = await failure(pullConfig({ projectId: emu.projectId, branchId: "preview/pr-7", apiKey: emu.apiKey, apiHost: emu.apiHost }));
 
     expect(err.code).toBe("PLATFORM_BRANCH_NOT_FOUND");
     expect(err.message).toContain(`main (${emu.defaultBranchId})`);
@@ -134,7 +142,7 @@ describe("the client against the emulator", () => {
     const client = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
     emu.state.faults.once({ kind: "reset", methods: ["POST"], path: "/api/v2/projects/*/branches/*/buckets" });
 
-    const err = await client.createBucket({ projectId: emu.projectId, branchId, name: "maybe" }).catch((e: unknown) => e as Error & { code?: string });
+    const err = await failure(client.createBucket({ projectId: emu.projectId, branchId, name: "maybe" }));
 
     expect(err.code).toBe("PLATFORM_OUTCOME_UNKNOWN");
     expect(err.message).toMatch(/request id [0-9a-f-]{36}/);
