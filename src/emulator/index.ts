@@ -3,7 +3,10 @@
  * (emulator.md). `startEmulator()` resolves once the server listens.
  */
 import { serve, type ServerType } from "@hono/node-server";
+import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import { createInstantFeature } from "./claimable/index.js";
+import { adoptIntoWorld, checkStorageRoute, worldAccounts } from "./claimable/management-bridge.js";
 import { EmulatorCore, type EmulatorControl } from "./control.js";
 import type { EmulatorClock } from "./engine/clock.js";
 import { resolveEmulatorOptions, type EmulatorOptions } from "./options.js";
@@ -42,6 +45,8 @@ export interface RunningEmulator {
   readonly state: EmulatorControl;
   /** Shortcut for `state.clock`. */
   readonly clock: EmulatorClock;
+  /** Claimable-database controls (emulator.md §7.10). */
+  readonly instant: { checkStorage(): Promise<void> };
   /** Shortcut for `state.settle()`. */
   settle(options?: { timeoutMs?: number }): Promise<void>;
   /** Stops listening and finishes in-flight requests (up to 5 s); idempotent. */
@@ -53,6 +58,23 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const resolved = resolveEmulatorOptions(options);
   const core = new EmulatorCore(resolved);
   const app = createEmulatorApp({ rt: core, faults: core.faultEngine, log: core.log, mountAdmin: (a) => mountAdminRoutes(a, core) });
+  let origin = "";
+  const instant = createInstantFeature({
+    postgres: resolved.postgres,
+    pgPort: resolved.pgPort,
+    poolerPort: resolved.poolerPort,
+    clock: core.clock,
+    instanceId: randomUUID(),
+    origin: () => origin,
+    log: (line) => core.log.notice(line),
+    accounts: worldAccounts(() => core.world),
+    adopt: adoptIntoWorld(() => core.world),
+    storageLimitBytes: resolved.limits.claimableStorageBytes,
+    claimTransferMs: resolved.timings.claimTransferMs,
+    newProjectId: () => core.world.newWordId(),
+  });
+  app.route("/", instant.routes);
+  app.route("/", checkStorageRoute(() => core.world, instant));
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: resolved.port, hostname: resolved.host }, () => resolve(s));
     s.once("error", reject);
@@ -62,6 +84,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const address = server.address() as AddressInfo;
   const host = resolved.host.includes(":") ? `[${resolved.host}]` : resolved.host;
   const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${address.port}`;
+  origin = url;
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -73,6 +96,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     port: address.port,
     state: core,
     clock: core.clock,
+    instant: { checkStorage: () => instant.checkStorage() },
     settle: (o) => core.settle(o),
     close() {
       closing ??= new Promise<void>((resolve) => {
@@ -86,7 +110,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           resolve();
         });
         if ("closeIdleConnections" in server) server.closeIdleConnections();
-      });
+      }).then(() => instant.close({ dropDatabases: true }));
       return closing;
     },
   };

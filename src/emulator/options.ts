@@ -35,6 +35,14 @@ export interface EmulatorOptions {
   clock?: "system" | "manual" | Date | TimeSource;
   /** Request log: off, text or JSON lines on stderr, or a callback. @default "off" */
   log?: RequestLogSink;
+  /** PostgreSQL for claimable databases: `"embedded"` or a server URL (instant.md §4). @default "embedded" */
+  postgres?: string;
+  /** Alias of `postgres` given a URL (`--postgres-url`). */
+  postgresUrl?: string;
+  /** Local direct port of claimable databases; 0 = a free port. @default 0 */
+  pgPort?: number;
+  /** Local pooled port of claimable databases; 0 = a free port. @default 0 */
+  poolerPort?: number;
 }
 
 /** Options after validation and defaults. */
@@ -51,6 +59,10 @@ export interface ResolvedEmulatorOptions {
   limits: EmulatorLimits;
   clock: "system" | "manual" | Date | TimeSource;
   log: RequestLogSink;
+  /** `"embedded"` or a PostgreSQL URL. */
+  postgres: string;
+  pgPort: number;
+  poolerPort: number;
 }
 
 const Ms = z.number().int().min(0);
@@ -64,9 +76,13 @@ const OptionsSchema = z.object({
   faultSeed: z.number().int().optional(),
   idSeed: z.number().int().optional(),
   timings: z.object({ opSchedulingMs: Ms, opRunMs: Ms, deployPendingMs: Ms, deployBuildMs: Ms, domainActivationMs: Ms, claimTransferMs: Ms }).partial().optional(),
-  limits: z.object({ jsonBodyBytes: Ms, multipartBodyBytes: Ms, zipBytes: Ms, unzippedBytes: Ms, zipEntries: Ms, environmentBytes: Ms }).partial().optional(),
+  limits: z.object({ jsonBodyBytes: Ms, multipartBodyBytes: Ms, zipBytes: Ms, unzippedBytes: Ms, zipEntries: Ms, environmentBytes: Ms, claimableStorageBytes: Ms }).partial().optional(),
   clock: z.unknown().optional(),
   log: z.unknown().optional(),
+  postgres: z.string().refine((v) => v === "embedded" || /^postgres(ql)?:\/\//.test(v), 'must be "embedded" or a postgresql:// URL').optional(),
+  postgresUrl: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL").optional(),
+  pgPort: z.number().int().min(0).max(65535).optional(),
+  poolerPort: z.number().int().min(0).max(65535).optional(),
 });
 
 function invalidOption(option: string, message: string): PlatformError {
@@ -128,5 +144,8 @@ export function resolveEmulatorOptions(options: EmulatorOptions = {}): ResolvedE
     limits: { ...DEFAULT_LIMITS, ...o.limits },
     clock,
     log,
+    postgres: o.postgresUrl ?? o.postgres ?? "embedded",
+    pgPort: o.pgPort ?? 0,
+    poolerPort: o.poolerPort ?? 0,
   };
 }
