@@ -80,7 +80,9 @@ export type EngineFunction = keyof EnginePort;
 export async function loadEngine(): Promise<EnginePort> {
   const surface = (await import("../v1.js")) as unknown as Partial<EnginePort>;
   return new Proxy(surface as EnginePort, {
-    get(target, name: string) {
+    get(target, name: string | symbol) {
+      // Not thenable: `await` on the engine must not look like a missing function.
+      if (typeof name === "symbol" || name === "then") return undefined;
       const value = (target as unknown as Record<string, unknown>)[name];
       if (typeof value !== "function") {
         throw new CliError(CliErrorCode.INTERNAL, `This build of svc-config has no ${name}; the engine is incomplete.`, {

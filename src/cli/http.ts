@@ -1,9 +1,25 @@
-import { EnvHttpProxyAgent, fetch as undiciFetch } from "undici";
+import { EnvHttpProxyAgent, FormData as UndiciFormData, fetch as undiciFetch } from "undici";
 import type { CliIo } from "./io.js";
 
 function pick(env: CliIo["env"], upper: string): string | undefined {
   const value = env[upper] ?? env[upper.toLowerCase()];
   return value === undefined || value === "" ? undefined : value;
+}
+
+type UndiciInit = NonNullable<Parameters<typeof undiciFetch>[1]>;
+
+/**
+ * undici's `fetch` serialises only its own `FormData`; the client builds Node's global one
+ * (multipart deployments), so it is copied entry by entry.
+ */
+function adaptBody(body: unknown): UndiciInit["body"] {
+  if (!(body instanceof globalThis.FormData)) return body as UndiciInit["body"];
+  const form = new UndiciFormData();
+  for (const [name, value] of body.entries()) {
+    if (typeof value === "string") form.append(name, value);
+    else form.append(name, value, value.name);
+  }
+  return form;
 }
 
 /**
@@ -20,7 +36,7 @@ export function createProxyAwareFetch(env: CliIo["env"]): typeof globalThis.fetc
     ...(httpsProxy === undefined ? {} : { httpsProxy }),
     ...(noProxy === undefined ? {} : { noProxy }),
   });
-  const proxied = (input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) =>
-    undiciFetch(input, { ...init, dispatcher });
+  const proxied = (input: Parameters<typeof undiciFetch>[0], init?: RequestInit) =>
+    undiciFetch(input, { ...(init as UndiciInit | undefined), body: adaptBody(init?.body), dispatcher });
   return proxied as unknown as typeof globalThis.fetch;
 }
