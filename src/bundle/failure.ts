@@ -20,7 +20,3 @@ export function bundleFailure(slug: string, message: string, options: { sizes?: 
   return new BundleError([failure], options.cause);
 }
 
-/** Whether `err` is a `BundleError` already naming its function. */
-export function isBundleError(err: unknown): err is BundleError {
-  return err instanceof BundleError;
-}

@@ -1,9 +1,8 @@
 /**
  * ZIP entry-name rules and archive limits shared by the bundler (engine.md §14) and the
  * emulator's deployment route (api.md §13.2), so both sides accept and refuse the same archives.
- * Leaf module: imports only zod.
+ * Leaf module: no imports.
  */
-import { z } from "zod";
 
 /** Archive limits, checked after zipping on every bundling path and by the deployment route. */
 export const ZIP_LIMITS = Object.freeze({
@@ -73,19 +72,6 @@ export function zipEntryNameIssue(name: string, options: { directory?: boolean }
   }
   return null;
 }
-
-/** Whether `name` is a safe archive path for a file (see {@link zipEntryNameIssue}). */
-export function isSafeZipEntryName(name: string): boolean {
-  return zipEntryNameIssue(name) === null;
-}
-
-/** Zod schema of a safe archive file path; the issue message explains what is wrong. */
-export const zipEntryNameSchema = z.string().superRefine((name, ctx) => {
-  const issue = zipEntryNameIssue(name);
-  if (issue !== null) {
-    ctx.addIssue({ code: "custom", message: `unsafe archive entry "${name}": ${ZIP_ENTRY_NAME_ISSUE_MESSAGES[issue]}` });
-  }
-});
 
 /** Whether the archive's file names include `index.mjs` or `index.js` at the root. */
 export function hasRootEntry(fileNames: Iterable<string>): boolean {

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { BundleError, ErrorCode, isPlatformError } from "../../../src/errors/index.js";
 import { buildFunctionArchive, type BundleWarning } from "../../../src/bundle/archive.js";
 import { buildFunctionBundle } from "../../../src/bundle/index.js";
+import { COMMONJS_SHIM_BANNER, esbuildOptions } from "../../../src/bundle/esbuild-bundler.js";
 import { createTempTree } from "../../helpers/temp-dir.js";
 import { archiveNames, fixturePath, functionConfig, readArchive } from "./function-config.js";
 
@@ -40,6 +41,25 @@ async function rejection(promise: Promise<unknown>): Promise<BundleError> {
 }
 
 describe("esbuild bundler", () => {
+  it.each([false, true])("uses exactly the options of the spec (sourcemap %s)", (sourcemap) => {
+    expect(esbuildOptions({ entry: "/p/fn/index.ts", workingDir: "/p", sourcemap })).toEqual({
+      entryPoints: ["/p/fn/index.ts"],
+      bundle: true,
+      write: false,
+      format: "esm",
+      platform: "node",
+      target: "node24",
+      outfile: "index.mjs",
+      minify: true,
+      legalComments: "none",
+      absWorkingDir: "/p",
+      banner: { js: COMMONJS_SHIM_BANNER },
+      logLevel: "silent",
+      ...(sourcemap ? { sourcemap: "linked", sourcesContent: false } : { sourcemap: false }),
+    });
+    expect(COMMONJS_SHIM_BANNER).toContain("const require = __svcCreateRequire(import.meta.url);");
+  });
+
   it("bundles a TypeScript function and its npm dependency into one index.mjs that Node can run", async () => {
     const zip = await buildFunctionBundle(functionConfig("greet", fixturePath("ts-npm")));
     const entries = await readArchive(zip);
@@ -104,6 +124,20 @@ describe("esbuild bundler", () => {
     cleanups.push(async () => tree.remove());
     const err = await rejection(buildFunctionBundle(functionConfig("jsx", tree.root)));
     expect(err.message).toMatch(/index\.ts:1:\d+: /);
+  });
+
+  it("compiles JSX in a .tsx entry with the factory its tsconfig.json configures", async () => {
+    const tree = createTempTree({
+      "tsconfig.json": JSON.stringify({ compilerOptions: { jsx: "react", jsxFactory: "h" } }),
+      "index.tsx": [
+        "const h = (tag: string, _props: unknown, ...children: string[]) => `<${tag}>${children.join('')}</${tag}>`;",
+        "export default async () => new Response(<p>hi</p>);",
+      ].join("\n"),
+    });
+    cleanups.push(async () => tree.remove());
+    const zip = await buildFunctionBundle(functionConfig("jsx", tree.path("index.tsx")));
+    const [entry] = await readArchive(zip);
+    expect(await invokeWithNode(entry?.text ?? "", "https://fn.example/")).toBe("<p>hi</p>");
   });
 
   it("passes esbuild warnings to onWarning without failing", async () => {

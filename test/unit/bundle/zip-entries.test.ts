@@ -8,7 +8,6 @@ import {
   isSymlinkMode,
   largestZipFiles,
   zipEntryNameIssue,
-  zipEntryNameSchema,
   zipSlipIssue,
 } from "../../../src/rules/zip-entries.js";
 
@@ -47,13 +46,6 @@ describe("canonical archive paths written by the bundler", () => {
     ["ünïcode/名前.js", {}, null],
   ])("judges %j (%j) as %s", (name, options, expected) => {
     expect(zipEntryNameIssue(name, options)).toBe(expected);
-  });
-
-  it("explains a refused path in the schema's message", () => {
-    const result = zipEntryNameSchema.safeParse("../up.js");
-    expect(result.success).toBe(false);
-    expect(result.error?.issues[0]?.message).toContain("unsafe archive entry \"../up.js\": the path contains a .. segment");
-    expect(zipEntryNameSchema.safeParse("index.mjs").success).toBe(true);
   });
 });
 
