@@ -28,15 +28,8 @@ export function formatPath(segments: readonly PropertyKey[]): string {
   return out;
 }
 
-/** Joins a formatted prefix (e.g. `branch`) and a formatted path. */
-export function joinPath(prefix: string, path: string): string {
-  if (prefix === "") return path;
-  if (path === "") return prefix;
-  return path.startsWith("[") ? `${prefix}${path}` : `${prefix}.${path}`;
-}
-
 /** The message for an unknown key, with a suggestion when a known key is one edit away. */
-export function unknownKeyMessage(key: string, known: readonly string[]): string {
+function unknownKeyMessage(key: string, known: readonly string[]): string {
   const suggestion = known.find((candidate) => editDistanceAtMostOne(key, candidate));
   const hint = suggestion === undefined ? "" : ` (did you mean "${suggestion}"?)`;
   return `${JSON.stringify(key)} is not a known key here${hint}`;
@@ -123,6 +116,7 @@ function unionIssues(issue: Extract<Issue, { code: "invalid_union" }>, segments:
   return [{ path: formatPath(segments), message: issue.message }];
 }
 
+/** The keys an object schema declares; zod hands the failing schema to the error map as `inst`. */
 function knownKeysOf(inst: unknown): string[] {
   if (typeof inst !== "object" || inst === null || !("_zod" in inst)) return [];
   const def = (inst as { _zod: { def: { shape?: unknown } } })._zod.def;

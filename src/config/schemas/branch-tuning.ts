@@ -12,7 +12,7 @@ const HOUR = 3600;
 const DAY = 86_400;
 
 /** The compute sizes the platform offers: 0.25, 0.5, integers 1–16, even numbers 18–56. */
-export const COMPUTE_SIZES: readonly number[] = [
+const COMPUTE_SIZES: readonly number[] = [
   0.25, 0.5,
   ...Array.from({ length: 16 }, (_, i) => i + 1),
   ...Array.from({ length: 20 }, (_, i) => 18 + 2 * i),
@@ -45,7 +45,7 @@ const ttlDuration = boundedDuration(HOUR, 30 * DAY);
 const suspendDuration = boundedDuration(60, 7 * DAY);
 
 /** `ttl`: 1 hour to 30 days, or `false` (output `null`: the branch must have no expiry). */
-export const ttlSchema = z.unknown().transform((value, ctx): number | null => {
+const ttlSchema = z.unknown().transform((value, ctx): number | null => {
   if (value === false) return null;
   if (value === true) {
     ctx.addIssue({ code: "custom", message: 'must be a duration such as "7d", or false for no expiry (got true)' });
@@ -55,7 +55,7 @@ export const ttlSchema = z.unknown().transform((value, ctx): number | null => {
 });
 
 /** `suspendTimeout`: `false` (never, -1), `0` (platform default) or 60 s to 7 days. */
-export const suspendTimeoutSchema = z.unknown().transform((value, ctx): number => {
+const suspendTimeoutSchema = z.unknown().transform((value, ctx): number => {
   if (value === false) return -1;
   if (value === 0) return 0;
   if (value === -1) {
@@ -73,7 +73,7 @@ function forward(read: z.ZodSafeParseResult<number>, ctx: z.RefinementCtx): numb
 }
 
 /** `postgres.computeSettings` (strict) with the cross-field rules on the two bounds. */
-export const computeSettingsSchema = strictObject({
+const computeSettingsSchema = strictObject({
   autoscalingLimitMinCu: computeSizeSchema.optional(),
   autoscalingLimitMaxCu: computeSizeSchema.optional(),
   suspendTimeout: suspendTimeoutSchema.optional(),
@@ -100,7 +100,7 @@ export const computeSettingsSchema = strictObject({
 });
 
 /** Per-branch overrides of one function (strict). */
-export const functionTuningSchema = strictObject(
+const functionTuningSchema = strictObject(
   { runtime: runtimeSchema.optional(), customDomains: customDomainsSchema.optional() },
   "{ runtime?, customDomains? }",
 );

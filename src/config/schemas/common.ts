@@ -11,7 +11,7 @@ export function check<T extends z.ZodType>(
   predicate: (value: z.output<T>) => boolean,
   message: (value: z.output<T>) => string,
 ): T {
-  return base.refine(predicate, { error: (issue) => message(issue.input as z.output<T>) }) as T;
+  return base.refine(predicate, { error: (issue) => message(issue.input as z.output<T>) });
 }
 
 /**
@@ -44,7 +44,7 @@ export const toggleSchema = booleanOrObject(
 );
 
 /** The normalised form of a toggle. */
-export type ParsedToggle = z.output<typeof toggleSchema>;
+type ParsedToggle = z.output<typeof toggleSchema>;
 
 /** Whether a parsed toggle is on (`true`, `{}`, `{ enabled: true }`). */
 export function isOn(toggle: ParsedToggle | undefined): boolean {
@@ -86,6 +86,6 @@ export function boundedString(min: number, max: number, options: { trim?: boolea
 }
 
 /** `must be <what> (got <type>)`, or `is required` for a missing value. */
-export function typeMessage(what: string, input: unknown): string {
+function typeMessage(what: string, input: unknown): string {
   return input === undefined ? "is required" : `must be ${what} (got ${describeType(input)})`;
 }

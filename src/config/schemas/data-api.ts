@@ -21,7 +21,7 @@ const schemaListSchema = z
   });
 
 /** `dataApi.settings` (strict, camelCase keys). */
-export const dataApiSettingsSchema = strictObject({
+const dataApiSettingsSchema = strictObject({
   dbAggregatesEnabled: z.boolean().optional(),
   dbAnonRole: boundedString(1, Infinity).optional(),
   dbExtraSearchPath: z.string().optional(),
@@ -70,8 +70,6 @@ export const dataApiSchema = booleanOrObject(
   }),
 );
 
-/** A validated `dataApi` in object form. */
-export type ParsedDataApi = z.output<typeof dataApiSchema>;
 
 function isHttpUrl(text: string): boolean {
   try {

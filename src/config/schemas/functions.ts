@@ -10,7 +10,7 @@ const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const RESERVED_ENV_PREFIX = "SVC_FINGERPRINT_";
 
 /** A function slug: 1–20 characters from a–z and 0–9. */
-export const slugSchema = z.string().regex(SLUG, {
+const slugSchema = z.string().regex(SLUG, {
   error: (issue) => `slug \`${String(issue.input)}\` is invalid: use 1 to 20 characters from a–z and 0–9`,
 });
 
@@ -18,7 +18,7 @@ export const slugSchema = z.string().regex(SLUG, {
  * `env`: valid names, string values. An `undefined` value gets its own message (an unset
  * environment variable is the usual cause); values never appear in messages.
  */
-export const envSchema = recordOf(z.string(), z.unknown(), "an object of name → string")
+const envSchema = recordOf(z.string(), z.unknown(), "an object of name → string")
   .superRefine((env, ctx) => {
     for (const [key, value] of Object.entries(env)) {
       const keyProblem = envKeyProblem(key);
@@ -68,7 +68,7 @@ export const customDomainsSchema = z
 export const runtimeSchema = z.literal("nodejs24");
 
 /** `"esbuild"`, `"none"` or a `FileBundler` function. */
-export const bundlerSchema = z.custom<"esbuild" | "none" | FileBundler>(
+const bundlerSchema = z.custom<"esbuild" | "none" | FileBundler>(
   (value) => value === "esbuild" || value === "none" || typeof value === "function",
   { error: (issue) => `must be "esbuild", "none" or a bundler function (got ${describeValue(issue.input)})` },
 );

@@ -10,12 +10,12 @@ import { pruneSchema } from "./prune.js";
 import { triggersSchema } from "./triggers.js";
 
 /** `branch`: a function `(target) => tuning`. */
-export const branchClosureSchema = z.custom<BranchClosure>((value) => typeof value === "function", {
+const branchClosureSchema = z.custom<BranchClosure>((value) => typeof value === "function", {
   error: (issue) => `must be a function (target) => tuning (got ${describeType(issue.input)})`,
 });
 
 /** The deprecated `preview` homes of `functions`, `buckets` and `aiGateway`. */
-export const previewSchema = strictObject(
+const previewSchema = strictObject(
   {
     functions: functionsSchema.optional(),
     buckets: bucketsSchema.optional(),

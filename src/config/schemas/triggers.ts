@@ -30,14 +30,14 @@ const common = {
 };
 
 /** A `schedule` trigger (strict). */
-export const scheduleTriggerSchema = strictObject({
+const scheduleTriggerSchema = strictObject({
   type: z.literal("schedule"),
   ...common,
   cron: cronExpressionSchema,
 });
 
 /** A `storage_object_created` trigger (strict). */
-export const storageTriggerSchema = strictObject({
+const storageTriggerSchema = strictObject({
   type: z.literal("storage_object_created"),
   ...common,
   bucket: z.string(),
@@ -50,5 +50,3 @@ export const triggerDefSchema = z.discriminatedUnion("type", [scheduleTriggerSch
 /** `triggers`: name → `TriggerDef`. */
 export const triggersSchema = recordOf(nameKey("trigger", 255), triggerDefSchema, "an object of trigger name → trigger definition");
 
-/** A validated trigger; `cron` is whitespace-collapsed. */
-export type ParsedTriggerDef = z.output<typeof triggerDefSchema>;
