@@ -7,12 +7,33 @@ import type { LiveState } from "../model/live-state.js";
 import type { EngineWarning } from "../model/plan.js";
 import { computeFunctionTag } from "./function-fingerprint.js";
 import type { OperationRuntime } from "./options.js";
-import { type BaseState, type BranchIds, readBaseState, readBucketContents, readPolicyState } from "./read-live.js";
+import { type BaseLiveState, readBaseState, readBucketsHaveObjects, readFeatureState, type UnavailableFeature } from "../inspect/read-live-state.js";
+import { readNeedsForPolicy } from "../inspect/read-needs.js";
+import type { DiffOptions } from "../diff/plan-types.js";
+
+/** Identifies the branch being planned. */
+export interface BranchIds {
+  projectId: string;
+  branchId: string;
+}
+
+const UNAVAILABLE_KIND: Partial<Record<string, "bucket" | "function" | "trigger" | "domain">> = {
+  buckets: "bucket", functions: "function", triggers: "trigger", customDomains: "domain",
+};
+
+function unavailableKinds(list: readonly UnavailableFeature[]): NonNullable<DiffOptions["unavailable"]> {
+  const out: NonNullable<DiffOptions["unavailable"]> = {};
+  for (const u of list) {
+    const kind = UNAVAILABLE_KIND[u.field];
+    if (kind !== undefined) out[kind] = u.message;
+  }
+  return out;
+}
 
 /** Everything known once a plan is computed, before any gate or mutation. */
 export interface PreparedPlan {
   ids: BranchIds;
-  base: BaseState;
+  base: BaseLiveState;
   desired: ResolvedPolicy;
   live: LiveState;
   diff: DiffResult;
@@ -25,13 +46,22 @@ export interface PreparedPlan {
 export interface PreparePlanInput {
   ids: BranchIds;
   /** Evaluates the policy for the live branch: called exactly once. */
-  resolveDesired: (base: BaseState) => ResolvedPolicy;
+  resolveDesired: (base: BaseLiveState) => ResolvedPolicy;
   bundleFunction?: (fn: ResolvedFunctionConfig) => Promise<Uint8Array>;
+  /** Archives built earlier (createBranch bundles before creating); skips bundling. */
+  archives?: ReadonlyMap<string, FunctionArchive>;
   allowDataLoss: boolean;
   now: () => Date;
 }
 
-async function bundleAll(rt: OperationRuntime, desired: ResolvedPolicy, input: PreparePlanInput, warnings: EngineWarning[]): Promise<Map<string, FunctionArchive>> {
+/** Bundles every declared function (≤ concurrency at once), collecting bundler warnings. */
+export async function bundleAll(
+  rt: OperationRuntime,
+  desired: ResolvedPolicy,
+  input: Pick<PreparePlanInput, "bundleFunction" | "archives">,
+  warnings: EngineWarning[],
+): Promise<ReadonlyMap<string, FunctionArchive>> {
+  if (input.archives !== undefined) return input.archives;
   if (desired.functions.length === 0) return new Map();
   return bundleFunctions(desired.functions, {
     concurrency: rt.concurrency,
@@ -48,13 +78,18 @@ async function bundleAll(rt: OperationRuntime, desired: ResolvedPolicy, input: P
  * reads whether they hold objects (wave 4) and diffs again. No mutation.
  */
 export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput): Promise<PreparedPlan> {
-  const base = await readBaseState(rt.api, input.ids, rt.emit);
+  const ref = { api: rt.api, ...input.ids };
+  rt.emit({ type: "read", wave: 1, request: "project, branch, endpoints" });
+  const base = await readBaseState(ref);
   const desired = input.resolveDesired(base);
   const bundleWarnings: EngineWarning[] = [];
-  const [archives, { live, unavailable }] = await Promise.all([
+  rt.emit({ type: "read", wave: 2, request: "policy reads" });
+  const [archives, read] = await Promise.all([
     bundleAll(rt, desired, input, bundleWarnings),
-    readPolicyState(rt.api, input.ids, base, desired, rt.emit),
+    readFeatureState({ api: rt.api, projectId: input.ids.projectId, base, needs: readNeedsForPolicy(desired) }),
   ]);
+  const live = read.state;
+  const unavailable = unavailableKinds(read.unavailable);
   const tags: Record<string, FunctionTag> = {};
   await Promise.all(desired.functions.map(async (fn) => {
     const archive = archives.get(fn.slug);
@@ -66,7 +101,8 @@ export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput)
   let diff = diffState(desired, live, options);
   const prunedBuckets = desired.prune.buckets ? (live.buckets ?? []).filter((b) => !desired.buckets.some((d) => d.name === b.name)).map((b) => b.name) : [];
   if (prunedBuckets.length > 0) {
-    live.bucketHasObjects = await readBucketContents(rt.api, input.ids, prunedBuckets, rt.emit);
+    rt.emit({ type: "read", wave: 3, request: `objects of ${prunedBuckets.length} bucket(s)` });
+    live.bucketHasObjects = await readBucketsHaveObjects({ ...ref, buckets: prunedBuckets });
     diff = diffState(desired, live, options);
   }
   return { ids: input.ids, base, desired, live, diff, archives, warnings: [...diff.warnings, ...bundleWarnings] };

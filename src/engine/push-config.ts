@@ -10,16 +10,11 @@ import type { PushResult } from "../model/plan.js";
 import { buildResult } from "./build-result.js";
 import { type ApplyOptions, type OperationRuntime, type PlanOptions, type PushConfigOptions, prepareRuntime } from "./options.js";
 import { type PreparedPlan, preparePlan } from "./prepare-plan.js";
-import type { BaseState } from "./read-live.js";
+import type { BaseLiveState } from "../inspect/read-live-state.js";
 
-/** The closure's input for an existing branch (policy.md §10.1). */
-export function targetOf(base: BaseState, exists: boolean): BranchTarget {
-  const b = base.branch;
-  return Object.freeze({
-    name: b.name, id: b.id, exists, isDefault: b.isDefault, isProtected: b.protected, createdAt: b.createdAt,
-    ...(b.parentId ? { parentId: b.parentId } : {}),
-    ...(b.expiresAt ? { expiresAt: b.expiresAt } : {}),
-  });
+/** The closure's input for an existing branch (policy.md §10.1); `exists` as the caller says. */
+export function targetOf(base: BaseLiveState, exists: boolean): BranchTarget {
+  return Object.freeze({ ...base.target, exists });
 }
 
 function abortableSleep(signal: AbortSignal | undefined): (ms: number) => Promise<void> {
@@ -85,7 +80,7 @@ export async function gateAndExecute(rt: OperationRuntime, prepared: PreparedPla
 }
 
 /** Resolves `config` for the live branch (one closure evaluation). */
-export function resolverFor(config: PolicyConfig, options: { baseDir?: string; branchExists?: boolean }): (base: BaseState) => ResolvedPolicy {
+export function resolverFor(config: PolicyConfig, options: { baseDir?: string; branchExists?: boolean }): (base: BaseLiveState) => ResolvedPolicy {
   return (base) => resolvePolicy(config, targetOf(base, options.branchExists ?? true), options.baseDir === undefined ? {} : { baseDir: options.baseDir });
 }
 

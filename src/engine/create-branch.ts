@@ -1,0 +1,140 @@
+import type { ApiBranch, CreateBranchParams, PlatformApi } from "../api/platform-api.js";
+import type { PolicyConfig } from "../config/policy-types.js";
+import { resolvePolicy } from "../config/resolve-policy.js";
+import type { ResolvedFunctionConfig, ResolvedPolicy } from "../config/resolved.js";
+import { isValidComputePair, toWholeSecondIso } from "../diff/branch.js";
+import { ErrorCode } from "../errors/codes.js";
+import { PartialBranchCreateError } from "../errors/engine-errors.js";
+import { PlatformError, isPlatformError } from "../errors/platform-error.js";
+import type { Json } from "../model/json.js";
+import type { AppliedChange, PushResult } from "../model/plan.js";
+import type { EngineEvent } from "../apply/events.js";
+import type { PlatformApiPolling, PlatformApiTimeouts } from "../api/client-options.js";
+import { prepareRuntime } from "./options.js";
+import { bundleAll, preparePlan } from "./prepare-plan.js";
+import { gateAndExecute } from "./push-config.js";
+
+/** `createBranch` options (seed, plus ours). No `apiHost`: pass `api: createPlatformApi({ apiKey, apiHost })`. */
+export interface CreateBranchOptions {
+  projectId: string;
+  /** The new branch's name. */
+  branchName: string;
+  apiKey?: string;
+  api?: PlatformApi;
+  bundleFunction?: (fn: ResolvedFunctionConfig) => Promise<Uint8Array>;
+  baseDir?: string;
+  /** @default 8 */
+  concurrency?: number;
+  /** @default false */
+  allowDataLoss?: boolean;
+  signal?: AbortSignal;
+  onEvent?: (event: EngineEvent) => void;
+  timeouts?: Partial<PlatformApiTimeouts>;
+  polling?: Partial<PlatformApiPolling>;
+}
+
+/** What `createBranch` returns. */
+export interface CreatedBranch {
+  branchId: string;
+  branchName: string;
+  result: PushResult;
+}
+
+function createBody(desired: ResolvedPolicy, parent: ApiBranch, name: string, now: Date): { params: Omit<CreateBranchParams, "projectId">; fields: string[]; details: { [key: string]: Json } } {
+  const want = desired.branch;
+  const branch: NonNullable<CreateBranchParams["branch"]> = { name, parent_id: parent.id };
+  const fields = ["parent"];
+  const details: { [key: string]: Json } = { parent: parent.name };
+  if (want.protected !== undefined) {
+    branch.protected = want.protected;
+    fields.push("protected");
+  }
+  if (typeof want.ttlSeconds === "number") {
+    branch.expires_at = toWholeSecondIso(now.getTime() + want.ttlSeconds * 1000);
+    fields.push("expiresAt");
+    details.expiresAt = branch.expires_at;
+  }
+  const endpoint: NonNullable<CreateBranchParams["endpoints"]>[number] = { type: "read_write" };
+  const c = want.compute ?? {};
+  if (c.minCu !== undefined) {
+    endpoint.autoscaling_limit_min_cu = c.minCu;
+    fields.push("autoscalingLimitMinCu");
+  }
+  if (c.maxCu !== undefined) {
+    endpoint.autoscaling_limit_max_cu = c.maxCu;
+    fields.push("autoscalingLimitMaxCu");
+  }
+  if (c.suspendTimeoutSeconds !== undefined) {
+    endpoint.suspend_timeout_seconds = c.suspendTimeoutSeconds;
+    fields.push("suspendTimeout");
+  }
+  return { params: { branch, endpoints: [endpoint] }, fields, details };
+}
+
+/**
+ * Creates a branch from the policy (engine.md §10): evaluates the closure once with
+ * `exists: false`, creates the branch with its create-time settings in one call, waits for
+ * its operations, then pushes the rest. A failure after creation throws `PartialBranchCreateError`.
+ */
+export async function createBranch(config: PolicyConfig, options: CreateBranchOptions): Promise<CreatedBranch> {
+  if (typeof options.branchName !== "string" || options.branchName.trim() === "") {
+    throw new PlatformError(ErrorCode.INVALID_OPTIONS, "createBranch needs branchName: the new branch's name.", { details: { option: "branchName", value: String(options.branchName) } });
+  }
+  const rt = prepareRuntime("createBranch", { ...options, apiHost: undefined });
+  const { api } = rt;
+  const projectId = options.projectId;
+  const name = options.branchName;
+  const [, branches] = await Promise.all([api.getProject({ projectId }), api.listBranches({ projectId })]);
+  const taken = branches.find((b) => b.name === name);
+  if (taken !== undefined) {
+    throw new PlatformError(ErrorCode.CONFLICT, `Branch "${name}" already exists in project ${projectId} (${taken.id}); choose another name or apply to it.`, {
+      details: { projectId, branchName: name, existingId: taken.id },
+    });
+  }
+  const desired = resolvePolicy(config, Object.freeze({ name, exists: false, isDefault: false }), options.baseDir === undefined ? {} : { baseDir: options.baseDir });
+  const parentName = desired.branch.parent;
+  const parent = parentName === undefined ? branches.find((b) => b.default) : branches.find((b) => b.name === parentName);
+  if (parent === undefined) {
+    const available = branches.map((b) => b.name);
+    throw new PlatformError(ErrorCode.BRANCH_NOT_FOUND, `The policy's parent branch "${parentName ?? "(default)"}" does not exist in project ${projectId}. Available: ${available.join(", ") || "none"}`, {
+      details: { projectId, branchName: name, parent: parentName ?? null, available },
+    });
+  }
+  const c = desired.branch.compute ?? {};
+  if (c.minCu !== undefined && c.maxCu !== undefined && !isValidComputePair(c.minCu, c.maxCu)) {
+    throw new PlatformError(ErrorCode.INVALID_OPTIONS, `compute ${c.minCu}–${c.maxCu} CU is not a valid pair; fix branch.postgres.computeSettings`, { details: { option: "config", value: `${c.minCu}-${c.maxCu}` } });
+  }
+  const bundleInput = { allowDataLoss: false, ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}) };
+  const archives = await bundleAll(rt, desired, bundleInput, []);
+  const body = createBody(desired, parent, name, new Date());
+  let created: ApiBranch;
+  try {
+    const response = await api.createBranch({ projectId, ...body.params });
+    created = response.branch;
+    await api.waitForOperations({ projectId, operations: response.operations });
+  } catch (err) {
+    if (!isPlatformError(err, ErrorCode.OUTCOME_UNKNOWN)) throw err;
+    const found = (await api.listBranches({ projectId, search: name })).find((b) => b.name === name);
+    if (found === undefined) throw err;
+    created = found;
+  }
+  const createChange: AppliedChange = {
+    id: "create:branch", address: "branch", kind: "branch", action: "create", class: "additive", fields: body.fields,
+    identifier: name, field: "parent", status: "applied", details: { ...body.details, branchId: created.id },
+  };
+  try {
+    const prepared = await preparePlan(rt, {
+      ids: { projectId, branchId: created.id },
+      resolveDesired: () => desired,
+      archives,
+      allowDataLoss: options.allowDataLoss ?? false,
+      now: () => new Date(),
+    });
+    const result = await gateAndExecute(rt, prepared, { dryRun: false, updateExisting: true, allowProtectedBranch: true });
+    return { branchId: created.id, branchName: name, result: { ...result, applied: [createChange, ...result.applied] } };
+  } catch (err) {
+    const details = (err as { details?: { result?: PushResult } }).details;
+    const partial = details?.result ? { ...details.result, applied: [createChange, ...details.result.applied] } : undefined;
+    throw new PartialBranchCreateError({ branchId: created.id, branchName: name, ...(partial ? { result: partial } : {}), cause: err });
+  }
+}
