@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// `npm run demo`: starts an embedded emulator of the platform API, then runs
+// `svc config plan`, `svc config apply` and `svc config plan` again on examples/basic/svc.ts
+// with the real `svc` bin, and shows the three outputs. No account and no network needed.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+const built = join(root, "dist", "cli", "main.js");
+if (!existsSync(built) || statSync(built).mtimeMs < newestMtime(join(root, "src"))) {
+  process.stderr.write("Building svc-config (npm run build)…\n");
+  const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: "inherit" });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const { startEmulator } = await import(join(root, "dist", "emulator", "index.js"));
+const emulator = await startEmulator({ port: 0 });
+const env = {
+  ...process.env,
+  SVC_API_HOST: emulator.apiHost,
+  SVC_API_KEY: emulator.apiKey,
+  SVC_PROJECT_ID: emulator.projectId,
+  SVC_BRANCH_ID: emulator.defaultBranchId,
+};
+delete env.NO_COLOR;
+
+const steps = [
+  ["config", "plan"],
+  ["config", "apply", "--update-existing"],
+  ["config", "plan"],
+];
+let status = 0;
+try {
+  for (const args of steps) {
+    process.stdout.write(`\n$ svc ${args.join(" ")}\n`);
+    const run = spawnSync(process.execPath, [join(root, "bin", "svc.js"), ...args], { cwd: join(root, "examples", "basic"), env, stdio: "inherit" });
+    if (run.status !== 0) {
+      status = run.status ?? 1;
+      process.stderr.write(`svc ${args.join(" ")} exited with ${status}\n`);
+      break;
+    }
+  }
+} finally {
+  await emulator.close();
+}
+process.exit(status);
