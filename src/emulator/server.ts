@@ -59,6 +59,8 @@ function templateRegex(path: string): RegExp {
 /** The error body as JSON, with the request id. */
 export function errorResponse(c: Context<EmulatorEnv>, status: ContentfulStatusCode, body: { code: string; message: string; [k: string]: unknown }, headers: Record<string, string> = {}): Response {
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  // The rest of an oversized body is never read, so the connection cannot be reused.
+  if (status === 413) c.header("Connection", "close");
   return c.json({ ...body, request_id: c.get("rid") }, status);
 }
 
