@@ -3,7 +3,7 @@
  * npm dependencies bundled in, `node:` built-ins external, an optional linked source map
  * without embedded sources.
  */
-import { basename } from "node:path";
+import { relative, sep } from "node:path";
 import type { BuildFailure, BuildOptions, Message } from "esbuild";
 import { loadEsbuild } from "./lazy-modules.js";
 
@@ -71,7 +71,10 @@ export async function runEsbuild(options: RunEsbuildOptions): Promise<RunEsbuild
     throw err;
   }
   const files = new Map<string, Uint8Array>();
-  for (const output of result.outputFiles ?? []) files.set(basename(output.path), output.contents);
+  // Outputs sit next to index.mjs in the working directory; their relative paths are archive paths.
+  for (const output of result.outputFiles ?? []) {
+    files.set(relative(options.workingDir, output.path).split(sep).join("/"), output.contents);
+  }
   if (!files.has("index.mjs")) throw new Error("esbuild produced no index.mjs");
   return { files, warnings: result.warnings.map(formatMessage) };
 }
