@@ -12,6 +12,7 @@ describe("authoring types", () => {
       functions: {
         api: { name: "API", source: "./api", bundler: "none", sourcemap: false },
         web: { name: "Web", source: "./web", sourcemap: true },
+        custom: { name: "Custom", source: "./custom", bundler: async (fn) => ({ "index.mjs": `export const slug = ${JSON.stringify(fn.slug)};` }) },
       },
       triggers: { t: { type: "schedule", function: "api", cron: "0 * * * *" } },
       branch: (t) => (t.isDefault ? { ttl: false } : { ttl: durations[0], postgres: { computeSettings: { autoscalingLimitMinCu: 0.25, suspendTimeout: false } } }),

@@ -211,6 +211,15 @@ describe("custom domains per branch (policy.md §6.3)", () => {
     expect(err.message.split("\n")[0]).toBe('Invalid policy (branch "main"):');
   });
 
+  it("reports a shared hostname on the deprecated tuning home when that home is used", () => {
+    const issues = issuesOf(() =>
+      withTuning({ preview: { functions: { web: { customDomains: ["api.example.com"] } } } }, main),
+    );
+    expect(issueAt(issues, "branch.preview.functions.web.customDomains[0]").message).toBe(
+      "hostname api.example.com is declared by two functions on this branch: api and web",
+    );
+  });
+
   it("rejects two static lists sharing a hostname on the default branch only", () => {
     const policy: PolicyConfig = {
       functions: {
