@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+
+const SCRIPT = fileURLToPath(new URL("../../../fixtures/emulator/run-cli.ts", import.meta.url));
+const children: ChildProcess[] = [];
+
+function spawnCli(args: string[]): { child: ChildProcess; stdout: () => string; stderr: () => string; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, ["--import", "tsx", SCRIPT, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let out = "";
+  let err = "";
+  child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, stdout: () => out, stderr: () => err, exit };
+}
+
+async function readyLines(stdout: () => string, exit: Promise<number | null>): Promise<Record<string, string>> {
+  let exited = false;
+  void exit.then(() => (exited = true));
+  while (!exited && stdout().split("\n").filter((l) => l.startsWith("SVC_")).length < 5) await new Promise((r) => setTimeout(r, 25));
+  return Object.fromEntries(stdout().trim().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+}
+
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
+});
+
+describe("svc emulator (process)", () => {
+  it("prints exactly the five SVC_ lines once listening, serves them, and exits 0 on SIGTERM", async () => {
+    const run = spawnCli(["--port", "0", "--timings", "0"]);
+    const env = await readyLines(run.stdout, run.exit);
+    expect(Object.keys(env)).toEqual(["SVC_API_HOST", "SVC_API_KEY", "SVC_PROJECT_ID", "SVC_BRANCH_ID", "SVC_CLAIM_API_HOST"]);
+    expect(env["SVC_API_HOST"]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v2$/);
+    expect(env["SVC_BRANCH_ID"]).toMatch(/^br-/);
+    expect(env["SVC_CLAIM_API_HOST"]).toBe(env["SVC_API_HOST"]?.replace(/\/api\/v2$/, ""));
+    const res = await fetch(`${env["SVC_API_HOST"]}/projects/${env["SVC_PROJECT_ID"]}`, { headers: { authorization: `Bearer ${env["SVC_API_KEY"]}` } });
+    expect(res.status).toBe(200);
+    run.child.kill("SIGTERM");
+    expect(await run.exit).toBe(0);
+    expect(run.stdout().trim().split("\n")).toHaveLength(5);
+  });
+
+  it("exits 130 on SIGINT and keeps a fixed --api-key", async () => {
+    const run = spawnCli(["--port", "0", "--api-key", "svcemu_cli_test_key_123456"]);
+    const env = await readyLines(run.stdout, run.exit);
+    expect(env["SVC_API_KEY"]).toBe("svcemu_cli_test_key_123456");
+    run.child.kill("SIGINT");
+    expect(await run.exit).toBe(130);
+  });
+
+  it.each([
+    [["--latency", "fast"], /--latency/],
+    [["--faults", "status=503,phase=after"], /phase=after/],
+    [["--timings", "op_walk=1"], /unknown timing/],
+    [["--seed", "/nonexistent/seed.json"], /cannot read/],
+  ])("exits 1 with a message for bad arguments (%#)", async (args, message) => {
+    const run = spawnCli(["--port", "0", ...args]);
+    expect(await run.exit).toBe(1);
+    expect(run.stderr()).toMatch(message);
+    expect(run.stdout()).toBe("");
+  });
+
+  it("exits 2 when the port is taken", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const run = spawnCli(["--port", String(port)]);
+      expect(await run.exit).toBe(2);
+      expect(run.stderr()).toMatch(/unavailable/);
+    } finally {
+      blocker.close();
+    }
+  });
+});
