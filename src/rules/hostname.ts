@@ -23,8 +23,8 @@ export function normalizeHostname(input: string): string {
  */
 export function checkHostname(input: string): HostnameCheck {
   const hostname = normalizeHostname(input);
-  // Only printable ASCII is accepted; anything else needs the punycode form.
-  if (/[^\x20-\x7e]/.test(hostname)) {
+  // Checked on the input, not the lowercased form: "\u212A" (Kelvin sign) lowercases to "k".
+  if (/[^\x20-\x7e]/.test(input.trim())) {
     return invalid(`"${input}" contains non-ASCII characters; write the punycode form (xn--…)`);
   }
   if (hostname.includes("*")) return invalid(`"${input}" is a wildcard; wildcard domains are not supported`);

@@ -16,6 +16,7 @@ describe("custom-domain hostnames (policy.md §6.3)", () => {
   it.each([
     ["localhost", /needs at least two labels/],
     ["bücher.example.com", /non-ASCII characters; write the punycode form \(xn--…\)/],
+    ["\u212Aelvin.example.com", /non-ASCII characters/],
     ["*.example.com", /wildcard domains are not supported/],
     ["-app.example.com", /invalid label "-app"/],
     ["app-.example.com", /invalid label "app-"/],
