@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiKeyCreateResponseSchema, ApiKeyListResponseSchema } from "../../../src/api/wire/index.js";
-import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../src/emulator/index.js";
 import { client, KEYS, startTestEmulator, TWO_ACCOUNTS_SEED } from "./helpers.js";
 
 describe("authentication and isolation", () => {
@@ -212,7 +212,8 @@ describe("options", () => {
     [{ seed: { version: 2 } }, /seed/],
     [{ seed: { version: 1, users: [{ email: "a@b.test" }], projects: [{ owner: "a@b.test", branches: [{ name: "main", default: true }, { name: "x", parent: "dev" }] }] } }, /projects\[0\]\.branches\[1\]\.parent: unknown branch "dev"/],
   ])("rejects invalid options naming the option (%#)", async (options, message) => {
-    await expect(startEmulator(options)).rejects.toThrow(message);
+    // Plain JavaScript callers can pass anything; the options are validated at run time.
+    await expect(startEmulator(options as EmulatorOptions)).rejects.toThrow(message);
   });
 
   it("gives the same ids and secrets for the same id seed", async () => {
