@@ -91,7 +91,13 @@ async function produceFiles(
   warn: (message: string) => void,
 ): Promise<{ files: BundleFiles; origin: string }> {
   if (options.bundleFunction) {
-    const bytes = await options.bundleFunction(fn);
+    let bytes: unknown;
+    try {
+      bytes = await options.bundleFunction(fn);
+    } catch (err) {
+      if (err instanceof BundleError) throw err;
+      throw bundleFailure(fn.slug, `bundleFunction threw: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
     if (!(bytes instanceof Uint8Array)) {
       throw bundleFailure(fn.slug, "bundleFunction must resolve to the ZIP bytes as a Uint8Array");
     }

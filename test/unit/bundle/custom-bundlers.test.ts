@@ -98,6 +98,7 @@ describe("bundleFunction option (finished ZIP)", () => {
     ["a zip-slip entry", async () => unsafeZip("../evil.js"), 'unsafe entries: "../evil.js" (the path contains a .. segment)'],
     ["an absolute entry", async () => unsafeZip("/etc/cron.d/evil"), 'unsafe entries: "/etc/cron.d/evil" (the path is absolute'],
     ["a symlink entry", async () => symlinkZip(), 'unsafe entries: "link" (a symbolic link)'],
+    ["a thrown error", async () => Promise.reject(new Error("upstream build failed")), "bundleFunction threw: upstream build failed"],
     ["a value that is not bytes", async () => "PK" as unknown as Uint8Array, "bundleFunction must resolve to the ZIP bytes as a Uint8Array"],
   ])("refuses %s", async (_label, bundleFunction, message) => {
     const err = await bundleError(buildFunctionArchive(functionConfig("zipped", source), { bundleFunction }));
