@@ -3,7 +3,13 @@
  * sorted by UTF-8 path bytes, files only, every date 1980-01-01 00:00:00 UTC, permissions 0644,
  * DEFLATE level 6, no comments. The same files give the same bytes on any machine or time zone.
  */
-import { ZIP_LIMITS, describeZipLimitViolation, isSymlinkMode, zipEntryNameIssue, ZIP_ENTRY_NAME_ISSUE_MESSAGES } from "../rules/zip-entries.js";
+import {
+  ZIP_ENTRY_NAME_ISSUE_MESSAGES,
+  ZIP_LIMITS,
+  describeZipLimitViolation,
+  isSymlinkMode,
+  zipEntryNameIssue,
+} from "../rules/zip-entries.js";
 import { bundleFailure } from "./failure.js";
 import { loadJszip } from "./lazy-modules.js";
 
@@ -74,7 +80,8 @@ export async function readForeignZip(slug: string, bytes: Uint8Array): Promise<M
   try {
     zip = await JSZip.loadAsync(bytes, { checkCRC32: true, createFolders: false });
   } catch (err) {
-    throw bundleFailure(slug, `bundleFunction returned bytes that are not a readable ZIP archive (${errorText(err)})`, { cause: err });
+    const message = `bundleFunction returned bytes that are not a readable ZIP archive (${errorText(err)})`;
+    throw bundleFailure(slug, message, { cause: err });
   }
   const entries = Object.values(zip.files);
   const unsafe: string[] = [];

@@ -32,7 +32,12 @@ export async function sourceKind(path: string): Promise<SourceKind> {
  */
 export async function findEntry(source: string): Promise<string | null> {
   const kind = await sourceKind(source);
-  if (kind === "missing") throw new Error(`source ${source} does not exist: check the function's source in the policy (relative paths resolve from the policy file's directory)`);
+  if (kind === "missing") {
+    throw new Error(
+      `source ${source} does not exist: check the function's source in the policy ` +
+        "(relative paths resolve from the policy file's directory)",
+    );
+  }
   if (kind === "other") throw new Error(`source ${source} is neither a file nor a directory`);
   if (kind === "file") return source;
   for (const name of ENTRY_CANDIDATES) {

@@ -9,7 +9,11 @@ import { formatBytes, largestZipFiles, type ZipFileSize } from "../rules/zip-ent
  * A `BundleError` for one function. With `sizes` (a limit was exceeded), the five largest files
  * are named in the message and in `details.failures[0].largestFiles`.
  */
-export function bundleFailure(slug: string, message: string, options: { sizes?: Iterable<ZipFileSize>; cause?: unknown } = {}): BundleError {
+export function bundleFailure(
+  slug: string,
+  message: string,
+  options: { sizes?: Iterable<ZipFileSize>; cause?: unknown } = {},
+): BundleError {
   const failure: BundleFailure = { slug, message };
   if (options.sizes !== undefined) {
     const largest = largestZipFiles(options.sizes);
