@@ -1,0 +1,168 @@
+/**
+ * The env file the SDK and `svc db` write (instant.md §6.2, §6.3): checking for existing
+ * variables, rendering the block, and writing it atomically.
+ */
+import { randomBytes } from "node:crypto";
+import { chmod, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { parse } from "dotenv";
+import { ErrorCode, PlatformError } from "../errors/index.js";
+
+/** The three variable names the block writes. */
+export interface EnvKeys {
+  /** Pooled connection string, e.g. `DATABASE_URL`. */
+  readonly url: string;
+  /** Direct connection string, `<url>_DIRECT`. */
+  readonly direct: string;
+  /** Claim URL, `<prefix>POSTGRES_CLAIM_URL`. */
+  readonly claimUrl: string;
+}
+
+/** The names for a key and prefix. */
+export function envKeys(key: string, prefix: string): EnvKeys {
+  return { url: key, direct: `${key}_DIRECT`, claimUrl: `${prefix}POSTGRES_CLAIM_URL` };
+}
+
+/** An env file as read before writing: its text (null when absent) and the names it assigns. */
+export interface EnvFileState {
+  readonly text: string | null;
+  /** Assigned names (with or without `export`, empty values included) and their first line. */
+  readonly assigned: ReadonlyMap<string, number>;
+}
+
+/**
+ * Reads the env file. Missing → empty; not UTF-8 text, a directory, or unreadable →
+ * `PLATFORM_INSTANT_ENV_FILE_INVALID`. Names come from `dotenv`'s parser (what the app will
+ * see); line numbers from a plain scan.
+ */
+export async function readEnvFile(file: string, display: string): Promise<EnvFileState> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { text: null, assigned: new Map() };
+    const reason = code === "EISDIR" ? "it is a directory" : (err as Error).message;
+    throw new PlatformError(ErrorCode.INSTANT_ENV_FILE_INVALID, `cannot use ${display} as the env file: ${reason}. Give the path of a text file.`, { details: { file: display } });
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new PlatformError(ErrorCode.INSTANT_ENV_FILE_INVALID, `${display} is not UTF-8 text; give the path of a .env file.`, { details: { file: display } });
+  }
+  const names = Object.keys(parse(text.startsWith("\uFEFF") ? text.slice(1) : text));
+  const assigned = new Map<string, number>();
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  for (const name of names) {
+    const pattern = new RegExp(`^\\s*(?:export\\s+)?${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*[=:]`);
+    const index = lines.findIndex((line) => pattern.test(line));
+    assigned.set(name, index + 1);
+  }
+  return { text, assigned };
+}
+
+/** Throws `PLATFORM_INSTANT_KEY_EXISTS` when any of the three names is assigned in the file. */
+export function assertKeysAbsent(state: EnvFileState, keys: EnvKeys, display: string, details: Record<string, unknown> = {}): void {
+  for (const name of [keys.url, keys.direct, keys.claimUrl]) {
+    const line = state.assigned.get(name);
+    if (line === undefined) continue;
+    const where = line > 0 ? `${display} (line ${line})` : display;
+    const message =
+      details["databaseId"] === undefined
+        ? `${name} is already set in ${where}. Nothing was created.`
+        : `${name} appeared in ${where} while database ${String(details["databaseId"])} was being created; the env file was not changed. Claim or use the database at ${String(details["claimUrl"])}.`;
+    throw new PlatformError(ErrorCode.INSTANT_KEY_EXISTS, message, {
+      details: { ...details, file: display, key: name, line, hint: `use -k DEV_${keys.url} or -e .env.development, or remove the lines yourself` },
+    });
+  }
+}
+
+/** What the block says about the database. */
+export interface EnvBlockValues {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  readonly databaseUrl: string;
+  readonly databaseUrlDirect: string;
+  readonly claimUrl: string;
+}
+
+const PLAIN_VALUE = /^[A-Za-z0-9_.:/@?=&%+~,-]*$/;
+
+/** A value as written: unquoted when plain, else double-quoted with `\` and `"` escaped. */
+export function formatEnvValue(value: string): string {
+  return PLAIN_VALUE.test(value) ? value : `"${value.replace(/[\\"]/g, (ch) => `\\${ch}`)}"`;
+}
+
+/** The block's lines (without line endings). Expiry and claim URL are the server's values. */
+export function renderEnvBlock(keys: EnvKeys, values: EnvBlockValues): string[] {
+  const expires = new Date(values.expiresAt);
+  return [
+    `# svc db: claimable Postgres database ${values.id}, created ${values.createdAt}`,
+    `${keys.url}=${formatEnvValue(values.databaseUrl)}`,
+    `${keys.direct}=${formatEnvValue(values.databaseUrlDirect)}`,
+    `# Expires ${values.expiresAt} (${Number.isNaN(expires.getTime()) ? values.expiresAt : expires.toUTCString()}) unless claimed.`,
+    "# Claim it into your account with the link below, or run: svc db claim",
+    `${keys.claimUrl}=${formatEnvValue(values.claimUrl)}`,
+  ];
+}
+
+/**
+ * The new file text: the existing text with a final newline added, a blank line, then the block;
+ * line endings follow the file (CRLF when its first break is CRLF); a BOM is kept.
+ */
+export function appendEnvBlock(existing: string | null, block: readonly string[]): string {
+  const text = existing ?? "";
+  const firstBreak = text.indexOf("\n");
+  const eol = firstBreak > 0 && text[firstBreak - 1] === "\r" ? "\r\n" : "\n";
+  const body = text.replace(/^\uFEFF/, "");
+  let out = text;
+  if (body.length > 0 && !text.endsWith("\n")) out += eol;
+  if (body.length > 0) out += eol;
+  return out + block.join(eol) + eol;
+}
+
+/**
+ * Writes `text` atomically: a temp file in the same directory, then a rename. An existing file
+ * keeps its mode; a new one gets 0600. A missing parent directory is
+ * `PLATFORM_INSTANT_ENV_FILE_INVALID` (a typo never creates directories).
+ */
+export async function writeEnvFileAtomic(file: string, text: string, display: string): Promise<void> {
+  const dir = path.dirname(file);
+  try {
+    if (!(await stat(dir)).isDirectory()) throw new Error("not a directory");
+  } catch {
+    throw new PlatformError(ErrorCode.INSTANT_ENV_FILE_INVALID, `the directory of ${display} does not exist; create it first or choose another env file.`, { details: { file: display } });
+  }
+  let mode = 0o600;
+  try {
+    mode = (await stat(file)).mode & 0o7777;
+  } catch {
+    // a new file
+  }
+  const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
+  try {
+    await writeFile(temp, text, { mode });
+    await chmod(temp, mode);
+    await rename(temp, file);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw new PlatformError(ErrorCode.INSTANT_ENV_FILE_INVALID, `cannot write ${display}: ${(err as Error).message}`, { details: { file: display }, cause: err });
+  }
+}
+
+const locks = new Map<string, Promise<unknown>>();
+
+/** Runs `task` while holding the in-process lock of an absolute path (check to write). */
+export async function withEnvFileLock<T>(file: string, task: () => Promise<T>): Promise<T> {
+  const previous = locks.get(file) ?? Promise.resolve();
+  const run = previous.then(task, task);
+  const settled = run.catch(() => undefined);
+  locks.set(file, settled);
+  try {
+    return await run;
+  } finally {
+    if (locks.get(file) === settled) locks.delete(file);
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * `svc-config/instant`: claimable Postgres databases (instant.md §8). Reads no environment
+ * variables and never prints.
+ */
+export { instantPostgres, type InstantPostgresOptions, type InstantPostgresResult } from "./instant-postgres.js";
+export {
+  createClaimableDatabase,
+  getClaimableDatabase,
+  DEFAULT_CLAIM_API_HOST,
+  type ClaimableDatabaseRecord,
+  type ClaimApiOptions,
+  type CreateClaimableDatabaseOptions,
+} from "./client.js";
