@@ -2,7 +2,7 @@
 // `npm run demo`: starts an embedded emulator of the platform API, then runs
 // `svc config plan`, `svc config apply` and `svc config plan` again on examples/basic/svc.ts
 // with the real `svc` bin, and shows the three outputs. No account and no network needed.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,9 +45,13 @@ let status = 0;
 try {
   for (const args of steps) {
     process.stdout.write(`\n$ svc ${args.join(" ")}\n`);
-    const run = spawnSync(process.execPath, [join(root, "bin", "svc.js"), ...args], { cwd: join(root, "examples", "basic"), env, stdio: "inherit" });
-    if (run.status !== 0) {
-      status = run.status ?? 1;
+    // Asynchronous: the emulator runs in this process and must keep answering.
+    const code = await new Promise((resolve) => {
+      const child = spawn(process.execPath, [join(root, "bin", "svc.js"), ...args], { cwd: join(root, "examples", "basic"), env, stdio: "inherit" });
+      child.on("exit", (exitCode, signal) => resolve(exitCode ?? (signal === null ? 1 : 130)));
+    });
+    if (code !== 0) {
+      status = code;
       process.stderr.write(`svc ${args.join(" ")} exited with ${status}\n`);
       break;
     }
