@@ -15,6 +15,8 @@ export interface RequestLogEntry {
   requestId: string;
   /** Injected fault rule indexes, or `-`. */
   fault: string;
+  /** Unknown body (`a.b`) and query (`?x`) fields that were ignored. */
+  ignored?: string[];
 }
 
 /** Where log lines go: nowhere, stderr as text or JSON lines, or a callback. */
@@ -24,7 +26,8 @@ const RING_SIZE = 1000;
 
 /** Formats an entry as the text log line. */
 export function formatLogLine(e: RequestLogEntry): string {
-  return `${e.time} ${e.method} ${e.path} ${e.status} ${e.durationMs.toFixed(1)}ms rid=${e.requestId} fault=${e.fault}`;
+  const ignored = e.ignored !== undefined && e.ignored.length > 0 ? ` ignored=${e.ignored.join(",")}` : "";
+  return `${e.time} ${e.method} ${e.path} ${e.status} ${e.durationMs.toFixed(1)}ms rid=${e.requestId} fault=${e.fault}${ignored}`;
 }
 
 /** The ring buffer and its sink. */

@@ -87,6 +87,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
   const { rt, faults, log } = parts;
   const app = new Hono<EmulatorEnv>();
   let known: KnownRoute[] = [];
+  let emulatedRoutes: KnownRoute[] = [];
 
   app.use("*", async (c, next) => {
     const started = performance.now();
@@ -104,6 +105,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
       durationMs: performance.now() - started,
       requestId: rid,
       fault: c.res.headers.get("X-Emulator-Fault") ?? "-",
+      ...(c.get("ignored") !== undefined ? { ignored: c.get("ignored") } : {}),
     });
   });
 
@@ -138,7 +140,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
     if (method !== "GET" && method !== "HEAD" && hasBody) {
       const type = (c.req.header("content-type") ?? "").toLowerCase();
       const path = c.req.path;
-      const isKnown = known.some((k) => k.method === method && k.regex.test(path));
+      const isKnown = emulatedRoutes.some((k) => k.method === method && k.regex.test(path));
       if (isKnown) {
         const multipart = DEPLOYMENT_PATH.test(path);
         const ok = multipart ? type.startsWith("multipart/form-data") : /^application\/([a-z.+-]+\+)?json\b/.test(type);
@@ -160,7 +162,8 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
     app.route(API, group(rt));
   }
 
-  const emulated = new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`));
+  emulatedRoutes = app.routes.filter((r) => r.method !== "ALL").map((r) => ({ method: r.method, template: r.path, regex: templateRegex(r.path) }));
+  const emulated = new Set(emulatedRoutes.map((r) => `${r.method} ${r.template}`));
   for (const entry of [...SEED_ENDPOINT_INDEX, ...M2_ROUTES]) {
     const [method = "GET", template = "/"] = entry.split(" ");
     const honoPath = API + toHonoPath(template);

@@ -5,6 +5,7 @@
  */
 import type { BranchRec, EndpointRec, ProjectRec, RoleRec } from "../store/records.js";
 import type { World } from "../store/world.js";
+import { scheduleBuild } from "./deployments.js";
 
 /** Compute options of a new endpoint (wire names already validated). */
 export interface EndpointInit {
@@ -73,21 +74,24 @@ export function newBranchRecord(world: World, project: ProjectRec, init: { id?: 
     credentials: new Map(),
     dataApi: new Map(),
   };
-  if (init.parent !== undefined) copyFromParent(branch, init.parent);
+  if (init.parent !== undefined) copyFromParent(world, branch, init.parent);
   project.branches.set(branch.id, branch);
   if (branch.expiresAt !== undefined) scheduleExpiry(world, project, branch);
   return branch;
 }
 
 /** Copies what a child inherits: roles (same passwords), databases, buckets with objects, functions, triggers. */
-function copyFromParent(child: BranchRec, parent: BranchRec): void {
+function copyFromParent(world: World, child: BranchRec, parent: BranchRec): void {
   for (const r of parent.roles.values()) child.roles.set(r.name, { ...r });
   for (const d of parent.databases.values()) child.databases.set(d.name, { ...d });
   for (const b of parent.buckets.values()) {
     child.buckets.set(b.name, { ...b, inherited: true, objects: new Map([...b.objects].map(([k, o]) => [k, { ...o }])) });
   }
   for (const f of parent.functions.values()) {
-    child.functions.set(f.slug, { ...f, inherited: true, deployments: f.deployments.map((d) => ({ ...d, environment: new Map(d.environment) })) });
+    const deployments = f.deployments.map((d) => ({ ...d, environment: new Map(d.environment) }));
+    // A copy of a deployment still building finishes on the child too.
+    for (const d of deployments) scheduleBuild(world, d);
+    child.functions.set(f.slug, { ...f, inherited: true, deployments });
   }
   for (const t of parent.triggers.values()) child.triggers.set(t.id, { ...t, inherited: true, enabled: false });
 }

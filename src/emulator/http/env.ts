@@ -10,5 +10,7 @@ export interface EmulatorEnv {
     rid: string;
     /** The authenticated caller (set on `/api/v2/*` and `/__emulator/*` routes that need a key). */
     principal: Principal;
+    /** Unknown body and query fields the validation stripped (field paths only, for the verbose log). */
+    ignored?: string[];
   };
 }

@@ -22,6 +22,22 @@ function describe(issues: { path: string; message: string }[], what: string): st
   return first ? `invalid ${what}: ${first.path || "(root)"}: ${first.message}${more}` : `invalid ${what}`;
 }
 
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Paths of fields present in `raw` but stripped from `parsed` (unknown fields). */
+export function strippedPaths(raw: unknown, parsed: unknown, prefix = ""): string[] {
+  const join = (key: string): string => (prefix === "" ? key : `${prefix}.${key}`);
+  if (Array.isArray(raw) && Array.isArray(parsed)) return raw.flatMap((item, i) => strippedPaths(item, parsed[i], join(String(i))));
+  if (!isPlainObject(raw) || !isPlainObject(parsed)) return [];
+  return Object.keys(raw).flatMap((key) => (key in parsed ? strippedPaths(raw[key], parsed[key], join(key)) : [join(key)]));
+}
+
+function noteIgnored(c: Context<EmulatorEnv>, paths: string[]): void {
+  if (paths.length > 0) c.set("ignored", [...(c.get("ignored") ?? []), ...paths]);
+}
+
 /**
  * Parses and validates the JSON body. An empty body counts as `{}` when `optional` (body-less
  * POSTs and optional bodies), else 400.
@@ -43,15 +59,18 @@ export async function readJson<S extends z.ZodType>(c: Context<EmulatorEnv>, sch
     const issues = toIssues(result.error);
     throw badRequest(describe(issues, "request body"), issues);
   }
+  noteIgnored(c, strippedPaths(raw, result.data));
   return result.data;
 }
 
 /** Validates the query string (`?a=1&b=2`; repeated names keep the first value). */
 export function readQuery<S extends z.ZodType>(c: Context<EmulatorEnv>, schema: S): z.output<S> {
-  const result = schema.safeParse(c.req.query());
+  const raw = c.req.query();
+  const result = schema.safeParse(raw);
   if (!result.success) {
     const issues = toIssues(result.error);
     throw badRequest(describe(issues, "query parameter"), issues);
   }
+  noteIgnored(c, strippedPaths(raw, result.data).map((p) => `?${p}`));
   return result.data;
 }

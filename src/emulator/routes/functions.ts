@@ -2,6 +2,7 @@
 import { Hono, type Context } from "hono";
 import { DeploymentEnvironmentSchema, FunctionListQuerySchema, FunctionSlugSchema, FunctionUpdateRequestSchema } from "../../api/wire/index.js";
 import { inspectArchive } from "../engine/archives.js";
+import { scheduleBuild } from "../engine/deployments.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { EmulatorHttpError, badRequest, notFound, payloadTooLarge, unprocessable } from "../http/errors.js";
 import { requireFeatures, visibleBranch } from "../http/scope.js";
@@ -9,27 +10,11 @@ import { readJson, readQuery, toIssues } from "../http/validate.js";
 import { deploymentView, functionView } from "../http/views.js";
 import type { EmulatorRuntime } from "../runtime.js";
 import type { BranchRec, DeploymentRec, FunctionRec, ProjectRec } from "../store/records.js";
-import type { World } from "../store/world.js";
 import { nextPage } from "./shared.js";
 
 function checkSlug(slug: string): void {
   const result = FunctionSlugSchema.safeParse(slug);
   if (!result.success) throw badRequest(`function slug "${slug.slice(0, 40)}" must match ^[a-z0-9]{1,20}$`, toIssues(result.error, "slug"));
-}
-
-/** Schedules `pending -> building -> completed | failed`. */
-function scheduleBuild(world: World, d: DeploymentRec): void {
-  world.scheduler.at(d.buildingAt, () => {
-    if (d.status === "pending") d.status = "building";
-  });
-  world.scheduler.at(d.finishAt, () => {
-    if (d.buildError === null) d.status = "completed";
-    else {
-      d.status = "failed";
-      d.error = d.buildError;
-    }
-  });
-  world.scheduler.materialize(world.clock.now());
 }
 
 interface DeployParts {
@@ -179,6 +164,7 @@ export function functionRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     fn.deployments.push(deployment);
     const view = deploymentView(deployment);
     scheduleBuild(world, deployment);
+    world.scheduler.materialize(world.clock.now());
     return c.json({ deployment: view }, 201);
   });
 

@@ -35,6 +35,8 @@ describe("a third-party client", () => {
     const body = ProjectCreateResponseSchema.parse(res.json);
     expect(body.branch.name).toBe("trunk");
     expect(JSON.stringify(res.json)).not.toContain("future_flag");
+    const logged = emu.state.requests().findLast((e) => e.method === "POST" && e.path === "/api/v2/projects");
+    expect(logged?.ignored).toEqual(["project.future_flag", "project.branch.colour", "client_hint"]);
   });
 
   it("may leave every optional field out: an empty branch create and body-less POSTs work", async () => {
@@ -50,6 +52,7 @@ describe("a third-party client", () => {
     const res = await send("GET", `/projects/${emu.projectId}/branches?sort_by=name&flavour=vanilla`);
     expect(res.status).toBe(200);
     BranchListResponseSchema.parse(res.json);
+    expect(emu.state.requests().at(-1)?.ignored).toEqual(["?flavour"]);
   });
 
   it("parses every success body with the client's wire schemas", async () => {
