@@ -43,6 +43,23 @@ function errorRecord(err: unknown): { code: string; message: string; details?: {
 
 type State = "pending" | "running" | "applied" | "failed" | "skipped";
 
+/** Thrown when a change reaches its first request after the signal aborted: it never started. */
+class NotStarted extends Error {}
+
+/** The context for one change: its first request is refused once the signal has aborted. */
+function guardedContext(ctx: ExecutionContext): ExecutionContext {
+  let requested = false;
+  return {
+    ...ctx,
+    request: (fn) =>
+      ctx.request(() => {
+        if (!requested && ctx.signal?.aborted === true) throw new NotStarted("cancelled before its first request");
+        requested = true;
+        return fn();
+      }),
+  };
+}
+
 /**
  * Walks the plan's dependency graph (engine.md §7.2): a change starts once all its
  * dependencies succeeded, ready changes start in plan order, a failure skips its transitive
@@ -101,13 +118,19 @@ export function executePlan(plan: readonly PlannedChange[], ctx: ExecutionContex
         running += 1;
         started = true;
         ctx.emit({ type: "change", id: change.id, phase: "start" });
-        applyChange(ctx, planned).then(
+        applyChange(guardedContext(ctx), planned).then(
           (result) => {
             state.set(change.id, "applied");
             details.set(change.id, result);
             ctx.emit({ type: "change", id: change.id, phase: "done" });
           },
           (err: unknown) => {
+            if (err instanceof NotStarted) {
+              state.set(change.id, "skipped");
+              skipReasons.set(change.id, "cancelled");
+              ctx.emit({ type: "change", id: change.id, phase: "skipped", reason: "cancelled" });
+              return;
+            }
             state.set(change.id, "failed");
             errors.set(change.id, errorRecord(err));
             ctx.emit({ type: "change", id: change.id, phase: "failed", reason: errorRecord(err).message });

@@ -1,0 +1,87 @@
+import pLimit from "p-limit";
+import { describe, expect, it } from "vitest";
+import { executePlan } from "../../../src/apply/execute-plan.js";
+import type { ExecutionContext } from "../../../src/apply/execution-context.js";
+import type { EngineEvent } from "../../../src/apply/events.js";
+import { diffState } from "../../../src/diff/diff-state.js";
+import type { ResolvedPolicy, ResolvedTrigger } from "../../../src/config/resolved.js";
+import type { LiveState } from "../../../src/model/live-state.js";
+import { type FakePlatform, createFakePlatform } from "../../helpers/fake-platform-api.js";
+import { NOW, fnWith, liveWith, policyWith, tagWith } from "../../helpers/engine-state.js";
+
+function setup(desired: ResolvedPolicy, live: LiveState, fake: FakePlatform, options: { concurrency?: number; signal?: AbortSignal } = {}) {
+  const tags = Object.fromEntries(desired.functions.map((f) => [f.slug, tagWith("C0DE", "C0F1")]));
+  const planned = diffState(desired, live, { now: NOW, functionTags: tags, allowDataLoss: false }).changes;
+  const events: EngineEvent[] = [];
+  const ctx: ExecutionContext = {
+    api: fake.api, projectId: "proj-1", branchId: "br-main-1", branchName: "main", desired,
+    zips: new Map(desired.functions.map((f) => [f.slug, new Uint8Array([1, 2, 3])])),
+    request: pLimit(options.concurrency ?? 8), emit: (e) => events.push(e),
+    timing: { deploymentMs: 60_000, pollInitialMs: 1, pollMaxMs: 2 },
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)), now: Date.now,
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  return { run: () => executePlan(planned, ctx), events, planned };
+}
+
+const many = (n: number) => Array.from({ length: n }, (_, i) => fnWith(`fn${String(i).padStart(2, "0")}`, { env: { KEY: "secret-value" } }));
+const tick = (fn: string): ResolvedTrigger => ({ name: `${fn}tick`, type: "schedule", function: fn, cron: "0 * * * *", functionPath: "/", enabled: true });
+
+describe("executePlan", () => {
+  it("keeps at most `concurrency` requests in flight while every build runs at once", async () => {
+    const fake = createFakePlatform({ buildPolls: 3 });
+    const { run } = setup(policyWith({ functions: many(24) }), liveWith({ functions: [] }), fake, { concurrency: 8 });
+    const outcome = await run();
+    expect(outcome.applied).toHaveLength(24);
+    expect(fake.maxInFlight).toBeLessThanOrEqual(8);
+    expect(fake.maxBuilding).toBe(24);
+  });
+
+  it("fails a function whose build fails with the platform's error, skips its dependents and applies the rest", async () => {
+    const fake = createFakePlatform();
+    fake.failBuilds.add("bad");
+    const desired = policyWith({ functions: [fnWith("bad", { customDomains: ["bad.example.com"] }), fnWith("good")], triggers: [tick("bad"), tick("good")] });
+    const outcome = await setup(desired, liveWith({ functions: [], triggers: [], customDomains: [] }), fake).run();
+    expect(outcome.failed.map((f) => [f.change.id, f.error.message])).toEqual([["create:function.bad", expect.stringContaining("boom")]]);
+    expect(outcome.skipped).toEqual([
+      expect.objectContaining({ change: expect.objectContaining({ id: "create:trigger.badtick" }), blockedBy: "create:function.bad" }),
+      expect.objectContaining({ change: expect.objectContaining({ id: "create:domain.bad.example.com" }), blockedBy: "create:function.bad" }),
+    ]);
+    expect(outcome.applied.map((a) => a.id)).toEqual(["create:function.good", "create:trigger.goodtick"]);
+  });
+
+  it("starts a change only after its dependencies succeed", async () => {
+    const fake = createFakePlatform();
+    const desired = policyWith({ functions: [fnWith("hello", { customDomains: ["a.example.com"] })], triggers: [tick("hello")] });
+    await setup(desired, liveWith({ functions: [], triggers: [], customDomains: [] }), fake).run();
+    const lastBuildRead = fake.calls.lastIndexOf("getFunction hello");
+    expect(fake.calls.indexOf("createTrigger hellotick")).toBeGreaterThan(lastBuildRead);
+    expect(fake.calls.indexOf("createCustomDomain a.example.com")).toBeGreaterThan(lastBuildRead);
+  });
+
+  it("sends the full env, the new marker, and reports the deployment without env values", async () => {
+    const fake = createFakePlatform();
+    const { run, events } = setup(policyWith({ functions: [fnWith("hello", { env: { KEY: "secret-value" } })] }), liveWith({ functions: [] }), fake);
+    const outcome = await run();
+    expect([...(fake.functions.get("hello")?.env ?? [])]).toEqual(["KEY", "SVC_FINGERPRINT_C0DE_C0F1"]);
+    expect(outcome.applied[0]?.details).toMatchObject({ deploymentId: 1, zipUploaded: true, invocationUrl: "https://hello.test/" });
+    expect(JSON.stringify({ outcome, events })).not.toContain("secret-value");
+  });
+
+  it("reconciles an unknown outcome by reading: a landed bucket create is not sent twice", async () => {
+    const fake = createFakePlatform();
+    fake.unknownAfter.add("createBucket");
+    const outcome = await setup(policyWith({ buckets: [{ name: "up", access: "private" }] }), liveWith({ buckets: [] }), fake).run();
+    expect(outcome.applied.map((a) => a.id)).toEqual(["create:bucket.up"]);
+    expect(fake.calls.filter((c) => c === "createBucket up")).toHaveLength(1);
+  });
+
+  it("stops scheduling after the signal aborts and reports unstarted changes as cancelled", async () => {
+    const fake = createFakePlatform();
+    const controller = new AbortController();
+    fake.onRequest = () => controller.abort();
+    const outcome = await setup(policyWith({ buckets: [{ name: "a", access: "private" }, { name: "b", access: "private" }] }), liveWith({ buckets: [] }), fake, { concurrency: 1, signal: controller.signal }).run();
+    expect(outcome.started).toBe(true);
+    expect(outcome.skipped.map((s) => [s.change.id, s.reason])).toEqual([["create:bucket.b", "cancelled"]]);
+  });
+});
