@@ -47,7 +47,7 @@ export async function readEnvFile(file: string, display: string): Promise<EnvFil
   }
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     throw new PlatformError(ErrorCode.INSTANT_ENV_FILE_INVALID, `${display} is not UTF-8 text; give the path of a .env file.`, { details: { file: display } });
   }
