@@ -65,8 +65,10 @@ export function claimPageRoutes(options: ClaimPageOptions): Hono {
   const openSession = (c: Context, id: string, principal: ClaimPrincipal | null): Session => {
     const previous = getCookie(c, COOKIE);
     if (previous !== undefined) sessions.delete(previous);
+    const now = clock.now();
+    for (const [stale, old] of sessions) if (old.expiresAt <= now) sessions.delete(stale);
     const key = token();
-    const session: Session = { databaseId: id, csrf: token(), expiresAt: clock.now() + SESSION_MS, principal };
+    const session: Session = { databaseId: id, csrf: token(), expiresAt: now + SESSION_MS, principal };
     sessions.set(key, session);
     setCookie(c, COOKIE, key, { httpOnly: true, sameSite: "Strict", path: `/claim/${id}`, maxAge: SESSION_MS / 1000 });
     return session;

@@ -34,7 +34,10 @@ export interface ClaimAdoption {
 export interface ClaimableServiceOptions {
   readonly backend: PostgresBackend;
   readonly clock: ClaimableClock;
-  /** Written as each database's comment so leftovers can be told apart. */
+  /**
+   * Written as each database's comment so leftovers can be told apart; must stay the same across
+   * restarts on one data dir, or reconciliation treats the emulator's own databases as foreign.
+   */
   readonly instanceId: string;
   /** @default crypto.randomBytes */
   readonly random?: RandomBytes;

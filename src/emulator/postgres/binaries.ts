@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chmod, cp, mkdir, readFile, readdir, rename, rm, stat, symlink } from "node:fs/promises";
+import { chmod, cp, readFile, readdir, rename, rm, stat, symlink } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -125,9 +125,4 @@ async function isDirectory(p: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** Creates `dir` and its missing parents with mode 0755 (traversable by the server's user). */
-export async function mkdirTraversable(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o755 });
 }

@@ -43,7 +43,12 @@ export function startSupervisor(config: SupervisorStartConfig, options: StartSup
   const stop = (): Promise<void> => {
     stopped ??= new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once("exit", () => resolve());
+      // The supervisor gives PostgreSQL 10 s before SIGQUIT; past that it is stuck, so end it.
+      const force = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      child.once("exit", () => {
+        clearTimeout(force);
+        resolve();
+      });
       send({ type: "stop" });
       if (!child.connected) child.kill("SIGTERM");
     });
