@@ -67,6 +67,11 @@ function buildProgram(): Command {
     .option("--api-key <key>", "fix the bootstrap key (default: generated)")
     .option("--id-seed <n>", "deterministic ids, passwords and tokens")
     .option("--clock <mode>", "system or manual", "system")
+    .option("--postgres <target>", "PostgreSQL for claimable databases: embedded or a postgresql:// URL", "embedded")
+    .option("--postgres-url <url>", "alias of --postgres URL")
+    .option("--pg-port <n>", "local direct port of claimable databases; 0 = a free port", "0")
+    .option("--pooler-port <n>", "local pooled port of claimable databases; 0 = a free port", "0")
+    .option("--data-dir <dir>", "persist state (not available yet: milestone M2)")
     .option("--verbose", "log one line per request on stderr")
     .option("--log-format <format>", "text or json", "text")
     .exitOverride()
@@ -86,11 +91,17 @@ interface CliFlags {
   clock: string;
   verbose?: boolean;
   logFormat: string;
+  postgres: string;
+  postgresUrl?: string;
+  pgPort: string;
+  poolerPort: string;
+  dataDir?: string;
 }
 
 function toOptions(flags: CliFlags): EmulatorOptions {
   if (flags.clock !== "system" && flags.clock !== "manual") throw usageProblem(`--clock: use system or manual, not "${flags.clock}"`);
   if (flags.logFormat !== "text" && flags.logFormat !== "json") throw usageProblem(`--log-format: use text or json, not "${flags.logFormat}"`);
+  if (flags.dataDir !== undefined) throw usageProblem("--data-dir: persistence is not available in this version of the emulator yet (milestone M2); run without it to keep state in memory");
   return {
     port: integer("--port", flags.port),
     host: flags.host,
@@ -103,6 +114,9 @@ function toOptions(flags: CliFlags): EmulatorOptions {
     ...(flags.idSeed !== undefined ? { idSeed: integer("--id-seed", flags.idSeed) } : {}),
     clock: flags.clock,
     log: flags.verbose === true ? flags.logFormat : "off",
+    postgres: flags.postgresUrl ?? flags.postgres,
+    pgPort: integer("--pg-port", flags.pgPort),
+    poolerPort: integer("--pooler-port", flags.poolerPort),
   };
 }
 
