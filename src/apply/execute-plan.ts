@@ -12,7 +12,7 @@ export interface ExecutionOutcome {
   applied: AppliedChange[];
   failed: { change: AppliedChange; error: { code: string; message: string; details?: { [key: string]: Json } } }[];
   skipped: { change: AppliedChange; reason: string; blockedBy?: string }[];
-  /** Whether any mutation was attempted. */
+  /** Whether any request was sent. */
   started: boolean;
 }
 
@@ -46,14 +46,18 @@ type State = "pending" | "running" | "applied" | "failed" | "skipped";
 /** Thrown when a change reaches its first request after the signal aborted: it never started. */
 class NotStarted extends Error {}
 
-/** The context for one change: its first request is refused once the signal has aborted. */
-function guardedContext(ctx: ExecutionContext): ExecutionContext {
+/**
+ * The context for one change: its first request is refused once the signal has aborted;
+ * `onFirstRequest` runs when a request is actually sent.
+ */
+function guardedContext(ctx: ExecutionContext, onFirstRequest: () => void): ExecutionContext {
   let requested = false;
   return {
     ...ctx,
     request: (fn) =>
       ctx.request(() => {
         if (!requested && ctx.signal?.aborted === true) throw new NotStarted("cancelled before its first request");
+        if (!requested) onFirstRequest();
         requested = true;
         return fn();
       }),
@@ -81,7 +85,7 @@ export function executePlan(plan: readonly PlannedChange[], ctx: ExecutionContex
       for (const { change } of plan) {
         const s = state.get(change.id);
         if (s === "applied") outcome.applied.push(toAppliedChange(change, ctx.branchName, "applied", details.get(change.id)));
-        else if (s === "failed") outcome.failed.push({ change: toAppliedChange(change, ctx.branchName, "applied"), error: errors.get(change.id) ?? { code: "PLATFORM_API_ERROR", message: "failed" } });
+        else if (s === "failed") outcome.failed.push({ change: toAppliedChange(change, ctx.branchName, "planned"), error: errors.get(change.id) ?? { code: "PLATFORM_API_ERROR", message: "failed" } });
         else if (s === "skipped") {
           const blockedBy = rootFailure.get(change.id);
           outcome.skipped.push({ change: toAppliedChange(change, ctx.branchName, "planned"), reason: skipReasons.get(change.id) ?? "skipped", ...(blockedBy ? { blockedBy } : {}) });
@@ -116,9 +120,8 @@ export function executePlan(plan: readonly PlannedChange[], ctx: ExecutionContex
         if (!change.dependsOn.every((d) => !state.has(d) || state.get(d) === "applied")) continue;
         state.set(change.id, "running");
         running += 1;
-        started = true;
         ctx.emit({ type: "change", id: change.id, phase: "start" });
-        applyChange(guardedContext(ctx), planned).then(
+        applyChange(guardedContext(ctx, () => (started = true)), planned).then(
           (result) => {
             state.set(change.id, "applied");
             details.set(change.id, result);

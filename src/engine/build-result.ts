@@ -37,8 +37,11 @@ function declaredDomains(prepared: PreparedPlan, conflicts: readonly ConflictRep
   return list.sort((a, b) => (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
 }
 
-/** Assembles the `PushResult` of a dry run or an execution (engine.md §8.1). */
-export function buildResult(prepared: PreparedPlan, conflicts: readonly ConflictReport[], outcome: ExecutionOutcome | undefined): PushResult {
+/**
+ * Assembles the `PushResult` (engine.md §8.1): of a dry run (`outcome` undefined, `dryRun`
+ * true), of a refused push (no outcome, `dryRun` false) or of an execution.
+ */
+export function buildResult(prepared: PreparedPlan, conflicts: readonly ConflictReport[], outcome: ExecutionOutcome | undefined, dryRun = outcome === undefined): PushResult {
   const { base, diff, archives } = prepared;
   const changes = diff.changes.map((p) => p.change);
   const bundles: PushResult["bundles"] = {};
@@ -48,8 +51,8 @@ export function buildResult(prepared: PreparedPlan, conflicts: readonly Conflict
     ...(base.project.orgId ? { orgId: base.project.orgId } : {}),
     branchId: base.branch.id,
     branchName: base.branch.name,
-    dryRun: outcome === undefined,
-    applied: outcome === undefined ? changes.map((c) => toAppliedChange(c, base.branch.name, "planned")) : outcome.applied,
+    dryRun,
+    applied: outcome !== undefined ? outcome.applied : dryRun ? changes.map((c) => toAppliedChange(c, base.branch.name, "planned")) : [],
     conflicts: [...conflicts],
     customDomains: declaredDomains(prepared, conflicts, outcome),
     changes,

@@ -63,7 +63,7 @@ export async function gateAndExecute(rt: OperationRuntime, prepared: PreparedPla
   rt.emit({ type: "plan", summary: prepared.diff.summary });
   if (decision.action === "report") return buildResult(prepared, decision.conflicts, undefined);
   if (decision.action === "refuse") {
-    throw new PushConflictError(decision.conflicts, prepared.base.branch.name, buildResult(prepared, decision.conflicts, undefined));
+    throw new PushConflictError(decision.conflicts, prepared.base.branch.name, buildResult(prepared, decision.conflicts, undefined, false));
   }
   if (decision.action === "confirm" && flags.confirm !== undefined) {
     const ok = await flags.confirm(decision.context);

@@ -3,14 +3,9 @@ import type { ExecutionContext, HandlerDetails } from "../execution-context.js";
 import { applyBranchUpdate, applyComputeUpdate } from "./control-plane.js";
 import { applyDomainCreate, applyDomainDelete, applyDomainReplace } from "./domains.js";
 import { applyFunctionDelete, applyFunctionDeploy } from "./functions.js";
-import {
-  applyAuthCreate,
-  applyBucketCreate,
-  applyBucketDelete,
-  applyDataApiCreate,
-  applyDataApiDelete,
-  applyDataApiUpdate,
-} from "./services.js";
+import { applyAuthCreate } from "./auth.js";
+import { applyBucketCreate, applyBucketDelete } from "./buckets.js";
+import { applyDataApiCreate, applyDataApiDelete, applyDataApiUpdate } from "./data-api.js";
 import { applyTriggerCreate, applyTriggerDelete, applyTriggerUpdate } from "./triggers.js";
 
 /** Carries out one planned change against the platform and returns its `AppliedChange.details`. */

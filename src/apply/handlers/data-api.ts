@@ -6,16 +6,6 @@ import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconc
 
 type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
 
-/** `POST …/auth` `{auth_provider: "better_auth", database_name}`; a 409 is read back by the client. */
-export async function applyAuthCreate(ctx: ExecutionContext, op: Op<"auth-create">): Promise<HandlerDetails> {
-  await mutateWithReconcile(
-    ctx,
-    () => ctx.api.createAuth({ ...branchRef(ctx), authProvider: "better_auth", databaseName: op.database }),
-    async () => (await ctx.request(() => ctx.api.getAuth(branchRef(ctx)))) !== null,
-  );
-  return {};
-}
-
 /** `POST …/data-api/{db}` with the provider, its wiring and the declared settings. */
 export async function applyDataApiCreate(ctx: ExecutionContext, op: Op<"data-api-create">): Promise<HandlerDetails> {
   const want = ctx.desired.dataApi;
@@ -57,26 +47,6 @@ export async function applyDataApiDelete(ctx: ExecutionContext, op: Op<"data-api
     ctx,
     () => ctx.api.deleteDataApi({ ...branchRef(ctx), databaseName: op.database }),
     async () => (await ctx.request(() => ctx.api.getDataApi({ ...branchRef(ctx), databaseName: op.database }))) === null,
-  );
-  return {};
-}
-
-/** `POST …/buckets` `{name, access_level}`. */
-export async function applyBucketCreate(ctx: ExecutionContext, op: Op<"bucket-create">): Promise<HandlerDetails> {
-  await mutateWithReconcile(
-    ctx,
-    () => ctx.api.createBucket({ ...branchRef(ctx), name: op.name, access_level: op.access }),
-    async () => (await ctx.request(() => ctx.api.listBuckets(branchRef(ctx)))).some((b) => b.name === op.name),
-  );
-  return {};
-}
-
-/** `DELETE …/buckets/{n}`; 404 counts as success. */
-export async function applyBucketDelete(ctx: ExecutionContext, op: Op<"bucket-delete">): Promise<HandlerDetails> {
-  await mutateWithReconcile(
-    ctx,
-    () => ctx.api.deleteBucket({ ...branchRef(ctx), bucket: op.name }),
-    async () => !(await ctx.request(() => ctx.api.listBuckets(branchRef(ctx)))).some((b) => b.name === op.name),
   );
   return {};
 }
