@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { ErrorCode, PlatformError } from "../errors/index.js";
 import { newBranchRecord, newEndpointRecord, newProjectRecord, newRole } from "./engine/lifecycle.js";
-import type { BranchRec, PlanName, ProjectRec } from "./store/records.js";
+import type { BranchRec, ProjectRec } from "./store/records.js";
 import type { World } from "./store/world.js";
 
 const PlanSchema = z.enum(["free", "launch", "scale"]);
@@ -85,7 +85,7 @@ export function loadSeed(world: World, seed: SeedDocument): SeedResult {
   if (seed.regions !== undefined) world.regions = seed.regions.map((r) => ({ id: r.region_id, name: r.name ?? r.region_id, features: r.platform_features ?? true, geoLat: "0", geoLong: "0" }));
   (seed.users ?? []).forEach((u) => {
     const id = u.id ?? world.ids.uuid();
-    world.users.set(id, { id, email: u.email, name: u.name ?? u.email, plan: (u.plan ?? "free") as PlanName, createdAt: now });
+    world.users.set(id, { id, email: u.email, name: u.name ?? u.email, plan: u.plan ?? "free", createdAt: now });
     userByEmail.set(u.email, id);
     for (const k of u.api_keys ?? []) {
       world.addKey(k.key, { name: k.name, kind: "personal", accountId: id, createdBy: id, admin: k.admin ?? false, createdAt: now });

@@ -170,6 +170,19 @@ describe("faults", () => {
     }
   });
 
+  it("drops the connection before executing for a before-phase reset, and records delays", async () => {
+    const emu = await startTestEmulator({ faults: "reset=1,method=POST,nth=1;delay=5,method=GET,nth=1" });
+    try {
+      await expect(fetch(`${emu.apiHost}/projects/${emu.projectId}/branches`, { method: "POST", headers: { authorization: `Bearer ${emu.apiKey}`, "content-type": "application/json" }, body: JSON.stringify({ branch: { name: "never" } }) })).rejects.toThrow();
+      const count = await client(emu).call<{ count: number }>("GET", `/projects/${emu.projectId}/branches/count?search=never`);
+      expect([count.status, count.body.count]).toEqual([200, 0]);
+      expect(emu.state.faults.injected().map((f) => [f.kind, f.method])).toEqual([["reset", "POST"], ["delay", "GET"]]);
+      expect(emu.state.requests().find((r) => r.method === "POST")?.status).toBe("reset");
+    } finally {
+      await emu.close();
+    }
+  });
+
   it("does not apply the mutation behind a before-phase 503", async () => {
     const emu = await startTestEmulator({ faults: "status=503,method=POST,nth=1" });
     try {
