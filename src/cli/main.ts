@@ -41,7 +41,7 @@ function reportError(ctx: CommandContext, err: unknown): number {
   if (ctx.jsonCommand !== undefined && !ctx.documentPrinted) {
     ctx.out(stringifyDocument({ formatVersion: 1, command: ctx.jsonCommand, error: toJsonError(view) }));
   }
-  return exitCodeFor(err);
+  return ctx.signal.aborted ? 130 : exitCodeFor(err);
 }
 
 /**

@@ -130,10 +130,11 @@ export function reportFailure(ctx: CommandContext, err: unknown, options: { view
   const view = describeError(err);
   const carried = (err.details as { result?: PushResult }).result;
   const result: PushResult = carried ?? { ...options.planned, dryRun: false, applied: [], failed: [], skipped: [] };
-  const code = exitCodeFor(err);
+  // An interrupt exits 130 whichever error the engine ended with (cli.md §4.5).
+  const code = ctx.signal.aborted ? 130 : exitCodeFor(err);
   ctx.err(renderErrorText(view, ctx.verbose));
   if (options.json) {
-    const status = isPlatformError(err, ErrorCode.CANCELLED) ? "aborted" : result.applied.length > 0 ? "partial" : "failed";
+    const status = code === 130 ? "aborted" : result.applied.length > 0 ? "partial" : "failed";
     printDocument(ctx, options.view, result, { status, durationMs: options.durationMs, error: toJsonError(view), changeErrors: changeErrors(result) }, options.wrap);
   } else {
     ctx.out(renderOutcomeLists(result, ctx.styleFor("stdout")));

@@ -1,0 +1,167 @@
+/**
+ * Runs the real `svc` bin (`node bin/svc.js`, which loads `dist/`) as a subprocess against an
+ * in-process emulator. `ensureBuilt` runs `npm run build` when `dist/` is missing or older
+ * than `src/` (once, under a lock shared by parallel test files); in CI `npm ci` has built it.
+ */
+import { execFile, spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
+
+/** The repository root. */
+export const ROOT = join(import.meta.dirname, "..", "..", "..");
+/** The bin under test. */
+export const BIN = join(ROOT, "bin", "svc.js");
+/** The emulator's bootstrap key: must never appear in any output. */
+export const API_KEY = "svcemu_cli_e2e_bootstrap_key_do_not_print_0001";
+/** The long secret planted in fixtures/cli/project/.env.ci. */
+export const PLANTED_SECRET = "planted-secret-token-4242";
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function isFresh(): boolean {
+  const main = join(ROOT, "dist", "cli", "main.js");
+  return existsSync(main) && statSync(main).mtimeMs >= newestMtime(join(ROOT, "src"));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Builds `dist/` when it is stale; parallel callers wait for one build. */
+export async function ensureBuilt(): Promise<void> {
+  if (isFresh()) return;
+  const lock = join(tmpdir(), "svc-config-cli-e2e-build.lock");
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+      if (Date.now() - since > 300_000) rmSync(lock, { recursive: true, force: true });
+      await sleep(500);
+    }
+  }
+  try {
+    if (!isFresh()) await promisify(execFile)("npm", ["run", "build", "--silent"], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** A started emulator with fast timings and a fixed bootstrap key. */
+export async function startTestEmulator(extra: Parameters<typeof startEmulator>[0] = {}): Promise<RunningEmulator> {
+  return startEmulator({
+    port: 0,
+    apiKey: API_KEY,
+    timings: { opSchedulingMs: 0, opRunMs: 20, deployPendingMs: 10, deployBuildMs: 30, domainActivationMs: 10, claimTransferMs: 10 },
+    ...extra,
+  });
+}
+
+/** The `SVC_*` variables pointing at an emulator. */
+export function emulatorEnv(emu: RunningEmulator, branchId: string | undefined = emu.defaultBranchId): Record<string, string> {
+  return {
+    SVC_API_HOST: emu.apiHost,
+    SVC_API_KEY: emu.apiKey,
+    SVC_PROJECT_ID: emu.projectId,
+    ...(branchId === undefined ? {} : { SVC_BRANCH_ID: branchId }),
+  };
+}
+
+/** A copy of fixtures/cli/project in a temp dir (with `.git`, so the policy search stops there). */
+export function projectDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "svc-cli-e2e-"));
+  cpSync(join(ROOT, "fixtures", "cli", "project"), dir, { recursive: true });
+  mkdirSync(join(dir, ".git"));
+  return dir;
+}
+
+/** An empty temp dir with `.git`. */
+export function emptyDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "svc-cli-e2e-"));
+  mkdirSync(join(dir, ".git"));
+  return dir;
+}
+
+/** What a run printed and how it ended. */
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment of a child: PATH and HOME only, plus what the test adds; no CI, no colours forced. */
+export function childEnv(extra: Record<string, string | undefined>): Record<string, string> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? tmpdir(), LANG: "C.UTF-8" };
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+/** Options of {@link runSvc}. */
+export interface RunOptions {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** Written to stdin, which is then closed. */
+  input?: string;
+  /** Called with each stderr chunk, e.g. to send a signal at the right moment. */
+  onStderr?: (chunk: string, child: ReturnType<typeof spawn>) => void;
+}
+
+/** Runs `node bin/svc.js ARGS` asynchronously (the emulator lives in this process). */
+export function runSvc(args: readonly string[], options: RunOptions): Promise<RunResult> {
+  return runProcess(process.execPath, [BIN, ...args], options);
+}
+
+/** Runs any command asynchronously and collects its output. */
+export function runProcess(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, [...args], { cwd: options.cwd, env: childEnv(options.env), stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+      options.onStderr?.(d, child);
+    });
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+    if (options.input !== undefined) child.stdin.end(options.input);
+    else child.stdin.end();
+  });
+}
+
+/**
+ * Runs the bin under a pseudo-terminal of 80×24 (`script -qfec`, cli.md §5), without `CI`.
+ * `answer` is typed once `waitFor` appears in the output. Returns the terminal transcript.
+ */
+export function runSvcInPty(args: readonly string[], options: { cwd: string; env: Record<string, string>; answer?: string; waitFor?: string }): Promise<RunResult> {
+  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
+  return new Promise((resolve, reject) => {
+    const child = spawn("script", ["-qfec", `stty cols 80 rows 24; exec ${quoted}`, "/dev/null"], {
+      cwd: options.cwd,
+      env: childEnv({ ...options.env, TERM: "xterm-256color" }),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let out = "";
+    let answered = false;
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      out += d;
+      if (!answered && options.answer !== undefined && options.waitFor !== undefined && out.includes(options.waitFor)) {
+        answered = true;
+        child.stdin.write(options.answer);
+      }
+    });
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (out += d));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout: out, stderr: "" }));
+  });
+}
