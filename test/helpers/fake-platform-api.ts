@@ -20,6 +20,10 @@ export interface FakePlatform {
   unknownAfter: Set<string>;
   /** Runs when a request starts (before it is applied), e.g. to abort a signal. */
   onRequest?: (method: string) => void;
+  /** Request bodies by method, for assertions on what was sent. */
+  bodies: { method: string; body: unknown }[];
+  /** Operations passed to `waitForOperations`. */
+  waited: string[];
 }
 
 /** Builds a fake platform; builds finish after `buildPolls` reads of the function. */
@@ -29,7 +33,7 @@ export function createFakePlatform(options: { buildPolls?: number } = {}): FakeP
   const polls = new Map<string, number>();
   const fake: FakePlatform = {
     calls: [], maxInFlight: 0, maxBuilding: 0, buckets: new Set(), functions: new Map(), triggers: [], domains: [],
-    failBuilds: new Set(), unknownAfter: new Set(), api: undefined as unknown as PlatformApi,
+    failBuilds: new Set(), unknownAfter: new Set(), api: undefined as unknown as PlatformApi, bodies: [], waited: [],
   };
   const building = (): number => [...fake.functions.values()].filter((f) => f.current_deployment?.status === "building").length;
   async function request<T>(method: string, label: string, run: () => T): Promise<T> {
@@ -49,7 +53,23 @@ export function createFakePlatform(options: { buildPolls?: number } = {}): FakeP
     return found;
   };
   const api: Partial<PlatformApi> = {
-    waitForOperations: async ({ operations }) => [...operations],
+    waitForOperations: async ({ operations }) => {
+      fake.waited.push(...operations.map((o) => o.id));
+      return operations.map((o) => ({ ...o, status: "finished" }));
+    },
+    updateBranch: (p) => request("updateBranch", p.branchId, () => {
+      fake.bodies.push({ method: "updateBranch", body: p.branch });
+      return { branch: { id: p.branchId, name: "main", default: false, protected: p.branch.protected ?? false, created_at: "2026-01-01T00:00:00Z" }, operations: [{ id: "op-1", action: "apply_config", status: "running" }] };
+    }),
+    createDataApi: (p) => request("createDataApi", p.databaseName, () => (fake.bodies.push({ method: "createDataApi", body: p }), { alreadyEnabled: false })),
+    updateTrigger: (p) => request("updateTrigger", p.triggerId, () => {
+      fake.bodies.push({ method: "updateTrigger", body: p.trigger });
+      const t = fake.triggers.find((x) => x.trigger_id === p.triggerId);
+      if (t === undefined) throw Object.assign(new Error("trigger not found"), { code: "PLATFORM_NOT_FOUND" });
+      return Object.assign(t, { inherited: false });
+    }),
+    listCustomDomains: (p) => request("listCustomDomains", p.branchId, () => [...fake.domains]),
+    deleteCustomDomain: (p) => request("deleteCustomDomain", p.domain, () => void (fake.domains = fake.domains.filter((d) => d.domain !== p.domain))),
     createBucket: (p) => request("createBucket", p.name, () => (fake.buckets.add(p.name), { name: p.name, access_level: p.access_level ?? "private" })),
     deleteBucket: (p) => request("deleteBucket", p.bucket, () => void fake.buckets.delete(p.bucket)),
     listBuckets: (p) => request("listBuckets", p.branchId, () => [...fake.buckets].map((name) => ({ name, access_level: "private" }))),

@@ -1,0 +1,90 @@
+import pLimit from "p-limit";
+import { describe, expect, it } from "vitest";
+import type { ExecutionContext } from "../../../src/apply/execution-context.js";
+import { applyChange } from "../../../src/apply/handlers/index.js";
+import { makeChange } from "../../../src/diff/change-builder.js";
+import type { ChangeOp } from "../../../src/diff/plan-types.js";
+import type { ResolvedPolicy } from "../../../src/config/resolved.js";
+import { isPlatformError } from "../../../src/errors/index.js";
+import { type FakePlatform, createFakePlatform } from "../../helpers/fake-platform-api.js";
+import { fnWith, policyWith } from "../../helpers/engine-state.js";
+
+function context(fake: FakePlatform, desired: ResolvedPolicy, timing = { deploymentMs: 60_000, pollInitialMs: 1, pollMaxMs: 2 }): ExecutionContext {
+  return {
+    api: fake.api, projectId: "proj-1", branchId: "br-main-1", branchName: "main", desired, zips: new Map([["hello", new Uint8Array([1])]]),
+    request: pLimit(4), emit: () => undefined, timing, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), now: Date.now,
+  };
+}
+const planned = (op: ChangeOp) => makeChange({ address: "x", kind: "bucket", action: "update", class: "additive", fields: ["*"], before: null, after: null, reason: "", op });
+
+describe("change handlers", () => {
+  it("waits for the operations of a branch update and reports their ids and the expiry", async () => {
+    const fake = createFakePlatform();
+    const details = await applyChange(context(fake, policyWith()), planned({ type: "branch-update", protected: true, expiresAt: "2026-02-01T00:00:00Z" }));
+    expect(fake.bodies).toEqual([{ method: "updateBranch", body: { protected: true, expires_at: "2026-02-01T00:00:00Z" } }]);
+    expect(fake.waited).toEqual(["op-1"]);
+    expect(details).toEqual({ operationIds: ["op-1"], expiresAt: "2026-02-01T00:00:00Z" });
+  });
+
+  it("creates an external Data API with its wiring and declared settings in wire names", async () => {
+    const fake = createFakePlatform();
+    const desired = policyWith({ dataApi: { state: "enabled", database: "app", authProvider: "external", jwksUrl: "https://idp.test/jwks", jwtAudience: "api", settings: { dbMaxRows: 10 } } });
+    await applyChange(context(fake, desired), planned({ type: "data-api-create", database: "app" }));
+    expect(fake.bodies[0]?.body).toMatchObject({ databaseName: "app", auth_provider: "external", jwks_url: "https://idp.test/jwks", jwt_audience: "api", settings: { db_max_rows: 10 } });
+  });
+
+  it("patches an inherited trigger with its type, the changed fields and enabled", async () => {
+    const fake = createFakePlatform();
+    fake.triggers.push({ trigger_id: "t1", type: "schedule", function_slug: "hello", name: "tick", function_path: "/", enabled: false, inherited: true, schedule: { cron: "0 * * * *" } });
+    const desired = policyWith({ functions: [fnWith("hello")], triggers: [{ name: "tick", type: "schedule", function: "hello", cron: "*/5 * * * *", functionPath: "/", enabled: true }] });
+    await applyChange(context(fake, desired), planned({ type: "trigger-update", name: "tick", id: "t1", fields: ["enabled", "cron"] }));
+    expect(fake.bodies).toEqual([{ method: "updateTrigger", body: { type: "schedule", enabled: true, schedule: { cron: "*/5 * * * *" } } }]);
+  });
+
+  it("moves a hostname: deletes, then registers for the new function", async () => {
+    const fake = createFakePlatform();
+    fake.domains.push({ domain: "a.example.com", entity_type: "function", entity_id: "blue", cname_target: "edge.test" });
+    const details = await applyChange(context(fake, policyWith()), planned({ type: "domain-replace", domain: "a.example.com", slug: "green", previousSlug: "blue" }));
+    expect(fake.calls.filter((c) => !c.startsWith("list"))).toEqual(["deleteCustomDomain a.example.com", "createCustomDomain a.example.com"]);
+    expect(fake.domains).toEqual([expect.objectContaining({ entity_id: "green" })]);
+    expect(details).toEqual({ cnameTarget: "edge.test", previousSlug: "blue" });
+  });
+
+  it("refuses to move a hostname whose owner changed since the plan, deleting nothing", async () => {
+    const fake = createFakePlatform();
+    fake.domains.push({ domain: "a.example.com", entity_type: "function", entity_id: "red", cname_target: "edge.test" });
+    const err = await applyChange(context(fake, policyWith()), planned({ type: "domain-replace", domain: "a.example.com", slug: "green", previousSlug: "blue" })).catch((e: unknown) => e);
+    expect((err as Error).message).toContain("owner changed");
+    expect(fake.calls).toEqual(["listCustomDomains br-main-1"]);
+  });
+
+  it("fails a deployment superseded by a newer one", async () => {
+    const fake = createFakePlatform({ buildPolls: 100 });
+    const ctx = context(fake, policyWith({ functions: [fnWith("hello")] }));
+    const deploy = planned({ type: "function-deploy", slug: "hello", deploy: true, withZip: true, rename: false, marker: "SVC_FINGERPRINT_A_B", staleMarkers: [], configTag: "B", zipSha256: "z" });
+    const running = applyChange(ctx, deploy).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 20));
+    await fake.api.createDeployment({ projectId: "proj-1", branchId: "br-main-1", slug: "hello", runtime: "nodejs24" });
+    expect(((await running) as Error).message).toContain("superseded by deployment 2");
+  });
+
+  it("times out a build that never finishes with PLATFORM_TIMEOUT", async () => {
+    const fake = createFakePlatform({ buildPolls: 1_000 });
+    const ctx = context(fake, policyWith({ functions: [fnWith("hello")] }), { deploymentMs: 30, pollInitialMs: 5, pollMaxMs: 5 });
+    const deploy = planned({ type: "function-deploy", slug: "hello", deploy: true, withZip: true, rename: false, marker: "SVC_FINGERPRINT_A_B", staleMarkers: [], configTag: "B", zipSha256: "z" });
+    const err = await applyChange(ctx, deploy).catch((e: unknown) => e);
+    expect(isPlatformError(err, "PLATFORM_TIMEOUT")).toBe(true);
+  });
+
+  it("deploys env-only without the archive and deletes stale markers in the same deployment", async () => {
+    const fake = createFakePlatform();
+    await fake.api.createDeployment({ projectId: "proj-1", branchId: "br-main-1", slug: "hello", zip: new Uint8Array([1]), environment: { SVC_FINGERPRINT_A_OLD: "1" } });
+    const calls: unknown[] = [];
+    const api = { ...fake.api, createDeployment: (p: Parameters<typeof fake.api.createDeployment>[0]) => (calls.push({ zip: p.zip !== undefined, env: Object.keys(p.environment ?? {}) }), fake.api.createDeployment(p)) };
+    const ctx = { ...context(fake, policyWith({ functions: [fnWith("hello", { env: { KEY: "v" } })] })), api: new Proxy(api, {}) };
+    const deploy = planned({ type: "function-deploy", slug: "hello", deploy: true, withZip: false, rename: false, marker: "SVC_FINGERPRINT_A_NEW", staleMarkers: ["SVC_FINGERPRINT_A_OLD"], configTag: "NEW", zipSha256: "z" });
+    await applyChange(ctx, deploy);
+    expect(calls).toEqual([{ zip: false, env: ["KEY", "SVC_FINGERPRINT_A_OLD", "SVC_FINGERPRINT_A_NEW"] }]);
+    expect([...(fake.functions.get("hello")?.env ?? [])].sort()).toEqual(["KEY", "SVC_FINGERPRINT_A_NEW"]);
+  });
+});
