@@ -72,6 +72,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     storageLimitBytes: resolved.limits.claimableStorageBytes,
     claimTransferMs: resolved.timings.claimTransferMs,
     newProjectId: () => core.world.newWordId(),
+    faults: core.faultEngine,
   });
   app.route("/", instant.routes);
   app.route("/", checkStorageRoute(() => core.world, instant));
@@ -79,6 +80,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const s = serve({ fetch: app.fetch, port: resolved.port, hostname: resolved.host }, () => resolve(s));
     s.once("error", reject);
   });
+  // The emulator never keeps a process alive on its own (emulator.md §14.10): a script that
+  // forgets close() still exits; `svc emulator` holds the process open itself.
+  server.unref();
   const timer = setInterval(() => core.world.now(), 50);
   timer.unref();
   const address = server.address() as AddressInfo;

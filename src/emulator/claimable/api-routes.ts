@@ -1,12 +1,15 @@
 import { randomUUID } from "node:crypto";
+import type { HttpBindings } from "@hono/node-server";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { claimableFaults, type FaultSource } from "./fault-middleware.js";
 import { isCanonicalUuid } from "./ids.js";
 import { toWireRecord, type ClaimableRecord } from "./record.js";
 import type { ClaimableService } from "./service.js";
 
 /** Hono environment of the claimable routes: the emulator's request id, when its middleware set one. */
 export interface ClaimableEnv {
+  Bindings: HttpBindings;
   Variables: { rid: string };
 }
 
@@ -19,6 +22,8 @@ export interface ClaimableApiOptions {
   readonly log?: (line: string) => void;
   /** JSON body limit in bytes. @default 1048576 */
   readonly maxBodyBytes?: number;
+  /** The emulator's latency and fault rules. @default none */
+  readonly faults?: FaultSource;
 }
 
 type ErrorCodeName = "missing_referrer" | "database_not_found" | "create_failed" | "route_not_found" | "method_not_allowed" | "payload_too_large";
@@ -45,6 +50,7 @@ export function claimableApiRoutes(options: ClaimableApiOptions): Hono<Claimable
     c.header("Cache-Control", "no-store");
     await next();
   });
+  if (options.faults) app.use("/api/v1/*", claimableFaults(options.faults));
   app.use(
     "/api/v1/*",
     bodyLimit({

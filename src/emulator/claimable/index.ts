@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { createPostgresBackend, type PostgresBackend } from "../postgres/backend.js";
 import { claimableApiRoutes, type ClaimableEnv } from "./api-routes.js";
+import type { FaultSource } from "./fault-middleware.js";
 import { claimPageRoutes, type ClaimAccounts } from "./claim-page-routes.js";
 import type { RandomBytes } from "./ids.js";
 import { createClaimableService, type ClaimableClock, type ClaimableService, type ClaimAdoption, type ClaimableState } from "./service.js";
@@ -39,6 +40,8 @@ export interface InstantFeatureOptions {
   readonly random?: RandomBytes;
   /** Project id of a new claimable database. */
   readonly newProjectId?: () => string;
+  /** The emulator's latency and fault rules, applied to `/api/v1` too. */
+  readonly faults?: FaultSource;
   /** Interval of the storage check. @default 30000 */
   readonly storageCheckIntervalMs?: number;
 }
@@ -86,7 +89,7 @@ export function createInstantFeature(options: InstantFeatureOptions): InstantFea
     ...(options.newProjectId ? { newProjectId: options.newProjectId } : {}),
   });
   const routes = new Hono<ClaimableEnv>();
-  routes.route("/", claimableApiRoutes({ service, origin: options.origin, log: options.log }));
+  routes.route("/", claimableApiRoutes({ service, origin: options.origin, log: options.log, ...(options.faults ? { faults: options.faults } : {}) }));
   routes.route("/", claimPageRoutes({ service, accounts: options.accounts, clock: options.clock, pgVersion: () => backend.info()?.majorVersion ?? 17, ...(options.random ? { random: options.random } : {}) }));
   const checkIfStarted = (): void => {
     if (backend.info() === null) return;

@@ -156,6 +156,31 @@ describe("the lower-level client", () => {
     expect(row).toEqual({ n: 1 });
   });
 
+  it("retries through an emulator reset-after-commit fault and lands in the database that was created", async () => {
+    emu.state.faults.set("reset=1,phase=after,method=POST,path=/api/v1/database/*,nth=1");
+    try {
+      const record = await createClaimableDatabase({ referrer: "reset-after-commit", apiHost: emu.claimApiHost });
+      expect(emu.state.faults.injected()).toHaveLength(1);
+      const direct = String(record.emulator?.direct_connection_string);
+      expect(await query(direct, `SELECT count(*)::int AS n FROM pg_database WHERE datname = 'svc_claim_${record.id.replaceAll("-", "")}'`)).toEqual([{ n: 1 }]);
+      expect((await getClaimableDatabase(record.id, { apiHost: emu.claimApiHost }))?.emulator?.["ref"]).toBe("reset-after-commit");
+    } finally {
+      emu.state.faults.set(null);
+    }
+  });
+
+  it("sees emulator status faults on /api/v1 with the claimable error body", async () => {
+    emu.state.faults.set("status=503,path=/api/v1/database/*,method=GET,times=1");
+    try {
+      const res = await fetch(`${emu.claimApiHost}/api/v1/database/0197a3c2-0000-7000-8000-000000000000`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get("x-emulator-fault")).toBe("0");
+      expect(await res.json()).toMatchObject({ code: "service_unavailable", request_id: res.headers.get("x-request-id") });
+    } finally {
+      emu.state.faults.set(null);
+    }
+  });
+
   it("falls back to POST /api/v1/database when the server lacks the client-id route", async () => {
     const noIdRoute: typeof fetch = async (input, init) => {
       const url = String(input);

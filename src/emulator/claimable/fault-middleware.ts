@@ -1,0 +1,57 @@
+/**
+ * Latency and fault rules on `/api/v1` (emulator.md §7.10, §9): the emulator's fault engine
+ * decides, this middleware applies its verdict to the claimable API, whose error body has no
+ * `issues` and whose requests carry no key.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { CODE_BY_STATUS } from "../http/errors.js";
+import type { FaultHit } from "../faults.js";
+import type { ClaimableEnv } from "./api-routes.js";
+
+/** The part of the emulator's fault engine the claimable API uses. */
+export interface FaultSource {
+  /** Latency to add before the request, in ms. */
+  latencyMs(): number;
+  /** The rules that fire for this request (each drawn once). */
+  evaluate(method: string, path: string, requestId: string): FaultHit[];
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function injected(c: Context<ClaimableEnv>, hit: FaultHit): Response {
+  const status = hit.status ?? 503;
+  c.header("X-Emulator-Fault", String(hit.rule));
+  if (hit.retryAfterS !== undefined) c.header("Retry-After", String(hit.retryAfterS));
+  const body = { code: CODE_BY_STATUS[status] ?? "internal_error", message: `injected ${status} fault: the service failed to handle the request; retry later`, request_id: c.get("rid") };
+  return new Response(JSON.stringify(body), { status, headers: { ...Object.fromEntries(c.res.headers), "content-type": "application/json" } });
+}
+
+function reset(c: Context<ClaimableEnv>, hit: FaultHit): void {
+  c.env?.incoming?.socket?.destroy();
+  c.res = c.body(null, 500);
+  c.header("X-Emulator-Fault", String(hit.rule));
+}
+
+/** Applies latency, then `before` faults (nothing runs), then `after` faults (the change is kept). */
+export function claimableFaults(faults: FaultSource): MiddlewareHandler<ClaimableEnv> {
+  return async (c, next) => {
+    const delay = faults.latencyMs();
+    if (delay > 0) await sleep(delay);
+    const hits = faults.evaluate(c.req.method, c.req.path, c.get("rid"));
+    for (const hit of hits) if (hit.kind === "delay" && hit.phase === "before") await sleep(hit.delayMs ?? 0);
+    const before = hits.find((h) => h.phase === "before" && h.kind !== "delay");
+    if (before !== undefined) {
+      if (before.kind === "reset") reset(c, before);
+      else c.res = injected(c, before);
+      return;
+    }
+    await next();
+    const after = hits.find((h) => h.phase === "after");
+    if (after === undefined) return;
+    if (after.kind === "delay") await sleep(after.delayMs ?? 0);
+    else if (after.kind === "reset") reset(c, after);
+    else c.res = injected(c, after);
+  };
+}
