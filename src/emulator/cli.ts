@@ -163,8 +163,11 @@ export async function runEmulatorCli(argv: string[]): Promise<number> {
   }
   process.stderr.write(`svc emulator: listening on ${emu.url} (branch databases are records only; their hosts end in .emulator.invalid)\n`);
   process.stdout.write(formatReadyLines(emu));
+  // The server does not hold the process open by itself; the command does until a signal.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
   return new Promise<number>((resolve) => {
     const stop = (code: number) => () => {
+      clearInterval(keepAlive);
       process.off("SIGINT", onInt);
       process.off("SIGTERM", onTerm);
       process.stderr.write("svc emulator: stopping\n");

@@ -65,6 +65,15 @@ describe("svc emulator (process)", () => {
     expect(run.stdout()).toBe("");
   });
 
+  it("does not keep a script alive that forgot close(): startEmulator then exitCode 1 exits 1", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../../../fixtures/emulator/start-and-exit.ts", import.meta.url))], { stdio: ["ignore", "pipe", "pipe"] });
+    children.push(child);
+    let out = "";
+    child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect([code, out.trim()]).toEqual([1, "health 200"]);
+  });
+
   it("exits 2 when the port is taken", async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
