@@ -107,16 +107,21 @@ export async function createBranch(config: PolicyConfig, options: CreateBranchOp
   const bundleInput = { allowDataLoss: false, ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}) };
   const archives = await bundleAll(rt, desired, bundleInput, []);
   const body = createBody(desired, parent, name, new Date());
-  let created: ApiBranch;
+  let response: Awaited<ReturnType<PlatformApi["createBranch"]>>;
   try {
-    const response = await api.createBranch({ projectId, ...body.params });
-    created = response.branch;
-    await api.waitForOperations({ projectId, operations: response.operations });
+    response = await api.createBranch({ projectId, ...body.params });
   } catch (err) {
     if (!isPlatformError(err, ErrorCode.OUTCOME_UNKNOWN)) throw err;
+    // The create may have landed: a branch of that name now exists, but its setup was not awaited.
     const found = (await api.listBranches({ projectId, search: name })).find((b) => b.name === name);
     if (found === undefined) throw err;
-    created = found;
+    throw new PartialBranchCreateError({ branchId: found.id, branchName: name, cause: err });
+  }
+  const created: ApiBranch = response.branch;
+  try {
+    await api.waitForOperations({ projectId, operations: response.operations });
+  } catch (err) {
+    throw new PartialBranchCreateError({ branchId: created.id, branchName: name, cause: err });
   }
   const createChange: AppliedChange = {
     id: "create:branch", address: "branch", kind: "branch", action: "create", class: "additive", fields: body.fields,

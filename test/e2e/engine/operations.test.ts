@@ -97,6 +97,27 @@ describe("createBranch", () => {
   });
 });
 
+describe("createBranch failures once the branch exists", () => {
+  it("reports a later failure as PartialBranchCreateError naming the new branch and what was applied", async () => {
+    emu.state.faults.set([{ kind: "status", status: 500, methods: ["POST"], path: "/api/v2/projects/*/branches/*/buckets", times: 2 }]);
+    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost, polling: POLLING });
+    const err = await createBranch(policy("hi"), { projectId: emu.projectId, branchName: "preview-3", api, baseDir: dir, polling: POLLING }).catch((e: unknown) => e);
+    expect(isPlatformError(err, ErrorCode.PARTIAL_BRANCH_CREATE)).toBe(true);
+    const details = (err as { details: { branchId: string; result: { applied: { id: string }[]; failed: { change: { id: string } }[] } } }).details;
+    expect(details.branchId).toMatch(/^br-/);
+    expect(details.result.applied[0]?.id).toBe("create:branch");
+    expect(details.result.failed.map((f) => f.change.id)).toEqual(["create:bucket.uploads"]);
+  });
+
+  it("treats an unknown outcome of the create call as partial when the branch turns out to exist", async () => {
+    emu.state.faults.once({ kind: "status", status: 502, phase: "after", methods: ["POST"], path: "/api/v2/projects/*/branches" });
+    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost, polling: POLLING });
+    const err = await createBranch(policy("hi"), { projectId: emu.projectId, branchName: "preview-4", api, baseDir: dir }).catch((e: unknown) => e);
+    expect(isPlatformError(err, ErrorCode.PARTIAL_BRANCH_CREATE)).toBe(true);
+    expect((err as { cause: unknown }).cause).toMatchObject({ code: ErrorCode.OUTCOME_UNKNOWN });
+  });
+});
+
 describe("pushConfig gating", () => {
   it("calls confirm once with the seed's context and aborts with the reasons when it says no", async () => {
     const contexts: PushConfirmContext[] = [];
