@@ -75,6 +75,7 @@ export function customDomainRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
       createdAt: now,
     };
     world.domains.set(domain, rec);
+    // Status is derived from activeAt; the deadline only makes settle() wait for the activation.
     if (world.timings.domainActivationMs > 0) world.scheduler.at(rec.activeAt, () => undefined);
     return c.json(domainView(rec, now), 201);
   });

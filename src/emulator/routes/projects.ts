@@ -80,7 +80,7 @@ export function projectRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
       ...(input.name !== undefined ? { name: input.name } : {}),
       regionId,
       pgVersion: input.pg_version ?? 17,
-      ownerId: orgId !== undefined ? principal.userId : principal.userId,
+      ownerId: principal.userId,
       ...(orgId !== undefined ? { orgId } : {}),
       ...(input.store_passwords !== undefined ? { storePasswords: input.store_passwords } : {}),
       ...(input.history_retention_seconds !== undefined ? { historyRetentionSeconds: input.history_retention_seconds } : {}),
