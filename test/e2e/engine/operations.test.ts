@@ -144,16 +144,28 @@ describe("pushConfig gating", () => {
 });
 
 describe("outcome unknown", () => {
-  it("a fault after a mutation is reconciled or reported, and a re-run converges without duplicates", async () => {
+  const listBuckets = () => createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost }).listBuckets({ projectId: emu.projectId, branchId: emu.defaultBranchId });
+
+  it("reconciles a mutation that landed without an answer by reading it back, sending it once", async () => {
     emu.state.faults.once({ kind: "status", status: 502, phase: "after", methods: ["POST"], path: "/api/v2/projects/*/branches/*/buckets" });
-    const first = await apply(policy("hi"), ids()).catch((e: unknown) => e);
-    if (isPlatformError(first)) expect(JSON.stringify(first)).toContain(ErrorCode.OUTCOME_UNKNOWN);
-    await apply(policy("hi"), ids());
-    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
-    const buckets = await api.listBuckets({ projectId: emu.projectId, branchId: emu.defaultBranchId });
-    expect(buckets.filter((b) => b.name === "uploads")).toHaveLength(1);
+    const result = await apply(policy("hi"), ids());
+    expect(result.applied.map((a) => a.id)).toContain("create:bucket.uploads");
+    expect((await listBuckets()).filter((b) => b.name === "uploads")).toHaveLength(1);
     expect(emu.state.faults.injected().map((f) => f.phase)).toEqual(["after"]);
-    expect((await plan(policy("hi"), ids())).changes).toEqual([]);
+  });
+
+  it("reports PLATFORM_OUTCOME_UNKNOWN when the resend is unanswered too, and a re-run converges without duplicates", async () => {
+    const domainPolicy = policy("hi", { functions: { hello: { name: "Hello", source: "./fn", bundler: "none", env: { GREETING: "hi" }, customDomains: ["app.example.com"] } } });
+    emu.state.faults.set([{ kind: "status", status: 502, phase: "after", methods: ["POST"], path: "/api/v2/projects/*/branches/*/custom-domains", times: 2 }]);
+    const err = await apply(domainPolicy, ids()).catch((e: unknown) => e);
+    expect(isPlatformError(err, ErrorCode.APPLY_FAILED)).toBe(true);
+    const failed = (err as { result: { failed: { change: { id: string }; error: { code: string } }[] } }).result.failed;
+    expect(failed.map((f) => [f.change.id, f.error.code])).toEqual([["create:domain.app.example.com", ErrorCode.OUTCOME_UNKNOWN]]);
+    await apply(domainPolicy, ids());
+    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
+    const domains = await api.listCustomDomains({ projectId: emu.projectId, branchId: emu.defaultBranchId });
+    expect(domains.map((d) => [d.domain, d.entity_id])).toEqual([["app.example.com", "hello"]]);
+    expect((await plan(domainPolicy, ids())).changes).toEqual([]);
   });
 });
 

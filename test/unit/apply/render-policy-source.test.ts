@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { renderPolicySource } from "../../../src/inspect/render-policy-source.js";
+
+const pulled = {
+  project: { id: "proj-1", name: "demo" },
+  branch: { id: "br-main-1", name: "main" },
+  config: {
+    auth: true,
+    dataApi: { settings: { dbSchemas: ["api", "public"] }, database: "app" },
+    branch: () => ({ parent: "root", protected: true, ttl: "7d", postgres: { computeSettings: { suspendTimeout: false } } }),
+  },
+  preview: { buckets: [{ name: "uploads", access: "private" }], functions: [{ slug: "hello", name: "Hello \"there\"" }] },
+};
+
+describe("renderPolicySource", () => {
+  it("renders auth, dataApi and a constant branch closure with 2-space indentation, then comments for unmanaged items", () => {
+    expect(renderPolicySource(pulled)).toBe(
+      [
+        '// svc.ts pulled from project "demo" (proj-1), branch "main" (br-main-1).',
+        'import { defineConfig } from "svc-config/v1";',
+        "",
+        "export default defineConfig({",
+        "  auth: true,",
+        "  dataApi: {",
+        "    settings: {",
+        "      dbSchemas: [",
+        '        "api",',
+        '        "public",',
+        "      ],",
+        "    },",
+        '    database: "app",',
+        "  },",
+        "  branch: () => ({",
+        '    parent: "root",',
+        "    protected: true,",
+        '    ttl: "7d",',
+        "    postgres: {",
+        "      computeSettings: {",
+        "        suspendTimeout: false,",
+        "      },",
+        "    },",
+        "  }),",
+        "});",
+        "",
+        "// Buckets on this branch (declare them under `buckets` to manage them):",
+        '//   "uploads": { access: "private" }',
+        "",
+        "// Functions on this branch (declare them under `functions` with a `source` to manage them):",
+        '//   hello: { name: "Hello \\"there\\"" }',
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("is deterministic and omits what the pulled config omits", () => {
+    const bare = { ...pulled, config: { branch: () => ({ protected: false }) }, preview: undefined };
+    const text = renderPolicySource(bare);
+    expect(text).toBe(renderPolicySource(bare));
+    expect(text).not.toContain("auth");
+    expect(text).not.toContain("//   ");
+  });
+});
