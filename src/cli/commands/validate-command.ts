@@ -91,6 +91,7 @@ export async function runValidate(ctx: CommandContext, flags: ValidateFlags): Pr
   const engine = await ctx.engine();
   loadEnv(ctx, flags);
   let policy: LoadedPolicy | undefined;
+  let failedFile: string | undefined;
   let issues: ValidateIssue[];
   try {
     policy = await loadPolicy(ctx, engine, flags);
@@ -98,11 +99,12 @@ export async function runValidate(ctx: CommandContext, flags: ValidateFlags): Pr
   } catch (err) {
     const found = issuesOf(err, null);
     if (found === undefined || !isPlatformError(err) || (err.code !== ErrorCode.CONFIG_LOAD_FAILED && err.code !== ErrorCode.CONFIG_INVALID)) throw err;
-    const details = err.details as { issues?: unknown[] };
+    const details = err.details as { issues?: unknown[]; file?: unknown };
     if (!Array.isArray(details.issues) || details.issues.length === 0) throw err;
+    if (typeof details.file === "string") failedFile = displayPath(ctx.io.cwd, details.file);
     issues = found;
   }
-  const configPath = policy?.relativePath ?? (flags.config === undefined ? null : displayPath(ctx.io.cwd, flags.config));
+  const configPath = policy?.relativePath ?? failedFile ?? (flags.config === undefined ? null : displayPath(ctx.io.cwd, flags.config));
   if (flags.json === true) {
     ctx.out(stringifyDocument({ formatVersion: 1, command: "validate", configPath, valid: issues.length === 0, issues }));
     ctx.documentPrinted = true;
