@@ -46,6 +46,13 @@ describe("buckets", () => {
     expect(result.changes.find((c) => c.change.id === "delete:bucket.old")?.change.dependsOn).toEqual(["delete:trigger.onput"]);
   });
 
+  it("blocks pruning a bucket an inherited trigger still uses", () => {
+    const live = liveWith({ buckets: [{ name: "old", access: "private" }], functions: deployed, triggers: [liveTrigger({ name: "onput", type: "storage_object_created", bucket: "old", cron: undefined, inherited: true })] });
+    const result = plan(withFunctions({ prune: PRUNE_ALL }), live);
+    expect(result.conflicts).toMatchObject([{ code: "STILL_REFERENCED", kind: "bucket", identifier: "old" }]);
+    expect(result.changes.map((c) => c.change.id)).not.toContain("delete:bucket.old");
+  });
+
   it("reports undeclared buckets as unmanaged without prune", () => {
     expect(plan(policyWith(), liveWith({ buckets: [{ name: "old", access: "private" }] })).unmanaged).toMatchObject([{ address: "bucket.old" }]);
   });
@@ -103,6 +110,16 @@ describe("custom domains", () => {
     const result = plan(domained("other"), live);
     expect(result.changes[0]?.change).toMatchObject({ id: "replace:domain.a.example.com", class: "override", before: { function: "hello" }, after: { function: "other" } });
     expect(result.summary).toMatchObject({ create: 1, delete: 1 });
+  });
+
+  it("moves a hostname only after the new function's deployment", () => {
+    const live = liveWith({
+      functions: [liveFn("hello", TAG), liveFn("other", tagWith("0001", "C0F1"))],
+      customDomains: [{ domain: "a.example.com", entityType: "function", entityId: "hello", cnameTarget: "edge.test" }],
+    });
+    const result = plan(domained("other"), live);
+    expect(result.changes.map((c) => c.change.id)).toEqual(["update:function.other", "replace:domain.a.example.com"]);
+    expect(result.changes[1]?.change.dependsOn).toEqual(["update:function.other"]);
   });
 
   it("blocks a retarget to a function that never deployed successfully", () => {

@@ -48,6 +48,12 @@ describe("dataApi", () => {
     expect(result.changes[0]?.op).toEqual({ type: "data-api-update", database: "neondb", settings: { db_schemas: ["api", "public"] } });
   });
 
+  it("orders a Data API settings update after the compute update", () => {
+    const live = liveWith({ dataApi: { enabled: true, database: "neondb", settings: { db_max_rows: 10 } } });
+    const result = plan(policyWith({ dataApi: builtin({ dbMaxRows: 20 }), branch: { compute: { maxCu: 4 } } }), live);
+    expect(result.changes.map((c) => [c.change.id, c.change.dependsOn])).toEqual([["update:compute", []], ["update:dataApi", ["update:compute"]]]);
+  });
+
   it("deletes the Data API with dataApi: false (an override)", () => {
     const result = plan(policyWith({ dataApi: { state: "disabled" } }), liveWith({ dataApi: { enabled: true, database: "neondb", settings: null } }));
     expect(result.changes[0]?.change).toMatchObject({ id: "delete:dataApi", class: "override", after: null });
