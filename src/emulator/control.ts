@@ -32,8 +32,8 @@ export interface FaultControl {
 export interface EmulatorControl {
   /** The state document; secrets redacted unless `secrets` is true. */
   snapshot(options?: { secrets?: boolean }): StateDocument;
-  /** Back to the seed (or a new seed document or path); the bootstrap key stays valid. */
-  reset(seed?: SeedDocument | string): void;
+  /** Back to the seed (or a new seed or state document, or a path); the bootstrap key stays valid. */
+  reset(seed?: SeedDocument | StateDocument | string): void;
   /** The clock: `now()`, `advance(ms)`, `set(date)` (forward only). */
   readonly clock: EmulatorClock;
   readonly faults: FaultControl;
@@ -113,7 +113,7 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
     return buildStateDocument(this.current, options.secrets === true);
   }
 
-  reset(seed?: SeedDocument | string): void {
+  reset(seed?: SeedDocument | StateDocument | string): void {
     this.current.scheduler.clear();
     this.current = this.build(seed === undefined ? this.seed : resolveSeed(seed));
   }

@@ -8,6 +8,7 @@ import type { RequestLogSink } from "./request-log.js";
 import { DEFAULT_LIMITS, type EmulatorLimits } from "./runtime.js";
 import { parseSeedDocument, type SeedDocument } from "./seed.js";
 import { DEFAULT_TIMINGS, type EmulatorTimings } from "./store/world.js";
+import type { StateDocument } from "./state-document.js";
 
 /** Options of {@link startEmulator}; every field optional. */
 export interface EmulatorOptions {
@@ -15,8 +16,8 @@ export interface EmulatorOptions {
   port?: number;
   /** Bind address. @default "127.0.0.1" */
   host?: string;
-  /** A seed document or the path of a JSON one. @default the built-in seed */
-  seed?: string | SeedDocument;
+  /** A seed document, a state document (`snapshot({ secrets: true })`), or the path of a JSON one. @default the built-in seed */
+  seed?: string | SeedDocument | StateDocument;
   /** Fixes the bootstrap key. @default generated */
   apiKey?: string;
   /** Latency added before each API request: ms, or a uniform `[min, max]` range. @default 0 */

@@ -7,9 +7,15 @@ import { ErrorCode, PlatformError } from "../errors/index.js";
 import { newBranchRecord, newEndpointRecord, newProjectRecord, newRole } from "./engine/lifecycle.js";
 import type { BranchRec, ProjectRec } from "./store/records.js";
 import type { World } from "./store/world.js";
+import { isStateDocument, stateToSeed } from "./state-seed.js";
 
 const PlanSchema = z.enum(["free", "launch", "scale"]);
 const Id = z.string().regex(/^[a-z0-9-]{1,60}$/);
+
+/** A key given in plaintext (`key`) or, in a restored state document, as `hash: "sha256:<hex>"`. */
+const KeySeedSchema = z
+  .object({ name: z.string(), key: z.string().min(8).optional(), hash: z.string().regex(/^sha256:[0-9a-f]{64}$/).optional(), revoked: z.boolean().optional() })
+  .refine((k) => k.key !== undefined || k.hash !== undefined, "give key (plaintext) or hash (sha256:<hex>)");
 
 const BranchSeedSchema = z.object({
   id: Id.optional(),
@@ -23,7 +29,7 @@ const BranchSeedSchema = z.object({
   buckets: z.array(z.object({ name: z.string().min(1), access_level: z.string().optional() })).optional(),
   objects: z.array(z.object({ bucket: z.string(), key: z.string(), size: z.number().int().min(0).optional() })).optional(),
   functions: z.array(z.object({ slug: z.string().regex(/^[a-z0-9]{1,20}$/), name: z.string().optional(), environment: z.record(z.string(), z.string()).optional() })).optional(),
-  triggers: z.array(z.object({ name: z.string(), function_slug: z.string(), type: z.enum(["schedule", "storage_object_created"]), cron: z.string().optional(), bucket_name: z.string().optional(), prefix: z.string().optional(), enabled: z.boolean().optional() })).optional(),
+  triggers: z.array(z.object({ id: z.string().optional(), name: z.string(), function_slug: z.string(), type: z.enum(["schedule", "storage_object_created"]), cron: z.string().optional(), bucket_name: z.string().optional(), prefix: z.string().optional(), enabled: z.boolean().optional() })).optional(),
   custom_domains: z.array(z.object({ domain: z.string(), function_slug: z.string() })).optional(),
   auth: z.object({ auth_provider: z.string(), database_name: z.string().optional() }).optional(),
   data_api: z.array(z.object({ database: z.string(), settings: z.record(z.string(), z.unknown()).nullable().optional() })).optional(),
@@ -32,8 +38,8 @@ const BranchSeedSchema = z.object({
 /** A JSON seed document (emulator.md §1.5; the M1 subset). */
 export const SeedDocumentSchema = z.object({
   version: z.literal(1),
-  users: z.array(z.object({ id: z.string().optional(), email: z.string().min(3), name: z.string().optional(), plan: PlanSchema.optional(), api_keys: z.array(z.object({ name: z.string(), key: z.string().min(8), admin: z.boolean().optional() })).optional() })).optional(),
-  organizations: z.array(z.object({ id: Id, name: z.string().optional(), plan: PlanSchema.optional(), platform_features: z.boolean().optional(), members: z.array(z.object({ email: z.string(), role: z.enum(["admin", "member"]) })).optional(), api_keys: z.array(z.object({ name: z.string(), key: z.string().min(8), project_id: z.string().optional() })).optional() })).optional(),
+  users: z.array(z.object({ id: z.string().optional(), email: z.string().min(3), name: z.string().optional(), plan: PlanSchema.optional(), api_keys: z.array(KeySeedSchema.extend({ admin: z.boolean().optional() })).optional() })).optional(),
+  organizations: z.array(z.object({ id: Id, name: z.string().optional(), plan: PlanSchema.optional(), platform_features: z.boolean().optional(), members: z.array(z.object({ email: z.string(), role: z.enum(["admin", "member"]) })).optional(), api_keys: z.array(KeySeedSchema.extend({ project_id: z.string().optional() })).optional() })).optional(),
   projects: z.array(z.object({ owner: z.string(), id: Id.optional(), name: z.string().optional(), region_id: z.string().optional(), pg_version: z.number().int().optional(), store_passwords: z.boolean().optional(), history_retention_seconds: z.number().int().optional(), branches: z.array(BranchSeedSchema).optional() })).optional(),
   regions: z.array(z.object({ region_id: z.string(), name: z.string().optional(), platform_features: z.boolean().optional() })).optional(),
 });
@@ -63,7 +69,7 @@ function seedError(path: string, message: string): PlatformError {
 
 /** Validates a seed document; errors name the JSON path (`projects[0].branches[2].parent`). */
 export function parseSeedDocument(raw: unknown): SeedDocument {
-  const result = SeedDocumentSchema.safeParse(raw);
+  const result = SeedDocumentSchema.safeParse(isStateDocument(raw) ? stateToSeed(raw) : raw);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const path = (issue?.path ?? []).map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("");
@@ -88,8 +94,8 @@ export function loadSeed(world: World, seed: SeedDocument): SeedResult {
     world.users.set(id, { id, email: u.email, name: u.name ?? u.email, plan: u.plan ?? "free", createdAt: now });
     userByEmail.set(u.email, id);
     for (const k of u.api_keys ?? []) {
-      world.addKey(k.key, { name: k.name, kind: "personal", accountId: id, createdBy: id, admin: k.admin ?? false, createdAt: now });
-      result.firstKey ??= k.key;
+      addSeedKey(world, k, { name: k.name, kind: "personal", accountId: id, createdBy: id, admin: k.admin ?? false, createdAt: now });
+      if (k.key !== undefined) result.firstKey ??= k.key;
     }
   });
   (seed.organizations ?? []).forEach((o, i) => {
@@ -102,7 +108,7 @@ export function loadSeed(world: World, seed: SeedDocument): SeedResult {
     world.orgs.set(o.id, { id: o.id, name: o.name ?? o.id, plan: o.plan ?? "free", platformFeatures: o.platform_features ?? true, members, createdAt: now });
     world.reserveId(o.id);
     const creator = [...members.keys()][0] ?? "";
-    for (const k of o.api_keys ?? []) world.addKey(k.key, { name: k.name, kind: "org", accountId: o.id, createdBy: creator, ...(k.project_id !== undefined ? { projectId: k.project_id } : {}), admin: false, createdAt: now });
+    for (const k of o.api_keys ?? []) addSeedKey(world, k, { name: k.name, kind: "org", accountId: o.id, createdBy: creator, ...(k.project_id !== undefined ? { projectId: k.project_id } : {}), admin: false, createdAt: now });
   });
   (seed.projects ?? []).forEach((p, i) => {
     const org = world.orgs.get(p.owner);
@@ -130,6 +136,11 @@ export function loadSeed(world: World, seed: SeedDocument): SeedResult {
     }
   });
   return result;
+}
+
+function addSeedKey(world: World, k: { key?: string | undefined; hash?: string | undefined; revoked?: boolean | undefined }, init: Parameters<World["addKey"]>[1]): void {
+  if (k.key !== undefined) world.addKey(k.key, init);
+  else if (k.hash !== undefined) world.addKeyHash(k.hash.slice("sha256:".length), init, k.revoked ?? false);
 }
 
 function loadBranches(world: World, project: ProjectRec, branches: z.infer<typeof BranchSeedSchema>[], at: string): void {
@@ -178,7 +189,7 @@ function loadBranchChildren(world: World, project: ProjectRec, branch: BranchRec
   }
   (b.triggers ?? []).forEach((t, k) => {
     if (!branch.functions.has(t.function_slug)) throw seedError(`${path}.triggers[${k}].function_slug`, `unknown function "${t.function_slug}"`);
-    const id = `trg_${world.ids.hex(16)}`;
+    const id = t.id ?? `trg_${world.ids.hex(16)}`;
     branch.triggers.set(id, { id, type: t.type, functionSlug: t.function_slug, name: t.name, functionPath: "/", enabled: t.enabled ?? true, version: 1, inherited: false, ...(t.cron !== undefined ? { cron: t.cron } : {}), ...(t.bucket_name !== undefined ? { bucketName: t.bucket_name } : {}), ...(t.prefix !== undefined ? { prefix: t.prefix } : {}) });
   });
   (b.custom_domains ?? []).forEach((d, k) => {

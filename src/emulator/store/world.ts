@@ -124,7 +124,12 @@ export class World {
 
   /** Stores a key by the hash of `token`; returns the record. */
   addKey(token: string, init: Omit<ApiKeyRec, "id" | "hash" | "revoked">): ApiKeyRec {
-    const rec: ApiKeyRec = { ...init, id: this.newKeyId(), hash: hashToken(token), revoked: false };
+    return this.addKeyHash(hashToken(token), init);
+  }
+
+  /** Stores a key whose token is known only by its hex SHA-256 (a restored state document). */
+  addKeyHash(hash: string, init: Omit<ApiKeyRec, "id" | "hash" | "revoked">, revoked = false): ApiKeyRec {
+    const rec: ApiKeyRec = { ...init, id: this.newKeyId(), hash, revoked };
     this.keysByHash.set(rec.hash, rec);
     this.keysById.set(rec.id, rec);
     return rec;
