@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
-import { apply, defineConfig, plan } from "../../../src/v1.js";
+import { apply, defineConfig, plan, type EngineEvent } from "../../../src/v1.js";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
@@ -30,8 +30,15 @@ describe("plan and apply against the emulator", () => {
       "update:branch", "update:compute", "create:auth", "create:dataApi",
       "create:bucket.uploads", "create:function.hello", "create:trigger.hourly", "create:domain.hello.example.com",
     ]);
-    const applied = await apply(config, { ...options, updateExisting: true });
+    const events: EngineEvent[] = [];
+    const applied = await apply(config, { ...options, updateExisting: true, onEvent: (e) => events.push(e) });
     expect(applied.failed).toEqual([]);
+    expect(applied.customDomains).toEqual([{ domain: "hello.example.com", slug: "hello", cnameTarget: expect.any(String) }]);
+    expect(applied.applied.find((a) => a.id === "create:function.hello")?.details).toMatchObject({ zipUploaded: true, deploymentId: 1 });
+    const types = new Set(events.map((e) => e.type));
+    for (const type of ["read", "bundle", "plan", "change", "wait"]) expect(types).toContain(type);
+    expect(events.filter((e) => e.type === "change" && e.phase === "done")).toHaveLength(8);
+    expect(JSON.stringify({ events, applied })).not.toContain('"hi"');
     const second = await plan(config, options);
     expect(second.changes).toEqual([]);
     expect(second.conflicts).toEqual([]);
