@@ -166,7 +166,7 @@ async function startEmbedded(options: PostgresBackendOptions, log: (line: string
   const listeners: PassThroughListener[] = [];
   try {
     const Pool = await loadPgPool();
-    const pool = new Pool({ host: layout.socketDir, port: 5432, user: SUPERUSER, password: superPassword, database: "postgres", max: 4 });
+    const pool = new Pool({ host: layout.socketDir, port: 5432, user: SUPERUSER, password: superPassword, database: "postgres", max: 4, allowExitOnIdle: true });
     pool.on("error", (err) => log(`postgres admin connection failed: ${err.message}`));
     const stored = layout.ephemeral ? null : await readStoredPorts(layout.root);
     const target = { path: layout.socketPath };
@@ -198,7 +198,7 @@ async function startExternal(url: string, options: PostgresBackendOptions, log: 
     throw new PlatformError(ErrorCode.INVALID_OPTIONS, "--postgres must be \"embedded\" or a postgresql:// URL", { cause: err });
   }
   const Pool = await loadPgPool();
-  const pool = new Pool({ connectionString: url, max: 4 });
+  const pool = new Pool({ connectionString: url, max: 4, allowExitOnIdle: true });
   pool.on("error", (err) => log(`postgres admin connection failed: ${err.message}`));
   const host = parsed.hostname || "127.0.0.1";
   const port = Number(parsed.port || 5432);

@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
+import type { Socket } from "node:net";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { SupervisorEvent, SupervisorRequest, SupervisorStartConfig } from "./supervisor-protocol.js";
@@ -45,6 +46,9 @@ export function startSupervisor(config: SupervisorStartConfig, options: StartSup
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
       // The supervisor gives PostgreSQL 10 s before SIGQUIT; past that it is stuck, so end it.
       const force = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      child.ref();
+      child.channel?.ref();
+      (child.stderr as Socket | null)?.ref();
       child.once("exit", () => {
         clearTimeout(force);
         resolve();
@@ -64,6 +68,10 @@ export function startSupervisor(config: SupervisorStartConfig, options: StartSup
       if (event.type === "ready") {
         ready = true;
         clearTimeout(timer);
+        // A running server never keeps the emulator's process alive; losing the channel stops it.
+        child.unref();
+        child.channel?.unref();
+        (child.stderr as Socket | null)?.unref();
         resolve({ supervisorPid: child.pid ?? 0, serverPid: event.pid, binaryVersion: event.binaryVersion, stop });
       } else if (event.type === "warning") {
         options.log(event.message);

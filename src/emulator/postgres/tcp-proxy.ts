@@ -50,6 +50,8 @@ export function listenPassThrough(options: PassThroughOptions): Promise<PassThro
       );
     });
     server.listen(options.port, options.host ?? "127.0.0.1", () => {
+      // Listening alone never keeps the process alive (open connections still do).
+      server.unref();
       const address = server.address();
       const port = typeof address === "object" && address !== null ? address.port : options.port;
       let closed: Promise<void> | null = null;

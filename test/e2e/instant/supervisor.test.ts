@@ -128,3 +128,16 @@ describe("the binary cache", () => {
     expect(stdout).toMatch(/^postgres \(PostgreSQL\) 17\./);
   });
 });
+
+describe("a script that forgets close()", () => {
+  it("still exits with its own exit code, and its PostgreSQL server stops", async () => {
+    const child = spawn(process.execPath, ["--import", TSX, path.resolve("fixtures/instant/forgets-close.ts")], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+    expect(code).toBe(1);
+    const { descendants } = JSON.parse(stdout.trim()) as { descendants: number[] };
+    expect(descendants.length).toBeGreaterThanOrEqual(2);
+    for (const pid of descendants) await waitForExit(pid);
+  });
+});
