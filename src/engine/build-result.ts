@@ -59,7 +59,7 @@ export function buildResult(prepared: PreparedPlan, conflicts: readonly Conflict
     failed: outcome?.failed ?? [],
     skipped: outcome?.skipped ?? [],
     unmanaged: diff.unmanaged,
-    warnings: prepared.warnings,
+    warnings: [...prepared.warnings, ...newDomainWarnings(outcome)],
     summary: summarize(diff.changes, conflicts.length),
     stateFingerprint: diff.stateFingerprint,
     bundles,
