@@ -67,6 +67,27 @@ describe("authentication and isolation", () => {
     expect(list.body.map((k) => k.name)).toEqual(["acme-ci", "site"]);
   });
 
+  it("refuses a project-scoped organization key on the organization's other projects with 403", async () => {
+    const alice = client(emu, KEYS.alice);
+    const other = await alice.call<{ project: { id: string; org_id: string } }>("POST", "/projects", { project: { name: "acme-other", org_id: "org-acme" } });
+    expect(other.body.project.org_id).toBe("org-acme");
+    const scoped = await alice.call<{ key: string }>("POST", "/organizations/org-acme/api_keys", { key_name: "scoped", project_id: "acme-site-300003" });
+    const key = client(emu, scoped.body.key);
+    expect((await key.call("GET", "/projects/acme-site-300003")).status).toBe(200);
+    expect((await key.call<{ code: string }>("GET", `/projects/${other.body.project.id}`)).body.code).toBe("forbidden");
+  });
+
+  it.each([
+    ["an eleventh branch on the free plan", async (bob: ReturnType<typeof client>) => {
+      for (let i = 0; i < 9; i++) await bob.call("POST", "/projects/bob-app-200002/branches", { branch: { name: `b${i}` } });
+      return bob.call<{ code: string }>("POST", "/projects/bob-app-200002/branches", { branch: { name: "one-too-many" } });
+    }],
+    ["a protected branch on the free plan", (bob: ReturnType<typeof client>) => bob.call<{ code: string }>("PATCH", "/projects/bob-app-200002/branches/br-bob-main-200002", { branch: { protected: true } })],
+  ])("answers 403 plan_limit_exceeded for %s", async (_name, act) => {
+    const res = await act(client(emu, KEYS.bob));
+    expect([res.status, res.body.code]).toEqual([403, "plan_limit_exceeded"]);
+  });
+
   it("stores keys hashed: the state document shows sha256 hashes and no token", async () => {
     const res = await fetch(`${emu.url}/__emulator/state?secrets=true`, { headers: { authorization: `Bearer ${KEYS.alice}` } });
     const text = await res.text();
