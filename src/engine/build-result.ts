@@ -37,6 +37,13 @@ function declaredDomains(prepared: PreparedPlan, conflicts: readonly ConflictRep
   return list.sort((a, b) => (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
 }
 
+/** `NO_CNAME_TARGET` for hostnames this run registered without a CNAME target. */
+function newDomainWarnings(outcome: ExecutionOutcome | undefined): PushResult["warnings"] {
+  return (outcome?.applied ?? [])
+    .filter((a) => a.kind === "domain" && a.details?.cnameTarget === "")
+    .map((a) => ({ code: "NO_CNAME_TARGET", message: `hostname ${a.identifier} has no CNAME target: the region has no custom-domain front door`, address: a.address }));
+}
+
 /**
  * Assembles the `PushResult` (engine.md §8.1): of a dry run (`outcome` undefined, `dryRun`
  * true), of a refused push (no outcome, `dryRun` false) or of an execution.
