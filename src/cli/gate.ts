@@ -48,7 +48,10 @@ export function gateReasons(input: GateInput): GateReason[] {
   if (overriding.length > 0) {
     reasons.push({
       kind: "override",
-      line: `${plural(overriding.length, "change overrides", "changes override")} existing settings or delete resources (--update-existing)`,
+      line:
+        overriding.length === 1
+          ? "1 change overrides a setting or deletes a resource (--update-existing)"
+          : `${overriding.length} changes override existing settings or delete resources (--update-existing)`,
       grant: "--update-existing",
       byYes: true,
     });

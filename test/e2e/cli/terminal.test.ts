@@ -1,0 +1,58 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../../src/emulator/index.js";
+import { PLANTED_SECRET, emulatorEnv, ensureBuilt, projectDir, runSvcInPty, startTestEmulator } from "./harness.js";
+import { replay } from "./screen.js";
+
+let emu: RunningEmulator;
+let cwd: string;
+
+beforeAll(async () => {
+  await ensureBuilt();
+}, 180_000);
+
+beforeEach(async () => {
+  emu = await startTestEmulator();
+  cwd = projectDir();
+});
+
+afterEach(async () => {
+  await emu.close();
+});
+
+const PROMPT_END = "? [y/N] ";
+
+describe("on a pseudo-terminal at 80 columns", () => {
+  it("asks before overriding, applies after y, and renders prompt and progress within 80 columns", async () => {
+    const run = await runSvcInPty(["config", "apply", "--env", ".env.ci"], { cwd, env: emulatorEnv(emu), answer: "y\r", waitFor: PROMPT_END });
+    expect(run.code).toBe(0);
+    const screen = replay(run.stdout);
+    // Every line fits the terminal, except the function URL, which is never cut.
+    expect(screen.lines.filter((l) => !l.includes("https://") && l.length > 80)).toEqual([]);
+    const text = screen.lines.join("\n");
+    expect(text).toContain(
+      "This apply needs confirmation:\n" +
+        "  - 1 change overrides a setting or deletes a resource (--update-existing)\n" +
+        `Apply 4 changes to main (${emu.defaultBranchId}) in ${emu.projectId}? [y/N] y`,
+    );
+    expect(text).toMatch(/^✔ Bundled 1 function in \d+\.\ds$/m);
+    expect(text).toMatch(/^✔ Applied 4 changes in \d+\.\ds$/m);
+    expect(text).toMatch(/^Apply complete: 3 created, 1 updated, 0 deleted in \d+\.\ds$/m);
+    expect(run.stdout).toContain("\u001b[33m~\u001b[39m compute");
+    expect(run.stdout).not.toContain(PLANTED_SECRET);
+  });
+
+  it("changes nothing and exits 5 when the answer is No", async () => {
+    const run = await runSvcInPty(["config", "apply", "--env", ".env.ci"], { cwd, env: emulatorEnv(emu), answer: "\r", waitFor: PROMPT_END });
+    expect(run.code).toBe(5);
+    expect(replay(run.stdout).lines.join("\n")).toContain("error CLI_ABORTED: Apply declined; nothing was changed.");
+    const again = await runSvcInPty(["config", "plan", "--detailed-exitcode", "--env", ".env.ci"], { cwd, env: emulatorEnv(emu) });
+    expect(again.code).toBe(2);
+  });
+
+  it("drops colours with NO_COLOR and keeps the same symbols", async () => {
+    const run = await runSvcInPty(["config", "plan", "--env", ".env.ci"], { cwd, env: { ...emulatorEnv(emu), NO_COLOR: "1" } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain("\u001b[3");
+    expect(replay(run.stdout).lines).toContain("  + bucket.avatars");
+  });
+});
