@@ -43,6 +43,19 @@ describe("svc emulator (process)", () => {
     expect(run.stdout().trim().split("\n")).toHaveLength(5);
   });
 
+  it("logs one line per request on stderr with --verbose, never on stdout, without secrets", async () => {
+    const run = spawnCli(["--port", "0", "--verbose"]);
+    const env = await readyLines(run.stdout, run.exit);
+    await fetch(`${env["SVC_API_HOST"]}/projects?search=x`, { headers: { authorization: `Bearer ${env["SVC_API_KEY"]}`, "x-request-id": "rid-verbose-1" } });
+    while (!run.stderr().includes("rid-verbose-1")) await new Promise((r) => setTimeout(r, 25));
+    expect(run.stderr()).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z GET \/api\/v2\/projects 200 [\d.]+ms rid=rid-verbose-1 fault=-$/m);
+    expect(run.stderr()).not.toContain(env["SVC_API_KEY"]);
+    expect(run.stderr()).not.toContain("search=x");
+    run.child.kill("SIGTERM");
+    expect(await run.exit).toBe(0);
+    expect(run.stdout().trim().split("\n")).toHaveLength(5);
+  });
+
   it("exits 130 on SIGINT and keeps a fixed --api-key", async () => {
     const run = spawnCli(["--port", "0", "--api-key", "svcemu_cli_test_key_123456"]);
     const env = await readyLines(run.stdout, run.exit);
