@@ -1,6 +1,7 @@
 /** Store records -> wire shapes (api.md). The only place records are turned into JSON bodies. */
 import type { Branch, Database, Deployment, Endpoint, FunctionRecord, Operation, Project, Role, Trigger, CustomDomain, CredentialMeta, Bucket } from "../../api/wire/index.js";
 import { isoTime } from "../engine/clock.js";
+import { nextCronRun } from "../engine/cron-next.js";
 import type { BranchRec, BucketRec, CredentialRec, DatabaseRec, DeploymentRec, DomainRec, EndpointRec, FunctionRec, OperationRec, ProjectRec, RoleRec, TriggerRec } from "../store/records.js";
 import type { World } from "../store/world.js";
 
@@ -175,9 +176,9 @@ export function functionView(world: World, project: ProjectRec, branch: BranchRe
   };
 }
 
-/** Next run of a cron schedule is not computed in M1: an enabled schedule reports the next minute. */
-function nextRunAt(now: number): string {
-  return isoTime(Math.floor(now / 60000) * 60000 + 60000);
+function nextRunAt(cron: string, now: number): string | null {
+  const next = nextCronRun(cron, now);
+  return next === null ? null : isoTime(next);
 }
 
 /** Trigger record -> wire. */
@@ -192,7 +193,7 @@ export function triggerView(t: TriggerRec, now: number): Trigger {
     version: t.version,
     inherited: t.inherited,
   };
-  if (t.type === "schedule") return { ...base, schedule: { cron: t.cron ?? "" }, next_run_at: t.enabled ? nextRunAt(now) : null };
+  if (t.type === "schedule") return { ...base, schedule: { cron: t.cron ?? "" }, next_run_at: t.enabled ? nextRunAt(t.cron ?? "", now) : null };
   return { ...base, storage_object_created: { bucket_name: t.bucketName ?? "", ...(t.prefix !== undefined && t.prefix !== "" ? { prefix: t.prefix } : {}) } };
 }
 

@@ -123,6 +123,21 @@ describe("triggers", () => {
   });
 
   it.each([
+    ["0 * * * *", "2030-01-01T11:00:00.000Z"],
+    ["*/15 * * * *", "2030-01-01T10:30:00.000Z"],
+    ["0 9 * * 1", "2030-01-07T09:00:00.000Z"],
+    ["0 0 13 * 5", "2030-01-04T00:00:00.000Z"],
+  ])("computes next_run_at of %s in UTC from the emulator clock", async (cron, expected) => {
+    const manual = await startTestEmulator({ seed: TWO_ACCOUNTS_SEED, clock: new Date("2030-01-01T10:17:30Z") });
+    try {
+      const res = await client(manual).call("POST", `${B}/triggers`, { type: "schedule", function_slug: "hello", name: "when", schedule: { cron } });
+      expect(TriggerResponseSchema.parse(res.body).trigger.next_run_at).toBe(expected);
+    } finally {
+      await manual.close();
+    }
+  });
+
+  it.each([
     ["a six-field cron", { type: "schedule", function_slug: "hello", name: "a", schedule: { cron: "0 0 * * * *" } }, 400],
     ["an hour of 24", { type: "schedule", function_slug: "hello", name: "a", schedule: { cron: "0 24 * * *" } }, 400],
     ["an unknown function", { type: "schedule", function_slug: "nope", name: "a", schedule: { cron: "0 * * * *" } }, 404],
