@@ -72,10 +72,10 @@ export async function gateAndExecute(rt: OperationRuntime, prepared: PreparedPla
   if (rt.signal?.aborted) throw new CancelledError(`apply to branch "${prepared.base.branch.name}"`);
   const outcome = await executePlan(prepared.diff.changes, executionContext(rt, prepared));
   const result = buildResult(prepared, [], outcome);
-  if (outcome.failed.length > 0) throw new ApplyFailedError(result);
-  if (rt.signal?.aborted && outcome.skipped.length > 0) {
+  if (rt.signal?.aborted && (outcome.skipped.length > 0 || outcome.failed.length > 0)) {
     throw new CancelledError(`apply to branch "${prepared.base.branch.name}"`, outcome.started ? result : undefined);
   }
+  if (outcome.failed.length > 0) throw new ApplyFailedError(result);
   return result;
 }
 

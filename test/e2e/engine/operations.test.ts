@@ -143,6 +143,23 @@ describe("pushConfig gating", () => {
   });
 });
 
+describe("cancellation", () => {
+  it("stops scheduling once the signal aborts and throws CancelledError with what was applied", async () => {
+    const controller = new AbortController();
+    const config = defineConfig({ buckets: { a: { access: "private" }, b: { access: "private" }, c: { access: "private" } } });
+    const onEvent = (e: { type: string; phase?: string }) => {
+      if (e.type === "change" && e.phase === "done") controller.abort();
+    };
+    const err = await apply(config, { ...ids(), concurrency: 1, signal: controller.signal, onEvent }).catch((e: unknown) => e);
+    expect(isPlatformError(err, ErrorCode.CANCELLED)).toBe(true);
+    const result = (err as { details: { result: { applied: { id: string }[]; failed: unknown[]; skipped: { change: { id: string }; reason: string }[] } } }).details.result;
+    expect(result.applied.map((a) => a.id)).toEqual(["create:bucket.a"]);
+    // b may already be in flight when the signal aborts (its request is then aborted); c never starts.
+    expect(result.failed.length + result.skipped.length).toBe(2);
+    expect(result.skipped.map((s) => [s.change.id, s.reason])).toContainEqual(["create:bucket.c", "cancelled"]);
+  });
+});
+
 describe("outcome unknown", () => {
   const listBuckets = () => createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost }).listBuckets({ projectId: emu.projectId, branchId: emu.defaultBranchId });
 
