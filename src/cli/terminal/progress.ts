@@ -25,7 +25,7 @@ export interface ProgressOptions {
   /** UTF-8 glyphs; else ASCII (cli.md §8). */
   unicode: boolean;
   now: () => number;
-  /** Extra lines for `--verbose`: one per HTTP request and retry. */
+  /** Extra lines for `--verbose`: one per retry (requests are logged by the CLI's fetch). */
   verbose?: boolean;
 }
 
@@ -148,10 +148,6 @@ export class Progress {
     const phase = phaseOf(event);
     if (type === "read") {
       this.update("read", "read branch state", "read", "running");
-      if (this.#options.verbose === true) {
-        const parts = [text(event.method), text(event.path) ?? text(event.request), text(event.status), event.ms === undefined ? undefined : `${text(event.ms)}ms`, text(event.requestId)];
-        this.note(parts.filter((p) => p !== undefined).join(" "));
-      }
     } else if (type === "plan") {
       this.update("read", "read branch state", "read", "done");
     } else if (type === "bundle") {
