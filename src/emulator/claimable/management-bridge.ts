@@ -60,6 +60,7 @@ export function adoptIntoWorld(world: () => World): (adoption: ClaimAdoption) =>
       ownerId: adoption.principalId,
       ...(orgId !== undefined ? { orgId } : {}),
     });
+    project.localPostgres = { ...adoption.local };
     w.projects.set(project.id, project);
     const branch = newBranchRecord(w, project, { name: "main", isDefault: true });
     branch.roles.set(adoption.roleName, newRole(w, adoption.roleName, { password: adoption.password }));

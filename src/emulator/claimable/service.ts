@@ -28,6 +28,8 @@ export interface ClaimAdoption {
   readonly password: string;
   readonly pgVersion: number;
   readonly createdAt: number;
+  /** Where the database is reachable: direct host and port, pooled port, `sslmode`. */
+  readonly local: { readonly directHost: string; readonly directPort: number; readonly pooledPort: number; readonly sslmode: string | null };
 }
 
 /** Options of {@link createClaimableService}. */
@@ -143,6 +145,7 @@ export function createClaimableService(options: ClaimableServiceOptions): Claima
     if (!transfer) return;
     const now = options.clock.now();
     try {
+      const info = await options.backend.start();
       await options.adopt?.({
         databaseId: record.id,
         projectId: record.svcProjectId,
@@ -152,8 +155,9 @@ export function createClaimableService(options: ClaimableServiceOptions): Claima
         databaseName: record.physicalName,
         roleName: record.physicalName,
         password: record.password,
-        pgVersion: options.backend.info()?.majorVersion ?? 17,
+        pgVersion: info.majorVersion,
         createdAt: record.createdAt,
+        local: { directHost: info.directHost, directPort: info.directPort, pooledPort: info.pooledPort, sslmode: info.sslmode },
       });
       if (record.readOnly) await options.backend.setReadOnly(record.physicalName, false);
       record.status = "CLAIMED";

@@ -35,6 +35,10 @@ export interface BackendInfo {
   readonly directPort: number;
   /** The local pooled port. */
   readonly pooledPort: number;
+  /** Host of direct URLs: `127.0.0.1`, or the external server's own host. */
+  readonly directHost: string;
+  /** `sslmode` of the URLs (`disable` for the embedded server), or null for none. */
+  readonly sslmode: string | null;
 }
 
 /** Both connection strings of a database (instant.md §4 "Connection strings"). */
@@ -72,7 +76,6 @@ export interface PostgresBackend {
 interface Running {
   readonly info: BackendInfo;
   readonly pool: Pool;
-  readonly urlBase: { host: string; sslmode: string | null };
   readonly listeners: PassThroughListener[];
   readonly supervisor: SupervisorHandle | null;
 }
@@ -101,9 +104,9 @@ export function createPostgresBackend(options: PostgresBackendOptions = {}): Pos
 
   const urls = (run: Running, name: string, password: string): ConnectionUrls => {
     const auth = `${encodeURIComponent(name)}:${encodeURIComponent(password)}`;
-    const query = run.urlBase.sslmode === null ? "" : `?sslmode=${run.urlBase.sslmode}`;
+    const query = run.info.sslmode === null ? "" : `?sslmode=${run.info.sslmode}`;
     return {
-      direct: `postgresql://${auth}@${run.urlBase.host}:${run.info.directPort}/${encodeURIComponent(name)}${query}`,
+      direct: `postgresql://${auth}@${run.info.directHost}:${run.info.directPort}/${encodeURIComponent(name)}${query}`,
       pooled: `postgresql://${auth}@127.0.0.1:${run.info.pooledPort}/${encodeURIComponent(name)}${query}`,
     };
   };
@@ -181,8 +184,10 @@ async function startEmbedded(options: PostgresBackendOptions, log: (line: string
       walLevel: await sql.walLevel(pool),
       directPort: direct.port,
       pooledPort: pooled.port,
+      directHost: "127.0.0.1",
+      sslmode: "disable",
     };
-    return { info, pool, urlBase: { host: "127.0.0.1", sslmode: "disable" }, listeners, supervisor };
+    return { info, pool, listeners, supervisor };
   } catch (err) {
     await Promise.all(listeners.map((l) => l.close()));
     await supervisor.stop();
@@ -208,8 +213,16 @@ async function startExternal(url: string, options: PostgresBackendOptions, log: 
     if (version.major !== 17) log(`warning: the external PostgreSQL server runs version ${version.full}, not 17`);
     const level = await sql.walLevel(pool);
     listeners.push(await listenPassThrough({ port: options.poolerPort ?? 0, target: { host, port }, label: "--pooler-port" }));
-    const info: BackendInfo = { kind: "external", majorVersion: version.major, walLevel: level, directPort: port, pooledPort: listeners[0]?.port ?? 0 };
-    return { info, pool, urlBase: { host, sslmode: parsed.searchParams.get("sslmode") }, listeners, supervisor: null };
+    const info: BackendInfo = {
+      kind: "external",
+      majorVersion: version.major,
+      walLevel: level,
+      directPort: port,
+      pooledPort: listeners[0]?.port ?? 0,
+      directHost: host,
+      sslmode: parsed.searchParams.get("sslmode"),
+    };
+    return { info, pool, listeners, supervisor: null };
   } catch (err) {
     await pool.end().catch(() => undefined);
     await Promise.all(listeners.map((l) => l.close()));

@@ -7,6 +7,11 @@ import { badRequest, unprocessable } from "../http/errors.js";
 
 /** `postgresql://role:password@host/db?sslmode=require`; hosts end in `.emulator.invalid` and point at nothing. */
 export function connectionUri(world: World, project: ProjectRec, endpoint: EndpointRec, role: RoleRec, database: string, pooled: boolean): string {
+  const local = project.localPostgres;
+  if (local !== undefined) {
+    const where = pooled ? `127.0.0.1:${local.pooledPort}` : `${local.directHost}:${local.directPort}`;
+    return `postgresql://${encodeURIComponent(role.name)}:${encodeURIComponent(role.password)}@${where}/${encodeURIComponent(database)}${local.sslmode === null ? "" : `?sslmode=${local.sslmode}`}`;
+  }
   const host = `${endpoint.id}${pooled ? "-pooler" : ""}.${world.proxyHost(project.regionId)}`;
   return `postgresql://${encodeURIComponent(role.name)}:${encodeURIComponent(role.password)}@${host}/${encodeURIComponent(database)}?sslmode=require`;
 }

@@ -82,6 +82,15 @@ export interface OperationRec {
 }
 
 /** A project. */
+/** Where a project's databases really live on the local PostgreSQL (direct and pooled ports). */
+export interface LocalPostgresRec {
+  directHost: string;
+  directPort: number;
+  pooledPort: number;
+  /** `sslmode` of the URIs, or null for none. */
+  sslmode: string | null;
+}
+
 export interface ProjectRec {
   id: string;
   name: string;
@@ -90,6 +99,8 @@ export interface ProjectRec {
   /** Owning user id, or organization id when `orgId` is set. */
   ownerId: string;
   orgId?: string;
+  /** Set for a claimed claimable database: its URIs point at the local PostgreSQL (instant.md §5). */
+  localPostgres?: LocalPostgresRec;
   provisioner: string;
   storePasswords: boolean;
   historyRetentionSeconds: number;

@@ -64,6 +64,14 @@ describe("claimable databases in startEmulator", () => {
     expect(project.status).toBe(200);
     expect(((await project.json()) as { project: Record<string, unknown> }).project).toMatchObject({ id: db.projectId, name: "claimed-app", region_id: "aws-us-east-2", pg_version: 17 });
     expect(await query(db.direct, "SELECT 1 AS one")).toEqual([{ one: 1 }]);
+    const name = `svc_claim_${db.id.replaceAll("-", "")}`;
+    for (const pooled of [false, true]) {
+      const uriRes = await fetch(`${emu.apiHost}/projects/${db.projectId}/connection_uri?role_name=${name}&database_name=${name}&pooled=${pooled}`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
+      expect(uriRes.status).toBe(200);
+      const { uri } = (await uriRes.json()) as { uri: string };
+      expect(uri).toBe(pooled ? db.pooled : db.direct);
+      expect(await query(uri, "SELECT current_database() AS db")).toEqual([{ db: name }]);
+    }
   });
 
   it("runs the storage check through POST /__emulator/instant/check-storage for admin keys only", async () => {
