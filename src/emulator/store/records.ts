@@ -81,7 +81,6 @@ export interface OperationRec {
   totalDurationMs: number;
 }
 
-/** A project. */
 /** Where a project's databases really live on the local PostgreSQL (direct and pooled ports). */
 export interface LocalPostgresRec {
   directHost: string;
@@ -91,6 +90,7 @@ export interface LocalPostgresRec {
   sslmode: string | null;
 }
 
+/** A project. */
 export interface ProjectRec {
   id: string;
   name: string;
