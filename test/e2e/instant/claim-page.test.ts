@@ -127,6 +127,27 @@ describe("the claim page", () => {
     expect((await call(`${h.url}/api/v1/database/${db.id}`, "GET")).body["status"]).toBe("UNCLAIMED");
   });
 
+  it("returns a database to UNCLAIMED with its expiry when the transfer fails, and shows why", async () => {
+    const failing = await startHarness(backend, {
+      adopt: () => {
+        throw new Error("organization org-acme no longer exists");
+      },
+    });
+    try {
+      const created = await call(`${failing.url}/api/v1/database`, "POST", { ref: "vanishing-org" });
+      const id = String(created.body["id"]);
+      failing.service.startTransfer(id, { owner: { kind: "organization", orgId: "org-acme" }, projectName: "p", principalId: "user-1" });
+      failing.clock.advance(1000);
+      const after = await call(`${failing.url}/api/v1/database/${id}`, "GET");
+      expect(after.body).toMatchObject({ status: "UNCLAIMED", expires_at: created.body["expires_at"] });
+      const html = await (await fetch(`${failing.url}/claim/${id}`)).text();
+      expect(html).toMatch(/data-testid="claim-error">The transfer failed: organization org-acme no longer exists</);
+      expect(html).toContain('data-testid="api-key-input"');
+    } finally {
+      await failing.close();
+    }
+  });
+
   it("shows the not-found page for unknown and expired ids", async () => {
     const db = await createDatabase();
     h.clock.advance(72 * 3_600_000);

@@ -38,7 +38,7 @@ export const TEST_ACCOUNTS: ClaimAccounts = {
 };
 
 /** Starts the harness on a shared backend (one PostgreSQL server for a whole test file). */
-export async function startHarness(backend: PostgresBackend, options: { storageLimitBytes?: number; claimTransferMs?: number } = {}): Promise<Harness> {
+export async function startHarness(backend: PostgresBackend, options: { storageLimitBytes?: number; claimTransferMs?: number; adopt?: (adoption: ClaimAdoption) => void } = {}): Promise<Harness> {
   const clock = manualClock();
   const log: string[] = [];
   const adoptions: ClaimAdoption[] = [];
@@ -47,8 +47,11 @@ export async function startHarness(backend: PostgresBackend, options: { storageL
     clock,
     instanceId: "test-instance",
     log: (line) => log.push(line),
-    adopt: (adoption) => void adoptions.push(adoption),
     ...options,
+    adopt: (adoption) => {
+      options.adopt?.(adoption);
+      adoptions.push(adoption);
+    },
   });
   let origin = "";
   const app = new Hono<ClaimableEnv>();
