@@ -2,7 +2,7 @@
 // Thin launcher: checks the Node.js version before loading anything, then runs the built CLI.
 const [major, minor] = process.versions.node.split(".").map(Number);
 if (major < 20 || (major === 20 && minor < 19)) {
-  process.stderr.write(`svc needs Node.js 20.19 or later; this is ${process.versions.node}. Upgrade Node.js and try again.\n`);
+  process.stderr.write(`svc-config needs Node.js 20.19 or later (found ${process.versions.node}); upgrade Node.js\n`);
   process.exit(1);
 }
 const { main } = await import("../dist/cli/main.js");

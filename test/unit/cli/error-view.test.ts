@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { nodeVersionProblem } from "../../../src/cli/main.js";
 import { describeError, exitCodeFor, renderErrorText, toJsonError } from "../../../src/cli/views/error-view.js";
 import { ApiError, ApplyFailedError, CancelledError, CliError, ConfigValidationError, ErrorCode, PlatformError, PushConflictError, StalePlanError } from "../../../src/errors/index.js";
 import { loadResult } from "./fixtures.js";
@@ -59,5 +60,16 @@ describe("exit codes", () => {
     ["a bug", new Error("x"), 1],
   ])("maps %s to its exit code", (_name, err, code) => {
     expect(exitCodeFor(err)).toBe(code);
+  });
+});
+
+describe("Node.js version check", () => {
+  it.each([
+    ["20.18.3", "svc-config needs Node.js 20.19 or later (found 20.18.3); upgrade Node.js\n"],
+    ["18.20.0", "svc-config needs Node.js 20.19 or later (found 18.20.0); upgrade Node.js\n"],
+    ["20.19.0", undefined],
+    ["22.1.0", undefined],
+  ])("answers Node.js %s with %j", (version, expected) => {
+    expect(nodeVersionProblem(version)).toBe(expected);
   });
 });
