@@ -46,6 +46,17 @@ export function visibleBranch(world: World, c: Context<EmulatorEnv>, projectId: 
   return { project, branch };
 }
 
+/**
+ * The project and branch named by the `:project_id` and `:branch_id` path parameters, after due
+ * transitions ran; with `feature`, 404 `feature_unavailable` where the region lacks platform features.
+ */
+export function branchFromPath(world: World, c: Context<EmulatorEnv>, feature?: string): { project: ProjectRec; branch: BranchRec } {
+  world.now();
+  const found = visibleBranch(world, c, c.req.param("project_id") ?? "", c.req.param("branch_id") ?? "");
+  if (feature !== undefined) requireFeatures(world, found.project, feature);
+  return found;
+}
+
 /** 404 `feature_unavailable` when the project's region has no platform features. */
 export function requireFeatures(world: World, project: ProjectRec, feature: string): void {
   if (!world.regionOf(project).features) {

@@ -7,7 +7,7 @@ import { AuthDisableRequestSchema, AuthDomainCreateRequestSchema, AuthDomainDele
 import { isoTime } from "../engine/clock.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { badRequest, conflict, notFound } from "../http/errors.js";
-import { visibleBranch } from "../http/scope.js";
+import { branchFromPath } from "../http/scope.js";
 import { readJson } from "../http/validate.js";
 import type { EmulatorRuntime } from "../runtime.js";
 import type { AuthRec, BranchRec, ProjectRec } from "../store/records.js";
@@ -27,10 +27,7 @@ function providerView(p: { id: string; type: string; clientId?: string; clientSe
 export function authRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   const r = new Hono<EmulatorEnv>();
   const base = "/projects/:project_id/branches/:branch_id/auth";
-  const scope = (c: Context<EmulatorEnv>): { project: ProjectRec; branch: BranchRec } => {
-    rt.world.now();
-    return visibleBranch(rt.world, c, c.req.param("project_id") ?? "", c.req.param("branch_id") ?? "");
-  };
+  const scope = (c: Context<EmulatorEnv>): { project: ProjectRec; branch: BranchRec } => branchFromPath(rt.world, c);
   const enabled = (c: Context<EmulatorEnv>): { project: ProjectRec; branch: BranchRec; auth: AuthRec } => {
     const { project, branch } = scope(c);
     if (branch.auth === undefined) throw notFound(`auth is not enabled on branch ${branch.id}; enable it with POST …/branches/${branch.id}/auth`);

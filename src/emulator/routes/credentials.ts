@@ -4,7 +4,7 @@ import { CredentialCreateRequestSchema } from "../../api/wire/index.js";
 import { isoTime } from "../engine/clock.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { badRequest, notFound } from "../http/errors.js";
-import { visibleBranch } from "../http/scope.js";
+import { branchFromPath } from "../http/scope.js";
 import { readJson } from "../http/validate.js";
 import { credentialMetaView } from "../http/views.js";
 import type { EmulatorRuntime } from "../runtime.js";
@@ -14,10 +14,7 @@ import type { BranchRec, CredentialRec } from "../store/records.js";
 export function credentialRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   const r = new Hono<EmulatorEnv>();
   const base = "/projects/:project_id/branches/:branch_id/credentials";
-  const scope = (c: Context<EmulatorEnv>): BranchRec => {
-    rt.world.now();
-    return visibleBranch(rt.world, c, c.req.param("project_id") ?? "", c.req.param("branch_id") ?? "").branch;
-  };
+  const scope = (c: Context<EmulatorEnv>): BranchRec => branchFromPath(rt.world, c).branch;
   const secrets = (cred: CredentialRec): void => {
     cred.apiToken = `nt_live_${cred.tokenId.slice(9, 21)}_${rt.world.ids.hex(40)}`;
     cred.s3SecretAccessKey = `nsk_live_${rt.world.ids.hex(64)}`;

@@ -8,7 +8,7 @@ import { CustomDomainCreateRequestSchema, CustomDomainListQuerySchema } from "..
 import { checkHostname, normalizeHostname } from "../../rules/hostname.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { badRequest, conflict, notFound } from "../http/errors.js";
-import { requireFeatures, visibleBranch } from "../http/scope.js";
+import { branchFromPath } from "../http/scope.js";
 import { readJson, readQuery } from "../http/validate.js";
 import { domainView } from "../http/views.js";
 import type { EmulatorRuntime } from "../runtime.js";
@@ -32,12 +32,7 @@ function checkDomain(input: string): string {
 export function customDomainRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   const r = new Hono<EmulatorEnv>();
   const base = "/projects/:project_id/branches/:branch_id/custom-domains";
-  const scope = (c: Context<EmulatorEnv>): { project: ProjectRec; branch: BranchRec } => {
-    rt.world.now();
-    const found = visibleBranch(rt.world, c, c.req.param("project_id") ?? "", c.req.param("branch_id") ?? "");
-    requireFeatures(rt.world, found.project, "custom domains");
-    return found;
-  };
+  const scope = (c: Context<EmulatorEnv>): { project: ProjectRec; branch: BranchRec } => branchFromPath(rt.world, c, "custom domains");
   const onBranch = (project: ProjectRec, branch: BranchRec): DomainRec[] =>
     [...rt.world.domains.values()].filter((d) => d.projectId === project.id && d.branchId === branch.id).sort((a, b) => (a.domain < b.domain ? -1 : 1));
 

@@ -3,7 +3,7 @@ import { Hono, type Context } from "hono";
 import { DataApiCreateRequestSchema, DataApiUpdateRequestSchema } from "../../api/wire/index.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { conflict, notFound, unprocessable } from "../http/errors.js";
-import { visibleBranch } from "../http/scope.js";
+import { branchFromPath } from "../http/scope.js";
 import { readJson } from "../http/validate.js";
 import type { EmulatorRuntime } from "../runtime.js";
 import type { BranchRec, ProjectRec } from "../store/records.js";
@@ -13,8 +13,7 @@ export function dataApiRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   const r = new Hono<EmulatorEnv>();
   const path = "/projects/:project_id/branches/:branch_id/data-api/:database_name";
   const scope = (c: Context<EmulatorEnv>): { project: ProjectRec; branch: BranchRec; db: string } => {
-    rt.world.now();
-    const found = visibleBranch(rt.world, c, c.req.param("project_id") ?? "", c.req.param("branch_id") ?? "");
+    const found = branchFromPath(rt.world, c);
     const db = c.req.param("database_name") ?? "";
     if (!found.branch.databases.has(db)) throw notFound(`database "${db}" not found on branch ${found.branch.id}`);
     return { ...found, db };

@@ -5,7 +5,7 @@ import { inspectArchive } from "../engine/archives.js";
 import { scheduleBuild } from "../engine/deployments.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { EmulatorHttpError, badRequest, notFound, payloadTooLarge, unprocessable } from "../http/errors.js";
-import { requireFeatures, visibleBranch } from "../http/scope.js";
+import { branchFromPath } from "../http/scope.js";
 import { readJson, readQuery, toIssues } from "../http/validate.js";
 import { deploymentView, functionView } from "../http/views.js";
 import type { EmulatorRuntime } from "../runtime.js";
@@ -65,12 +65,7 @@ async function readParts(c: Context<EmulatorEnv>, rt: EmulatorRuntime): Promise<
 export function functionRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   const r = new Hono<EmulatorEnv>();
   const base = "/projects/:project_id/branches/:branch_id/functions";
-  const scope = (c: Context<EmulatorEnv>): { project: ProjectRec; branch: BranchRec } => {
-    rt.world.now();
-    const found = visibleBranch(rt.world, c, c.req.param("project_id") ?? "", c.req.param("branch_id") ?? "");
-    requireFeatures(rt.world, found.project, "functions");
-    return found;
-  };
+  const scope = (c: Context<EmulatorEnv>): { project: ProjectRec; branch: BranchRec } => branchFromPath(rt.world, c, "functions");
   const localFunction = (c: Context<EmulatorEnv>, branch: BranchRec): FunctionRec => {
     const slug = c.req.param("slug") ?? "";
     checkSlug(slug);

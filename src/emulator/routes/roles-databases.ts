@@ -5,7 +5,7 @@ import { newRole } from "../engine/lifecycle.js";
 import { startOperations } from "../engine/operations.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { EmulatorHttpError, conflict, notFound } from "../http/errors.js";
-import { requireUnlocked, visibleBranch, visibleProject } from "../http/scope.js";
+import { branchFromPath, requireUnlocked, visibleProject } from "../http/scope.js";
 import { readJson, readQuery } from "../http/validate.js";
 import { databaseView, operationView, roleView } from "../http/views.js";
 import type { EmulatorRuntime } from "../runtime.js";
@@ -16,10 +16,7 @@ import { connectionUri } from "./shared.js";
 export function roleDatabaseRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   const r = new Hono<EmulatorEnv>();
   const base = "/projects/:project_id/branches/:branch_id";
-  const scope = (c: Context<EmulatorEnv>): { project: ProjectRec; branch: BranchRec } => {
-    rt.world.now();
-    return visibleBranch(rt.world, c, c.req.param("project_id") ?? "", c.req.param("branch_id") ?? "");
-  };
+  const scope = (c: Context<EmulatorEnv>): { project: ProjectRec; branch: BranchRec } => branchFromPath(rt.world, c);
   const roleOf = (c: Context<EmulatorEnv>, branch: BranchRec): RoleRec => {
     const name = c.req.param("role_name") ?? "";
     const role = branch.roles.get(name);

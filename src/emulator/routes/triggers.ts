@@ -7,7 +7,7 @@ import { TriggerCreateRequestSchema, TriggerUpdateRequestSchema } from "../../ap
 import { checkCron } from "../../rules/cron.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { badRequest, conflict, notFound, unprocessable } from "../http/errors.js";
-import { requireFeatures, visibleBranch } from "../http/scope.js";
+import { branchFromPath } from "../http/scope.js";
 import { readJson } from "../http/validate.js";
 import { triggerView } from "../http/views.js";
 import type { EmulatorRuntime } from "../runtime.js";
@@ -37,12 +37,7 @@ function requireUniqueName(branch: BranchRec, name: string, except?: string): vo
 export function triggerRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   const r = new Hono<EmulatorEnv>();
   const base = "/projects/:project_id/branches/:branch_id/triggers";
-  const scope = (c: Context<EmulatorEnv>): { project: ProjectRec; branch: BranchRec } => {
-    rt.world.now();
-    const found = visibleBranch(rt.world, c, c.req.param("project_id") ?? "", c.req.param("branch_id") ?? "");
-    requireFeatures(rt.world, found.project, "triggers");
-    return found;
-  };
+  const scope = (c: Context<EmulatorEnv>): { project: ProjectRec; branch: BranchRec } => branchFromPath(rt.world, c, "triggers");
   const triggerOf = (c: Context<EmulatorEnv>, branch: BranchRec): TriggerRec => {
     const id = c.req.param("trigger_id") ?? "";
     const t = branch.triggers.get(id);
