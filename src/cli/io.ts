@@ -31,6 +31,12 @@ export interface CliIo {
 
 /** The real process as a {@link CliIo}. */
 export function processIo(): CliIo {
+  // A reader that went away (`svc config plan | head`) must not crash a running apply.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (err: NodeJS.ErrnoException) => {
+      if (err.code !== "EPIPE" && err.code !== "ERR_STREAM_DESTROYED") throw err;
+    });
+  }
   return {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -63,12 +63,15 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
       program.outputHelp();
       return 0;
     }
-    await program.parseAsync([...argv], { from: "user" });
+    // `svc help config plan` shows the help of `config plan`, however deep the command is.
+    const args = argv[0] === "help" && argv.length > 1 ? [...argv.slice(1), "--help"] : [...argv];
+    await program.parseAsync(args, { from: "user" });
     return exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.exitCode === 0 || err.code === "commander.helpDisplayed" || err.code === "commander.version") return 0;
       if (err.code === "commander.help") return 0;
+      if (argv.includes("--json")) ctx.jsonCommand = usageFor(program, argv).split(" [")[0]?.replace(/^svc /, "").replace(/^config /, "").split(" <")[0];
       return reportError(ctx, usageError(err.message, usageFor(program, argv)));
     }
     return reportError(ctx, err);

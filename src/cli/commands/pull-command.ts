@@ -60,7 +60,7 @@ export async function runPull(ctx: CommandContext, flags: PullFlags): Promise<nu
       }
     }
   }
-  writeFileAtomic(dest, source);
+  writeFileAtomic(dest, ctx.scrubber.scrub(source));
   ctx.out(`Wrote ${shown} from branch ${target.branch.name} (${target.branch.id}).\n`);
   return 0;
 }

@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createPlatformApi } from "../../../src/api/index.js";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { PLANTED_SECRET, emulatorEnv, ensureBuilt, projectDir, runSvcInPty, startTestEmulator } from "./harness.js";
 import { replay } from "./screen.js";
@@ -54,5 +57,26 @@ describe("on a pseudo-terminal at 80 columns", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).not.toContain("\u001b[3");
     expect(replay(run.stdout).lines).toContain("  + bucket.avatars");
+  });
+
+  it("shows a diff before pull --write overwrites svc.ts, and keeps the file on No", async () => {
+    const before = readFileSync(join(cwd, "svc.ts"), "utf8");
+    const run = await runSvcInPty(["config", "pull", "--write"], { cwd, env: emulatorEnv(emu), answer: "n\r", waitFor: PROMPT_END });
+    expect(run.code).toBe(5);
+    const text = replay(run.stdout).lines.join("\n");
+    expect(text).toContain("--- svc.ts\n+++ svc.ts (pulled)\n@@ ");
+    expect(text).toContain("Overwrite svc.ts? [y/N] n");
+    expect(readFileSync(join(cwd, "svc.ts"), "utf8")).toBe(before);
+  });
+
+  it("asks before deleting a branch and deletes it after yes", async () => {
+    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
+    const created = await api.createBranch({ projectId: emu.projectId, branch: { name: "pr-9" }, endpoints: [{ type: "read_write" }] });
+    await api.waitForOperations({ projectId: emu.projectId, operations: created.operations });
+    const run = await runSvcInPty(["branch", "delete", "pr-9"], { cwd, env: emulatorEnv(emu, undefined), answer: "yes\r", waitFor: PROMPT_END });
+    expect(run.code).toBe(0);
+    const text = replay(run.stdout).lines.join("\n");
+    expect(text).toContain(`Delete branch pr-9 (${created.branch.id}) and everything on it? [y/N] yes`);
+    expect(text).toContain(`Deleted branch pr-9 (${created.branch.id})`);
   });
 });
