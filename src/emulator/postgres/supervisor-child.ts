@@ -166,6 +166,9 @@ process.on("message", (raw: SupervisorRequest) => {
   }
 });
 process.on("disconnect", () => void stopAndExit());
+// Once the emulator is gone its end of the stderr pipe is closed: a late log line must not crash
+// the supervisor before it has stopped the server and removed a temporary cluster.
+process.stderr.on("error", () => undefined);
 // The emulator's terminal signals are its own: the supervisor stops only through IPC.
 process.on("SIGINT", () => undefined);
 process.on("SIGTERM", () => void stopAndExit());

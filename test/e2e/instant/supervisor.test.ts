@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmod, cp, lstat, mkdtemp, readdir, readFile, rm, unlink } from "node:fs/promises";
+import { chmod, cp, lstat, mkdtemp, readdir, readFile, rm, stat, unlink } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -136,8 +136,11 @@ describe("a script that forgets close()", () => {
     child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
     expect(code).toBe(1);
-    const { descendants } = JSON.parse(stdout.trim()) as { descendants: number[] };
+    const { descendants, clusters } = JSON.parse(stdout.trim()) as { descendants: number[]; clusters: string[] };
     expect(descendants.length).toBeGreaterThanOrEqual(2);
+    expect(clusters).toHaveLength(1);
     for (const pid of descendants) await waitForExit(pid);
+    // The temporary cluster is removed once the server has stopped.
+    await expect(stat(path.dirname(clusters[0]!))).rejects.toMatchObject({ code: "ENOENT" });
   });
 });
