@@ -55,10 +55,12 @@ export class CommandContext {
     }
   }
 
+  /** `--verbose`: cause chains and one line per HTTP request. */
   get verbose(): boolean {
     return this.#flags.verbose === true;
   }
 
+  /** `--quiet`: only the target line, the summary or result line, and errors. */
   get quiet(): boolean {
     return this.#flags.quiet === true;
   }

@@ -182,11 +182,13 @@ describe("svc config apply", () => {
     await emu.close();
     emu = await startTestEmulator({ timings: { opSchedulingMs: 0, opRunMs: 20, deployPendingMs: 10, deployBuildMs: 20_000, domainActivationMs: 10, claimTransferMs: 10 } });
     let sent = false;
+    let seen = "";
     const run = await runSvc(["config", "apply", "--yes", ...ENV], {
       cwd,
       env: emulatorEnv(emu),
-      onStderr: (_chunk, child) => {
-        if (!sent && /wait function\.hello deployment \d+ running/.test(_chunk)) {
+      onStderr: (chunk, child) => {
+        seen += chunk;
+        if (!sent && /wait function\.hello deployment \d+ running/.test(seen)) {
           sent = true;
           child.kill("SIGINT");
         }
