@@ -1,4 +1,6 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { connect, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createPlatformApi } from "../../../src/api/index.js";
@@ -241,5 +243,45 @@ describe("saved plans", () => {
     const run = await svc(["config", "apply", "plan.json", "--branch", created.branch.id, ...ENV]);
     expect(run.code).toBe(6);
     expect(run.stderr).toContain(`plan.json targets branch main (${emu.defaultBranchId})`);
+  });
+});
+
+describe("network options", () => {
+  it("logs one line per HTTP request with --verbose, without the key", async () => {
+    const run = await svc(["config", "plan", "--verbose", ...ENV]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(new RegExp(`^http GET /api/v2/projects/${emu.projectId} 200 \\d+ms rid=[0-9a-f-]{36}$`, "m"));
+    expectNoSecrets(run);
+  });
+
+  it("sends every request through HTTP_PROXY unless NO_PROXY names the host", async () => {
+    const tunnels: string[] = [];
+    const proxy: Server = createServer();
+    proxy.on("connect", (req, socket, head) => {
+      tunnels.push(req.url ?? "");
+      const [host = "", port = "80"] = (req.url ?? "").split(":");
+      const upstream = connect(Number(port), host, () => {
+        socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+        upstream.write(head);
+        upstream.pipe(socket);
+        socket.pipe(upstream);
+      });
+      upstream.on("error", () => socket.destroy());
+      socket.on("error", () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const proxied = await svc(["config", "status", "--quiet"], { HTTP_PROXY: proxyUrl, NO_PROXY: "" });
+      expect(proxied.code).toBe(0);
+      expect(tunnels.length).toBeGreaterThan(0);
+      const count = tunnels.length;
+      const direct = await svc(["config", "status", "--quiet"], { HTTP_PROXY: proxyUrl, NO_PROXY: "127.0.0.1" });
+      expect(direct.code).toBe(0);
+      expect(tunnels.length).toBe(count);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 });
