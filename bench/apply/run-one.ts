@@ -1,0 +1,100 @@
+/**
+ * One bench measurement in a fresh process (so per-process caches such as fingerprint memos
+ * start cold, as they do for a user running `svc plan` or `svc apply`). Started by
+ * `bench/apply/main.ts`; prints one JSON line ({@link Measurement}) on stdout.
+ *
+ *   tsx bench/apply/run-one.ts <small|wide|noop> <plan|apply> <concurrency> <latencyMs> [stateFile]
+ *   tsx bench/apply/run-one.ts converge <stateFile>     (writes the converged `wide` world)
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { startEmulator, type EmulatorOptions, type StateDocument } from "../../src/emulator/index.js";
+import { apply, createPlatformApi, plan, type PushResult } from "../../src/v1.js";
+import { lowerBounds, type PlatformCosts } from "./lower-bound.js";
+import { createRequestRecorder, deploymentCount, mutationCount, sequentialWaves } from "./request-recorder.js";
+import { BENCH_BASE_DIR, scenarioPolicy, widePolicy, type ScenarioName } from "./scenarios.js";
+
+/** The emulator's operation and build durations in every measurement (issue 10). */
+export const BENCH_TIMINGS = { opSchedulingMs: 0, opRunMs: 300, deployPendingMs: 0, deployBuildMs: 500, domainActivationMs: 500 } as const;
+/** A fixed bootstrap key, so a saved world can be restored with the same credentials. */
+export const BENCH_API_KEY = "svc-bench-key-0001";
+
+/** What one run printed. */
+export interface Measurement {
+  scenario: ScenarioName;
+  op: "plan" | "apply";
+  concurrency: number;
+  latencyMs: number;
+  wallMs: number;
+  /** Until the first mutation was sent (the whole run when there is none), ms. */
+  planPhaseMs: number;
+  requests: number;
+  waves: number;
+  mutations: number;
+  deployments: number;
+  changes: number;
+  failed: number;
+  lowerBoundMs: number;
+}
+
+function emulatorOptions(latencyMs: number, seed?: StateDocument): EmulatorOptions {
+  return { latencyMs, timings: BENCH_TIMINGS, idSeed: 1, apiKey: BENCH_API_KEY, ...(seed !== undefined ? { seed } : {}) };
+}
+
+async function converge(stateFile: string): Promise<void> {
+  const emu = await startEmulator(emulatorOptions(0));
+  try {
+    const result = await apply(widePolicy(), { apiKey: emu.apiKey, apiHost: emu.apiHost, projectId: emu.projectId, branchId: emu.defaultBranchId, baseDir: BENCH_BASE_DIR, updateExisting: true, polling: { initialMs: 20, maxMs: 50 } });
+    if (result.failed.length > 0) throw new Error(`converging wide failed: ${result.failed.map((f) => `${f.change.id}: ${f.error.message}`).join("; ")}`);
+    await emu.settle();
+    writeFileSync(stateFile, JSON.stringify(emu.state.snapshot({ secrets: true })));
+  } finally {
+    await emu.close();
+  }
+}
+
+async function measure(scenario: ScenarioName, op: "plan" | "apply", concurrency: number, latencyMs: number, stateFile?: string): Promise<Measurement> {
+  const seed = stateFile !== undefined ? (JSON.parse(readFileSync(stateFile, "utf8")) as StateDocument) : undefined;
+  const emu = await startEmulator(emulatorOptions(latencyMs, seed));
+  try {
+    const recorder = createRequestRecorder();
+    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost, fetch: recorder.fetch });
+    const options = { api, projectId: emu.projectId, branchId: emu.defaultBranchId, baseDir: BENCH_BASE_DIR, concurrency };
+    const config = scenarioPolicy(scenario);
+    const started = performance.now();
+    const result: PushResult = op === "plan" ? await plan(config, options) : await apply(config, { ...options, updateExisting: true });
+    const wallMs = performance.now() - started;
+    const requests = recorder.requests;
+    const firstMutation = requests.filter((r) => r.method !== "GET").reduce((min, r) => Math.min(min, r.start), Number.POSITIVE_INFINITY);
+    const origin = requests.reduce((min, r) => Math.min(min, r.start), Number.POSITIVE_INFINITY);
+    const costs: PlatformCosts = { latencyMs, operationMs: BENCH_TIMINGS.opSchedulingMs + BENCH_TIMINGS.opRunMs, buildMs: BENCH_TIMINGS.deployPendingMs + BENCH_TIMINGS.deployBuildMs };
+    const bounds = lowerBounds(result.changes, costs);
+    return {
+      scenario,
+      op,
+      concurrency,
+      latencyMs,
+      wallMs,
+      planPhaseMs: Number.isFinite(firstMutation) ? firstMutation - origin : wallMs,
+      requests: requests.length,
+      waves: sequentialWaves(requests),
+      mutations: mutationCount(requests),
+      deployments: deploymentCount(requests),
+      changes: result.changes.length,
+      failed: result.failed.length,
+      lowerBoundMs: op === "plan" ? bounds.planMs : bounds.applyMs,
+    };
+  } finally {
+    await emu.close();
+  }
+}
+
+const [first, second, third, fourth, fifth] = process.argv.slice(2);
+if (first === "converge" && second !== undefined) {
+  await converge(second);
+} else if ((first === "small" || first === "wide" || first === "noop") && (second === "plan" || second === "apply")) {
+  const m = await measure(first, second, Number(third ?? "8"), Number(fourth ?? "40"), fifth);
+  process.stdout.write(`${JSON.stringify(m)}\n`);
+} else {
+  process.stderr.write("usage: run-one.ts <small|wide|noop> <plan|apply> <concurrency> <latencyMs> [stateFile] | run-one.ts converge <stateFile>\n");
+  process.exitCode = 2;
+}
