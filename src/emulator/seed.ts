@@ -10,6 +10,18 @@ import type { World } from "./store/world.js";
 import { isStateDocument, stateToSeed } from "./state-seed.js";
 
 const PlanSchema = z.enum(["free", "launch", "scale"]);
+const ProjectRoleSchema = z.enum(["VIEWER", "EDITOR", "ADMIN"]);
+const AdvisorIssueSeedSchema = z.object({
+  branch: z.string(),
+  database: z.string(),
+  id: z.string().optional(),
+  title: z.string(),
+  severity: z.enum(["INFO", "WARN", "ERROR"]),
+  category: z.string(),
+  description: z.string().optional(),
+  remediation: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
 const Id = z.string().regex(/^[a-z0-9-]{1,60}$/);
 
 /** A key given in plaintext (`key`) or, in a restored state document, as `hash: "sha256:<hex>"`. */
@@ -39,8 +51,8 @@ const BranchSeedSchema = z.object({
 export const SeedDocumentSchema = z.object({
   version: z.literal(1),
   users: z.array(z.object({ id: z.string().optional(), email: z.string().min(3), name: z.string().optional(), plan: PlanSchema.optional(), api_keys: z.array(KeySeedSchema.extend({ admin: z.boolean().optional() })).optional() })).optional(),
-  organizations: z.array(z.object({ id: Id, name: z.string().optional(), plan: PlanSchema.optional(), platform_features: z.boolean().optional(), members: z.array(z.object({ email: z.string(), role: z.enum(["admin", "member"]) })).optional(), api_keys: z.array(KeySeedSchema.extend({ project_id: z.string().optional() })).optional() })).optional(),
-  projects: z.array(z.object({ owner: z.string(), id: Id.optional(), name: z.string().optional(), region_id: z.string().optional(), pg_version: z.number().int().optional(), store_passwords: z.boolean().optional(), history_retention_seconds: z.number().int().optional(), branches: z.array(BranchSeedSchema).optional() })).optional(),
+  organizations: z.array(z.object({ id: Id, name: z.string().optional(), plan: PlanSchema.optional(), platform_features: z.boolean().optional(), project_role_management: z.boolean().optional(), member_default_project_role: ProjectRoleSchema.nullable().optional(), members: z.array(z.object({ email: z.string(), role: z.enum(["admin", "member"]) })).optional(), api_keys: z.array(KeySeedSchema.extend({ project_id: z.string().optional() })).optional() })).optional(),
+  projects: z.array(z.object({ owner: z.string(), id: Id.optional(), name: z.string().optional(), region_id: z.string().optional(), pg_version: z.number().int().optional(), store_passwords: z.boolean().optional(), history_retention_seconds: z.number().int().optional(), permissions: z.array(z.object({ email: z.string().min(3) })).optional(), member_roles: z.array(z.object({ email: z.string(), role: ProjectRoleSchema })).optional(), advisor_issues: z.array(AdvisorIssueSeedSchema).optional(), branches: z.array(BranchSeedSchema).optional() })).optional(),
   regions: z.array(z.object({ region_id: z.string(), name: z.string().optional(), platform_features: z.boolean().optional() })).optional(),
 });
 /** A JSON seed document. */
@@ -105,7 +117,7 @@ export function loadSeed(world: World, seed: SeedDocument): SeedResult {
       if (uid === undefined) throw seedError(`organizations[${i}].members[${j}].email`, `unknown user "${m.email}"`);
       members.set(uid, m.role);
     });
-    world.orgs.set(o.id, { id: o.id, name: o.name ?? o.id, plan: o.plan ?? "free", platformFeatures: o.platform_features ?? true, members, createdAt: now });
+    world.orgs.set(o.id, { id: o.id, name: o.name ?? o.id, plan: o.plan ?? "free", platformFeatures: o.platform_features ?? true, members, projectRoleManagement: o.project_role_management ?? true, memberDefaultProjectRole: o.member_default_project_role === undefined ? "EDITOR" : o.member_default_project_role, createdAt: now });
     world.reserveId(o.id);
     const creator = [...members.keys()][0] ?? "";
     for (const k of o.api_keys ?? []) addSeedKey(world, k, { name: k.name, kind: "org", accountId: o.id, createdBy: creator, ...(k.project_id !== undefined ? { projectId: k.project_id } : {}), admin: false, createdAt: now });
@@ -127,6 +139,7 @@ export function loadSeed(world: World, seed: SeedDocument): SeedResult {
     world.projects.set(project.id, project);
     loadBranches(world, project, p.branches ?? [], `projects[${i}]`);
     if (world.defaultBranch(project) === undefined) throw seedError(`projects[${i}].branches`, "a project needs one branch with default: true");
+    loadAccess(world, project, p, userByEmail, `projects[${i}]`);
     for (const action of ["create_timeline", "start_compute"]) {
       project.operations.push({ id: world.ids.uuid(), seq: world.newOperationSeq(), projectId: project.id, action, status: "finished", failuresCount: 0, createdAt: now, updatedAt: now, startAt: now, finishAt: now, willFail: false, willSkip: false, totalDurationMs: 0 });
     }
@@ -136,6 +149,33 @@ export function loadSeed(world: World, seed: SeedDocument): SeedResult {
     }
   });
   return result;
+}
+
+function loadAccess(world: World, project: ProjectRec, p: NonNullable<SeedDocument["projects"]>[number], userByEmail: Map<string, string>, at: string): void {
+  const now = world.clock.now();
+  for (const perm of p.permissions ?? []) project.permissions.push({ id: `perm-${world.ids.hex(16)}`, email: perm.email, grantedAt: now });
+  (p.member_roles ?? []).forEach((m, k) => {
+    const uid = userByEmail.get(m.email);
+    if (uid === undefined || project.orgId === undefined || world.orgs.get(project.orgId)?.members.has(uid) !== true) {
+      throw seedError(`${at}.member_roles[${k}].email`, `"${m.email}" is not a member of the project's organization`);
+    }
+    project.memberRoles.set(uid, m.role);
+  });
+  (p.advisor_issues ?? []).forEach((a, k) => {
+    const branch = [...project.branches.values()].find((b) => b.name === a.branch || b.id === a.branch);
+    if (branch === undefined) throw seedError(`${at}.advisor_issues[${k}].branch`, `unknown branch "${a.branch}"`);
+    project.advisorIssues.push({
+      id: a.id ?? `adv-${world.ids.hex(12)}`,
+      branchId: branch.id,
+      database: a.database,
+      title: a.title,
+      severity: a.severity,
+      category: a.category,
+      description: a.description ?? a.title,
+      ...(a.remediation !== undefined ? { remediation: a.remediation } : {}),
+      ...(a.metadata !== undefined ? { metadata: a.metadata } : {}),
+    });
+  });
 }
 
 function addSeedKey(world: World, k: { key?: string | undefined; hash?: string | undefined; revoked?: boolean | undefined }, init: Parameters<World["addKey"]>[1]): void {
@@ -199,7 +239,7 @@ function loadBranchChildren(world: World, project: ProjectRec, branch: BranchRec
   });
   if (b.auth !== undefined) {
     const db = b.auth.database_name ?? [...branch.databases.keys()][0] ?? "neondb";
-    branch.auth = { provider: b.auth.auth_provider, providerProjectId: world.ids.uuid(), databaseName: db, createdAt: now, secretServerKey: "", pubClientKey: "", oauthProviders: new Map(), domains: [], users: new Map(), emailServer: {} };
+    branch.auth = { provider: b.auth.auth_provider, providerProjectId: world.ids.uuid(), databaseName: db, createdAt: now, secretServerKey: "", pubClientKey: "", oauthProviders: new Map(), domains: [], ownedBy: "neon_managed", users: new Map(), emailServer: {} };
   }
   for (const d of b.data_api ?? []) branch.dataApi.set(d.database, { database: d.database, settings: d.settings ?? null, createdAt: now });
 }

@@ -14,7 +14,9 @@ import type { FaultEngine, FaultHit } from "./faults.js";
 import type { RequestLog } from "./request-log.js";
 import { M2_ROUTES, SEED_ENDPOINT_INDEX, toHonoPath } from "./route-index.js";
 import type { EmulatorRuntime } from "./runtime.js";
+import { accessRoutes } from "./routes/access.js";
 import { accountRoutes } from "./routes/account.js";
+import { advisorRoutes } from "./routes/advisors.js";
 import { apiKeyRoutes } from "./routes/api-keys.js";
 import { authRoutes } from "./routes/auth.js";
 import { branchRoutes } from "./routes/branches.js";
@@ -158,7 +160,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
   app.use(`${API}/*`, apiMiddleware);
 
   parts.mountAdmin(app);
-  for (const group of [projectRoutes, operationRoutes, branchRoutes, endpointRoutes, roleDatabaseRoutes, authRoutes, dataApiRoutes, storageRoutes, functionRoutes, triggerRoutes, customDomainRoutes, credentialRoutes, apiKeyRoutes, accountRoutes]) {
+  for (const group of [projectRoutes, accessRoutes, advisorRoutes, operationRoutes, branchRoutes, endpointRoutes, roleDatabaseRoutes, authRoutes, dataApiRoutes, storageRoutes, functionRoutes, triggerRoutes, customDomainRoutes, credentialRoutes, apiKeyRoutes, accountRoutes]) {
     app.route(API, group(rt));
   }
 

@@ -18,3 +18,4 @@ export * from "./custom-domains.js";
 export * from "./credentials.js";
 export * from "./api-keys.js";
 export * from "./account.js";
+export * from "./access.js";

@@ -178,3 +178,6 @@ export const ProjectCreateResponseSchema = z.looseObject({
 });
 /** `POST /projects` 201 response. */
 export type ProjectCreateResponse = z.infer<typeof ProjectCreateResponseSchema>;
+
+/** `POST /projects/{project_id}/recover` body: none (servers also accept `{}`). */
+export const ProjectRecoverRequestSchema = z.object({});

@@ -5,7 +5,8 @@
  */
 import type { Context } from "hono";
 import { lockHolder } from "../engine/operations.js";
-import type { BranchRec, ProjectRec } from "../store/records.js";
+import { roleRank } from "../engine/access.js";
+import type { BranchRec, ProjectRec, ProjectRole } from "../store/records.js";
 import type { World } from "../store/world.js";
 import { EmulatorHttpError, badRequest, forbidden, notFound } from "./errors.js";
 import type { EmulatorEnv } from "./env.js";
@@ -34,7 +35,19 @@ export function visibleProject(world: World, c: Context<EmulatorEnv>, projectId:
   const access = world.access(principal, project);
   if (access === "hidden") throw missing();
   if (access === "forbidden") throw forbidden(`this organization API key is limited to another project; it cannot access project ${projectId}`);
+  if (c.req.method !== "GET" && c.req.method !== "HEAD" && world.roleOf(principal, project) === "VIEWER") {
+    throw forbidden(`your role on project ${projectId} is VIEWER, which is read-only; ask a project ADMIN for the EDITOR role`);
+  }
   return project;
+}
+
+/** 403 unless the caller holds at least `needed` on the project (checked after visibility). */
+export function requireRole(world: World, c: Context<EmulatorEnv>, project: ProjectRec, needed: ProjectRole, action: string): ProjectRole {
+  const role = world.roleOf(c.get("principal"), { ...project, deletedAt: undefined });
+  if (roleRank(role) < roleRank(needed)) {
+    throw forbidden(`${action} on project ${project.id} needs the ${needed} role; yours is ${role ?? "none"}. Ask a project ADMIN`);
+  }
+  return role ?? needed;
 }
 
 /** The branch named by the path under a visible project (branch ids, never names). */

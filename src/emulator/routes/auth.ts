@@ -42,7 +42,8 @@ export function authRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
       branch_id: branch.id,
       db_name: auth.databaseName,
       created_at: isoTime(auth.createdAt),
-      owned_by: "neon_managed",
+      owned_by: auth.ownedBy,
+      ...(auth.transferStatus !== undefined ? { transfer_status: auth.transferStatus } : {}),
       ...authUrls(rt.world, project, branch, auth.databaseName),
       name: project.name,
     });
@@ -64,6 +65,7 @@ export function authRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
       pubClientKey: stack ? `pck_${rt.world.ids.hex(40)}` : "",
       oauthProviders: new Map(),
       domains: [],
+      ownedBy: "neon_managed",
       users: new Map(),
       emailServer: {},
     };

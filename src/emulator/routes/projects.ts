@@ -1,11 +1,13 @@
-/** Projects (api.md §3): list, shared, create, get, patch. Delete and recover land in M2 (501). */
+/** Projects (api.md §3): list (also recoverable ones), shared, create, get, patch, delete and recover. */
 import { Hono } from "hono";
-import { ProjectCreateRequestSchema, ProjectListQuerySchema, ProjectUpdateRequestSchema, SharedProjectListQuerySchema } from "../../api/wire/index.js";
+import { ProjectCreateRequestSchema, ProjectRecoverRequestSchema, ProjectListQuerySchema, ProjectUpdateRequestSchema, SharedProjectListQuerySchema } from "../../api/wire/index.js";
+import { isoTime } from "../engine/clock.js";
 import { beginStart, finishStart, newBranchRecord, newEndpointRecord, newProjectRecord, newRole } from "../engine/lifecycle.js";
 import { startOperations, type OperationSpec } from "../engine/operations.js";
 import type { EmulatorEnv } from "../http/env.js";
-import { badRequest, forbidden, notFound } from "../http/errors.js";
-import { requireUnlocked, visibleProject } from "../http/scope.js";
+import { deleteProject, recoverProject } from "../engine/project-deletion.js";
+import { badRequest, conflict, forbidden, notFound } from "../http/errors.js";
+import { requireRole, requireUnlocked, visibleProject } from "../http/scope.js";
 import { readJson, readQuery } from "../http/validate.js";
 import { branchView, databaseView, endpointView, operationView, projectView, roleView } from "../http/views.js";
 import type { EmulatorRuntime } from "../runtime.js";
@@ -28,15 +30,21 @@ export function projectRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
       if (principal.orgId === undefined && (org === undefined || !org.members.has(principal.userId))) throw notFound(`organization ${q.org_id} not found (or you are not a member)`);
     }
     const search = q.search?.toLowerCase();
+    const now = world.clock.now();
     const items = [...world.projects.values()].filter((p) => {
-      if (q.recoverable === true) return false;
-      if (world.access(principal, p) !== "visible") return false;
+      const deleted = p.deletedAt !== undefined;
+      if (q.recoverable === true ? !deleted || (p.recoverableUntil ?? 0) <= now : deleted) return false;
+      if (world.access(principal, { ...p, deletedAt: undefined }) !== "visible") return false;
       if (q.org_id !== undefined ? p.orgId !== q.org_id : principal.orgId === undefined && p.orgId !== undefined) return false;
       return search === undefined || p.name.toLowerCase().includes(search) || p.id.includes(search);
     });
     const { page, cursor } = cursorPage(items, (p) => p, q.cursor, q.limit ?? 10);
     return c.json({
-      projects: page.map((p) => projectView(world, p, false)),
+      projects: page.map((p) => ({
+        ...projectView(world, p, false),
+        ...(p.deletedAt !== undefined ? { deleted_at: isoTime(p.deletedAt) } : {}),
+        ...(p.recoverableUntil !== undefined ? { recoverable_until: isoTime(p.recoverableUntil) } : {}),
+      })),
       pagination: cursor !== undefined ? { cursor } : {},
       applications: {},
       integrations: {},
@@ -44,8 +52,18 @@ export function projectRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   });
 
   r.get("/projects/shared", (c) => {
+    const world = rt.world;
+    world.now();
     const q = readQuery(c, SharedProjectListQuerySchema);
-    return c.json({ projects: [], pagination: q.cursor !== undefined ? { cursor: q.cursor } : {} });
+    const principal = c.get("principal");
+    const email = world.users.get(principal.userId)?.email.toLowerCase();
+    const search = q.search?.toLowerCase();
+    const items = principal.orgId !== undefined || email === undefined ? [] : [...world.projects.values()].filter((p) =>
+      p.deletedAt === undefined &&
+      p.permissions.some((perm) => perm.revokedAt === undefined && perm.email.toLowerCase() === email) &&
+      (search === undefined || p.name.toLowerCase().includes(search) || p.id.includes(search)));
+    const { page, cursor } = cursorPage(items, (p) => p, q.cursor, q.limit ?? 10);
+    return c.json({ projects: page.map((p) => projectView(world, p, false)), pagination: cursor !== undefined ? { cursor } : {} });
   });
 
   r.post("/projects", async (c) => {
@@ -151,6 +169,28 @@ export function projectRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     }
     const ops = startOperations(world, project, specs, rt.shouldFailOperation);
     return c.json({ project: projectView(world, project), operations: ops.map(operationView) });
+  });
+
+  r.delete("/projects/:project_id", (c) => {
+    const world = rt.world;
+    world.now();
+    const project = visibleProject(world, c, c.req.param("project_id"));
+    requireRole(world, c, project, "ADMIN", "deleting a project");
+    requireUnlocked(project);
+    deleteProject(world, project);
+    return c.json({ project: projectView(world, project) });
+  });
+
+  r.post("/projects/:project_id/recover", async (c) => {
+    const world = rt.world;
+    world.now();
+    const project = visibleProject(world, c, c.req.param("project_id"), true);
+    requireRole(world, c, project, "ADMIN", "recovering a project");
+    await readJson(c, ProjectRecoverRequestSchema, { optional: true });
+    if (project.deletedAt === undefined) throw conflict(`project ${project.id} is not deleted; only deleted projects can be recovered`, "conflict");
+    requireUnlocked(project);
+    if (!recoverProject(world, project)) throw notFound(`project ${project.id} not found: its 7-day recovery window has passed`);
+    return c.json({ project: projectView(world, project) });
   });
 
   return r;

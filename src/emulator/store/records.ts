@@ -20,7 +20,35 @@ export interface OrgRec {
   platformFeatures: boolean;
   /** user id -> organization role. */
   members: Map<string, "admin" | "member">;
+  /** Whether projects take explicit per-member roles (members rule 1). */
+  projectRoleManagement: boolean;
+  /** The project role organization members get without an explicit grant (null = none). */
+  memberDefaultProjectRole: ProjectRole | null;
   createdAt: number;
+}
+
+/** A project-level role (api.md §3, §11). */
+export type ProjectRole = "VIEWER" | "EDITOR" | "ADMIN";
+
+/** A project permission: access granted to an email address (api.md §11). */
+export interface PermissionRec {
+  id: string;
+  email: string;
+  grantedAt: number;
+  revokedAt?: number;
+}
+
+/** A seeded advisor issue of one branch and database (api.md §10). */
+export interface AdvisorIssueRec {
+  id: string;
+  branchId: string;
+  database: string;
+  title: string;
+  severity: "INFO" | "WARN" | "ERROR";
+  category: string;
+  description: string;
+  remediation?: string;
+  metadata?: Record<string, unknown>;
 }
 
 /** Plan names (emulator.md §1.4). */
@@ -109,6 +137,13 @@ export interface ProjectRec {
   createdAt: number;
   updatedAt: number;
   deletedAt?: number;
+  /** Deleted projects are purged at this time (deleted_at + 7 days). */
+  recoverableUntil?: number;
+  /** Access granted by email (the grantees get EDITOR). */
+  permissions: PermissionRec[];
+  /** Explicit project roles of organization members: user id -> role. */
+  memberRoles: Map<string, ProjectRole>;
+  advisorIssues: AdvisorIssueRec[];
   branches: Map<string, BranchRec>;
   endpoints: Map<string, EndpointRec>;
   /** Oldest first. */
@@ -194,12 +229,15 @@ export interface BucketRec {
   objects: Map<string, ObjectRec>;
 }
 
-/** A stored object (metadata; bodies are not modelled in M1). */
+/** A stored object; its body is a content-addressed blob (none for seeded objects: zero bytes of `size`). */
 export interface ObjectRec {
   key: string;
   size: number;
   etag: string;
   lastModified: number;
+  /** SHA-256 of the body in the blob store. */
+  blob?: string;
+  contentType?: string;
 }
 
 /** A function and its deployments. */
@@ -291,6 +329,8 @@ export interface AuthRec {
   pubClientKey: string;
   oauthProviders: Map<string, { id: string; type: string; clientId?: string; clientSecret?: string; microsoftTenantId?: string }>;
   domains: { domain: string; authProvider: string }[];
+  ownedBy: "user" | "neon_managed";
+  transferStatus?: "initiated" | "finished";
   users: Map<string, { id: string; email: string; name?: string }>;
   emailServer: { host?: string; port?: number; username?: string; password?: string; sender_email?: string; sender_name?: string };
 }

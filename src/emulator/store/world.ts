@@ -3,11 +3,13 @@
  * global custom-domain registry, id counters and the deadline scheduler. Pure data plus lookups;
  * it knows nothing about HTTP.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { effectiveRole } from "../engine/access.js";
+import { MemoryBlobStore, type BlobStore } from "../persist/blob-store.js";
 import type { EmulatorClock } from "../engine/clock.js";
 import { IdFactory, type RandomSource } from "../engine/random.js";
 import { Scheduler } from "../engine/scheduler.js";
-import type { ApiKeyRec, BranchRec, DomainRec, OrgRec, PlanName, Principal, ProjectRec, UserRec } from "./records.js";
+import type { ApiKeyRec, BranchRec, DomainRec, OrgRec, PlanName, Principal, ProjectRec, ProjectRole, UserRec } from "./records.js";
 
 /** Durations of the time-driven transitions, in ms (emulator.md §1.1 `--timings`). */
 export interface EmulatorTimings {
@@ -69,12 +71,31 @@ export class World {
   /** Normalised domain -> registration, across all accounts. */
   readonly domains = new Map<string, DomainRec>();
   regions: RegionRec[] = [...DEFAULT_REGIONS];
+  /** Pending auth ownership transfers (legacy `transfer_ownership`): id -> project and branch. */
+  readonly authTransfers = new Map<string, { projectId: string; branchId: string }>();
+  /** Object bodies and archives, by SHA-256 (memory, or the data dir's `blobs/`). */
+  blobs: BlobStore = new MemoryBlobStore();
+  /** HMAC key of presigned URLs (hex; persisted with the data dir). */
+  presignSecret: string = randomBytes(32).toString("hex");
   readonly scheduler = new Scheduler();
   readonly ids: IdFactory;
   private nextKeyId = 1;
   private nextDatabaseId = 1;
   private nextOperationSeq = 1;
   private usedIds = new Set<string>();
+
+  /** The id counters and taken ids (persistence). */
+  exportCounters(): { nextKeyId: number; nextDatabaseId: number; nextOperationSeq: number; usedIds: string[] } {
+    return { nextKeyId: this.nextKeyId, nextDatabaseId: this.nextDatabaseId, nextOperationSeq: this.nextOperationSeq, usedIds: [...this.usedIds] };
+  }
+
+  /** Restores what {@link exportCounters} returned. */
+  importCounters(counters: { nextKeyId: number; nextDatabaseId: number; nextOperationSeq: number; usedIds: string[] }): void {
+    this.nextKeyId = counters.nextKeyId;
+    this.nextDatabaseId = counters.nextDatabaseId;
+    this.nextOperationSeq = counters.nextOperationSeq;
+    this.usedIds = new Set(counters.usedIds);
+  }
 
   constructor(
     readonly clock: EmulatorClock,
@@ -151,8 +172,12 @@ export class World {
       if (principal.key.projectId !== undefined && principal.key.projectId !== project.id) return "forbidden";
       return "visible";
     }
-    if (project.orgId !== undefined) return this.orgs.get(project.orgId)?.members.has(principal.userId) ? "visible" : "hidden";
-    return project.ownerId === principal.userId ? "visible" : "hidden";
+    return this.roleOf(principal, project) === null ? "hidden" : "visible";
+  }
+
+  /** The caller's project role (api.md §3 "Roles"; §11 rule 6), ignoring deletion; null = no access. */
+  roleOf(principal: Principal, project: ProjectRec): ProjectRole | null {
+    return effectiveRole(principal, project, this.orgs, this.users);
   }
 
   /** The plan that governs a project (its organization's or its owner's). */

@@ -84,12 +84,6 @@ describe("projects", () => {
     expect(res.status).toBe(403);
     expect(res.body.code).toBe("plan_limit_exceeded");
   });
-
-  it("answers DELETE project with 501 until project delete lands (M2)", async () => {
-    const res = await api.call<{ code: string; message: string }>("DELETE", `/projects/${emu.projectId}`);
-    expect(res.status).toBe(501);
-    expect(res.body.message).toBe("DELETE /projects/{project_id} is not emulated by the local emulator");
-  });
 });
 
 describe("operations and the project lock", () => {
