@@ -77,7 +77,7 @@ const OptionsSchema = z.object({
   faultSeed: z.number().int().optional(),
   idSeed: z.number().int().optional(),
   timings: z.object({ opSchedulingMs: Ms, opRunMs: Ms, deployPendingMs: Ms, deployBuildMs: Ms, domainActivationMs: Ms, claimTransferMs: Ms }).partial().optional(),
-  limits: z.object({ jsonBodyBytes: Ms, multipartBodyBytes: Ms, zipBytes: Ms, unzippedBytes: Ms, zipEntries: Ms, environmentBytes: Ms, claimableStorageBytes: Ms }).partial().optional(),
+  limits: z.object({ jsonBodyBytes: Ms, multipartBodyBytes: Ms, zipBytes: Ms, unzippedBytes: Ms, zipEntries: Ms, environmentBytes: Ms, objectBytes: Ms, claimableStorageBytes: Ms }).partial().optional(),
   clock: z.unknown().optional(),
   log: z.unknown().optional(),
   postgres: z.string().refine((v) => v === "embedded" || /^postgres(ql)?:\/\//.test(v), 'must be "embedded" or a postgresql:// URL').optional(),

@@ -10,6 +10,8 @@ export interface EmulatorLimits {
   unzippedBytes: number;
   zipEntries: number;
   environmentBytes: number;
+  /** Body of one object uploaded through a presigned URL. */
+  objectBytes: number;
   /** Storage limit of an unclaimed claimable database (instant.md §3). */
   claimableStorageBytes: number;
 }
@@ -22,6 +24,7 @@ export const DEFAULT_LIMITS: Readonly<EmulatorLimits> = Object.freeze({
   unzippedBytes: 64 * 1024 * 1024,
   zipEntries: 4096,
   environmentBytes: 64 * 1024,
+  objectBytes: 64 * 1024 * 1024,
   claimableStorageBytes: 104_857_600,
 });
 

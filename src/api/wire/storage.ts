@@ -95,3 +95,8 @@ export const PresignResponseSchema = z.looseObject({
 });
 /** `POST …/presign` response. */
 export type PresignResponse = z.infer<typeof PresignResponseSchema>;
+
+/** `DELETE …/buckets/{bucket}/objects-by-prefix` query: a non-empty prefix ending in `/`. */
+export const ObjectDeleteByPrefixQuerySchema = z.object({
+  prefix: z.string().min(1, "prefix is required and must not be empty").refine((p) => p.endsWith("/"), "prefix must end in /"),
+});

@@ -12,6 +12,7 @@ import type { FaultRule } from "../faults.js";
 import { parseSeedDocument } from "../seed.js";
 import type { EmulatorCore } from "../control.js";
 import { isPlatformError } from "../../errors/index.js";
+import { presignedObjectRoutes } from "./objects.js";
 
 const ClockBodySchema = z.union([
   z.object({ advance_ms: z.number().min(0) }),
@@ -105,5 +106,6 @@ export function mountAdminRoutes(app: Hono<EmulatorEnv>, control: EmulatorCore):
     return c.json({ operation: operationView(op) });
   });
 
+  r.route("/objects", presignedObjectRoutes(control));
   app.route("/__emulator", r);
 }

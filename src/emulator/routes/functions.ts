@@ -128,7 +128,7 @@ export function functionRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
       const inspection = await inspectArchive(parts.zip, { zipEntries: rt.limits.zipEntries, unzippedBytes: rt.limits.unzippedBytes });
       if (inspection.kind === "unsafe") throw unprocessable(inspection.message, "unsafe_archive_entry");
       if (inspection.kind === "too-large") throw payloadTooLarge(inspection.message);
-      sha256 = inspection.sha256;
+      sha256 = await world.blobs.put(parts.zip);
       buildError = inspection.buildError;
     }
     const environment = new Map(previous?.environment ?? []);

@@ -1,7 +1,7 @@
 /**
  * Object storage (api.md §12): feature state, buckets, object listing; and the AI gateway
  * (api.md §17), which shares the storage-style 404 `reason`s. Object download, delete,
- * delete-by-prefix and presigned transfers land in M2 (501).
+ * delete-by-prefix and presigned URLs are in `objects.ts`.
  */
 import { Hono, type Context } from "hono";
 import { BucketCreateRequestSchema, ObjectListQuerySchema } from "../../api/wire/index.js";
@@ -14,32 +14,34 @@ import type { EmulatorRuntime } from "../runtime.js";
 import type { BranchRec, ProjectRec } from "../store/records.js";
 import { isoTime } from "../engine/clock.js";
 
+/** Visible project and branch with the storage / AI-gateway checks; 404s carry a `reason`, bucket create on a deleted project 410. */
+export function storageScope(rt: EmulatorRuntime, c: Context<EmulatorEnv>, feature: "storage" | "ai_gateway", includeDeleted = false): { project: ProjectRec; branch: BranchRec } {
+  const world = rt.world;
+  world.now();
+  const project = visibleProject(world, c, c.req.param("project_id") ?? "", includeDeleted);
+  if (project.deletedAt !== undefined) {
+    throw new EmulatorHttpError(410, { code: "project_deleted", message: `project ${project.id} is deleted; recover it before creating buckets` });
+  }
+  const branchId = c.req.param("branch_id") ?? "";
+  checkId("branch_id", branchId);
+  const branch = project.branches.get(branchId);
+  if (branch === undefined) throw notFound(`branch ${branchId} not found in project ${project.id}`, "not_found", "branch_not_found");
+  if (feature === "storage" && project.orgId !== undefined && world.orgs.get(project.orgId)?.platformFeatures === false) {
+    throw notFound(`object storage is not available: organization ${project.orgId} is not entitled to platform features`, "not_found", "org_not_entitled");
+  }
+  if (!world.regionOf(project).features) {
+    const what = feature === "storage" ? "object storage is" : "the AI gateway is";
+    throw notFound(`${what} not available in region ${project.regionId}; use a region with platform features`, "not_found", feature === "storage" ? "region_unavailable" : "ai_gateway_unavailable");
+  }
+  return { project, branch };
+}
+
 /** Routes of the storage and AI gateway group. */
 export function storageRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   const r = new Hono<EmulatorEnv>();
   const base = "/projects/:project_id/branches/:branch_id";
 
-  /** Visible project and branch with the feature checks; 404s carry a `reason`. */
-  const scope = (c: Context<EmulatorEnv>, feature: "storage" | "ai_gateway", includeDeleted = false): { project: ProjectRec; branch: BranchRec } => {
-    const world = rt.world;
-    world.now();
-    const project = visibleProject(world, c, c.req.param("project_id") ?? "", includeDeleted);
-    if (project.deletedAt !== undefined) {
-      throw new EmulatorHttpError(410, { code: "project_deleted", message: `project ${project.id} is deleted; recover it before creating buckets` });
-    }
-    const branchId = c.req.param("branch_id") ?? "";
-    checkId("branch_id", branchId);
-    const branch = project.branches.get(branchId);
-    if (branch === undefined) throw notFound(`branch ${branchId} not found in project ${project.id}`, "not_found", "branch_not_found");
-    if (feature === "storage" && project.orgId !== undefined && world.orgs.get(project.orgId)?.platformFeatures === false) {
-      throw notFound(`object storage is not available: organization ${project.orgId} is not entitled to platform features`, "not_found", "org_not_entitled");
-    }
-    if (!world.regionOf(project).features) {
-      const what = feature === "storage" ? "object storage is" : "the AI gateway is";
-      throw notFound(`${what} not available in region ${project.regionId}; use a region with platform features`, "not_found", feature === "storage" ? "region_unavailable" : "ai_gateway_unavailable");
-    }
-    return { project, branch };
-  };
+  const scope = (c: Context<EmulatorEnv>, feature: "storage" | "ai_gateway", includeDeleted = false): { project: ProjectRec; branch: BranchRec } => storageScope(rt, c, feature, includeDeleted);
 
   r.get(`${base}/storage`, (c) => {
     const { project, branch } = scope(c, "storage");
