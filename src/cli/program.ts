@@ -3,6 +3,7 @@ import { CliError, CliErrorCode } from "../errors/cli-errors.js";
 import { LIBRARY_VERSION } from "../version.js";
 import { runApply, type ApplyFlags } from "./commands/apply-command.js";
 import { runBranchCreate, runBranchDelete, runConnectionString } from "./commands/branch-commands.js";
+import { addDbCommands } from "./commands/db-command.js";
 import { runEmulator } from "./commands/emulator-command.js";
 import { runInit } from "./commands/init-command.js";
 import { runPlan } from "./commands/plan-command.js";
@@ -162,6 +163,8 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option("--file <path>", "write it to this file (mode 0600) instead of stdout", single("--file"));
   examples(conn, ["svc branch connection-string --branch pr-42 --file db-url", "export DATABASE_URL=$(svc branch connection-string --pooled)"]);
   run(conn, (opts) => runConnectionString(ctx, opts));
+
+  addDbCommands(program, run, ctx);
 
   program
     .command("emulator")

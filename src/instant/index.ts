@@ -2,7 +2,7 @@
  * `svc-config/instant`: claimable Postgres databases (instant.md §8). Reads no environment
  * variables and never prints.
  */
-export { instantPostgres, type InstantPostgresOptions, type InstantPostgresResult } from "./instant-postgres.js";
+export { instantPostgres, type InstantPostgresCreated, type InstantPostgresOptions, type InstantPostgresResult } from "./instant-postgres.js";
 export {
   createClaimableDatabase,
   getClaimableDatabase,

@@ -29,6 +29,19 @@ export interface InstantPostgresOptions {
   signal?: AbortSignal;
   /** @default globalThis.fetch */
   fetch?: typeof fetch;
+  /**
+   * Called once the database exists, before seeding and the env write, so a tool can report an
+   * orphan when a later step fails. The connection strings are secrets: never print them.
+   */
+  onCreated?: (created: InstantPostgresCreated) => void;
+}
+
+/** What {@link InstantPostgresOptions.onCreated} receives. */
+export interface InstantPostgresCreated {
+  /** The raw record the API returned. */
+  readonly record: ClaimableDatabaseRecord;
+  /** The direct connection string. */
+  readonly databaseUrlDirect: string;
 }
 
 /** What {@link instantPostgres} returns. */
@@ -118,6 +131,7 @@ export async function instantPostgres(options: InstantPostgresOptions): Promise<
       ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
     });
     const direct = directUrlOf(record, warnings);
+    options.onCreated?.({ record, databaseUrlDirect: direct });
     if (seed !== null) {
       await runSeed(direct, seed.statements, { file: seed.file, source: seed.source, databaseId: record.id, claimUrl: record.claim_url, expiresAt: record.expires_at ?? "" });
     }
