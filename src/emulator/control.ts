@@ -60,6 +60,7 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
   readonly faults: FaultControl;
   readonly limits: ResolvedEmulatorOptions["limits"];
   readonly identity: SeedIdentity;
+  readonly legacyAuth: "serve" | "gone";
   private current: World;
   private readonly seed: SeedDocument;
   private readonly bootstrapKey: string;
@@ -68,6 +69,7 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
     this.clock = createClock(options.clock);
     this.log = new RequestLog(options.log);
     this.limits = options.limits;
+    this.legacyAuth = options.legacyAuthAfterSunset;
     this.faultEngine = new FaultEngine(options.faults, options.faultSeed, options.latency);
     const engine = this.faultEngine;
     this.faults = {
@@ -89,6 +91,11 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
   /** The world routes act on. */
   get world(): World {
     return this.current;
+  }
+
+  /** Writes a notice on stderr through the request log. */
+  notice(line: string): void {
+    this.log.notice(line);
   }
 
   /** Fault hook for operation chains. */

@@ -44,6 +44,10 @@ export interface EmulatorOptions {
   pgPort?: number;
   /** Local pooled port of claimable databases; 0 = a free port. @default 0 */
   poolerPort?: number;
+  /** Persist state in this directory (emulator.md §10). @default none: memory */
+  dataDir?: string;
+  /** Legacy auth routes after their removal date: `serve` or `gone` (410). @default "serve" */
+  legacyAuthAfterSunset?: "serve" | "gone";
 }
 
 /** Options after validation and defaults. */
@@ -64,6 +68,8 @@ export interface ResolvedEmulatorOptions {
   postgres: string;
   pgPort: number;
   poolerPort: number;
+  dataDir?: string;
+  legacyAuthAfterSunset: "serve" | "gone";
 }
 
 const Ms = z.number().int().min(0);
@@ -84,6 +90,8 @@ const OptionsSchema = z.object({
   postgresUrl: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL").optional(),
   pgPort: z.number().int().min(0).max(65535).optional(),
   poolerPort: z.number().int().min(0).max(65535).optional(),
+  dataDir: z.string().min(1).optional(),
+  legacyAuthAfterSunset: z.enum(["serve", "gone"]).optional(),
 });
 
 function invalidOption(option: string, message: string): PlatformError {
@@ -148,5 +156,7 @@ export function resolveEmulatorOptions(options: EmulatorOptions = {}): ResolvedE
     postgres: o.postgresUrl ?? o.postgres ?? "embedded",
     pgPort: o.pgPort ?? 0,
     poolerPort: o.poolerPort ?? 0,
+    ...(o.dataDir !== undefined ? { dataDir: o.dataDir } : {}),
+    legacyAuthAfterSunset: o.legacyAuthAfterSunset ?? "serve",
   };
 }

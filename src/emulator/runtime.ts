@@ -35,4 +35,8 @@ export interface EmulatorRuntime {
   /** Whether an operation with this action should end `failed` (fault rule `opfail`). */
   readonly shouldFailOperation: OperationFailureHook;
   readonly limits: EmulatorLimits;
+  /** Legacy auth routes after their removal date: keep serving, or answer 410 (emulator.md §5). */
+  readonly legacyAuth: "serve" | "gone";
+  /** Writes a start/stop/warning line on stderr (never request data). */
+  notice(line: string): void;
 }

@@ -25,6 +25,7 @@ import { credentialRoutes } from "./routes/credentials.js";
 import { dataApiRoutes } from "./routes/data-api.js";
 import { endpointRoutes } from "./routes/endpoints.js";
 import { functionRoutes } from "./routes/functions.js";
+import { legacyAuthRoutes } from "./routes/legacy-auth.js";
 import { objectRoutes } from "./routes/objects.js";
 import { operationRoutes } from "./routes/operations.js";
 import { projectRoutes } from "./routes/projects.js";
@@ -161,7 +162,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
   app.use(`${API}/*`, apiMiddleware);
 
   parts.mountAdmin(app);
-  for (const group of [projectRoutes, accessRoutes, advisorRoutes, operationRoutes, branchRoutes, endpointRoutes, roleDatabaseRoutes, authRoutes, dataApiRoutes, storageRoutes, objectRoutes, functionRoutes, triggerRoutes, customDomainRoutes, credentialRoutes, apiKeyRoutes, accountRoutes]) {
+  for (const group of [projectRoutes, accessRoutes, advisorRoutes, operationRoutes, branchRoutes, endpointRoutes, roleDatabaseRoutes, authRoutes, dataApiRoutes, storageRoutes, objectRoutes, legacyAuthRoutes, functionRoutes, triggerRoutes, customDomainRoutes, credentialRoutes, apiKeyRoutes, accountRoutes]) {
     app.route(API, group(rt));
   }
 

@@ -19,3 +19,4 @@ export * from "./credentials.js";
 export * from "./api-keys.js";
 export * from "./account.js";
 export * from "./access.js";
+export * from "./legacy-auth.js";

@@ -12,6 +12,7 @@ import type { FaultRule } from "../faults.js";
 import { parseSeedDocument } from "../seed.js";
 import type { EmulatorCore } from "../control.js";
 import { isPlatformError } from "../../errors/index.js";
+import { authTransferRoutes } from "./legacy-auth.js";
 import { presignedObjectRoutes } from "./objects.js";
 
 const ClockBodySchema = z.union([
@@ -107,5 +108,6 @@ export function mountAdminRoutes(app: Hono<EmulatorEnv>, control: EmulatorCore):
   });
 
   r.route("/objects", presignedObjectRoutes(control));
+  r.route("/auth-transfer", authTransferRoutes(control));
   app.route("/__emulator", r);
 }

@@ -23,6 +23,21 @@ function providerView(p: { id: string; type: string; clientId?: string; clientSe
   return { id: p.id, type: p.type, ...(p.clientId !== undefined ? { client_id: p.clientId } : {}), ...(p.clientSecret !== undefined ? { client_secret: p.clientSecret } : {}) };
 }
 
+/** The AuthCredentials body of an integration (keys set only for `stack`). */
+export function authCredentialsView(world: World, project: ProjectRec, branch: BranchRec, auth: AuthRec): Record<string, string> {
+  const urls = authUrls(world, project, branch, auth.databaseName);
+  return {
+    auth_provider: auth.provider,
+    auth_provider_project_id: auth.providerProjectId,
+    pub_client_key: auth.pubClientKey,
+    secret_server_key: auth.secretServerKey,
+    jwks_url: urls.jwks_url,
+    schema_name: "svc_auth",
+    table_name: "users_sync",
+    base_url: urls.base_url,
+  };
+}
+
 /** Routes of the branch auth group. */
 export function authRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   const r = new Hono<EmulatorEnv>();
@@ -70,20 +85,7 @@ export function authRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
       emailServer: {},
     };
     branch.auth = auth;
-    const urls = authUrls(rt.world, project, branch, db);
-    return c.json(
-      {
-        auth_provider: auth.provider,
-        auth_provider_project_id: auth.providerProjectId,
-        pub_client_key: auth.pubClientKey,
-        secret_server_key: auth.secretServerKey,
-        jwks_url: urls.jwks_url,
-        schema_name: "svc_auth",
-        table_name: "users_sync",
-        base_url: urls.base_url,
-      },
-      201,
-    );
+    return c.json(authCredentialsView(rt.world, project, branch, auth), 201);
   });
 
   r.delete(base, async (c) => {
