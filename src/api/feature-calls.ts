@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { branchPath, doneOn404, hasStatus, nullOn404, seg, type CallContext } from "./call-context.js";
+import { encodeMultipart, type MultipartBody, type MultipartPart } from "./multipart-body.js";
 import { collectPages, nextFlavourCursor } from "./pagination.js";
 import type { CreateDeploymentParams, PlatformApi } from "./platform-api.js";
 import {
@@ -176,7 +177,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
         await send({
           method: "POST",
           path: `${branchPath(params)}/functions/${seg(params.slug)}/deployments`,
-          form: deploymentForm(params),
+          multipart: deploymentBody(params),
           upload: params.zip !== undefined,
           schema: z.object({ deployment: DeploymentSchema }),
           feature: FEATURE.functions,
@@ -288,16 +289,13 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
 
 /**
  * The multipart body of a deployment (api.md §13.2): `zip` first (file `bundle.zip`,
- * `application/zip`), then `runtime`, then `environment` as a JSON-encoded string.
+ * `application/zip`), then `runtime`, then `environment` as a JSON-encoded string. Encoded
+ * here, so it works with any `fetch`.
  */
-export function deploymentForm(params: Pick<CreateDeploymentParams, "zip" | "runtime" | "environment">): FormData {
-  const form = new FormData();
-  if (params.zip !== undefined) {
-    const bytes = new Uint8Array(params.zip.byteLength);
-    bytes.set(params.zip);
-    form.append("zip", new Blob([bytes], { type: "application/zip" }), "bundle.zip");
-  }
-  if (params.runtime !== undefined) form.append("runtime", params.runtime);
-  if (params.environment !== undefined) form.append("environment", JSON.stringify(params.environment));
-  return form;
+export function deploymentBody(params: Pick<CreateDeploymentParams, "zip" | "runtime" | "environment">): MultipartBody {
+  const parts: MultipartPart[] = [];
+  if (params.zip !== undefined) parts.push({ kind: "file", name: "zip", filename: "bundle.zip", contentType: "application/zip", bytes: params.zip });
+  if (params.runtime !== undefined) parts.push({ kind: "text", name: "runtime", value: params.runtime });
+  if (params.environment !== undefined) parts.push({ kind: "text", name: "environment", value: JSON.stringify(params.environment) });
+  return encodeMultipart(parts);
 }

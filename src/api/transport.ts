@@ -14,6 +14,7 @@ import {
   type PlatformError,
 } from "../errors/index.js";
 import { errorFromResponse, parseErrorBody } from "./error-body.js";
+import type { MultipartBody } from "./multipart-body.js";
 import { decideRetry, isIdempotentMethod, parseRetryAfterMs, type AttemptOutcome } from "./retry-policy.js";
 
 /** An HTTP method the client uses. */
@@ -61,7 +62,8 @@ export interface RequestSpec<T> {
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
   json?: unknown;
-  form?: FormData;
+  /** An encoded multipart body, sent as is with its own `Content-Type`. */
+  multipart?: MultipartBody;
   /** Validates the success body (`{}` for an empty one). */
   schema: z.ZodType<T>;
   /** Uses the upload time limit. */
@@ -135,9 +137,11 @@ async function attemptOnce<T>(config: TransportConfig, spec: RequestSpec<T>, url
     "x-request-id": requestId,
     accept: "application/json",
   };
-  let body: string | FormData | undefined;
-  if (spec.form !== undefined) body = spec.form;
-  else if (spec.json !== undefined) {
+  let body: string | Uint8Array | undefined;
+  if (spec.multipart !== undefined) {
+    headers["content-type"] = spec.multipart.contentType;
+    body = spec.multipart.bytes;
+  } else if (spec.json !== undefined) {
     headers["content-type"] = "application/json";
     body = JSON.stringify(spec.json);
   }

@@ -1,4 +1,4 @@
-import { EnvHttpProxyAgent, FormData as UndiciFormData, fetch as undiciFetch } from "undici";
+import { EnvHttpProxyAgent, fetch as undiciFetch } from "undici";
 import type { CliIo } from "./io.js";
 
 function pick(env: CliIo["env"], upper: string): string | undefined {
@@ -7,20 +7,6 @@ function pick(env: CliIo["env"], upper: string): string | undefined {
 }
 
 type UndiciInit = NonNullable<Parameters<typeof undiciFetch>[1]>;
-
-/**
- * undici's `fetch` serialises only its own `FormData`; the client builds Node's global one
- * (multipart deployments), so it is copied entry by entry.
- */
-function adaptBody(body: unknown): UndiciInit["body"] {
-  if (!(body instanceof globalThis.FormData)) return body as UndiciInit["body"];
-  const form = new UndiciFormData();
-  for (const [name, value] of body.entries()) {
-    if (typeof value === "string") form.append(name, value);
-    else form.append(name, value, value.name);
-  }
-  return form;
-}
 
 /**
  * A `fetch` that honours `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` (either case), which Node
@@ -44,7 +30,7 @@ export function createProxyAwareFetch(env: CliIo["env"], options: { onRequest?: 
     const path = new URL(typeof input === "string" || input instanceof URL ? input : input.url).pathname;
     const requestId = new Headers(init?.headers).get("x-request-id") ?? "-";
     try {
-      const response = await undiciFetch(input, { ...(init as UndiciInit | undefined), body: adaptBody(init?.body), dispatcher });
+      const response = await undiciFetch(input, { ...(init as UndiciInit | undefined), dispatcher });
       options.onRequest?.(`http ${method} ${path} ${response.status} ${now() - started}ms rid=${requestId}`);
       return response;
     } catch (err) {
