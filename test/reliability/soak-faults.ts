@@ -30,7 +30,7 @@ export function faultLabel(fault: { kind: string; status?: number; phase: string
 }
 
 /** The client's sleep: waits at most `capMs` and records what was asked for. */
-export function recordingSleep(asked: number[], capMs = 3): (ms: number, signal?: AbortSignal) => Promise<void> {
+export function recordingSleep(asked: number[], capMs = 10): (ms: number, signal?: AbortSignal) => Promise<void> {
   return (ms, signal) => {
     asked.push(ms);
     return new Promise<void>((resolve, reject) => {
