@@ -40,7 +40,10 @@ export interface PlatformApiOptions {
   polling?: Partial<PlatformApiPolling>;
   /** Receives `retry` events; its exceptions are swallowed. */
   onEvent?: (event: ApiEvent) => void;
-  /** Aborting cancels the in-flight request and any wait (`PLATFORM_CANCELLED`). */
+  /**
+   * Aborting cancels the in-flight request and any wait (`PLATFORM_CANCELLED`); a mutation
+   * aborted in flight may have landed, so it reports `PLATFORM_OUTCOME_UNKNOWN`.
+   */
   signal?: AbortSignal;
   /** @default globalThis.fetch */
   fetch?: typeof globalThis.fetch;

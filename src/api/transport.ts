@@ -150,7 +150,11 @@ async function attemptOnce<T>(config: TransportConfig, spec: RequestSpec<T>, url
     const text = await response.text();
     return { kind: "response", status: response.status, headers: response.headers, text };
   } catch (cause) {
-    if (config.signal?.aborted) throw cancelled(spec, cause);
+    if (config.signal?.aborted) {
+      // A mutation already on the wire may have landed: the caller must not assume it did not.
+      if (!isIdempotentMethod(spec.method)) throw new OutcomeUnknownError({ method: spec.method, path: spec.path, requestId }, cause);
+      throw cancelled(spec, cause);
+    }
     return { kind: "no-response", timedOut: timeout.aborted, cause };
   }
 }

@@ -111,7 +111,8 @@ export async function createBranch(config: PolicyConfig, options: CreateBranchOp
   try {
     response = await api.createBranch({ projectId, ...body.params });
   } catch (err) {
-    if (!isPlatformError(err, ErrorCode.OUTCOME_UNKNOWN)) throw err;
+    // Cancelled in flight: the search would be cancelled too; the error says the create may have landed.
+    if (!isPlatformError(err, ErrorCode.OUTCOME_UNKNOWN) || rt.signal?.aborted === true) throw err;
     // The create may have landed: a branch of that name now exists, but its setup was not awaited.
     const found = (await api.listBranches({ projectId, search: name })).find((b) => b.name === name);
     if (found === undefined) throw err;

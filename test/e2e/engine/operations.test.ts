@@ -158,6 +158,24 @@ describe("cancellation", () => {
     expect(result.failed.length + result.skipped.length).toBe(2);
     expect(result.skipped.map((s) => [s.change.id, s.reason])).toContainEqual(["create:bucket.c", "cancelled"]);
   });
+
+  it("reports a mutation aborted in flight as outcome unknown, skips the rest as cancelled and throws CancelledError", async () => {
+    const controller = new AbortController();
+    const abortOnFirstBucket: typeof fetch = (input, init) => {
+      if (init?.method === "POST" && String(input).endsWith("/buckets")) controller.abort();
+      return fetch(input, init);
+    };
+    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost, fetch: abortOnFirstBucket, signal: controller.signal });
+    const config = defineConfig({ buckets: { a: { access: "private" }, b: { access: "private" } } });
+
+    const err = await apply(config, { projectId: emu.projectId, branchId: emu.defaultBranchId, api, concurrency: 1, signal: controller.signal }).catch((e: unknown) => e);
+
+    expect(isPlatformError(err, ErrorCode.CANCELLED)).toBe(true);
+    const result = (err as { details: { result: { applied: unknown[]; failed: { change: { id: string }; error: { code: string } }[]; skipped: { change: { id: string }; reason: string }[] } } }).details.result;
+    expect(result.applied).toEqual([]);
+    expect(result.failed.map((f) => [f.change.id, f.error.code])).toEqual([["create:bucket.a", ErrorCode.OUTCOME_UNKNOWN]]);
+    expect(result.skipped.map((s) => [s.change.id, s.reason])).toEqual([["create:bucket.b", "cancelled"]]);
+  });
 });
 
 describe("outcome unknown", () => {

@@ -233,4 +233,26 @@ describe("timeouts", () => {
 
     expect(err.code).toBe("PLATFORM_CANCELLED");
   });
+
+  it.each([
+    { method: "GET", call: (api: ReturnType<typeof testClient>["api"]) => api.getProject({ projectId: PROJECT.id }), code: "PLATFORM_CANCELLED" },
+    { method: "POST", call: (api: ReturnType<typeof testClient>["api"]) => api.createBranch({ projectId: PROJECT.id }), code: "PLATFORM_OUTCOME_UNKNOWN" },
+  ])("reports a $method aborted in flight by the caller's signal as $code, without resending it", async ({ call, code }) => {
+    const controller = new AbortController();
+    let sent = 0;
+    const hanging: typeof fetch = (_input, init) =>
+      new Promise((_resolve, reject) => {
+        sent += 1;
+        init?.signal?.addEventListener("abort", () => reject(new Error("aborted")), { once: true });
+        controller.abort();
+      });
+    const { api, delays } = testClient({ signal: controller.signal, fetch: hanging });
+
+    const err = await rejection(call(api));
+
+    expect(err.code).toBe(code);
+    expect(sent).toBe(1);
+    expect(delays).toEqual([]);
+    if (code === "PLATFORM_OUTCOME_UNKNOWN") expect(err.details).toMatchObject({ method: "POST", path: `${PROJECT_PATH}/branches`, requestId: expect.stringMatching(UUID) });
+  });
 });
