@@ -1,8 +1,8 @@
 /**
  * The soak's fault plan (issue 10) and the emulator settings it runs with: low latency and short
  * operations and builds, so hundreds of applies fit in minutes on two cores, and a client whose
- * waits are shortened (the delays it asks for are still recorded, so honouring `Retry-After`
- * stays observable).
+ * waits are shortened (the delays it decides on still show in its `retry` events, so honouring
+ * `Retry-After` stays observable).
  */
 import type { EmulatorOptions, FaultRule } from "../../src/emulator/index.js";
 
@@ -29,10 +29,9 @@ export function faultLabel(fault: { kind: string; status?: number; phase: string
   return `${fault.kind}${fault.status !== undefined ? ` ${fault.status}` : ""}${fault.phase === "after" ? " after mutation" : ""}`;
 }
 
-/** The client's sleep: waits at most `capMs` and records what was asked for. */
-export function recordingSleep(asked: number[], capMs = 10): (ms: number, signal?: AbortSignal) => Promise<void> {
+/** The client's sleep between retries and polls: waits what was asked, but at most `capMs`. */
+export function shortSleep(capMs = 10): (ms: number, signal?: AbortSignal) => Promise<void> {
   return (ms, signal) => {
-    asked.push(ms);
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted === true) {
         reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));

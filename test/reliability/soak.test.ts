@@ -7,7 +7,7 @@ import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js
 import { ApplyFailedError, apply, createPlatformApi, isPlatformError, plan, type ApiEvent, type PlatformApi } from "../../src/v1.js";
 import { duplicateNames, expectedBranchState, readBranchState } from "./branch-state.js";
 import { soakPolicyArb, toPolicyConfig, type SoakPolicy } from "./random-policy.js";
-import { SOAK_FAULTS, faultLabel, recordingSleep, soakEmulatorOptions } from "./soak-faults.js";
+import { SOAK_FAULTS, faultLabel, shortSleep, soakEmulatorOptions } from "./soak-faults.js";
 
 /** Applies in this run: 20 under `npm test`, 200 under `npm run test:reliability` (its config sets the variable). */
 const APPLIES = Number(process.env.SVC_SOAK_APPLIES ?? "20");
@@ -19,7 +19,7 @@ interface SoakCounts {
   convergedFirstTime: number;
   failedThenConverged: number;
   errorCodes: Record<string, number>;
-  /** Inside `PLATFORM_APPLY_FAILED`: the codes of the changes that failed. */
+  /** Inside `PLATFORM_APPLY_FAILED`: `<code> <kind>.<action>` of each change that failed. */
   failedChangeCodes: Record<string, number>;
   faults: Record<string, number>;
   retries: number;
@@ -46,15 +46,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function client(events: ApiEvent[], asked: number[]): PlatformApi {
-  return createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost, sleep: recordingSleep(asked), onEvent: (e) => events.push(e) });
+function client(events: ApiEvent[]): PlatformApi {
+  return createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost, sleep: shortSleep(), onEvent: (e) => events.push(e) });
 }
 
 async function applyAndCheck(policy: SoakPolicy, counts: SoakCounts): Promise<void> {
   const config = toPolicyConfig(policy, sources);
   const events: ApiEvent[] = [];
-  const asked: number[] = [];
-  const options = { api: client(events, asked), projectId: emu.projectId, branchId: emu.defaultBranchId, updateExisting: true, allowDataLoss: true };
+  const options = { api: client(events), projectId: emu.projectId, branchId: emu.defaultBranchId, updateExisting: true, allowDataLoss: true };
   counts.applies += 1;
   emu.state.faults.set(SOAK_FAULTS, SEED + counts.applies);
   try {
@@ -65,7 +64,10 @@ async function applyAndCheck(policy: SoakPolicy, counts: SoakCounts): Promise<vo
     if (!isPlatformError(err)) throw new Error(`apply ${counts.applies} threw an untyped error: ${String(err)}`, { cause: err });
     counts.errorCodes[err.code] = (counts.errorCodes[err.code] ?? 0) + 1;
     if (err instanceof ApplyFailedError) {
-      for (const f of err.result.failed) counts.failedChangeCodes[f.error.code] = (counts.failedChangeCodes[f.error.code] ?? 0) + 1;
+      for (const f of err.result.failed) {
+        const key = `${f.error.code} ${f.change.kind}.${f.change.action}`;
+        counts.failedChangeCodes[key] = (counts.failedChangeCodes[key] ?? 0) + 1;
+      }
     }
     emu.state.faults.set(null);
     const next = await apply(config, options);
