@@ -15,6 +15,7 @@ import {
 } from "../errors/index.js";
 import { errorFromResponse, parseErrorBody } from "./error-body.js";
 import type { MultipartBody } from "./multipart-body.js";
+import { reportRequest } from "./request-observer.js";
 import { decideRetry, isIdempotentMethod, parseRetryAfterMs, type AttemptOutcome } from "./retry-policy.js";
 
 /** An HTTP method the client uses. */
@@ -83,9 +84,37 @@ type Attempt =
   | { kind: "response"; status: number; headers: Headers; text: string }
   | { kind: "no-response"; timedOut: boolean; cause: unknown };
 
-/** Sends the request, retrying per api.md §2.3, and returns the validated body. */
+/**
+ * Sends the request, retrying per api.md §2.3, and returns the validated body. The outcome is
+ * reported to the current request observer (`observeRequests`).
+ */
 export async function sendRequest<T>(config: TransportConfig, spec: RequestSpec<T>): Promise<ApiResponse<T>> {
   const requestId = config.newRequestId();
+  const started = config.now();
+  const report = (status: number | undefined, answeredId: string): void =>
+    reportRequest({ method: spec.method, path: spec.path, ...(status === undefined ? {} : { status }), ms: Math.max(0, config.now() - started), requestId: answeredId });
+  try {
+    const response = await sendWithRetries(config, spec, requestId);
+    report(response.status, response.requestId);
+    return response;
+  } catch (err) {
+    report(statusOf(err), requestIdOf(err) ?? requestId);
+    throw err;
+  }
+}
+
+function statusOf(err: unknown): number | undefined {
+  if (typeof err !== "object" || err === null) return undefined;
+  const status = (err as { status?: unknown; details?: { status?: unknown } }).status ?? (err as { details?: { status?: unknown } }).details?.status;
+  return typeof status === "number" ? status : undefined;
+}
+
+function requestIdOf(err: unknown): string | undefined {
+  const id = typeof err === "object" && err !== null ? (err as { requestId?: unknown }).requestId : undefined;
+  return typeof id === "string" ? id : undefined;
+}
+
+async function sendWithRetries<T>(config: TransportConfig, spec: RequestSpec<T>, requestId: string): Promise<ApiResponse<T>> {
   const url = buildUrl(config.baseUrl, spec.path, spec.query);
   const where = { method: spec.method, path: spec.path, requestId };
   let retries = 0;

@@ -1,3 +1,4 @@
+import { observeRequests } from "../api/request-observer.js";
 import type { ApiRetryEvent } from "../api/transport.js";
 import type { PlanSummary } from "../model/plan.js";
 
@@ -6,7 +7,7 @@ import type { PlanSummary } from "../model/plan.js";
  * or the API key; listeners are called synchronously and their exceptions are swallowed.
  */
 export type EngineEvent =
-  | { type: "read"; wave: number; request: string }
+  | { type: "read"; wave: number; request: string; status?: number; ms: number; requestId: string }
   | { type: "bundle"; slug: string; phase: "start" | "done"; zipBytes?: number; zipSha256?: string }
   | { type: "plan"; summary: PlanSummary }
   | { type: "change"; id: string; phase: "start" | "done" | "failed" | "skipped"; reason?: string }
@@ -24,4 +25,16 @@ export function safeEmitter(onEvent: ((event: EngineEvent) => void) | undefined)
       // Listener errors are swallowed by contract (engine.md §8.4).
     }
   };
+}
+
+/**
+ * Runs the reads of `wave`, emitting one `read` event per HTTP request the client completes
+ * (`request` is `"GET /path"`; `status` is absent when no response came). An adapter other
+ * than `createPlatformApi`'s reports no requests, so it yields no `read` events.
+ */
+export function inReadWave<T>(emit: (event: EngineEvent) => void, wave: number, reads: () => Promise<T>): Promise<T> {
+  return observeRequests(
+    (r) => emit({ type: "read", wave, request: `${r.method} ${r.path}`, ...(r.status === undefined ? {} : { status: r.status }), ms: r.ms, requestId: r.requestId }),
+    reads,
+  );
 }

@@ -8,7 +8,7 @@ import { PartialBranchCreateError } from "../errors/engine-errors.js";
 import { PlatformError, isPlatformError } from "../errors/platform-error.js";
 import type { Json } from "../model/json.js";
 import type { AppliedChange, PushResult } from "../model/plan.js";
-import type { EngineEvent } from "../apply/events.js";
+import { type EngineEvent, inReadWave } from "../apply/events.js";
 import type { PlatformApiPolling, PlatformApiTimeouts } from "../api/client-options.js";
 import { prepareRuntime } from "./options.js";
 import { bundleAll, preparePlan } from "./prepare-plan.js";
@@ -84,7 +84,7 @@ export async function createBranch(config: PolicyConfig, options: CreateBranchOp
   const { api } = rt;
   const projectId = options.projectId;
   const name = options.branchName;
-  const [, branches] = await Promise.all([api.getProject({ projectId }), api.listBranches({ projectId })]);
+  const [, branches] = await inReadWave(rt.emit, 1, () => Promise.all([api.getProject({ projectId }), api.listBranches({ projectId })]));
   const taken = branches.find((b) => b.name === name);
   if (taken !== undefined) {
     throw new PlatformError(ErrorCode.CONFLICT, `Branch "${name}" already exists in project ${projectId} (${taken.id}); choose another name or apply to it.`, {

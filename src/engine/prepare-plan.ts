@@ -5,6 +5,7 @@ import { diffState } from "../diff/diff-state.js";
 import type { DiffResult, FunctionTag } from "../diff/plan-types.js";
 import type { LiveState } from "../model/live-state.js";
 import type { EngineWarning } from "../model/plan.js";
+import { inReadWave } from "../apply/events.js";
 import { computeFunctionTag } from "./function-fingerprint.js";
 import type { OperationRuntime } from "./options.js";
 import { type BaseLiveState, readBaseState, readBucketsHaveObjects, readFeatureState, type UnavailableFeature } from "../inspect/read-live-state.js";
@@ -79,14 +80,12 @@ export async function bundleAll(
  */
 export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput): Promise<PreparedPlan> {
   const ref = { api: rt.api, ...input.ids };
-  rt.emit({ type: "read", wave: 1, request: "project, branch, endpoints" });
-  const base = await readBaseState(ref);
+  const base = await inReadWave(rt.emit, 1, () => readBaseState(ref));
   const desired = input.resolveDesired(base);
   const bundleWarnings: EngineWarning[] = [];
-  rt.emit({ type: "read", wave: 2, request: "policy reads" });
   const [archives, read] = await Promise.all([
     bundleAll(rt, desired, input, bundleWarnings),
-    readFeatureState({ api: rt.api, projectId: input.ids.projectId, base, needs: readNeedsForPolicy(desired) }),
+    inReadWave(rt.emit, 2, () => readFeatureState({ api: rt.api, projectId: input.ids.projectId, base, needs: readNeedsForPolicy(desired) })),
   ]);
   const live = read.state;
   const unavailable = unavailableKinds(read.unavailable);
@@ -101,8 +100,7 @@ export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput)
   let diff = diffState(desired, live, options);
   const prunedBuckets = desired.prune.buckets ? (live.buckets ?? []).filter((b) => !desired.buckets.some((d) => d.name === b.name)).map((b) => b.name) : [];
   if (prunedBuckets.length > 0) {
-    rt.emit({ type: "read", wave: 3, request: `objects of ${prunedBuckets.length} bucket(s)` });
-    live.bucketHasObjects = await readBucketsHaveObjects({ ...ref, buckets: prunedBuckets });
+    live.bucketHasObjects = await inReadWave(rt.emit, 3, () => readBucketsHaveObjects({ ...ref, buckets: prunedBuckets }));
     diff = diffState(desired, live, options);
   }
   return { ids: input.ids, base, desired, live, diff, archives, warnings: [...diff.warnings, ...bundleWarnings] };

@@ -4,6 +4,7 @@
  */
 import type { PlatformApi } from "../api/platform-api.js";
 import type { ApiDatabase } from "../api/wire-types.js";
+import { type EngineEvent, inReadWave } from "../apply/events.js";
 import { prepareRuntime, type ConfigOperationOptions } from "../engine/options.js";
 import { ErrorCode, isPlatformError } from "../errors/index.js";
 import { buildPulledBranchConfig, type PulledBranchConfig } from "./pulled-config.js";
@@ -20,19 +21,19 @@ import { DEFAULT_SERVICE_DATABASE } from "./read-needs.js";
  * branch), or the client's errors.
  */
 export async function inspect(options: ConfigOperationOptions): Promise<PulledBranchConfig> {
-  const { api } = prepareRuntime("inspect", options);
-  return inspectWith(api, options.projectId, options.branchId);
+  const { api, emit } = prepareRuntime("inspect", options);
+  return inspectWith(api, options.projectId, options.branchId, emit);
 }
 
 /** Identical to {@link inspect} (seed 002). */
 export const pullConfig: (options: ConfigOperationOptions) => Promise<PulledBranchConfig> = inspect;
 
-/** The three waves of an inspection on an adapter. */
-export async function inspectWith(api: PlatformApi, projectId: string, branchId: string): Promise<PulledBranchConfig> {
+/** The three waves of an inspection on an adapter; `emit` gets a `read` event per request. */
+export async function inspectWith(api: PlatformApi, projectId: string, branchId: string, emit: (event: EngineEvent) => void = () => undefined): Promise<PulledBranchConfig> {
   const ref = { projectId, branchId };
-  const project = await api.getProject({ projectId });
+  const project = await inReadWave(emit, 1, () => api.getProject({ projectId }));
 
-  const [branches, endpoints, databases, auth, buckets, functions, credentials] = await Promise.allSettled([
+  const [branches, endpoints, databases, auth, buckets, functions, credentials] = await inReadWave(emit, 2, () => Promise.allSettled([
     api.listBranches({ projectId }),
     api.listEndpoints(ref),
     api.listDatabases(ref),
@@ -40,13 +41,13 @@ export async function inspectWith(api: PlatformApi, projectId: string, branchId:
     noneIfUnavailable(api.listBuckets(ref), []),
     noneIfUnavailable(api.listFunctions(ref), []),
     noneIfUnavailable(api.listCredentials(ref), []),
-  ]);
+  ]));
   const allBranches = settled(branches);
   const branch = allBranches.find((b) => b.id === branchId);
   if (branch === undefined) throw branchNotFoundError({ projectId, branchId, branches: allBranches });
 
   const database = dataApiDatabase(settled(databases));
-  const dataApi = database === null ? null : await noneIfUnavailable(api.getDataApi({ ...ref, databaseName: database }), null);
+  const dataApi = database === null ? null : await inReadWave(emit, 3, () => noneIfUnavailable(api.getDataApi({ ...ref, databaseName: database }), null));
 
   return buildPulledBranchConfig({
     project,

@@ -4,7 +4,7 @@ import { createPlatformApi, type PlatformApi } from "../../src/api/index.js";
 import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js";
 import { readLiveState } from "../../src/inspect/read-live-state.js";
 import { allFeatureReads } from "../../src/inspect/read-needs.js";
-import { plan, pullConfig } from "../../src/v1.js";
+import { plan, pullConfig, type EngineEvent } from "../../src/v1.js";
 
 const POLLING = { initialMs: 20, maxMs: 50 };
 let emu: RunningEmulator;
@@ -102,6 +102,16 @@ describe("inspecting a branch on the emulator", () => {
     expect(state.customDomains?.map((d) => d.domain)).toEqual(["hello.example.com"]);
     expect(state.compute).toMatchObject({ minCu: 0.5, maxCu: 2, suspendTimeoutSeconds: 3600 });
     expect(counting.waves()).toBeLessThanOrEqual(3);
+  });
+
+  it("reports the reads of pullConfig as read events in waves 1 to 3", async () => {
+    const events: EngineEvent[] = [];
+    await pullConfig({ projectId: emu.projectId, branchId, apiKey: emu.apiKey, apiHost: emu.apiHost, onEvent: (e) => events.push(e) });
+
+    const reads = events.flatMap((e) => (e.type === "read" ? [e] : []));
+    expect(reads.filter((r) => r.wave === 1).map((r) => r.request)).toEqual([`GET /projects/${emu.projectId}`]);
+    expect(reads.filter((r) => r.wave === 2)).toHaveLength(7);
+    expect(reads.filter((r) => r.wave === 3).map((r) => [r.request, r.status])).toEqual([[expect.stringMatching(/\/data-api\/neondb$/), expect.any(Number)]]);
   });
 
   it("rejects a branch name passed as the id, listing name (id) of every branch", async () => {

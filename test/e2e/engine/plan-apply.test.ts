@@ -3,13 +3,41 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
-import { apply, defineConfig, plan, type EngineEvent } from "../../../src/v1.js";
+import { apply, createPlatformApi, defineConfig, plan, type EngineEvent } from "../../../src/v1.js";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
   emu = await startEmulator({ timings: { opSchedulingMs: 5, opRunMs: 10, deployPendingMs: 5, deployBuildMs: 10, domainActivationMs: 5 } });
 });
 afterAll(async () => emu.close());
+
+describe("read events", () => {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+  const config = defineConfig({ auth: true, buckets: { uploads: { access: "private" } } });
+  const ids = () => ({ projectId: emu.projectId, branchId: emu.defaultBranchId });
+
+  it.each([
+    { client: "the client the engine builds", options: () => ({ apiKey: emu.apiKey, apiHost: emu.apiHost }) },
+    { client: "an injected createPlatformApi client", options: () => ({ api: createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost }) }) },
+  ])("reports every read of a plan with its wave, request, status, duration and request id through $client", async ({ options }) => {
+    const events: EngineEvent[] = [];
+    await plan(config, { ...ids(), ...options(), onEvent: (e) => events.push(e) });
+    const reads = events.flatMap((e) => (e.type === "read" ? [e] : []));
+    const branch = `/projects/${emu.projectId}/branches/${emu.defaultBranchId}`;
+    expect(reads.map((r) => [r.wave, r.request, r.status]).sort()).toEqual([
+      [1, `GET /projects/${emu.projectId}`, 200],
+      [1, `GET ${branch}`, 200],
+      [1, `GET ${branch}/endpoints`, 200],
+      [2, `GET ${branch}/auth`, 404],
+      [2, `GET ${branch}/buckets`, 200],
+      [2, `GET ${branch}/databases`, 200],
+    ].sort());
+    for (const r of reads) {
+      expect(r.requestId).toMatch(UUID);
+      expect(r.ms).toBeGreaterThanOrEqual(0);
+    }
+  });
+});
 
 describe("plan and apply against the emulator", () => {
   it("plans every kind on a fresh branch, applies and re-plans clean", async () => {
