@@ -1,13 +1,13 @@
-import type { ApiBranch, CreateBranchParams, PlatformApi } from "../api/platform-api.js";
+import type { ApiBranch, ApiProject, CreateBranchParams, PlatformApi } from "../api/platform-api.js";
 import type { PolicyConfig } from "../config/policy-types.js";
 import { resolvePolicy } from "../config/resolve-policy.js";
 import type { ResolvedFunctionConfig, ResolvedPolicy } from "../config/resolved.js";
 import { isValidComputePair, toWholeSecondIso } from "../diff/branch.js";
 import { ErrorCode } from "../errors/codes.js";
-import { PartialBranchCreateError } from "../errors/engine-errors.js";
+import { PartialBranchCreateError, PushConflictError } from "../errors/engine-errors.js";
 import { PlatformError, isPlatformError } from "../errors/platform-error.js";
 import type { Json } from "../model/json.js";
-import type { AppliedChange, PushResult } from "../model/plan.js";
+import type { AppliedChange, ConflictReport, PushResult } from "../model/plan.js";
 import { type EngineEvent, inReadWave } from "../apply/events.js";
 import type { PlatformApiPolling, PlatformApiTimeouts } from "../api/client-options.js";
 import { prepareRuntime } from "./options.js";
@@ -72,6 +72,33 @@ function createBody(desired: ResolvedPolicy, parent: ApiBranch, name: string, no
 }
 
 /**
+ * The `COMPUTE_PAIR_INVALID` conflict of a new branch (engine.md §10 step 5): with one bound
+ * declared, the platform takes the other from the project's default compute, and the pair
+ * must still be valid. Without a project default for the other bound nothing can be checked.
+ */
+export function computePairConflict(desired: ResolvedPolicy, project: ApiProject, branchName: string): ConflictReport | undefined {
+  const want = desired.branch.compute ?? {};
+  const defaults = project.default_endpoint_settings ?? {};
+  const min = want.minCu ?? defaults.autoscaling_limit_min_cu;
+  const max = want.maxCu ?? defaults.autoscaling_limit_max_cu;
+  if ((want.minCu === undefined && want.maxCu === undefined) || min === undefined || max === undefined || isValidComputePair(min, max)) return undefined;
+  const field = want.minCu === undefined ? "autoscalingLimitMaxCu" : "autoscalingLimitMinCu";
+  const oneBound = (want.minCu === undefined) !== (want.maxCu === undefined);
+  return {
+    kind: "compute",
+    identifier: branchName,
+    field,
+    current: { autoscalingLimitMinCu: defaults.autoscaling_limit_min_cu ?? null, autoscalingLimitMaxCu: defaults.autoscaling_limit_max_cu ?? null },
+    desired: { autoscalingLimitMinCu: min, autoscalingLimitMaxCu: max },
+    reason:
+      `${oneBound ? `the declared ${field} with the project's default other bound` : "the declared bounds"} give ${min}–${max} CU, ` +
+      "which the platform rejects (min ≤ max; autoscaling ranges at most 16 CU and at most 8 CU wide); declare both bounds in postgres.computeSettings. Nothing was created",
+    blocking: true,
+    code: "COMPUTE_PAIR_INVALID",
+  };
+}
+
+/**
  * Creates a branch from the policy (engine.md §10): evaluates the closure once with
  * `exists: false`, creates the branch with its create-time settings in one call, waits for
  * its operations, then pushes the rest. A failure after creation throws `PartialBranchCreateError`.
@@ -84,7 +111,7 @@ export async function createBranch(config: PolicyConfig, options: CreateBranchOp
   const { api } = rt;
   const projectId = options.projectId;
   const name = options.branchName;
-  const [, branches] = await inReadWave(rt.emit, 1, () => Promise.all([api.getProject({ projectId }), api.listBranches({ projectId })]));
+  const [project, branches] = await inReadWave(rt.emit, 1, () => Promise.all([api.getProject({ projectId }), api.listBranches({ projectId })]));
   const taken = branches.find((b) => b.name === name);
   if (taken !== undefined) {
     throw new PlatformError(ErrorCode.CONFLICT, `Branch "${name}" already exists in project ${projectId} (${taken.id}); choose another name or apply to it.`, {
@@ -100,10 +127,8 @@ export async function createBranch(config: PolicyConfig, options: CreateBranchOp
       details: { projectId, branchName: name, parent: parentName ?? null, available },
     });
   }
-  const c = desired.branch.compute ?? {};
-  if (c.minCu !== undefined && c.maxCu !== undefined && !isValidComputePair(c.minCu, c.maxCu)) {
-    throw new PlatformError(ErrorCode.INVALID_OPTIONS, `compute ${c.minCu}–${c.maxCu} CU is not a valid pair; fix branch.postgres.computeSettings`, { details: { option: "config", value: `${c.minCu}-${c.maxCu}` } });
-  }
+  const pairConflict = computePairConflict(desired, project, name);
+  if (pairConflict !== undefined) throw new PushConflictError([pairConflict], name);
   const bundleInput = { allowDataLoss: false, ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}) };
   const archives = await bundleAll(rt, desired, bundleInput, []);
   const body = createBody(desired, parent, name, new Date());

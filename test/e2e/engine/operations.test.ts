@@ -97,6 +97,27 @@ describe("createBranch", () => {
   });
 });
 
+describe("createBranch compute pre-check", () => {
+  it("refuses one declared bound that breaks the pair with the project's default compute, creating nothing", async () => {
+    const patched = await fetch(`${emu.apiHost}/projects/${emu.projectId}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${emu.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ project: { default_endpoint_settings: { autoscaling_limit_min_cu: 4, autoscaling_limit_max_cu: 8 } } }),
+    });
+    expect(patched.status).toBe(200);
+    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost, polling: POLLING });
+    const config = policy("hi", { branch: () => ({ postgres: { computeSettings: { autoscalingLimitMaxCu: 2 } } }) });
+
+    const err = await createBranch(config, { projectId: emu.projectId, branchName: "preview-5", api, baseDir: dir, polling: POLLING }).catch((e: unknown) => e);
+
+    expect(isPlatformError(err, ErrorCode.PUSH_CONFLICT)).toBe(true);
+    expect((err as { details: { conflicts: unknown[] } }).details.conflicts).toEqual([
+      expect.objectContaining({ code: "COMPUTE_PAIR_INVALID", field: "autoscalingLimitMaxCu", desired: { autoscalingLimitMinCu: 4, autoscalingLimitMaxCu: 2 }, blocking: true }),
+    ]);
+    expect((await api.listBranches({ projectId: emu.projectId })).map((b) => b.name)).not.toContain("preview-5");
+  });
+});
+
 describe("createBranch failures once the branch exists", () => {
   it("reports a later failure as PartialBranchCreateError naming the new branch and what was applied", async () => {
     emu.state.faults.set([{ kind: "status", status: 500, methods: ["POST"], path: "/api/v2/projects/*/branches/*/buckets", times: 2 }]);
