@@ -71,7 +71,8 @@ function buildProgram(): Command {
     .option("--postgres-url <url>", "alias of --postgres URL")
     .option("--pg-port <n>", "local direct port of claimable databases; 0 = a free port", "0")
     .option("--pooler-port <n>", "local pooled port of claimable databases; 0 = a free port", "0")
-    .option("--data-dir <dir>", "persist state (not available yet: milestone M2)")
+    .option("--data-dir <dir>", "persist state in DIR: every acknowledged change survives a crash")
+    .option("--legacy-auth <mode>", "legacy auth routes after their removal date: serve or gone (410)", "serve")
     .option("--verbose", "log one line per request on stderr")
     .option("--log-format <format>", "text or json", "text")
     .exitOverride()
@@ -96,12 +97,13 @@ interface CliFlags {
   pgPort: string;
   poolerPort: string;
   dataDir?: string;
+  legacyAuth: string;
 }
 
 function toOptions(flags: CliFlags): EmulatorOptions {
   if (flags.clock !== "system" && flags.clock !== "manual") throw usageProblem(`--clock: use system or manual, not "${flags.clock}"`);
   if (flags.logFormat !== "text" && flags.logFormat !== "json") throw usageProblem(`--log-format: use text or json, not "${flags.logFormat}"`);
-  if (flags.dataDir !== undefined) throw usageProblem("--data-dir: persistence is not available in this version of the emulator yet (milestone M2); run without it to keep state in memory");
+  if (flags.legacyAuth !== "serve" && flags.legacyAuth !== "gone") throw usageProblem(`--legacy-auth: use serve or gone, not "${flags.legacyAuth}"`);
   return {
     port: integer("--port", flags.port),
     host: flags.host,
@@ -117,6 +119,8 @@ function toOptions(flags: CliFlags): EmulatorOptions {
     postgres: flags.postgresUrl ?? flags.postgres,
     pgPort: integer("--pg-port", flags.pgPort),
     poolerPort: integer("--pooler-port", flags.poolerPort),
+    ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
+    legacyAuthAfterSunset: flags.legacyAuth,
   };
 }
 
@@ -133,7 +137,8 @@ export function formatReadyLines(emu: Pick<RunningEmulator, "apiHost" | "apiKey"
 
 /**
  * Runs `svc emulator ARGS`; resolves with the exit code: 0 after SIGTERM, 130 after SIGINT,
- * 1 for bad arguments or seed, 2 when the port is unavailable.
+ * 1 for bad arguments or seed, 2 when the port or the data-dir lock is unavailable, 3 when the
+ * data dir is corrupt.
  */
 export async function runEmulatorCli(argv: string[]): Promise<number> {
   let flags: CliFlags;
@@ -159,7 +164,8 @@ export async function runEmulatorCli(argv: string[]): Promise<number> {
       return 2;
     }
     process.stderr.write(`svc emulator: ${isPlatformError(err) ? err.message : (err as Error).message}\n`);
-    return 1;
+    const reason = isPlatformError(err) ? (err.details as { reason?: unknown } | undefined)?.reason : undefined;
+    return reason === "locked" ? 2 : reason === "corrupt" ? 3 : 1;
   }
   process.stderr.write(`svc emulator: listening on ${emu.url} (branch databases are records only; their hosts end in .emulator.invalid)\n`);
   process.stdout.write(formatReadyLines(emu));

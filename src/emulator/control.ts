@@ -5,6 +5,10 @@
 import { ErrorCode, PlatformError } from "../errors/index.js";
 import { createClock, type EmulatorClock } from "./engine/clock.js";
 import { startSystemOperation } from "./engine/operations.js";
+import { resumeWorld } from "./engine/resume.js";
+import { DiskBlobStore, MemoryBlobStore, type BlobStore } from "./persist/blob-store.js";
+import { decodeWorld, encodeWorld, referencedBlobs } from "./persist/codec.js";
+import { DataDir } from "./persist/data-dir.js";
 import { createCryptoRandom, createSeededRandom, IdFactory } from "./engine/random.js";
 import { FaultEngine, parseFaultPlan, type FaultRule, type InjectedFault } from "./faults.js";
 import type { ResolvedEmulatorOptions } from "./options.js";
@@ -45,6 +49,18 @@ export interface EmulatorControl {
   lockProject(projectId: string, ms: number, action?: string): OperationRec;
 }
 
+/**
+ * The clock of a restarted emulator: a manual clock saved in the data dir resumes at its saved
+ * time (never earlier than a start date given now); a caller-supplied source is used as given.
+ */
+function resumedClock(spec: ResolvedEmulatorOptions["clock"], saved: unknown): ResolvedEmulatorOptions["clock"] {
+  const clock = (saved as { clock?: { mode?: unknown; now?: unknown } } | undefined)?.clock;
+  if (clock?.mode !== "manual" || typeof clock.now !== "number") return spec;
+  if (spec === "system" || spec === "manual") return new Date(clock.now);
+  if (spec instanceof Date) return new Date(Math.max(spec.getTime(), clock.now));
+  return spec;
+}
+
 /** What the seed printed: the bootstrap key, first project and its default branch. */
 export interface SeedIdentity {
   apiKey: string;
@@ -64,9 +80,20 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
   private current: World;
   private readonly seed: SeedDocument;
   private readonly bootstrapKey: string;
+  private readonly blobStore: BlobStore;
+  /** The opened data dir (emulator.md §10), or undefined in memory mode. */
+  private readonly dataDir: DataDir | undefined;
 
   constructor(private readonly options: ResolvedEmulatorOptions) {
-    this.clock = createClock(options.clock);
+    this.dataDir = options.dataDir !== undefined ? DataDir.open(options.dataDir, () => encodeWorld(this.current, this.clock), (line) => process.stderr.write(`${line}\n`)) : undefined;
+    let saved: unknown;
+    try {
+      saved = this.dataDir?.readState();
+    } catch (err) {
+      void this.dataDir?.release();
+      throw err;
+    }
+    this.clock = createClock(resumedClock(options.clock, saved));
     this.log = new RequestLog(options.log);
     this.limits = options.limits;
     this.legacyAuth = options.legacyAuthAfterSunset;
@@ -80,12 +107,21 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
     };
     const keyIds = new IdFactory(options.idSeed !== undefined ? createSeededRandom(options.idSeed ^ 0x2545f491) : createCryptoRandom());
     const seedKey = options.seed?.users?.[0]?.api_keys?.[0]?.key;
-    this.bootstrapKey = options.apiKey ?? seedKey ?? keyIds.apiKeyToken();
-    this.seed = options.seed ?? defaultSeed(this.bootstrapKey);
-    this.current = this.build(this.seed);
-    const world = this.current;
-    const project = [...world.projects.values()][0];
-    this.identity = { apiKey: this.bootstrapKey, projectId: project?.id ?? "", defaultBranchId: project ? (world.defaultBranch(project)?.id ?? "") : "" };
+    this.blobStore = options.dataDir !== undefined ? new DiskBlobStore(options.dataDir) : new MemoryBlobStore();
+    try {
+      const stored = this.dataDir?.readBootstrap() ?? {};
+      this.bootstrapKey = options.apiKey ?? stored["SVC_API_KEY"] ?? seedKey ?? keyIds.apiKeyToken();
+      this.seed = options.seed ?? defaultSeed(this.bootstrapKey);
+      this.current = saved !== undefined ? this.restore(saved) : this.build(this.seed);
+      if (saved === undefined) this.dataDir?.writeNowSync();
+      const world = this.current;
+      const first = [...world.projects.values()][0];
+      const project = (stored["SVC_PROJECT_ID"] !== undefined ? world.projects.get(stored["SVC_PROJECT_ID"]) : undefined) ?? first;
+      this.identity = { apiKey: this.bootstrapKey, projectId: project?.id ?? "", defaultBranchId: project ? (world.defaultBranch(project)?.id ?? "") : "" };
+    } catch (err) {
+      void this.dataDir?.release();
+      throw err;
+    }
   }
 
   /** The world routes act on. */
@@ -101,10 +137,31 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
   /** Fault hook for operation chains. */
   readonly shouldFailOperation = (action: string): boolean => this.faultEngine.shouldFailOperation(action);
 
-  private build(seed: SeedDocument): World {
+  private newWorld(): World {
     const random = this.options.idSeed !== undefined ? createSeededRandom(this.options.idSeed) : createCryptoRandom();
     const world = new World(this.clock, this.options.timings, random);
+    world.blobs = this.blobStore;
+    return world;
+  }
+
+  /** A world read back from the data dir: records, counters and clock, then its deadlines resumed. */
+  private restore(saved: unknown): World {
+    const world = this.newWorld();
+    decodeWorld(world, saved);
+    this.dataDir?.checkBlobs(referencedBlobs(world));
+    this.ensureBootstrapKey(world);
+    resumeWorld(world);
+    return world;
+  }
+
+  private build(seed: SeedDocument): World {
+    const world = this.newWorld();
     loadSeed(world, seed);
+    this.ensureBootstrapKey(world);
+    return world;
+  }
+
+  private ensureBootstrapKey(world: World): void {
     if (world.authenticate(this.bootstrapKey) === null) {
       const user = [...world.users.values()][0];
       if (user === undefined) throw new PlatformError(ErrorCode.INVALID_OPTIONS, "invalid emulator seed: users: the seed needs at least one user to own the bootstrap key");
@@ -113,7 +170,21 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
       const principal = world.authenticate(this.bootstrapKey);
       if (principal !== null) principal.key.admin = true;
     }
-    return world;
+  }
+
+  /** Makes every change applied so far durable (data dir), before a 2xx is sent. */
+  commit(): Promise<void> {
+    return this.dataDir?.commit() ?? Promise.resolve();
+  }
+
+  /** Writes `bootstrap.env` (0600) with the printed lines, so a restart can print them again. */
+  saveBootstrap(lines: string): void {
+    this.dataDir?.writeBootstrap(lines);
+  }
+
+  /** Finishes pending writes and releases the data-dir lock. */
+  async closeDataDir(): Promise<void> {
+    await this.dataDir?.release();
   }
 
   snapshot(options: { secrets?: boolean } = {}): StateDocument {
@@ -123,6 +194,7 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
   reset(seed?: SeedDocument | StateDocument | string): void {
     this.current.scheduler.clear();
     this.current = this.build(seed === undefined ? this.seed : resolveSeed(seed));
+    this.commit().catch((err: unknown) => process.stderr.write(`svc emulator: error: could not write the reset state to the data dir: ${(err as Error).message}\n`));
   }
 
   requests(limit?: number): RequestLogEntry[] {

@@ -40,7 +40,11 @@ export interface ServerParts {
   log: RequestLog;
   /** Mounts `/__emulator/*` (admin routes) on the app. */
   mountAdmin: (app: Hono<EmulatorEnv>) => void;
+  /** Makes applied changes durable before a 2xx is sent (data dir; a no-op in memory). */
+  commit: () => Promise<void>;
 }
+
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 const API = "/api/v2";
 const VALID_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
@@ -152,6 +156,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
         await (multipart ? multipartLimit : jsonLimit)(c, next);
       } else await next();
     } else await next();
+    if (!READ_METHODS.has(method) && c.res.status < 300) await parts.commit();
     const after = hits.find((h) => h.phase === "after");
     if (after !== undefined) {
       if (after.kind === "delay") await sleep(after.delayMs ?? 0);
@@ -160,6 +165,12 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
     }
   };
   app.use(`${API}/*`, apiMiddleware);
+  const commitClaimable: MiddlewareHandler<EmulatorEnv> = async (c, next) => {
+    await next();
+    if (!READ_METHODS.has(c.req.method) && c.res.status < 300) await parts.commit();
+  };
+  app.use("/api/v1/*", commitClaimable);
+  app.use("/claim/*", commitClaimable);
 
   parts.mountAdmin(app);
   for (const group of [projectRoutes, accessRoutes, advisorRoutes, operationRoutes, branchRoutes, endpointRoutes, roleDatabaseRoutes, authRoutes, dataApiRoutes, storageRoutes, objectRoutes, legacyAuthRoutes, functionRoutes, triggerRoutes, customDomainRoutes, credentialRoutes, apiKeyRoutes, accountRoutes]) {

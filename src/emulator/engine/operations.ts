@@ -53,25 +53,32 @@ export function startOperations(world: World, project: ProjectRec, specs: Operat
     project.operations.push(op);
     project.inFlight.add(op.id);
     records.push(op);
-    world.scheduler.at(startAt, () => {
-      op.status = "running";
-      op.updatedAt = startAt;
-      spec.onStart?.();
-    });
-    world.scheduler.at(finishAt, () => {
-      op.status = op.willSkip ? "skipped" : op.willFail ? "failed" : "finished";
-      if (op.willFail) {
-        op.error = "injected operation failure";
-        op.failuresCount = 1;
-      }
-      op.updatedAt = finishAt;
-      op.totalDurationMs = finishAt - op.createdAt;
-      project.inFlight.delete(op.id);
-      spec.onFinish?.(op.willFail);
-    });
+    scheduleOperation(world, project, op, spec);
   }
   world.scheduler.materialize(world.clock.now());
   return records;
+}
+
+/** Schedules the remaining transitions of an in-flight operation: `running` at `startAt`, the end at `finishAt`. */
+export function scheduleOperation(world: World, project: ProjectRec, op: OperationRec, effects: Pick<OperationSpec, "onStart" | "onFinish">): void {
+  if (op.status === "scheduling") {
+    world.scheduler.at(op.startAt, () => {
+      op.status = "running";
+      op.updatedAt = op.startAt;
+      effects.onStart?.();
+    });
+  }
+  world.scheduler.at(op.finishAt, () => {
+    op.status = op.willSkip ? "skipped" : op.willFail ? "failed" : "finished";
+    if (op.willFail) {
+      op.error = "injected operation failure";
+      op.failuresCount = 1;
+    }
+    op.updatedAt = op.finishAt;
+    op.totalDurationMs = op.finishAt - op.createdAt;
+    project.inFlight.delete(op.id);
+    effects.onFinish?.(op.willFail);
+  });
 }
 
 /** The operation holding the project lock, if any. */

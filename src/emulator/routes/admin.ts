@@ -51,6 +51,12 @@ export function mountAdminRoutes(app: Hono<EmulatorEnv>, control: EmulatorCore):
     await next();
   };
 
+  // Acknowledged changes are durable (emulator.md §10): reset, clock, presigned uploads, auth transfers.
+  r.use("*", async (c, next) => {
+    await next();
+    const mutates = c.req.method !== "GET" || c.req.path.startsWith("/__emulator/auth-transfer/");
+    if (mutates && c.res.status < 300) await control.commit();
+  });
   r.get("/health", (c) => c.json({ ok: true }));
   r.use("/state", adminOnly);
   r.use("/reset", adminOnly);

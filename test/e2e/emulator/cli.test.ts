@@ -69,7 +69,7 @@ describe("svc emulator (process)", () => {
     [["--faults", "status=503,phase=after"], /phase=after/],
     [["--timings", "op_walk=1"], /unknown timing/],
     [["--seed", "/nonexistent/seed.json"], /cannot read/],
-    [["--data-dir", "/tmp/x"], /milestone M2/],
+    [["--legacy-auth", "later"], /--legacy-auth/],
     [["--postgres", "mysql://x"], /postgres/],
   ])("exits 1 with a message for bad arguments (%#)", async (args, message) => {
     const run = spawnCli(["--port", "0", ...args]);
