@@ -46,6 +46,8 @@ export interface EmulatorOptions {
   poolerPort?: number;
   /** Persist state in this directory (emulator.md §10). @default none: memory */
   dataDir?: string;
+  /** Real PostgreSQL databases behind branches and `connection_uri` (emulator.md §13). @default false */
+  realDatabases?: boolean;
   /** Legacy auth routes after their removal date: `serve` or `gone` (410). @default "serve" */
   legacyAuthAfterSunset?: "serve" | "gone";
 }
@@ -69,6 +71,7 @@ export interface ResolvedEmulatorOptions {
   pgPort: number;
   poolerPort: number;
   dataDir?: string;
+  realDatabases: boolean;
   legacyAuthAfterSunset: "serve" | "gone";
 }
 
@@ -91,6 +94,7 @@ const OptionsSchema = z.object({
   pgPort: z.number().int().min(0).max(65535).optional(),
   poolerPort: z.number().int().min(0).max(65535).optional(),
   dataDir: z.string().min(1).optional(),
+  realDatabases: z.boolean().optional(),
   legacyAuthAfterSunset: z.enum(["serve", "gone"]).optional(),
 });
 
@@ -157,6 +161,7 @@ export function resolveEmulatorOptions(options: EmulatorOptions = {}): ResolvedE
     pgPort: o.pgPort ?? 0,
     poolerPort: o.poolerPort ?? 0,
     ...(o.dataDir !== undefined ? { dataDir: o.dataDir } : {}),
+    realDatabases: o.realDatabases ?? false,
     legacyAuthAfterSunset: o.legacyAuthAfterSunset ?? "serve",
   };
 }

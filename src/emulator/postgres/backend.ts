@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Pool } from "pg";
+import type { Pool, PoolConfig } from "pg";
 import { ErrorCode, PlatformError } from "../../errors/index.js";
 import * as sql from "./admin-sql.js";
 import { loadPgPool } from "./load-pg.js";
@@ -69,6 +69,11 @@ export interface PostgresBackend {
   setReadOnly(name: string, readOnly: boolean): Promise<void>;
   /** Databases whose name starts with `prefix`, with their comments. */
   listDatabases(prefix: string): Promise<sql.ServerDatabase[]>;
+  /**
+   * Runs one statement as the superuser (starting the server when needed): on the `postgres`
+   * database, or on `database` over a short-lived connection. For the emulator's branch databases.
+   */
+  adminQuery(text: string, params?: unknown[], database?: string): Promise<Array<Record<string, unknown>>>;
   /** Closes the pool and listeners and stops an embedded server; idempotent. */
   stop(): Promise<void>;
 }
@@ -78,6 +83,8 @@ interface Running {
   readonly pool: Pool;
   readonly listeners: PassThroughListener[];
   readonly supervisor: SupervisorHandle | null;
+  /** Superuser connection settings for another database. */
+  readonly connectTo: (database: string) => PoolConfig;
 }
 
 const SUPERUSER = "svc_superuser";
@@ -127,6 +134,18 @@ export function createPostgresBackend(options: PostgresBackendOptions = {}): Pos
     databaseSize: async (name) => sql.databaseSize((await start()).pool, name),
     setReadOnly: async (name, readOnly) => sql.setDatabaseReadOnly((await start()).pool, name, readOnly),
     listDatabases: async (prefix) => sql.listDatabases((await start()).pool, prefix),
+    adminQuery: async (text, params, database) => {
+      const run = await start();
+      if (database === undefined) return (await run.pool.query(text, params)).rows as Array<Record<string, unknown>>;
+      const Pool = await loadPgPool();
+      const pool = new Pool({ ...run.connectTo(database), max: 1 });
+      pool.on("error", () => undefined);
+      try {
+        return (await pool.query(text, params)).rows as Array<Record<string, unknown>>;
+      } finally {
+        await pool.end().catch(() => undefined);
+      }
+    },
     stop: async () => {
       stopped = true;
       const run = running ?? (starting ? await starting.catch(() => null) : null);
@@ -169,7 +188,9 @@ async function startEmbedded(options: PostgresBackendOptions, log: (line: string
   const listeners: PassThroughListener[] = [];
   try {
     const Pool = await loadPgPool();
-    const pool = new Pool({ host: layout.socketDir, port: 5432, user: SUPERUSER, password: superPassword, database: "postgres", max: 4, allowExitOnIdle: true });
+    const password = superPassword;
+    const connectTo = (database: string): PoolConfig => ({ host: layout.socketDir, port: 5432, user: SUPERUSER, password, database, allowExitOnIdle: true });
+    const pool = new Pool({ ...connectTo("postgres"), max: 4 });
     pool.on("error", (err) => log(`postgres admin connection failed: ${err.message}`));
     const stored = layout.ephemeral ? null : await readStoredPorts(layout.root);
     const target = { path: layout.socketPath };
@@ -187,7 +208,7 @@ async function startEmbedded(options: PostgresBackendOptions, log: (line: string
       directHost: "127.0.0.1",
       sslmode: "disable",
     };
-    return { info, pool, listeners, supervisor };
+    return { info, pool, listeners, supervisor, connectTo };
   } catch (err) {
     await Promise.all(listeners.map((l) => l.close()));
     await supervisor.stop();
@@ -222,7 +243,12 @@ async function startExternal(url: string, options: PostgresBackendOptions, log: 
       directHost: host,
       sslmode: parsed.searchParams.get("sslmode"),
     };
-    return { info, pool, listeners, supervisor: null };
+    const connectTo = (database: string): PoolConfig => {
+      const target = new URL(url);
+      target.pathname = `/${encodeURIComponent(database)}`;
+      return { connectionString: target.toString(), allowExitOnIdle: true };
+    };
+    return { info, pool, listeners, supervisor: null, connectTo };
   } catch (err) {
     await pool.end().catch(() => undefined);
     await Promise.all(listeners.map((l) => l.close()));

@@ -1,0 +1,102 @@
+/**
+ * `realDatabases` (emulator.md §13): wraps the emulator's request handler so that, once a
+ * management request has succeeded, branch creation copies the parent's databases, branch deletion
+ * drops the branch's, and connection URIs point at real local databases. Off by default; the
+ * PostgreSQL backend starts only when one of these requests needs it.
+ */
+import { createBranchDatabases, type BranchDatabases, type BranchFacts } from "./postgres/branch-databases.js";
+import type { PostgresBackend } from "./postgres/backend.js";
+import type { BranchRec, ProjectRec } from "./store/records.js";
+import type { World } from "./store/world.js";
+
+type Json = Record<string, unknown>;
+
+const CONNECTION_URI = /^\/api\/v2\/projects\/([^/]+)\/connection_uri$/;
+const BRANCHES = /^\/api\/v2\/projects\/([^/]+)\/branches$/;
+const BRANCH = /^\/api\/v2\/projects\/([^/]+)\/branches\/([^/]+)$/;
+const PROJECTS = /^\/api\/v2\/projects$/;
+
+function facts(branch: BranchRec): BranchFacts {
+  return {
+    id: branch.id,
+    roles: new Map([...branch.roles].map(([name, role]) => [name, { password: role.password }])),
+    databases: new Map([...branch.databases].map(([name, db]) => [name, { ownerName: db.ownerName }])),
+  };
+}
+
+function withJson(response: Response, body: Json): Response {
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify(body), { status: response.status, statusText: response.statusText, headers });
+}
+
+async function rewriteUris(real: BranchDatabases, branch: BranchRec | undefined, body: Json): Promise<boolean> {
+  const uris = body["connection_uris"];
+  if (branch === undefined || !Array.isArray(uris)) return false;
+  for (const entry of uris as Json[]) {
+    const params = (entry["connection_parameters"] ?? {}) as Json;
+    if (typeof params["role"] !== "string" || typeof params["database"] !== "string") continue;
+    entry["connection_uri"] = await real.connectionUri(facts(branch), params["role"], params["database"], false);
+  }
+  return true;
+}
+
+/** Handles one request: `inner` is the emulator's own handler. */
+async function handle(real: BranchDatabases, world: () => World, request: Request, inner: () => Promise<Response>): Promise<Response> {
+  const url = new URL(request.url);
+  const method = request.method;
+  const localProject = (id: string | undefined): ProjectRec | undefined => {
+    const project = id === undefined ? undefined : world().projects.get(decodeURIComponent(id));
+    return project?.localPostgres === undefined ? project : undefined;
+  };
+  if (method === "DELETE") {
+    const [, projectId, branchId] = BRANCH.exec(url.pathname) ?? [];
+    const before = branchId === undefined ? undefined : localProject(projectId)?.branches.get(decodeURIComponent(branchId));
+    const doomed = before === undefined ? undefined : facts(before);
+    const response = await inner();
+    if (doomed !== undefined && response.ok) await real.dropBranch(doomed);
+    return response;
+  }
+  const response = await inner();
+  if (!response.ok) return response;
+  if (method === "GET") {
+    const project = localProject(CONNECTION_URI.exec(url.pathname)?.[1]);
+    if (project === undefined) return response;
+    const q = url.searchParams;
+    const branch = q.has("branch_id") ? project.branches.get(q.get("branch_id") ?? "") : world().defaultBranch(project);
+    const role = q.get("role_name");
+    const database = q.get("database_name");
+    if (branch === undefined || role === null || database === null) return response;
+    return withJson(response, { uri: await real.connectionUri(facts(branch), role, database, q.get("pooled") === "true") });
+  }
+  if (method !== "POST") return response;
+  const branchesMatch = BRANCHES.exec(url.pathname);
+  if (branchesMatch === null && !PROJECTS.test(url.pathname)) return response;
+  const body = (await response.clone().json()) as Json;
+  if (branchesMatch !== null) {
+    const project = localProject(branchesMatch[1]);
+    const created = project?.branches.get(String((body["branch"] as Json | undefined)?.["id"] ?? ""));
+    const parent = created?.parentId === undefined ? undefined : project?.branches.get(created.parentId);
+    if (created === undefined) return response;
+    if (parent !== undefined) await real.copyBranch(facts(parent), facts(created));
+    return (await rewriteUris(real, created, body)) ? withJson(response, body) : response;
+  }
+  const project = localProject(String((body["project"] as Json | undefined)?.["id"] ?? ""));
+  const branch = project === undefined ? undefined : world().defaultBranch(project);
+  return (await rewriteUris(real, branch, body)) ? withJson(response, body) : response;
+}
+
+/** Anything with a fetch handler, like a Hono app. */
+export interface FetchHandler {
+  fetch(request: Request, ...rest: unknown[]): Response | Promise<Response>;
+}
+
+/**
+ * Replaces `app.fetch` with one that gives the management API's branches real databases on
+ * `backend` (emulator.md §13). Call it after every route is mounted and before serving.
+ */
+export function useRealDatabases(app: FetchHandler, world: () => World, backend: PostgresBackend, log: (line: string) => void): void {
+  const real = createBranchDatabases(backend, log);
+  const inner = app.fetch;
+  app.fetch = (request: Request, ...rest: unknown[]) => handle(real, world, request, async () => inner(request, ...rest));
+}
