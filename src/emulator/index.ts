@@ -58,7 +58,7 @@ export interface RunningEmulator {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const resolved = resolveEmulatorOptions(options);
   const core = new EmulatorCore(resolved);
-  const app = createEmulatorApp({ rt: core, faults: core.faultEngine, log: core.log, mountAdmin: (a) => mountAdminRoutes(a, core) });
+  const app = createEmulatorApp({ rt: core, faults: core.faultEngine, log: core.log, mountAdmin: (a) => mountAdminRoutes(a, core), commit: () => core.commit() });
   let origin = "";
   const instant = createInstantFeature({
     postgres: resolved.postgres,
@@ -78,10 +78,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   app.route("/", instant.routes);
   app.route("/", checkStorageRoute(() => core.world, instant));
   if (resolved.realDatabases) useRealDatabases(app, () => core.world, instant.backend, (line) => core.log.notice(line));
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: resolved.port, hostname: resolved.host }, () => resolve(s));
-    s.once("error", reject);
-  });
+  let server: ServerType;
+  try {
+    server = await new Promise<ServerType>((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port: resolved.port, hostname: resolved.host }, () => resolve(s));
+      s.once("error", reject);
+    });
+  } catch (err) {
+    await core.closeDataDir();
+    throw err;
+  }
   // The emulator never keeps a process alive on its own (emulator.md §14.10): a script that
   // forgets close() still exits; `svc emulator` holds the process open itself.
   server.unref();
@@ -91,6 +97,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const host = resolved.host.includes(":") ? `[${resolved.host}]` : resolved.host;
   const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${address.port}`;
   origin = url;
+  core.saveBootstrap(
+    [`SVC_API_HOST=${url}/api/v2`, `SVC_API_KEY=${core.identity.apiKey}`, `SVC_PROJECT_ID=${core.identity.projectId}`, `SVC_BRANCH_ID=${core.identity.defaultBranchId}`, `SVC_CLAIM_API_HOST=${url}`].join("\n") + "\n",
+  );
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -116,7 +125,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           resolve();
         });
         if ("closeIdleConnections" in server) server.closeIdleConnections();
-      }).then(() => instant.close({ dropDatabases: true }));
+      })
+        .then(() => instant.close({ dropDatabases: true }))
+        .then(() => core.closeDataDir());
       return closing;
     },
   };
