@@ -24,18 +24,28 @@ export async function applyDomainCreate(ctx: ExecutionContext, op: Op<"domain-cr
   return cnameDetails(await register(ctx, op.domain, op.slug));
 }
 
+async function findDomain(ctx: ExecutionContext, domain: string): Promise<ApiCustomDomain | undefined> {
+  return (await ctx.request(() => ctx.api.listCustomDomains(branchRef(ctx)))).find((d) => d.domain === domain);
+}
+
 /**
- * Moves a hostname: re-reads its owner (changed → fail, nothing deleted), deletes, registers
- * again. A failed register fails the change with `details.deregistered: true`.
+ * Moves a hostname (engine.md §7.2): re-reads its owner (no longer the planned previous
+ * function → fail, nothing deleted), deletes, registers again. A failed register fails the
+ * change with `details.deregistered: true`.
  */
 export async function applyDomainReplace(ctx: ExecutionContext, op: Op<"domain-replace">): Promise<HandlerDetails> {
-  const current = (await ctx.request(() => ctx.api.listCustomDomains(branchRef(ctx)))).find((d) => d.domain === op.domain);
-  if (current !== undefined && (current.entity_type !== "function" || current.entity_id !== op.previousSlug)) {
-    throw new PlatformError(ErrorCode.CONFLICT, `hostname ${op.domain}: owner changed to ${current.entity_type} ${current.entity_id} since the plan; nothing deleted. Run plan again`, {
-      details: { domain: op.domain, expectedOwner: op.previousSlug, owner: current.entity_id },
+  const current = await findDomain(ctx, op.domain);
+  if (current === undefined || current.entity_type !== "function" || current.entity_id !== op.previousSlug) {
+    const now = current === undefined ? "is no longer registered on this branch" : `owner changed to ${current.entity_type} ${current.entity_id}`;
+    throw new PlatformError(ErrorCode.CONFLICT, `hostname ${op.domain}: ${now} since the plan (expected function ${op.previousSlug}); nothing deleted. Run plan again`, {
+      details: { domain: op.domain, expectedOwner: op.previousSlug, owner: current?.entity_id ?? null },
     });
   }
-  if (current !== undefined) await ctx.request(() => ctx.api.deleteCustomDomain({ ...branchRef(ctx), domain: op.domain }));
+  await mutateWithReconcile(
+    ctx,
+    () => ctx.api.deleteCustomDomain({ ...branchRef(ctx), domain: op.domain }),
+    async () => (await findDomain(ctx, op.domain)) === undefined,
+  );
   try {
     return { ...cnameDetails(await register(ctx, op.domain, op.slug)), previousSlug: op.previousSlug };
   } catch (err) {
@@ -53,7 +63,7 @@ export async function applyDomainDelete(ctx: ExecutionContext, op: Op<"domain-de
   await mutateWithReconcile(
     ctx,
     () => ctx.api.deleteCustomDomain({ ...branchRef(ctx), domain: op.domain }),
-    async () => !(await ctx.request(() => ctx.api.listCustomDomains(branchRef(ctx)))).some((d) => d.domain === op.domain),
+    async () => (await findDomain(ctx, op.domain)) === undefined,
   );
   return {};
 }

@@ -50,11 +50,15 @@ describe("change handlers", () => {
     expect(details).toEqual({ cnameTarget: "edge.test", previousSlug: "blue" });
   });
 
-  it("refuses to move a hostname whose owner changed since the plan, deleting nothing", async () => {
+  it.each([
+    { name: "owner changed to another function", registered: [{ domain: "a.example.com", entity_type: "function", entity_id: "red", cname_target: "edge.test" }], says: "owner changed to function red" },
+    { name: "hostname was removed from the branch", registered: [], says: "is no longer registered on this branch" },
+  ])("refuses to move a hostname whose $name since the plan, touching nothing", async ({ registered, says }) => {
     const fake = createFakePlatform();
-    fake.domains.push({ domain: "a.example.com", entity_type: "function", entity_id: "red", cname_target: "edge.test" });
+    fake.domains.push(...registered);
     const err = await applyChange(context(fake, policyWith()), planned({ type: "domain-replace", domain: "a.example.com", slug: "green", previousSlug: "blue" })).catch((e: unknown) => e);
-    expect((err as Error).message).toContain("owner changed");
+    expect((err as Error).message).toContain(says);
+    expect((err as Error).message).toContain("nothing deleted");
     expect(fake.calls).toEqual(["listCustomDomains br-main-1"]);
   });
 
