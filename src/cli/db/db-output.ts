@@ -49,8 +49,10 @@ export function shortUtc(iso: string): string {
 export function relativeTime(iso: string, now: number): string {
   const ms = Date.parse(iso) - now;
   if (!Number.isFinite(ms) || ms <= 0) return "already";
-  const hours = Math.round(ms / 3_600_000);
-  if (hours >= 1) return `in ${hours} hour${hours === 1 ? "" : "s"}`;
+  if (ms >= 3_600_000) {
+    const hours = Math.round(ms / 3_600_000);
+    return `in ${hours} hour${hours === 1 ? "" : "s"}`;
+  }
   const minutes = Math.max(1, Math.round(ms / 60_000));
   return `in ${minutes} minute${minutes === 1 ? "" : "s"}`;
 }

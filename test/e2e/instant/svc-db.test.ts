@@ -93,6 +93,29 @@ describe("svc db against the emulator", () => {
     expect(existsSync(envFile)).toBe(false);
   });
 
+  it.each([
+    ["a missing file", null, "", "\n"],
+    ["a file without a final newline", "APP=1", "APP=1\n\n", "\n"],
+    ["a CRLF file", "APP=1\r\nOTHER=2\r\n", "APP=1\r\nOTHER=2\r\n\r\n", "\r\n"],
+    ["a file with a BOM", "\uFEFFAPP=1\n", "\uFEFFAPP=1\n\n", "\n"],
+  ])("writes the exact block bytes into %s", async (_name, before, prefix, eol) => {
+    const envFile = join(tempDir(), ".env");
+    if (before !== null) writeFileSync(envFile, before);
+    const run = await svcDb(["--json", "-e", envFile]);
+    expect(run.code).toBe(0);
+    const doc = JSON.parse(run.stdout) as Record<string, string>;
+    const record = (await call(`${emu.claimApiHost}/api/v1/database/${doc["id"]}`, "GET")).body as Record<string, string>;
+    const block = [
+      `# svc db: claimable Postgres database ${doc["id"]}, created ${record["created_at"]}`,
+      `DATABASE_URL=${doc["databaseUrl"]}`,
+      `DATABASE_URL_DIRECT=${doc["databaseUrlDirect"]}`,
+      `# Expires ${doc["expiresAt"]} (${new Date(doc["expiresAt"] ?? "").toUTCString()}) unless claimed.`,
+      "# Claim it into your account with the link below, or run: svc db claim",
+      `PUBLIC_POSTGRES_CLAIM_URL=${doc["claimUrl"]}`,
+    ];
+    expect(readFileSync(envFile, "utf8")).toBe(prefix + block.join(eol) + eol);
+  });
+
   it("rejects a bad key before creating anything", async () => {
     const run = await svcDb(["-y", "-k", "database-url", "-e", join(tempDir(), ".env")]);
     expect(run.code).toBe(1);
