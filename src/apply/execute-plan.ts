@@ -1,4 +1,5 @@
 import type { PlannedChange } from "../diff/plan-types.js";
+import { ErrorCode } from "../errors/codes.js";
 import { isPlatformError } from "../errors/platform-error.js";
 import type { Json } from "../model/json.js";
 import type { AppliedChange, Change } from "../model/plan.js";
@@ -39,6 +40,17 @@ function errorRecord(err: unknown): { code: string; message: string; details?: {
     return { code: err.code, message: err.message, details: json };
   }
   return { code: "PLATFORM_API_ERROR", message: err instanceof Error ? err.message : String(err) };
+}
+
+/**
+ * The error record of a change cut short by cancellation after it started: whatever error the
+ * interrupted wait or request raised, part of the change may already be on the platform.
+ */
+function cancelledRecord(change: Change): { code: string; message: string } {
+  return {
+    code: ErrorCode.CANCELLED,
+    message: `${change.id} was cancelled while in progress; part of it may have been applied. Run plan to see the branch's state.`,
+  };
 }
 
 type State = "pending" | "running" | "applied" | "failed" | "skipped";
@@ -134,9 +146,10 @@ export function executePlan(plan: readonly PlannedChange[], ctx: ExecutionContex
               ctx.emit({ type: "change", id: change.id, phase: "skipped", reason: "cancelled" });
               return;
             }
+            const record = isPlatformError(err, ErrorCode.CANCELLED) ? cancelledRecord(change) : errorRecord(err);
             state.set(change.id, "failed");
-            errors.set(change.id, errorRecord(err));
-            ctx.emit({ type: "change", id: change.id, phase: "failed", reason: errorRecord(err).message });
+            errors.set(change.id, record);
+            ctx.emit({ type: "change", id: change.id, phase: "failed", reason: record.message });
           },
         ).finally(() => {
           running -= 1;

@@ -84,4 +84,15 @@ describe("executePlan", () => {
     expect(outcome.started).toBe(true);
     expect(outcome.skipped.map((s) => [s.change.id, s.reason])).toEqual([["create:bucket.b", "cancelled"]]);
   });
+
+  it("reports a change cancelled while waiting for its build as possibly applied, not as unchanged", async () => {
+    const fake = createFakePlatform({ buildPolls: 1_000 });
+    const controller = new AbortController();
+    fake.onRequest = (method) => {
+      if (method === "createDeployment") controller.abort();
+    };
+    const outcome = await setup(policyWith({ functions: [fnWith("hello")] }), liveWith({ functions: [] }), fake, { signal: controller.signal }).run();
+    expect(outcome.failed).toEqual([{ change: expect.objectContaining({ id: "create:function.hello" }), error: { code: "PLATFORM_CANCELLED", message: expect.stringContaining("part of it may have been applied") } }]);
+    expect(JSON.stringify(outcome.failed)).not.toContain("Nothing was changed");
+  });
 });
