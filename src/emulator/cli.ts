@@ -72,6 +72,7 @@ function buildProgram(): Command {
     .option("--pg-port <n>", "local direct port of claimable databases; 0 = a free port", "0")
     .option("--pooler-port <n>", "local pooled port of claimable databases; 0 = a free port", "0")
     .option("--data-dir <dir>", "persist state in DIR: every acknowledged change survives a crash")
+    .option("--real-databases", "branches get real PostgreSQL databases and connection_uri connects (default: URIs point at nothing)")
     .option("--legacy-auth <mode>", "legacy auth routes after their removal date: serve or gone (410)", "serve")
     .option("--verbose", "log one line per request on stderr")
     .option("--log-format <format>", "text or json", "text")
@@ -97,6 +98,7 @@ interface CliFlags {
   pgPort: string;
   poolerPort: string;
   dataDir?: string;
+  realDatabases?: boolean;
   legacyAuth: string;
 }
 
@@ -120,6 +122,7 @@ function toOptions(flags: CliFlags): EmulatorOptions {
     pgPort: integer("--pg-port", flags.pgPort),
     poolerPort: integer("--pooler-port", flags.poolerPort),
     ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
+    ...(flags.realDatabases === true ? { realDatabases: true } : {}),
     legacyAuthAfterSunset: flags.legacyAuth,
   };
 }
