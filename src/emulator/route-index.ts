@@ -152,7 +152,7 @@ export const SEED_ENDPOINT_INDEX: readonly string[] = Object.freeze([
   "GET /auth",
 ]);
 
-/** Routes of the seeds outside the index whose groups land in M2 (501 until then). */
+/** Routes of the seeds outside the index, emulated since milestone M2 (the index walk covers them too). */
 export const M2_ROUTES: readonly string[] = Object.freeze([
   "DELETE /projects/{project_id}",
   "POST /projects/{project_id}/recover",
