@@ -1,4 +1,9 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../../src/cli/main.js";
 import type { BrowserContext } from "playwright-core";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { KEYS, TWO_ACCOUNTS_SEED } from "../emulator/helpers.js";
@@ -23,7 +28,7 @@ describe.skipIf(SKIP_BROWSER)("the claim page in Chromium", () => {
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   }
 
-  it("signs in, transfers to an organization, and the project appears for that organization only", async () => {
+  it("signs in, transfers to an organization, the project appears for that organization only, and svc db claim reports it", async () => {
     const created = await call(`${emu.claimApiHost}/api/v1/database`, "POST", { ref: "browser-test" });
     expect(created.status).toBe(201);
     const id = String(created.body["id"]);
@@ -60,6 +65,15 @@ describe.skipIf(SKIP_BROWSER)("the claim page in Chromium", () => {
     expect((await management(`/projects/${projectId}`, KEYS.bob)).status).toBe(404);
     expect(await query(direct, "SELECT current_user = current_database() AS same")).toEqual([{ same: true }]);
     await page.close();
+
+    const dir = mkdtempSync(join(tmpdir(), "svc-claim-cli-"));
+    writeFileSync(join(dir, ".env"), `PUBLIC_POSTGRES_CLAIM_URL=${String(created.body["claim_url"])}\n`);
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    const io = { stdout: { write: (t: string) => stdout.push(t) }, stderr: { write: (t: string) => stderr.push(t) }, stdin: Readable.from([]), env: {}, cwd: dir, now: () => Date.now() };
+    expect(await main(["db", "claim"], { io, signal: new AbortController().signal })).toBe(0);
+    expect(stdout.join("")).toBe(`Already claimed into project ${projectId}.\n`);
+    expect(stderr.join("")).toBe("");
   }, 60_000);
 
   it("shows the not-found page for an expired id", async () => {
