@@ -77,7 +77,8 @@ describe("the seed's endpoint index", () => {
         ...(method === "GET" ? {} : { body: "{}" }),
       });
       const text = await res.text();
-      [status, contentType, body] = [res.status, res.headers.get("content-type"), text === "" ? null : (JSON.parse(text) as { code?: string })];
+      const type = res.headers.get("content-type");
+      [status, contentType, body] = [res.status, type, text === "" || !(type ?? "").startsWith("application/json") ? null : (JSON.parse(text) as { code?: string })];
     }
     expect(status).not.toBe(405);
     expect(body?.code).not.toBe("route_not_found");
