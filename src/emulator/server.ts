@@ -45,6 +45,8 @@ export interface ServerParts {
 }
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Paths whose last segment is a credential (presigned object tokens, auth transfer ids): never logged. */
+const TOKEN_PATH = /^(\/__emulator\/(?:objects|auth-transfer)\/).+$/;
 
 const API = "/api/v2";
 const VALID_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
@@ -108,7 +110,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
     log.add({
       time: new Date().toISOString(),
       method: c.req.method,
-      path: c.req.path,
+      path: c.req.path.replace(TOKEN_PATH, "$1[redacted]"),
       status: reset ? "reset" : c.res.status,
       durationMs: performance.now() - started,
       requestId: rid,

@@ -106,6 +106,15 @@ describe("bucket objects and presigned URLs", () => {
     expect((await fetch(get.url)).status).toBe(404);
   });
 
+  it("never writes a presigned token into the request log", async () => {
+    const put = await presign("upload", "log.txt");
+    await fetch(put.url, { method: "PUT", body: "x" });
+    const token = put.url.slice(put.url.lastIndexOf("/") + 1);
+    const paths = emu.state.requests().map((r) => r.path);
+    expect(paths).toContain("/__emulator/objects/[redacted]");
+    expect(paths.some((p) => p.includes(token))).toBe(false);
+  });
+
   it("deletes by prefix and counts what it deleted", async () => {
     const res = await client(emu, KEYS.alice).call<{ deleted: number }>("DELETE", `${BUCKET}/objects-by-prefix?prefix=docs/`);
     expect(res.status).toBe(200);
