@@ -84,6 +84,8 @@ export function stateToSeed(doc: Obj): unknown {
       name: o["name"],
       plan: o["plan"],
       platform_features: o["platform_features"],
+      ...(typeof o["project_role_management"] === "boolean" ? { project_role_management: o["project_role_management"] } : {}),
+      ...(o["member_default_project_role"] !== undefined ? { member_default_project_role: o["member_default_project_role"] } : {}),
       members: list(o["members"]).map((m) => ({ email: emailOf.get(m["user_id"]), role: m["role"] })),
       api_keys: keysOf(doc, "org", o["id"]),
     })),
@@ -100,6 +102,9 @@ export function stateToSeed(doc: Obj): unknown {
           pg_version: p["pg_version"],
           store_passwords: p["store_passwords"],
           history_retention_seconds: p["history_retention_seconds"],
+          permissions: list(p["permissions"]).filter((x) => x["revoked_at"] === undefined).map((x) => ({ email: x["email"] })),
+          member_roles: list(p["member_roles"]).map((m) => ({ email: emailOf.get(m["user_id"]), role: m["role"] })),
+          advisor_issues: list(p["advisor_issues"]).map(({ branch_id: branchId, ...issue }) => ({ ...issue, branch: names.get(branchId) })),
           branches: branches.map((b) => branchSeed(doc, p, b, names)),
         };
       }),

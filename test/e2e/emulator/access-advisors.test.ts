@@ -167,3 +167,27 @@ describe("advisors (seed 000: min_severity)", () => {
     expect(res.body.request_id).toBeDefined();
   });
 });
+
+describe("access settings in a state document", () => {
+  it("survive a snapshot used as a seed: member roles, permissions, advisor issues and organization settings", async () => {
+    const source = await startTestEmulator({ seed: M2_SEED });
+    await client(source, M2.alice).call("PUT", `${TEAM}/members/${M2_USERS.carol}/role`, { role: "VIEWER" });
+    const snapshot = source.state.snapshot({ secrets: true });
+    await source.close();
+    const restored = await startTestEmulator({ seed: snapshot });
+    try {
+      const members = await client(restored, M2.alice).call<Members>("GET", `${TEAM}/members`);
+      expect(members.body.members.map((m) => [m.email, m.explicit_role, m.effective_role])).toEqual([
+        ["alice@example.test", null, "ADMIN"],
+        ["bob@example.test", "EDITOR", "EDITOR"],
+        ["carol@example.test", "VIEWER", "VIEWER"],
+      ]);
+      expect((await client(restored, M2.erin).call("GET", "/projects/dave-app-300003")).status).toBe(200);
+      expect((await client(restored, M2.alice).call("GET", "/projects/flat-app-200002/members")).status).toBe(404);
+      const issues = await client(restored, M2.alice).call<{ issues: { id: string }[] }>("GET", `${TEAM}/advisors?database_name=neondb&min_severity=WARN`);
+      expect(issues.body.issues.map((i) => i.id)).toEqual(["adv-warn", "adv-error"]);
+    } finally {
+      await restored.close();
+    }
+  });
+});
