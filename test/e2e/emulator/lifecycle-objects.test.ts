@@ -47,6 +47,17 @@ describe("project delete, recovery within 7 days and purge", () => {
     expect(recoverable.body.projects).toEqual([]);
   });
 
+  it("keeps a deleted project's custom domains reserved until the purge releases them", async () => {
+    const alice = client(emu, KEYS.alice);
+    const bobDomains = "/projects/bob-app-200002/branches/br-bob-main-200002/custom-domains";
+    const body = { domain: "shop.example.com", entity_type: "function" };
+    expect((await alice.call("POST", `${ALICE}/branches/br-alice-main-100001/custom-domains`, { ...body, entity_id: "hello" })).status).toBe(201);
+    await alice.call("DELETE", ALICE);
+    expect((await client(emu, KEYS.bob).call("POST", bobDomains, { ...body, entity_id: "api" })).status).toBe(409);
+    emu.clock.advance(7 * DAY);
+    expect((await client(emu, KEYS.bob).call("POST", bobDomains, { ...body, entity_id: "api" })).status).toBe(201);
+  });
+
   it.each([
     ["recover of an active project", "POST", `${ALICE}/recover`, KEYS.alice, 409],
     ["delete by another account", "DELETE", ALICE, KEYS.bob, 404],
