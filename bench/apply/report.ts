@@ -3,7 +3,21 @@
  * bound and to the one-at-a-time run, and the issue 10 targets with the measured value beside
  * each. Pure: measurements in, text out.
  */
-import type { Measurement } from "./run-one.js";
+import { scryptSync } from "node:crypto";
+import type { Measurement } from "./measurement.js";
+
+/** Functions whose configTag is derived at once (engine.md §6: a limiter of 2). */
+const FINGERPRINT_LIMIT = 2;
+
+/** Milliseconds of one scrypt with the configTag parameters (N = 2^15, r = 8, p = 1), median of 3. */
+export function measureScrypt(): number {
+  const times = [0, 1, 2].map((i) => {
+    const start = performance.now();
+    scryptSync(`bench-password-${i}`, `bench-salt-${i}`, 10, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    return performance.now() - start;
+  });
+  return [...times].sort((a, b) => a - b)[1] ?? 0;
+}
 
 function ms(n: number): string {
   return `${n.toFixed(0)} ms`;
@@ -23,7 +37,7 @@ function table(rows: string[][]): string {
 }
 
 /** The report printed by `npm run bench`. */
-export function formatReport(all: readonly Measurement[]): string {
+export function formatReport(all: readonly Measurement[], scryptMs: number): string {
   const header = ["scenario", "op", "conc", "wall", "before 1st mutation", "requests", "waves", "mutations", "deploys", "lower bound", "engine/bound", "engine/sequential"];
   const rows = all.map((m) => {
     const sequential = find(all, m.scenario, m.op, 1);
@@ -50,6 +64,8 @@ export function formatReport(all: readonly Measurement[]): string {
     lines.push(`  wide apply within 1.5× the lower bound: ${ratio(wide.wallMs, wide.lowerBoundMs)} (${wide.wallMs <= 1.5 * wide.lowerBoundMs ? "met" : "not met"})`);
     lines.push(`    of which after the first mutation: ${ms(execution)} against a critical path of ${ms(path)} (${ratio(execution, path)})`);
     lines.push(`    and before it (reads, bundling, fingerprints): ${ms(wide.planPhaseMs)}`);
+    const fingerprints = Math.ceil(24 / FINGERPRINT_LIMIT) * scryptMs;
+    lines.push(`    one configTag scrypt here and now: ${ms(scryptMs)}; 24 functions, ${FINGERPRINT_LIMIT} at a time: about ${ms(fingerprints)}`);
   }
   const noopPlan = find(all, "noop", "plan", 8);
   if (noopPlan !== undefined) {

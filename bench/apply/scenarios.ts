@@ -24,6 +24,13 @@ export function smallPolicy(): PolicyConfig {
   });
 }
 
+/** Planned once before each measurement to load the library's modules; shares no fingerprint with the scenarios. */
+export function warmUpPolicy(): PolicyConfig {
+  return defineConfig({
+    functions: { warmup: { name: "Warm-up", source: "./fn", bundler: "none", env: { MODE: "warm-up" } } },
+  });
+}
+
 /** `wide`: 24 functions, 6 buckets, 12 triggers (6 schedule, 6 storage), 8 domains, auth, Data API, compute. */
 export function widePolicy(): PolicyConfig {
   const functions: NonNullable<PolicyConfig["functions"]> = {};
