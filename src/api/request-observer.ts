@@ -1,10 +1,12 @@
 /**
- * Per-request reports for whoever is reading (the engine's `read` events, engine.md §8.4).
- * A listener is bound to an async scope rather than to a client, so it sees every request the
- * HTTP client makes inside that scope, including through an `api` the caller built with
- * `createPlatformApi` (as the CLI does). Other adapters report nothing.
+ * Per-request reports and retries for the operation in progress (the engine's `read` and
+ * `retry` events, engine.md §8.4). Listeners are bound to an async scope rather than to a
+ * client, so they see every request the HTTP client makes inside that scope, including through
+ * an `api` the caller built with `createPlatformApi` (as the CLI does). Other adapters report
+ * nothing.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { ApiRetryEvent } from "./transport.js";
 
 /** One logical request (retries included), as the transport saw it. Never carries secrets. */
 export interface RequestReport {
@@ -19,19 +21,34 @@ export interface RequestReport {
   requestId: string;
 }
 
-const listeners = new AsyncLocalStorage<(report: RequestReport) => void>();
-
-/** Runs `fn`; every request the HTTP client completes within it is passed to `listener`. */
-export function observeRequests<T>(listener: (report: RequestReport) => void, fn: () => Promise<T>): Promise<T> {
-  return listeners.run(listener, fn);
+/** What an async scope listens to; nested scopes inherit the listeners they do not set. */
+export interface RequestObserver {
+  /** Each completed logical request. */
+  onRequest?: (report: RequestReport) => void;
+  /** Each retry the client is about to make. */
+  onRetry?: (event: ApiRetryEvent) => void;
 }
 
-/** Passes `report` to the listener of the current scope, if any; its exceptions are swallowed. */
+const scope = new AsyncLocalStorage<RequestObserver>();
+
+/** Runs `fn`; requests and retries of the HTTP client within it go to `observer`. */
+export function observeRequests<T>(observer: RequestObserver, fn: () => Promise<T>): Promise<T> {
+  return scope.run({ ...scope.getStore(), ...observer }, fn);
+}
+
+/** Passes `report` to the current scope's `onRequest`, if any; its exceptions are swallowed. */
 export function reportRequest(report: RequestReport): void {
-  const listener = listeners.getStore();
-  if (listener === undefined) return;
+  safely(() => scope.getStore()?.onRequest?.(report));
+}
+
+/** Passes `event` to the current scope's `onRetry`, if any; its exceptions are swallowed. */
+export function reportRetry(event: ApiRetryEvent): void {
+  safely(() => scope.getStore()?.onRetry?.(event));
+}
+
+function safely(call: () => void): void {
   try {
-    listener(report);
+    call();
   } catch {
     // A listener's failure must not break the call (engine.md §8.4).
   }

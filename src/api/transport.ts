@@ -15,7 +15,7 @@ import {
 } from "../errors/index.js";
 import { errorFromResponse, parseErrorBody } from "./error-body.js";
 import type { MultipartBody } from "./multipart-body.js";
-import { reportRequest } from "./request-observer.js";
+import { reportRequest, reportRetry } from "./request-observer.js";
 import { decideRetry, isIdempotentMethod, parseRetryAfterMs, type AttemptOutcome } from "./retry-policy.js";
 
 /** An HTTP method the client uses. */
@@ -283,4 +283,5 @@ function emit(config: TransportConfig, event: ApiEvent): void {
   } catch {
     // A listener's failure must not break the call (engine.md §8.4).
   }
+  reportRetry(event);
 }

@@ -34,7 +34,15 @@ export function safeEmitter(onEvent: ((event: EngineEvent) => void) | undefined)
  */
 export function inReadWave<T>(emit: (event: EngineEvent) => void, wave: number, reads: () => Promise<T>): Promise<T> {
   return observeRequests(
-    (r) => emit({ type: "read", wave, request: `${r.method} ${r.path}`, ...(r.status === undefined ? {} : { status: r.status }), ms: r.ms, requestId: r.requestId }),
+    { onRequest: (r) => emit({ type: "read", wave, request: `${r.method} ${r.path}`, ...(r.status === undefined ? {} : { status: r.status }), ms: r.ms, requestId: r.requestId }) },
     reads,
   );
+}
+
+/**
+ * Runs an operation so that the HTTP client's retries reach `emit` as `retry` events, whether
+ * the engine built the client or the caller passed one from `createPlatformApi`.
+ */
+export function withApiEvents<T>(emit: (event: EngineEvent) => void, operation: () => Promise<T>): Promise<T> {
+  return observeRequests({ onRetry: emit }, operation);
 }

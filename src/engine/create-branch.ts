@@ -8,9 +8,9 @@ import { PartialBranchCreateError, PushConflictError } from "../errors/engine-er
 import { PlatformError, isPlatformError } from "../errors/platform-error.js";
 import type { Json } from "../model/json.js";
 import type { AppliedChange, ConflictReport, PushResult } from "../model/plan.js";
-import { type EngineEvent, inReadWave } from "../apply/events.js";
+import { type EngineEvent, inReadWave, withApiEvents } from "../apply/events.js";
 import type { PlatformApiPolling, PlatformApiTimeouts } from "../api/client-options.js";
-import { prepareRuntime } from "./options.js";
+import { type OperationRuntime, prepareRuntime } from "./options.js";
 import { bundleAll, preparePlan } from "./prepare-plan.js";
 import { gateAndExecute } from "./push-config.js";
 
@@ -108,6 +108,11 @@ export async function createBranch(config: PolicyConfig, options: CreateBranchOp
     throw new PlatformError(ErrorCode.INVALID_OPTIONS, "createBranch needs branchName: the new branch's name.", { details: { option: "branchName", value: String(options.branchName) } });
   }
   const rt = prepareRuntime("createBranch", { ...options, apiHost: undefined });
+  return withApiEvents(rt.emit, () => createBranchWith(rt, config, options));
+}
+
+/** {@link createBranch} once the options are validated. */
+async function createBranchWith(rt: OperationRuntime, config: PolicyConfig, options: CreateBranchOptions): Promise<CreatedBranch> {
   const { api } = rt;
   const projectId = options.projectId;
   const name = options.branchName;

@@ -112,7 +112,6 @@ export function prepareRuntime(operation: string, options: Omit<PlanOptions, "br
       ...(options.apiHost === undefined ? {} : { apiHost: options.apiHost }),
       timeouts,
       polling,
-      onEvent: emit,
       ...(options.signal ? { signal: options.signal } : {}),
     });
   }

@@ -4,6 +4,7 @@ import { resolvePolicy } from "../config/resolve-policy.js";
 import type { BranchTarget, ResolvedPolicy } from "../config/resolved.js";
 import { executePlan } from "../apply/execute-plan.js";
 import type { ExecutionContext } from "../apply/execution-context.js";
+import { withApiEvents } from "../apply/events.js";
 import { gatePlan } from "../apply/gate-plan.js";
 import { ApplyFailedError, CancelledError, PushAbortedError, PushConflictError } from "../errors/engine-errors.js";
 import type { PushResult } from "../model/plan.js";
@@ -90,18 +91,20 @@ export function resolverFor(config: PolicyConfig, options: { baseDir?: string; b
  */
 export async function pushConfig(config: PolicyConfig, options: PushConfigOptions): Promise<PushResult> {
   const rt = prepareRuntime("pushConfig", options);
-  const prepared = await preparePlan(rt, {
-    ids: { projectId: options.projectId, branchId: options.branchId },
-    resolveDesired: resolverFor(config, options),
-    ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}),
-    allowDataLoss: options.allowDataLoss ?? false,
-    now: () => new Date(),
-  });
-  return gateAndExecute(rt, prepared, {
-    dryRun: options.dryRun ?? false,
-    updateExisting: options.updateExisting ?? false,
-    allowProtectedBranch: options.allowProtectedBranch ?? false,
-    ...(options.confirm ? { confirm: options.confirm } : {}),
+  return withApiEvents(rt.emit, async () => {
+    const prepared = await preparePlan(rt, {
+      ids: { projectId: options.projectId, branchId: options.branchId },
+      resolveDesired: resolverFor(config, options),
+      ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}),
+      allowDataLoss: options.allowDataLoss ?? false,
+      now: () => new Date(),
+    });
+    return gateAndExecute(rt, prepared, {
+      dryRun: options.dryRun ?? false,
+      updateExisting: options.updateExisting ?? false,
+      allowProtectedBranch: options.allowProtectedBranch ?? false,
+      ...(options.confirm ? { confirm: options.confirm } : {}),
+    });
   });
 }
 

@@ -6,6 +6,7 @@ import type { Change, ConflictReport, EngineWarning, PlanSummary, PushResult, Un
 import { LIBRARY_VERSION } from "../version.js";
 import { changesDigestOf, recordedDigest } from "./build-result.js";
 import type { ApplyOptions } from "./options.js";
+import { withApiEvents } from "../apply/events.js";
 import { prepareRuntime } from "./options.js";
 import { preparePlan } from "./prepare-plan.js";
 import { gateAndExecute, resolverFor } from "./push-config.js";
@@ -85,28 +86,30 @@ export async function applyPlan(saved: SavedPlan, options: ApplyPlanOptions): Pr
     throw new StalePlanError({ reason: "target", expected: `${saved.projectId}/${saved.branchId}`, actual: `${options.projectId}/${options.branchId}` });
   }
   const rt = prepareRuntime("applyPlan", options);
-  const prepared = await preparePlan(rt, {
-    ids: { projectId: options.projectId, branchId: options.branchId },
-    resolveDesired: resolverFor(options.config, options),
-    ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}),
-    allowDataLoss: options.allowDataLoss ?? false,
-    now: () => new Date(),
-  });
-  const count = prepared.diff.changes.length;
-  if (prepared.diff.stateFingerprint !== saved.stateFingerprint) {
-    throw new StalePlanError({ reason: "state", expected: saved.stateFingerprint, actual: prepared.diff.stateFingerprint, currentChangeCount: count });
-  }
-  const bundles = Object.fromEntries([...prepared.archives].map(([slug, a]) => [slug, { zipSha256: a.zipSha256, zipBytes: a.zipBytes }]));
-  const mismatch = firstBundleMismatch(saved.bundles, bundles);
-  if (mismatch !== undefined) throw new StalePlanError({ reason: "bundle", ...mismatch });
-  const ids = prepared.diff.changes.map((c) => c.change.id).join(",");
-  const digest = changesDigestOf(prepared.diff.changes);
-  if (ids !== saved.changes.map((c) => c.id).join(",") || digest !== saved.changesDigest) {
-    throw new StalePlanError({ reason: "changes", expected: saved.changesDigest, actual: digest, currentChangeCount: count });
-  }
-  return gateAndExecute(rt, prepared, {
-    dryRun: false,
-    updateExisting: options.updateExisting ?? false,
-    allowProtectedBranch: options.allowProtectedBranch ?? false,
+  return withApiEvents(rt.emit, async () => {
+    const prepared = await preparePlan(rt, {
+      ids: { projectId: options.projectId, branchId: options.branchId },
+      resolveDesired: resolverFor(options.config, options),
+      ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}),
+      allowDataLoss: options.allowDataLoss ?? false,
+      now: () => new Date(),
+    });
+    const count = prepared.diff.changes.length;
+    if (prepared.diff.stateFingerprint !== saved.stateFingerprint) {
+      throw new StalePlanError({ reason: "state", expected: saved.stateFingerprint, actual: prepared.diff.stateFingerprint, currentChangeCount: count });
+    }
+    const bundles = Object.fromEntries([...prepared.archives].map(([slug, a]) => [slug, { zipSha256: a.zipSha256, zipBytes: a.zipBytes }]));
+    const mismatch = firstBundleMismatch(saved.bundles, bundles);
+    if (mismatch !== undefined) throw new StalePlanError({ reason: "bundle", ...mismatch });
+    const ids = prepared.diff.changes.map((c) => c.change.id).join(",");
+    const digest = changesDigestOf(prepared.diff.changes);
+    if (ids !== saved.changes.map((c) => c.id).join(",") || digest !== saved.changesDigest) {
+      throw new StalePlanError({ reason: "changes", expected: saved.changesDigest, actual: digest, currentChangeCount: count });
+    }
+    return gateAndExecute(rt, prepared, {
+      dryRun: false,
+      updateExisting: options.updateExisting ?? false,
+      allowProtectedBranch: options.allowProtectedBranch ?? false,
+    });
   });
 }

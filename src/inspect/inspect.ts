@@ -4,7 +4,7 @@
  */
 import type { PlatformApi } from "../api/platform-api.js";
 import type { ApiDatabase } from "../api/wire-types.js";
-import { type EngineEvent, inReadWave } from "../apply/events.js";
+import { type EngineEvent, inReadWave, withApiEvents } from "../apply/events.js";
 import { prepareRuntime, type ConfigOperationOptions } from "../engine/options.js";
 import { ErrorCode, isPlatformError } from "../errors/index.js";
 import { buildPulledBranchConfig, type PulledBranchConfig } from "./pulled-config.js";
@@ -22,7 +22,7 @@ import { DEFAULT_SERVICE_DATABASE } from "./read-needs.js";
  */
 export async function inspect(options: ConfigOperationOptions): Promise<PulledBranchConfig> {
   const { api, emit } = prepareRuntime("inspect", options);
-  return inspectWith(api, options.projectId, options.branchId, emit);
+  return withApiEvents(emit, () => inspectWith(api, options.projectId, options.branchId, emit));
 }
 
 /** Identical to {@link inspect} (seed 002). */

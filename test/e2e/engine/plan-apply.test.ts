@@ -37,6 +37,18 @@ describe("read events", () => {
       expect(r.ms).toBeGreaterThanOrEqual(0);
     }
   });
+
+  it.each([
+    { client: "the client the engine builds", options: () => ({ apiKey: emu.apiKey, apiHost: emu.apiHost }) },
+    { client: "an injected createPlatformApi client", options: () => ({ api: createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost }) }) },
+  ])("reports a retried read once as a retry event through $client", async ({ options }) => {
+    emu.state.faults.once({ kind: "status", status: 503, methods: ["GET"], path: `/api/v2/projects/${emu.projectId}` });
+    const events: EngineEvent[] = [];
+    await plan(config, { ...ids(), ...options(), onEvent: (e) => events.push(e) });
+    const retries = events.filter((e) => e.type === "retry");
+    expect(retries).toEqual([expect.objectContaining({ method: "GET", path: `/projects/${emu.projectId}`, attempt: 1, status: 503, requestId: expect.stringMatching(UUID) })]);
+    expect(events).toContainEqual(expect.objectContaining({ type: "read", wave: 1, request: `GET /projects/${emu.projectId}`, status: 200 }));
+  });
 });
 
 describe("plan and apply against the emulator", () => {
