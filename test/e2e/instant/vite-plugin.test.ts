@@ -7,6 +7,8 @@ import { parse } from "dotenv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { childEnv, ensureBuilt, ROOT, runProcess } from "../cli/harness.js";
+import type { ConfigEnv, Plugin, UserConfig } from "vite";
+import { instantPostgres } from "../../../src/vite/index.js";
 import { query } from "./harness.js";
 
 const VITE_BIN = join(ROOT, "node_modules", "vite", "bin", "vite.js");
@@ -90,4 +92,37 @@ describe("the Vite plugin (svc-config/vite)", () => {
     expect(build.stdout + build.stderr).not.toContain("[svc-config]");
     expect(readFileSync(join(dir, "dist", "index.html"), "utf8")).toContain("<script");
   }, 60_000);
+
+  it("in-process: sets the three variables where unset, logs without secrets, and a config reload creates nothing more", async () => {
+    const root = mkdtempSync(join(tmpdir(), "svc-vite-inproc-"));
+    const names = ["DATABASE_URL", "DATABASE_URL_DIRECT", "VITE_POSTGRES_CLAIM_URL", "VITEST", "SVC_CLAIM_API_HOST"] as const;
+    const saved = Object.fromEntries(names.map((n) => [n, process.env[n]]));
+    for (const n of names) delete process.env[n];
+    process.env.SVC_CLAIM_API_HOST = emu.claimApiHost;
+    const lines: string[] = [];
+    const logger = { info: (t: string) => lines.push(t), warn: (t: string) => lines.push(t), error: (t: string) => lines.push(t) };
+    type Hooks = { config: (this: unknown, c: UserConfig, e: ConfigEnv) => Promise<void>; configResolved: (this: unknown, c: { logger: typeof logger }) => Promise<void> };
+    const hooksOf = (plugin: Plugin): Hooks => ({ config: plugin.config as unknown as Hooks["config"], configResolved: plugin.configResolved as unknown as Hooks["configResolved"] });
+    try {
+      const first = hooksOf(instantPostgres({ referrer: "vite-inproc" }));
+      await first.config({ root }, { command: "serve", mode: "development" });
+      await first.configResolved({ logger });
+      const values = parse(readFileSync(join(root, ".env"), "utf8"));
+      expect(process.env.DATABASE_URL).toBe(values["DATABASE_URL"]);
+      expect(process.env.DATABASE_URL_DIRECT).toBe(values["DATABASE_URL_DIRECT"]);
+      expect(process.env.VITE_POSTGRES_CLAIM_URL).toBe(values["VITE_POSTGRES_CLAIM_URL"]);
+      expect(lines.join("\n")).not.toContain("postgresql://");
+      expect(lines[1]).toContain(`unless claimed: ${values["VITE_POSTGRES_CLAIM_URL"]}`);
+
+      delete process.env.DATABASE_URL;
+      const reload = hooksOf(instantPostgres({ referrer: "vite-inproc" }));
+      await reload.config({ root }, { command: "serve", mode: "development" });
+      expect(readFileSync(join(root, ".env"), "utf8").match(/^DATABASE_URL=/gm)).toHaveLength(1);
+    } finally {
+      for (const n of names) {
+        if (saved[n] === undefined) delete process.env[n];
+        else process.env[n] = saved[n];
+      }
+    }
+  });
 });
