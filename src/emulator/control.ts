@@ -112,6 +112,9 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
       const stored = this.dataDir?.readBootstrap() ?? {};
       this.bootstrapKey = options.apiKey ?? stored["SVC_API_KEY"] ?? seedKey ?? keyIds.apiKeyToken();
       this.seed = options.seed ?? defaultSeed(this.bootstrapKey);
+      if (saved !== undefined && options.seed !== undefined) {
+        process.stderr.write(`svc emulator: warning: data dir ${options.dataDir ?? ""} already holds a world, so the seed is not loaded; POST /__emulator/reset loads it\n`);
+      }
       this.current = saved !== undefined ? this.restore(saved) : this.build(this.seed);
       if (saved === undefined) this.dataDir?.writeNowSync();
       const world = this.current;
