@@ -3,7 +3,7 @@
  * SHA-256. In memory by default; with a data dir, `blobs/<sha256>` is written and fsynced before
  * any state that references it, so names, keys and slugs never become file-system paths.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
 import { join } from "node:path";
 
@@ -56,7 +56,8 @@ export class DiskBlobStore implements BlobStore {
     const path = join(this.dir, sha);
     if (await this.has(sha)) return sha;
     await mkdir(this.dir, { recursive: true });
-    const tmp = `${path}.tmp`;
+    // A unique temp name: two uploads of the same bytes may race; both renames land the same content.
+    const tmp = `${path}.${randomUUID()}.tmp`;
     const handle = await open(tmp, "w", 0o600);
     try {
       await handle.writeFile(bytes);
