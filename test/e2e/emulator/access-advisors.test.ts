@@ -38,6 +38,20 @@ describe("project members (seed 000 members rules 1-4)", () => {
     expect(editor.body.members.map((m) => m.email)).toEqual(["alice@example.test", "bob@example.test"]);
   });
 
+  it("pages members with next (also sent as cursor) and refuses a limit outside 1-500", async () => {
+    const alice = client(emu, M2.alice);
+    const emails: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await alice.call<Members & { pagination?: { next?: string; cursor?: string } }>("GET", `${TEAM}/members?limit=2${cursor !== undefined ? `&cursor=${cursor}` : ""}`);
+      emails.push(...page.body.members.map((m) => m.email));
+      expect(page.body.pagination?.cursor).toBe(page.body.pagination?.next);
+      cursor = page.body.pagination?.next;
+    } while (cursor !== undefined);
+    expect(emails).toEqual(["alice@example.test", "bob@example.test", "carol@example.test"]);
+    expect((await alice.call("GET", `${TEAM}/members?limit=501`)).status).toBe(400);
+  });
+
   it("rule 3: PUT role grants access and is idempotent", async () => {
     const alice = client(emu, M2.alice);
     expect((await client(emu, M2.carol).call("GET", TEAM)).status).toBe(404);
