@@ -77,7 +77,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   });
   app.route("/", instant.routes);
   app.route("/", checkStorageRoute(() => core.world, instant));
-  if (resolved.realDatabases) useRealDatabases(app, () => core.world, instant.backend, (line) => core.log.notice(line));
+  const realDatabases = resolved.realDatabases ? useRealDatabases(app, () => core.world, instant.backend, (line) => core.log.notice(line)) : null;
   let server: ServerType;
   try {
     server = await new Promise<ServerType>((resolve, reject) => {
@@ -126,6 +126,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         });
         if ("closeIdleConnections" in server) server.closeIdleConnections();
       })
+        .then(() => realDatabases?.dropAll())
         .then(() => instant.close({ dropDatabases: true }))
         .then(() => core.closeDataDir());
       return closing;

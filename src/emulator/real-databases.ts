@@ -93,10 +93,12 @@ export interface FetchHandler {
 
 /**
  * Replaces `app.fetch` with one that gives the management API's branches real databases on
- * `backend` (emulator.md §13). Call it after every route is mounted and before serving.
+ * `backend` (emulator.md §13). Call it after every route is mounted and before serving; call
+ * `dropAll` on a graceful stop, before the backend stops.
  */
-export function useRealDatabases(app: FetchHandler, world: () => World, backend: PostgresBackend, log: (line: string) => void): void {
+export function useRealDatabases(app: FetchHandler, world: () => World, backend: PostgresBackend, log: (line: string) => void): Pick<BranchDatabases, "dropAll"> {
   const real = createBranchDatabases(backend, log);
   const inner = app.fetch;
   app.fetch = (request: Request, ...rest: unknown[]) => handle(real, world, request, async () => inner(request, ...rest));
+  return { dropAll: () => real.dropAll() };
 }

@@ -23,6 +23,8 @@ export interface BranchDatabases {
   copyBranch(parent: BranchFacts, child: BranchFacts): Promise<void>;
   /** Drops the branch's physical databases and roles (missing ones are fine). */
   dropBranch(branch: BranchFacts): Promise<void>;
+  /** Drops every database and role this instance created (a graceful stop); starts nothing. */
+  dropAll(): Promise<void>;
 }
 
 const MAX_IDENT_BYTES = 63;
@@ -43,6 +45,8 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 /** Creates the branch-database manager on the shared PostgreSQL backend; one statement sequence at a time. */
 export function createBranchDatabases(backend: PostgresBackend, log: (line: string) => void): BranchDatabases {
   let queue: Promise<unknown> = Promise.resolve();
+  const createdDatabases = new Set<string>();
+  const createdRoles = new Set<string>();
   const serial = <T>(task: () => Promise<T>): Promise<T> => {
     const run = queue.then(task, task);
     queue = run.catch(() => undefined);
@@ -58,6 +62,7 @@ export function createBranchDatabases(backend: PostgresBackend, log: (line: stri
     const password = quoteLiteral(role?.password ?? "");
     if (await roleExists(name)) await q(`ALTER ROLE ${quoteIdent(name)} LOGIN PASSWORD ${password}`);
     else await q(`CREATE ROLE ${quoteIdent(name)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS PASSWORD ${password}`);
+    createdRoles.add(name);
     return name;
   };
 
@@ -74,6 +79,7 @@ export function createBranchDatabases(backend: PostgresBackend, log: (line: stri
     if (await databaseExists(name)) return name;
     const owner = await ensureRole(branch, branch.databases.get(databaseName)?.ownerName ?? databaseName);
     await q(`CREATE DATABASE ${quoteIdent(name)} OWNER ${quoteIdent(owner)}`);
+    createdDatabases.add(name);
     await restrict(branch, name);
     return name;
   };
@@ -111,6 +117,11 @@ export function createBranchDatabases(backend: PostgresBackend, log: (line: stri
     }
   };
 
+  const dropRole = (name: string): Promise<unknown> =>
+    q(`DROP ROLE IF EXISTS ${quoteIdent(name)}`).catch((err: unknown) => {
+      log(`warning: could not drop role ${name}: ${err instanceof Error ? err.message : String(err)}`);
+    });
+
   return {
     connectionUri: (branch, roleName, databaseName, pooled) =>
       serial(async () => {
@@ -132,18 +143,34 @@ export function createBranchDatabases(backend: PostgresBackend, log: (line: stri
           if (await databaseExists(name)) continue;
           const owner = await ensureRole(child, database.ownerName);
           await createFromTemplate(name, template, owner);
+          createdDatabases.add(name);
           await reassign(parent, child, name);
           await restrict(child, name);
         }
       }),
     dropBranch: (branch) =>
       serial(async () => {
-        for (const databaseName of branch.databases.keys()) await q(`DROP DATABASE IF EXISTS ${quoteIdent(physicalName(branch.id, databaseName))} WITH (FORCE)`);
+        for (const databaseName of branch.databases.keys()) {
+          const name = physicalName(branch.id, databaseName);
+          await q(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+          createdDatabases.delete(name);
+        }
         for (const roleName of branch.roles.keys()) {
-          await q(`DROP ROLE IF EXISTS ${quoteIdent(physicalName(branch.id, roleName))}`).catch((err: unknown) => {
-            log(`warning: could not drop the role of ${roleName} on branch ${branch.id}: ${err instanceof Error ? err.message : String(err)}`);
+          const name = physicalName(branch.id, roleName);
+          await dropRole(name);
+          createdRoles.delete(name);
+        }
+      }),
+    dropAll: () =>
+      serial(async () => {
+        for (const name of createdDatabases) {
+          await q(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`).catch((err: unknown) => {
+            log(`warning: could not drop database ${name}: ${err instanceof Error ? err.message : String(err)}`);
           });
         }
+        for (const name of createdRoles) await dropRole(name);
+        createdDatabases.clear();
+        createdRoles.clear();
       }),
   };
 }

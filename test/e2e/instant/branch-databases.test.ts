@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
-import { query } from "./harness.js";
+import { createBranchDatabases, physicalName } from "../../../src/emulator/postgres/branch-databases.js";
+import { query, testBackend } from "./harness.js";
 
 let emu: RunningEmulator;
 
@@ -72,4 +73,33 @@ describe("real databases behind branches (realDatabases)", () => {
     childUrl.pathname = parentUrl.pathname;
     await expect(query(childUrl.toString(), "SELECT 1")).rejects.toThrow(/permission denied for database/);
   }, 60_000);
+});
+
+describe("the branch-database manager on its own backend", () => {
+  it("drops every database and role it created on a graceful stop, and starts nothing when it created none", async () => {
+    const backend = testBackend();
+    try {
+      const idle = createBranchDatabases(backend, () => undefined);
+      await idle.dropAll();
+      expect(backend.info()).toBeNull();
+
+      const real = createBranchDatabases(backend, () => undefined);
+      const branch = { id: "br-drop-all-1", roles: new Map([["app_owner", { password: "pw-1234567890" }]]), databases: new Map([["appdb", { ownerName: "app_owner" }]]) };
+      const url = await real.connectionUri(branch, "app_owner", "appdb", false);
+      expect(await query(url, "SELECT current_database() AS db")).toEqual([{ db: physicalName(branch.id, "appdb") }]);
+      await real.dropAll();
+      expect(await backend.adminQuery("SELECT datname FROM pg_database WHERE datname LIKE 'svc\\_%'")).toEqual([]);
+      expect(await backend.adminQuery("SELECT rolname FROM pg_roles WHERE rolname LIKE 'svc\\_%' ORDER BY 1")).toEqual([{ rolname: "svc_superuser" }]);
+    } finally {
+      await backend.stop();
+    }
+  }, 60_000);
+
+  it("shortens long physical names to 63 bytes with a hash suffix", () => {
+    const long = physicalName("br-x", "d".repeat(80));
+    expect(Buffer.byteLength(long)).toBe(63);
+    expect(long).toMatch(/^svc_[0-9a-f]{12}_d+_[0-9a-f]{8}$/);
+    expect(physicalName("br-x", "d".repeat(80))).toBe(long);
+    expect(physicalName("br-x", "e".repeat(80))).not.toBe(long);
+  });
 });
