@@ -116,7 +116,7 @@ describe("planted secrets never appear in svc output", () => {
     cpSync(SCAN_PROJECT, dir, { recursive: true });
     mkdirSync(join(dir, ".git"));
     writeFileSync(join(dir, ".env.rotated"), readFileSync(join(dir, ".env.scan"), "utf8").replace(/^API_TOKEN=.*$/m, `API_TOKEN=${ROTATED_TOKEN}`));
-    writeFileSync(join(dir, "svc.invalid.ts"), `export default { functions: { hello: { source: "./functions/hello", env: { "bad-name": process.env.API_TOKEN, PIN: Number(process.env.SHORT_PIN) || process.env.SHORT_PIN, N: 7 } } } };\n`);
+    writeFileSync(join(dir, "svc.invalid.ts"), `export default { functions: { hello: { source: "./functions/hello", env: { "bad-name": process.env.API_TOKEN, PIN: process.env.SHORT_PIN, N: 7 } } } };\n`);
   }, 300_000);
   afterAll(async () => {
     await emu.close();
