@@ -53,10 +53,11 @@ export class RequestLog {
     return ordered.slice(Math.max(0, ordered.length - limit));
   }
 
-  /** Writes a warning or error line to stderr unless the log is off. */
+  /**
+   * Writes a warning or error line to stderr, whatever the request log's sink: without
+   * `--verbose` stderr still gets start, stop, warnings and errors (emulator.md §11).
+   */
   notice(message: string): void {
-    if (this.sink === "off") return;
-    if (typeof this.sink === "function") return;
     process.stderr.write(`svc emulator: ${message}\n`);
   }
 }

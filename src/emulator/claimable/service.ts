@@ -257,7 +257,7 @@ export function createClaimableService(options: ClaimableServiceOptions): Claima
         for (const db of onServer) {
           if (known.has(db.name)) continue;
           if (db.comment === options.instanceId) {
-            log(`dropping ${db.name}: a claimable database of this emulator without a record`);
+            log(`warning: dropping ${db.name}: a claimable database of this emulator without a record`);
             await options.backend.dropDatabase(db.name);
           } else {
             log(`warning: ${db.name} looks like a claimable database of another emulator instance (${db.comment ?? "no comment"}); it is left alone`);
