@@ -13,7 +13,7 @@ export interface ExecutionOutcome {
   applied: AppliedChange[];
   failed: { change: AppliedChange; error: { code: string; message: string; details?: { [key: string]: Json } } }[];
   skipped: { change: AppliedChange; reason: string; blockedBy?: string }[];
-  /** Whether any request was sent. */
+  /** Whether any mutation was sent (reads alone do not count: engine.md §7.2). */
   started: boolean;
 }
 
@@ -55,24 +55,34 @@ function cancelledRecord(change: Change): { code: string; message: string } {
 
 type State = "pending" | "running" | "applied" | "failed" | "skipped";
 
-/** Thrown when a change reaches its first request after the signal aborted: it never started. */
+/** Thrown when a change reaches a request after the signal aborted, before any mutation of its own: it never started. */
 class NotStarted extends Error {}
 
+/** A change's context, and whether it has sent a mutation yet. */
+interface GuardedContext {
+  context: ExecutionContext;
+  mutated: () => boolean;
+}
+
 /**
- * The context for one change: its first request is refused once the signal has aborted;
- * `onFirstRequest` runs when a request is actually sent.
+ * The context for one change: once the signal has aborted, its requests are refused until it
+ * has sent its first mutation (reads alone change nothing, so the change has not started);
+ * `onFirstMutation` runs when a mutation is actually sent.
  */
-function guardedContext(ctx: ExecutionContext, onFirstRequest: () => void): ExecutionContext {
-  let requested = false;
+function guardedContext(ctx: ExecutionContext, onFirstMutation: () => void): GuardedContext {
+  let mutated = false;
+  const guard = <T>(fn: () => Promise<T>, mutation: boolean) => (): Promise<T> => {
+    if (!mutated && ctx.signal?.aborted === true) throw new NotStarted("cancelled before its first mutation");
+    if (mutation && !mutated) {
+      mutated = true;
+      onFirstMutation();
+    }
+    return fn();
+  };
+  const send = ctx.mutation ?? ctx.request;
   return {
-    ...ctx,
-    request: (fn) =>
-      ctx.request(() => {
-        if (!requested && ctx.signal?.aborted === true) throw new NotStarted("cancelled before its first request");
-        if (!requested) onFirstRequest();
-        requested = true;
-        return fn();
-      }),
+    context: { ...ctx, request: (fn) => ctx.request(guard(fn, false)), mutation: (fn) => send(guard(fn, true)) },
+    mutated: () => mutated,
   };
 }
 
@@ -133,14 +143,16 @@ export function executePlan(plan: readonly PlannedChange[], ctx: ExecutionContex
         state.set(change.id, "running");
         running += 1;
         ctx.emit({ type: "change", id: change.id, phase: "start" });
-        applyChange(guardedContext(ctx, () => (started = true)), planned).then(
+        const guarded = guardedContext(ctx, () => (started = true));
+        applyChange(guarded.context, planned).then(
           (result) => {
             state.set(change.id, "applied");
             details.set(change.id, result);
             ctx.emit({ type: "change", id: change.id, phase: "done" });
           },
           (err: unknown) => {
-            if (err instanceof NotStarted) {
+            // A change cancelled before its first mutation (refused, or a read aborted in flight) changed nothing.
+            if (err instanceof NotStarted || (isPlatformError(err, ErrorCode.CANCELLED) && !guarded.mutated())) {
               state.set(change.id, "skipped");
               skipReasons.set(change.id, "cancelled");
               ctx.emit({ type: "change", id: change.id, phase: "skipped", reason: "cancelled" });

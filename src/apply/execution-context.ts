@@ -23,6 +23,11 @@ export interface ExecutionContext {
   zips: ReadonlyMap<string, Uint8Array>;
   /** Runs one HTTP request while holding a concurrency slot. */
   request: <T>(fn: () => Promise<T>) => Promise<T>;
+  /**
+   * Runs one mutating request while holding a slot; `request` when absent. The executor sets
+   * it to learn when a change first changes the platform (engine.md §7.2, cancellation).
+   */
+  mutation?: <T>(fn: () => Promise<T>) => Promise<T>;
   emit: (event: EngineEvent) => void;
   signal?: AbortSignal;
   timing: ExecutionTiming;
@@ -49,13 +54,14 @@ export async function mutateWithReconcile<T>(
   mutate: () => Promise<T>,
   check: () => Promise<boolean | undefined>,
 ): Promise<T | undefined> {
+  const send = ctx.mutation ?? ctx.request;
   try {
-    return await ctx.request(mutate);
+    return await send(mutate);
   } catch (err) {
     if (!isPlatformError(err, ErrorCode.OUTCOME_UNKNOWN) || ctx.signal?.aborted === true) throw err;
     const landed = await check();
     if (landed === true) return undefined;
-    if (landed === false) return await ctx.request(mutate);
+    if (landed === false) return await send(mutate);
     throw err;
   }
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { executePlan } from "../../../src/apply/execute-plan.js";
 import type { ExecutionContext } from "../../../src/apply/execution-context.js";
 import type { EngineEvent } from "../../../src/apply/events.js";
+import { makeChange } from "../../../src/diff/change-builder.js";
 import { diffState } from "../../../src/diff/diff-state.js";
 import type { ResolvedPolicy, ResolvedTrigger } from "../../../src/config/resolved.js";
 import type { LiveState } from "../../../src/model/live-state.js";
@@ -21,7 +22,7 @@ function setup(desired: ResolvedPolicy, live: LiveState, fake: FakePlatform, opt
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)), now: Date.now,
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  return { run: () => executePlan(planned, ctx), events, planned };
+  return { run: () => executePlan(planned, ctx), events, planned, ctx };
 }
 
 const many = (n: number) => Array.from({ length: n }, (_, i) => fnWith(`fn${String(i).padStart(2, "0")}`, { env: { KEY: "secret-value" } }));
@@ -94,5 +95,24 @@ describe("executePlan", () => {
     const outcome = await setup(policyWith({ functions: [fnWith("hello")] }), liveWith({ functions: [] }), fake, { signal: controller.signal }).run();
     expect(outcome.failed).toEqual([{ change: expect.objectContaining({ id: "create:function.hello" }), error: { code: "PLATFORM_CANCELLED", message: expect.stringContaining("part of it may have been applied") } }]);
     expect(JSON.stringify(outcome.failed)).not.toContain("Nothing was changed");
+  });
+
+  it("does not count a change as started when the signal aborts during its reads, before any mutation", async () => {
+    const fake = createFakePlatform();
+    fake.domains.push({ domain: "a.example.com", entity_type: "function", entity_id: "blue", cname_target: "edge.test" });
+    const controller = new AbortController();
+    fake.onRequest = (method) => {
+      if (method === "listCustomDomains") controller.abort();
+    };
+    const move = makeChange({
+      address: "domain.a.example.com", kind: "domain", action: "replace", class: "override", fields: ["function"], before: "blue", after: "green", reason: "",
+      op: { type: "domain-replace", domain: "a.example.com", slug: "green", previousSlug: "blue" },
+    });
+    const { ctx } = setup(policyWith(), liveWith(), fake, { signal: controller.signal });
+    const outcome = await executePlan([move], ctx);
+    expect(outcome.started).toBe(false);
+    expect(outcome.skipped.map((s) => [s.change.id, s.reason])).toEqual([[move.change.id, "cancelled"]]);
+    expect(fake.calls).toEqual(["listCustomDomains br-main-1"]);
+    expect(fake.domains).toEqual([expect.objectContaining({ entity_id: "blue" })]);
   });
 });
