@@ -20,9 +20,8 @@ import {
 const CursorPagination = z.object({ cursor: z.string().nullish() }).nullish();
 const NextPagination = z.object({ next: z.string().nullish(), cursor: z.string().nullish() }).nullish();
 
-/** The control-plane part of {@link PlatformApi}. */
-export type ControlPlaneCalls = Pick<
-  PlatformApi,
+/** The names of the control-plane calls of {@link PlatformApi}; every other call is a feature call. */
+export type ControlPlaneCallName =
   | "listProjects"
   | "getProject"
   | "listBranches"
@@ -36,8 +35,10 @@ export type ControlPlaneCalls = Pick<
   | "waitForOperations"
   | "listDatabases"
   | "listRoles"
-  | "getConnectionUri"
->;
+  | "getConnectionUri";
+
+/** The control-plane part of {@link PlatformApi}. */
+export type ControlPlaneCalls = Pick<PlatformApi, ControlPlaneCallName>;
 
 /** Builds the control-plane calls on a call context. */
 export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {

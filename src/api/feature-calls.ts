@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { branchPath, doneOn404, hasStatus, nullOn404, seg, type CallContext } from "./call-context.js";
+import type { ControlPlaneCallName } from "./control-plane-calls.js";
 import { encodeMultipart, type MultipartBody, type MultipartPart } from "./multipart-body.js";
 import { collectPages, nextFlavourCursor } from "./pagination.js";
 import type { CreateDeploymentParams, PlatformApi } from "./platform-api.js";
@@ -39,23 +40,7 @@ const FEATURE = {
 } as const;
 
 /** The feature part of {@link PlatformApi}. */
-export type FeatureCalls = Omit<
-  PlatformApi,
-  | "listProjects"
-  | "getProject"
-  | "listBranches"
-  | "getBranch"
-  | "createBranch"
-  | "updateBranch"
-  | "deleteBranch"
-  | "listEndpoints"
-  | "updateEndpoint"
-  | "getOperation"
-  | "waitForOperations"
-  | "listDatabases"
-  | "listRoles"
-  | "getConnectionUri"
->;
+export type FeatureCalls = Omit<PlatformApi, ControlPlaneCallName>;
 
 /** Builds the feature calls on a call context. */
 export function featureCalls(ctx: CallContext): FeatureCalls {

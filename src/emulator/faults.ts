@@ -41,6 +41,41 @@ export interface FaultHit {
   phase: "before" | "after";
 }
 
+/** The part of a fault engine a request middleware uses. */
+export interface FaultSource {
+  /** Latency to add before the request, in ms. */
+  latencyMs(): number;
+  /** The rules that fire for this request (each drawn once). */
+  evaluate(method: string, path: string, requestId: string): FaultHit[];
+}
+
+/** What the fault rules decided for one request. */
+export interface FaultVerdict {
+  /** The fault that replaces the request: nothing runs. */
+  before?: FaultHit;
+  /** The fault applied once the request has run (a delay, a reset or an error response). */
+  after?: FaultHit;
+}
+
+/** Waits `ms` milliseconds. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Draws the faults of one request and waits out its latency and `before` delays, so every
+ * middleware applies the rules in the same order (emulator.md §9).
+ */
+export async function drawFaults(faults: FaultSource, method: string, path: string, requestId: string): Promise<FaultVerdict> {
+  const delay = faults.latencyMs();
+  if (delay > 0) await sleep(delay);
+  const hits = faults.evaluate(method, path, requestId);
+  for (const hit of hits) if (hit.kind === "delay" && hit.phase === "before") await sleep(hit.delayMs ?? 0);
+  const before = hits.find((h) => h.phase === "before" && h.kind !== "delay");
+  const after = hits.find((h) => h.phase === "after");
+  return { ...(before === undefined ? {} : { before }), ...(after === undefined ? {} : { after }) };
+}
+
 /** One recorded injection. */
 export interface InjectedFault {
   rule: number;

@@ -10,7 +10,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { randomUUID } from "node:crypto";
 import type { EmulatorEnv } from "./http/env.js";
 import { CODE_BY_STATUS, EmulatorHttpError, payloadTooLarge, unauthorized } from "./http/errors.js";
-import type { FaultEngine, FaultHit } from "./faults.js";
+import { drawFaults, sleep, type FaultEngine, type FaultHit } from "./faults.js";
 import type { RequestLog } from "./request-log.js";
 import { M2_ROUTES, SEED_ENDPOINT_INDEX, toHonoPath } from "./route-index.js";
 import type { EmulatorRuntime } from "./runtime.js";
@@ -88,10 +88,6 @@ function faultResponse(c: Context<EmulatorEnv>, hit: FaultHit): Response {
   return errorResponse(c, status, { code, message }, headers);
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** Builds the emulator's Hono app. */
 export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
   const { rt, faults, log } = parts;
@@ -123,11 +119,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
   const multipartLimit = bodyLimit({ maxSize: rt.limits.multipartBodyBytes, onError: () => { throw payloadTooLarge(`the multipart body exceeds ${rt.limits.multipartBodyBytes} bytes; the archive must be at most ${rt.limits.zipBytes} bytes`); } });
 
   const apiMiddleware: MiddlewareHandler<EmulatorEnv> = async (c, next) => {
-    const delay = faults.latencyMs();
-    if (delay > 0) await sleep(delay);
-    const hits = faults.evaluate(c.req.method, c.req.path, c.get("rid"));
-    for (const hit of hits) if (hit.kind === "delay" && hit.phase === "before") await sleep(hit.delayMs ?? 0);
-    const before = hits.find((h) => h.phase === "before" && h.kind !== "delay");
+    const { before, after } = await drawFaults(faults, c.req.method, c.req.path, c.get("rid"));
     if (before !== undefined) {
       if (before.kind === "reset") {
         c.env.incoming.socket.destroy();
@@ -159,7 +151,6 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
       } else await next();
     } else await next();
     if (!READ_METHODS.has(method) && c.res.status < 300) await parts.commit();
-    const after = hits.find((h) => h.phase === "after");
     if (after !== undefined) {
       if (after.kind === "delay") await sleep(after.delayMs ?? 0);
       else if (after.kind === "reset") c.env.incoming.socket.destroy();

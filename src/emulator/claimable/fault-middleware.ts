@@ -5,20 +5,11 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { CODE_BY_STATUS } from "../http/errors.js";
-import type { FaultHit } from "../faults.js";
+import { drawFaults, sleep, type FaultHit, type FaultSource } from "../faults.js";
 import type { ClaimableEnv } from "./api-routes.js";
 
 /** The part of the emulator's fault engine the claimable API uses. */
-export interface FaultSource {
-  /** Latency to add before the request, in ms. */
-  latencyMs(): number;
-  /** The rules that fire for this request (each drawn once). */
-  evaluate(method: string, path: string, requestId: string): FaultHit[];
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export type { FaultSource };
 
 function injected(c: Context<ClaimableEnv>, hit: FaultHit): Response {
   const status = hit.status ?? 503;
@@ -37,18 +28,13 @@ function reset(c: Context<ClaimableEnv>, hit: FaultHit): void {
 /** Applies latency, then `before` faults (nothing runs), then `after` faults (the change is kept). */
 export function claimableFaults(faults: FaultSource): MiddlewareHandler<ClaimableEnv> {
   return async (c, next) => {
-    const delay = faults.latencyMs();
-    if (delay > 0) await sleep(delay);
-    const hits = faults.evaluate(c.req.method, c.req.path, c.get("rid"));
-    for (const hit of hits) if (hit.kind === "delay" && hit.phase === "before") await sleep(hit.delayMs ?? 0);
-    const before = hits.find((h) => h.phase === "before" && h.kind !== "delay");
+    const { before, after } = await drawFaults(faults, c.req.method, c.req.path, c.get("rid"));
     if (before !== undefined) {
       if (before.kind === "reset") reset(c, before);
       else c.res = injected(c, before);
       return;
     }
     await next();
-    const after = hits.find((h) => h.phase === "after");
     if (after === undefined) return;
     if (after.kind === "delay") await sleep(after.delayMs ?? 0);
     else if (after.kind === "reset") reset(c, after);
