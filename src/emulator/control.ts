@@ -2,12 +2,14 @@
  * The emulator's core without HTTP: the world, its seed, the clock, faults and the request log,
  * and `EmulatorControl`, the in-process equivalent of the `/__emulator` routes (emulator.md §1.2).
  */
+import { randomUUID } from "node:crypto";
 import { ErrorCode, PlatformError } from "../errors/index.js";
+import type { ClaimableState } from "./claimable/service.js";
 import { createClock, type EmulatorClock } from "./engine/clock.js";
 import { startSystemOperation } from "./engine/operations.js";
 import { resumeWorld } from "./engine/resume.js";
 import { DiskBlobStore, MemoryBlobStore, type BlobStore } from "./persist/blob-store.js";
-import { decodeWorld, encodeWorld, referencedBlobs } from "./persist/codec.js";
+import { decodeExtras, decodeWorld, encodeWorld, referencedBlobs } from "./persist/codec.js";
 import { DataDir } from "./persist/data-dir.js";
 import { createCryptoRandom, createSeededRandom, IdFactory } from "./engine/random.js";
 import { FaultEngine, parseFaultPlan, type FaultRule, type InjectedFault } from "./faults.js";
@@ -77,6 +79,14 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
   readonly limits: ResolvedEmulatorOptions["limits"];
   readonly identity: SeedIdentity;
   readonly legacyAuth: "serve" | "gone";
+  /**
+   * Written as the comment of every claimable database; kept in the data dir, so a restarted
+   * emulator recognises its own databases (instant.md §4).
+   */
+  readonly instanceId: string;
+  /** Claimable records read from the data dir, to hand to the claimable feature at start. */
+  readonly savedClaimable: ClaimableState | undefined;
+  private claimableSource: (() => ClaimableState) | undefined;
   private current: World;
   private readonly seed: SeedDocument;
   private readonly bootstrapKey: string;
@@ -85,7 +95,8 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
   private readonly dataDir: DataDir | undefined;
 
   constructor(private readonly options: ResolvedEmulatorOptions) {
-    this.dataDir = options.dataDir !== undefined ? DataDir.open(options.dataDir, () => encodeWorld(this.current, this.clock), (line) => process.stderr.write(`${line}\n`)) : undefined;
+    const encode = (): unknown => encodeWorld(this.current, this.clock, { instanceId: this.instanceId, claimable: this.claimableSource?.() ?? this.savedClaimable ?? { records: [], tombstones: [] } });
+    this.dataDir = options.dataDir !== undefined ? DataDir.open(options.dataDir, encode, (line) => process.stderr.write(`${line}\n`)) : undefined;
     let saved: unknown;
     try {
       saved = this.dataDir?.readState();
@@ -93,6 +104,9 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
       void this.dataDir?.release();
       throw err;
     }
+    const extras = decodeExtras(saved);
+    this.instanceId = extras.instanceId ?? randomUUID();
+    this.savedClaimable = extras.claimable;
     this.clock = createClock(resumedClock(options.clock, saved));
     this.log = new RequestLog(options.log);
     this.limits = options.limits;
@@ -173,6 +187,11 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
       const principal = world.authenticate(this.bootstrapKey);
       if (principal !== null) principal.key.admin = true;
     }
+  }
+
+  /** Makes the claimable records part of every write of the data dir. */
+  attachClaimable(exportState: () => ClaimableState): void {
+    this.claimableSource = exportState;
   }
 
   /** Makes every change applied so far durable (data dir), before a 2xx is sent. */

@@ -3,7 +3,6 @@
  * (emulator.md). `startEmulator()` resolves once the server listens.
  */
 import { serve, type ServerType } from "@hono/node-server";
-import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createInstantFeature } from "./claimable/index.js";
 import { adoptIntoWorld, checkStorageRoute, worldAccounts } from "./claimable/management-bridge.js";
@@ -12,6 +11,7 @@ import type { EmulatorClock } from "./engine/clock.js";
 import { resolveEmulatorOptions, type EmulatorOptions } from "./options.js";
 import { mountAdminRoutes } from "./routes/admin.js";
 import { createEmulatorApp } from "./server.js";
+import { isRoutineServerLine } from "./postgres/supervisor.js";
 import { useRealDatabases } from "./real-databases.js";
 
 export type { EmulatorOptions } from "./options.js";
@@ -60,24 +60,37 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const core = new EmulatorCore(resolved);
   const app = createEmulatorApp({ rt: core, faults: core.faultEngine, log: core.log, mountAdmin: (a) => mountAdminRoutes(a, core), commit: () => core.commit() });
   let origin = "";
+  const pgLog = (line: string): void => (isRoutineServerLine(line) ? core.log.detail(line) : core.log.notice(line));
   const instant = createInstantFeature({
     postgres: resolved.postgres,
+    ...(resolved.dataDir !== undefined ? { dataDir: resolved.dataDir } : {}),
     pgPort: resolved.pgPort,
     poolerPort: resolved.poolerPort,
     clock: core.clock,
-    instanceId: randomUUID(),
+    instanceId: core.instanceId,
     origin: () => origin,
-    log: (line) => core.log.notice(line),
+    log: pgLog,
     accounts: worldAccounts(() => core.world),
     adopt: adoptIntoWorld(() => core.world),
     storageLimitBytes: resolved.limits.claimableStorageBytes,
     claimTransferMs: resolved.timings.claimTransferMs,
     newProjectId: () => core.world.newWordId(),
     faults: core.faultEngine,
+    persist: () => core.commit(),
   });
+  core.attachClaimable(() => instant.service.exportState());
+  const checkStorage = async (): Promise<void> => {
+    await instant.checkStorage();
+    await core.commit();
+  };
   app.route("/", instant.routes);
-  app.route("/", checkStorageRoute(() => core.world, instant));
-  const realDatabases = resolved.realDatabases ? useRealDatabases(app, () => core.world, instant.backend, (line) => core.log.notice(line)) : null;
+  app.route("/", checkStorageRoute(() => core.world, { checkStorage }));
+  const realDatabases = resolved.realDatabases ? useRealDatabases(app, () => core.world, instant.backend, pgLog) : null;
+  if (core.savedClaimable !== undefined) {
+    // Records of a previous run: the server starts now and reconciles them (instant.md §4).
+    await instant.restore(core.savedClaimable).catch((err: unknown) => core.log.notice(`error: the claimable databases of the data dir could not be reconciled: ${err instanceof Error ? err.message : String(err)}`));
+    await core.commit();
+  }
   let server: ServerType;
   try {
     server = await new Promise<ServerType>((resolve, reject) => {
@@ -85,6 +98,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       s.once("error", reject);
     });
   } catch (err) {
+    await instant.close();
     await core.closeDataDir();
     throw err;
   }
@@ -111,7 +125,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     port: address.port,
     state: core,
     clock: core.clock,
-    instant: { checkStorage: () => instant.checkStorage() },
+    instant: { checkStorage },
     settle: (o) => core.settle(o),
     close() {
       closing ??= new Promise<void>((resolve) => {
@@ -126,8 +140,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         });
         if ("closeIdleConnections" in server) server.closeIdleConnections();
       })
-        .then(() => realDatabases?.dropAll())
-        .then(() => instant.close({ dropDatabases: true }))
+        // With a data dir, the databases belong to the persisted records and outlive the process.
+        .then(() => (resolved.dataDir === undefined ? realDatabases?.dropAll() : undefined))
+        .then(() => instant.close({ dropDatabases: resolved.dataDir === undefined }))
         .then(() => core.closeDataDir());
       return closing;
     },

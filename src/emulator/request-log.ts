@@ -60,4 +60,9 @@ export class RequestLog {
   notice(message: string): void {
     process.stderr.write(`svc emulator: ${message}\n`);
   }
+
+  /** Writes a routine line (e.g. the PostgreSQL server's own log) to stderr only with `--verbose`. */
+  detail(message: string): void {
+    if (this.sink === "text" || this.sink === "json") process.stderr.write(`svc emulator: ${message}\n`);
+  }
 }

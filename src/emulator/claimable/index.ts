@@ -44,6 +44,8 @@ export interface InstantFeatureOptions {
   readonly faults?: FaultSource;
   /** Interval of the storage check. @default 30000 */
   readonly storageCheckIntervalMs?: number;
+  /** Makes the records durable (the emulator's data dir) after the timed storage check. @default nothing */
+  readonly persist?: () => Promise<void>;
 }
 
 /** The claimable-database feature of a running emulator. */
@@ -93,7 +95,10 @@ export function createInstantFeature(options: InstantFeatureOptions): InstantFea
   routes.route("/", claimPageRoutes({ service, accounts: options.accounts, clock: options.clock, pgVersion: () => backend.info()?.majorVersion ?? 17, ...(options.random ? { random: options.random } : {}) }));
   const checkIfStarted = (): void => {
     if (backend.info() === null) return;
-    service.checkStorage().catch((err: unknown) => options.log(`claimable storage check failed: ${err instanceof Error ? err.message : String(err)}`));
+    service
+      .checkStorage()
+      .then(() => options.persist?.())
+      .catch((err: unknown) => options.log(`error: claimable storage check failed: ${err instanceof Error ? err.message : String(err)}`));
   };
   const timer = setInterval(checkIfStarted, options.storageCheckIntervalMs ?? 30_000);
   timer.unref();

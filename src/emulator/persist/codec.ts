@@ -3,6 +3,7 @@
  * maps and sets, the id counters, pending auth transfers, the presign secret and the manual
  * clock, as one JSON value — and back into a fresh world whose deadlines are then resumed.
  */
+import type { ClaimableState } from "../claimable/service.js";
 import type { EmulatorClock } from "../engine/clock.js";
 import type { ApiKeyRec, DomainRec, OrgRec, ProjectRec, UserRec } from "../store/records.js";
 import type { RegionRec, World } from "../store/world.js";
@@ -22,10 +23,20 @@ export interface PersistedState {
   domains: DomainRec[];
   regions: RegionRec[];
   authTransfers: [string, { projectId: string; branchId: string }][];
+  /** The emulator instance id, written as the comment of its claimable databases (absent in older files). */
+  instanceId?: string;
+  /** Claimable database records and tombstoned ids (absent in older files). */
+  claimable?: ClaimableState;
 }
 
-/** The world as plain JSON data (maps and sets tagged). */
-export function encodeWorld(world: World, clock: EmulatorClock): unknown {
+/** What the data dir keeps besides the world: the instance id and the claimable records. */
+export interface PersistedExtras {
+  instanceId: string;
+  claimable: ClaimableState;
+}
+
+/** The world and the extras as plain JSON data (maps and sets tagged). */
+export function encodeWorld(world: World, clock: EmulatorClock, extras: PersistedExtras): unknown {
   const state: PersistedState = {
     clock: { mode: clock.mode, now: clock.now() },
     counters: world.exportCounters(),
@@ -37,6 +48,8 @@ export function encodeWorld(world: World, clock: EmulatorClock): unknown {
     domains: [...world.domains.values()],
     regions: world.regions,
     authTransfers: [...world.authTransfers],
+    instanceId: extras.instanceId,
+    claimable: extras.claimable,
   };
   return JSON.parse(JSON.stringify(state, (_key, value: unknown) => {
     if (value instanceof Map) return { [MAP_TAG]: [...value] };
@@ -70,6 +83,15 @@ export function decodeWorld(world: World, encoded: unknown): PersistedState["clo
   for (const d of state.domains) world.domains.set(d.domain, d);
   for (const [id, t] of state.authTransfers) world.authTransfers.set(id, t);
   return state.clock;
+}
+
+/** The instance id and claimable records of {@link encodeWorld}'s output; absent fields stay undefined. */
+export function decodeExtras(encoded: unknown): Partial<PersistedExtras> {
+  const state = encoded as Partial<PersistedState> | undefined;
+  return {
+    ...(typeof state?.instanceId === "string" ? { instanceId: state.instanceId } : {}),
+    ...(state?.claimable !== undefined ? { claimable: state.claimable } : {}),
+  };
 }
 
 /** SHA-256 names of every blob the state references (archives and object bodies). */

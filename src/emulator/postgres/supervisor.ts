@@ -17,6 +17,14 @@ export interface SupervisorHandle {
   stop(): Promise<void>;
 }
 
+/** The server's routine log levels: its stderr lines at these levels are not warnings or errors. */
+const ROUTINE_LINE = /^postgres: .*\b(?:LOG|DETAIL|HINT|STATEMENT|INFO|NOTICE|DEBUG\d?):\s/;
+
+/** Whether a line of the emulator's PostgreSQL log is routine output rather than a warning or error. */
+export function isRoutineServerLine(line: string): boolean {
+  return ROUTINE_LINE.test(line);
+}
+
 /** Options of {@link startSupervisor}. */
 export interface StartSupervisorOptions {
   /** Receives the supervisor's stderr lines and warnings (the emulator's log). */
