@@ -99,6 +99,32 @@ export function computePairConflict(desired: ResolvedPolicy, project: ApiProject
 }
 
 /**
+ * Steps 2, 4 and 5 of engine.md §10 (bundles aside): the project and its branches (wave 1), the
+ * name still free, the parent found, the compute pair valid. Returns the parent.
+ */
+async function checkTarget(rt: OperationRuntime, desired: ResolvedPolicy, projectId: string, name: string): Promise<ApiBranch> {
+  const { api } = rt;
+  const [project, branches] = await inReadWave(rt.emit, 1, () => Promise.all([api.getProject({ projectId }), api.listBranches({ projectId })]));
+  const taken = branches.find((b) => b.name === name);
+  if (taken !== undefined) {
+    throw new PlatformError(ErrorCode.CONFLICT, `Branch "${name}" already exists in project ${projectId} (${taken.id}); choose another name or apply to it.`, {
+      details: { projectId, branchName: name, existingId: taken.id },
+    });
+  }
+  const parentName = desired.branch.parent;
+  const parent = parentName === undefined ? branches.find((b) => b.default) : branches.find((b) => b.name === parentName);
+  if (parent === undefined) {
+    const available = branches.map((b) => b.name);
+    throw new PlatformError(ErrorCode.BRANCH_NOT_FOUND, `The policy's parent branch "${parentName ?? "(default)"}" does not exist in project ${projectId}. Available: ${available.join(", ") || "none"}`, {
+      details: { projectId, branchName: name, parent: parentName ?? null, available },
+    });
+  }
+  const pairConflict = computePairConflict(desired, project, name);
+  if (pairConflict !== undefined) throw new PushConflictError([pairConflict], name);
+  return parent;
+}
+
+/**
  * Creates a branch from the policy (engine.md §10): evaluates the closure once with
  * `exists: false`, creates the branch with its create-time settings in one call, waits for
  * its operations, then pushes the rest. A failure after creation throws `PartialBranchCreateError`.
@@ -111,31 +137,31 @@ export async function createBranch(config: PolicyConfig, options: CreateBranchOp
   return withApiEvents(rt.emit, () => createBranchWith(rt, config, options));
 }
 
-/** {@link createBranch} once the options are validated. */
+/**
+ * {@link createBranch} once the options are validated. The closure's input needs no read
+ * (`exists: false, isDefault: false`), so the policy is resolved first (its one evaluation) and
+ * bundling starts alongside the wave-1 reads (engine.md §10 step 1). Error precedence: an
+ * invalid policy (nothing sent), then a failed read, a taken name, a missing parent, an invalid
+ * compute pair, then a bundle failure. A failure before the create call waits for the bundling
+ * to settle, so no build outlives the call.
+ */
 async function createBranchWith(rt: OperationRuntime, config: PolicyConfig, options: CreateBranchOptions): Promise<CreatedBranch> {
   const { api } = rt;
   const projectId = options.projectId;
   const name = options.branchName;
-  const [project, branches] = await inReadWave(rt.emit, 1, () => Promise.all([api.getProject({ projectId }), api.listBranches({ projectId })]));
-  const taken = branches.find((b) => b.name === name);
-  if (taken !== undefined) {
-    throw new PlatformError(ErrorCode.CONFLICT, `Branch "${name}" already exists in project ${projectId} (${taken.id}); choose another name or apply to it.`, {
-      details: { projectId, branchName: name, existingId: taken.id },
-    });
-  }
   const desired = resolvePolicy(config, Object.freeze({ name, exists: false, isDefault: false }), options.baseDir === undefined ? {} : { baseDir: options.baseDir });
-  const parentName = desired.branch.parent;
-  const parent = parentName === undefined ? branches.find((b) => b.default) : branches.find((b) => b.name === parentName);
-  if (parent === undefined) {
-    const available = branches.map((b) => b.name);
-    throw new PlatformError(ErrorCode.BRANCH_NOT_FOUND, `The policy's parent branch "${parentName ?? "(default)"}" does not exist in project ${projectId}. Available: ${available.join(", ") || "none"}`, {
-      details: { projectId, branchName: name, parent: parentName ?? null, available },
-    });
-  }
-  const pairConflict = computePairConflict(desired, project, name);
-  if (pairConflict !== undefined) throw new PushConflictError([pairConflict], name);
   const bundleInput = { allowDataLoss: false, ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}) };
-  const archives = await bundleAll(rt, desired, bundleInput, []);
+  const bundling = bundleAll(rt, desired, bundleInput, []);
+  // Handled below; until then a failing build must not be an unhandled rejection.
+  bundling.catch(() => undefined);
+  let parent: ApiBranch;
+  try {
+    parent = await checkTarget(rt, desired, projectId, name);
+  } catch (err) {
+    await bundling.catch(() => undefined);
+    throw err;
+  }
+  const archives = await bundling;
   const body = createBody(desired, parent, name, new Date());
   let response: Awaited<ReturnType<PlatformApi["createBranch"]>>;
   try {
