@@ -1,255 +1,215 @@
 /**
- * Client-side response schemas (api.md §21): strict on the fields the engine reads, every other
- * field optional, unknown fields dropped, enum values kept as opaque strings, `null` read as
- * absent. The emulator's schemas (`wire/`) describe what a server sends; these describe the
- * least the client requires, so a platform that omits an optional field is never rejected.
+ * The client's reading of the wire records (api.md §21), derived from the shared `wire/`
+ * definitions so the client and the emulator name and type every field the same way. Each
+ * schema picks the fields the client uses (an allow-list: secrets the engine never needs stay
+ * out), keeps the wire's optionality except where listed (`required`/`partial`), drops unknown
+ * fields and reads `null` as absent. Enum-like fields are plain strings on the wire already.
  */
 import { z } from "zod";
-import type {
-  ApiAiGateway,
-  ApiAuthCredentials,
-  ApiAuthIntegration,
-  ApiBranch,
-  ApiBucket,
-  ApiBucketObjectPage,
-  ApiCredential,
-  ApiCredentialSecret,
-  ApiCustomDomain,
-  ApiDataApi,
-  ApiDatabase,
-  ApiDeployment,
-  ApiEndpoint,
-  ApiFunction,
-  ApiKeyCreated,
-  ApiKeyRecord,
-  ApiOperation,
-  ApiProject,
-  ApiRole,
-  ApiTrigger,
-} from "./wire-types.js";
+import * as w from "./wire/index.js";
 
-/** An optional field that may also arrive as `null`. */
-function opt<T extends z.ZodType>(schema: T): z.ZodType<z.output<T> | undefined> {
-  return schema.nullish().transform((value) => value ?? undefined) as z.ZodType<z.output<T> | undefined>;
+/** Removes the `null`-valued keys of an object, so `null` reads as absent. */
+function dropNulls(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null));
 }
 
-const str = z.string();
-const num = z.number();
+/** A wire record as the client reads it: unknown fields dropped, `null` fields absent. */
+function lenient<S extends z.core.$ZodShape, C extends z.core.$ZodObjectConfig>(record: z.ZodObject<S, C>) {
+  return z.preprocess(dropNulls, record.strip());
+}
+
+/** Ids some platforms send as numbers: read either way, kept as strings. */
+const LenientIdSchema = z.union([z.string(), z.number()]).transform(String);
 
 /** A project. */
-export const ProjectSchema: z.ZodType<ApiProject> = z.object({
-  id: str,
-  name: str,
-  region_id: str,
-  pg_version: num,
-  org_id: opt(str),
-  created_at: opt(str),
-  updated_at: opt(str),
-  default_endpoint_settings: opt(
-    z.object({
-      autoscaling_limit_min_cu: opt(num),
-      autoscaling_limit_max_cu: opt(num),
-      suspend_timeout_seconds: opt(num),
-    }),
-  ),
-});
+export const ProjectSchema = lenient(
+  w.ProjectSchema.pick({ id: true, name: true, region_id: true, pg_version: true, org_id: true, created_at: true, updated_at: true }).extend({
+    default_endpoint_settings: lenient(
+      w.ProjectSchema.shape.default_endpoint_settings
+        .unwrap()
+        .pick({ autoscaling_limit_min_cu: true, autoscaling_limit_max_cu: true, suspend_timeout_seconds: true }),
+    ).optional(),
+  }),
+);
 
-/** A branch. */
-export const BranchSchema: z.ZodType<ApiBranch> = z.object({
-  id: str,
-  name: str,
-  project_id: opt(str),
-  parent_id: opt(str),
-  current_state: opt(str),
-  default: z.boolean(),
-  protected: z.boolean(),
-  created_at: str,
-  updated_at: opt(str),
-  expires_at: opt(str),
-});
+/** A branch: the engine reads `default`, `protected` and `created_at`, so they are required. */
+export const BranchSchema = lenient(
+  w.BranchSchema.pick({
+    id: true,
+    name: true,
+    project_id: true,
+    parent_id: true,
+    current_state: true,
+    default: true,
+    protected: true,
+    created_at: true,
+    updated_at: true,
+    expires_at: true,
+  }).required({ default: true, protected: true, created_at: true }),
+);
 
 /** A compute endpoint. */
-export const EndpointSchema: z.ZodType<ApiEndpoint> = z.object({
-  id: str,
-  branch_id: str,
-  type: str,
-  host: opt(str),
-  current_state: opt(str),
-  autoscaling_limit_min_cu: num,
-  autoscaling_limit_max_cu: num,
-  suspend_timeout_seconds: num,
-  disabled: opt(z.boolean()),
-  created_at: opt(str),
-});
+export const EndpointSchema = lenient(
+  w.EndpointSchema.pick({
+    id: true,
+    branch_id: true,
+    type: true,
+    host: true,
+    current_state: true,
+    autoscaling_limit_min_cu: true,
+    autoscaling_limit_max_cu: true,
+    suspend_timeout_seconds: true,
+    disabled: true,
+    created_at: true,
+  }),
+);
 
-/** An operation. */
-export const OperationSchema: z.ZodType<ApiOperation> = z.object({
-  id: str,
-  action: str,
-  status: str,
-  project_id: opt(str),
-  branch_id: opt(str),
-  endpoint_id: opt(str),
-  error: opt(str),
-  created_at: opt(str),
-  updated_at: opt(str),
-});
+/** An operation; `project_id` is known from the request, so it may be absent. */
+export const OperationSchema = lenient(
+  w.OperationSchema.pick({
+    id: true,
+    action: true,
+    status: true,
+    project_id: true,
+    branch_id: true,
+    endpoint_id: true,
+    error: true,
+    created_at: true,
+    updated_at: true,
+  }).partial({ project_id: true }),
+);
 
 /** `operations` of a control-plane mutation; absent reads as `[]`. */
-export const OperationsField = opt(z.array(OperationSchema)).transform((ops) => ops ?? []);
+export const OperationsField = z
+  .array(OperationSchema)
+  .nullish()
+  .transform((ops) => ops ?? []);
 
 /** A database. */
-export const DatabaseSchema: z.ZodType<ApiDatabase> = z.object({
-  id: opt(num),
-  branch_id: opt(str),
-  name: str,
-  owner_name: str,
-});
+export const DatabaseSchema = lenient(w.DatabaseSchema.pick({ id: true, branch_id: true, name: true, owner_name: true }));
 
 /** A role (the password, if any, is dropped). */
-export const RoleSchema: z.ZodType<ApiRole> = z.object({
-  branch_id: opt(str),
-  name: str,
-  protected: opt(z.boolean()),
-});
+export const RoleSchema = lenient(w.RoleSchema.pick({ branch_id: true, name: true, protected: true }));
 
 /** An auth integration. */
-export const AuthIntegrationSchema: z.ZodType<ApiAuthIntegration> = z.object({
-  auth_provider: str,
-  db_name: opt(str),
-  branch_id: opt(str),
-  jwks_url: opt(str),
-  base_url: opt(str),
-  schema_name: opt(str),
-  created_at: opt(str),
-});
+export const AuthIntegrationSchema = lenient(
+  w.AuthIntegrationSchema.pick({
+    auth_provider: true,
+    db_name: true,
+    branch_id: true,
+    jwks_url: true,
+    base_url: true,
+    schema_name: true,
+    created_at: true,
+  }),
+);
 
-/** Auth credentials (all optional; the secret server key is dropped). */
-export const AuthCredentialsSchema: z.ZodType<ApiAuthCredentials> = z.object({
-  auth_provider: opt(str),
-  auth_provider_project_id: opt(str),
-  jwks_url: opt(str),
-  schema_name: opt(str),
-  table_name: opt(str),
-  base_url: opt(str),
-});
+/** Auth credentials (all optional; the keys are dropped: the engine never needs them). */
+export const AuthCredentialsSchema = lenient(
+  w.AuthCredentialsSchema.pick({
+    auth_provider: true,
+    auth_provider_project_id: true,
+    jwks_url: true,
+    schema_name: true,
+    table_name: true,
+    base_url: true,
+  }),
+);
 
-/** The Data API of a database. */
-export const DataApiSchema: z.ZodType<ApiDataApi> = z.object({
-  url: opt(str),
-  status: opt(str),
-  settings: z
-    .record(z.string(), z.unknown())
-    .nullish()
-    .transform((settings) => settings ?? null),
-  available_schemas: opt(z.array(str)),
-});
+/** The Data API of a database; `settings` is `null` when the platform reports none. */
+export const DataApiSchema = lenient(
+  w.DataApiResponseSchema.pick({ url: true, status: true, available_schemas: true })
+    .partial({ url: true })
+    .extend({ settings: w.DataApiResponseSchema.shape.settings.transform((settings) => settings ?? null) }),
+);
 
-/** A bucket. */
-export const BucketSchema: z.ZodType<ApiBucket> = z.object({
-  name: str,
-  access_level: str,
-  created_at: opt(str),
-});
+/** A bucket: the engine reads `access_level`, so it is required. */
+export const BucketSchema = lenient(w.BucketSchema.pick({ name: true, access_level: true, created_at: true }).required({ access_level: true }));
 
-/** A page of bucket objects. */
-export const BucketObjectPageSchema: z.ZodType<ApiBucketObjectPage> = z.object({
-  objects: z.array(
-    z.object({ key: str, size: opt(num), last_modified: opt(str), etag: opt(str) }),
-  ),
-  folders: opt(z.array(str)).transform((folders) => folders ?? []),
-  next_cursor: opt(str),
-  is_truncated: opt(z.boolean()).transform((truncated) => truncated ?? false),
-});
+/** A page of bucket objects (`folders` defaults to `[]`, `is_truncated` to `false`). */
+export const BucketObjectPageSchema = lenient(
+  w.ObjectListResponseSchema.pick({ folders: true, next_cursor: true, is_truncated: true }).extend({
+    objects: z.array(lenient(w.StorageObjectSchema)),
+  }),
+);
 
-/** A deployment. */
-export const DeploymentSchema: z.ZodType<ApiDeployment> = z.object({
-  id: num,
-  status: str,
-  runtime: str,
-  memory_mib: opt(num),
-  created_at: opt(str),
-  environment: opt(z.array(str)),
-  error: opt(str),
-});
+/** A deployment: the engine reads `runtime`, so it is required. */
+export const DeploymentSchema = lenient(
+  w.DeploymentSchema.pick({ id: true, status: true, runtime: true, memory_mib: true, created_at: true, environment: true, error: true }).required({
+    runtime: true,
+  }),
+);
 
-/** A function. */
-export const FunctionSchema: z.ZodType<ApiFunction> = z.object({
-  id: opt(z.union([str, num]).transform(String)),
-  slug: str,
-  name: str,
-  created_at: opt(str),
-  invocation_url: opt(str).transform((url) => url ?? ""),
-  current_deployment: opt(DeploymentSchema),
-  active_deployment: opt(DeploymentSchema),
-});
+/** A function: `name` required, `invocation_url` defaults to `""`. */
+export const FunctionSchema = lenient(
+  w.FunctionSchema.pick({ slug: true, name: true, created_at: true })
+    .required({ name: true })
+    .extend({
+      id: LenientIdSchema.optional(),
+      invocation_url: w.FunctionSchema.shape.invocation_url.transform((url) => url ?? ""),
+      current_deployment: DeploymentSchema.optional(),
+      active_deployment: DeploymentSchema.optional(),
+    }),
+);
 
-/** A trigger. */
-export const TriggerSchema: z.ZodType<ApiTrigger> = z.object({
-  trigger_id: z.union([str, num]).transform(String),
-  type: str,
-  function_slug: str,
-  name: str,
-  function_path: opt(str).transform((path) => path ?? "/"),
-  enabled: z.boolean(),
-  inherited: opt(z.boolean()).transform((inherited) => inherited ?? false),
-  version: opt(num),
-  schedule: opt(z.object({ cron: str })),
-  storage_object_created: opt(z.object({ bucket_name: str, prefix: opt(str) })),
-  next_run_at: str.nullish(),
-});
+/** A trigger: `function_path` defaults to `/`, `inherited` to `false`. */
+export const TriggerSchema = lenient(
+  w.TriggerSchema.pick({ type: true, function_slug: true, name: true, enabled: true, version: true, next_run_at: true }).extend({
+    trigger_id: LenientIdSchema,
+    function_path: w.TriggerSchema.shape.function_path.transform((path) => path ?? "/"),
+    inherited: w.TriggerSchema.shape.inherited.transform((inherited) => inherited ?? false),
+    schedule: lenient(w.TriggerSchema.shape.schedule.unwrap()).optional(),
+    storage_object_created: lenient(w.TriggerSchema.shape.storage_object_created.unwrap()).optional(),
+  }),
+);
 
-/** A custom domain. */
-export const CustomDomainSchema: z.ZodType<ApiCustomDomain> = z.object({
-  domain: str,
-  entity_type: str,
-  entity_id: str,
-  cname_target: opt(str).transform((target) => target ?? ""),
-  status: opt(str),
-  dns_status: opt(str),
-  binding_status: opt(str),
-  status_reason: opt(str),
-});
+/** A custom domain: `cname_target` defaults to `""` (no custom-domain front door). */
+export const CustomDomainSchema = lenient(
+  w.CustomDomainSchema.pick({
+    domain: true,
+    entity_type: true,
+    entity_id: true,
+    status: true,
+    dns_status: true,
+    binding_status: true,
+    status_reason: true,
+  }).extend({ cname_target: w.CustomDomainSchema.shape.cname_target.transform((target) => target ?? "") }),
+);
 
-const credentialFields = {
-  token_id: str,
-  token_id_short: opt(str),
-  name: opt(str),
-  scopes: z.array(str),
-  principal_type: opt(str),
-  branch_id: opt(str),
-  created_at: str,
-  expires_at: opt(str),
-  last_used_at: opt(str),
-  revoked_at: opt(str),
-};
+const CredentialRecordSchema = w.CredentialMetaSchema.pick({
+  token_id: true,
+  token_id_short: true,
+  name: true,
+  scopes: true,
+  principal_type: true,
+  branch_id: true,
+  created_at: true,
+  expires_at: true,
+  last_used_at: true,
+  revoked_at: true,
+}).required({ scopes: true, created_at: true });
 
-/** Credential metadata. */
-export const CredentialSchema: z.ZodType<ApiCredential> = z.object(credentialFields);
+/** Credential metadata: `scopes` and `created_at` required. */
+export const CredentialSchema = lenient(CredentialRecordSchema);
 
-/** A created credential with its secrets. */
-export const CredentialSecretSchema: z.ZodType<ApiCredentialSecret> = z.object({
-  ...credentialFields,
-  api_token: str,
-  s3_secret_access_key: str,
-});
+/** A created credential with its secrets (shown once). */
+export const CredentialSecretSchema = lenient(
+  CredentialRecordSchema.extend(w.CredentialCreateResponseSchema.pick({ api_token: true, s3_secret_access_key: true }).shape),
+);
 
-/** The AI gateway. */
-export const AiGatewaySchema: z.ZodType<ApiAiGateway> = z.object({ enabled: z.boolean(), base_url: str });
+/** The AI gateway: `base_url` required when the gateway answers. */
+export const AiGatewaySchema = lenient(w.AiGatewayResponseSchema.pick({ enabled: true, base_url: true }).required({ base_url: true }));
 
-const apiKeyFields = {
-  id: num,
-  name: str,
-  created_at: opt(str),
-  last_used_at: opt(str),
-  revoked: opt(z.boolean()),
-};
+const ApiKeyFieldsSchema = w.ApiKeyRevokeResponseSchema.pick({ id: true, name: true, created_at: true, revoked: true })
+  .partial({ revoked: true })
+  .extend({ last_used_at: w.TimestampSchema.optional() });
 
-/** An API key record. */
-export const ApiKeyRecordSchema: z.ZodType<ApiKeyRecord> = z.object(apiKeyFields);
+/** An API key record (never the token); `last_used_at: null` reads as absent. */
+export const ApiKeyRecordSchema = lenient(ApiKeyFieldsSchema);
 
-/** A created API key with its token. */
-export const ApiKeyCreatedSchema: z.ZodType<ApiKeyCreated> = z.object({ ...apiKeyFields, key: str });
+/** A created API key with its token `key`. */
+export const ApiKeyCreatedSchema = lenient(ApiKeyFieldsSchema.extend(w.ApiKeyCreateResponseSchema.pick({ key: true }).shape));
 
 /** Any body: used where the client reads nothing (`{}`, 204). */
 export const IgnoredBodySchema = z.unknown().transform(() => undefined);

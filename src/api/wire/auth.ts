@@ -44,6 +44,8 @@ export const AuthIntegrationSchema = z.looseObject({
   jwks_url: z.string().optional(),
   base_url: z.string().optional(),
   name: z.string().optional(),
+  /** Not in the seed's AuthIntegration (the emulator omits it); read when a platform sends it. */
+  schema_name: z.string().optional(),
 });
 /** AuthIntegration. */
 export type AuthIntegration = z.infer<typeof AuthIntegrationSchema>;

@@ -53,7 +53,7 @@ export type BranchListQuery = z.infer<typeof BranchListQuerySchema>;
 /** `GET …/branches/count` query. */
 export const BranchCountQuerySchema = z.object({ search: z.string().optional() });
 
-/** The branch record; the client requires `id`, `name`. */
+/** The branch record (the client's reading of it is in `../response-schemas.ts`). */
 export const BranchSchema = z.looseObject({
   id: z.string(),
   project_id: z.string().optional(),

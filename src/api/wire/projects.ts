@@ -90,7 +90,7 @@ export type ProjectListQuery = z.infer<typeof ProjectListQuerySchema>;
 /** `GET /projects/shared` query. */
 export const SharedProjectListQuerySchema = ProjectListQuerySchema.pick({ cursor: true, limit: true, search: true, timeout: true });
 
-/** The project record: the client requires `id`, `name`, `region_id`, `pg_version`. */
+/** The project record (the client's reading of it is in `../response-schemas.ts`). */
 export const ProjectSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
