@@ -3,6 +3,7 @@ import type { EnginePort } from "./engine-port.js";
 import { isInteractive, shouldUseColor, supportsUnicode, type CliIo } from "./io.js";
 import { Progress, type ProgressMode } from "./terminal/progress.js";
 import { confirm } from "./terminal/prompt.js";
+import { requestLogLine } from "./terminal/request-log.js";
 import { Scrubber } from "./terminal/scrub.js";
 import { COLOR_STYLE, PLAIN_STYLE, type Style } from "./views/view-model.js";
 
@@ -110,6 +111,17 @@ export class CommandContext {
     const live = this.io.stderr.isTTY === true && (this.io.env.CI ?? "") === "";
     const mode: ProgressMode = this.quiet ? "off" : live ? "live" : "plain";
     return new Progress({ stream: this.io.stderr, mode, unicode: supportsUnicode(this.io.env), now: () => this.io.now(), verbose: this.verbose });
+  }
+
+  /**
+   * An `onEvent` for operations shown without progress (status, pull): with `--verbose`, one
+   * stderr line per request from the engine's `read`/`retry` events; otherwise nothing.
+   */
+  requestLog(): (event: unknown) => void {
+    return (event) => {
+      const line = this.verbose ? requestLogLine(event) : undefined;
+      if (line !== undefined) this.err(`${line}\n`);
+    };
   }
 
   /** Asks a yes/no question (default No); an interrupt while waiting is `CLI_INTERRUPTED`. */

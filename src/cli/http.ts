@@ -11,10 +11,10 @@ type UndiciInit = NonNullable<Parameters<typeof undiciFetch>[1]>;
 /**
  * A `fetch` that honours `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` (either case), which Node
  * 20's built-in one ignores (cli.md §3). Reads them from the CLI's environment, never the
- * library's; passed to `createPlatformApi` as its `fetch`. `onRequest` gets one line per
- * request for `--verbose` (method, path, status, duration, request id; never headers or bodies).
+ * library's; passed to `createPlatformApi` as its `fetch`. It logs nothing: `--verbose`
+ * request lines come from the engine's `read`/`retry` events (terminal/request-log.ts).
  */
-export function createProxyAwareFetch(env: CliIo["env"], options: { onRequest?: (line: string) => void; now?: () => number } = {}): typeof globalThis.fetch {
+export function createProxyAwareFetch(env: CliIo["env"]): typeof globalThis.fetch {
   const httpProxy = pick(env, "HTTP_PROXY");
   const httpsProxy = pick(env, "HTTPS_PROXY") ?? httpProxy;
   const noProxy = pick(env, "NO_PROXY");
@@ -23,20 +23,6 @@ export function createProxyAwareFetch(env: CliIo["env"], options: { onRequest?: 
     ...(httpsProxy === undefined ? {} : { httpsProxy }),
     ...(noProxy === undefined ? {} : { noProxy }),
   });
-  const now = options.now ?? Date.now;
-  const proxied = async (input: Parameters<typeof undiciFetch>[0], init?: RequestInit) => {
-    const started = now();
-    const method = init?.method ?? "GET";
-    const path = new URL(typeof input === "string" || input instanceof URL ? input : input.url).pathname;
-    const requestId = new Headers(init?.headers).get("x-request-id") ?? "-";
-    try {
-      const response = await undiciFetch(input, { ...(init as UndiciInit | undefined), dispatcher });
-      options.onRequest?.(`http ${method} ${path} ${response.status} ${now() - started}ms rid=${requestId}`);
-      return response;
-    } catch (err) {
-      options.onRequest?.(`http ${method} ${path} no response ${now() - started}ms rid=${requestId}`);
-      throw err;
-    }
-  };
+  const proxied = (input: Parameters<typeof undiciFetch>[0], init?: RequestInit) => undiciFetch(input, { ...(init as UndiciInit | undefined), dispatcher });
   return proxied as unknown as typeof globalThis.fetch;
 }

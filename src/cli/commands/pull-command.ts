@@ -34,7 +34,7 @@ export async function runPull(ctx: CommandContext, flags: PullFlags): Promise<nu
   const origins = loadEnv(ctx, flags);
   const target = await resolveTarget(ctx, engine, flags, origins);
   printEcho(ctx, echoInfo(target, undefined), false);
-  const pulled = await engine.pullConfig({ projectId: target.project.id, branchId: target.branch.id, api: target.api, signal: ctx.signal });
+  const pulled = await engine.pullConfig({ projectId: target.project.id, branchId: target.branch.id, api: target.api, signal: ctx.signal, onEvent: ctx.requestLog() });
   const source = engine.renderPolicySource(pulled);
   if (flags.write !== true) {
     ctx.out(source);

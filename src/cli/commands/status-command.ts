@@ -66,7 +66,7 @@ export async function runStatus(ctx: CommandContext, flags: StatusFlags): Promis
   const origins = loadEnv(ctx, flags);
   const target = await resolveTarget(ctx, engine, flags, origins);
   printEcho(ctx, echoInfo(target, undefined), flags.json === true);
-  const pulled = await engine.inspect({ projectId: target.project.id, branchId: target.branch.id, api: target.api, signal: ctx.signal });
+  const pulled = await engine.inspect({ projectId: target.project.id, branchId: target.branch.id, api: target.api, signal: ctx.signal, onEvent: ctx.requestLog() });
   if (flags.json === true) {
     const { auth, dataApi } = pulled.config;
     const doc = {

@@ -79,7 +79,7 @@ export async function connect(ctx: CommandContext, engine: EnginePort, flags: Ta
   const api = engine.createPlatformApi({
     apiKey: creds.apiKey.value,
     apiHost: creds.apiHost.value,
-    fetch: createProxyAwareFetch(ctx.io.env, { now: () => ctx.io.now(), ...(ctx.verbose ? { onRequest: (line: string) => ctx.err(`${line}\n`) } : {}) }),
+    fetch: createProxyAwareFetch(ctx.io.env),
     signal: ctx.signal,
   });
   return { api, creds };

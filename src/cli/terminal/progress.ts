@@ -1,5 +1,6 @@
 import type { OutputStream } from "../io.js";
 import { formatSeconds } from "../views/text-result.js";
+import { requestLogLine } from "./request-log.js";
 
 /** A task's state (cli.md §8). */
 export type TaskState = "queued" | "running" | "done" | "failed" | "skipped";
@@ -25,7 +26,7 @@ export interface ProgressOptions {
   /** UTF-8 glyphs; else ASCII (cli.md §8). */
   unicode: boolean;
   now: () => number;
-  /** Extra lines for `--verbose`: one per retry (requests are logged by the CLI's fetch). */
+  /** Extra lines for `--verbose`: one per request, from the engine's `read` and `retry` events. */
   verbose?: boolean;
 }
 
@@ -146,6 +147,8 @@ export class Progress {
     const event = raw as Record<string, unknown>;
     const type = text(event.type);
     const phase = phaseOf(event);
+    const logLine = this.#options.verbose === true ? requestLogLine(event) : undefined;
+    if (logLine !== undefined) this.note(logLine);
     if (type === "read") {
       this.update("read", "read branch state", "read", "running");
     } else if (type === "plan") {
@@ -162,8 +165,6 @@ export class Progress {
       const changeId = text(event.changeId) ?? text(event.change);
       const subject = what === "deployment" && changeId !== undefined ? `wait ${addressOfChangeId(changeId)} deployment ${id}` : `wait ${what} ${id}`;
       this.update(`wait:${what}:${id}`, subject, "wait", stateOfPhase(text(event.status) ?? phase));
-    } else if (type === "retry" && this.#options.verbose === true) {
-      this.note(`retry ${text(event.method) ?? ""} ${text(event.path) ?? ""} attempt ${text(event.attempt) ?? "?"} in ${text(event.delayMs) ?? "?"}ms (${text(event.status) ?? "no response"})`);
     }
   }
 

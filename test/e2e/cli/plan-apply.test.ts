@@ -247,11 +247,24 @@ describe("saved plans", () => {
 });
 
 describe("network options", () => {
-  it("logs one line per HTTP request with --verbose, without the key", async () => {
+  it("logs one line per engine read with --verbose, from the engine's events, without the key", async () => {
     const run = await svc(["config", "plan", "--verbose", ...ENV]);
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(new RegExp(`^http GET /api/v2/projects/${emu.projectId} 200 \\d+ms rid=[0-9a-f-]{36}$`, "m"));
+    const projectReads = run.stderr.split("\n").filter((l) => l.startsWith(`http GET /projects/${emu.projectId} `));
+    // The engine's wave-1 read; the CLI's own target resolution is not logged a second time.
+    expect(projectReads).toHaveLength(1);
+    expect(projectReads[0]).toMatch(/^http GET \/projects\/[a-z0-9-]+ 200 \d+ms rid=[0-9a-f-]{36}$/);
+    expect(run.stderr).toMatch(new RegExp(`^http GET /projects/${emu.projectId}/branches/${emu.defaultBranchId}/\\S+ 200 \\d+ms rid=`, "m"));
     expectNoSecrets(run);
+  });
+
+  it("logs the reads of status with --verbose, and none without it", async () => {
+    const verbose = await svc(["config", "status", "--verbose", ...ENV]);
+    const quiet = await svc(["config", "status", ...ENV]);
+    expect(verbose.code).toBe(0);
+    expect(verbose.stderr).toMatch(new RegExp(`^http GET /projects/${emu.projectId} 200 \\d+ms rid=`, "m"));
+    expect(quiet.stderr).not.toMatch(/^http /m);
+    expectNoSecrets(verbose);
   });
 
   it("sends every request through HTTP_PROXY unless NO_PROXY names the host", async () => {

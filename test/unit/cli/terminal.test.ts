@@ -93,6 +93,34 @@ describe("progress", () => {
     expect(lines[0]).toMatch(/ wait function\.hello deployment 14 running\n$/);
   });
 
+  it.each([
+    {
+      name: "a read with its status",
+      event: { type: "read", wave: 1, request: "GET /projects/calm-river-1", status: 200, ms: 12, requestId: "rid-1" },
+      verbose: ["http GET /projects/calm-river-1 200 12ms rid=rid-1\n"],
+    },
+    {
+      name: "a read that got no answer",
+      event: { type: "read", wave: 2, request: "GET /projects/p/branches/b/buckets", ms: 3000, requestId: "rid-2" },
+      verbose: ["http GET /projects/p/branches/b/buckets no response 3000ms rid=rid-2\n"],
+    },
+    {
+      name: "a retry",
+      event: { type: "retry", method: "POST", path: "/projects/p/branches/b/buckets", attempt: 1, delayMs: 400, status: 503, requestId: "rid-3" },
+      verbose: ["retry POST /projects/p/branches/b/buckets attempt 1 in 400ms (503) rid=rid-3\n"],
+    },
+  ])("logs $name as one request line with --verbose only, from the engine event", ({ event, verbose }) => {
+    const logged = (flag: boolean): string[] => {
+      const lines: string[] = [];
+      const progress = new Progress({ stream: { write: (s: string) => lines.push(s) }, mode: "plain", unicode: true, now: () => 0, verbose: flag });
+      progress.onEvent(event);
+      progress.stop();
+      return lines.filter((l) => /^(http|retry) /.test(l));
+    };
+    expect(logged(true)).toEqual(verbose);
+    expect(logged(false)).toEqual([]);
+  });
+
   it("ignores unknown events and never throws", () => {
     const { progress, lines } = plain();
     expect(() => progress.onEvent(null)).not.toThrow();
