@@ -19,7 +19,7 @@ import { RequestLog, type RequestLogEntry } from "./request-log.js";
 import type { EmulatorRuntime } from "./runtime.js";
 import { defaultSeed, loadSeed, type SeedDocument } from "./seed.js";
 import { buildStateDocument, type StateDocument } from "./state-document.js";
-import type { OperationRec } from "./store/records.js";
+import type { OperationRec, ProjectRec } from "./store/records.js";
 import { World } from "./store/world.js";
 
 /** Fault controls of a running emulator. */
@@ -38,14 +38,21 @@ export interface FaultControl {
 export interface EmulatorControl {
   /** The state document; secrets redacted unless `secrets` is true. */
   snapshot(options?: { secrets?: boolean }): StateDocument;
-  /** Back to the seed (or a new seed or state document, or a path); the bootstrap key stays valid. */
-  reset(seed?: SeedDocument | StateDocument | string): void;
+  /**
+   * Back to the seed (or a new seed or state document, or a path); the bootstrap key stays valid.
+   * The new world is in place when the call returns; the promise resolves once the claimable and
+   * real databases of the old one are dropped and, with a data dir, the state is written.
+   */
+  reset(seed?: SeedDocument | StateDocument | string): Promise<void>;
   /** The clock: `now()`, `advance(ms)`, `set(date)` (forward only). */
   readonly clock: EmulatorClock;
   readonly faults: FaultControl;
   /** Recent request log entries (ring of 1,000). */
   requests(limit?: number): RequestLogEntry[];
-  /** Resolves when no operation, deployment or domain activation is in progress (manual clock: advances it). */
+  /**
+   * Resolves when no operation, deployment or domain activation is in progress (manual clock:
+   * advances it), and background database drops (a purged project's) have finished.
+   */
   settle(options?: { timeoutMs?: number }): Promise<void>;
   /** Starts a system operation that holds the project lock for `ms`. */
   lockProject(projectId: string, ms: number, action?: string): OperationRec;
@@ -87,6 +94,9 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
   /** Claimable records read from the data dir, to hand to the claimable feature at start. */
   readonly savedClaimable: ClaimableState | undefined;
   private claimableSource: (() => ClaimableState) | undefined;
+  private readonly resetHooks: Array<(previous: World) => Promise<void>> = [];
+  private readonly purgeListeners: Array<(project: ProjectRec) => Promise<void>> = [];
+  private readonly background = new Set<Promise<void>>();
   private current: World;
   private readonly seed: SeedDocument;
   private readonly bootstrapKey: string;
@@ -158,6 +168,9 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
     const random = this.options.idSeed !== undefined ? createSeededRandom(this.options.idSeed) : createCryptoRandom();
     const world = new World(this.clock, this.options.timings, random);
     world.blobs = this.blobStore;
+    world.onProjectPurged = (project) => {
+      for (const listener of this.purgeListeners) this.inBackground(listener(project));
+    };
     return world;
   }
 
@@ -194,6 +207,22 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
     this.claimableSource = exportState;
   }
 
+  /** Runs `hook` with the replaced world on every reset, before the reset state is written. */
+  onReset(hook: (previous: World) => Promise<void>): void {
+    this.resetHooks.push(hook);
+  }
+
+  /** Runs `listener` after a project was purged; `settle()` waits for it. */
+  onProjectPurged(listener: (project: ProjectRec) => Promise<void>): void {
+    this.purgeListeners.push(listener);
+  }
+
+  /** Tracks background work for `settle()`; a failure is reported on stderr. */
+  private inBackground(work: Promise<void>): void {
+    const tracked = work.catch((err: unknown) => this.log.notice(`error: ${err instanceof Error ? err.message : String(err)}`)).finally(() => this.background.delete(tracked));
+    this.background.add(tracked);
+  }
+
   /** Makes every change applied so far durable (data dir), before a 2xx is sent. */
   commit(): Promise<void> {
     return this.dataDir?.commit() ?? Promise.resolve();
@@ -213,10 +242,15 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
     return buildStateDocument(this.current, options.secrets === true);
   }
 
-  reset(seed?: SeedDocument | StateDocument | string): void {
-    this.current.scheduler.clear();
-    this.current = this.build(seed === undefined ? this.seed : resolveSeed(seed));
-    this.commit().catch((err: unknown) => process.stderr.write(`svc emulator: error: could not write the reset state to the data dir: ${(err as Error).message}\n`));
+  async reset(seed?: SeedDocument | StateDocument | string): Promise<void> {
+    const previous = this.current;
+    const next = this.build(seed === undefined ? this.seed : resolveSeed(seed));
+    previous.scheduler.clear();
+    this.current = next;
+    for (const hook of this.resetHooks) {
+      await hook(previous).catch((err: unknown) => this.log.notice(`error: a reset could not drop the databases of the previous state: ${err instanceof Error ? err.message : String(err)}`));
+    }
+    await this.commit().catch((err: unknown) => this.log.notice(`error: could not write the reset state to the data dir: ${(err as Error).message}`));
   }
 
   requests(limit?: number): RequestLogEntry[] {
@@ -229,7 +263,11 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
     for (;;) {
       this.current.now();
       const scheduler = this.current.scheduler;
-      if (!scheduler.busy) return;
+      if (!scheduler.busy) {
+        if (this.background.size === 0) return;
+        await Promise.all([...this.background]);
+        continue;
+      }
       const next = scheduler.nextBusyAt();
       if (this.clock.mode === "manual" && next !== undefined) {
         this.clock.set(Math.max(next, this.clock.now()));

@@ -86,6 +86,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   app.route("/", instant.routes);
   app.route("/", checkStorageRoute(() => core.world, { checkStorage }));
   const realDatabases = resolved.realDatabases ? useRealDatabases(app, () => core.world, instant.backend, pgLog) : null;
+  // Real databases exist only once the server ran: in this process, or in an earlier one on the data dir.
+  const mayHoldDatabases = (): boolean => instant.backend.info() !== null || resolved.dataDir !== undefined;
+  if (realDatabases !== null) {
+    core.onProjectPurged((project) => (mayHoldDatabases() ? realDatabases.dropProjects([project]) : Promise.resolve()));
+  }
+  core.onReset(async (previous) => {
+    if (realDatabases !== null && mayHoldDatabases()) await realDatabases.dropProjects(previous.projects.values());
+    if (instant.service.list().length > 0) await instant.service.dropAll();
+  });
   if (core.savedClaimable !== undefined) {
     // Records of a previous run: the server starts now and reconciles them (instant.md §4).
     await instant.restore(core.savedClaimable).catch((err: unknown) => core.log.notice(`error: the claimable databases of the data dir could not be reconciled: ${err instanceof Error ? err.message : String(err)}`));

@@ -91,14 +91,31 @@ export interface FetchHandler {
   fetch(request: Request, ...rest: unknown[]): Response | Promise<Response>;
 }
 
+/** The clean-up side of {@link useRealDatabases}. */
+export interface RealDatabases {
+  /** Drops every database and role this process created (a graceful stop without a data dir). */
+  dropAll(): Promise<void>;
+  /** Drops the physical databases and roles of every branch of these projects (purge, reset). */
+  dropProjects(projects: Iterable<ProjectRec>): Promise<void>;
+}
+
 /**
  * Replaces `app.fetch` with one that gives the management API's branches real databases on
  * `backend` (emulator.md §13). Call it after every route is mounted and before serving; call
  * `dropAll` on a graceful stop, before the backend stops.
  */
-export function useRealDatabases(app: FetchHandler, world: () => World, backend: PostgresBackend, log: (line: string) => void): Pick<BranchDatabases, "dropAll"> {
+export function useRealDatabases(app: FetchHandler, world: () => World, backend: PostgresBackend, log: (line: string) => void): RealDatabases {
   const real = createBranchDatabases(backend, log);
   const inner = app.fetch;
   app.fetch = (request: Request, ...rest: unknown[]) => handle(real, world, request, async () => inner(request, ...rest));
-  return { dropAll: () => real.dropAll() };
+  return {
+    dropAll: () => real.dropAll(),
+    async dropProjects(projects) {
+      // A claimed claimable project's database belongs to the claimable feature, not to a branch.
+      for (const project of projects) {
+        if (project.localPostgres !== undefined) continue;
+        for (const branch of project.branches.values()) await real.dropBranch(facts(branch));
+      }
+    },
+  };
 }

@@ -38,10 +38,11 @@ export function schedulePurge(world: World, project: ProjectRec): void {
   );
 }
 
-/** Drops a project and releases its custom domains. */
+/** Drops a project and releases its custom domains, then tells `world.onProjectPurged`. */
 export function purgeProject(world: World, project: ProjectRec): void {
   for (const [domain, rec] of [...world.domains]) if (rec.projectId === project.id) world.domains.delete(domain);
   world.projects.delete(project.id);
+  world.onProjectPurged(project);
 }
 
 /** Restores a deleted project within its window; returns false once the window has passed. */

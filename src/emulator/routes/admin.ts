@@ -70,7 +70,7 @@ export function mountAdminRoutes(app: Hono<EmulatorEnv>, control: EmulatorCore):
   r.post("/reset", async (c) => {
     const body = await readJson(c, ResetSchema, { optional: true });
     try {
-      control.reset(body.seed === undefined ? undefined : parseSeedDocument(body.seed));
+      await control.reset(body.seed === undefined ? undefined : parseSeedDocument(body.seed));
     } catch (err) {
       if (isPlatformError(err)) throw badRequest(err.message);
       throw err;

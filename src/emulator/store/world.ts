@@ -78,6 +78,8 @@ export class World {
   /** HMAC key of presigned URLs (hex; persisted with the data dir). */
   presignSecret: string = randomBytes(32).toString("hex");
   readonly scheduler = new Scheduler();
+  /** Called after a project was purged (its records dropped), e.g. to drop its real databases. */
+  onProjectPurged: (project: ProjectRec) => void = () => undefined;
   readonly ids: IdFactory;
   private nextKeyId = 1;
   private nextDatabaseId = 1;
