@@ -7,7 +7,7 @@ import { ErrorCode } from "../errors/codes.js";
 import { PartialBranchCreateError, PushConflictError } from "../errors/engine-errors.js";
 import { PlatformError, isPlatformError } from "../errors/platform-error.js";
 import type { Json } from "../model/json.js";
-import type { AppliedChange, ConflictReport, PushResult } from "../model/plan.js";
+import type { AppliedChange, ConflictReport, EngineWarning, PushResult } from "../model/plan.js";
 import { type EngineEvent, inReadWave, withApiEvents } from "../apply/events.js";
 import type { PlatformApiPolling, PlatformApiTimeouts } from "../api/client-options.js";
 import { type OperationRuntime, prepareRuntime } from "./options.js";
@@ -151,7 +151,8 @@ async function createBranchWith(rt: OperationRuntime, config: PolicyConfig, opti
   const name = options.branchName;
   const desired = resolvePolicy(config, Object.freeze({ name, exists: false, isDefault: false }), options.baseDir === undefined ? {} : { baseDir: options.baseDir });
   const bundleInput = { allowDataLoss: false, ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}) };
-  const bundling = bundleAll(rt, desired, bundleInput, []);
+  const bundleWarnings: EngineWarning[] = [];
+  const bundling = bundleAll(rt, desired, bundleInput, bundleWarnings);
   // Handled below; until then a failing build must not be an unhandled rejection.
   bundling.catch(() => undefined);
   let parent: ApiBranch;
@@ -189,6 +190,7 @@ async function createBranchWith(rt: OperationRuntime, config: PolicyConfig, opti
       ids: { projectId, branchId: created.id },
       resolveDesired: () => desired,
       archives,
+      archiveWarnings: bundleWarnings,
       allowDataLoss: options.allowDataLoss ?? false,
       now: () => new Date(),
     });

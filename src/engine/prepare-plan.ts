@@ -51,6 +51,8 @@ export interface PreparePlanInput {
   bundleFunction?: (fn: ResolvedFunctionConfig) => Promise<Uint8Array>;
   /** Archives built earlier (createBranch bundles before creating); skips bundling. */
   archives?: ReadonlyMap<string, FunctionArchive>;
+  /** The bundler warnings of `archives`, reported with the plan's warnings. */
+  archiveWarnings?: readonly EngineWarning[];
   allowDataLoss: boolean;
   now: () => Date;
 }
@@ -82,7 +84,7 @@ export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput)
   const ref = { api: rt.api, ...input.ids };
   const base = await inReadWave(rt.emit, 1, () => readBaseState(ref));
   const desired = input.resolveDesired(base);
-  const bundleWarnings: EngineWarning[] = [];
+  const bundleWarnings: EngineWarning[] = [...(input.archiveWarnings ?? [])];
   const [archives, read] = await Promise.all([
     bundleAll(rt, desired, input, bundleWarnings),
     inReadWave(rt.emit, 2, () => readFeatureState({ api: rt.api, projectId: input.ids.projectId, base, needs: readNeedsForPolicy(desired) })),

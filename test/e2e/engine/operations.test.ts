@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -85,6 +85,14 @@ describe("createBranch", () => {
     expect(created.result.applied.map((a) => a.id)).toContain("create:function.hello");
     const again = await plan(policy("hi", { branch: () => ({ ttl: "7d", postgres: { computeSettings: { autoscalingLimitMaxCu: 2 } } }) }), { ...ids(), branchId: created.branchId });
     expect(again.changes).toEqual([]);
+  });
+
+  it("reports the bundler's warnings in its result", async () => {
+    mkdirSync(join(dir, "fn", "sub"));
+    symlinkSync("..", join(dir, "fn", "sub", "loop"));
+    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost, polling: POLLING });
+    const created = await createBranch(policy("hi"), { projectId: emu.projectId, branchName: "preview-6", api, baseDir: dir, polling: POLLING });
+    expect(created.result.warnings).toContainEqual(expect.objectContaining({ code: "BUNDLER", address: "function.hello", message: expect.stringContaining("loop") }));
   });
 
   it.each([
