@@ -34,7 +34,7 @@ function concurrency(value: string, previous: number | undefined): number {
 function addCommon(cmd: Command): Command {
   return cmd
     .option("--no-color", "no colours (also NO_COLOR; FORCE_COLOR forces them)")
-    .option("--verbose", "cause chains and one line per HTTP request")
+    .option("--verbose", "cause chains and one line per HTTP request the engine reads or retries")
     .option("--quiet", "only the target line, the summary or result line, and errors");
 }
 
