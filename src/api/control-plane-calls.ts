@@ -9,16 +9,15 @@ import { collectPages, cursorFlavourCursor, nextFlavourCursor } from "./paginati
 import type { PlatformApi } from "./platform-api.js";
 import {
   BranchSchema,
+  CursorPaginationField,
   DatabaseSchema,
   EndpointSchema,
+  NextPaginationField,
   OperationSchema,
   OperationsField,
   ProjectSchema,
   RoleSchema,
 } from "./response-schemas.js";
-
-const CursorPagination = z.object({ cursor: z.string().nullish() }).nullish();
-const NextPagination = z.object({ next: z.string().nullish(), cursor: z.string().nullish() }).nullish();
 
 /** The names of the control-plane calls of {@link PlatformApi}; every other call is a feature call. */
 export type ControlPlaneCallName =
@@ -59,7 +58,7 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
           method: "GET",
           path: "/projects",
           query: { limit: 400, cursor, search: params.search, org_id: params.orgId },
-          schema: z.object({ projects: z.array(ProjectSchema), pagination: CursorPagination }),
+          schema: z.object({ projects: z.array(ProjectSchema), pagination: CursorPaginationField }),
         });
         return { items: data.projects, nextCursor: cursorFlavourCursor(data.pagination) };
       }),
@@ -73,7 +72,7 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
           method: "GET",
           path: `/projects/${seg(projectId)}/branches`,
           query: { limit: 10000, cursor, search },
-          schema: z.object({ branches: z.array(BranchSchema), pagination: NextPagination }),
+          schema: z.object({ branches: z.array(BranchSchema), pagination: NextPaginationField }),
         });
         return { items: data.branches, nextCursor: nextFlavourCursor(data.pagination) };
       }),

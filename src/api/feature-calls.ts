@@ -23,10 +23,9 @@ import {
   DeploymentSchema,
   FunctionSchema,
   IgnoredBodySchema,
+  NextPaginationField,
   TriggerSchema,
 } from "./response-schemas.js";
-
-const NextPagination = z.object({ next: z.string().nullish(), cursor: z.string().nullish() }).nullish();
 
 /** Feature names used in `FeatureUnavailableError`. */
 const FEATURE = {
@@ -141,7 +140,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
           method: "GET",
           path: `${branchPath(ref)}/functions`,
           query: { limit: 1000, cursor },
-          schema: z.object({ functions: z.array(FunctionSchema), pagination: NextPagination }),
+          schema: z.object({ functions: z.array(FunctionSchema), pagination: NextPaginationField }),
           feature: FEATURE.functions,
         });
         return { items: data.functions, nextCursor: nextFlavourCursor(data.pagination) };
@@ -224,7 +223,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
           method: "GET",
           path: `${branchPath(ref)}/custom-domains`,
           query: { limit: 1000, cursor },
-          schema: z.object({ custom_domains: z.array(CustomDomainSchema), pagination: NextPagination }),
+          schema: z.object({ custom_domains: z.array(CustomDomainSchema), pagination: NextPaginationField }),
           feature: FEATURE.domains,
         });
         return { items: data.custom_domains, nextCursor: nextFlavourCursor(data.pagination) };

@@ -211,5 +211,11 @@ export const ApiKeyRecordSchema = lenient(ApiKeyFieldsSchema);
 /** A created API key with its token `key`. */
 export const ApiKeyCreatedSchema = lenient(ApiKeyFieldsSchema.extend(w.ApiKeyCreateResponseSchema.pick({ key: true }).shape));
 
+/** `pagination` of a next-flavour list (api.md §1.8); absent or `null` on the last page. */
+export const NextPaginationField = lenient(w.NextPaginationSchema.pick({ next: true, cursor: true })).nullish();
+
+/** `pagination` of a cursor-flavour list (api.md §1.8); absent or `null` on the last page. */
+export const CursorPaginationField = lenient(w.CursorPaginationSchema.pick({ cursor: true })).nullish();
+
 /** Any body: used where the client reads nothing (`{}`, 204). */
 export const IgnoredBodySchema = z.unknown().transform(() => undefined);
