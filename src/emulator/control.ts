@@ -228,6 +228,14 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
     return this.dataDir?.commit() ?? Promise.resolve();
   }
 
+  /**
+   * Resolves once every change applied so far is durable; reads wait for it so that they never
+   * see a change before its write completed (emulator.md §10). At once in memory mode.
+   */
+  durable(): Promise<void> {
+    return this.dataDir?.settled() ?? Promise.resolve();
+  }
+
   /** Writes `bootstrap.env` (0600) with the printed lines, so a restart can print them again. */
   saveBootstrap(lines: string): void {
     this.dataDir?.writeBootstrap(lines);

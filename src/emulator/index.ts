@@ -58,7 +58,7 @@ export interface RunningEmulator {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const resolved = resolveEmulatorOptions(options);
   const core = new EmulatorCore(resolved);
-  const app = createEmulatorApp({ rt: core, faults: core.faultEngine, log: core.log, mountAdmin: (a) => mountAdminRoutes(a, core), commit: () => core.commit() });
+  const app = createEmulatorApp({ rt: core, faults: core.faultEngine, log: core.log, mountAdmin: (a) => mountAdminRoutes(a, core), commit: () => core.commit(), durable: () => core.durable() });
   let origin = "";
   const pgLog = (line: string): void => (isRoutineServerLine(line) ? core.log.detail(line) : core.log.notice(line));
   const instant = createInstantFeature({
@@ -77,6 +77,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     newProjectId: () => core.world.newWordId(),
     faults: core.faultEngine,
     persist: () => core.commit(),
+    durable: () => core.durable(),
   });
   core.attachClaimable(() => instant.service.exportState());
   const checkStorage = async (): Promise<void> => {

@@ -42,6 +42,8 @@ export interface ServerParts {
   mountAdmin: (app: Hono<EmulatorEnv>) => void;
   /** Makes applied changes durable before a 2xx is sent (data dir; a no-op in memory). */
   commit: () => Promise<void>;
+  /** Resolves once every applied change is durable; reads wait for it (emulator.md §10). */
+  durable?: () => Promise<void>;
 }
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -130,6 +132,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
       c.res = faultResponse(c, before);
       return;
     }
+    if (READ_METHODS.has(c.req.method)) await parts.durable?.();
     const header = c.req.header("authorization") ?? "";
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     const principal = token !== undefined ? rt.world.authenticate(token) : null;

@@ -24,6 +24,8 @@ export interface ClaimableApiOptions {
   readonly maxBodyBytes?: number;
   /** The emulator's latency and fault rules. @default none */
   readonly faults?: FaultSource;
+  /** Resolves once every applied change is durable; reads wait for it. @default at once */
+  readonly durable?: () => Promise<void>;
 }
 
 type ErrorCodeName = "missing_referrer" | "database_not_found" | "create_failed" | "route_not_found" | "method_not_allowed" | "payload_too_large";
@@ -85,7 +87,8 @@ export function claimableApiRoutes(options: ClaimableApiOptions): Hono<Claimable
   const wire = (c: Context<ClaimableEnv>, record: ClaimableRecord): ReturnType<typeof toWireRecord> =>
     toWireRecord(record, options.origin?.() ?? new URL(c.req.url).origin, service.urls(record));
 
-  app.use("/api/v1/*", async (_c, next) => {
+  app.use("/api/v1/*", async (c, next) => {
+    if (c.req.method === "GET") await options.durable?.();
     await service.materialize();
     await next();
   });

@@ -31,6 +31,8 @@ export interface ClaimPageOptions {
   readonly pgVersion: () => number;
   /** @default crypto.randomBytes */
   readonly random?: (size: number) => Uint8Array;
+  /** Resolves once every applied change is durable; the page waits for it. @default at once */
+  readonly durable?: () => Promise<void>;
 }
 
 interface Session {
@@ -90,7 +92,8 @@ export function claimPageRoutes(options: ClaimPageOptions): Hono {
   };
 
   app.use("/claim/*", bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.text("Payload too large", 413) }));
-  app.use("/claim/*", async (_c, next) => {
+  app.use("/claim/*", async (c, next) => {
+    if (c.req.method === "GET") await options.durable?.();
     await service.materialize();
     await next();
   });

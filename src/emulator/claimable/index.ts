@@ -46,6 +46,8 @@ export interface InstantFeatureOptions {
   readonly storageCheckIntervalMs?: number;
   /** Makes the records durable (the emulator's data dir) after the timed storage check. @default nothing */
   readonly persist?: () => Promise<void>;
+  /** Resolves once every applied change is durable; reads wait for it. @default at once */
+  readonly durable?: () => Promise<void>;
 }
 
 /** The claimable-database feature of a running emulator. */
@@ -91,8 +93,9 @@ export function createInstantFeature(options: InstantFeatureOptions): InstantFea
     ...(options.newProjectId ? { newProjectId: options.newProjectId } : {}),
   });
   const routes = new Hono<ClaimableEnv>();
-  routes.route("/", claimableApiRoutes({ service, origin: options.origin, log: options.log, ...(options.faults ? { faults: options.faults } : {}) }));
-  routes.route("/", claimPageRoutes({ service, accounts: options.accounts, clock: options.clock, pgVersion: () => backend.info()?.majorVersion ?? 17, ...(options.random ? { random: options.random } : {}) }));
+  const durable = options.durable ? { durable: options.durable } : {};
+  routes.route("/", claimableApiRoutes({ service, origin: options.origin, log: options.log, ...(options.faults ? { faults: options.faults } : {}), ...durable }));
+  routes.route("/", claimPageRoutes({ service, accounts: options.accounts, clock: options.clock, pgVersion: () => backend.info()?.majorVersion ?? 17, ...(options.random ? { random: options.random } : {}), ...durable }));
   const checkIfStarted = (): void => {
     if (backend.info() === null) return;
     service

@@ -38,6 +38,8 @@ function pidAlive(pid: number): boolean {
 export class DataDir {
   private tail: Promise<void> = Promise.resolve();
   private queued: Promise<void> | null = null;
+  /** The newest write while it is queued or running. */
+  private latest: Promise<void> | null = null;
   private released = false;
 
   private constructor(
@@ -150,8 +152,20 @@ export class DataDir {
       return this.write();
     });
     this.queued = run;
+    this.latest = run;
     this.tail = run.catch(() => undefined);
+    void this.tail.then(() => {
+      if (this.latest === run) this.latest = null;
+    });
     return run;
+  }
+
+  /**
+   * Resolves once no write is queued or running, so every change applied so far is on disk (or
+   * its write failed). Reads wait for it: a change is visible only once it is durable (§10).
+   */
+  async settled(): Promise<void> {
+    while (this.latest !== null) await this.latest.catch(() => undefined);
   }
 
   /** Waits for pending writes, then releases the lock. */

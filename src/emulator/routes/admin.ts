@@ -51,8 +51,10 @@ export function mountAdminRoutes(app: Hono<EmulatorEnv>, control: EmulatorCore):
     await next();
   };
 
-  // Acknowledged changes are durable (emulator.md §10): reset, clock, presigned uploads, auth transfers.
+  // Acknowledged changes are durable (emulator.md §10): reset, clock, presigned uploads, auth transfers;
+  // reads (state, object downloads) wait until every applied change is.
   r.use("*", async (c, next) => {
+    if (c.req.method === "GET" && c.req.path !== "/__emulator/health") await control.durable();
     await next();
     const mutates = c.req.method !== "GET" || c.req.path.startsWith("/__emulator/auth-transfer/");
     if (mutates && c.res.status < 300) await control.commit();
