@@ -56,7 +56,8 @@ describe("a change is visible only once it is on disk (emulator.md §10)", () =>
     const held = holdNextWrite();
     const created = client(emu).call<{ branch: { id: string } }>("POST", `/projects/${emu.projectId}/branches`, { branch: { name: "on-disk-first" } });
     await held.reached;
-    const id = (emu.state.snapshot().projects.flatMap((p) => p.branches) as Array<{ id: string; name: string }>).find((b) => b.name === "on-disk-first")?.id ?? "";
+    const snapshot = emu.state.snapshot() as unknown as { projects: Array<{ branches: Array<{ id: string; name: string }> }> };
+    const id = snapshot.projects.flatMap((p) => p.branches).find((b) => b.name === "on-disk-first")?.id ?? "";
     expect(id).not.toBe("");
 
     const events: string[] = [];

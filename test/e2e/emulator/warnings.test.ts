@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
+import { isRoutineServerLine } from "../../../src/emulator/postgres/supervisor.js";
+import { RequestLog } from "../../../src/emulator/request-log.js";
 import { client, startTestEmulator } from "./helpers.js";
 
 const running: RunningEmulator[] = [];
@@ -43,5 +45,31 @@ describe("warnings on stderr without --verbose (emulator.md §11)", () => {
       for (let i = 0; i < 3; i++) await client(emu).call("GET", `/projects/${emu.projectId}/auth/integrations`);
     });
     expect(output.match(/legacy auth route/g)).toHaveLength(1);
+  });
+});
+
+describe("the PostgreSQL server's lines in the emulator's stderr", () => {
+  it.each([
+    ["postgres: 2026-11-22 03:51:03.880 UTC [4350] LOG:  starting PostgreSQL 17.10", true],
+    ["postgres: 2026-11-22 03:51:03.880 UTC [4350] DETAIL:  Connection matched file", true],
+    ["postgres: 2026-11-22 03:51:03.880 UTC [4350] WARNING:  could not flush dirty data", false],
+    ["postgres: 2026-11-22 03:51:03.880 UTC [4350] FATAL:  could not create shared memory segment", false],
+    ["postgres could not start: initdb exited with code 1", false],
+    ["warning: terminating the sessions on svc_abc_neondb", false],
+  ])("treats %j as routine: %s", (line, routine) => {
+    expect(isRoutineServerLine(line)).toBe(routine);
+  });
+
+  it.each([
+    ["off", false],
+    ["text", true],
+    ["json", true],
+  ] as const)("prints routine lines with the request log %s: %s", async (sink, printed) => {
+    const output = await stderrDuring(async () => {
+      new RequestLog(sink).detail("postgres: LOG:  database system is ready to accept connections");
+      new RequestLog(sink).notice("warning: always shown");
+    });
+    expect(output.includes("database system is ready")).toBe(printed);
+    expect(output).toContain("svc emulator: warning: always shown");
   });
 });
