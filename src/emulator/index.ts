@@ -3,7 +3,9 @@
  * (emulator.md). `startEmulator()` resolves once the server listens.
  */
 import { serve, type ServerType } from "@hono/node-server";
+import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { createInstantFeature } from "./claimable/index.js";
 import { adoptIntoWorld, checkStorageRoute, worldAccounts } from "./claimable/management-bridge.js";
 import { EmulatorCore, type EmulatorControl } from "./control.js";
@@ -96,9 +98,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (realDatabases !== null && mayHoldDatabases()) await realDatabases.dropProjects(previous.projects.values());
     if (instant.service.list().length > 0) await instant.service.dropAll();
   });
-  if (core.savedClaimable !== undefined) {
+  // An embedded cluster of a previous run may hold databases without a record (a kill -9 between
+  // a create and its write): the server then starts now and reconciles too (instant.md §4).
+  const clusterExists = resolved.dataDir !== undefined && resolved.postgres === "embedded" && existsSync(join(resolved.dataDir, "pg", "cluster"));
+  if (core.savedClaimable !== undefined || clusterExists) {
     // Records of a previous run: the server starts now and reconciles them (instant.md §4).
-    await instant.restore(core.savedClaimable).catch((err: unknown) => core.log.notice(`error: the claimable databases of the data dir could not be reconciled: ${err instanceof Error ? err.message : String(err)}`));
+    await instant.restore(core.savedClaimable ?? { records: [], tombstones: [] }, { reconcile: clusterExists }).catch((err: unknown) => core.log.notice(`error: the claimable databases of the data dir could not be reconciled: ${err instanceof Error ? err.message : String(err)}`));
     await core.commit();
   }
   let server: ServerType;

@@ -60,8 +60,11 @@ export interface InstantFeature {
   checkStorage(): Promise<void>;
   /** Applies due expiries and transfers (the emulator's idle timer may call it). */
   materialize(): Promise<void>;
-  /** Restores persisted records; with records present the server starts and reconciles. */
-  restore(state: ClaimableState): Promise<void>;
+  /**
+   * Restores persisted records; with records present, or `reconcile` set (the data dir's cluster
+   * exists, so databases may be left without a record), the server starts and reconciles.
+   */
+  restore(state: ClaimableState, options?: { reconcile?: boolean }): Promise<void>;
   /**
    * Stops timers, drops every database when `dropDatabases` (graceful stop without a data dir),
    * and stops the server. Idempotent.
@@ -112,9 +115,9 @@ export function createInstantFeature(options: InstantFeatureOptions): InstantFea
     backend,
     checkStorage: () => service.checkStorage(),
     materialize: () => service.materialize(),
-    async restore(state) {
+    async restore(state, restoreOptions = {}) {
       service.importState(state);
-      if (state.records.length > 0) await service.reconcile();
+      if (state.records.length > 0 || restoreOptions.reconcile === true) await service.reconcile();
     },
     close(closeOptions = {}) {
       closed ??= (async () => {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -95,6 +96,31 @@ describe("claimable databases with a data dir (emulator.md §10, instant.md §4)
     expect(stderr.join("")).not.toMatch(/another emulator instance|has no database|without a record/);
     const again = JSON.parse(readFileSync(join(dir, "state.json"), "utf8")) as typeof state;
     expect(again.state.instanceId).toBe(state.state.instanceId);
+  });
+
+  it("drops a database of this emulator that has no record at the next start (a create whose write never happened)", async () => {
+    const dir = dataDir();
+    const first = await startEmulator({ dataDir: dir });
+    running.push(first);
+    const created = await createWithRow(first.claimApiHost);
+    await first.close();
+    running.splice(0);
+    // The state as a kill -9 between the create and its write would leave it: no record.
+    const path = join(dir, "state.json");
+    const doc = JSON.parse(readFileSync(path, "utf8")) as { sha256: string; state: { claimable: { records: unknown[] } } };
+    doc.state.claimable.records = [];
+    doc.sha256 = createHash("sha256").update(JSON.stringify(doc.state)).digest("hex");
+    writeFileSync(path, JSON.stringify(doc));
+
+    const stderr: string[] = [];
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+      stderr.push(String(chunk));
+      return true;
+    });
+    const second = await startEmulator({ dataDir: dir });
+    running.push(second);
+    expect(stderr.join("")).toContain(`warning: dropping svc_claim_${created.id.replaceAll("-", "")}: a claimable database of this emulator without a record`);
+    await expect(query(created.direct, "SELECT 1")).rejects.toThrow();
   });
 
   it("serves a database created before a kill -9, and its URLs still connect after the restart", async () => {
