@@ -1,20 +1,9 @@
 import type { Json } from "../model/json.js";
-import type { Change, ChangeAction, ChangeClass, ResourceKind } from "../model/plan.js";
+import type { Change, ChangeAction } from "../model/plan.js";
 import type { ChangeOp, PlannedChange } from "./plan-types.js";
 
 /** Everything needed to describe one change; `id` is derived from action and address. */
-export interface ChangeSpec {
-  address: string;
-  kind: ResourceKind;
-  action: ChangeAction;
-  class: ChangeClass;
-  fields: string[];
-  before: Json | null;
-  after: Json | null;
-  reason: string;
-  dependsOn?: string[];
-  op: ChangeOp;
-}
+export type ChangeSpec = Omit<Change, "id" | "dependsOn"> & { dependsOn?: string[]; op: ChangeOp };
 
 /** The stable id of a change: `${action}:${address}`. */
 export function changeId(action: ChangeAction, address: string): string {

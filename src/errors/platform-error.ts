@@ -37,7 +37,7 @@ export class PlatformError extends Error {
 
 /**
  * Whether `err` is an error of this library, optionally with the given `code`. Code-based, not
- * `instanceof`: any object whose `code` is a string starting with `PLATFORM_` counts, so errors
+ * `instanceof`: every object whose `code` is a string starting with `PLATFORM_` counts, so errors
  * from a second copy of the package (a policy evaluated through jiti) are recognised too.
  */
 export function isPlatformError(err: unknown, code?: ErrorCode): err is PlatformError {
