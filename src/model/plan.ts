@@ -75,13 +75,7 @@ export interface EngineWarning {
 }
 
 /** A change as applied (or planned, on a dry run), identifying the resource and field (seed). */
-export interface AppliedChange {
-  id: string;
-  address: string;
-  kind: ResourceKind;
-  action: ChangeAction;
-  class: ChangeClass;
-  fields: string[];
+export interface AppliedChange extends Pick<Change, "id" | "address" | "kind" | "action" | "class" | "fields"> {
   /** Branch name for branch, compute, auth and dataApi; else bucket name, slug, trigger name or hostname. */
   identifier: string;
   /** The first of `fields`. */

@@ -11,7 +11,7 @@ import { buildPlanDocument, stringifyDocument, type ApplyOutcome } from "../view
 import { renderPlanText } from "../views/text-plan.js";
 import { renderApplyComplete, renderOutcomeLists } from "../views/text-result.js";
 import { hasBlockingConflict, noChangesLine, type ViewTarget } from "../views/view-model.js";
-import { computePlan, type PlanFlags } from "./plan-command.js";
+import { computePlan, type PlanFlags, type PlannedRun } from "./plan-command.js";
 import { runSavedPlanApply } from "./saved-plan-apply.js";
 
 /** Flags of `svc config apply` and `svc deploy` (cli.md §4.5). */
@@ -151,18 +151,29 @@ export async function runApply(ctx: CommandContext, planFile: string | undefined
     view: run.view,
     flags,
     inferredTarget: run.target.match === "default",
-    execute: (granted, onEvent) =>
-      run.engine.pushConfig(run.policy.config, {
-        projectId: run.target.project.id,
-        branchId: run.target.branch.id,
-        api: run.target.api,
-        dryRun: false,
-        ...granted,
-        bundleFunction: run.bundler,
-        signal: ctx.signal,
-        onEvent,
-        confirm: (c) => (!c.protectedBranch || granted.allowProtectedBranch) && (!c.overrideUpdates || granted.updateExisting),
-        ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
-      }),
+    execute: pushGranted(ctx, run, { projectId: run.target.project.id, branchId: run.target.branch.id, api: run.target.api }, flags),
   });
+}
+
+/**
+ * The real `pushConfig` run on one branch with what the gate granted: the engine's `confirm`
+ * answers yes exactly for the reasons the flags or the prompt granted.
+ */
+export function pushGranted(
+  ctx: CommandContext,
+  run: PlannedRun,
+  target: { projectId: string; branchId: string; api: PlannedRun["target"]["api"] },
+  flags: ApplyFlags,
+): ExecuteInput["execute"] {
+  return (granted, onEvent) =>
+    run.engine.pushConfig(run.policy.config, {
+      ...target,
+      dryRun: false,
+      ...granted,
+      bundleFunction: run.bundler,
+      signal: ctx.signal,
+      onEvent,
+      confirm: (c) => (!c.protectedBranch || granted.allowProtectedBranch) && (!c.overrideUpdates || granted.updateExisting),
+      ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+    });
 }

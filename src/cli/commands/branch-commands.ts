@@ -11,7 +11,7 @@ import { resolveBranch, type TargetFlags } from "../target.js";
 import { buildPlanDocument, stringifyDocument } from "../views/json-plan.js";
 import { renderTargetBlock, renderTargetLine } from "../views/target-echo.js";
 import { renderApplyComplete } from "../views/text-result.js";
-import { gateAndExecute, reportFailure, type ApplyFlags } from "./apply-command.js";
+import { gateAndExecute, pushGranted, reportFailure, type ApplyFlags } from "./apply-command.js";
 import { computePlan } from "./plan-command.js";
 import { connect, echoInfo, loadEnv, loadPolicy, printEcho, viewTarget, type Target } from "./target-setup.js";
 
@@ -42,19 +42,7 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
       flags,
       inferredTarget: false,
       wrapDocument: (doc) => ({ formatVersion: 1, command: "branch create", target: run.view, branchId: existing.id, branchName: existing.name, created: false, result: doc }),
-      execute: (granted, onEvent) =>
-        run.engine.pushConfig(run.policy.config, {
-          projectId: project.id,
-          branchId: existing.id,
-          api,
-          dryRun: false,
-          ...granted,
-          bundleFunction: run.bundler,
-          signal: ctx.signal,
-          onEvent,
-          confirm: (c) => (!c.protectedBranch || granted.allowProtectedBranch) && (!c.overrideUpdates || granted.updateExisting),
-          ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
-        }),
+      execute: pushGranted(ctx, run, { projectId: project.id, branchId: existing.id, api }, flags),
     });
   }
 
