@@ -1,5 +1,5 @@
 import { relative } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConfigLoadError, ErrorCode, isPlatformError } from "../../../src/v1.js";
 import { loadConfigFromFile } from "../../../src/config/load-config.js";
 import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
@@ -8,6 +8,7 @@ const POLICY = "export default { auth: true };\n";
 
 let tree: TempTree | undefined;
 afterEach(() => {
+  vi.unstubAllEnvs();
   tree?.remove();
   tree = undefined;
 });
@@ -98,6 +99,14 @@ describe("walking up", () => {
       ),
     );
     expect(err.message).toContain(`reached \`stopAt\` ${t.path("home")}`);
+  });
+
+  it("stops at the home directory when stopAt is not given", async () => {
+    const t = makeTree({ "svc.ts": POLICY, "home/project/src/": "" });
+    vi.stubEnv("HOME", t.path("home"));
+    const err = await loadError({ cwd: t.path("home/project/src") });
+    expect(err.details).toMatchObject({ stoppedAt: t.path("home"), stopReason: "stopAt" });
+    expect(err.details["searched"]).not.toContain(t.path("svc.ts"));
   });
 
   it("resolves a relative cwd against the process directory and a relative stopAt against cwd", async () => {
