@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createPlatformApi } from "../../../src/api/create-platform-api.js";
 import { loadConfigFromFile } from "../../../src/config/load-config.js";
 import { startEmulator, type FaultRule, type RunningEmulator, type SeedDocument } from "../../../src/emulator/index.js";
-import { apply, isPlatformError, plan } from "../../../src/v1.js";
+import { PushConflictError, apply, isPlatformError, plan } from "../../../src/v1.js";
 import { type Scenario, corruptingUploads, discoverScenarios, expectedPlan, planSnapshot } from "../../helpers/engine-scenarios.js";
 
 const TIMINGS = { opSchedulingMs: 5, opRunMs: 10, deployPendingMs: 5, deployBuildMs: 10, domainActivationMs: 5 };
@@ -50,7 +50,7 @@ describe.each(discoverScenarios())("scenario $name", (scenario) => {
     expect(snapshot).toEqual(expectedPlan(scenario, snapshot));
   });
 
-  it("applies with the expected outcome, then plans clean when it converges", async () => {
+  it("applies with the expected outcome, then plans clean when it converges (after updateExisting when only overrides held it)", async () => {
     const { options } = await run(scenario);
     const outcome = await applyScenario(scenario, options);
     const expected = scenario.spec.expectApply;
@@ -59,6 +59,10 @@ describe.each(discoverScenarios())("scenario $name", (scenario) => {
       const result = (outcome as { details: { result?: { failed: { change: { id: string } }[]; skipped: { change: { id: string } }[] } } }).details.result;
       if (expected.failed) expect(result?.failed.map((f) => f.change.id)).toEqual(expected.failed);
       if (expected.skipped) expect(result?.skipped.map((s) => s.change.id)).toEqual(expected.skipped);
+      if (!(outcome instanceof PushConflictError) || outcome.conflicts.some((c) => c.blocking)) return;
+      const { config } = await loadConfigFromFile({ path: join(scenario.dir, "svc.ts") });
+      await apply(config, { ...options, ...scenario.spec.apply, updateExisting: true });
+      expect((await plan(config, options)).changes).toEqual([]);
       return;
     }
     expect(isPlatformError(outcome) ? outcome.message : "ok").toBe("ok");
