@@ -20,6 +20,20 @@ describe("lazy loading of esbuild and jszip", () => {
     expect(loads).toEqual({ esbuild: 0, jszip: 0 });
   });
 
+  it("loading, resolving, inspecting, pulling and planning a function-less policy load neither", async () => {
+    const v1 = await import("../../../src/v1.js");
+    const { fixturePlatform, loadRoutes } = await import("../inspect/fixture-platform.js");
+    const { api } = fixturePlatform(loadRoutes("full-branch"));
+    const ids = { projectId: "calm-river-123456", branchId: "br-preview-654321", api };
+    const policyFile = fileURLToPath(new URL("../../../fixtures/policies/minimal.ts", import.meta.url));
+    const { config } = await v1.loadConfigFromFile({ path: policyFile });
+    v1.resolvePolicy(config, { name: "main", exists: true, isDefault: true });
+    await v1.inspect(ids);
+    await v1.pullConfig(ids);
+    await v1.plan(v1.defineConfig({ buckets: { uploads: {} } }), ids);
+    expect(loads).toEqual({ esbuild: 0, jszip: 0 });
+  });
+
   it("bundling a function loads both, once", async () => {
     const { buildFunctionBundle } = await import("../../../src/v1.js");
     const source = fileURLToPath(new URL("../../../fixtures/functions/dir-entry", import.meta.url));
