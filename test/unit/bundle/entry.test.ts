@@ -1,0 +1,39 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { findEntry } from "../../../src/bundle/entry.js";
+import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
+
+let tree: TempTree | undefined;
+afterEach(() => {
+  tree?.remove();
+  tree = undefined;
+});
+
+function makeTree(files: Record<string, string>): TempTree {
+  tree = createTempTree(files);
+  return tree;
+}
+
+describe("entry of a directory source", () => {
+  it.each<[string, Record<string, string>, string | null]>([
+    ["index.ts before index.js and index.mjs", { "index.ts": "", "index.js": "", "index.mjs": "" }, "index.ts"],
+    ["index.js before index.mjs", { "index.js": "", "index.mjs": "" }, "index.js"],
+    ["index.mjs when it is the only candidate", { "index.mjs": "", "main.ts": "" }, "index.mjs"],
+    ["the next candidate when index.ts is a directory", { "index.ts/": "", "index.mjs": "" }, "index.mjs"],
+    ["no entry for other names only", { "main.ts": "", "index.cjs": "", "src/index.ts": "" }, null],
+  ])("picks %s", async (_label, files, expected) => {
+    const t = makeTree(files);
+    expect(await findEntry(t.root)).toBe(expected === null ? null : t.path(expected));
+  });
+
+  it("uses a file source as its own entry, whatever its name", async () => {
+    const t = makeTree({ "handler.ts": "", "index.ts": "" });
+    expect(await findEntry(t.path("handler.ts"))).toBe(t.path("handler.ts"));
+  });
+
+  it("names a missing source and where relative sources resolve from", async () => {
+    const t = makeTree({});
+    await expect(findEntry(t.path("nope"))).rejects.toThrow(
+      `source ${t.path("nope")} does not exist: check the function's source in the policy (relative paths resolve from the policy file's directory)`,
+    );
+  });
+});
