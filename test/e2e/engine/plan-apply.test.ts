@@ -1,6 +1,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { apply, createPlatformApi, defineConfig, plan, type EngineEvent } from "../../../src/v1.js";
@@ -82,5 +83,49 @@ describe("plan and apply against the emulator", () => {
     const second = await plan(config, options);
     expect(second.changes).toEqual([]);
     expect(second.conflicts).toEqual([]);
+  });
+});
+
+describe("a custom bundleFunction", () => {
+  it("replaces the bundler for every declared function, bundling them at once before the first change, in plan and apply alike", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-engine-bundle-"));
+    const slugs = ["alpha", "beta", "gamma"];
+    for (const slug of slugs) mkdirSync(join(dir, slug));
+    const config = defineConfig({ functions: Object.fromEntries(slugs.map((slug) => [slug, { name: slug, source: `./${slug}` }])) });
+    const calls: string[] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const bundleFunction = async (fn: { slug: string }): Promise<Uint8Array> => {
+      calls.push(fn.slug);
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setImmediate(resolve));
+      inFlight -= 1;
+      const zip = new JSZip();
+      zip.file("index.mjs", `export default () => new Response(${JSON.stringify(fn.slug)});\n`);
+      return zip.generateAsync({ type: "uint8array" });
+    };
+    const client = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost, polling: { initialMs: 20, maxMs: 50 } });
+    const branch = await client.createBranch({ projectId: emu.projectId, branch: { name: "custom-bundler" } });
+    await client.waitForOperations({ projectId: emu.projectId, operations: branch.operations });
+    const options = { projectId: emu.projectId, branchId: branch.branch.id, apiKey: emu.apiKey, apiHost: emu.apiHost, baseDir: dir, bundleFunction, polling: { initialMs: 20, maxMs: 50 } };
+
+    const planned = await plan(config, options);
+    expect(calls.sort()).toEqual(slugs);
+    expect(maxInFlight).toBe(3);
+    expect(planned.changes.map((c) => c.id)).toEqual(slugs.map((s) => `create:function.${s}`));
+
+    calls.length = 0;
+    maxInFlight = 0;
+    const events: EngineEvent[] = [];
+    const applied = await apply(config, { ...options, onEvent: (e) => events.push(e) });
+    expect(calls.sort()).toEqual(slugs);
+    expect(maxInFlight).toBe(3);
+    const lastBundle = events.findLastIndex((e) => e.type === "bundle" && e.phase === "done");
+    const firstChange = events.findIndex((e) => e.type === "change");
+    expect(lastBundle).toBeGreaterThanOrEqual(0);
+    expect(lastBundle).toBeLessThan(firstChange);
+    expect(applied.applied.map((a) => a.id).sort()).toEqual(slugs.map((s) => `create:function.${s}`));
+    expect((await plan(config, options)).changes).toEqual([]);
   });
 });
