@@ -76,6 +76,7 @@ function buildProgram(): Command {
     .option("--legacy-auth <mode>", "legacy auth routes after their removal date: serve or gone (410)", "serve")
     .option("--verbose", "log one line per request on stderr")
     .option("--log-format <format>", "text or json", "text")
+    .addHelpText("after", "\nExamples:\n  $ svc emulator\n  $ svc emulator --port 0 --latency 20-80 --faults status=503,rate=0.1\n  $ svc emulator --data-dir .svc-emulator --real-databases\n")
     .exitOverride()
     .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
 }

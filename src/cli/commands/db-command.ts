@@ -45,6 +45,7 @@ export function addDbCommands(program: Command, run: RunCommand, ctx: CommandCon
     .option("-p, --prefix <string>", "prefix of the claim URL variable (default: PUBLIC_, else the only *POSTGRES_CLAIM_URL)")
     .option("--api-host <url>", "claim API origin (default: the claim URL's own origin)")
     .option("--json", "print {formatVersion, command, id, status, claimUrl, expiresAt, svcProjectId, opened}");
+  claim.addHelpText("after", "\nExamples:\n  $ svc db claim\n  $ svc db claim -e .env.development --json\n");
   // The parent parses the shared flags (-e, -p, --api-host, --json) wherever they appear.
   run(claim, (opts) => runDbClaim(ctx, { ...db.opts(), ...opts }));
 }

@@ -32,6 +32,16 @@ describe("help and version", () => {
     expect(run.code).toBe(0);
     for (const needle of needles) expect(run.stdout).toContain(needle);
   });
+
+  it.each(["config init", "config validate", "config status", "config pull", "config plan", "config apply", "deploy", "branch create", "branch delete", "branch connection-string", "db", "db claim", "emulator"])(
+    "shows an example of svc %s in its help",
+    async (command) => {
+      const run = await runSvc([...command.split(" "), "--help"], { cwd: emptyDir(), env: {} });
+      expect(run.code).toBe(0);
+      // svc emulator keeps stdout for its variables, so its help goes to stderr.
+      expect(command === "emulator" ? run.stderr : run.stdout).toMatch(new RegExp(`\\nExamples:\\n(  \\$ .*\\n)*  \\$ svc ${command}\\b`));
+    },
+  );
 });
 
 describe("svc config init", () => {
