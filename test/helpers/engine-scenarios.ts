@@ -16,8 +16,8 @@ export interface ScenarioSpec {
   apply?: { updateExisting?: boolean; allowDataLoss?: boolean };
   /** Slugs whose archive the test corrupts on upload, so their build fails on the platform. */
   corruptZip?: string[];
-  /** Without `error`, apply must converge: a second plan is empty. */
-  expectApply: { error?: string; failed?: string[]; skipped?: string[] };
+  /** Without `error`, apply must converge: a second plan is empty. `details`: change id → fields its AppliedChange details must hold. */
+  expectApply: { error?: string; failed?: string[]; skipped?: string[]; details?: Record<string, Record<string, unknown>> };
 }
 
 /** One discovered scenario. */

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createPlatformApi } from "../../../src/api/create-platform-api.js";
 import { loadConfigFromFile } from "../../../src/config/load-config.js";
 import { startEmulator, type FaultRule, type RunningEmulator, type SeedDocument } from "../../../src/emulator/index.js";
-import { PushConflictError, apply, isPlatformError, plan } from "../../../src/v1.js";
+import { PushConflictError, apply, isPlatformError, plan, type PushResult } from "../../../src/v1.js";
 import { type Scenario, corruptingUploads, discoverScenarios, expectedPlan, planSnapshot } from "../../helpers/engine-scenarios.js";
 
 const TIMINGS = { opSchedulingMs: 5, opRunMs: 10, deployPendingMs: 5, deployBuildMs: 10, domainActivationMs: 5 };
@@ -66,6 +66,9 @@ describe.each(discoverScenarios())("scenario $name", (scenario) => {
       return;
     }
     expect(isPlatformError(outcome) ? outcome.message : "ok").toBe("ok");
+    for (const [id, details] of Object.entries(expected.details ?? {})) {
+      expect((outcome as PushResult).applied.find((a) => a.id === id)?.details).toMatchObject(details);
+    }
     const { config } = await loadConfigFromFile({ path: join(scenario.dir, "svc.ts") });
     const second = await plan(config, options);
     expect(second.changes).toEqual([]);
