@@ -180,6 +180,22 @@ describe("faults", () => {
     }
   });
 
+  it.each([
+    ["a 429 without retry_after", "status=429,nth=1", 429, "1"],
+    ["a 503 without retry_after", "status=503,nth=1", 503, null],
+    ["a 503 with retry_after=2", "status=503,nth=1,retry_after=2", 503, "2"],
+    ["a 423 with retry_after=3", "status=423,nth=1,retry_after=3", 423, "3"],
+  ])("sends the documented Retry-After for %s", async (_name, plan, status, retryAfter) => {
+    const emu = await startTestEmulator({ faults: plan });
+    try {
+      const res = await fetch(`${emu.apiHost}/regions`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
+      expect([res.status, res.headers.get("retry-after")]).toEqual([status, retryAfter]);
+      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    } finally {
+      await emu.close();
+    }
+  });
+
   it("applies the mutation and then drops the connection for a phase=after reset (outcome unknown)", async () => {
     const emu = await startTestEmulator({ faults: "reset=1,phase=after,method=POST,path=/api/v2/projects/*/branches,nth=1" });
     try {
