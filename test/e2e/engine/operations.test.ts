@@ -83,6 +83,9 @@ describe("createBranch", () => {
     expect(calls).toBe(1);
     expect(created.result.applied[0]).toMatchObject({ id: "create:branch", fields: ["parent", "expiresAt", "autoscalingLimitMaxCu"] });
     expect(created.result.applied.map((a) => a.id)).toContain("create:function.hello");
+    const mutations = emu.state.requests().filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+    expect(mutations.filter((m) => m === `POST /api/v2/projects/${emu.projectId}/branches`)).toHaveLength(1);
+    expect(mutations.filter((m) => m.startsWith("PATCH") && !m.includes("/functions/"))).toEqual([]);
     const again = await plan(policy("hi", { branch: () => ({ ttl: "7d", postgres: { computeSettings: { autoscalingLimitMaxCu: 2 } } }) }), { ...ids(), branchId: created.branchId });
     expect(again.changes).toEqual([]);
   });
