@@ -8,11 +8,16 @@ import { type Scenario, corruptingUploads, discoverScenarios, expectedPlan, plan
 
 const TIMINGS = { opSchedulingMs: 5, opRunMs: 10, deployPendingMs: 5, deployBuildMs: 10, domainActivationMs: 5 };
 const POLLING = { initialMs: 10, maxMs: 40 };
+/**
+ * Injected on the apply under test (not its setup). At most 5 injections in all, so even when
+ * every one lands on the same request (the draws follow arrival order, which parallel reads
+ * vary) its 5 retries get it through: the test cannot flake on the retry budget.
+ */
 const FAULTS: FaultRule[] = [
-  { kind: "status", status: 503, rate: 0.15 },
-  { kind: "status", status: 423, rate: 0.1 },
-  { kind: "status", status: 429, rate: 0.03, retryAfterS: 1 },
-  { kind: "reset", rate: 0.1, methods: ["GET"] },
+  { kind: "status", status: 503, rate: 0.3, times: 2 },
+  { kind: "status", status: 423, rate: 0.2, times: 1 },
+  { kind: "status", status: 429, rate: 0.1, times: 1, retryAfterS: 1 },
+  { kind: "reset", rate: 0.2, times: 1, methods: ["GET"] },
 ];
 
 let emulator: RunningEmulator | undefined;
@@ -22,7 +27,7 @@ afterEach(async () => {
 });
 
 async function run(scenario: Scenario, faults: FaultRule[] = []): Promise<{ emu: RunningEmulator; options: Parameters<typeof plan>[1] }> {
-  const emu = await startEmulator({ seed: scenario.seed as SeedDocument, timings: TIMINGS, faults, faultSeed: 7 });
+  const emu = await startEmulator({ seed: scenario.seed as SeedDocument, timings: TIMINGS });
   emulator = emu;
   const api = corruptingUploads(createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost, polling: POLLING }), scenario.spec.corruptZip ?? []);
   const options = { projectId: emu.projectId, branchId: scenario.spec.branchId ?? emu.defaultBranchId, api, polling: POLLING };
@@ -30,6 +35,7 @@ async function run(scenario: Scenario, faults: FaultRule[] = []): Promise<{ emu:
     const setup = await loadConfigFromFile({ path: join(scenario.dir, scenario.spec.setup) });
     await apply(setup.config, { ...options, updateExisting: true });
   }
+  if (faults.length > 0) emu.state.faults.set(faults, 7);
   return { emu, options };
 }
 
