@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { createBranchDatabases, physicalName } from "../../../src/emulator/postgres/branch-databases.js";
-import { query, testBackend } from "./harness.js";
+import { managementCall, query, testBackend } from "./harness.js";
 
 let emu: RunningEmulator;
 
@@ -12,14 +12,8 @@ afterAll(async () => {
   await emu?.close();
 });
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${emu.apiHost}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${emu.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+function api(method: string, path: string, body?: unknown): ReturnType<typeof managementCall> {
+  return managementCall(emu, method, path, body);
 }
 
 async function names(branchId: string): Promise<{ role: string; database: string }> {

@@ -92,6 +92,22 @@ export async function query(url: string, text: string): Promise<Array<Record<str
 }
 
 /** Sends JSON (or a raw string) to the API and returns status, headers and parsed body. */
+/** A bearer-authenticated JSON request to an emulator's management API (`apiHost` + `path`). */
+export async function managementCall(
+  emu: { apiHost: string; apiKey: string },
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${emu.apiHost}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${emu.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
 export async function call(url: string, method: string, body?: unknown, raw?: string): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }> {
   const response = await fetch(url, {
     method,
