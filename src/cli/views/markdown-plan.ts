@@ -48,7 +48,8 @@ function needsCell(change: Change): string {
   return flags.length === 0 ? "" : flags.map((f) => `\`${f}\``).join(" ");
 }
 
-function warningLines(result: PushResult, target: ViewTarget): string[] {
+/** The `> [!WARNING]` callout as one block (one line per flag apply will need), or none. */
+function warningBlock(result: PushResult, target: ViewTarget): string[] {
   const lines: string[] = [];
   const blocking = result.conflicts.filter((c) => c.blocking).length;
   if (blocking > 0) lines.push(`${blocking} blocking conflict(s): apply will refuse until they are resolved.`);
@@ -65,7 +66,7 @@ function warningLines(result: PushResult, target: ViewTarget): string[] {
     lines.push(`Branch ${escapeMarkdown(target.branchName)} is protected: apply needs \`--allow-protected\`.`);
   }
   if (lines.length === 0) return [];
-  return ["> [!WARNING]", ...lines.map((line, i) => `> ${line}${i < lines.length - 1 ? "  " : ""}`), ""];
+  return [["> [!WARNING]", ...lines.map((line, i) => `> ${line}${i < lines.length - 1 ? "  " : ""}`)].join("\n")];
 }
 
 function conflictRow(conflict: ConflictReport): string {
@@ -98,15 +99,13 @@ function changeDetails(change: Change): string {
  * {@link MARKDOWN_BUDGET} characters with a truncation notice. Byte-identical for the same plan.
  */
 export function renderPlanMarkdown(result: PushResult, target: ViewTarget, budget: number = MARKDOWN_BUDGET): string {
-  const head: string[] = [
-    `<!-- svc-plan v1 project=${target.projectId} branch=${target.branchId} -->`,
-    `### svc plan: ${escapeMarkdown(target.branchName)}`,
-    "",
+  // Blocks are separated by a blank line, so a callout never swallows the table after it.
+  const blocks: string[] = [
+    `<!-- svc-plan v1 project=${target.projectId} branch=${target.branchId} -->\n### svc plan: ${escapeMarkdown(target.branchName)}`,
     `Project ${codeSpan(target.projectId)} · branch ${codeSpan(target.branchId)} · API ${codeSpan(target.apiHost)} · config ${codeSpan(target.configPath)}`,
-    "",
   ];
-  if (result.changes.length === 0 && result.conflicts.length === 0) head.push(`**${noChangesLine(target.branchName)}**`, "");
-  head.push(`**${summaryLine(result)}**`, "", ...warningLines(result, target));
+  if (result.changes.length === 0 && result.conflicts.length === 0) blocks.push(`**${noChangesLine(target.branchName)}**`);
+  blocks.push(`**${summaryLine(result)}**`, ...warningBlock(result, target));
 
   const tableRows = [...result.conflicts.map(conflictRow), ...result.changes.map(changeRow)];
   const unmanaged = sortedUnmanaged(result.unmanaged).map(
@@ -114,7 +113,7 @@ export function renderPlanMarkdown(result: PushResult, target: ViewTarget, budge
   );
   const details = [...result.conflicts.map(conflictDetails), ...result.changes.map(changeDetails)];
 
-  let out = head.join("\n");
+  let out = `${blocks.join("\n\n")}\n\n`;
   const limit = budget - NOTICE_RESERVE;
   const fits = (extra: string): boolean => out.length + extra.length <= limit;
 
