@@ -3,10 +3,13 @@
  * how long, or stop. No I/O, clock or randomness of its own (jitter comes in as a number).
  */
 
-/** The first wait of the schedule: 100 ms, doubling (100, 200, 400, 800, 1600). */
+/** The first wait of the schedule: 100 ms, doubling (100, 200, 400, 800). */
 export const FIRST_RETRY_DELAY_MS = 100;
-/** Retries after the first attempt before giving up (seed: "give up after 5 attempts", read as 5 retries). */
-export const MAX_RETRIES = 5;
+/**
+ * Requests in all, the first one included, before giving up (seed: "give up after 5 attempts"):
+ * at most four retries, the same budget for 423, 429, 503 and reads without an answer.
+ */
+export const MAX_ATTEMPTS = 5;
 /** A `Retry-After` longer than this makes the client give up at once. */
 export const MAX_RETRY_AFTER_MS = 30_000;
 /** Upper bound of the random extra wait, as a fraction of the delay. */
@@ -48,7 +51,7 @@ export function decideRetry(options: {
 
   if (outcome.kind === "no-response" || [500, 502, 504].includes(outcome.status)) {
     if (!isIdempotentMethod(method)) return { retry: false, why: "unsafe-method" };
-    if (retriesSoFar >= MAX_RETRIES) return { retry: false, why: "exhausted" };
+    if (retriesSoFar + 1 >= MAX_ATTEMPTS) return { retry: false, why: "exhausted" };
     return { retry: true, delayMs: withJitter(base) };
   }
   const { status, retryAfterMs } = outcome;
@@ -56,7 +59,7 @@ export function decideRetry(options: {
   if (status !== 423 && retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS) {
     return { retry: false, why: "retry-after-too-long" };
   }
-  if (retriesSoFar >= MAX_RETRIES) return { retry: false, why: "exhausted" };
+  if (retriesSoFar + 1 >= MAX_ATTEMPTS) return { retry: false, why: "exhausted" };
   if (status === 429 && retryAfterMs !== undefined) return { retry: true, delayMs: withJitter(retryAfterMs) };
   if (status === 503 && retryAfterMs !== undefined) return { retry: true, delayMs: withJitter(Math.max(base, retryAfterMs)) };
   return { retry: true, delayMs: withJitter(base) };

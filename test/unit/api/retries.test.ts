@@ -41,16 +41,16 @@ describe("423 Locked", () => {
     scope.done();
   });
 
-  it("gives up after 5 retries with PLATFORM_LOCKED", async () => {
-    const scope = platform().post(`${PROJECT_PATH}/branches`).times(6).reply(423, { code: "locked", message: "busy", request_id: "req-9" });
+  it("gives up with PLATFORM_LOCKED naming the last request id", async () => {
+    const scope = platform().post(`${PROJECT_PATH}/branches`).times(5).reply(423, { code: "locked", message: "busy", request_id: "req-9" });
     const { api, delays } = testClient();
 
     const err = await rejection(api.createBranch({ projectId: PROJECT.id }));
 
     expect(err.code).toBe("PLATFORM_LOCKED");
-    expect(err.details?.["attempts"]).toBe(6);
+    expect(err.details?.["attempts"]).toBe(5);
     expect(err.message).toContain("req-9");
-    expect(delays).toEqual([100, 200, 400, 800, 1600]);
+    expect(delays).toEqual([100, 200, 400, 800]);
     scope.done();
   });
 
@@ -61,6 +61,32 @@ describe("423 Locked", () => {
     await api.getProject({ projectId: PROJECT.id });
 
     expect(delays).toEqual([110]);
+  });
+});
+
+describe("the retry budget: five requests in all (seed: give up after 5 attempts)", () => {
+  it.each([
+    { answer: "423", method: "POST", code: "PLATFORM_LOCKED" },
+    { answer: "503", method: "POST", code: "PLATFORM_SERVER_ERROR" },
+    { answer: "429", method: "POST", code: "PLATFORM_RATE_LIMITED" },
+    { answer: "no response", method: "GET", code: "PLATFORM_NETWORK_ERROR" },
+  ])("a $method answered $answer every time is sent exactly 5 times, waiting 100, 200, 400, 800 ms, then fails with $code", async ({ answer, method, code }) => {
+    let requests = 0;
+    const counting: typeof fetch = async () => {
+      requests += 1;
+      if (answer === "no response") throw new TypeError("fetch failed");
+      return new Response(JSON.stringify({ code: "busy", message: "try later" }), { status: Number(answer), headers: JSON_HEADERS });
+    };
+    const { api, delays, events } = testClient({ fetch: counting });
+
+    const call = method === "GET" ? api.getProject({ projectId: PROJECT.id }) : api.createBranch({ projectId: PROJECT.id });
+    const err = await rejection(call);
+
+    expect(requests).toBe(5);
+    expect(delays).toEqual([100, 200, 400, 800]);
+    expect(events.map((e) => e.attempt)).toEqual([1, 2, 3, 4]);
+    expect(err.code).toBe(code);
+    expect(err.details?.["attempts"]).toBe(5);
   });
 });
 
@@ -129,25 +155,25 @@ describe("no response and 500/502/504", () => {
     scope.done();
   });
 
-  it("gives up on a GET with PLATFORM_NETWORK_ERROR after 5 retries", async () => {
-    platform().get(PROJECT_PATH).times(6).replyWithError({ code: "ECONNREFUSED", message: "connect refused" });
+  it("gives up on a GET with PLATFORM_NETWORK_ERROR after five requests", async () => {
+    platform().get(PROJECT_PATH).times(5).replyWithError({ code: "ECONNREFUSED", message: "connect refused" });
     const { api, delays } = testClient();
 
     const err = await rejection(api.getProject({ projectId: PROJECT.id }));
 
     expect(err.code).toBe("PLATFORM_NETWORK_ERROR");
     expect(err.message).toContain(`GET ${PROJECT_PATH}`);
-    expect(delays).toHaveLength(5);
+    expect(delays).toHaveLength(4);
   });
 
   it.each([500, 502, 504])("retries a GET answered %i, then reports PLATFORM_SERVER_ERROR", async (status) => {
-    platform().get(PROJECT_PATH).times(6).reply(status, { code: "internal", message: "boom" });
+    platform().get(PROJECT_PATH).times(5).reply(status, { code: "internal", message: "boom" });
     const { api, delays } = testClient();
 
     const err = await rejection(api.getProject({ projectId: PROJECT.id }));
 
     expect(err.code).toBe("PLATFORM_SERVER_ERROR");
-    expect(delays).toEqual([100, 200, 400, 800, 1600]);
+    expect(delays).toEqual([100, 200, 400, 800]);
   });
 
   it("never resends a POST without a response and reports the outcome as unknown with its request id", async () => {
@@ -203,14 +229,14 @@ describe("no response and 500/502/504", () => {
 
 describe("timeouts", () => {
   it("retries a GET that timed out, then reports PLATFORM_TIMEOUT", async () => {
-    platform().get(PROJECT_PATH).times(6).delay(500).reply(200, { project: PROJECT }, JSON_HEADERS);
+    platform().get(PROJECT_PATH).times(5).delay(500).reply(200, { project: PROJECT }, JSON_HEADERS);
     const { api, delays } = testClient({ timeouts: { requestMs: 20 } });
 
     const err = await rejection(api.getProject({ projectId: PROJECT.id }));
 
     expect(err.code).toBe("PLATFORM_TIMEOUT");
     expect(err.message).toContain(`GET ${PROJECT_PATH}`);
-    expect(delays).toHaveLength(5);
+    expect(delays).toHaveLength(4);
   });
 
   it("reports a timed-out POST as outcome unknown without resending it", async () => {

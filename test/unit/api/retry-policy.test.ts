@@ -5,7 +5,8 @@ import { createPlatformApi } from "../../../src/api/index.js";
 describe("retry decisions", () => {
   it.each([
     { name: "a 423 on a POST is retried on the schedule", method: "POST", status: 423, retries: 2, expected: { retry: true, delayMs: 400 } },
-    { name: "a 423 after 5 retries gives up", method: "GET", status: 423, retries: 5, expected: { retry: false, why: "exhausted" } },
+    { name: "a 423 on the fifth request gives up (five requests in all)", method: "GET", status: 423, retries: 4, expected: { retry: false, why: "exhausted" } },
+    { name: "a 423 on the fourth request is retried once more", method: "GET", status: 423, retries: 3, expected: { retry: true, delayMs: 800 } },
     { name: "a 423 ignores Retry-After", method: "GET", status: 423, retries: 0, retryAfterMs: 60_000, expected: { retry: true, delayMs: 100 } },
     { name: "a 503 takes the longer Retry-After", method: "DELETE", status: 503, retries: 3, retryAfterMs: 500, expected: { retry: true, delayMs: 800 } },
     { name: "a 503 asking for 31 s gives up", method: "GET", status: 503, retries: 0, retryAfterMs: 31_000, expected: { retry: false, why: "retry-after-too-long" } },
@@ -28,12 +29,12 @@ describe("retry decisions", () => {
   });
 
   it("never adds more than 10 % jitter", () => {
-    const delays = [0, 0.5, 0.999999, 5].map((jitter) => decideRetry({ method: "GET", outcome: { kind: "status", status: 423 }, retriesSoFar: 4, jitter }));
+    const delays = [0, 0.5, 0.999999, 5].map((jitter) => decideRetry({ method: "GET", outcome: { kind: "status", status: 423 }, retriesSoFar: 3, jitter }));
     expect(delays).toEqual([
-      { retry: true, delayMs: 1600 },
-      { retry: true, delayMs: 1680 },
-      { retry: true, delayMs: 1760 },
-      { retry: true, delayMs: 1760 },
+      { retry: true, delayMs: 800 },
+      { retry: true, delayMs: 840 },
+      { retry: true, delayMs: 880 },
+      { retry: true, delayMs: 880 },
     ]);
   });
 });
