@@ -133,7 +133,7 @@ export async function createBranch(config: PolicyConfig, options: CreateBranchOp
   if (typeof options.branchName !== "string" || options.branchName.trim() === "") {
     throw new PlatformError(ErrorCode.INVALID_OPTIONS, "createBranch needs branchName: the new branch's name.", { details: { option: "branchName", value: String(options.branchName) } });
   }
-  const rt = prepareRuntime("createBranch", { ...options, apiHost: undefined });
+  const rt = prepareRuntime("createBranch", { ...options, apiHost: undefined }, "project");
   return withApiEvents(rt.emit, () => createBranchWith(rt, config, options));
 }
 

@@ -82,16 +82,26 @@ export function checkProjectId(projectId: unknown): string {
   return projectId;
 }
 
+/** Checks a branch id: a non-empty string (an omitted one would otherwise reach a URL as "undefined"). */
+export function checkBranchId(branchId: unknown): string {
+  if (typeof branchId !== "string" || branchId.trim() === "") invalid("branchId", branchId, "pass the id of an existing branch (br-…)");
+  return branchId;
+}
+
 /**
  * Validates the options shared by every operation and builds the platform adapter. Throws
  * `PLATFORM_MISSING_API_KEY` without `apiKey` and `api`, `PLATFORM_INVALID_OPTIONS` for a
- * malformed id, concurrency or timeout; no I/O happens before.
+ * missing or malformed id, concurrency or timeout; no I/O happens before. `target` says whether
+ * the operation runs on an existing branch (`branchId` required) or only on the project
+ * (`createBranch`).
  */
-export function prepareRuntime(operation: string, options: Omit<PlanOptions, "branchId" | "projectId"> & { projectId: string; branchId?: string }): OperationRuntime {
+export function prepareRuntime(
+  operation: string,
+  options: Omit<PlanOptions, "branchId" | "projectId"> & { projectId: string; branchId?: string },
+  target: "branch" | "project" = "branch",
+): OperationRuntime {
   checkProjectId(options.projectId);
-  if (options.branchId !== undefined && (typeof options.branchId !== "string" || options.branchId.trim() === "")) {
-    invalid("branchId", options.branchId, "pass the branch id");
-  }
+  if (target === "branch") checkBranchId(options.branchId);
   const concurrency = options.concurrency ?? 8;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) invalid("concurrency", concurrency, "must be an integer from 1 to 16");
   const timeouts = { ...DEFAULT_TIMEOUTS, ...definedOnly(options.timeouts ?? {}) };

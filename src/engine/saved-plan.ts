@@ -82,10 +82,10 @@ function firstBundleMismatch(saved: SavedPlan["bundles"], actual: SavedPlan["bun
  */
 export async function applyPlan(saved: SavedPlan, options: ApplyPlanOptions): Promise<PushResult> {
   if (saved?.formatVersion !== 1) throw new StalePlanError({ reason: "format", expected: 1, actual: saved?.formatVersion });
+  const rt = prepareRuntime("applyPlan", options);
   if (saved.projectId !== options.projectId || saved.branchId !== options.branchId) {
     throw new StalePlanError({ reason: "target", expected: `${saved.projectId}/${saved.branchId}`, actual: `${options.projectId}/${options.branchId}` });
   }
-  const rt = prepareRuntime("applyPlan", options);
   return withApiEvents(rt.emit, async () => {
     const prepared = await preparePlan(rt, {
       ids: { projectId: options.projectId, branchId: options.branchId },

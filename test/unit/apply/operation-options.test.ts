@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ErrorCode, applyPlan, createBranch, defineConfig, isPlatformError, plan, toSavedPlan } from "../../../src/v1.js";
+import { ErrorCode, apply, applyPlan, createBranch, createPlatformApi, defineConfig, inspect, isPlatformError, plan, toSavedPlan } from "../../../src/v1.js";
 import type { PushResult } from "../../../src/model/plan.js";
 import { createFakePlatform } from "../../helpers/fake-platform-api.js";
 
@@ -16,6 +16,30 @@ describe("operation options", () => {
   ])("plan rejects %s before any request", async (_label, options, code) => {
     const err = await plan(config, options).catch((e: unknown) => e);
     expect(isPlatformError(err, code)).toBe(true);
+  });
+
+  it.each([
+    ["an omitted branchId", { projectId: "proj-1", apiKey: "k" }, "branchId"],
+    ["a numeric branchId", { projectId: "proj-1", branchId: 7, apiKey: "k" }, "branchId"],
+    ["an empty branchId", { projectId: "proj-1", branchId: "", apiKey: "k" }, "branchId"],
+    ["an omitted projectId", { branchId: "br-1", apiKey: "k" }, "projectId"],
+    ["a numeric projectId", { projectId: 12, branchId: "br-1", apiKey: "k" }, "projectId"],
+  ])("plan, apply, inspect and applyPlan reject %s with PLATFORM_INVALID_OPTIONS before any request", async (_label, options, option) => {
+    let requests = 0;
+    const counting: typeof fetch = async () => {
+      requests += 1;
+      return new Response("{}", { status: 500 });
+    };
+    const api = createPlatformApi({ apiKey: "k", fetch: counting });
+    const withApi = { ...options, api } as never;
+    const errors = await Promise.all([
+      plan(config, withApi).catch((e: unknown) => e),
+      apply(config, withApi).catch((e: unknown) => e),
+      inspect(withApi).catch((e: unknown) => e),
+      applyPlan({ formatVersion: 1, projectId: "proj-1", branchId: "br-1" } as never, { ...(withApi as object), config } as never).catch((e: unknown) => e),
+    ]);
+    for (const err of errors) expect(err).toMatchObject({ code: ErrorCode.INVALID_OPTIONS, details: { option } });
+    expect(requests).toBe(0);
   });
 
   it("names the operation when the API key is missing", async () => {
