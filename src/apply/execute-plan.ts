@@ -6,6 +6,8 @@ import type { AppliedChange, Change } from "../model/plan.js";
 import type { ExecutionContext, HandlerDetails } from "./execution-context.js";
 import { identifierOf } from "./gate-plan.js";
 import { applyChange } from "./handlers/index.js";
+import { MinHeap } from "../diff/min-heap.js";
+import { indexDependencies } from "../diff/order-changes.js";
 
 /** What happened to every change of an executed plan. */
 export interface ExecutionOutcome {
@@ -90,85 +92,112 @@ function guardedContext(ctx: ExecutionContext, onFirstMutation: () => void): Gua
  * Walks the plan's dependency graph (engine.md §7.2): a change starts once all its
  * dependencies succeeded, ready changes start in plan order, a failure skips its transitive
  * dependents (`blockedBy` names the root failure) and the rest continues. After the signal
- * aborts, nothing new starts and unstarted changes are skipped as cancelled.
+ * aborts, nothing new starts and unstarted changes are skipped as cancelled. The graph is
+ * checked first: a dependency outside the plan or a cycle throws a `PlatformError` before
+ * anything runs. Each completion costs O(its dependents · log N): no rescans of the plan.
  */
 export function executePlan(plan: readonly PlannedChange[], ctx: ExecutionContext): Promise<ExecutionOutcome> {
-  const state = new Map<string, State>(plan.map((p) => [p.change.id, "pending"]));
-  const rootFailure = new Map<string, string>();
-  const details = new Map<string, HandlerDetails>();
-  const errors = new Map<string, ReturnType<typeof errorRecord>>();
-  const skipReasons = new Map<string, string>();
+  const { dependents, indegree } = indexDependencies(plan.map((p) => p.change), "reject");
+  const state: State[] = plan.map(() => "pending");
+  const rootFailure = new Map<number, string>();
+  const details = new Map<number, HandlerDetails>();
+  const errors = new Map<number, ReturnType<typeof errorRecord>>();
+  const skipReasons = new Map<number, string>();
+  const ready = new MinHeap<number>((a, b) => a - b);
+  indegree.forEach((d, i) => d === 0 && ready.push(i));
   let running = 0;
+  let settled = 0;
   let started = false;
+  let cancelledAll = false;
+
+  const skip = (i: number, reason: string, root?: string): void => {
+    state[i] = "skipped";
+    settled += 1;
+    skipReasons.set(i, reason);
+    if (root !== undefined) rootFailure.set(i, root);
+    ctx.emit({ type: "change", id: (plan[i] as PlannedChange).change.id, phase: "skipped", reason });
+  };
+
+  /** Skips every pending transitive dependent of `from`, in plan order. */
+  const skipDependents = (from: number, root: string, reason: string): void => {
+    const reached = new Set<number>();
+    const stack = [...(dependents[from] ?? [])];
+    for (let i = stack.pop(); i !== undefined; i = stack.pop()) {
+      if (reached.has(i) || state[i] !== "pending") continue;
+      reached.add(i);
+      stack.push(...(dependents[i] ?? []));
+    }
+    for (const i of [...reached].sort((a, b) => a - b)) skip(i, reason, root);
+  };
 
   return new Promise((resolve) => {
     const finish = (): void => {
       const outcome: ExecutionOutcome = { applied: [], failed: [], skipped: [], started };
-      for (const { change } of plan) {
-        const s = state.get(change.id);
-        if (s === "applied") outcome.applied.push(toAppliedChange(change, ctx.branchName, "applied", details.get(change.id)));
-        else if (s === "failed") outcome.failed.push({ change: toAppliedChange(change, ctx.branchName, "planned"), error: errors.get(change.id) ?? { code: "PLATFORM_API_ERROR", message: "failed" } });
+      plan.forEach(({ change }, i) => {
+        const s = state[i];
+        if (s === "applied") outcome.applied.push(toAppliedChange(change, ctx.branchName, "applied", details.get(i)));
+        else if (s === "failed") outcome.failed.push({ change: toAppliedChange(change, ctx.branchName, "planned"), error: errors.get(i) ?? { code: "PLATFORM_API_ERROR", message: "failed" } });
         else if (s === "skipped") {
-          const blockedBy = rootFailure.get(change.id);
-          outcome.skipped.push({ change: toAppliedChange(change, ctx.branchName, "planned"), reason: skipReasons.get(change.id) ?? "skipped", ...(blockedBy ? { blockedBy } : {}) });
+          const blockedBy = rootFailure.get(i);
+          outcome.skipped.push({ change: toAppliedChange(change, ctx.branchName, "planned"), reason: skipReasons.get(i) ?? "skipped", ...(blockedBy ? { blockedBy } : {}) });
         }
-      }
+      });
       resolve(outcome);
     };
 
+    const settle = (i: number, outcome: "applied" | "failed" | "cancelled"): void => {
+      const { change } = plan[i] as PlannedChange;
+      running -= 1;
+      settled += 1;
+      if (outcome === "applied") {
+        for (const d of dependents[i] ?? []) if ((indegree[d] = (indegree[d] ?? 0) - 1) === 0 && state[d] === "pending") ready.push(d);
+      } else if (outcome === "failed") {
+        skipDependents(i, change.id, `dependency ${change.id} failed`);
+      } else {
+        skipDependents(i, change.id, "cancelled");
+      }
+      pump();
+    };
+
+    const start = (i: number): void => {
+      const planned = plan[i] as PlannedChange;
+      const { change } = planned;
+      state[i] = "running";
+      running += 1;
+      ctx.emit({ type: "change", id: change.id, phase: "start" });
+      const guarded = guardedContext(ctx, () => (started = true));
+      applyChange(guarded.context, planned).then(
+        (result) => {
+          state[i] = "applied";
+          details.set(i, result);
+          ctx.emit({ type: "change", id: change.id, phase: "done" });
+          settle(i, "applied");
+        },
+        (err: unknown) => {
+          // A change cancelled before its first mutation (refused, or a read aborted in flight) changed nothing.
+          if (err instanceof NotStarted || (isPlatformError(err, ErrorCode.CANCELLED) && !guarded.mutated())) {
+            state[i] = "skipped";
+            skipReasons.set(i, "cancelled");
+            ctx.emit({ type: "change", id: change.id, phase: "skipped", reason: "cancelled" });
+            settle(i, "cancelled");
+            return;
+          }
+          const record = isPlatformError(err, ErrorCode.CANCELLED) ? cancelledRecord(change) : errorRecord(err);
+          state[i] = "failed";
+          errors.set(i, record);
+          ctx.emit({ type: "change", id: change.id, phase: "failed", reason: record.message });
+          settle(i, "failed");
+        },
+      );
+    };
+
     const pump = (): void => {
-      const cancelled = ctx.signal?.aborted === true;
-      for (const { change } of plan) {
-        if (state.get(change.id) !== "pending") continue;
-        if (cancelled) {
-          state.set(change.id, "skipped");
-          skipReasons.set(change.id, "cancelled");
-          ctx.emit({ type: "change", id: change.id, phase: "skipped", reason: "cancelled" });
-          continue;
-        }
-        const blocker = change.dependsOn.find((d) => state.get(d) === "failed" || state.get(d) === "skipped");
-        if (blocker !== undefined) {
-          const root = state.get(blocker) === "failed" ? blocker : (rootFailure.get(blocker) ?? blocker);
-          state.set(change.id, "skipped");
-          rootFailure.set(change.id, root);
-          const reason = skipReasons.get(blocker) === "cancelled" ? "cancelled" : `dependency ${root} failed`;
-          skipReasons.set(change.id, reason);
-          ctx.emit({ type: "change", id: change.id, phase: "skipped", reason });
-        }
+      if (ctx.signal?.aborted === true && !cancelledAll) {
+        cancelledAll = true;
+        plan.forEach((_, i) => state[i] === "pending" && skip(i, "cancelled"));
       }
-      for (const planned of plan) {
-        const { change } = planned;
-        if (state.get(change.id) !== "pending") continue;
-        if (!change.dependsOn.every((d) => !state.has(d) || state.get(d) === "applied")) continue;
-        state.set(change.id, "running");
-        running += 1;
-        ctx.emit({ type: "change", id: change.id, phase: "start" });
-        const guarded = guardedContext(ctx, () => (started = true));
-        applyChange(guarded.context, planned).then(
-          (result) => {
-            state.set(change.id, "applied");
-            details.set(change.id, result);
-            ctx.emit({ type: "change", id: change.id, phase: "done" });
-          },
-          (err: unknown) => {
-            // A change cancelled before its first mutation (refused, or a read aborted in flight) changed nothing.
-            if (err instanceof NotStarted || (isPlatformError(err, ErrorCode.CANCELLED) && !guarded.mutated())) {
-              state.set(change.id, "skipped");
-              skipReasons.set(change.id, "cancelled");
-              ctx.emit({ type: "change", id: change.id, phase: "skipped", reason: "cancelled" });
-              return;
-            }
-            const record = isPlatformError(err, ErrorCode.CANCELLED) ? cancelledRecord(change) : errorRecord(err);
-            state.set(change.id, "failed");
-            errors.set(change.id, record);
-            ctx.emit({ type: "change", id: change.id, phase: "failed", reason: record.message });
-          },
-        ).finally(() => {
-          running -= 1;
-          pump();
-        });
-      }
-      if (running === 0 && [...state.values()].every((s) => s !== "pending" && s !== "running")) finish();
+      for (let i = ready.pop(); i !== undefined; i = ready.pop()) if (state[i] === "pending") start(i);
+      if (running === 0 && settled === plan.length) finish();
     };
     pump();
   });

@@ -1,5 +1,5 @@
 import type { PlatformApi } from "../api/platform-api.js";
-import type { ResolvedPolicy } from "../config/resolved.js";
+import type { ResolvedFunction, ResolvedPolicy, ResolvedTrigger } from "../config/resolved.js";
 import { ErrorCode } from "../errors/codes.js";
 import { isPlatformError } from "../errors/platform-error.js";
 import type { Json } from "../model/json.js";
@@ -70,4 +70,26 @@ export async function mutateWithReconcile<T>(
 export function absentOn404<T>(err: unknown): T | undefined {
   if (isPlatformError(err, ErrorCode.NOT_FOUND)) return undefined;
   throw err;
+}
+
+const functionIndex = new WeakMap<ResolvedPolicy, ReadonlyMap<string, ResolvedFunction>>();
+const triggerIndex = new WeakMap<ResolvedPolicy, ReadonlyMap<string, ResolvedTrigger>>();
+
+function indexed<T>(cache: WeakMap<ResolvedPolicy, ReadonlyMap<string, T>>, desired: ResolvedPolicy, list: readonly T[], key: (item: T) => string): ReadonlyMap<string, T> {
+  let index = cache.get(desired);
+  if (index === undefined) {
+    index = new Map(list.map((item) => [key(item), item]));
+    cache.set(desired, index);
+  }
+  return index;
+}
+
+/** The declared function `slug` (a Map lookup, built once per policy). */
+export function desiredFunction(ctx: ExecutionContext, slug: string): ResolvedFunction | undefined {
+  return indexed(functionIndex, ctx.desired, ctx.desired.functions, (f) => f.slug).get(slug);
+}
+
+/** The declared trigger `name` (a Map lookup, built once per policy). */
+export function desiredTrigger(ctx: ExecutionContext, name: string): ResolvedTrigger | undefined {
+  return indexed(triggerIndex, ctx.desired, ctx.desired.triggers, (t) => t.name).get(name);
 }

@@ -1,6 +1,7 @@
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
-import type { ResourceKind } from "../model/plan.js";
+import type { Change, ResourceKind } from "../model/plan.js";
+import { MinHeap } from "./min-heap.js";
 import type { PlannedChange } from "./plan-types.js";
 
 const KIND_RANK: Record<ResourceKind, number> = {
@@ -23,28 +24,68 @@ export function compareChanges(a: PlannedChange, b: PlannedChange): number {
   return ia < ib ? -1 : ia > ib ? 1 : 0;
 }
 
+/** The dependency graph of a list of changes, by position in that list. */
+export interface DependencyGraph {
+  /** Positions of the changes that depend on each change. */
+  dependents: number[][];
+  /** Number of dependencies of each change (unknown ids dropped or rejected, see {@link indexDependencies}). */
+  indegree: number[];
+}
+
+function invalidGraph(message: string, ids: string[]): PlatformError {
+  return new PlatformError(ErrorCode.INVALID_OPTIONS, `${message}; this is a bug in svc-config or an edited plan, please report it`, {
+    details: { option: "plan", value: ids },
+  });
+}
+
 /**
- * Orders changes topologically over `dependsOn` with the tie-breaks of {@link compareChanges}.
- * Unknown dependency ids are dropped. A cycle is reported as a `PlatformError`, never a hang.
+ * Indexes `dependsOn` in O(changes + edges). A dependency on an id that is not in the list is
+ * dropped with `unknown: "drop"` and is a `PlatformError` naming both ids with `"reject"`; a
+ * cycle (or a change behind one) is a `PlatformError` listing the stuck ids, never a hang.
+ */
+export function indexDependencies(changes: readonly Pick<Change, "id" | "dependsOn">[], unknown: "drop" | "reject"): DependencyGraph {
+  const position = new Map<string, number>();
+  changes.forEach((c, i) => position.set(c.id, i));
+  const dependents: number[][] = changes.map(() => []);
+  const indegree: number[] = changes.map(() => 0);
+  changes.forEach((c, i) => {
+    for (const dep of new Set(c.dependsOn)) {
+      const at = position.get(dep);
+      if (at === undefined) {
+        if (unknown === "reject") throw invalidGraph(`change ${c.id} depends on ${dep}, which is not in the plan`, [c.id, dep]);
+        continue;
+      }
+      dependents[at]?.push(i);
+      indegree[i] = (indegree[i] ?? 0) + 1;
+    }
+  });
+  const remaining = [...indegree];
+  const queue = remaining.flatMap((d, i) => (d === 0 ? [i] : []));
+  let seen = 0;
+  while (seen < queue.length) {
+    const next = queue[seen++] as number;
+    for (const d of dependents[next] ?? []) if ((remaining[d] = (remaining[d] ?? 0) - 1) === 0) queue.push(d);
+  }
+  if (queue.length < changes.length) {
+    const stuck = changes.filter((_, i) => (remaining[i] ?? 0) > 0).map((c) => c.id).sort();
+    throw invalidGraph(`the plan has a dependency cycle among ${stuck.join(", ")}`, stuck);
+  }
+  return { dependents, indegree };
+}
+
+/**
+ * Orders changes topologically over `dependsOn` with the tie-breaks of {@link compareChanges},
+ * in O(N log N + edges). Unknown dependency ids are dropped. A cycle is reported as a
+ * `PlatformError`, never a hang.
  */
 export function orderChanges(changes: readonly PlannedChange[]): PlannedChange[] {
-  const byId = new Map(changes.map((c) => [c.change.id, c]));
-  const pending = new Map<string, Set<string>>();
-  for (const c of changes) pending.set(c.change.id, new Set(c.change.dependsOn.filter((d) => byId.has(d))));
+  const { dependents, indegree } = indexDependencies(changes.map((c) => c.change), "drop");
+  const ready = new MinHeap<number>((a, b) => compareChanges(changes[a] as PlannedChange, changes[b] as PlannedChange) || a - b);
+  indegree.forEach((d, i) => d === 0 && ready.push(i));
   const ordered: PlannedChange[] = [];
-  while (pending.size > 0) {
-    const ready = [...pending].filter(([, deps]) => deps.size === 0).map(([id]) => byId.get(id) as PlannedChange);
-    if (ready.length === 0) {
-      const stuck = [...pending.keys()].sort();
-      throw new PlatformError(ErrorCode.INVALID_OPTIONS, `the plan has a dependency cycle among ${stuck.join(", ")}; this is a bug in svc-config, please report it`, {
-        details: { option: "plan", value: stuck },
-      });
-    }
-    ready.sort(compareChanges);
-    const next = ready[0] as PlannedChange;
-    ordered.push(next);
-    pending.delete(next.change.id);
-    for (const deps of pending.values()) deps.delete(next.change.id);
+  for (let next = ready.pop(); next !== undefined; next = ready.pop()) {
+    ordered.push(changes[next] as PlannedChange);
+    for (const d of dependents[next] ?? []) if ((indegree[d] = (indegree[d] ?? 0) - 1) === 0) ready.push(d);
   }
   return ordered;
 }

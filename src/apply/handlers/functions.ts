@@ -4,14 +4,14 @@ import { ErrorCode } from "../../errors/codes.js";
 import { TimeoutError } from "../../errors/api-errors.js";
 import { CancelledError } from "../../errors/engine-errors.js";
 import { PlatformError, isPlatformError } from "../../errors/platform-error.js";
-import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, mutateWithReconcile } from "../execution-context.js";
+import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, desiredFunction, mutateWithReconcile } from "../execution-context.js";
 
 type DeployOp = Extract<ChangeOp, { type: "function-deploy" }>;
 type DeleteOp = Extract<ChangeOp, { type: "function-delete" }>;
 
 /** The env a deployment sends: the full declared env, the new marker, older markers as `""`. */
 function deploymentEnv(ctx: ExecutionContext, op: DeployOp): Record<string, string> {
-  const fn = ctx.desired.functions.find((f) => f.slug === op.slug);
+  const fn = desiredFunction(ctx, op.slug);
   const env: Record<string, string> = { ...(fn?.env ?? {}) };
   for (const stale of op.staleMarkers) env[stale] = "";
   env[op.marker] = "1";
@@ -19,7 +19,7 @@ function deploymentEnv(ctx: ExecutionContext, op: DeployOp): Record<string, stri
 }
 
 function runtimeOf(ctx: ExecutionContext, slug: string): string {
-  return ctx.desired.functions.find((f) => f.slug === slug)?.runtime ?? "nodejs24";
+  return desiredFunction(ctx, slug)?.runtime ?? "nodejs24";
 }
 
 async function getFunction(ctx: ExecutionContext, slug: string): Promise<ApiFunction | undefined> {
@@ -101,7 +101,7 @@ export async function applyFunctionDeploy(ctx: ExecutionContext, changeId: strin
     invocationUrl = (await awaitBuild(ctx, changeId, op.slug, deployment.id)).invocation_url;
   }
   if (op.rename) {
-    const name = ctx.desired.functions.find((f) => f.slug === op.slug)?.name ?? op.slug;
+    const name = desiredFunction(ctx, op.slug)?.name ?? op.slug;
     const updated = await mutateWithReconcile(
       ctx,
       () => ctx.api.updateFunction({ ...branchRef(ctx), slug: op.slug, name }),

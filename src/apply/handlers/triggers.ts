@@ -3,12 +3,12 @@ import type { ResolvedTrigger } from "../../config/resolved.js";
 import type { ChangeOp } from "../../diff/plan-types.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { PlatformError } from "../../errors/platform-error.js";
-import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile } from "../execution-context.js";
+import { type ExecutionContext, type HandlerDetails, branchRef, desiredTrigger, mutateWithReconcile } from "../execution-context.js";
 
 type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
 
 function declared(ctx: ExecutionContext, name: string): ResolvedTrigger {
-  const trigger = ctx.desired.triggers.find((t) => t.name === name);
+  const trigger = desiredTrigger(ctx, name);
   if (trigger === undefined) throw new PlatformError(ErrorCode.INVALID_OPTIONS, `trigger ${name} is not declared in the policy`, { details: { option: "config", value: name } });
   return trigger;
 }
