@@ -47,18 +47,20 @@ function triggerReferenceIssues(policy: Readonly<Record<string, unknown>>): Conf
   const preview = isRecord(policy.preview) ? policy.preview : {};
   const functions = declaredKeys(policy.functions, preview.functions);
   const buckets = declaredKeys(policy.buckets, preview.buckets);
+  const functionSet = new Set(functions);
+  const bucketSet = new Set(buckets);
   const issues: ConfigIssue[] = [];
   for (const [name, trigger] of Object.entries(triggers)) {
     if (!isRecord(trigger)) continue;
     const fn = trigger.function;
-    if (typeof fn === "string" && !functions.includes(fn)) {
+    if (typeof fn === "string" && !functionSet.has(fn)) {
       issues.push({
         path: formatPath(["triggers", name, "function"]),
         message: `function \`${fn}\` is not declared; declare it under \`functions\`${listOf(functions)}`,
       });
     }
     const bucket = trigger.bucket;
-    if (trigger.type === "storage_object_created" && typeof bucket === "string" && !buckets.includes(bucket)) {
+    if (trigger.type === "storage_object_created" && typeof bucket === "string" && !bucketSet.has(bucket)) {
       issues.push({
         path: formatPath(["triggers", name, "bucket"]),
         message: `bucket \`${bucket}\` is not declared; declare it under \`buckets\`${listOf(buckets)}`,

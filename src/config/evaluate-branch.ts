@@ -98,10 +98,11 @@ function undeclaredIssues(raw: unknown, declared: readonly string[]): ConfigIssu
     [["branch", "functions"], raw.functions],
     [["branch", "preview", "functions"], isRecord(raw.preview) ? raw.preview.functions : undefined],
   ];
+  const known = new Set(declared);
   return homes.flatMap(([home, overrides]) =>
     isRecord(overrides)
       ? Object.keys(overrides)
-          .filter((slug) => !declared.includes(slug))
+          .filter((slug) => !known.has(slug))
           .map((slug) => ({
             path: formatPath([...home, slug]),
             message: `tuning for undeclared function \`${slug}\`; declare it under \`functions\``,
