@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { ErrorCode, PlatformError } from "../errors/index.js";
+import { DEPLOYMENT_MEMORY_MIB } from "./engine/deployments.js";
 import { newBranchRecord, newEndpointRecord, newProjectRecord, newRole } from "./engine/lifecycle.js";
 import type { BranchRec, ProjectRec } from "./store/records.js";
 import type { World } from "./store/world.js";
@@ -224,7 +225,7 @@ function loadBranchChildren(world: World, project: ProjectRec, branch: BranchRec
   for (const f of b.functions ?? []) {
     branch.functions.set(f.slug, {
       id: world.ids.uuid(), slug: f.slug, name: f.name ?? f.slug, createdAt: now, inherited: false,
-      deployments: [{ id: 1, status: "completed", runtime: "nodejs24", memoryMib: 256, createdAt: now, environment: new Map(Object.entries(f.environment ?? {})), zipSha256: "", buildError: null, buildingAt: now, finishAt: now }],
+      deployments: [{ id: 1, status: "completed", runtime: "nodejs24", memoryMib: DEPLOYMENT_MEMORY_MIB, createdAt: now, environment: new Map(Object.entries(f.environment ?? {})), zipSha256: "", buildError: null, buildingAt: now, finishAt: now }],
     });
   }
   (b.triggers ?? []).forEach((t, k) => {

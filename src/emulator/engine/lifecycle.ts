@@ -51,7 +51,7 @@ export function newProjectRecord(world: World, init: { id?: string; name?: strin
 }
 
 /** A new empty branch record (state `ready` unless the caller says otherwise). */
-export function newBranchRecord(world: World, project: ProjectRec, init: { id?: string; name?: string; parent?: BranchRec; isDefault?: boolean; protected?: boolean; expiresAt?: number; initSource?: string; state?: string }): BranchRec {
+export function newBranchRecord(world: World, project: ProjectRec, init: { id?: string; name?: string; parent?: BranchRec; parentTimestamp?: number; parentLsn?: string; isDefault?: boolean; protected?: boolean; expiresAt?: number; initSource?: string; state?: string }): BranchRec {
   const now = world.clock.now();
   const id = init.id ?? world.newWordId("br-");
   world.reserveId(id);
@@ -59,7 +59,7 @@ export function newBranchRecord(world: World, project: ProjectRec, init: { id?: 
     id,
     projectId: project.id,
     name: init.name ?? id,
-    ...(init.parent !== undefined ? { parentId: init.parent.id, parentTimestamp: now } : {}),
+    ...(init.parent !== undefined ? { parentId: init.parent.id, parentTimestamp: init.parentTimestamp ?? now, parentLsn: init.parentLsn ?? lsnAt(now) } : {}),
     isDefault: init.isDefault ?? false,
     protected: init.protected ?? false,
     currentState: init.state ?? "ready",
@@ -81,6 +81,12 @@ export function newBranchRecord(world: World, project: ProjectRec, init: { id?: 
   project.branches.set(branch.id, branch);
   if (branch.expiresAt !== undefined) scheduleExpiry(world, project, branch);
   return branch;
+}
+
+/** A plausible LSN for a point in time (`0/1A2B3C40`): it grows with the clock, as the platform's WAL position does. */
+export function lsnAt(time: number): string {
+  const position = BigInt(Math.max(0, Math.floor(time))) * 16n;
+  return `${(position >> 32n).toString(16).toUpperCase()}/${(position & 0xffffffffn).toString(16).toUpperCase()}`;
 }
 
 /** Copies what a child inherits: roles (same passwords), databases, buckets with objects, functions, triggers. */

@@ -3,9 +3,9 @@ import { Hono, type Context } from "hono";
 import { isoTime } from "../engine/clock.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { forbidden } from "../http/errors.js";
+import { currentUserView } from "../http/user-view.js";
 import type { EmulatorRuntime } from "../runtime.js";
 import type { UserRec } from "../store/records.js";
-import { PLAN_LIMITS } from "../store/world.js";
 
 /** Routes of the account group. */
 export function accountRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
@@ -23,21 +23,7 @@ export function accountRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     }),
   );
 
-  r.get("/users/me", (c) => {
-    const user = personalUser(c);
-    const limits = PLAN_LIMITS[user.plan];
-    return c.json({
-      id: user.id,
-      email: user.email,
-      name: user.name,
-      login: user.email.split("@")[0] ?? user.email,
-      image: "",
-      plan: user.plan,
-      projects_limit: limits.projects,
-      branches_limit: limits.branchesPerProject,
-      max_autoscaling_limit: 16,
-    });
-  });
+  r.get("/users/me", (c) => c.json(currentUserView(personalUser(c))));
 
   r.get("/users/me/organizations", (c) => {
     const user = personalUser(c);

@@ -4,7 +4,8 @@ import { BranchCountQuerySchema, BranchCreateRequestSchema, BranchListQuerySchem
 import { beginStart, finishStart, finishSuspend, newBranchRecord, newEndpointRecord, removeBranch, scheduleExpiry } from "../engine/lifecycle.js";
 import { startOperations, type OperationSpec } from "../engine/operations.js";
 import type { EmulatorEnv } from "../http/env.js";
-import { badRequest, conflict, forbidden, notFound } from "../http/errors.js";
+import { isoTime } from "../engine/clock.js";
+import { badRequest, conflict, forbidden, notFound, unprocessable } from "../http/errors.js";
 import { checkId, requireUnlocked, visibleBranch, visibleProject } from "../http/scope.js";
 import { readJson, readQuery } from "../http/validate.js";
 import { branchView, databaseView, endpointView, operationView, roleView } from "../http/views.js";
@@ -12,6 +13,9 @@ import type { EmulatorRuntime } from "../runtime.js";
 import type { BranchRec, ProjectRec } from "../store/records.js";
 import { PLAN_LIMITS, type World } from "../store/world.js";
 import { checkComputeRange, connectionUriEntry, nextPage } from "./shared.js";
+
+/** An LSN as PostgreSQL writes it: two hex numbers separated by a slash. */
+const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
 
 function annotationOf(b: BranchRec): { object: { type: string; id: string }; value: Record<string, string> } {
   return { object: { type: "console/branch", id: b.id }, value: { ...b.annotation } };
@@ -79,12 +83,20 @@ export function branchRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
       throw badRequest("endpoints: a branch can have at most one read_write endpoint", [{ path: "endpoints", message: "at most one read_write endpoint" }]);
     }
     const expiresAt = input.expires_at !== undefined ? parseFuture(input.expires_at, "branch.expires_at", now) : undefined;
+    if (input.parent_lsn !== undefined && !LSN.test(input.parent_lsn)) {
+      throw badRequest(`branch.parent_lsn "${input.parent_lsn.slice(0, 40)}" is not an LSN; write it as the server does, e.g. 0/1A2B3C4`, [{ path: "branch.parent_lsn", message: "must look like 0/1A2B3C4" }]);
+    }
+    const parentTimestamp = input.parent_timestamp !== undefined ? Date.parse(input.parent_timestamp) : undefined;
+    if (parentTimestamp !== undefined && parentTimestamp > now) throw unprocessable(`branch.parent_timestamp ${input.parent_timestamp} is in the future; give a past time within the history window`);
     endpoints.forEach((e, i) => {
       if (e.autoscaling_limit_min_cu !== undefined && e.autoscaling_limit_max_cu !== undefined) checkComputeRange(e.autoscaling_limit_min_cu, e.autoscaling_limit_max_cu, `endpoints.${i}`);
     });
     requireUnlocked(project);
     const parent = input.parent_id !== undefined ? project.branches.get(input.parent_id) : world.defaultBranch(project);
     if (parent === undefined) throw notFound(`parent branch ${input.parent_id ?? "(default)"} not found in project ${project.id}`);
+    if (parentTimestamp !== undefined && parentTimestamp < Math.max(parent.createdAt, now - project.historyRetentionSeconds * 1000)) {
+      throw unprocessable(`branch.parent_timestamp ${input.parent_timestamp} is before the history of branch ${parent.id} (it starts at ${isoTime(Math.max(parent.createdAt, now - project.historyRetentionSeconds * 1000))}); give a later time`);
+    }
     if (input.name !== undefined && nameTaken(project, input.name)) throw conflict(`branch "${input.name}" already exists in project ${project.id}; choose another name`, "already_exists");
     const plan = world.planOf(project);
     const limits = PLAN_LIMITS[plan];
@@ -93,6 +105,8 @@ export function branchRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     const branch = newBranchRecord(world, project, {
       ...(input.name !== undefined ? { name: input.name } : {}),
       parent,
+      ...(parentTimestamp !== undefined ? { parentTimestamp } : {}),
+      ...(input.parent_lsn !== undefined ? { parentLsn: input.parent_lsn } : {}),
       protected: input.protected ?? false,
       ...(expiresAt !== undefined ? { expiresAt } : {}),
       initSource: input.init_source ?? "parent-data",

@@ -1,6 +1,7 @@
 /** The data API (api.md §9): one per (branch, database). */
 import { Hono, type Context } from "hono";
 import { DataApiCreateRequestSchema, DataApiUpdateRequestSchema } from "../../api/wire/index.js";
+import { effectiveDataApiSettings } from "../engine/data-api.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { conflict, notFound, unprocessable } from "../http/errors.js";
 import { branchFromPath } from "../http/scope.js";
@@ -27,7 +28,7 @@ export function dataApiRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     const { project, branch, db } = scope(c);
     const rec = branch.dataApi.get(db);
     if (rec === undefined) throw notFound(`the data API is not enabled for database "${db}" on branch ${branch.id}`);
-    return c.json({ url: urlOf(project, branch, db), status: "ready", settings: rec.settings, available_schemas: ["public"] });
+    return c.json({ url: urlOf(project, branch, db), status: "ready", settings: effectiveDataApiSettings(rec), available_schemas: ["public"] });
   });
 
   r.post(path, async (c) => {

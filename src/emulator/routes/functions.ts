@@ -2,7 +2,7 @@
 import { Hono, type Context } from "hono";
 import { DeploymentEnvironmentSchema, FunctionListQuerySchema, FunctionSlugSchema, FunctionUpdateRequestSchema } from "../../api/wire/index.js";
 import { inspectArchive } from "../engine/archives.js";
-import { scheduleBuild } from "../engine/deployments.js";
+import { DEPLOYMENT_MEMORY_MIB, scheduleBuild } from "../engine/deployments.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { EmulatorHttpError, badRequest, notFound, payloadTooLarge, unprocessable } from "../http/errors.js";
 import { branchFromPath } from "../http/scope.js";
@@ -148,7 +148,7 @@ export function functionRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
       id: (previous?.id ?? 0) + 1,
       status: "pending",
       runtime: parts.runtime ?? previous?.runtime ?? "nodejs24",
-      memoryMib: 256,
+      memoryMib: DEPLOYMENT_MEMORY_MIB,
       createdAt: now,
       environment,
       zipSha256: sha256,

@@ -158,7 +158,10 @@ export interface BranchRec {
   projectId: string;
   name: string;
   parentId?: string;
+  /** The point of the parent's history the branch starts from: as given at creation, else the creation time. */
   parentTimestamp?: number;
+  /** The parent's LSN the branch starts from: as given at creation, else one derived from the creation time. */
+  parentLsn?: string;
   isDefault: boolean;
   protected: boolean;
   currentState: string;
