@@ -11,7 +11,7 @@ import { buildPlanDocument, stringifyDocument, type ApplyOutcome } from "../view
 import { renderPlanText } from "../views/text-plan.js";
 import { renderApplyComplete, renderOutcomeLists } from "../views/text-result.js";
 import { hasBlockingConflict, noChangesLine, type ViewTarget } from "../views/view-model.js";
-import { computePlan, type PlanFlags, type PlannedRun } from "./plan-command.js";
+import { computePlan, planAgain, type PlanFlags, type PlannedRun } from "./plan-command.js";
 import { runSavedPlanApply } from "./saved-plan-apply.js";
 
 /** Flags of `svc config apply` and `svc deploy` (cli.md §4.5). */
@@ -32,6 +32,8 @@ export interface ExecuteInput {
   execute: (granted: Granted, onEvent: (event: unknown) => void) => Promise<PushResult>;
   /** Wraps the `--json` apply document (e.g. into `branch create`'s). */
   wrapDocument?: (doc: object) => object;
+  /** Ask before applying even when flags grant every reason (a re-shown plan after the branch moved). */
+  askAnyway?: boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ export interface ExecuteInput {
  * granted by flags, else an interactive question (default No, exit 5), else
  * `CLI_CONFIRMATION_REQUIRED` (exit 4) naming the missing flags.
  */
-export async function gate(ctx: CommandContext, input: GateInput & { result: PushResult; view: ViewTarget; flags: ApplyFlags }): Promise<Granted> {
+export async function gate(ctx: CommandContext, input: GateInput & { result: PushResult; view: ViewTarget; flags: ApplyFlags; askAnyway?: boolean }): Promise<Granted> {
   const { result, flags } = input;
   if (hasBlockingConflict(result)) throw new PushConflictError(result.conflicts.filter((c) => c.blocking), input.branchName, result);
   const gateFlags = { updateExisting: flags.updateExisting === true, allowProtected: flags.allowProtected === true, allowDataLoss: flags.allowDataLoss === true, yes: flags.yes === true };
@@ -50,7 +52,7 @@ export async function gate(ctx: CommandContext, input: GateInput & { result: Pus
     allowProtectedBranch: gateFlags.allowProtected || gateFlags.yes,
     allowDataLoss: gateFlags.allowDataLoss,
   };
-  if (missing.length === 0) return granted;
+  if (missing.length === 0 && input.askAnyway !== true) return granted;
   if (!ctx.interactive || gateFlags.yes) throw confirmationRequired(missing, input);
   const question = confirmationQuestion({
     changeCount: result.changes.length,
@@ -101,7 +103,16 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
     else if (ctx.quiet) ctx.out(`${noChangesLine(view.branchName)}\n`);
     return 0;
   }
-  const granted = await gate(ctx, { changes: result.changes, branchName: view.branchName, branchProtected: view.branchProtected, inferredTarget: input.inferredTarget, result, view, flags });
+  const granted = await gate(ctx, {
+    changes: result.changes,
+    branchName: view.branchName,
+    branchProtected: view.branchProtected,
+    inferredTarget: input.inferredTarget,
+    result,
+    view,
+    flags,
+    ...(input.askAnyway === true ? { askAnyway: true } : {}),
+  });
   const progress = ctx.progress();
   let applied: PushResult;
   try {
@@ -146,29 +157,55 @@ export function reportFailure(ctx: CommandContext, err: unknown, options: { view
 export async function runApply(ctx: CommandContext, planFile: string | undefined, flags: ApplyFlags): Promise<number> {
   if (planFile !== undefined) return runSavedPlanApply(ctx, planFile, flags);
   const run = await computePlan(ctx, flags, flags.json === true);
-  return gateAndExecute(ctx, {
-    result: run.result,
-    view: run.view,
-    flags,
-    inferredTarget: run.target.match === "default",
-    execute: pushGranted(ctx, run, { projectId: run.target.project.id, branchId: run.target.branch.id, api: run.target.api }, flags),
-  });
+  return applyShownPlan(ctx, run, flags, { inferredTarget: run.target.match === "default" });
 }
 
 /**
- * The real `pushConfig` run on one branch with what the gate granted: the engine's `confirm`
- * answers yes exactly for the reasons the flags or the prompt granted.
+ * Shows a plan, gates it and applies exactly that plan (cli.md §5): execution goes through the
+ * engine's saved-plan check, so a branch that changed after the plan was shown is never applied
+ * blind. On a terminal without `--yes` the new plan is shown and the question asked again;
+ * elsewhere the run stops with `PLATFORM_STALE_PLAN` (exit 6) and nothing applied.
  */
-export function pushGranted(
-  ctx: CommandContext,
-  run: PlannedRun,
-  target: { projectId: string; branchId: string; api: PlannedRun["target"]["api"] },
-  flags: ApplyFlags,
-): ExecuteInput["execute"] {
+export async function applyShownPlan(ctx: CommandContext, first: PlannedRun, flags: ApplyFlags, options: { inferredTarget: boolean; wrapDocument?: Wrap }): Promise<number> {
+  let run = first;
+  let reshown = false;
+  for (;;) {
+    try {
+      return await gateAndExecute(ctx, {
+        result: run.result,
+        view: run.view,
+        flags,
+        inferredTarget: options.inferredTarget,
+        execute: applyGranted(ctx, run, flags),
+        ...(options.wrapDocument === undefined ? {} : { wrapDocument: options.wrapDocument }),
+        ...(reshown ? { askAnyway: true } : {}),
+      });
+    } catch (err) {
+      if (!isPlatformError(err, ErrorCode.STALE_PLAN)) throw err;
+      const moved = `Branch ${run.view.branchName} changed after the plan was shown; nothing was applied.`;
+      if (!ctx.interactive || flags.yes === true) {
+        throw new PlatformError(ErrorCode.STALE_PLAN, moved, { details: { ...err.details, shownPlan: true }, cause: err });
+      }
+      ctx.err(`${moved} The plan for its current state:\n`);
+      run = await planAgain(ctx, run, flags);
+      reshown = true;
+    }
+  }
+}
+
+/**
+ * Applies the shown plan (`run.result`) through the engine's `applyPlan`, with what the gate
+ * granted: the engine re-reads the branch and refuses (`PLATFORM_STALE_PLAN`) unless it still
+ * plans exactly the same changes; `confirm` answers yes exactly for the granted reasons.
+ */
+function applyGranted(ctx: CommandContext, run: PlannedRun, flags: ApplyFlags): ExecuteInput["execute"] {
+  const shown = run.engine.toSavedPlan(run.result);
   return (granted, onEvent) =>
-    run.engine.pushConfig(run.policy.config, {
-      ...target,
-      dryRun: false,
+    run.engine.applyPlan(shown, {
+      projectId: run.target.project.id,
+      branchId: run.target.branch.id,
+      api: run.target.api,
+      config: run.policy.config,
       ...granted,
       bundleFunction: run.bundler,
       signal: ctx.signal,

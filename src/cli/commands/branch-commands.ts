@@ -11,7 +11,7 @@ import { resolveBranch, type TargetFlags } from "../target.js";
 import { buildPlanDocument, stringifyDocument } from "../views/json-plan.js";
 import { renderTargetBlock, renderTargetLine } from "../views/target-echo.js";
 import { renderApplyComplete } from "../views/text-result.js";
-import { gateAndExecute, pushGranted, reportFailure, type ApplyFlags } from "./apply-command.js";
+import { applyShownPlan, reportFailure, type ApplyFlags } from "./apply-command.js";
 import { computePlan } from "./plan-command.js";
 import { connect, echoInfo, loadEnv, loadPolicy, printEcho, viewTarget, type Target } from "./target-setup.js";
 
@@ -36,13 +36,9 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
 
   if (existing !== undefined) {
     const run = await computePlan(ctx, { ...flags, branch: `id:${existing.id}` }, json);
-    return gateAndExecute(ctx, {
-      result: run.result,
-      view: run.view,
-      flags,
+    return applyShownPlan(ctx, run, flags, {
       inferredTarget: false,
       wrapDocument: (doc) => ({ formatVersion: 1, command: "branch create", target: run.view, branchId: existing.id, branchName: existing.name, created: false, result: doc }),
-      execute: pushGranted(ctx, run, { projectId: project.id, branchId: existing.id, api }, flags),
     });
   }
 

@@ -55,7 +55,16 @@ export async function computePlan(ctx: CommandContext, flags: PlanFlags, compact
   const policy = await loadPolicy(ctx, engine, flags);
   const target = await resolveTarget(ctx, engine, flags, origins);
   printEcho(ctx, echoInfo(target, policy), compactEcho);
-  const bundler = memoizedBundler(engine);
+  return planAgain(ctx, { engine, policy, target, bundler: memoizedBundler(engine) }, flags);
+}
+
+/**
+ * A dry-run `plan` of an already loaded policy against an already resolved target, with progress
+ * on stderr: the second half of {@link computePlan}, and how apply re-plans a branch that moved
+ * after its plan was shown (the same policy evaluation and bundles, the branch read afresh).
+ */
+export async function planAgain(ctx: CommandContext, run: Omit<PlannedRun, "result" | "view">, flags: PlanFlags): Promise<PlannedRun> {
+  const { engine, policy, target, bundler } = run;
   const progress = ctx.progress();
   try {
     const result = await engine.plan(policy.config, {

@@ -87,6 +87,7 @@ function hintFor(err: unknown, code: string, details: Details): string | null {
   if (code === ErrorCode.PARTIAL_BRANCH_CREATE) {
     return `Finish with \`svc config apply --branch ${String(details.branchId ?? "<id>")}\`, or delete the branch.`;
   }
+  if (code === ErrorCode.STALE_PLAN && details.shownPlan === true) return "Run the command again and review the new plan.";
   if (code === ErrorCode.STALE_PLAN) return STALE_HINTS[String(details.reason)] ?? STATIC_HINTS[code] ?? null;
   return STATIC_HINTS[code] ?? null;
 }

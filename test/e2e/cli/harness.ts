@@ -139,12 +139,25 @@ export function runProcess(command: string, args: readonly string[], options: Ru
   });
 }
 
+/** One answer typed into the pseudo-terminal: `answer` once `waitFor` appears (after the previous answer's prompt). */
+export interface PtyAnswer {
+  waitFor: string;
+  answer: string;
+  /** Runs before the answer is typed, e.g. to change the live state between prompt and answer. */
+  before?: () => Promise<void>;
+}
+
 /**
  * Runs the bin under a pseudo-terminal of 80×24 (`script -qfec`, cli.md §5), without `CI`.
- * `answer` is typed once `waitFor` appears in the output. Returns the terminal transcript.
+ * `answer` is typed once `waitFor` appears in the output; `answers` types several in turn.
+ * Returns the terminal transcript.
  */
-export function runSvcInPty(args: readonly string[], options: { cwd: string; env: Record<string, string>; answer?: string; waitFor?: string }): Promise<RunResult> {
+export function runSvcInPty(
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string>; answer?: string; waitFor?: string; answers?: PtyAnswer[] },
+): Promise<RunResult> {
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
+  const answers: PtyAnswer[] = [...(options.answer !== undefined && options.waitFor !== undefined ? [{ waitFor: options.waitFor, answer: options.answer }] : []), ...(options.answers ?? [])];
   return new Promise((resolve, reject) => {
     const child = spawn("script", ["-qfec", `stty cols 80 rows 24; exec ${quoted}`, "/dev/null"], {
       cwd: options.cwd,
@@ -152,13 +165,28 @@ export function runSvcInPty(args: readonly string[], options: { cwd: string; env
       stdio: ["pipe", "pipe", "pipe"],
     });
     let out = "";
-    let answered = false;
+    let searchFrom = 0;
+    let busy = false;
+    const next = (): void => {
+      const step = answers[0];
+      if (busy || step === undefined) return;
+      const at = out.indexOf(step.waitFor, searchFrom);
+      if (at < 0) return;
+      answers.shift();
+      searchFrom = at + step.waitFor.length;
+      busy = true;
+      void (step.before ?? (async () => undefined))().then(
+        () => {
+          busy = false;
+          child.stdin.write(step.answer);
+          next();
+        },
+        reject,
+      );
+    };
     child.stdout.setEncoding("utf8").on("data", (d: string) => {
       out += d;
-      if (!answered && options.answer !== undefined && options.waitFor !== undefined && out.includes(options.waitFor)) {
-        answered = true;
-        child.stdin.write(options.answer);
-      }
+      next();
     });
     child.stderr.setEncoding("utf8").on("data", (d: string) => (out += d));
     child.on("error", reject);

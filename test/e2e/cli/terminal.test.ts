@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createPlatformApi } from "../../../src/api/index.js";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
-import { PLANTED_SECRET, emulatorEnv, ensureBuilt, projectDir, runSvcInPty, startTestEmulator } from "./harness.js";
+import { PLANTED_SECRET, emulatorEnv, ensureBuilt, projectDir, runSvc, runSvcInPty, startTestEmulator } from "./harness.js";
 import { replay } from "./screen.js";
 
 let emu: RunningEmulator;
@@ -50,6 +50,58 @@ describe("on a pseudo-terminal at 80 columns", () => {
     expect(replay(run.stdout).lines.join("\n")).toContain("error CLI_ABORTED: Apply declined; nothing was changed.");
     const again = await runSvcInPty(["config", "plan", "--detailed-exitcode", "--env", ".env.ci"], { cwd, env: emulatorEnv(emu) });
     expect(again.code).toBe(2);
+  });
+
+  it("applies only the plan it showed: a trigger deleted between prompt and answer stops the apply, shows the new plan and asks again", async () => {
+    const ids = { projectId: emu.projectId, branchId: emu.defaultBranchId };
+    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
+    expect((await runSvc(["config", "apply", "--env", ".env.ci", "--yes"], { cwd, env: emulatorEnv(emu) })).code).toBe(0);
+    // A console edit the next apply overrides, so it asks.
+    const [endpoint] = await api.listEndpoints(ids);
+    const edit = await api.updateEndpoint({ projectId: emu.projectId, endpointId: endpoint?.id ?? "", endpoint: { suspend_timeout_seconds: 3600 } });
+    await api.waitForOperations({ projectId: emu.projectId, operations: edit.operations });
+    const deleteTrigger = async (): Promise<void> => {
+      const [trigger] = await api.listTriggers(ids);
+      await api.deleteTrigger({ ...ids, triggerId: trigger?.trigger_id ?? "" });
+    };
+
+    const run = await runSvcInPty(["config", "apply", "--env", ".env.ci"], {
+      cwd,
+      env: emulatorEnv(emu),
+      answers: [
+        { waitFor: PROMPT_END, answer: "y\r", before: deleteTrigger },
+        { waitFor: PROMPT_END, answer: "y\r" },
+      ],
+    });
+    const text = replay(run.stdout).lines.join("\n");
+    const [shown = "", reshown = ""] = text.split("changed after the plan was shown; nothing was applied.");
+    expect(shown).toContain("~ compute");
+    expect(shown).not.toContain("trigger.hourly");
+    expect(shown).toContain(`Apply 1 change to main (${emu.defaultBranchId}) in ${emu.projectId}? [y/N] y`);
+    expect(reshown).toMatch(/^ {2}\+ trigger\.hourly$/m);
+    expect(reshown).toContain(`Apply 2 changes to main (${emu.defaultBranchId}) in ${emu.projectId}? [y/N] y`);
+    expect(reshown).toMatch(/^Apply complete: 1 created, 1 updated, 0 deleted in /m);
+    expect(run.code).toBe(0);
+  });
+
+  it("applies nothing when the answer to the re-shown plan is No", async () => {
+    const ids = { projectId: emu.projectId, branchId: emu.defaultBranchId };
+    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
+    const run = await runSvcInPty(["config", "apply", "--env", ".env.ci"], {
+      cwd,
+      env: emulatorEnv(emu),
+      answers: [
+        { waitFor: PROMPT_END, answer: "y\r", before: async () => void (await api.createBucket({ ...ids, name: "avatars", access_level: "public_read" })) },
+        { waitFor: PROMPT_END, answer: "n\r" },
+      ],
+    });
+    const text = replay(run.stdout).lines.join("\n");
+    expect(text).toContain("Branch main changed after the plan was shown; nothing was applied.");
+    const reshown = text.split("nothing was applied.")[1] ?? "";
+    expect(reshown).not.toContain("bucket.avatars");
+    expect(reshown).toContain("Apply 3 changes to main");
+    expect(run.code).toBe(5);
+    expect(await api.listFunctions(ids)).toEqual([]);
   });
 
   it("drops colours with NO_COLOR and keeps the same symbols", async () => {
