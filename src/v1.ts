@@ -12,3 +12,5 @@ export * from "./bundle/index.js";
 export * from "./engine/index.js";
 export * from "./api/index.js";
 export { inspect, pullConfig, type PulledBranchConfig, type PulledCredential } from "./inspect/index.js";
+export type { PlanSelection } from "./model/plan-selection.js";
+export type { SelectionOptions } from "./engine/select-changes.js";

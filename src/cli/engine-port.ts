@@ -49,6 +49,8 @@ export interface PushOptions extends OperationOptions {
   dryRun?: boolean;
   confirm?: (context: { branchName: string; protectedBranch: boolean; overrideUpdates: boolean }) => boolean | Promise<boolean>;
   bundleFunction?: (fn: ResolvedFunctionConfig) => Promise<Uint8Array>;
+  targets?: readonly string[];
+  exclude?: readonly string[];
 }
 
 /** The engine functions the CLI calls, as `svc-config/v1` exports them (engine.md §2). */

@@ -52,8 +52,14 @@ function addTarget(cmd: Command, options: { branch: boolean } = { branch: true }
     .option("--api-host <url>", "management API URL (env: SVC_API_HOST; default: production)", single("--api-host"));
 }
 
-function addApplyFlags(cmd: Command): Command {
+function addSelection(cmd: Command): Command {
   return cmd
+    .option("--target <address>", "only this change and what it depends on; `*` globs (function.api, trigger.*); repeatable", repeatable)
+    .option("--exclude <address>", "leave out this change and everything that depends on it; `*` globs; repeatable", repeatable);
+}
+
+function addApplyFlags(cmd: Command): Command {
+  return addSelection(cmd)
     .option("--update-existing", "allow override changes: settings made outside svc.ts, deletes, moved hostnames (default: off)")
     .option("--allow-protected", "allow applying to a protected branch (default: off)")
     .option("--allow-data-loss", "allow deleting a bucket that still holds objects (default: off; never implied by --yes)")
@@ -123,11 +129,11 @@ export function buildProgram(hooks: ProgramHooks): Command {
   examples(pull, ["svc config pull > svc.ts", "svc config pull --write --yes"]);
   run(pull, (opts) => runPull(ctx, opts));
 
-  const plan = addPolicy(addTarget(addCommon(config.command("plan").description("dry run: what apply would change (mutates nothing)"))))
+  const plan = addSelection(addPolicy(addTarget(addCommon(config.command("plan").description("dry run: what apply would change (mutates nothing)")))))
     .option("--out <file>", "also write the saved plan for `svc config apply FILE` (mode 0600)", single("--out"))
     .addOption(new Option("--json", "print the plan document (docs/plan-format.md)").conflicts("markdown"))
     .addOption(new Option("--markdown", "print a pull-request comment").conflicts("json"))
-    .option("--detailed-exitcode", "exit 0 no changes, 2 changes, 3 blocking conflicts")
+    .option("--detailed-exitcode", "exit 0 no changes, 2 changes (also pending outside --target), 3 blocking conflicts")
     .option("--concurrency <n>", "parallel bundles and reads, 1-16 (default: 8)", concurrency);
   examples(plan, ["svc config plan", "svc config plan --markdown --detailed-exitcode --out plan.json > plan.md", "svc config plan --branch name:main --json"]);
   run(plan, (opts) => runPlan(ctx, opts));

@@ -70,6 +70,7 @@ export function buildResult(prepared: PreparedPlan, conflicts: readonly Conflict
     summary: summarize(diff.changes, conflicts.length),
     stateFingerprint: diff.stateFingerprint,
     bundles,
+    ...(prepared.selection === undefined ? {} : { selection: prepared.selection }),
   };
   digests.set(result, changesDigestOf(diff.changes));
   return result;

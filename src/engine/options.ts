@@ -6,6 +6,7 @@ import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
 import { type EngineEvent, safeEmitter } from "../apply/events.js";
 import type { PushConfirmContext } from "../apply/gate-plan.js";
+import type { SelectionOptions } from "./select-changes.js";
 
 /** Options of every operation (engine.md §3; seed `ConfigOperationOptions`). */
 export interface ConfigOperationOptions {
@@ -30,7 +31,7 @@ export interface ConfigOperationOptions {
 }
 
 /** `plan` options. */
-export interface PlanOptions extends ConfigOperationOptions {
+export interface PlanOptions extends ConfigOperationOptions, SelectionOptions {
   /** Replaces bundling for every function with finished ZIP bytes (canonicalised and checked). */
   bundleFunction?: (fn: ResolvedFunctionConfig) => Promise<Uint8Array>;
   /** Base directory of relative function sources. @default the policy file's directory */

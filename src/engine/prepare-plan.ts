@@ -11,6 +11,7 @@ import type { OperationRuntime } from "./options.js";
 import { type BaseLiveState, readBaseState, readBucketsHaveObjects, readFeatureState, type UnavailableFeature } from "../inspect/read-live-state.js";
 import { readNeedsForPolicy } from "../inspect/read-needs.js";
 import type { DiffOptions } from "../diff/plan-types.js";
+import type { PlanSelection } from "../model/plan-selection.js";
 
 /** Identifies the branch being planned. */
 export interface BranchIds {
@@ -41,6 +42,8 @@ export interface PreparedPlan {
   archives: ReadonlyMap<string, FunctionArchive>;
   /** Diff warnings plus bundler warnings. */
   warnings: EngineWarning[];
+  /** Set when `targets` / `exclude` narrowed `diff` (see `select-changes.ts`). */
+  selection?: PlanSelection;
 }
 
 /** Inputs of {@link preparePlan} besides the runtime. */

@@ -12,6 +12,7 @@ import { buildResult } from "./build-result.js";
 import { type ApplyOptions, type OperationRuntime, type PlanOptions, type PushConfigOptions, prepareRuntime } from "./options.js";
 import { type PreparedPlan, preparePlan } from "./prepare-plan.js";
 import type { BaseLiveState } from "../inspect/read-live-state.js";
+import { readSelection, selectPrepared } from "./select-changes.js";
 
 /** The closure's input for an existing branch (policy.md §10.1); `exists` as the caller says. */
 export function targetOf(base: BaseLiveState, exists: boolean): BranchTarget {
@@ -91,14 +92,16 @@ export function resolverFor(config: PolicyConfig, options: { baseDir?: string; b
  */
 export async function pushConfig(config: PolicyConfig, options: PushConfigOptions): Promise<PushResult> {
   const rt = prepareRuntime("pushConfig", options);
+  const selection = readSelection(options);
   return withApiEvents(rt.emit, async () => {
-    const prepared = await preparePlan(rt, {
+    const full = await preparePlan(rt, {
       ids: { projectId: options.projectId, branchId: options.branchId },
       resolveDesired: resolverFor(config, options),
       ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}),
       allowDataLoss: options.allowDataLoss ?? false,
       now: () => new Date(),
     });
+    const prepared = selectPrepared(full, selection);
     return gateAndExecute(rt, prepared, {
       dryRun: options.dryRun ?? false,
       updateExisting: options.updateExisting ?? false,

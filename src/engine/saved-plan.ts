@@ -10,6 +10,7 @@ import { withApiEvents } from "../apply/events.js";
 import { prepareRuntime } from "./options.js";
 import { preparePlan } from "./prepare-plan.js";
 import { gateAndExecute, resolverFor } from "./push-config.js";
+import { type Selection, readSelection, selectPrepared } from "./select-changes.js";
 
 /** A saved dry-run plan: versioned, secret-free JSON (engine.md §9). */
 export interface SavedPlan {
@@ -29,6 +30,8 @@ export interface SavedPlan {
   unmanaged: UnmanagedEntry[];
   warnings: EngineWarning[];
   summary: PlanSummary;
+  /** The `targets` / `exclude` the plan was made with; `applyPlan` applies the same selection. */
+  selection?: Selection;
 }
 
 /** `applyPlan` options: `apply`'s plus the policy, needed because saved plans hold no env values. */
@@ -62,6 +65,7 @@ export function toSavedPlan(result: PushResult, now: Date = new Date()): SavedPl
     unmanaged: result.unmanaged,
     warnings: result.warnings,
     summary: result.summary,
+    ...(result.selection === undefined ? {} : { selection: { targets: result.selection.targets, exclude: result.selection.exclude } }),
   };
 }
 
@@ -86,14 +90,16 @@ export async function applyPlan(saved: SavedPlan, options: ApplyPlanOptions): Pr
   if (saved.projectId !== options.projectId || saved.branchId !== options.branchId) {
     throw new StalePlanError({ reason: "target", expected: `${saved.projectId}/${saved.branchId}`, actual: `${options.projectId}/${options.branchId}` });
   }
+  const selection = readSelection(saved.selection ?? {});
   return withApiEvents(rt.emit, async () => {
-    const prepared = await preparePlan(rt, {
+    const full = await preparePlan(rt, {
       ids: { projectId: options.projectId, branchId: options.branchId },
       resolveDesired: resolverFor(options.config, options),
       ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}),
       allowDataLoss: options.allowDataLoss ?? false,
       now: () => new Date(),
     });
+    const prepared = selectPrepared(full, selection);
     const count = prepared.diff.changes.length;
     if (prepared.diff.stateFingerprint !== saved.stateFingerprint) {
       throw new StalePlanError({ reason: "state", expected: saved.stateFingerprint, actual: prepared.diff.stateFingerprint, currentChangeCount: count });

@@ -1,4 +1,5 @@
 import type { Json } from "./json.js";
+import type { PlanSelection } from "./plan-selection.js";
 
 /** What a change does to its resource. A `replace` counts as one delete and one create. */
 export type ChangeAction = "create" | "update" | "delete" | "replace";
@@ -111,4 +112,6 @@ export interface PushResult {
   /** `sha256:<hex>` of the compared projection of the live state. */
   stateFingerprint: string;
   bundles: Record<string, { zipSha256: string; zipBytes: number }>;
+  /** Present when `targets` / `exclude` narrowed the plan: what remains outside it. */
+  selection?: PlanSelection;
 }

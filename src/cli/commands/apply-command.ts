@@ -11,7 +11,7 @@ import { buildPlanDocument, stringifyDocument, type ApplyOutcome } from "../view
 import { renderPlanText } from "../views/text-plan.js";
 import { renderApplyComplete, renderOutcomeLists } from "../views/text-result.js";
 import { hasBlockingConflict, noChangesLine, type ViewTarget } from "../views/view-model.js";
-import { computePlan, planAgain, type PlanFlags, type PlannedRun } from "./plan-command.js";
+import { computePlan, planAgain, selectionOptions, type PlanFlags, type PlannedRun } from "./plan-command.js";
 import { runSavedPlanApply } from "./saved-plan-apply.js";
 
 /** Flags of `svc config apply` and `svc deploy` (cli.md §4.5). */
@@ -212,5 +212,6 @@ function applyGranted(ctx: CommandContext, run: PlannedRun, flags: ApplyFlags): 
       onEvent,
       confirm: (c) => (!c.protectedBranch || granted.allowProtectedBranch) && (!c.overrideUpdates || granted.updateExisting),
       ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+      ...selectionOptions(flags),
     });
 }

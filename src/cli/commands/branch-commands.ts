@@ -50,6 +50,7 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
     keyLabel: creds.apiKey.label,
   };
   ctx.err(json || ctx.quiet ? renderTargetLine(echo) : renderTargetBlock(echo));
+  if (flags.target !== undefined || flags.exclude !== undefined) ctx.info("--target/--exclude narrow applies to an existing branch; a new branch gets the whole policy.\n");
   const started = ctx.io.now();
   const progress = ctx.progress();
   let created: { branchId: string; branchName: string; result: PushResult };

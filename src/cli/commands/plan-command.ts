@@ -9,7 +9,8 @@ import type { TargetFlags } from "../target.js";
 import { buildPlanDocument, stringifyDocument } from "../views/json-plan.js";
 import { renderPlanMarkdown } from "../views/markdown-plan.js";
 import { renderPlanText } from "../views/text-plan.js";
-import { hasBlockingConflict, summaryLine, type ViewTarget } from "../views/view-model.js";
+import { hasBlockingAnywhere, hasPendingOutside } from "../views/plan-notes.js";
+import { summaryLine, type ViewTarget } from "../views/view-model.js";
 import { echoInfo, loadEnv, loadPolicy, printEcho, resolveTarget, viewTarget, type LoadedPolicy, type PolicyFlags, type Target } from "./target-setup.js";
 
 /** Flags of `svc config plan`. */
@@ -19,6 +20,15 @@ export interface PlanFlags extends PolicyFlags, TargetFlags {
   markdown?: boolean;
   detailedExitcode?: boolean;
   concurrency?: number;
+  /** `--target` patterns (repeatable). */
+  target?: string[];
+  /** `--exclude` patterns (repeatable). */
+  exclude?: string[];
+}
+
+/** The engine's `targets` / `exclude` options for `--target` / `--exclude`. */
+export function selectionOptions(flags: Pick<PlanFlags, "target" | "exclude">): { targets?: string[]; exclude?: string[] } {
+  return { ...(flags.target === undefined ? {} : { targets: flags.target }), ...(flags.exclude === undefined ? {} : { exclude: flags.exclude }) };
 }
 
 /** A bundler that builds each slug once per process run, so apply reuses the plan's ZIPs (cli.md §4.5). */
@@ -76,6 +86,7 @@ export async function planAgain(ctx: CommandContext, run: Omit<PlannedRun, "resu
       signal: ctx.signal,
       onEvent: progress.onEvent,
       ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+      ...selectionOptions(flags),
     });
     return { engine, policy, target, view: viewTarget(target, policy.relativePath), result, bundler };
   } finally {
@@ -106,7 +117,7 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
     ctx.out(renderPlanText(run.result, ctx.styleFor("stdout")));
   }
   if (flags.detailedExitcode !== true) return 0;
-  if (hasBlockingConflict(run.result)) return 3;
-  return run.result.changes.length > 0 ? 2 : 0;
+  if (hasBlockingAnywhere(run.result)) return 3;
+  return run.result.changes.length > 0 || hasPendingOutside(run.result) ? 2 : 0;
 }
 

@@ -1,6 +1,7 @@
 import type { Change, PushResult } from "../../model/plan.js";
 import type { JsonApplyResult, JsonError, PlanDocument, PlanDocumentChange } from "./json-schema.js";
 import { changeFields, conflictSides, flagsForClass } from "./plan-fields.js";
+import { selectionDocument } from "./plan-notes.js";
 import { resolutionFor } from "./resolutions.js";
 import { conflictAddress, sortedUnmanaged } from "./text-plan.js";
 import type { ViewTarget } from "./view-model.js";
@@ -115,6 +116,8 @@ export function buildPlanDocument(options: {
     })),
     warnings: result.warnings.map((w) => ({ code: w.code, address: w.address ?? null, message: w.message })),
   };
+  const selection = selectionDocument(result);
+  if (selection !== undefined) doc.selection = selection;
   if (outcome !== undefined) {
     doc.result = {
       status: outcome.status,

@@ -106,6 +106,16 @@ export const planDocumentSchema = z.strictObject({
   ),
   conflicts: z.array(conflictSchema),
   warnings: z.array(z.strictObject({ code: z.string(), address: z.string().nullable(), message: z.string() })),
+  selection: z
+    .strictObject({
+      targets: z.array(z.string()),
+      exclude: z.array(z.string()),
+      total: z.number().int(),
+      selected: z.number().int(),
+      pending: z.array(z.string()),
+      pendingConflicts: z.number().int(),
+    })
+    .optional(),
   result: jsonApplyResultSchema.optional(),
 });
 

@@ -1,5 +1,6 @@
 import type { Change, ConflictReport, PushResult } from "../../model/plan.js";
 import { changeFields, conflictFieldLine, flagsForClass, formatFieldLine, symbolFor } from "./plan-fields.js";
+import { planNotes } from "./plan-notes.js";
 import { resolutionFor } from "./resolutions.js";
 import { conflictAddress, sortedUnmanaged } from "./text-plan.js";
 import { noChangesLine, summaryLine, type ViewTarget } from "./view-model.js";
@@ -104,8 +105,8 @@ export function renderPlanMarkdown(result: PushResult, target: ViewTarget, budge
     `<!-- svc-plan v1 project=${target.projectId} branch=${target.branchId} -->\n### svc plan: ${escapeMarkdown(target.branchName)}`,
     `Project ${codeSpan(target.projectId)} · branch ${codeSpan(target.branchId)} · API ${codeSpan(target.apiHost)} · config ${codeSpan(target.configPath)}`,
   ];
-  if (result.changes.length === 0 && result.conflicts.length === 0) blocks.push(`**${noChangesLine(target.branchName)}**`);
-  blocks.push(`**${summaryLine(result)}**`, ...warningBlock(result, target));
+  if (result.changes.length === 0 && result.conflicts.length === 0 && result.selection === undefined) blocks.push(`**${noChangesLine(target.branchName)}**`);
+  blocks.push(`**${summaryLine(result)}**`, ...planNotes(result).map(escapeMarkdown), ...warningBlock(result, target));
 
   const tableRows = [...result.conflicts.map(conflictRow), ...result.changes.map(changeRow)];
   const unmanaged = sortedUnmanaged(result.unmanaged).map(

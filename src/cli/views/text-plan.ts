@@ -1,5 +1,6 @@
 import type { Change, ConflictReport, PushResult, UnmanagedEntry } from "../../model/plan.js";
 import { changeFields, conflictFieldLine, flagsForClass, formatFieldLine, symbolFor } from "./plan-fields.js";
+import { planNotes } from "./plan-notes.js";
 import { resolutionFor } from "./resolutions.js";
 import { PLAIN_STYLE, noChangesLine, summaryLine, type Style } from "./view-model.js";
 
@@ -63,7 +64,7 @@ export function conflictAddress(conflict: ConflictReport): string {
  */
 export function renderPlanText(result: PushResult, style: Style = PLAIN_STYLE): string {
   const lines: string[] = [];
-  if (result.changes.length === 0 && result.conflicts.length === 0) lines.push(noChangesLine(result.branchName), "");
+  if (result.changes.length === 0 && result.conflicts.length === 0 && result.selection === undefined) lines.push(noChangesLine(result.branchName), "");
   if (result.changes.length > 0) {
     const widest = Math.max(...result.changes.map((c) => `  ${symbolFor(c.action)} ${c.address}`.length + 2));
     const markColumn = Math.max(MARK_COLUMN, widest);
@@ -90,6 +91,6 @@ export function renderPlanText(result: PushResult, style: Style = PLAIN_STYLE): 
     }
     lines.push("");
   }
-  lines.push(summaryLine(result));
+  lines.push(summaryLine(result), ...planNotes(result));
   return `${lines.join("\n")}\n`;
 }
