@@ -8,6 +8,7 @@ import { waitForOperationList } from "./operations.js";
 import { collectPages, cursorFlavourCursor, nextFlavourCursor } from "./pagination.js";
 import type { PlatformApi } from "./platform-api.js";
 import {
+  AnnotationSchema,
   BranchSchema,
   CursorPaginationField,
   DatabaseSchema,
@@ -72,18 +73,19 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
           method: "GET",
           path: `/projects/${seg(projectId)}/branches`,
           query: { limit: 10000, cursor, search },
-          schema: z.object({ branches: z.array(BranchSchema), pagination: NextPaginationField }),
+          schema: z.object({ branches: z.array(BranchSchema), annotations: z.record(z.string(), AnnotationSchema).nullish(), pagination: NextPaginationField }),
         });
-        return { items: data.branches, nextCursor: nextFlavourCursor(data.pagination) };
+        const items = data.branches.map((b) => ({ ...b, annotation: { ...(data.annotations?.[b.id]?.value ?? {}) } }));
+        return { items, nextCursor: nextFlavourCursor(data.pagination) };
       }),
 
     getBranch: async (ref) => (await send({ method: "GET", path: branchPath(ref), schema: z.object({ branch: BranchSchema }) })).data.branch,
 
-    createBranch: async ({ projectId, branch, endpoints }) => {
+    createBranch: async ({ projectId, branch, endpoints, annotation_value }) => {
       const { data } = await send({
         method: "POST",
         path: `/projects/${seg(projectId)}/branches`,
-        json: { ...(branch === undefined ? {} : { branch }), ...(endpoints === undefined ? {} : { endpoints }) },
+        json: { ...(branch === undefined ? {} : { branch }), ...(endpoints === undefined ? {} : { endpoints }), ...(annotation_value === undefined ? {} : { annotation_value }) },
         schema: z.object({
           branch: BranchSchema,
           endpoints: z.array(EndpointSchema).nullish().transform((v) => v ?? []),

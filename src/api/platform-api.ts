@@ -61,7 +61,12 @@ export interface EndpointSettingsInput {
 export interface CreateBranchParams extends ProjectRef {
   branch?: { name?: string; parent_id?: string; protected?: boolean; expires_at?: string };
   endpoints?: (EndpointSettingsInput & { type: "read_write" | "read_only" })[];
+  /** The branch's annotation (at most 50 string entries); set only at creation. */
+  annotation_value?: Record<string, string>;
 }
+
+/** A branch as listed: the record plus its annotation's values (`{}` when it has none). */
+export type ApiListedBranch = ApiBranch & { annotation: Record<string, string> };
 
 /** What creating a branch returns. */
 export interface CreateBranchResult {
@@ -214,8 +219,8 @@ export interface PlatformApi {
   /** `GET /projects/{p}`. */
   getProject(params: ProjectRef): Promise<ApiProject>;
 
-  /** `GET /projects/{p}/branches` (all pages). */
-  listBranches(params: ProjectRef & { search?: string }): Promise<ApiBranch[]>;
+  /** `GET /projects/{p}/branches` (all pages), each branch with its annotation's values. */
+  listBranches(params: ProjectRef & { search?: string }): Promise<ApiListedBranch[]>;
   /** `GET /projects/{p}/branches/{b}`; a missing branch throws `PLATFORM_NOT_FOUND`. */
   getBranch(params: BranchRef): Promise<ApiBranch>;
   /** `POST /projects/{p}/branches`. */

@@ -49,6 +49,9 @@ export const BranchSchema = lenient(
   }).required({ default: true, protected: true, created_at: true }),
 );
 
+/** A branch annotation: only its values are read. */
+export const AnnotationSchema = lenient(w.AnnotationSchema.pick({ value: true }));
+
 /** A compute endpoint. */
 export const EndpointSchema = lenient(
   w.EndpointSchema.pick({

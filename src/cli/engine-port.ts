@@ -64,7 +64,7 @@ export interface EnginePort {
   toSavedPlan(result: PushResult): SavedPlanDocument;
   createBranch(
     config: PolicyValue,
-    options: { projectId: string; branchName: string; api: PlatformApi; concurrency?: number; allowDataLoss?: boolean; signal?: AbortSignal; onEvent?: (event: unknown) => void },
+    options: { projectId: string; branchName: string; api: PlatformApi; concurrency?: number; allowDataLoss?: boolean; signal?: AbortSignal; onEvent?: (event: unknown) => void; annotations?: Record<string, string> },
   ): Promise<{ branchId: string; branchName: string; result: PushResult }>;
   inspect(options: OperationOptions): Promise<PulledBranch>;
   pullConfig(options: OperationOptions): Promise<PulledBranch>;

@@ -3,6 +3,8 @@ import { CliError, CliErrorCode } from "../errors/cli-errors.js";
 import { LIBRARY_VERSION } from "../version.js";
 import { runApply, type ApplyFlags } from "./commands/apply-command.js";
 import { runBranchCreate, runBranchDelete, runConnectionString } from "./commands/branch-commands.js";
+import { runBranchCleanup } from "./commands/branch-cleanup.js";
+import { runBranchSync } from "./commands/branch-sync.js";
 import { addDbCommands } from "./commands/db-command.js";
 import { runEmulator } from "./commands/emulator-command.js";
 import { runInit } from "./commands/init-command.js";
@@ -11,6 +13,7 @@ import { runPull } from "./commands/pull-command.js";
 import { runStatus } from "./commands/status-command.js";
 import { runValidate } from "./commands/validate-command.js";
 import type { CommandContext } from "./context.js";
+import { DEFAULT_NAME_TEMPLATE } from "./sync-names.js";
 
 /** Rejects a second use of a single-value flag (cli.md §1). */
 function single(flag: string): (value: string, previous: string | undefined) => string {
@@ -66,6 +69,12 @@ function addApplyFlags(cmd: Command): Command {
     .option("--yes", "skip the prompt; implies --update-existing and --allow-protected, never --allow-data-loss")
     .option("--concurrency <n>", "parallel bundles and in-flight requests, 1-16 (default: 8)", concurrency)
     .option("--json", "print the result document (docs/plan-format.md) on stdout");
+}
+
+function addWriteEnv(cmd: Command): Command {
+  return cmd
+    .option("--write-env <file>", "after success, set DATABASE_URL (pooled), DATABASE_URL_DIRECT and SVC_FUNCTION_<SLUG>_URL in this dotenv file; other lines kept, a new file gets mode 0600", single("--write-env"))
+    .option("--env-prefix <str>", "prefix of the variable names --write-env sets (default: none)", single("--env-prefix"));
 }
 
 function examples(cmd: Command, lines: readonly string[]): Command {
@@ -139,20 +148,34 @@ export function buildProgram(hooks: ProgramHooks): Command {
   run(plan, (opts) => runPlan(ctx, opts));
 
   const applyExamples = ["svc config apply --branch main", "svc config apply plan.json --allow-protected", "svc deploy --branch preview/pr-42 --yes"];
-  const apply = addApplyFlags(addPolicy(addTarget(addCommon(config.command("apply").description("apply svc.ts, or a saved plan, to the branch").argument("[planfile]", "a saved plan from plan --out")))));
-  examples(apply, applyExamples);
+  const apply = addWriteEnv(addApplyFlags(addPolicy(addTarget(addCommon(config.command("apply").description("apply svc.ts, or a saved plan, to the branch").argument("[planfile]", "a saved plan from plan --out"))))));
+  examples(apply, [...applyExamples, "svc config apply --branch preview/pr-42 --write-env .env"]);
   run(apply, (opts, args) => runApply(ctx, args[0], opts as ApplyFlags));
 
-  const deploy = addApplyFlags(addPolicy(addTarget(addCommon(program.command("deploy").description("alias of svc config apply").argument("[planfile]", "a saved plan from plan --out")))));
+  const deploy = addWriteEnv(addApplyFlags(addPolicy(addTarget(addCommon(program.command("deploy").description("alias of svc config apply").argument("[planfile]", "a saved plan from plan --out"))))));
   examples(deploy, applyExamples);
   run(deploy, (opts, args) => runApply(ctx, args[0], opts as ApplyFlags));
 
   const branch = program.command("branch").description("preview-branch lifecycle for per-pull-request pipelines");
 
-  const create = addApplyFlags(addPolicy(addTarget(addCommon(branch.command("create").description("create a branch from the policy").argument("<name>", "the new branch's name")), { branch: false })))
+  const create = addWriteEnv(addApplyFlags(addPolicy(addTarget(addCommon(branch.command("create").description("create a branch from the policy").argument("<name>", "the new branch's name")), { branch: false }))))
     .addOption(new Option("--if-exists <mode>", "when the name exists: fail, or apply the policy to it").choices(["fail", "apply"]).default("fail"));
-  examples(create, ["svc branch create pr-42 --if-exists apply --update-existing"]);
+  examples(create, ["svc branch create pr-42 --if-exists apply --update-existing", "svc branch create pr-42 --write-env .env"]);
   run(create, (opts, args) => runBranchCreate(ctx, args[0] ?? "", opts));
+
+  const sync = addWriteEnv(addApplyFlags(addPolicy(addTarget(addCommon(branch.command("sync").description("create or update the preview branch of a git branch from the policy")), { branch: false }))))
+    .option("--git-branch <name>", "the git branch to map (default: the checked-out one)", single("--git-branch"))
+    .option("--name-template <template>", `the platform branch's name; {git-branch} is the sanitised git branch (default: ${DEFAULT_NAME_TEMPLATE})`, single("--name-template"));
+  examples(sync, ["svc branch sync --write-env .env", "svc branch sync --git-branch \"$GITHUB_HEAD_REF\" --update-existing --write-env .env"]);
+  run(sync, (opts) => runBranchSync(ctx, opts));
+
+  const cleanup = addTarget(addCommon(branch.command("cleanup").description("delete preview branches made by sync whose git branch is gone")), { branch: false })
+    .option("--env <file>", "load a dotenv file first; repeatable", repeatable)
+    .option("--git-branch <name>", "only the branch synced from this git branch, even if it still exists (a closed pull request)", single("--git-branch"))
+    .option("--yes", "delete without asking")
+    .option("--json", "print {formatVersion, command, target, deleted, kept, failed}");
+  examples(cleanup, ["git fetch --prune && svc branch cleanup", "svc branch cleanup --git-branch \"$GITHUB_HEAD_REF\" --yes"]);
+  run(cleanup, (opts) => runBranchCleanup(ctx, opts));
 
   const del = addTarget(addCommon(branch.command("delete").description("delete a branch (after confirmation)").argument("<ref>", "branch name or id")), { branch: false })
     .option("--env <file>", "load a dotenv file first; repeatable", repeatable)
@@ -166,8 +189,9 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option("--pooled", "the pooled host")
     .option("--database <name>", "the database, when the branch has several", single("--database"))
     .option("--role <name>", "the role (default: the database owner)", single("--role"))
-    .option("--file <path>", "write it to this file (mode 0600) instead of stdout", single("--file"));
-  examples(conn, ["svc branch connection-string --branch pr-42 --file db-url", "export DATABASE_URL=$(svc branch connection-string --pooled)"]);
+    .addOption(new Option("--file <path>", "write it to this file (mode 0600) instead of stdout").argParser(single("--file")).conflicts("writeEnv"));
+  addWriteEnv(conn);
+  examples(conn, ["svc branch connection-string --branch pr-42 --file db-url", "export DATABASE_URL=$(svc branch connection-string --pooled)", "svc branch connection-string --branch pr-42 --write-env .env"]);
   run(conn, (opts) => runConnectionString(ctx, opts));
 
   addDbCommands(program, run, ctx);

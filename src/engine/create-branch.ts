@@ -31,6 +31,8 @@ export interface CreateBranchOptions {
   onEvent?: (event: EngineEvent) => void;
   timeouts?: Partial<PlatformApiTimeouts>;
   polling?: Partial<PlatformApiPolling>;
+  /** The new branch's annotation (string entries, at most 50), e.g. to mark who made it. */
+  annotations?: Record<string, string>;
 }
 
 /** What `createBranch` returns. */
@@ -164,6 +166,7 @@ async function createBranchWith(rt: OperationRuntime, config: PolicyConfig, opti
   }
   const archives = await bundling;
   const body = createBody(desired, parent, name, new Date());
+  if (options.annotations !== undefined) body.params.annotation_value = { ...options.annotations };
   let response: Awaited<ReturnType<PlatformApi["createBranch"]>>;
   try {
     response = await api.createBranch({ projectId, ...body.params });

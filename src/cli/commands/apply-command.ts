@@ -13,9 +13,10 @@ import { renderApplyComplete, renderOutcomeLists } from "../views/text-result.js
 import { hasBlockingConflict, noChangesLine, type ViewTarget } from "../views/view-model.js";
 import { computePlan, planAgain, selectionOptions, type PlanFlags, type PlannedRun } from "./plan-command.js";
 import { runSavedPlanApply } from "./saved-plan-apply.js";
+import { prepareEnvWriter, type WriteEnvFlags } from "../write-env.js";
 
 /** Flags of `svc config apply` and `svc deploy` (cli.md §4.5). */
-export interface ApplyFlags extends PlanFlags {
+export interface ApplyFlags extends PlanFlags, WriteEnvFlags {
   updateExisting?: boolean;
   allowProtected?: boolean;
   allowDataLoss?: boolean;
@@ -34,6 +35,8 @@ export interface ExecuteInput {
   wrapDocument?: (doc: object) => object;
   /** Ask before applying even when flags grant every reason (a re-shown plan after the branch moved). */
   askAnyway?: boolean;
+  /** Runs once the branch matches the plan (applied, or nothing to do), e.g. `--write-env`. */
+  onSuccess?: () => Promise<void>;
 }
 
 /**
@@ -101,6 +104,7 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
   if (result.changes.length === 0 && !hasBlockingConflict(result)) {
     if (json) printDocument(ctx, view, result, { status: "no-changes", durationMs: 0, error: null }, input.wrapDocument);
     else if (ctx.quiet) ctx.out(`${noChangesLine(view.branchName)}\n`);
+    await input.onSuccess?.();
     return 0;
   }
   const granted = await gate(ctx, {
@@ -126,6 +130,7 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
   if (json) printDocument(ctx, view, applied, { status: "applied", durationMs, error: null }, input.wrapDocument);
   else if (ctx.quiet) ctx.out(renderApplyComplete(applied, durationMs).split("\n")[0] + "\n");
   else ctx.out(renderApplyComplete(applied, durationMs));
+  await input.onSuccess?.();
   return 0;
 }
 
@@ -155,9 +160,14 @@ export function reportFailure(ctx: CommandContext, err: unknown, options: { view
 
 /** `svc config apply [PLANFILE]` and `svc deploy`. */
 export async function runApply(ctx: CommandContext, planFile: string | undefined, flags: ApplyFlags): Promise<number> {
-  if (planFile !== undefined) return runSavedPlanApply(ctx, planFile, flags);
+  const envWriter = await prepareEnvWriter(ctx, flags);
+  if (planFile !== undefined) return runSavedPlanApply(ctx, planFile, flags, envWriter);
   const run = await computePlan(ctx, flags, flags.json === true);
-  return applyShownPlan(ctx, run, flags, { inferredTarget: run.target.match === "default" });
+  const { api, project, branch } = run.target;
+  return applyShownPlan(ctx, run, flags, {
+    inferredTarget: run.target.match === "default",
+    ...(envWriter === undefined ? {} : { onSuccess: () => envWriter.write({ api, projectId: project.id, branchId: branch.id, branchName: branch.name }) }),
+  });
 }
 
 /**
@@ -166,7 +176,7 @@ export async function runApply(ctx: CommandContext, planFile: string | undefined
  * blind. On a terminal without `--yes` the new plan is shown and the question asked again;
  * elsewhere the run stops with `PLATFORM_STALE_PLAN` (exit 6) and nothing applied.
  */
-export async function applyShownPlan(ctx: CommandContext, first: PlannedRun, flags: ApplyFlags, options: { inferredTarget: boolean; wrapDocument?: Wrap }): Promise<number> {
+export async function applyShownPlan(ctx: CommandContext, first: PlannedRun, flags: ApplyFlags, options: { inferredTarget: boolean; wrapDocument?: Wrap; onSuccess?: () => Promise<void> }): Promise<number> {
   let run = first;
   let reshown = false;
   for (;;) {
@@ -178,6 +188,7 @@ export async function applyShownPlan(ctx: CommandContext, first: PlannedRun, fla
         inferredTarget: options.inferredTarget,
         execute: applyGranted(ctx, run, flags),
         ...(options.wrapDocument === undefined ? {} : { wrapDocument: options.wrapDocument }),
+        ...(options.onSuccess === undefined ? {} : { onSuccess: options.onSuccess }),
         ...(reshown ? { askAnyway: true } : {}),
       });
     } catch (err) {

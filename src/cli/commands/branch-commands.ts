@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { ApiBranch } from "../../api/platform-api.js";
+import type { ApiBranch, ApiListedBranch, PlatformApi } from "../../api/platform-api.js";
 import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { isPlatformError } from "../../errors/platform-error.js";
@@ -13,6 +13,7 @@ import { renderTargetBlock, renderTargetLine } from "../views/target-echo.js";
 import { renderApplyComplete } from "../views/text-result.js";
 import { applyShownPlan, reportFailure, type ApplyFlags } from "./apply-command.js";
 import { computePlan } from "./plan-command.js";
+import { prepareEnvWriter, type WriteEnvFlags } from "../write-env.js";
 import { connect, echoInfo, loadEnv, loadPolicy, printEcho, viewTarget, type Target } from "./target-setup.js";
 
 /** Flags of `svc branch create NAME`. */
@@ -20,12 +21,26 @@ export interface BranchCreateFlags extends Omit<ApplyFlags, "branch" | "out" | "
   ifExists?: "fail" | "apply";
 }
 
+/** What `svc branch sync` adds to a create-or-apply run. */
+export interface BranchCreateHooks {
+  /** The `command` of the `--json` documents. */
+  command: "branch create" | "branch sync";
+  /** The annotation a new branch gets. */
+  annotations?: Record<string, string>;
+  /** Checks an existing branch before the policy is applied to it (throws to refuse). */
+  checkExisting?: (branch: ApiListedBranch) => void;
+  /** Runs once the branch matches the policy (after `--write-env`). */
+  onSuccess?: (target: { api: PlatformApi; projectId: string; branchId: string; branchName: string }) => Promise<void>;
+}
+
 /**
  * `svc branch create NAME` (cli.md §4.6): `createBranch` from the policy, or with
  * `--if-exists apply` the policy applied to the existing branch exactly as
- * `svc config apply --branch id:<id>` (`created: false`).
+ * `svc config apply --branch id:<id>` (`created: false`). With `--write-env`, the branch's
+ * variables are written once it matches the policy.
  */
-export async function runBranchCreate(ctx: CommandContext, name: string, flags: BranchCreateFlags): Promise<number> {
+export async function runBranchCreate(ctx: CommandContext, name: string, flags: BranchCreateFlags, hooks: BranchCreateHooks = { command: "branch create" }): Promise<number> {
+  const envWriter = await prepareEnvWriter(ctx, flags);
   const engine = await ctx.engine();
   const origins = loadEnv(ctx, flags);
   const policy = await loadPolicy(ctx, engine, flags);
@@ -33,12 +48,20 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
   const project = await api.getProject({ projectId: creds.projectId.value });
   const existing = flags.ifExists === "apply" ? (await api.listBranches({ projectId: project.id })).find((b) => b.name === name) : undefined;
   const json = flags.json === true;
+  const command = hooks.command;
+  const succeeded = async (branch: { id: string; name: string }): Promise<void> => {
+    const target = { api, projectId: project.id, branchId: branch.id, branchName: branch.name };
+    await envWriter?.write(target);
+    await hooks.onSuccess?.(target);
+  };
 
   if (existing !== undefined) {
+    hooks.checkExisting?.(existing);
     const run = await computePlan(ctx, { ...flags, branch: `id:${existing.id}` }, json);
     return applyShownPlan(ctx, run, flags, {
       inferredTarget: false,
-      wrapDocument: (doc) => ({ formatVersion: 1, command: "branch create", target: run.view, branchId: existing.id, branchName: existing.name, created: false, result: doc }),
+      wrapDocument: (doc) => ({ formatVersion: 1, command, target: run.view, branchId: existing.id, branchName: existing.name, created: false, result: doc }),
+      onSuccess: () => succeeded(existing),
     });
   }
 
@@ -63,6 +86,7 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
       onEvent: progress.onEvent,
       ...(flags.allowDataLoss === true ? { allowDataLoss: true } : {}),
       ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+      ...(hooks.annotations === undefined ? {} : { annotations: hooks.annotations }),
     });
   } catch (err) {
     progress.stop();
@@ -74,7 +98,7 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
       planned: partial.result,
       json,
       durationMs: ctx.io.now() - started,
-      wrap: (doc) => ({ formatVersion: 1, command: "branch create", target: view, branchId: partial.branchId ?? null, branchName: name, created: true, result: doc }),
+      wrap: (doc) => ({ formatVersion: 1, command, target: view, branchId: partial.branchId ?? null, branchName: name, created: true, result: doc }),
     });
     return Math.max(code, 7);
   }
@@ -83,11 +107,12 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
   const view = newBranchView(project, creds, policy.relativePath, created.branchId, created.branchName);
   if (json) {
     const doc = buildPlanDocument({ command: "apply", cliVersion: LIBRARY_VERSION, target: view, result: created.result, outcome: { status: "applied", durationMs, error: null } });
-    ctx.out(stringifyDocument({ formatVersion: 1, command: "branch create", target: view, branchId: created.branchId, branchName: created.branchName, created: true, result: doc }));
+    ctx.out(stringifyDocument({ formatVersion: 1, command, target: view, branchId: created.branchId, branchName: created.branchName, created: true, result: doc }));
     ctx.documentPrinted = true;
   } else {
     ctx.out(`Created branch ${created.branchName} (${created.branchId})\n${renderApplyComplete(created.result, durationMs)}`);
   }
+  await succeeded({ id: created.branchId, name: created.branchName });
   return 0;
 }
 
@@ -154,7 +179,7 @@ export async function runBranchDelete(ctx: CommandContext, ref: string, flags: B
 }
 
 /** Flags of `svc branch connection-string`. */
-export interface ConnectionStringFlags extends TargetFlags {
+export interface ConnectionStringFlags extends TargetFlags, WriteEnvFlags {
   pooled?: boolean;
   file?: string;
   database?: string;
@@ -165,14 +190,27 @@ export interface ConnectionStringFlags extends TargetFlags {
 /**
  * `svc branch connection-string` (cli.md §4.9): the one command that outputs a secret. The URI
  * is stdout's only content, or goes to `--file` (atomic, mode 0600); never to errors or logs.
+ * With `--write-env FILE`, the branch's variables go to that env file instead.
  */
 export async function runConnectionString(ctx: CommandContext, flags: ConnectionStringFlags): Promise<number> {
+  const envWriter = await prepareEnvWriter(ctx, flags);
   const engine = await ctx.engine();
   const origins = loadEnv(ctx, flags);
   const { api, creds } = await connect(ctx, engine, flags, origins);
   const project = await api.getProject({ projectId: creds.projectId.value });
   const { branch, match } = await resolveBranch(api, project.id, creds.branchRef);
   printEcho(ctx, echoInfo({ api, creds, project, branch, match }, undefined), true);
+  if (envWriter !== undefined) {
+    await envWriter.write({
+      api,
+      projectId: project.id,
+      branchId: branch.id,
+      branchName: branch.name,
+      ...(flags.database === undefined ? {} : { database: flags.database }),
+      ...(flags.role === undefined ? {} : { role: flags.role }),
+    });
+    return 0;
+  }
   const databases = await api.listDatabases({ projectId: project.id, branchId: branch.id });
   const database = flags.database === undefined ? (databases.length === 1 ? databases[0] : undefined) : databases.find((d) => d.name === flags.database);
   if (database === undefined) {

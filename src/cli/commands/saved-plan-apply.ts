@@ -11,6 +11,7 @@ import { changeFields, formatFieldLine, symbolFor } from "../views/plan-fields.j
 import type { ApplyFlags } from "./apply-command.js";
 import { gateAndExecute } from "./apply-command.js";
 import { memoizedBundler } from "./plan-command.js";
+import type { EnvWriter } from "../write-env.js";
 import { connect, echoInfo, loadEnv, loadPolicy, printEcho, viewTarget, type Target } from "./target-setup.js";
 
 /** Reads and checks the shape of a saved plan (`CLI_PLAN_UNREADABLE` otherwise). */
@@ -86,7 +87,7 @@ async function staleChangesLines(planned: PushResult, run: () => Promise<PushRes
  * changes (a saved plan grants no flag), then `applyPlan` with this run's `--env` files.
  * Refusals exit 6; a plan that was already applied exits 0.
  */
-export async function runSavedPlanApply(ctx: CommandContext, file: string, flags: ApplyFlags): Promise<number> {
+export async function runSavedPlanApply(ctx: CommandContext, file: string, flags: ApplyFlags, envWriter?: EnvWriter): Promise<number> {
   const saved = readSavedPlan(ctx.io.cwd, file);
   const name = basename(file);
   const engine = await ctx.engine();
@@ -115,6 +116,7 @@ export async function runSavedPlanApply(ctx: CommandContext, file: string, flags
       view,
       flags,
       inferredTarget: false,
+      ...(envWriter === undefined ? {} : { onSuccess: () => envWriter.write({ api, projectId: saved.projectId, branchId: branch.id, branchName: branch.name }) }),
       execute: (granted, onEvent) =>
         engine.applyPlan(saved, {
           ...baseOptions,

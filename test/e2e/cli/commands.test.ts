@@ -33,7 +33,7 @@ describe("help and version", () => {
     for (const needle of needles) expect(run.stdout).toContain(needle);
   });
 
-  it.each(["config init", "config validate", "config status", "config pull", "config plan", "config apply", "deploy", "branch create", "branch delete", "branch connection-string", "db", "db claim", "emulator"])(
+  it.each(["config init", "config validate", "config status", "config pull", "config plan", "config apply", "deploy", "branch create", "branch delete", "branch connection-string", "branch sync", "branch cleanup", "db", "db claim", "emulator"])(
     "shows an example of svc %s in its help",
     async (command) => {
       const run = await runSvc([...command.split(" "), "--help"], { cwd: emptyDir(), env: {} });

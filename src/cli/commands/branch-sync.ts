@@ -1,0 +1,48 @@
+import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
+import type { CommandContext } from "../context.js";
+import { currentGitBranch } from "../git.js";
+import { DEFAULT_NAME_TEMPLATE, SYNC_ANNOTATION, syncBranchName } from "../sync-names.js";
+import { runBranchCreate, type BranchCreateFlags } from "./branch-commands.js";
+
+/** Flags of `svc branch sync`. */
+export interface BranchSyncFlags extends Omit<BranchCreateFlags, "ifExists"> {
+  /** The git branch to map; default: the checked-out one. */
+  gitBranch?: string;
+  /** @default "preview/{git-branch}" */
+  nameTemplate?: string;
+}
+
+/**
+ * `svc branch sync`: maps the git branch (checked out, or `--git-branch`) to a platform branch
+ * named by the template, creates it from the policy when missing (marked with the
+ * {@link SYNC_ANNOTATION} annotation) or applies the policy when it exists, writes `--write-env`,
+ * and prints the branch's function URLs. A branch of that name synced from another git branch
+ * is refused; one sync did not make is applied to with a warning (cleanup never deletes it).
+ */
+export async function runBranchSync(ctx: CommandContext, flags: BranchSyncFlags): Promise<number> {
+  const gitBranch = flags.gitBranch ?? (await currentGitBranch(ctx.io.cwd));
+  const name = syncBranchName(flags.nameTemplate ?? DEFAULT_NAME_TEMPLATE, gitBranch);
+  ctx.info(`Git branch ${gitBranch} -> platform branch ${name}\n`);
+  return runBranchCreate(ctx, name, { ...flags, ifExists: "apply" }, {
+    command: "branch sync",
+    annotations: { [SYNC_ANNOTATION]: gitBranch },
+    checkExisting: (branch) => {
+      const syncedFrom = branch.annotation[SYNC_ANNOTATION];
+      if (syncedFrom === undefined) {
+        ctx.err(`warning: branch ${name} (${branch.id}) was not made by svc branch sync; the policy is applied to it, but svc branch cleanup will never delete it.\n`);
+      } else if (syncedFrom !== gitBranch) {
+        throw new CliError(CliErrorCode.USAGE, `Branch ${name} (${branch.id}) was synced from git branch ${syncedFrom}, not ${gitBranch}: both names map to ${name}. Nothing was changed.`, {
+          hint: "Sync one of them with another --name-template, or delete the old preview with svc branch delete.",
+        });
+      }
+    },
+    onSuccess: async ({ api, projectId, branchId, branchName }) => {
+      if (flags.json === true) return;
+      const functions = (await api.listFunctions({ projectId, branchId })).filter((f) => f.invocation_url !== "");
+      if (functions.length === 0) return;
+      const width = Math.max(...functions.map((f) => f.slug.length));
+      const lines = functions.map((f) => `  ${f.slug.padEnd(width)}  ${f.invocation_url}`).sort();
+      ctx.out(`Function URLs of ${branchName}\n${lines.join("\n")}\n`);
+    },
+  });
+}

@@ -1,0 +1,130 @@
+/**
+ * `--write-env FILE` (with `--env-prefix`): after a successful apply, create, sync or
+ * connection-string run, the CLI sets the branch's connection strings and function URLs in a
+ * dotenv file with the writer `svc db` uses. The library never writes files; this module does.
+ */
+import { resolve } from "node:path";
+import type { ApiDatabase, PlatformApi } from "../api/platform-api.js";
+import { CliError, CliErrorCode } from "../errors/cli-errors.js";
+import { readEnvFile, withEnvFileLock, writeEnvFileAtomic } from "../instant/env-file.js";
+import { isGitIgnored, notIgnoredWarning } from "../instant/git-ignore.js";
+import type { CommandContext } from "./context.js";
+import { upsertEnvText, type EnvEntry } from "./env-upsert.js";
+
+/** Flags of the commands that take `--write-env`. */
+export interface WriteEnvFlags {
+  /** The dotenv file to set the variables in. */
+  writeEnv?: string;
+  /** Prepended to every variable name. @default "" */
+  envPrefix?: string;
+}
+
+/** The branch whose variables are written, and how to pick its database. */
+export interface BranchEnvTarget {
+  api: PlatformApi;
+  projectId: string;
+  branchId: string;
+  branchName: string;
+  /** An explicit database (`--database`); must exist. */
+  database?: string;
+  /** An explicit role (`--role`); default: the database's owner. */
+  role?: string;
+  /** Databases the policy declares, in preference order (the first that exists wins). */
+  declaredDatabases?: readonly string[];
+}
+
+/** Writes the variables of a branch; made by {@link prepareEnvWriter} before anything runs. */
+export interface EnvWriter {
+  write(target: BranchEnvTarget): Promise<void>;
+}
+
+const PREFIX = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** The database the platform creates with a project, used when a branch has several. */
+const PLATFORM_DEFAULT_DATABASE = "neondb";
+
+/** `SVC_FUNCTION_<SLUG>_URL`: the slug upper-cased, anything but letters and digits as `_`. */
+export function functionUrlKey(prefix: string, slug: string): string {
+  return `${prefix}SVC_FUNCTION_${slug.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_URL`;
+}
+
+/**
+ * The database and role the variables point at: `--database` (must exist), else the first
+ * declared database that exists, else the branch's only database, else `neondb`; the role is
+ * `--role`, else the database's owner. Anything else is a usage error listing the databases.
+ */
+export function chooseEnvDatabase(databases: readonly Pick<ApiDatabase, "name" | "owner_name">[], target: Pick<BranchEnvTarget, "branchName" | "database" | "role" | "declaredDatabases">): { database: string; role: string } {
+  const byName = new Map(databases.map((d) => [d.name, d]));
+  const names = databases.map((d) => d.name).join(", ") || "(none)";
+  let chosen: Pick<ApiDatabase, "name" | "owner_name"> | undefined;
+  if (target.database !== undefined) {
+    chosen = byName.get(target.database);
+    if (chosen === undefined) {
+      throw new CliError(CliErrorCode.USAGE, `Branch ${target.branchName} has no database ${target.database} (it has: ${names}); the env file was not written.`, { hint: "Pick one of its databases with --database NAME." });
+    }
+  } else {
+    const declared = (target.declaredDatabases ?? []).find((name) => byName.has(name));
+    chosen = byName.get(declared ?? "") ?? (databases.length === 1 ? databases[0] : byName.get(PLATFORM_DEFAULT_DATABASE));
+  }
+  if (chosen === undefined) {
+    throw new CliError(CliErrorCode.USAGE, `Branch ${target.branchName} has ${databases.length} databases (${names}) and none is declared in svc.ts or named ${PLATFORM_DEFAULT_DATABASE}; the env file was not written.`, {
+      hint: databases.length === 0 ? "Declare a database under `databases` in svc.ts." : "Declare the one to use under `databases` in svc.ts, or use svc branch connection-string --database NAME --write-env FILE.",
+    });
+  }
+  return { database: chosen.name, role: target.role ?? chosen.owner_name };
+}
+
+/**
+ * Checks `--write-env` and `--env-prefix` before anything runs (a typo must not surface only after
+ * an apply): the prefix's characters, and that the file is a readable text file or absent. Returns
+ * undefined without `--write-env`; `--env-prefix` alone is a usage error.
+ */
+export async function prepareEnvWriter(ctx: CommandContext, flags: WriteEnvFlags): Promise<EnvWriter | undefined> {
+  const prefix = flags.envPrefix ?? "";
+  if (flags.writeEnv === undefined) {
+    if (flags.envPrefix !== undefined) throw new CliError(CliErrorCode.USAGE, "--env-prefix needs --write-env FILE.", { hint: "Add --write-env .env, or drop --env-prefix." });
+    return undefined;
+  }
+  if (prefix !== "" && !PREFIX.test(prefix)) {
+    throw new CliError(CliErrorCode.USAGE, `--env-prefix ${JSON.stringify(prefix)} is not a variable-name prefix.`, { hint: "Use letters, digits and _, not starting with a digit, e.g. --env-prefix PREVIEW_." });
+  }
+  const display = flags.writeEnv;
+  const file = resolve(ctx.io.cwd, display);
+  await readEnvFile(file, display);
+  return {
+    write: async (target) => {
+      const { api, projectId, branchId } = target;
+      const [databases, functions] = await Promise.all([api.listDatabases({ projectId, branchId }), api.listFunctions({ projectId, branchId })]);
+      const { database, role } = chooseEnvDatabase(databases, target);
+      const uri = (pooled: boolean): Promise<string> => api.getConnectionUri({ projectId, branchId, databaseName: database, roleName: role, ...(pooled ? { pooled: true } : {}) });
+      const [pooledUri, directUri] = await Promise.all([uri(true), uri(false)]);
+      ctx.scrubber.add(pooledUri, directUri, passwordOf(pooledUri), passwordOf(directUri));
+      const urls = functions
+        .filter((f) => f.invocation_url !== "")
+        .map((f) => ({ name: functionUrlKey(prefix, f.slug), value: f.invocation_url }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const entries: EnvEntry[] = [{ name: `${prefix}DATABASE_URL`, value: pooledUri }, { name: `${prefix}DATABASE_URL_DIRECT`, value: directUri }, ...urls];
+      const wanted = new Set(entries.map((e) => e.name));
+      const stale = new RegExp(`^${prefix}SVC_FUNCTION_[A-Z0-9_]+_URL$`);
+      await withEnvFileLock(file, async () => {
+        const state = await readEnvFile(file, display);
+        const text = upsertEnvText(state.text, entries, {
+          header: `# svc: branch ${target.branchName} (${branchId}), database ${database}, role ${role}`,
+          isStale: (name) => stale.test(name) && !wanted.has(name),
+        });
+        await writeEnvFileAtomic(file, text, display);
+      });
+      const fnPart = urls.length === 0 ? "" : ` and ${urls.length} function URL${urls.length === 1 ? "" : "s"}`;
+      ctx.info(`Wrote ${prefix}DATABASE_URL (pooled), ${prefix}DATABASE_URL_DIRECT (database ${database}, role ${role})${fnPart} for branch ${target.branchName} to ${display}\n`);
+      if ((await isGitIgnored(file)) === false) ctx.err(`warning: ${notIgnoredWarning(display)}\n`);
+    },
+  };
+}
+
+function passwordOf(uri: string): string | undefined {
+  try {
+    const password = decodeURIComponent(new URL(uri).password);
+    return password === "" ? undefined : password;
+  } catch {
+    return undefined;
+  }
+}

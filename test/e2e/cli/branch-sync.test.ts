@@ -1,0 +1,160 @@
+/**
+ * `svc branch sync`, `svc branch cleanup` and `--write-env`, run as the real bin in a temporary git
+ * repository against the emulator over HTTP.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse } from "dotenv";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../../src/emulator/index.js";
+import { API_KEY, PLANTED_SECRET, ROOT, emulatorEnv, ensureBuilt, runSvc, startTestEmulator } from "./harness.js";
+
+let emu: RunningEmulator;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  emu = await startTestEmulator();
+}, 180_000);
+
+afterAll(async () => {
+  await emu.close();
+});
+
+function git(dir: string, ...args: string[]): string {
+  return execFileSync("git", args, {
+    cwd: dir,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", HOME: dir, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.test", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.test" },
+  });
+}
+
+/** The CLI fixture project as a git repository on `main` with the branches `feature/one` and `feature/Two`. */
+function gitProject(): string {
+  const dir = mkdtempSync(join(tmpdir(), "svc-sync-e2e-"));
+  cpSync(join(ROOT, "fixtures", "cli", "project"), dir, { recursive: true });
+  git(dir, "init", "-q", "-b", "main");
+  git(dir, "add", ".");
+  git(dir, "commit", "-q", "-m", "init");
+  git(dir, "branch", "feature/one");
+  git(dir, "branch", "feature/Two");
+  return dir;
+}
+
+async function branchNames(): Promise<string[]> {
+  const res = await fetch(`${emu.apiHost}/projects/${emu.projectId}/branches`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
+  const body = (await res.json()) as { branches: { name: string }[] };
+  return body.branches.map((b) => b.name).sort();
+}
+
+describe("svc branch sync and cleanup in a git repository", () => {
+  it("maps two git branches to previews, writes their env files, and cleans up only what sync made and git lost", async () => {
+    const dir = gitProject();
+    const env = emulatorEnv(emu, undefined);
+    git(dir, "checkout", "-q", "feature/one");
+
+    const first = await runSvc(["branch", "sync", "--env", ".env.ci", "--write-env", ".env"], { cwd: dir, env });
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain("Git branch feature/one -> platform branch preview/feature/one");
+    expect(first.stdout).toMatch(/^Created branch preview\/feature\/one \(br-[a-z0-9-]+\)\n/);
+    expect(first.stdout).toMatch(/Function URLs of preview\/feature\/one\n {2}hello {2}https:\/\/\S+\n$/);
+    expect(first.stderr).toContain("warning: .env is not ignored by git; add this line to .gitignore: .env");
+    const vars = parse(readFileSync(join(dir, ".env"), "utf8"));
+    expect(Object.keys(vars)).toEqual(["DATABASE_URL", "DATABASE_URL_DIRECT", "SVC_FUNCTION_HELLO_URL"]);
+    expect(statSync(join(dir, ".env")).mode & 0o777).toBe(0o600);
+    const pooled = await runSvc(["branch", "connection-string", "--branch", "preview/feature/one", "--pooled"], { cwd: dir, env });
+    const direct = await runSvc(["branch", "connection-string", "--branch", "preview/feature/one"], { cwd: dir, env });
+    expect(vars["DATABASE_URL"]).toBe(pooled.stdout.trim());
+    expect(vars["DATABASE_URL_DIRECT"]).toBe(direct.stdout.trim());
+    expect(first.stdout).toContain(vars["SVC_FUNCTION_HELLO_URL"]);
+    for (const out of [first.stdout, first.stderr]) {
+      expect(out).not.toContain(vars["DATABASE_URL"]);
+      expect(out).not.toContain(API_KEY);
+      expect(out).not.toContain(PLANTED_SECRET);
+    }
+
+    writeFileSync(join(dir, ".gitignore"), ".env*\n");
+    const again = await runSvc(["branch", "sync", "--env", ".env.ci", "--write-env", ".env", "--json"], { cwd: dir, env });
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ command: "branch sync", branchName: "preview/feature/one", created: false, result: { summary: { create: 0, update: 0, delete: 0 } } });
+    expect(again.stderr).not.toContain("not ignored by git");
+
+    const second = await runSvc(["branch", "sync", "--git-branch", "feature/Two", "--env", ".env.ci", "--write-env", ".env.two", "--env-prefix", "TWO_"], { cwd: dir, env });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/^Created branch preview\/feature\/two /);
+    expect(Object.keys(parse(readFileSync(join(dir, ".env.two"), "utf8")))).toEqual(["TWO_DATABASE_URL", "TWO_DATABASE_URL_DIRECT", "TWO_SVC_FUNCTION_HELLO_URL"]);
+
+    const manual = await runSvc(["branch", "create", "preview/manual", "--env", ".env.ci"], { cwd: dir, env });
+    expect(manual.code).toBe(0);
+
+    expect(await runSvc(["branch", "cleanup"], { cwd: dir, env })).toMatchObject({ code: 0, stdout: "Nothing to clean up: no branch made by svc branch sync whose git branch no longer exists.\n" });
+
+    git(dir, "branch", "-D", "-q", "feature/Two");
+    const unconfirmed = await runSvc(["branch", "cleanup"], { cwd: dir, env });
+    expect(unconfirmed.code).toBe(4);
+    expect(unconfirmed.stdout).toMatch(/^Branches made by svc branch sync whose git branch no longer exists:\n {2}preview\/feature\/two \(br-[a-z0-9-]+\) {2}git branch feature\/Two\n$/);
+    expect(unconfirmed.stderr).toContain("hint: Add --yes");
+    expect(await branchNames()).toContain("preview/feature/two");
+
+    const cleaned = await runSvc(["branch", "cleanup", "--yes", "--json"], { cwd: dir, env });
+    expect(cleaned.code).toBe(0);
+    const doc = JSON.parse(cleaned.stdout) as { deleted: { name: string; gitBranch: string }[]; kept: unknown[]; failed: unknown[] };
+    expect(doc.deleted.map((b) => [b.name, b.gitBranch])).toEqual([["preview/feature/two", "feature/Two"]]);
+    expect(await branchNames()).toEqual(expect.arrayContaining(["preview/feature/one", "preview/manual"]));
+    expect(await branchNames()).not.toContain("preview/feature/two");
+
+    const closed = await runSvc(["branch", "cleanup", "--git-branch", "feature/one", "--yes"], { cwd: dir, env });
+    expect(closed.code).toBe(0);
+    expect(closed.stdout).toMatch(/Deleted branch preview\/feature\/one \(br-/);
+    expect(await branchNames()).not.toContain("preview/feature/one");
+    expect(await branchNames()).toContain("preview/manual");
+  }, 120_000);
+
+  it("refuses a detached HEAD, and a name another git branch already synced", async () => {
+    const dir = gitProject();
+    const env = emulatorEnv(emu, undefined);
+    git(dir, "checkout", "-q", "--detach");
+    const detached = await runSvc(["branch", "sync", "--env", ".env.ci"], { cwd: dir, env });
+    expect(detached.code).toBe(1);
+    expect(detached.stderr).toContain("error CLI_USAGE: HEAD is detached");
+    expect(detached.stderr).toContain("--git-branch");
+
+    expect((await runSvc(["branch", "sync", "--git-branch", "fix/Clash", "--env", ".env.ci"], { cwd: dir, env })).code).toBe(0);
+    const clash = await runSvc(["branch", "sync", "--git-branch", "fix/clash", "--env", ".env.ci", "--write-env", ".env"], { cwd: dir, env });
+    expect(clash.code).toBe(1);
+    expect(clash.stderr).toContain("was synced from git branch fix/Clash, not fix/clash");
+    expect(() => statSync(join(dir, ".env"))).toThrow();
+  }, 60_000);
+});
+
+describe("--write-env on apply and connection-string", () => {
+  it("writes the variables after an apply, keeps the other lines, and checks --env-prefix before applying", async () => {
+    const dir = gitProject();
+    const env = emulatorEnv(emu, undefined);
+    expect((await runSvc(["branch", "create", "env-target", "--env", ".env.ci"], { cwd: dir, env })).code).toBe(0);
+
+    const bad = await runSvc(["config", "apply", "--branch", "env-target", "--env", ".env.ci", "--write-env", ".env", "--env-prefix", "1BAD"], { cwd: dir, env });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("error CLI_USAGE: --env-prefix \"1BAD\"");
+    expect(bad.stderr).not.toContain("Target:");
+
+    writeFileSync(join(dir, ".env"), "# my settings\nPORT=3000\nAPP_DATABASE_URL=stale\n", { mode: 0o600 });
+    const applied = await runSvc(["config", "apply", "--branch", "env-target", "--env", ".env.ci", "--write-env", ".env", "--env-prefix", "APP_"], { cwd: dir, env });
+    expect(applied.code).toBe(0);
+    const text = readFileSync(join(dir, ".env"), "utf8");
+    expect(text.startsWith("# my settings\nPORT=3000\nAPP_DATABASE_URL=postgresql://")).toBe(true);
+    expect(Object.keys(parse(text))).toEqual(["PORT", "APP_DATABASE_URL", "APP_DATABASE_URL_DIRECT", "APP_SVC_FUNCTION_HELLO_URL"]);
+
+    const conn = await runSvc(["branch", "connection-string", "--branch", "env-target", "--write-env", "conn.env", "--database", "neondb"], { cwd: dir, env });
+    expect(conn).toMatchObject({ code: 0, stdout: "" });
+    const vars = parse(readFileSync(join(dir, "conn.env"), "utf8"));
+    expect(vars["DATABASE_URL"]).toMatch(/-pooler\./);
+    expect(vars["DATABASE_URL"]?.replace("-pooler", "")).toBe(vars["DATABASE_URL_DIRECT"]);
+    expect(conn.stderr).toContain("Wrote DATABASE_URL (pooled), DATABASE_URL_DIRECT (database neondb, role neondb_owner) and 1 function URL for branch env-target to conn.env");
+
+    const missing = await runSvc(["branch", "connection-string", "--branch", "env-target", "--write-env", "conn.env", "--database", "nope"], { cwd: dir, env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("has no database nope (it has: neondb)");
+  }, 90_000);
+});

@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { parse } from "dotenv";
+import { cleanupCandidates } from "../../../src/cli/commands/branch-cleanup.js";
+import { upsertEnvText } from "../../../src/cli/env-upsert.js";
+import { sanitizeGitBranch, SYNC_ANNOTATION, syncBranchName } from "../../../src/cli/sync-names.js";
+import { chooseEnvDatabase, functionUrlKey } from "../../../src/cli/write-env.js";
+import type { ApiListedBranch } from "../../../src/api/platform-api.js";
+
+const URL_A = "postgresql://app:pw-one@host-pooler/appdb?sslmode=require";
+const URL_B = "postgresql://app:pw-two@host/appdb?sslmode=require";
+const HEADER = "# svc: branch preview/x";
+const entries = [
+  { name: "DATABASE_URL", value: URL_A },
+  { name: "DATABASE_URL_DIRECT", value: URL_B },
+];
+
+describe("upsertEnvText", () => {
+  it.each([
+    { name: "a missing file gets the header and the variables", existing: null, expected: `${HEADER}\nDATABASE_URL=${URL_A}\nDATABASE_URL_DIRECT=${URL_B}\n` },
+    { name: "other lines stay and new variables follow a blank line", existing: "# mine\nOTHER=1\n", expected: `# mine\nOTHER=1\n\n${HEADER}\nDATABASE_URL=${URL_A}\nDATABASE_URL_DIRECT=${URL_B}\n` },
+    { name: "an assigned variable is rewritten in place", existing: "A=1\nDATABASE_URL=old\nB=2\n", expected: `A=1\nDATABASE_URL=${URL_A}\nB=2\n\n${HEADER}\nDATABASE_URL_DIRECT=${URL_B}\n` },
+    { name: "a later duplicate of a variable goes, so the new value wins either way", existing: "DATABASE_URL=old\nX=1\nexport DATABASE_URL=older\n", expected: `DATABASE_URL=${URL_A}\nX=1\n\n${HEADER}\nDATABASE_URL_DIRECT=${URL_B}\n` },
+    { name: "a multi-line quoted value is replaced whole", existing: 'DATABASE_URL="first\nsecond"\nKEEP=yes\n', expected: `DATABASE_URL=${URL_A}\nKEEP=yes\n\n${HEADER}\nDATABASE_URL_DIRECT=${URL_B}\n` },
+    { name: "CRLF files stay CRLF and a BOM is kept", existing: "\uFEFFA=1\r\nDATABASE_URL_DIRECT=x\r\n", expected: `\uFEFFA=1\r\nDATABASE_URL_DIRECT=${URL_B}\r\n\r\n${HEADER}\r\nDATABASE_URL=${URL_A}\r\n` },
+  ])("$name", ({ existing, expected }) => {
+    expect(upsertEnvText(existing, entries, { header: HEADER })).toBe(expected);
+  });
+
+  it("removes stale names the writer owns and nothing else", () => {
+    const text = upsertEnvText("SVC_FUNCTION_OLD_URL=https://old\nMY_SVC_FUNCTION_OLD_URL=keep\n", [{ name: "SVC_FUNCTION_NEW_URL", value: "https://new" }], {
+      header: HEADER,
+      isStale: (name) => /^SVC_FUNCTION_[A-Z0-9_]+_URL$/.test(name),
+    });
+    expect(parse(text)).toEqual({ MY_SVC_FUNCTION_OLD_URL: "keep", SVC_FUNCTION_NEW_URL: "https://new" });
+  });
+
+  it("quotes a value dotenv would otherwise misread, and dotenv reads it back", () => {
+    const value = "postgresql://a:p#w d@h/db";
+    expect(parse(upsertEnvText("", [{ name: "DATABASE_URL", value }], { header: HEADER }))).toEqual({ DATABASE_URL: value });
+  });
+});
+
+describe("chooseEnvDatabase", () => {
+  const dbs = [
+    { name: "appdb", owner_name: "app_owner" },
+    { name: "neondb", owner_name: "neondb_owner" },
+  ];
+  it.each([
+    { name: "an explicit database with its owner", databases: dbs, target: { database: "appdb" }, expected: { database: "appdb", role: "app_owner" } },
+    { name: "an explicit role wins over the owner", databases: dbs, target: { database: "appdb", role: "reader" }, expected: { database: "appdb", role: "reader" } },
+    { name: "the first declared database that exists", databases: dbs, target: { declaredDatabases: ["gone", "appdb"] }, expected: { database: "appdb", role: "app_owner" } },
+    { name: "the only database", databases: [dbs[0]!], target: {}, expected: { database: "appdb", role: "app_owner" } },
+    { name: "neondb among several", databases: dbs, target: {}, expected: { database: "neondb", role: "neondb_owner" } },
+  ])("picks $name", ({ databases, target, expected }) => {
+    expect(chooseEnvDatabase(databases, { branchName: "b", ...target })).toEqual(expected);
+  });
+
+  it.each([
+    { name: "a missing explicit database", databases: dbs, target: { database: "nope" }, message: /has no database nope \(it has: appdb, neondb\)/ },
+    { name: "several databases and no way to choose", databases: [dbs[0]!, { name: "other", owner_name: "o" }], target: {}, message: /has 2 databases \(appdb, other\)/ },
+    { name: "no database at all", databases: [], target: {}, message: /has 0 databases \(\(none\)\)/ },
+  ])("refuses $name with a usage error", ({ databases, target, message }) => {
+    expect(() => chooseEnvDatabase(databases, { branchName: "b", ...target })).toThrow(message);
+  });
+
+  it("names function URL variables after the slug", () => {
+    expect(functionUrlKey("", "hello")).toBe("SVC_FUNCTION_HELLO_URL");
+    expect(functionUrlKey("PV_", "send-mail.v2")).toBe("PV_SVC_FUNCTION_SEND_MAIL_V2_URL");
+  });
+});
+
+describe("sync branch names", () => {
+  it.each([
+    ["feature/Login-Page", "feature/login-page"],
+    ["Fix: bug #12!", "fix-bug-12"],
+    ["a//b", "a/b"],
+    ["--weird--/", "weird"],
+    ["dependabot/npm_and_yarn/vite-5.1.0", "dependabot/npm_and_yarn/vite-5.1.0"],
+  ])("sanitises %j to %j", (input, expected) => {
+    expect(sanitizeGitBranch(input)).toBe(expected);
+  });
+
+  it("fills the template and refuses templates without exactly one placeholder", () => {
+    expect(syncBranchName("preview/{git-branch}", "Feature/X")).toBe("preview/feature/x");
+    expect(syncBranchName("pr-{git-branch}-db", "x")).toBe("pr-x-db");
+    expect(() => syncBranchName("preview", "x")).toThrow(/exactly once/);
+    expect(() => syncBranchName("{git-branch}/{git-branch}", "x")).toThrow(/exactly once/);
+    expect(() => syncBranchName("preview/{git-branch}", "!!!")).toThrow(/no letters or digits/);
+  });
+
+  it("keeps long names within 256 characters and distinct", () => {
+    const a = syncBranchName("preview/{git-branch}", `${"a".repeat(300)}-one`);
+    const b = syncBranchName("preview/{git-branch}", `${"a".repeat(300)}-two`);
+    expect(a.length).toBe(256);
+    expect(b.length).toBe(256);
+    expect(a).not.toBe(b);
+    expect(a).toMatch(/^preview\/a+-[0-9a-f]{8}$/);
+  });
+});
+
+describe("cleanupCandidates", () => {
+  const branch = (name: string, extra: Partial<ApiListedBranch> = {}): ApiListedBranch => ({ id: `br-${name.replace(/\W/g, "-")}`, name, default: false, protected: false, created_at: "2026-01-01T00:00:00Z", annotation: {}, ...extra });
+  const synced = (name: string, gitBranch: string, extra: Partial<ApiListedBranch> = {}): ApiListedBranch => branch(name, { annotation: { [SYNC_ANNOTATION]: gitBranch }, ...extra });
+
+  it("deletes only branches sync made whose git branch is gone, and keeps default and protected ones", () => {
+    const branches = [
+      branch("main", { default: true }),
+      branch("preview/manual"),
+      synced("preview/gone", "gone"),
+      synced("preview/alive", "alive"),
+      synced("preview/locked", "locked-gone", { protected: true }),
+      synced("preview/was-default", "old", { default: true }),
+    ];
+    const alive = new Set(["alive", "main", "manual"]);
+    const { doomed, kept } = cleanupCandidates(branches, (g) => !alive.has(g));
+    expect(doomed.map((b) => b.name)).toEqual(["preview/gone"]);
+    expect(kept.map((b) => [b.name, b.reason])).toEqual([
+      ["preview/locked", "protected"],
+      ["preview/was-default", "the project's default branch"],
+    ]);
+  });
+});
