@@ -104,9 +104,17 @@ export function resolveCredentials(flags: TargetFlags, io: CliIo, origins: EnvOr
 /** How a branch reference was matched (cli.md §3.2). */
 export type BranchMatch = "id" | "name" | "default";
 
-function notFound(projectId: string, ref: string, branches: readonly ApiBranch[]): PlatformError {
+function notFound(projectId: string, ref: string, branches: readonly ApiBranch[], by: "id" | "name" | "ref" = "ref"): PlatformError {
   return new PlatformError(ErrorCode.BRANCH_NOT_FOUND, `Branch "${ref}" does not exist in project ${projectId}.`, {
-    details: { projectId, branchId: ref, available: branches.slice(0, 20).map((b) => ({ name: b.name, id: b.id })) },
+    details: { projectId, branchId: ref, by, available: branches.slice(0, 20).map((b) => ({ name: b.name, id: b.id })) },
+  });
+}
+
+/** A branch *name* given where only an id is read (`SVC_BRANCH_ID`, `id:`): names the id it meant. */
+function nameGivenForId(projectId: string, ref: Sourced<string>, id: string, named: ApiBranch): PlatformError {
+  const where = ref.source === "flag" ? `--branch id:${id}` : ref.label;
+  return new PlatformError(ErrorCode.BRANCH_NOT_FOUND, `${where} takes a branch id, and no branch has id "${id}"; "${id}" is the name of branch ${named.id}.`, {
+    details: { projectId, branchId: id, by: "id", namedBranch: { name: named.name, id: named.id }, variable: ref.source === "flag" ? null : ref.label.split(" ")[0] },
   });
 }
 
@@ -132,12 +140,14 @@ export async function resolveBranch(
   if (raw.startsWith("id:") || ref.source !== "flag") {
     const id = raw.startsWith("id:") ? raw.slice(3) : raw;
     const branch = byId(id);
-    if (branch === undefined) throw notFound(projectId, id, branches);
+    const named = byName(id);
+    if (branch === undefined && named !== undefined) throw nameGivenForId(projectId, ref, id, named);
+    if (branch === undefined) throw notFound(projectId, id, branches, "id");
     return { branch, match: "id" };
   }
   if (raw.startsWith("name:")) {
     const branch = byName(raw.slice(5));
-    if (branch === undefined) throw notFound(projectId, raw.slice(5), branches);
+    if (branch === undefined) throw notFound(projectId, raw.slice(5), branches, "name");
     return { branch, match: "name" };
   }
   const idMatch = byId(raw);

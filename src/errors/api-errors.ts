@@ -1,4 +1,5 @@
 import { ErrorCode } from "./codes.js";
+import { networkCauseOf } from "./network-cause.js";
 import { PlatformError, type PlatformErrorOptions } from "./platform-error.js";
 
 /** What the client knows about a failed HTTP exchange. */
@@ -59,15 +60,20 @@ export class ApiError extends PlatformError {
   }
 }
 
-/** No response to a read, after retries (`PLATFORM_NETWORK_ERROR`). */
+/**
+ * No response to a read, after retries (`PLATFORM_NETWORK_ERROR`). The message names the
+ * innermost cause (`connect ECONNREFUSED 127.0.0.1:45999`); a request that never reached a
+ * server (refused, unknown host) carries no request id, since no server could have logged it.
+ */
 export class NetworkError extends PlatformError {
   constructor(info: { method: string; path: string; requestId: string; attempts: number }, cause?: unknown) {
-    const why = cause instanceof Error ? `: ${cause.message}` : "";
+    const why = cause === undefined ? undefined : networkCauseOf(cause);
+    const reached = why?.reachedServer !== false;
     super(
       ErrorCode.NETWORK_ERROR,
-      `${info.method} ${info.path} got no response after ${info.attempts} attempt(s)${why} (request id ${info.requestId}). ` +
-        "Check the API host and your network or proxy settings.",
-      { details: info, cause },
+      `${info.method} ${info.path} got no response after ${info.attempts} attempt(s)${why ? `: ${why.text}` : ""}` +
+        `${reached ? ` (request id ${info.requestId})` : ""}. Check the API host and your network or proxy settings.`,
+      { details: reached ? info : { method: info.method, path: info.path, attempts: info.attempts, cause: why?.code ?? null }, cause },
     );
   }
 }

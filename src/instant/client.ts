@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { ErrorCode, PlatformError } from "../errors/index.js";
+import { networkCauseOf } from "../errors/network-cause.js";
 
 /** Production origin of the claimable database API. */
 export const DEFAULT_CLAIM_API_HOST = "https://neon.new";
@@ -129,8 +130,13 @@ async function send(method: string, url: string, init: RequestInit, options: Cla
 }
 
 function networkError(method: string, url: string, result: Attempt): PlatformError {
-  const why = result.error instanceof Error ? result.error.message : "no response";
-  return new PlatformError(ErrorCode.NETWORK_ERROR, `${method} ${new URL(url).pathname} got no response after ${ATTEMPTS} attempts (${why}). Check the API host and your network.`, { cause: result.error });
+  const why = result.error === null ? "no response" : networkCauseOf(result.error).text;
+  const { origin, pathname } = new URL(url);
+  return new PlatformError(
+    ErrorCode.NETWORK_ERROR,
+    `${method} ${pathname} on ${origin} got no response after ${ATTEMPTS} attempts (${why}). Check the claim API host and your network.`,
+    { details: { host: origin }, cause: result.error },
+  );
 }
 
 /** Checks a created record's shape; `expectedId` when the id was chosen by the client. */

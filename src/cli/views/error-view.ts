@@ -73,23 +73,55 @@ function hintFor(err: unknown, code: string, details: Details): string | null {
   if (code === ErrorCode.CONFLICT && str(details.branchName) !== undefined) {
     return `Branch ${String(details.branchName)} already exists: pass --if-exists apply to apply the policy to it instead.`;
   }
-  if (code === ErrorCode.BRANCH_NOT_FOUND) {
-    const available = array(details.available)
-      .slice(0, 20)
-      .map((b) => {
-        const r = record(b);
-        return str(r.name) !== undefined ? `${String(r.name)} (${String(r.id ?? "?")})` : String(b);
-      });
-    const missing = str(details.parent) ?? str(details.branchName) ?? str(details.branchId) ?? "NAME";
-    const list = available.length > 0 ? `, or use one of: ${available.join(", ")}` : "";
-    return `Create it with \`svc branch create ${missing}\`${list}`;
-  }
+  if (code === ErrorCode.BRANCH_NOT_FOUND) return branchNotFoundHint(details);
   if (code === ErrorCode.PARTIAL_BRANCH_CREATE) {
     return `Finish with \`svc config apply --branch ${String(details.branchId ?? "<id>")}\`, or delete the branch.`;
   }
+  if (code === ErrorCode.CONFIG_LOAD_FAILED) return loadFailedHint(details);
   if (code === ErrorCode.STALE_PLAN && details.shownPlan === true) return "Run the command again and review the new plan.";
   if (code === ErrorCode.STALE_PLAN) return STALE_HINTS[String(details.reason)] ?? STATIC_HINTS[code] ?? null;
   return STATIC_HINTS[code] ?? null;
+}
+
+/**
+ * A missing branch: an id given as a name gets the id and `--branch NAME`; an unknown id never
+ * suggests creating a branch named like an id; a missing name suggests creating it.
+ */
+function branchNotFoundHint(details: Details): string {
+  const available = array(details.available)
+    .slice(0, 20)
+    .map((b) => {
+      const r = record(b);
+      return str(r.name) !== undefined ? `${String(r.name)} (${String(r.id ?? "?")})` : String(b);
+    });
+  const named = record(details.namedBranch);
+  if (str(named.id) !== undefined) {
+    const name = String(named.name);
+    const flag = `--branch ${name}`;
+    const variable = str(details.variable);
+    return variable !== undefined ? `Set ${variable}=${String(named.id)}, or pass ${flag} (the flag takes a name or an id).` : `Pass ${flag} or --branch id:${String(named.id)}.`;
+  }
+  const list = available.length > 0 ? `one of: ${available.join(", ")}` : "";
+  if (details.by === "id") return `No branch has this id; use ${list || "an existing branch id"}.`;
+  const missing = str(details.parent) ?? str(details.branchName) ?? str(details.branchId) ?? "NAME";
+  return `Create it with \`svc branch create ${missing}\`${list === "" ? "" : `, or use ${list}`}`;
+}
+
+/**
+ * `svc config init` only helps when no policy file was found; a file that exists but fails
+ * gets a hint about that file.
+ */
+function loadFailedHint(details: Details): string {
+  const file = str(details.file);
+  if (file === undefined || details.problem === "missing") return STATIC_HINTS[ErrorCode.CONFIG_LOAD_FAILED] ?? "";
+  if (details.problem !== undefined) return "Pass --config with the path of the policy file itself.";
+  if (details.package !== undefined) return "Reinstall the project's dependencies (npm ci), then run the command again.";
+  if (str(details.awaitIn) !== undefined) {
+    return "Policy files are evaluated synchronously: read values with process.env (an --env file) or readFileSync instead of await.";
+  }
+  if (array(details.issues).length > 0) return `Fix each listed path in ${file}, then run svc config validate.`;
+  const at = str(details.location);
+  return `Fix ${at ?? file} (the error above), then run svc config validate.`;
 }
 
 const STALE_HINTS: Record<string, string> = {

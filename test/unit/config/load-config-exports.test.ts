@@ -105,19 +105,20 @@ describe("evaluation errors", () => {
   });
 
   it.each([
-    ["in the policy", { "svc.ts": 'throw new TypeError("database url is missing");\nexport default {};' }],
+    ["in the policy", { "svc.ts": 'throw new TypeError("database url is missing");\nexport default {};' }, "svc.ts:1"],
     [
       "in a local helper it imports",
       {
         "svc.ts": 'import { value } from "./helper.mjs";\nexport default { auth: value };',
         "helper.mjs": 'throw new TypeError("database url is missing");\nexport const value = true;',
       },
+      "helper.mjs:1",
     ],
-  ])("names the policy file and keeps the original error thrown %s", async (_label, files) => {
+  ])("names the policy file, where it threw, and keeps the original error thrown %s", async (_label, files, at) => {
     const { t, err } = await loadError(files);
-    expect(err.message).toBe(`failed to evaluate ${t.path("svc.ts")}: database url is missing`);
+    expect(err.message).toBe(`failed to evaluate ${t.path("svc.ts")}: database url is missing (at ${t.path(at)})`);
     expect(err.cause).toBeInstanceOf(TypeError);
-    expect(err.details).toEqual({ file: t.path("svc.ts") });
+    expect(err.details).toEqual({ file: t.path("svc.ts"), location: t.path(at) });
   });
 
   it("explains that top-level await is not supported in the policy", async () => {
@@ -125,7 +126,8 @@ describe("evaluation errors", () => {
       "svc.ts": "const auth = await Promise.resolve(true);\nexport default { auth };",
     });
     expect(err.message).toBe(
-      `${t.path("svc.ts")} uses top-level await; compute the value inside the \`branch\` closure or before calling the loader`,
+      `${t.path("svc.ts")} uses top-level await, which a policy file cannot use: it is evaluated synchronously, and so is its \`branch\` closure; ` +
+        "read the value synchronously (process.env, readFileSync), or compute it before loading the policy and pass it in through the environment",
     );
     expect(err.cause).toBeInstanceOf(SyntaxError);
     expect(err.details).toEqual({ file: t.path("svc.ts"), awaitIn: t.path("svc.ts") });
@@ -140,8 +142,9 @@ describe("evaluation errors", () => {
       "helper.mjs": helper,
     });
     expect(err.message).toBe(
-      `${t.path("helper.mjs")} (imported by ${t.path("svc.ts")}) uses top-level await; ` +
-        "compute the value inside the `branch` closure or before calling the loader",
+      `${t.path("helper.mjs")} (imported by ${t.path("svc.ts")}) uses top-level await, which a policy file cannot use: ` +
+        "it is evaluated synchronously, and so is its `branch` closure; " +
+        "read the value synchronously (process.env, readFileSync), or compute it before loading the policy and pass it in through the environment",
     );
     expect(err.details).toEqual({ file: t.path("svc.ts"), awaitIn: t.path("helper.mjs") });
   });
