@@ -55,6 +55,20 @@ export interface FaultVerdict {
   before?: FaultHit;
   /** The fault applied once the request has run (a delay, a reset or an error response). */
   after?: FaultHit;
+  /** `before` delays already waited out (the request then runs normally). */
+  delayed: FaultHit[];
+}
+
+/** The response header naming the injected rules (emulator.md §9); the request log reads it. */
+export const FAULT_HEADER = "X-Emulator-Fault";
+
+/**
+ * Marks a response with every rule injected into its request, comma-separated, so the request
+ * log names each one: a `before` delay, the fault that replaced the request, and an `after`
+ * fault, including a reset after a committed mutation (whose response is never sent).
+ */
+export function markInjected(headers: Headers, hits: readonly FaultHit[]): void {
+  if (hits.length > 0) headers.set(FAULT_HEADER, hits.map((h) => String(h.rule)).join(","));
 }
 
 /** Waits `ms` milliseconds. */
@@ -70,10 +84,11 @@ export async function drawFaults(faults: FaultSource, method: string, path: stri
   const delay = faults.latencyMs();
   if (delay > 0) await sleep(delay);
   const hits = faults.evaluate(method, path, requestId);
-  for (const hit of hits) if (hit.kind === "delay" && hit.phase === "before") await sleep(hit.delayMs ?? 0);
+  const delayed = hits.filter((h) => h.kind === "delay" && h.phase === "before");
+  for (const hit of delayed) await sleep(hit.delayMs ?? 0);
   const before = hits.find((h) => h.phase === "before" && h.kind !== "delay");
   const after = hits.find((h) => h.phase === "after");
-  return { ...(before === undefined ? {} : { before }), ...(after === undefined ? {} : { after }) };
+  return { ...(before === undefined ? {} : { before }), ...(after === undefined ? {} : { after }), delayed };
 }
 
 /** One recorded injection. */

@@ -1,7 +1,10 @@
 /**
  * The request log (emulator.md §11): a ring of the last 1,000 entries, plus an optional sink
  * (`text` or `json` lines on stderr, or a callback). Never records bodies, headers or query strings.
+ * Text from the request (the decoded path, ignored field names, the method) is escaped when
+ * recorded, so a `%0A` in a path cannot forge a log line and a bidi override cannot reorder one.
  */
+import { escapeUnsafeText } from "../rules/visible-text.js";
 
 /** One request log entry. */
 export interface RequestLogEntry {
@@ -37,8 +40,15 @@ export class RequestLog {
 
   constructor(private readonly sink: RequestLogSink = "off") {}
 
-  /** Records one entry. */
-  add(entry: RequestLogEntry): void {
+  /** Records one entry, escaping the text that came from the request. */
+  add(raw: RequestLogEntry): void {
+    const entry: RequestLogEntry = {
+      ...raw,
+      method: escapeUnsafeText(raw.method),
+      path: escapeUnsafeText(raw.path),
+      requestId: escapeUnsafeText(raw.requestId),
+      ...(raw.ignored === undefined ? {} : { ignored: raw.ignored.map(escapeUnsafeText) }),
+    };
     if (this.ring.length < RING_SIZE) this.ring.push(entry);
     else this.ring[this.next] = entry;
     this.next = (this.next + 1) % RING_SIZE;

@@ -1,4 +1,5 @@
 /** What every route module needs: the state and the hooks the fault engine provides. */
+import { MAX_ENVIRONMENT_BYTES } from "../rules/environment.js";
 import type { OperationFailureHook } from "./engine/operations.js";
 import type { World } from "./store/world.js";
 
@@ -23,7 +24,7 @@ export const DEFAULT_LIMITS: Readonly<EmulatorLimits> = Object.freeze({
   zipBytes: 10 * 1024 * 1024,
   unzippedBytes: 64 * 1024 * 1024,
   zipEntries: 4096,
-  environmentBytes: 64 * 1024,
+  environmentBytes: MAX_ENVIRONMENT_BYTES,
   objectBytes: 64 * 1024 * 1024,
   claimableStorageBytes: 104_857_600,
 });

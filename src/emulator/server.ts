@@ -9,8 +9,9 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { randomUUID } from "node:crypto";
 import type { EmulatorEnv } from "./http/env.js";
+import { checkRawPath } from "./http/scope.js";
 import { CODE_BY_STATUS, EmulatorHttpError, payloadTooLarge, unauthorized } from "./http/errors.js";
-import { drawFaults, sleep, type FaultEngine, type FaultHit } from "./faults.js";
+import { FAULT_HEADER, drawFaults, markInjected, sleep, type FaultEngine, type FaultHit } from "./faults.js";
 import type { RequestLog } from "./request-log.js";
 import { M2_ROUTES, SEED_ENDPOINT_INDEX, toHonoPath } from "./route-index.js";
 import type { EmulatorRuntime } from "./runtime.js";
@@ -79,7 +80,7 @@ export function errorResponse(c: Context<EmulatorEnv>, status: ContentfulStatusC
 function faultResponse(c: Context<EmulatorEnv>, hit: FaultHit): Response {
   const status = (hit.status ?? 503) as ContentfulStatusCode;
   const code = CODE_BY_STATUS[status] ?? "internal_error";
-  const headers: Record<string, string> = { "X-Emulator-Fault": String(hit.rule) };
+  const headers: Record<string, string> = { [FAULT_HEADER]: String(hit.rule) };
   if (hit.retryAfterS !== undefined) headers["Retry-After"] = String(hit.retryAfterS);
   const message =
     status === 423
@@ -112,7 +113,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
       status: reset ? "reset" : c.res.status,
       durationMs: performance.now() - started,
       requestId: rid,
-      fault: c.res.headers.get("X-Emulator-Fault") ?? "-",
+      fault: c.res.headers.get(FAULT_HEADER) ?? "-",
       ...(c.get("ignored") !== undefined ? { ignored: c.get("ignored") } : {}),
     });
   });
@@ -121,22 +122,34 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
   const multipartLimit = bodyLimit({ maxSize: rt.limits.multipartBodyBytes, onError: () => { throw payloadTooLarge(`the multipart body exceeds ${rt.limits.multipartBodyBytes} bytes; the archive must be at most ${rt.limits.zipBytes} bytes`); } });
 
   const apiMiddleware: MiddlewareHandler<EmulatorEnv> = async (c, next) => {
-    const { before, after } = await drawFaults(faults, c.req.method, c.req.path, c.get("rid"));
+    const { before, after, delayed } = await drawFaults(faults, c.req.method, c.req.path, c.get("rid"));
     if (before !== undefined) {
       if (before.kind === "reset") {
         c.env.incoming.socket.destroy();
         c.res = c.body(null, 500);
-        c.header("X-Emulator-Fault", String(before.rule));
-        return;
-      }
-      c.res = faultResponse(c, before);
+      } else c.res = faultResponse(c, before);
+      markInjected(c.res.headers, [...delayed, before]);
       return;
     }
+    try {
+      await runRequest(c, next);
+    } finally {
+      markInjected(c.res.headers, delayed);
+    }
+    if (after !== undefined) {
+      if (after.kind === "delay") await sleep(after.delayMs ?? 0);
+      else if (after.kind === "reset") c.env.incoming.socket.destroy();
+      else c.res = faultResponse(c, after);
+      markInjected(c.res.headers, [...delayed, after]);
+    }
+  };
+  const runRequest: MiddlewareHandler<EmulatorEnv> = async (c, next) => {
     if (READ_METHODS.has(c.req.method)) await parts.durable?.();
     const header = c.req.header("authorization") ?? "";
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     const principal = token !== undefined ? rt.world.authenticate(token) : null;
     if (principal === null) throw unauthorized();
+    checkRawPath(c.env?.incoming?.url ?? c.req.path);
     principal.key.lastUsedAt = rt.world.clock.now();
     principal.key.lastUsedFrom = c.env?.incoming?.socket?.remoteAddress ?? "";
     c.set("principal", principal);
@@ -154,11 +167,6 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
       } else await next();
     } else await next();
     if (!READ_METHODS.has(method) && c.res.status < 300) await parts.commit();
-    if (after !== undefined) {
-      if (after.kind === "delay") await sleep(after.delayMs ?? 0);
-      else if (after.kind === "reset") c.env.incoming.socket.destroy();
-      else c.res = faultResponse(c, after);
-    }
   };
   app.use(`${API}/*`, apiMiddleware);
   const commitClaimable: MiddlewareHandler<EmulatorEnv> = async (c, next) => {

@@ -1,8 +1,9 @@
 /**
  * ZIP entry-name rules and archive limits shared by the bundler (engine.md §14) and the
  * emulator's deployment route (api.md §13.2), so both sides accept and refuse the same archives.
- * Leaf module: no imports.
+ * Leaf module: imports only its sibling rule on unsafe characters.
  */
+import { isControlCodePoint } from "./visible-text.js";
 
 /** Archive limits, checked after zipping on every bundling path and by the deployment route. */
 export const ZIP_LIMITS = Object.freeze({
@@ -21,10 +22,10 @@ export const ZIP_ROOT_ENTRIES: readonly string[] = Object.freeze(["index.mjs", "
 export const LARGEST_FILES_REPORTED = 5;
 
 /** Why an entry name could write outside the extraction directory ("zip slip", api.md §13.2). */
-export type ZipSlipIssue = "absolute" | "backslash" | "drive-letter" | "dot-dot-segment";
+export type ZipSlipIssue = "absolute" | "backslash" | "drive-letter" | "dot-dot-segment" | "control-character";
 
 /** Why an archive path is not canonical; `null` from {@link zipEntryNameIssue} when it is. */
-export type ZipEntryNameIssue = ZipSlipIssue | "empty" | "dot-segment" | "empty-segment" | "control-character";
+export type ZipEntryNameIssue = ZipSlipIssue | "empty" | "dot-segment" | "empty-segment";
 
 /** Human-readable explanation of each {@link ZipEntryNameIssue}. */
 export const ZIP_ENTRY_NAME_ISSUE_MESSAGES: Readonly<Record<ZipEntryNameIssue, string>> = Object.freeze({
@@ -39,15 +40,17 @@ export const ZIP_ENTRY_NAME_ISSUE_MESSAGES: Readonly<Record<ZipEntryNameIssue, s
 });
 
 /**
- * The zip-slip rule the deployment route enforces on every raw entry name (api.md §13.2): a
- * name starting with `/`, containing a backslash, starting with a drive letter (`C:`) or having a `..`
- * segment is unsafe. Directory entries (`dir/`) pass. Returns the issue, or `null` when safe.
+ * The rule the deployment route enforces on every raw entry name (api.md §13.2): a name starting
+ * with `/`, containing a backslash, starting with a drive letter (`C:`), having a `..` segment
+ * (zip slip) or holding a control character (C0, DEL, C1: a newline in a name forges lines of
+ * every listing and log) is unsafe. Directory entries (`dir/`) pass. Returns the issue, or `null`.
  */
 export function zipSlipIssue(name: string): ZipSlipIssue | null {
   if (name.startsWith("/")) return "absolute";
   if (name.includes("\\")) return "backslash";
   if (/^[A-Za-z]:/.test(name)) return "drive-letter";
   if (name.split("/").includes("..")) return "dot-dot-segment";
+  for (const ch of name) if (isControlCodePoint(ch.codePointAt(0) ?? 0)) return "control-character";
   return null;
 }
 
@@ -62,10 +65,6 @@ export function zipEntryNameIssue(name: string, options: { directory?: boolean }
   if (slip !== null) return slip;
   const path = options.directory === true && name.endsWith("/") ? name.slice(0, -1) : name;
   if (path.length === 0) return "empty";
-  for (const ch of path) {
-    const code = ch.codePointAt(0) ?? 0;
-    if (code < 0x20 || code === 0x7f) return "control-character";
-  }
   for (const segment of path.split("/")) {
     if (segment === "") return "empty-segment";
     if (segment === ".") return "dot-segment";

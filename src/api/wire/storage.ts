@@ -1,5 +1,6 @@
 /** Wire shapes of object storage: feature state, buckets, object listing (api.md §12). */
 import { z } from "zod";
+import { bucketNameIssue } from "../../rules/names.js";
 import { TimestampSchema, queryIntegerSchema } from "./common.js";
 
 /** `GET …/storage` response. */
@@ -12,12 +13,14 @@ export const StorageStateResponseSchema = z.looseObject({
 /** `GET …/storage` response. */
 export type StorageStateResponse = z.infer<typeof StorageStateResponseSchema>;
 
-/** Bucket names: 1–255 characters, no `/` or control characters (our choice). */
-export const BucketNameSchema = z
-  .string()
-  .min(1)
-  .max(255)
-  .regex(/^[^/\u0000-\u001f\u007f]+$/, "must not contain / or control characters");
+/**
+ * Bucket names: 1–255 characters, no `/`, control, zero-width or bidi characters, never `.` or
+ * `..` (our choice; the shared rule of `rules/names.ts`, which the policy applies too).
+ */
+export const BucketNameSchema = z.string().superRefine((name, ctx) => {
+  const issue = bucketNameIssue(name);
+  if (issue !== null) ctx.addIssue({ code: "custom", message: issue });
+});
 
 /** `POST …/buckets` body; an unknown `access_level` is kept as is. */
 export const BucketCreateRequestSchema = z.object({ name: BucketNameSchema, access_level: z.string().min(1).optional() });

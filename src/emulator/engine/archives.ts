@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import JSZip from "jszip";
+import { escapeUnsafeText } from "../../rules/visible-text.js";
 import { ZIP_ENTRY_NAME_ISSUE_MESSAGES, hasRootEntry, isSymlinkMode, zipSlipIssue } from "../../rules/zip-entries.js";
 
 /** Archive limits the upload enforces. */
@@ -33,9 +34,9 @@ export async function inspectArchive(bytes: Uint8Array, limits: ArchiveLimits): 
     // jszip strips "../" from `name`; the raw name is what an extractor would use.
     const raw = entry.unsafeOriginalName ?? entry.name;
     const issue = zipSlipIssue(raw);
-    if (issue !== null) return { kind: "unsafe", message: `archive entry "${raw}" is unsafe: ${ZIP_ENTRY_NAME_ISSUE_MESSAGES[issue]}; rebuild the archive with relative paths` };
+    if (issue !== null) return { kind: "unsafe", message: `archive entry "${escapeUnsafeText(raw)}" is unsafe: ${ZIP_ENTRY_NAME_ISSUE_MESSAGES[issue]}; rebuild the archive with relative paths` };
     if (typeof entry.unixPermissions === "number" && isSymlinkMode(entry.unixPermissions)) {
-      return { kind: "unsafe", message: `archive entry "${raw}" is a symbolic link; archives must contain regular files only` };
+      return { kind: "unsafe", message: `archive entry "${escapeUnsafeText(raw)}" is a symbolic link; archives must contain regular files only` };
     }
   }
   if (entries.length > limits.zipEntries) {

@@ -4,6 +4,9 @@
  * control-plane mutations need the project unlocked (423).
  */
 import type { Context } from "hono";
+import { bucketNameIssue } from "../../rules/names.js";
+import { URL_SEGMENT_ISSUE_MESSAGES, urlSegmentIssue } from "../../rules/url-segment.js";
+import { escapeUnsafeText } from "../../rules/visible-text.js";
 import { lockHolder } from "../engine/operations.js";
 import { roleRank } from "../engine/access.js";
 import type { BranchRec, ProjectRec, ProjectRole } from "../store/records.js";
@@ -18,6 +21,29 @@ export function checkId(name: string, value: string): void {
   if (!RESOURCE_ID.test(value)) {
     throw badRequest(`path parameter ${name} "${value.slice(0, 80)}" must match ^[a-z0-9-]{1,60}$`, [{ path: name, message: "must match ^[a-z0-9-]{1,60}$" }]);
   }
+}
+
+/**
+ * Refuses a request whose raw path (as sent, before URL parsing) has a `.` or `..` segment,
+ * also percent-encoded: the URL parser would resolve it, so the request would reach a different
+ * route than the one it names (`…/buckets/%2e%2e` → the branch itself).
+ */
+export function checkRawPath(rawUrl: string): void {
+  const segments = (rawUrl.split("?")[0] ?? "").split("/");
+  const dot = segments.find((segment) => segment !== "" && urlSegmentIssue(segment) === "dot-segment");
+  if (dot !== undefined) {
+    throw badRequest(`the request path has the segment "${dot}", which ${URL_SEGMENT_ISSUE_MESSAGES["dot-segment"]}; no resource can be named this way`, [{ path: "path", message: "must not contain a . or .. segment" }]);
+  }
+}
+
+/** Checks a decoded `bucket_name` path parameter against the bucket-name rule (400 naming it). */
+export function checkBucketName(value: string): string {
+  const issue = bucketNameIssue(value);
+  if (issue !== null) {
+    const shown = escapeUnsafeText(value.slice(0, 80));
+    throw badRequest(`path parameter bucket_name "${shown}" ${issue}`, [{ path: "bucket_name", message: issue }]);
+  }
+  return value;
 }
 
 /** The project named by the path, visible to the caller; `includeDeleted` returns deleted ones too. */

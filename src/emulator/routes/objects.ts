@@ -12,6 +12,7 @@ import { signGrant, verifyGrant } from "../engine/presign.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { EmulatorHttpError, forbidden, notFound, payloadTooLarge } from "../http/errors.js";
 import { readJson, readQuery } from "../http/validate.js";
+import { checkBucketName } from "../http/scope.js";
 import type { EmulatorRuntime } from "../runtime.js";
 import type { BucketRec, ObjectRec } from "../store/records.js";
 import type { World } from "../store/world.js";
@@ -44,7 +45,7 @@ export function objectRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   const base = "/projects/:project_id/branches/:branch_id/buckets/:bucket_name";
   const bucketOf = (c: Context<EmulatorEnv>): BucketRec => {
     const { branch } = storageScope(rt, c, "storage");
-    const name = c.req.param("bucket_name") ?? "";
+    const name = checkBucketName(c.req.param("bucket_name") ?? "");
     const bucket = branch.buckets.get(name);
     if (bucket === undefined) throw notFound(`bucket "${name}" not found on branch ${branch.id}`);
     return bucket;

@@ -7,7 +7,7 @@ import { Hono, type Context } from "hono";
 import { BucketCreateRequestSchema, ObjectListQuerySchema } from "../../api/wire/index.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { EmulatorHttpError, conflict, notFound } from "../http/errors.js";
-import { checkId, visibleProject } from "../http/scope.js";
+import { checkBucketName, checkId, visibleProject } from "../http/scope.js";
 import { readJson, readQuery } from "../http/validate.js";
 import { bucketView } from "../http/views.js";
 import type { EmulatorRuntime } from "../runtime.js";
@@ -70,14 +70,14 @@ export function storageRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
 
   r.delete(`${base}/buckets/:bucket_name`, (c) => {
     const { branch } = scope(c, "storage");
-    const name = c.req.param("bucket_name");
+    const name = checkBucketName(c.req.param("bucket_name"));
     if (!branch.buckets.delete(name)) throw notFound(`bucket "${name}" not found on branch ${branch.id}`);
     return c.body(null, 204);
   });
 
   r.get(`${base}/buckets/:bucket_name/objects`, (c) => {
     const { branch } = scope(c, "storage");
-    const name = c.req.param("bucket_name");
+    const name = checkBucketName(c.req.param("bucket_name"));
     const bucket = branch.buckets.get(name);
     if (bucket === undefined) throw notFound(`bucket "${name}" not found on branch ${branch.id}`);
     const q = readQuery(c, ObjectListQuerySchema);
