@@ -53,7 +53,7 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
     ).data.operation;
 
   return {
-    listProjects: (params = {}) =>
+    listProjects: async (params = {}) =>
       collectPages(async (cursor) => {
         const { data } = await send({
           method: "GET",
@@ -67,7 +67,7 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
     getProject: async ({ projectId }) =>
       (await send({ method: "GET", path: `/projects/${seg(projectId)}`, schema: z.object({ project: ProjectSchema }) })).data.project,
 
-    listBranches: ({ projectId, search }) =>
+    listBranches: async ({ projectId, search }) =>
       collectPages(async (cursor) => {
         const { data } = await send({
           method: "GET",

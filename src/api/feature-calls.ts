@@ -3,7 +3,7 @@
  * triggers, custom domains, credentials, AI gateway and API keys (api.md §8–§18).
  */
 import { z } from "zod";
-import { branchPath, doneOn404, hasStatus, nullOn404, seg, type CallContext } from "./call-context.js";
+import { branchPath, checkBucketName, doneOn404, hasStatus, nullOn404, seg, type CallContext } from "./call-context.js";
 import type { ControlPlaneCallName } from "./control-plane-calls.js";
 import { encodeMultipart, type MultipartBody, type MultipartPart } from "./multipart-body.js";
 import { collectPages, nextFlavourCursor } from "./pagination.js";
@@ -74,7 +74,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
       }
     },
 
-    getDataApi: (ref) =>
+    getDataApi: async (ref) =>
       nullOn404(send({ method: "GET", path: dataApiPath(ref), schema: DataApiSchema, feature: FEATURE.dataApi }).then((r) => r.data)),
 
     createDataApi: async ({ projectId, branchId, databaseName, ...body }) => {
@@ -97,7 +97,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
       await send({ method: "PATCH", path: dataApiPath(ref), json: { settings }, schema: ignored, feature: FEATURE.dataApi });
     },
 
-    deleteDataApi: (ref) => doneOn404(send({ method: "DELETE", path: dataApiPath(ref), schema: ignored, feature: FEATURE.dataApi })),
+    deleteDataApi: async (ref) => doneOn404(send({ method: "DELETE", path: dataApiPath(ref), schema: ignored, feature: FEATURE.dataApi })),
 
     listBuckets: async (ref) =>
       (
@@ -114,27 +114,27 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
         await send({
           method: "POST",
           path: `${branchPath(ref)}/buckets`,
-          json: { name, ...(access_level === undefined ? {} : { access_level }) },
+          json: { name: checkBucketName(name), ...(access_level === undefined ? {} : { access_level }) },
           schema: z.object({ bucket: BucketSchema }),
           feature: FEATURE.storage,
         })
       ).data.bucket,
 
-    deleteBucket: ({ bucket, ...ref }) =>
-      doneOn404(send({ method: "DELETE", path: `${branchPath(ref)}/buckets/${seg(bucket)}`, schema: ignored, feature: FEATURE.storage })),
+    deleteBucket: async ({ bucket, ...ref }) =>
+      doneOn404(send({ method: "DELETE", path: `${branchPath(ref)}/buckets/${seg(bucket, "bucket name")}`, schema: ignored, feature: FEATURE.storage })),
 
     listBucketObjects: async ({ bucket, prefix, cursor, limit, ...ref }) =>
       (
         await send({
           method: "GET",
-          path: `${branchPath(ref)}/buckets/${seg(bucket)}/objects`,
+          path: `${branchPath(ref)}/buckets/${seg(bucket, "bucket name")}/objects`,
           query: { prefix, cursor, limit: limit ?? 1000 },
           schema: BucketObjectPageSchema,
           feature: FEATURE.storage,
         })
       ).data,
 
-    listFunctions: (ref) =>
+    listFunctions: async (ref) =>
       collectPages(async (cursor) => {
         const { data } = await send({
           method: "GET",
@@ -179,7 +179,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
         })
       ).data.function,
 
-    deleteFunction: ({ slug, ...ref }) =>
+    deleteFunction: async ({ slug, ...ref }) =>
       doneOn404(send({ method: "DELETE", path: `${branchPath(ref)}/functions/${seg(slug)}`, schema: ignored, feature: FEATURE.functions })),
 
     listTriggers: async (ref) =>
@@ -214,10 +214,10 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
         })
       ).data.trigger,
 
-    deleteTrigger: ({ triggerId, ...ref }) =>
+    deleteTrigger: async ({ triggerId, ...ref }) =>
       doneOn404(send({ method: "DELETE", path: `${branchPath(ref)}/triggers/${seg(triggerId)}`, schema: ignored, feature: FEATURE.triggers })),
 
-    listCustomDomains: (ref) =>
+    listCustomDomains: async (ref) =>
       collectPages(async (cursor) => {
         const { data } = await send({
           method: "GET",
@@ -240,7 +240,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
         })
       ).data,
 
-    deleteCustomDomain: ({ domain, ...ref }) =>
+    deleteCustomDomain: async ({ domain, ...ref }) =>
       doneOn404(send({ method: "DELETE", path: `${branchPath(ref)}/custom-domains/${seg(domain)}`, schema: ignored, feature: FEATURE.domains })),
 
     listCredentials: async (ref) =>
@@ -257,7 +257,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
         })
       ).data,
 
-    deleteCredential: ({ tokenId, ...ref }) =>
+    deleteCredential: async ({ tokenId, ...ref }) =>
       doneOn404(send({ method: "DELETE", path: `${branchPath(ref)}/credentials/${seg(tokenId)}`, schema: ignored })),
 
     getAiGateway: async (ref) =>

@@ -6,6 +6,7 @@
 import { ConfigValidationError, type ConfigIssue, type ConfigValidationContext } from "../errors/index.js";
 import { isRecord } from "./cross-checks.js";
 import { formatPath, issuesFromZod, policyErrorMap } from "./issues.js";
+import { reservedKeyIssues } from "./reserved-keys.js";
 import type { BranchClosure } from "./policy-types.js";
 import type { BranchTarget } from "./resolved.js";
 import { branchTuningSchema, type ParsedBranchTuning, type ParsedFunctionTuning } from "./schemas/branch-tuning.js";
@@ -39,7 +40,7 @@ export function evaluateBranch(
   try {
     parsed = branchTuningSchema.safeParse(raw ?? {}, { error: policyErrorMap });
     issues.push(...(parsed.success ? [] : issuesFromZod(parsed.error.issues, ["branch"])));
-    issues.push(...homeIssues(raw), ...undeclaredIssues(raw, declaredSlugs));
+    issues.push(...homeIssues(raw), ...undeclaredIssues(raw, declaredSlugs), ...reservedKeyIssues(raw, ["branch"]));
   } catch (err) {
     throw new ConfigValidationError([{ path: "branch", message: `the tuning could not be read: ${messageOf(err)}` }], context, err);
   }

@@ -5,6 +5,7 @@
  */
 import type * as z from "zod";
 import type { ConfigIssue } from "../errors/index.js";
+import { escapeUnsafeText } from "../rules/visible-text.js";
 
 type RawIssue = z.core.$ZodRawIssue;
 type Issue = z.core.$ZodIssue;
@@ -13,7 +14,8 @@ const PLAIN_KEY = /^[A-Za-z0-9_$-]+$/;
 
 /**
  * Formats a path: keys joined with `.`, array indexes as `[i]`, keys with characters outside
- * `[A-Za-z0-9_$-]` as `["key"]`, e.g. `buckets["my.bucket"].access`.
+ * `[A-Za-z0-9_$-]` as `["key"]`, e.g. `buckets["my.bucket"].access`; characters that could hide
+ * or reorder text are escaped (`["a\u202eb"]`).
  */
 export function formatPath(segments: readonly PropertyKey[]): string {
   let out = "";
@@ -22,7 +24,7 @@ export function formatPath(segments: readonly PropertyKey[]): string {
     else {
       const key = String(segment);
       if (PLAIN_KEY.test(key)) out += out === "" ? key : `.${key}`;
-      else out += `[${JSON.stringify(key)}]`;
+      else out += `[${escapeUnsafeText(JSON.stringify(key))}]`;
     }
   }
   return out;

@@ -8,6 +8,7 @@ import { crossSectionIssues, isRecord } from "./cross-checks.js";
 import { deepFreeze, frozenCopy } from "./frozen-copy.js";
 import { describeType, issuesFromZod, policyErrorMap } from "./issues.js";
 import type { PolicyConfig } from "./policy-types.js";
+import { reservedKeyIssues } from "./reserved-keys.js";
 import { policySchema, type ParsedPolicy } from "./schemas/policy.js";
 
 /** A validated policy: the frozen copy handed to users and its normalised parsed form. */
@@ -52,7 +53,7 @@ export function readStaticPolicy(value: unknown, context: ConfigValidationContex
 
 function validateRecord(value: Record<string, unknown>, context: ConfigValidationContext): StaticPolicy {
   const result = policySchema.safeParse(value, { error: policyErrorMap });
-  const issues = uniqueIssues([...(result.success ? [] : issuesFromZod(result.error.issues)), ...crossSectionIssues(value)]);
+  const issues = uniqueIssues([...(result.success ? [] : issuesFromZod(result.error.issues)), ...crossSectionIssues(value), ...reservedKeyIssues(value)]);
   if (!result.success || issues.length > 0) throw new ConfigValidationError(issues, context);
   const config = frozenCopy(value) as PolicyConfig;
   const parsed = deepFreeze(result.data);

@@ -5,7 +5,8 @@
 import * as z from "zod";
 import { checkDuration, describeSeconds } from "../durations.js";
 import { describeValue } from "../issues.js";
-import { check, hasControl, strictObject } from "./common.js";
+import { nameIssue } from "../../rules/names.js";
+import { check, strictObject } from "./common.js";
 import { customDomainsSchema, runtimeSchema } from "./functions.js";
 
 const HOUR = 3600;
@@ -111,8 +112,8 @@ const functionTuningsSchema = z.record(z.string(), functionTuningSchema, {
 
 const parentSchema = check(
   z.string(),
-  (name) => name.length >= 1 && name.length <= 256 && !hasControl(name),
-  () => "must be a branch name of 1 to 256 characters without control characters",
+  (name) => nameIssue(name, 256) === null,
+  (name) => `must be a branch name of 1 to 256 characters without control, zero-width or bidi characters (it ${nameIssue(name, 256) ?? "is invalid"})`,
 );
 
 /** The branch closure's result (strict). `null`/`undefined` are turned into `{}` before it. */

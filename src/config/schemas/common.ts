@@ -3,6 +3,7 @@
  * record-key rules and single-message refinements.
  */
 import * as z from "zod";
+import { escapeUnsafeText } from "../../rules/visible-text.js";
 import { describeType, describeValue } from "../issues.js";
 
 /** A rule with one message: `check(z.number(), isPort, (v) => "must be …")`. */
@@ -58,20 +59,15 @@ export function recordOf<K extends z.ZodType<string>, V extends z.ZodType>(key: 
   });
 }
 
-/** A record key: 1–`max` characters, no control characters, plus any extra forbidden text. */
-export function nameKey(kind: string, max: number, extra?: { pattern: RegExp; rule: string }) {
-  return z.string().refine(
-    (name) => name.length >= 1 && name.length <= max && !hasControl(name) && (extra === undefined || !extra.pattern.test(name)),
-    {
-      error: (issue) =>
-        `${kind} name ${describeValue(issue.input)} is invalid: use 1 to ${max} characters without control characters${extra === undefined ? "" : ` or ${extra.rule}`}`,
-    },
-  );
-}
-
-/** Whether `text` contains a C0/C1 control character. */
-export function hasControl(text: string): boolean {
-  return /[\u0000-\u001f\u007f-\u009f]/.test(text);
+/**
+ * A record key checked by a shared name rule of `rules/names.ts` (`issueOf` returns what is
+ * wrong, or `null`); the message names the key with unsafe characters escaped.
+ */
+export function nameKey(kind: string, issueOf: (name: string) => string | null) {
+  return z.string().superRefine((name, ctx) => {
+    const issue = issueOf(name);
+    if (issue !== null) ctx.addIssue({ code: "custom", message: `${kind} name ${escapeUnsafeText(describeValue(name))} is invalid: it ${issue}` });
+  });
 }
 
 /** A non-empty string (after trimming when `trim` is set) of at most `max` characters. */

@@ -1,17 +1,18 @@
 /** Schemas of `functions` (policy.md §6): slugs, `FunctionDef`, env and custom domains. */
 import * as z from "zod";
+import { ENVIRONMENT_MARKER_HEADROOM_BYTES, MAX_ENVIRONMENT_BYTES, environmentBytes, environmentEntryBytes, isValidEnvName } from "../../rules/environment.js";
 import { hostnameSchema } from "../../rules/hostname.js";
+import { escapeUnsafeText } from "../../rules/visible-text.js";
 import { describeType, describeValue } from "../issues.js";
 import type { FileBundler } from "../resolved.js";
 import { boundedString, check, recordOf, strictObject } from "./common.js";
 
 const SLUG = /^[a-z0-9]{1,20}$/;
-const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const RESERVED_ENV_PREFIX = "SVC_FINGERPRINT_";
 
 /** A function slug: 1–20 characters from a–z and 0–9. */
 const slugSchema = z.string().regex(SLUG, {
-  error: (issue) => `slug \`${String(issue.input)}\` is invalid: use 1 to 20 characters from a–z and 0–9`,
+  error: (issue) => `slug \`${escapeUnsafeText(String(issue.input))}\` is invalid: use 1 to 20 characters from a–z and 0–9`,
 });
 
 /**
@@ -20,6 +21,7 @@ const slugSchema = z.string().regex(SLUG, {
  */
 const envSchema = recordOf(z.string(), z.unknown(), "an object of name → string")
   .superRefine((env, ctx) => {
+    let oversized = false;
     for (const [key, value] of Object.entries(env)) {
       const keyProblem = envKeyProblem(key);
       if (keyProblem !== undefined) ctx.addIssue({ code: "custom", path: [key], message: keyProblem });
@@ -31,14 +33,25 @@ const envSchema = recordOf(z.string(), z.unknown(), "an object of name → strin
         });
       } else if (typeof value !== "string") {
         ctx.addIssue({ code: "custom", path: [key], message: `must be a string (got ${describeType(value)})` });
+      } else if (environmentEntryBytes(key, value) > ENVIRONMENT_BUDGET) {
+        ctx.addIssue({ code: "custom", path: [key], message: `value is ${environmentEntryBytes(key, value)} bytes as JSON; a function's whole environment may be at most ${ENVIRONMENT_BUDGET} bytes (the platform's ${MAX_ENVIRONMENT_BYTES}, less ${ENVIRONMENT_MARKER_HEADROOM_BYTES} for the engine's deployment marker): keep large data in a bucket or a file` });
+        oversized = true;
       }
+    }
+    const strings = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+    const total = environmentBytes(strings);
+    if (!oversized && total > ENVIRONMENT_BUDGET) {
+      ctx.addIssue({ code: "custom", path: [], message: `is ${total} bytes as JSON; a function's whole environment may be at most ${ENVIRONMENT_BUDGET} bytes (the platform's ${MAX_ENVIRONMENT_BYTES}, less ${ENVIRONMENT_MARKER_HEADROOM_BYTES} for the engine's deployment marker): keep large data in a bucket or a file` });
     }
   })
   .transform((env) => Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === "string")));
 
+/** What the declared variables may take of the `environment` part, in bytes. */
+const ENVIRONMENT_BUDGET = MAX_ENVIRONMENT_BYTES - ENVIRONMENT_MARKER_HEADROOM_BYTES;
+
 function envKeyProblem(key: string): string | undefined {
-  if (!ENV_KEY.test(key) || key.length > 255) {
-    return `env name ${describeValue(key)} is invalid: use letters, digits and _ (not starting with a digit), at most 255 characters`;
+  if (!isValidEnvName(key)) {
+    return `env name ${escapeUnsafeText(describeValue(key))} is invalid: use letters, digits and _ (not starting with a digit), at most 255 characters`;
   }
   if (key.toUpperCase().startsWith(RESERVED_ENV_PREFIX)) {
     return `env names starting with ${RESERVED_ENV_PREFIX} are reserved for the engine's deployment marker; rename ${key}`;

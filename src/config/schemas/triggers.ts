@@ -4,6 +4,7 @@
  */
 import * as z from "zod";
 import { cronExpressionSchema } from "../../rules/cron.js";
+import { nameIssue } from "../../rules/names.js";
 import { check, nameKey, recordOf, strictObject } from "./common.js";
 
 const utf8 = new TextEncoder();
@@ -48,5 +49,5 @@ const storageTriggerSchema = strictObject({
 export const triggerDefSchema = z.discriminatedUnion("type", [scheduleTriggerSchema, storageTriggerSchema]);
 
 /** `triggers`: name → `TriggerDef`. */
-export const triggersSchema = recordOf(nameKey("trigger", 255), triggerDefSchema, "an object of trigger name → trigger definition");
+export const triggersSchema = recordOf(nameKey("trigger", (name) => nameIssue(name, 255)), triggerDefSchema, "an object of trigger name → trigger definition");
 
