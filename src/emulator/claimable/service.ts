@@ -29,7 +29,7 @@ export interface ClaimAdoption {
   readonly pgVersion: number;
   readonly createdAt: number;
   /** Where the database is reachable: direct host and port, pooled port, `sslmode`. */
-  readonly local: { readonly directHost: string; readonly directPort: number; readonly pooledPort: number; readonly sslmode: string | null };
+  readonly local: { readonly directHost: string; readonly directPort: number; readonly pooledPort: number; readonly sslmode: string | null; readonly hosts: { readonly direct: string; readonly pooled: string } };
 }
 
 /** Options of {@link createClaimableService}. */
@@ -157,7 +157,7 @@ export function createClaimableService(options: ClaimableServiceOptions): Claima
         password: record.password,
         pgVersion: info.majorVersion,
         createdAt: record.createdAt,
-        local: { directHost: info.directHost, directPort: info.directPort, pooledPort: info.pooledPort, sslmode: info.sslmode },
+        local: { directHost: info.directHost, directPort: info.directPort, pooledPort: info.pooledPort, sslmode: info.sslmode, hosts: { ...info.hosts } },
       });
       if (record.readOnly) await options.backend.setReadOnly(record.physicalName, false);
       record.status = "CLAIMED";

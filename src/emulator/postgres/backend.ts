@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
+import path from "node:path";
 import type { Pool, PoolConfig } from "pg";
 import { ErrorCode, PlatformError } from "../../errors/index.js";
 import * as sql from "./admin-sql.js";
 import { loadPgPool } from "./load-pg.js";
 import { firstUntraversable, planClusterLayout, readStoredPorts, readSuperPassword, writeStoredPorts, writeSuperPassword } from "./layout.js";
+import { listenLocalHosts, socketHostUrl, type LocalHosts } from "./local-hosts.js";
 import { startSupervisor, type SupervisorHandle } from "./supervisor.js";
 import { listenPassThrough, type PassThroughListener } from "./tcp-proxy.js";
 import { isRoot } from "./unix-user.js";
@@ -37,11 +39,13 @@ export interface BackendInfo {
   readonly pooledPort: number;
   /** Host of direct URLs: `127.0.0.1`, or the external server's own host. */
   readonly directHost: string;
-  /** `sslmode` of the URLs (`disable` for the embedded server), or null for none. */
+  /** `sslmode` of TCP URLs (`disable` for the embedded server), or null for none. */
   readonly sslmode: string | null;
+  /** The socket-directory hosts of claimable connection strings (see `local-hosts.ts`). */
+  readonly hosts: { readonly direct: string; readonly pooled: string };
 }
 
-/** Both connection strings of a database (instant.md §4 "Connection strings"). */
+/** Both connection strings of a database: the pooled host is the direct one with `-pooler` in its first label. */
 export interface ConnectionUrls {
   readonly direct: string;
   readonly pooled: string;
@@ -82,6 +86,7 @@ interface Running {
   readonly info: BackendInfo;
   readonly pool: Pool;
   readonly listeners: PassThroughListener[];
+  readonly hosts: LocalHosts;
   readonly supervisor: SupervisorHandle | null;
   /** Superuser connection settings for another database. */
   readonly connectTo: (database: string) => PoolConfig;
@@ -109,14 +114,10 @@ export function createPostgresBackend(options: PostgresBackendOptions = {}): Pos
     return starting;
   };
 
-  const urls = (run: Running, name: string, password: string): ConnectionUrls => {
-    const auth = `${encodeURIComponent(name)}:${encodeURIComponent(password)}`;
-    const query = run.info.sslmode === null ? "" : `?sslmode=${run.info.sslmode}`;
-    return {
-      direct: `postgresql://${auth}@${run.info.directHost}:${run.info.directPort}/${encodeURIComponent(name)}${query}`,
-      pooled: `postgresql://${auth}@127.0.0.1:${run.info.pooledPort}/${encodeURIComponent(name)}${query}`,
-    };
-  };
+  const urls = (run: Running, name: string, password: string): ConnectionUrls => ({
+    direct: socketHostUrl(run.hosts.direct, name, password, name),
+    pooled: socketHostUrl(run.hosts.pooled, name, password, name),
+  });
 
   return {
     start: async () => (await start()).info,
@@ -153,6 +154,7 @@ export function createPostgresBackend(options: PostgresBackendOptions = {}): Pos
       if (!run) return;
       await run.pool.end().catch(() => undefined);
       await Promise.all(run.listeners.map((l) => l.close()));
+      await run.hosts.close();
       await run.supervisor?.stop();
     },
   };
@@ -186,6 +188,7 @@ async function startEmbedded(options: PostgresBackendOptions, log: (line: string
     throw new PlatformError(ErrorCode.SERVER_ERROR, `postgres could not start: ${cause} (${fix})`, { cause: err });
   }
   const listeners: PassThroughListener[] = [];
+  let hosts: LocalHosts | null = null;
   try {
     const Pool = await loadPgPool();
     const password = superPassword;
@@ -198,6 +201,7 @@ async function startEmbedded(options: PostgresBackendOptions, log: (line: string
     listeners.push(await listenPassThrough({ port: options.poolerPort || stored?.pooled || 0, target, label: "--pooler-port" }));
     const [direct, pooled] = listeners as [PassThroughListener, PassThroughListener];
     if (!layout.ephemeral) await writeStoredPorts(layout.root, { direct: direct.port, pooled: pooled.port });
+    hosts = await listenLocalHosts(layout.ephemeral ? null : layout.root, target);
     const version = await sql.serverVersion(pool);
     const info: BackendInfo = {
       kind: "embedded",
@@ -207,10 +211,12 @@ async function startEmbedded(options: PostgresBackendOptions, log: (line: string
       pooledPort: pooled.port,
       directHost: "127.0.0.1",
       sslmode: "disable",
+      hosts: { direct: hosts.direct, pooled: hosts.pooled },
     };
-    return { info, pool, listeners, supervisor, connectTo };
+    return { info, pool, listeners, hosts, supervisor, connectTo };
   } catch (err) {
     await Promise.all(listeners.map((l) => l.close()));
+    await hosts?.close();
     await supervisor.stop();
     throw err;
   }
@@ -229,11 +235,13 @@ async function startExternal(url: string, options: PostgresBackendOptions, log: 
   const host = parsed.hostname || "127.0.0.1";
   const port = Number(parsed.port || 5432);
   const listeners: PassThroughListener[] = [];
+  let hosts: LocalHosts | null = null;
   try {
     const version = await sql.serverVersion(pool);
     if (version.major !== 17) log(`warning: the external PostgreSQL server runs version ${version.full}, not 17`);
     const level = await sql.walLevel(pool);
     listeners.push(await listenPassThrough({ port: options.poolerPort ?? 0, target: { host, port }, label: "--pooler-port" }));
+    hosts = await listenLocalHosts(options.dataDir === undefined ? null : path.join(path.resolve(options.dataDir), "pg"), { host, port });
     const info: BackendInfo = {
       kind: "external",
       majorVersion: version.major,
@@ -242,16 +250,18 @@ async function startExternal(url: string, options: PostgresBackendOptions, log: 
       pooledPort: listeners[0]?.port ?? 0,
       directHost: host,
       sslmode: parsed.searchParams.get("sslmode"),
+      hosts: { direct: hosts.direct, pooled: hosts.pooled },
     };
     const connectTo = (database: string): PoolConfig => {
       const target = new URL(url);
       target.pathname = `/${encodeURIComponent(database)}`;
       return { connectionString: target.toString(), allowExitOnIdle: true };
     };
-    return { info, pool, listeners, supervisor: null, connectTo };
+    return { info, pool, listeners, hosts, supervisor: null, connectTo };
   } catch (err) {
     await pool.end().catch(() => undefined);
     await Promise.all(listeners.map((l) => l.close()));
+    await hosts?.close();
     throw new PlatformError(ErrorCode.SERVER_ERROR, `cannot use the PostgreSQL server at ${host}:${port}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
 }

@@ -1,13 +1,15 @@
 /** Helpers shared by the route modules: connection URIs, cursor paging and compute checks. */
 import type { ConnectionUriEntry } from "../../api/wire/index.js";
 import { isoTime } from "../engine/clock.js";
+import { socketHostUrl } from "../postgres/local-hosts.js";
 import type { EndpointRec, ProjectRec, RoleRec } from "../store/records.js";
 import type { World } from "../store/world.js";
 import { badRequest, unprocessable } from "../http/errors.js";
 
-/** `postgresql://role:password@host/db?sslmode=require`; hosts end in `.emulator.invalid` and point at nothing. */
+/** `postgresql://role:password@host/db?sslmode=require`; hosts end in `.emulator.invalid` and point at nothing, except for a claimed claimable project (its local hosts). */
 export function connectionUri(world: World, project: ProjectRec, endpoint: EndpointRec, role: RoleRec, database: string, pooled: boolean): string {
   const local = project.localPostgres;
+  if (local?.hosts !== undefined) return socketHostUrl(pooled ? local.hosts.pooled : local.hosts.direct, role.name, role.password, database);
   if (local !== undefined) {
     const where = pooled ? `127.0.0.1:${local.pooledPort}` : `${local.directHost}:${local.directPort}`;
     return `postgresql://${encodeURIComponent(role.name)}:${encodeURIComponent(role.password)}@${where}/${encodeURIComponent(database)}${local.sslmode === null ? "" : `?sslmode=${local.sslmode}`}`;

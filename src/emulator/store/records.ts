@@ -116,6 +116,8 @@ export interface LocalPostgresRec {
   pooledPort: number;
   /** `sslmode` of the URIs, or null for none. */
   sslmode: string | null;
+  /** The socket-directory hosts the claimable connection strings use; URIs use them when present (absent in older state). */
+  hosts?: { direct: string; pooled: string };
 }
 
 /** A project. */
