@@ -34,6 +34,12 @@ function concurrency(value: string, previous: number | undefined): number {
   return n;
 }
 
+function graphFormat(value: string, previous: string | undefined): string {
+  if (previous !== undefined) throw new InvalidArgumentError("--graph was given twice.");
+  if (value !== "dot" && value !== "mermaid") throw new InvalidArgumentError(`--graph takes dot or mermaid, not "${value}".`);
+  return value;
+}
+
 function addCommon(cmd: Command): Command {
   return cmd
     .option("--no-color", "no colours (also NO_COLOR; FORCE_COLOR forces them)")
@@ -142,9 +148,10 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option("--out <file>", "also write the saved plan for `svc config apply FILE` (mode 0600)", single("--out"))
     .addOption(new Option("--json", "print the plan document (docs/plan-format.md)").conflicts("markdown"))
     .addOption(new Option("--markdown", "print a pull-request comment").conflicts("json"))
+    .addOption(new Option("--graph <format>", "print the dependency graph of the changes instead of the plan (Graphviz DOT or Mermaid)").argParser(graphFormat).conflicts(["json", "markdown"]))
     .option("--detailed-exitcode", "exit 0 no changes, 2 changes (also pending outside --target), 3 blocking conflicts")
     .option("--concurrency <n>", "parallel bundles and reads, 1-16 (default: 8)", concurrency);
-  examples(plan, ["svc config plan", "svc config plan --markdown --detailed-exitcode --out plan.json > plan.md", "svc config plan --branch name:main --json"]);
+  examples(plan, ["svc config plan", "svc config plan --markdown --detailed-exitcode --out plan.json > plan.md", "svc config plan --branch name:main --json", "svc config plan --graph dot | dot -Tsvg > plan.svg"]);
   run(plan, (opts) => runPlan(ctx, opts));
 
   const applyExamples = ["svc config apply --branch main", "svc config apply plan.json --allow-protected", "svc deploy --branch preview/pr-42 --yes"];

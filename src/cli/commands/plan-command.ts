@@ -6,6 +6,7 @@ import { writeFileAtomic } from "../files.js";
 import type { ResolvedFunctionConfig } from "../../config/resolved.js";
 import type { PushResult } from "../../model/plan.js";
 import type { TargetFlags } from "../target.js";
+import { renderPlanGraph, type GraphFormat } from "../views/graph.js";
 import { buildPlanDocument, stringifyDocument } from "../views/json-plan.js";
 import { renderPlanMarkdown } from "../views/markdown-plan.js";
 import { renderPlanText } from "../views/text-plan.js";
@@ -24,6 +25,8 @@ export interface PlanFlags extends PolicyFlags, TargetFlags {
   target?: string[];
   /** `--exclude` patterns (repeatable). */
   exclude?: string[];
+  /** `--graph dot|mermaid`: print the dependency graph instead of the plan. */
+  graph?: GraphFormat;
 }
 
 /** The engine's `targets` / `exclude` options for `--target` / `--exclude`. */
@@ -103,10 +106,12 @@ export function writeSavedPlan(ctx: CommandContext, engine: EnginePort, result: 
 
 /** `svc config plan`: prints the plan as text, JSON or Markdown; exit codes per cli.md §4.4. */
 export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<number> {
-  const compact = flags.json === true || flags.markdown === true;
+  const compact = flags.json === true || flags.markdown === true || flags.graph !== undefined;
   const run = await computePlan(ctx, flags, compact);
   if (flags.out !== undefined) writeSavedPlan(ctx, run.engine, run.result, flags.out);
-  if (flags.json === true) {
+  if (flags.graph !== undefined) {
+    ctx.out(renderPlanGraph(run.result, flags.graph));
+  } else if (flags.json === true) {
     ctx.out(stringifyDocument(buildPlanDocument({ command: "plan", cliVersion: LIBRARY_VERSION, target: run.view, result: run.result })));
     ctx.documentPrinted = true;
   } else if (flags.markdown === true) {

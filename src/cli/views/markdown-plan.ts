@@ -1,5 +1,6 @@
 import type { Change, ConflictReport, PushResult } from "../../model/plan.js";
 import { changeFields, conflictFieldLine, flagsForClass, formatFieldLine, symbolFor } from "./plan-fields.js";
+import { mermaidDetails } from "./graph.js";
 import { planNotes } from "./plan-notes.js";
 import { resolutionFor } from "./resolutions.js";
 import { conflictAddress, sortedUnmanaged } from "./text-plan.js";
@@ -139,6 +140,8 @@ export function renderPlanMarkdown(result: PushResult, target: ViewTarget, budge
     }
     out += "\n";
   }
+  const diagram = mermaidDetails(result);
+  if (diagram !== undefined && fits(`${diagram}\n\n`)) out += `${diagram}\n\n`;
   let shownDetails = 0;
   for (const section of details) {
     if (!fits(`${section}\n\n`)) break;

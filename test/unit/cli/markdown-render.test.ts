@@ -43,8 +43,10 @@ describe("Markdown plan rendered by a GFM renderer", () => {
     const html = toHtml(renderPlanMarkdown(mixed, TARGET));
     expect(html).toMatch(/<p><strong>Plan: 2 to create, 2 to update, 3 to delete; 1 conflicts<\/strong><\/p>/);
     expect(html).toMatch(/<h4>Unmanaged<\/h4>\s*<p>On the branch[^<]*<\/p>\s*<ul>\s*<li>function\.hello\.env\.OLD_FLAG/);
-    expect(html.match(/<details>/g)?.length).toBe(mixed.changes.length + mixed.conflicts.length);
+    // One section per change and conflict, plus the dependency diagram (the plan has dependent changes).
+    expect(html.match(/<details>/g)?.length).toBe(mixed.changes.length + mixed.conflicts.length + 1);
     expect(html.match(/<pre><code class="language-diff">/g)?.length).toBe(mixed.changes.length + mixed.conflicts.length);
+    expect(html).toMatch(/<details><summary>Dependency graph<\/summary>\s*<pre><code class="language-mermaid">flowchart LR\n/);
   });
 
   it("renders the table right after the summary when there is no callout", () => {
