@@ -1,11 +1,13 @@
 /**
  * `realDatabases` (emulator.md §13): wraps the emulator's request handler so that, once a
  * management request has succeeded, branch creation copies the parent's databases, branch deletion
- * drops the branch's, and connection URIs point at real local databases. Off by default; the
+ * drops the branch's, role and database changes are mirrored (`postgres/role-database-requests.ts`),
+ * and connection URIs point at real local databases. Off by default; the
  * PostgreSQL backend starts only when one of these requests needs it.
  */
 import { createBranchDatabases, type BranchDatabases, type BranchFacts } from "./postgres/branch-databases.js";
 import type { PostgresBackend } from "./postgres/backend.js";
+import { roleDatabaseRequestOf } from "./postgres/role-database-requests.js";
 import type { BranchRec, ProjectRec } from "./store/records.js";
 import type { World } from "./store/world.js";
 
@@ -49,6 +51,19 @@ async function handle(real: BranchDatabases, world: () => World, request: Reques
     const project = id === undefined ? undefined : world().projects.get(decodeURIComponent(id));
     return project?.localPostgres === undefined ? project : undefined;
   };
+  const roleOrDatabase = roleDatabaseRequestOf(method, url.pathname);
+  if (roleOrDatabase !== undefined) {
+    const response = await inner();
+    const branch = localProject(roleOrDatabase.projectId)?.branches.get(roleOrDatabase.branchId);
+    if (!response.ok || branch === undefined) return response;
+    try {
+      await roleOrDatabase.mirror(real, facts(branch), (await response.clone().json()) as Json);
+    } catch (err) {
+      const message = `the change was recorded, but the real PostgreSQL refused it: ${err instanceof Error ? err.message : String(err)}`;
+      return Response.json({ code: "real_database_failed", message }, { status: 500 });
+    }
+    return response;
+  }
   if (method === "DELETE") {
     const [, projectId, branchId] = BRANCH.exec(url.pathname) ?? [];
     const before = branchId === undefined ? undefined : localProject(projectId)?.branches.get(decodeURIComponent(branchId));

@@ -25,6 +25,21 @@ export interface BranchDatabases {
   dropBranch(branch: BranchFacts): Promise<void>;
   /** Drops every database and role this instance created (a graceful stop); starts nothing. */
   dropAll(): Promise<void>;
+  /** A role created through the API: the login role with its password, allowed into the branch's databases. */
+  createRole(branch: BranchFacts, roleName: string): Promise<void>;
+  /** A new password through the API: set on the physical role if it exists. */
+  updatePassword(branch: BranchFacts, roleName: string): Promise<void>;
+  /**
+   * A role deleted through the API (`branch` no longer lists it): in each of the branch's
+   * databases its objects go to the database's owner and its grants are dropped, then the role.
+   */
+  dropRole(branch: BranchFacts, roleName: string): Promise<void>;
+  /** A database created through the API: the physical database, owned by its owner's role. */
+  createDatabase(branch: BranchFacts, databaseName: string): Promise<void>;
+  /** A database renamed or given a new owner through the API (`branch` holds the new state). */
+  updateDatabase(branch: BranchFacts, previousName: string, databaseName: string): Promise<void>;
+  /** A database deleted through the API: the physical database is dropped, sessions and all. */
+  dropDatabase(branch: BranchFacts, databaseName: string): Promise<void>;
 }
 
 const MAX_IDENT_BYTES = 63;
@@ -117,6 +132,14 @@ export function createBranchDatabases(backend: PostgresBackend, log: (line: stri
     }
   };
 
+  const ownerOf = async (database: string): Promise<string | undefined> =>
+    (await q("SELECT pg_get_userbyid(datdba) AS owner FROM pg_database WHERE datname = $1", [database]))[0]?.["owner"] as string | undefined;
+
+  const dropDatabase = async (name: string): Promise<void> => {
+    await q(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+    createdDatabases.delete(name);
+  };
+
   const dropRole = (name: string): Promise<unknown> =>
     q(`DROP ROLE IF EXISTS ${quoteIdent(name)}`).catch((err: unknown) => {
       log(`warning: could not drop role ${name}: ${err instanceof Error ? err.message : String(err)}`);
@@ -150,17 +173,58 @@ export function createBranchDatabases(backend: PostgresBackend, log: (line: stri
       }),
     dropBranch: (branch) =>
       serial(async () => {
-        for (const databaseName of branch.databases.keys()) {
-          const name = physicalName(branch.id, databaseName);
-          await q(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
-          createdDatabases.delete(name);
-        }
+        for (const databaseName of branch.databases.keys()) await dropDatabase(physicalName(branch.id, databaseName));
         for (const roleName of branch.roles.keys()) {
           const name = physicalName(branch.id, roleName);
           await dropRole(name);
           createdRoles.delete(name);
         }
       }),
+    createRole: (branch, roleName) =>
+      serial(async () => {
+        const role = await ensureRole(branch, roleName);
+        for (const databaseName of branch.databases.keys()) {
+          const database = physicalName(branch.id, databaseName);
+          if (await databaseExists(database)) await q(`GRANT CONNECT, TEMPORARY ON DATABASE ${quoteIdent(database)} TO ${quoteIdent(role)}`);
+        }
+      }),
+    updatePassword: (branch, roleName) =>
+      serial(async () => {
+        if (await roleExists(physicalName(branch.id, roleName))) await ensureRole(branch, roleName);
+      }),
+    dropRole: (branch, roleName) =>
+      serial(async () => {
+        const role = physicalName(branch.id, roleName);
+        if (!(await roleExists(role))) return;
+        for (const databaseName of branch.databases.keys()) {
+          const database = physicalName(branch.id, databaseName);
+          const owner = await ownerOf(database);
+          if (owner === undefined) continue;
+          await q(`REASSIGN OWNED BY ${quoteIdent(role)} TO ${quoteIdent(owner)}`, undefined, database);
+          await q(`DROP OWNED BY ${quoteIdent(role)}`, undefined, database);
+        }
+        await q(`DROP ROLE IF EXISTS ${quoteIdent(role)}`);
+        createdRoles.delete(role);
+      }),
+    createDatabase: (branch, databaseName) =>
+      serial(async () => {
+        await ensureDatabase(branch, databaseName);
+      }),
+    updateDatabase: (branch, previousName, databaseName) =>
+      serial(async () => {
+        const before = physicalName(branch.id, previousName);
+        const name = physicalName(branch.id, databaseName);
+        if (!(await databaseExists(before))) return;
+        if (before !== name) {
+          await q("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [before]);
+          await q(`ALTER DATABASE ${quoteIdent(before)} RENAME TO ${quoteIdent(name)}`);
+          createdDatabases.delete(before);
+          createdDatabases.add(name);
+        }
+        const ownerName = branch.databases.get(databaseName)?.ownerName;
+        if (ownerName !== undefined) await q(`ALTER DATABASE ${quoteIdent(name)} OWNER TO ${quoteIdent(await ensureRole(branch, ownerName))}`);
+      }),
+    dropDatabase: (branch, databaseName) => serial(() => dropDatabase(physicalName(branch.id, databaseName))),
     dropAll: () =>
       serial(async () => {
         for (const name of createdDatabases) {
