@@ -25,6 +25,11 @@ if (!existsSync(built) || statSync(built).mtimeMs < newestMtime(join(root, "src"
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
+process.stdout.write(
+  "This demo starts a local emulator of the platform (no account, no network), then plans examples/basic/svc.ts,\n" +
+    "applies it, and plans again to show the branch now matches the policy.\n",
+);
+
 const { startEmulator } = await import(join(root, "dist", "emulator", "index.js"));
 const emulator = await startEmulator({ port: 0 });
 const env = {
@@ -35,6 +40,19 @@ const env = {
   SVC_BRANCH_ID: emulator.defaultBranchId,
 };
 delete env.NO_COLOR;
+
+/** What to try next, with the user's own svc.ts (the same commands the README and docs/cli.md show). */
+const NEXT_STEPS = `
+Next, with your own svc.ts (in your app, after npm install svc-config):
+  npx svc config init                                # scaffold svc.ts and an example function
+  npx svc config validate                            # check it offline
+  npx svc emulator --port 0 > .env.emulator &        # a local platform; its SVC_* lines go to .env.emulator
+  until grep -qs SVC_CLAIM_API_HOST .env.emulator; do sleep 0.2; done   # wait until it listens
+  npx svc config plan --env .env.emulator            # see what would change
+  npx svc config apply --env .env.emulator           # apply it
+  kill %1                                            # stop the emulator
+See docs/cli.md and docs/policy.md in the package for every command and every svc.ts key.
+`;
 
 const steps = [
   ["config", "plan"],
@@ -59,4 +77,5 @@ try {
 } finally {
   await emulator.close();
 }
+if (status === 0) process.stdout.write(NEXT_STEPS);
 process.exit(status);

@@ -1,0 +1,35 @@
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { BIN, ROOT, emptyDir, ensureBuilt, runProcess } from "./harness.js";
+
+beforeAll(async () => {
+  await ensureBuilt();
+}, 180_000);
+
+/** A PATH whose `npx svc …` runs this checkout's bin, as `npx` runs an installed package's. */
+function npxShim(): string {
+  const dir = join(emptyDir(), "bin");
+  mkdirSync(dir);
+  writeFileSync(join(dir, "npx"), `#!/usr/bin/env bash\n[ "$1" = svc ] || exit 127\nshift\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(join(dir, "npx"), 0o755);
+  return `${dir}:${process.env.PATH ?? ""}`;
+}
+
+describe("npm run demo", () => {
+  it("says what it will do first and what to try next at the end, and the next steps work as written", async () => {
+    const demo = await runProcess(process.execPath, [join(ROOT, "examples", "demo.mjs")], { cwd: ROOT, env: {} });
+    expect(demo.code).toBe(0);
+    const [first = ""] = demo.stdout.split("\n");
+    expect(first).toMatch(/^This demo starts a local emulator of the platform \(no account, no network\), then plans examples\/basic\/svc\.ts,$/);
+    const next = demo.stdout.slice(demo.stdout.indexOf("\nNext, with your own svc.ts"));
+    expect(next).toMatch(/\nSee docs\/cli\.md and docs\/policy\.md in the package for every command and every svc\.ts key\.\n$/);
+
+    const commands = next.split("\n").filter((l) => l.startsWith("  ")).map((l) => l.slice(2)).join("\n");
+    expect(commands).toContain("npx svc config init");
+    const app = emptyDir();
+    const run = await runProcess("bash", ["-e", "-c", commands], { cwd: app, env: { PATH: npxShim() } });
+    expect(run.stdout).toContain("Apply complete: 1 created");
+    expect(run.code).toBe(0);
+  }, 180_000);
+});
