@@ -11,6 +11,7 @@ export * from "./config/index.js";
 export * from "./bundle/index.js";
 export * from "./engine/index.js";
 export * from "./api/index.js";
-export { inspect, pullConfig, type PulledBranchConfig, type PulledCredential } from "./inspect/index.js";
-export type { PlanSelection } from "./model/plan-selection.js";
-export type { SelectionOptions } from "./engine/select-changes.js";
+export { inspect, pullConfig } from "./engine/inspect.js";
+export type { PulledBranchConfig, PulledCredential } from "./inspect/pulled-config.js";
+
+export type { SelectionOptions } from "./engine/options.js";

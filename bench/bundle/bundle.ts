@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleFunctions, DEFAULT_BUNDLE_CONCURRENCY, type BundleProgress } from "../../src/bundle/bundle-many.js";
 import type { FunctionArchive } from "../../src/bundle/archive.js";
-import type { ResolvedFunction } from "../../src/config/resolved.js";
+import type { ResolvedFunction } from "../../src/model/desired-state.js";
 import { formatBytes } from "../../src/rules/zip-entries.js";
 
 const FUNCTION_COUNT = 40;

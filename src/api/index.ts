@@ -12,5 +12,6 @@ export {
   type PlatformApiPolling,
   type PlatformApiTimeouts,
 } from "./client-options.js";
-export type { ApiEvent, ApiRetryEvent } from "./transport.js";
+export type { ApiEvent } from "./transport.js";
+export type { ApiRetryEvent } from "../model/events.js";
 export { isTerminalStatus } from "./operations.js";

@@ -6,7 +6,7 @@
  * nothing.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { ApiRetryEvent } from "./transport.js";
+import type { ApiRetryEvent } from "../model/events.js";
 
 /** One logical request (retries included), as the transport saw it. Never carries secrets. */
 export interface RequestReport {

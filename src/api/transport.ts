@@ -17,22 +17,10 @@ import { errorFromResponse, parseErrorBody } from "./error-body.js";
 import type { MultipartBody } from "./multipart-body.js";
 import { reportRequest, reportRetry } from "./request-observer.js";
 import { decideRetry, isIdempotentMethod, parseRetryAfterMs, type AttemptOutcome } from "./retry-policy.js";
+import type { ApiRetryEvent } from "../model/events.js";
 
 /** An HTTP method the client uses. */
 export type HttpMethod = "GET" | "HEAD" | "OPTIONS" | "POST" | "PATCH" | "PUT" | "DELETE";
-
-/** A retry the client is about to make (engine.md §8.4 `retry` event). Never carries secrets. */
-export interface ApiRetryEvent {
-  type: "retry";
-  method: string;
-  path: string;
-  /** The attempt that failed, 1-based. */
-  attempt: number;
-  delayMs: number;
-  /** Absent when there was no response. */
-  status?: number;
-  requestId: string;
-}
 
 /** Events the client reports through `onEvent`. */
 export type ApiEvent = ApiRetryEvent;

@@ -1,4 +1,4 @@
-import type { PlannedChange } from "../diff/plan-types.js";
+import type { PlannedChange } from "../model/planned-change.js";
 import { ErrorCode } from "../errors/codes.js";
 import { isPlatformError } from "../errors/platform-error.js";
 import type { Json } from "../model/json.js";

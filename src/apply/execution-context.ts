@@ -1,9 +1,9 @@
 import type { PlatformApi } from "../api/platform-api.js";
-import type { ResolvedFunction, ResolvedPolicy, ResolvedTrigger } from "../config/resolved.js";
+import type { ResolvedFunction, ResolvedPolicy, ResolvedTrigger } from "../model/desired-state.js";
 import { ErrorCode } from "../errors/codes.js";
 import { isPlatformError } from "../errors/platform-error.js";
 import type { Json } from "../model/json.js";
-import type { EngineEvent } from "./events.js";
+import type { EngineEvent } from "../model/events.js";
 
 /** Time limits and poll intervals the executor uses for build waits. */
 export interface ExecutionTiming {

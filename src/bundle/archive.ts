@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { dirname } from "node:path";
-import type { ResolvedFunctionConfig } from "../config/resolved.js";
+import type { ResolvedFunctionConfig } from "../model/desired-state.js";
 import { BundleError } from "../errors/index.js";
 import {
   ZIP_ENTRY_NAME_ISSUE_MESSAGES,

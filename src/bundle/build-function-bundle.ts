@@ -1,5 +1,5 @@
 /** The public default bundler (seed): one function to its canonical ZIP bytes. */
-import type { ResolvedFunctionConfig } from "../config/resolved.js";
+import type { ResolvedFunctionConfig } from "../model/desired-state.js";
 import { buildFunctionArchive, type BundleWarning } from "./archive.js";
 
 /** Options of {@link buildFunctionBundle}. */

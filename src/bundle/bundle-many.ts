@@ -3,7 +3,7 @@
  * `concurrency` at once so memory stays bounded, collecting every failure into one `BundleError`.
  */
 import pLimit from "p-limit";
-import type { ResolvedFunction } from "../config/resolved.js";
+import type { ResolvedFunction } from "../model/desired-state.js";
 import { BundleError, ErrorCode, PlatformError, type BundleFailure } from "../errors/index.js";
 import { buildFunctionArchive, type BuildFunctionArchiveOptions, type FunctionArchive } from "./archive.js";
 import { toFunctionConfig } from "./entry.js";

@@ -4,7 +4,7 @@
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { ResolvedFunction, ResolvedFunctionConfig } from "../config/resolved.js";
+import type { ResolvedFunction, ResolvedFunctionConfig } from "../model/desired-state.js";
 
 /** Entry file names searched in a directory source, in order. */
 export const ENTRY_CANDIDATES: readonly string[] = Object.freeze(["index.ts", "index.js", "index.mjs"]);

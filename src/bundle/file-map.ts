@@ -3,7 +3,7 @@
  * before it is zipped: every path relative POSIX without `..`, `.`, empty or absolute segments,
  * every value a string or bytes.
  */
-import type { FileBundler, ResolvedFunctionConfig } from "../config/resolved.js";
+import type { FileBundler, ResolvedFunctionConfig } from "../model/desired-state.js";
 import { ZIP_ENTRY_NAME_ISSUE_MESSAGES, zipEntryNameIssue } from "../rules/zip-entries.js";
 import { bundleFailure } from "./failure.js";
 

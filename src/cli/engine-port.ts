@@ -1,5 +1,5 @@
 import type { PlatformApi } from "../api/platform-api.js";
-import type { BranchTarget, ResolvedFunctionConfig, ResolvedPolicy } from "../config/resolved.js";
+import type { BranchTarget, ResolvedFunctionConfig, ResolvedPolicy } from "../model/desired-state.js";
 import { CliError, CliErrorCode } from "../errors/cli-errors.js";
 import type { PushResult } from "../model/plan.js";
 

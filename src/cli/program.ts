@@ -1,7 +1,8 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { CliError, CliErrorCode } from "../errors/cli-errors.js";
 import { LIBRARY_VERSION } from "../version.js";
-import { runApply, type ApplyFlags } from "./commands/apply-command.js";
+import { runApply } from "./commands/apply-command.js";
+import type { ApplyFlags } from "./commands/gated-run.js";
 import { runBranchCreate, runBranchDelete, runConnectionString } from "./commands/branch-commands.js";
 import { runBranchCleanup } from "./commands/branch-cleanup.js";
 import { runBranchSync } from "./commands/branch-sync.js";

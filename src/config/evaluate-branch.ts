@@ -8,7 +8,7 @@ import { isRecord } from "./cross-checks.js";
 import { formatPath, issuesFromZod, policyErrorMap } from "./issues.js";
 import { reservedKeyIssues } from "./reserved-keys.js";
 import type { BranchClosure } from "./policy-types.js";
-import type { BranchTarget } from "./resolved.js";
+import type { BranchTarget } from "../model/desired-state.js";
 import { branchTuningSchema, type ParsedBranchTuning, type ParsedFunctionTuning } from "./schemas/branch-tuning.js";
 import { messageOf } from "./validate-static.js";
 

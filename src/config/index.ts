@@ -3,4 +3,4 @@ export { defineConfig, validatePolicy } from "./define-config.js";
 export { resolvePolicy, type ResolvePolicyOptions } from "./resolve-policy.js";
 export { parseDuration, formatDuration, type Duration, type DurationSuggestion } from "./durations.js";
 export type * from "./policy-types.js";
-export type * from "./resolved.js";
+export type * from "../model/desired-state.js";

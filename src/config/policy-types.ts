@@ -4,7 +4,7 @@
  * every rule again, for plain JavaScript policies and values computed at run time.
  */
 import type { Duration } from "./durations.js";
-import type { BranchTarget, FileBundler } from "./resolved.js";
+import type { BranchTarget, FileBundler } from "../model/desired-state.js";
 
 /** `true`, `{}` or `{ enabled: true }` = on; `false` or `{ enabled: false }` = off (policy.md §4). */
 export type Toggle = boolean | { enabled?: boolean };

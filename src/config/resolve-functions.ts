@@ -6,7 +6,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { ConfigIssue } from "../errors/index.js";
 import type { EvaluatedTuning } from "./evaluate-branch.js";
 import { formatPath } from "./issues.js";
-import type { BranchTarget, ResolvedFunction } from "./resolved.js";
+import type { BranchTarget, ResolvedFunction } from "../model/desired-state.js";
 import type { ParsedFunctionDef } from "./schemas/functions.js";
 import { compareCodePoints, sortedEntries } from "./sort.js";
 

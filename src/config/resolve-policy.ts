@@ -10,7 +10,7 @@ import { deepFreeze } from "./frozen-copy.js";
 import type { PolicyConfig } from "./policy-types.js";
 import { policyFileOf } from "./policy-origin.js";
 import { resolveFunctions, sourceIssues, type DeclaredFunctions } from "./resolve-functions.js";
-import type { BranchTarget, DataApiSettings, ResolvedDataApi, ResolvedPolicy, ResolvedTrigger } from "./resolved.js";
+import type { BranchTarget, DataApiSettings, ResolvedDataApi, ResolvedPolicy, ResolvedTrigger } from "../model/desired-state.js";
 import { isOn } from "./schemas/common.js";
 import type { ParsedPolicy } from "./schemas/policy.js";
 import { compareCodePoints, sortedEntries } from "./sort.js";

@@ -1,6 +1,6 @@
 import type { LiveState } from "../model/live-state.js";
 import type { ConflictReport } from "../model/plan.js";
-import type { ResolvedPolicy } from "../config/resolved.js";
+import type { ResolvedPolicy } from "../model/desired-state.js";
 import { makeChange } from "./change-builder.js";
 import type { DiffSink } from "./plan-types.js";
 

@@ -1,6 +1,6 @@
 import type { Json } from "../model/json.js";
 import type { Change, ChangeAction } from "../model/plan.js";
-import type { ChangeOp, PlannedChange } from "./plan-types.js";
+import type { ChangeOp, PlannedChange } from "../model/planned-change.js";
 
 /** Everything needed to describe one change; `id` is derived from action and address. */
 export type ChangeSpec = Omit<Change, "id" | "dependsOn"> & { dependsOn?: string[]; op: ChangeOp };
@@ -31,20 +31,6 @@ export function makeChange(spec: ChangeSpec): PlannedChange {
 export function existingIds(changes: readonly PlannedChange[], ids: readonly string[]): string[] {
   const present = new Set(changes.map((c) => c.change.id));
   return ids.filter((id) => present.has(id));
-}
-
-/** Equality of JSON-like values (arrays in order, objects by key). */
-export function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
-  if (typeof a === "object" && typeof b === "object" && a !== null && b !== null && !Array.isArray(a) && !Array.isArray(b)) {
-    const ka = Object.keys(a).sort();
-    const kb = Object.keys(b).sort();
-    const ra = a as Record<string, unknown>;
-    const rb = b as Record<string, unknown>;
-    return sameValue(ka, kb) && ka.every((k) => sameValue(ra[k], rb[k]));
-  }
-  return false;
 }
 
 /** Converts an unknown read-back value to JSON for a before/after record. */

@@ -1,4 +1,4 @@
-import type { ResolvedPolicy } from "../config/resolved.js";
+import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
 import type { PlanSummary } from "../model/plan.js";
 import { diffBranch, diffCompute } from "./branch.js";
@@ -6,7 +6,8 @@ import { diffBuckets, pruneBuckets } from "./buckets.js";
 import { diffDomains } from "./domains.js";
 import { diffFunctions, pruneFunctions } from "./functions.js";
 import { orderChanges } from "./order-changes.js";
-import type { DiffOptions, DiffResult, DiffSink, PlannedChange } from "./plan-types.js";
+import type { DiffOptions, DiffResult, DiffSink } from "./plan-types.js";
+import type { PlannedChange } from "../model/planned-change.js";
 import { diffAuth, diffDataApi } from "./services.js";
 import { stateFingerprint } from "./state-fingerprint.js";
 import { diffTriggers } from "./triggers.js";

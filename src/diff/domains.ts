@@ -1,4 +1,4 @@
-import type { ResolvedPolicy } from "../config/resolved.js";
+import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
 import { changeId, existingIds, makeChange } from "./change-builder.js";
 import type { DiffSink } from "./plan-types.js";

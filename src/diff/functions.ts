@@ -1,10 +1,11 @@
-import type { ResolvedFunction, ResolvedPolicy } from "../config/resolved.js";
+import type { ResolvedFunction, ResolvedPolicy } from "../model/desired-state.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
 import type { LiveFunction, LiveState } from "../model/live-state.js";
 import type { Json } from "../model/json.js";
 import { changeId, existingIds, makeChange } from "./change-builder.js";
-import { type DiffSink, type FunctionTag, REDACTED } from "./plan-types.js";
+import { type DiffSink, REDACTED } from "./plan-types.js";
+import type { FunctionTag } from "../model/planned-change.js";
 
 /** Prefix of the reserved deployment-marker variable (engine.md §6). */
 export const MARKER_PREFIX = "SVC_FINGERPRINT_";

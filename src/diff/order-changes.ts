@@ -1,8 +1,8 @@
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
 import type { Change, ResourceKind } from "../model/plan.js";
+import type { PlannedChange } from "../model/planned-change.js";
 import { MinHeap } from "./min-heap.js";
-import type { PlannedChange } from "./plan-types.js";
 
 const KIND_RANK: Record<ResourceKind, number> = {
   branch: 0, compute: 1, auth: 2, dataApi: 3, bucket: 4, function: 5, trigger: 6, domain: 7,

@@ -1,16 +1,5 @@
-import type { Change, ConflictReport, EngineWarning, PlanSummary, UnmanagedEntry } from "../model/plan.js";
-
-/** The deployment fingerprint of one declared function (engine.md §6). Never shown in plans. */
-export interface FunctionTag {
-  /** SHA-256 (hex) of the canonical ZIP. */
-  zipSha256: string;
-  /** First 20 hex of HMAC-SHA256 over the archive digest. */
-  codeTag: string;
-  /** Hex of 10 bytes of scrypt over `{runtime, env}`. */
-  configTag: string;
-  /** `SVC_FINGERPRINT_<codeTag>_<configTag>`. */
-  marker: string;
-}
+import type { ConflictReport, EngineWarning, PlanSummary, UnmanagedEntry } from "../model/plan.js";
+import type { FunctionTag, PlannedChange } from "../model/planned-change.js";
 
 /** Inputs of the pure diff besides the two states. */
 export interface DiffOptions {
@@ -22,46 +11,6 @@ export interface DiffOptions {
   allowDataLoss: boolean;
   /** Kinds whose read answered feature-unavailable, with the platform's reason. */
   unavailable?: Partial<Record<"bucket" | "function" | "trigger" | "domain", string>>;
-}
-
-/** What the executor does for a change: plain, secret-free data (env values come from the policy). */
-export type ChangeOp =
-  | { type: "branch-update"; protected?: boolean; expiresAt?: string | null }
-  | { type: "compute-update"; endpointId: string; minCu?: number; maxCu?: number; suspendTimeoutSeconds?: number }
-  | { type: "auth-create"; database: string }
-  | { type: "data-api-create"; database: string }
-  | { type: "data-api-update"; database: string; settings: Record<string, unknown> }
-  | { type: "data-api-delete"; database: string }
-  | { type: "bucket-create"; name: string; access: string }
-  | { type: "bucket-delete"; name: string }
-  | {
-      type: "function-deploy";
-      slug: string;
-      /** Send a deployment at all (false: only the display name changes). */
-      deploy: boolean;
-      /** Upload the archive (false: runtime + env only, the archive is inherited). */
-      withZip: boolean;
-      /** Send the display-name PATCH after the build. */
-      rename: boolean;
-      marker: string;
-      /** Markers on the live function other than `marker`: deleted in the same deployment. */
-      staleMarkers: string[];
-      /** Part of the internal digest of saved plans; never rendered. */
-      configTag: string;
-      zipSha256: string;
-    }
-  | { type: "function-delete"; slug: string }
-  | { type: "trigger-create"; name: string }
-  | { type: "trigger-update"; name: string; id: string; fields: string[] }
-  | { type: "trigger-delete"; name: string; id: string }
-  | { type: "domain-create"; domain: string; slug: string }
-  | { type: "domain-replace"; domain: string; slug: string; previousSlug: string }
-  | { type: "domain-delete"; domain: string };
-
-/** A change of the plan together with what the executor needs to carry it out. */
-export interface PlannedChange {
-  change: Change;
-  op: ChangeOp;
 }
 
 /** The outcome of {@link diffState}: an ordered plan plus everything reported beside it. */

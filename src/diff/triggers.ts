@@ -1,4 +1,4 @@
-import type { ResolvedPolicy, ResolvedTrigger } from "../config/resolved.js";
+import type { ResolvedPolicy, ResolvedTrigger } from "../model/desired-state.js";
 import type { LiveState, LiveTrigger } from "../model/live-state.js";
 import type { Json } from "../model/json.js";
 import { changeId, existingIds, makeChange } from "./change-builder.js";

@@ -2,7 +2,7 @@ import type { ExecutionOutcome } from "../apply/execute-plan.js";
 import { toAppliedChange } from "../apply/execute-plan.js";
 import { sha256Of } from "../diff/canonical-json.js";
 import { summarize } from "../diff/diff-state.js";
-import type { PlannedChange } from "../diff/plan-types.js";
+import type { PlannedChange } from "../model/planned-change.js";
 import type { ConflictReport, PushResult } from "../model/plan.js";
 import type { PreparedPlan } from "./prepare-plan.js";
 

@@ -1,14 +1,15 @@
 import type { ApiBranch, ApiProject, CreateBranchParams, PlatformApi } from "../api/platform-api.js";
 import type { PolicyConfig } from "../config/policy-types.js";
 import { resolvePolicy } from "../config/resolve-policy.js";
-import type { ResolvedFunctionConfig, ResolvedPolicy } from "../config/resolved.js";
+import type { ResolvedFunctionConfig, ResolvedPolicy } from "../model/desired-state.js";
 import { isValidComputePair, toWholeSecondIso } from "../diff/branch.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PartialBranchCreateError, PushConflictError } from "../errors/engine-errors.js";
 import { PlatformError, isPlatformError } from "../errors/platform-error.js";
 import type { Json } from "../model/json.js";
 import type { AppliedChange, ConflictReport, EngineWarning, PushResult } from "../model/plan.js";
-import { type EngineEvent, inReadWave, withApiEvents } from "../apply/events.js";
+import type { EngineEvent } from "../model/events.js";
+import { inReadWave, withApiEvents } from "./events.js";
 import type { PlatformApiPolling, PlatformApiTimeouts } from "../api/client-options.js";
 import { type OperationRuntime, prepareRuntime } from "./options.js";
 import { bundleAll, preparePlan } from "./prepare-plan.js";

@@ -2,7 +2,7 @@ import { createHash, createHmac, scrypt } from "node:crypto";
 import pLimit from "p-limit";
 import { canonicalJson } from "../diff/canonical-json.js";
 import { MARKER_PREFIX } from "../diff/functions.js";
-import type { FunctionTag } from "../diff/plan-types.js";
+import type { FunctionTag } from "../model/planned-change.js";
 
 /** scrypt cost of `configTag` (engine.md §6): ~32 MiB and ~100 ms per derivation. */
 export const CONFIG_TAG_SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;

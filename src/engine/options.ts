@@ -1,12 +1,23 @@
 import type { PlatformApi } from "../api/platform-api.js";
 import { createPlatformApi } from "../api/create-platform-api.js";
 import { DEFAULT_POLLING, DEFAULT_TIMEOUTS, type PlatformApiPolling, type PlatformApiTimeouts } from "../api/client-options.js";
-import type { ResolvedFunctionConfig } from "../config/resolved.js";
+import type { ResolvedFunctionConfig } from "../model/desired-state.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
-import { type EngineEvent, safeEmitter } from "../apply/events.js";
+import type { EngineEvent } from "../model/events.js";
+import { safeEmitter } from "./events.js";
 import type { PushConfirmContext } from "../apply/gate-plan.js";
-import type { SelectionOptions } from "./select-changes.js";
+
+/** Address patterns that narrow a plan (`targets` / `exclude` options). */
+export interface SelectionOptions {
+  /**
+   * Plan only the changes whose address matches one of these patterns, plus every change they
+   * depend on. `*` matches any run of characters: `function.api`, `trigger.*`. @default all
+   */
+  targets?: readonly string[];
+  /** Leave out the changes whose address matches, and every change that depends on them. @default none */
+  exclude?: readonly string[];
+}
 
 /** Options of every operation (engine.md §3; seed `ConfigOperationOptions`). */
 export interface ConfigOperationOptions {

@@ -1,17 +1,18 @@
-import type { ResolvedFunctionConfig, ResolvedPolicy } from "../config/resolved.js";
+import type { ResolvedFunctionConfig, ResolvedPolicy } from "../model/desired-state.js";
 import { bundleFunctions } from "../bundle/bundle-many.js";
 import type { FunctionArchive } from "../bundle/archive.js";
 import { diffState } from "../diff/diff-state.js";
-import type { DiffResult, FunctionTag } from "../diff/plan-types.js";
+import type { DiffResult } from "../diff/plan-types.js";
+import type { FunctionTag } from "../model/planned-change.js";
 import type { LiveState } from "../model/live-state.js";
 import type { EngineWarning } from "../model/plan.js";
-import { inReadWave } from "../apply/events.js";
+import { inReadWave } from "./events.js";
 import { computeFunctionTag } from "./function-fingerprint.js";
 import type { OperationRuntime } from "./options.js";
 import { type BaseLiveState, readBaseState, readBucketsHaveObjects, readFeatureState, type UnavailableFeature } from "../inspect/read-live-state.js";
 import { readNeedsForPolicy } from "../inspect/read-needs.js";
 import type { DiffOptions } from "../diff/plan-types.js";
-import type { PlanSelection } from "../model/plan-selection.js";
+import type { PlanSelection } from "../model/plan.js";
 
 /** Identifies the branch being planned. */
 export interface BranchIds {

@@ -1,10 +1,10 @@
 import pLimit from "p-limit";
 import type { PolicyConfig } from "../config/policy-types.js";
 import { resolvePolicy } from "../config/resolve-policy.js";
-import type { BranchTarget, ResolvedPolicy } from "../config/resolved.js";
+import type { BranchTarget, ResolvedPolicy } from "../model/desired-state.js";
 import { executePlan } from "../apply/execute-plan.js";
 import type { ExecutionContext } from "../apply/execution-context.js";
-import { withApiEvents } from "../apply/events.js";
+import { withApiEvents } from "./events.js";
 import { gatePlan } from "../apply/gate-plan.js";
 import { ApplyFailedError, CancelledError, PushAbortedError, PushConflictError } from "../errors/engine-errors.js";
 import type { PushResult } from "../model/plan.js";

@@ -6,7 +6,7 @@ import type { Change, ConflictReport, EngineWarning, PlanSummary, PushResult, Un
 import { LIBRARY_VERSION } from "../version.js";
 import { changesDigestOf, recordedDigest } from "./build-result.js";
 import type { ApplyOptions } from "./options.js";
-import { withApiEvents } from "../apply/events.js";
+import { withApiEvents } from "./events.js";
 import { prepareRuntime } from "./options.js";
 import { preparePlan } from "./prepare-plan.js";
 import { gateAndExecute, resolverFor } from "./push-config.js";

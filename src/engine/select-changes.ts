@@ -1,21 +1,11 @@
 import { summarize } from "../diff/diff-state.js";
-import type { PlannedChange } from "../diff/plan-types.js";
+import type { PlannedChange } from "../model/planned-change.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
 import type { ConflictReport, EngineWarning } from "../model/plan.js";
-import type { PlanSelection } from "../model/plan-selection.js";
+import type { PlanSelection } from "../model/plan.js";
+import type { SelectionOptions } from "./options.js";
 import type { PreparedPlan } from "./prepare-plan.js";
-
-/** Address patterns that narrow a plan (`targets` / `exclude` options). */
-export interface SelectionOptions {
-  /**
-   * Plan only the changes whose address matches one of these patterns, plus every change they
-   * depend on. `*` matches any run of characters: `function.api`, `trigger.*`. @default all
-   */
-  targets?: readonly string[];
-  /** Leave out the changes whose address matches, and every change that depends on them. @default none */
-  exclude?: readonly string[];
-}
 
 /** A checked selection: both lists present (possibly empty). */
 export interface Selection {

@@ -15,7 +15,7 @@ import type {
   ApiProject,
   ApiTrigger,
 } from "../api/wire-types.js";
-import type { BranchTarget } from "../config/resolved.js";
+import type { BranchTarget } from "../model/desired-state.js";
 import type { Deployment, LiveFunction, LiveState, LiveTrigger } from "../model/live-state.js";
 
 /** Prefix of the fingerprint marker env names (engine.md §6). */

@@ -6,7 +6,7 @@
  */
 import type { ApiBranch } from "../api/wire-types.js";
 import type { PlatformApi } from "../api/platform-api.js";
-import type { BranchTarget } from "../config/resolved.js";
+import type { BranchTarget } from "../model/desired-state.js";
 import { ErrorCode, PlatformError, isPlatformError } from "../errors/index.js";
 import type { LiveState } from "../model/live-state.js";
 import {

@@ -2,7 +2,7 @@
  * Which feature reads a plan needs (engine.md §4.2): derived from the resolved policy by a pure
  * function, so a policy that manages little costs few requests.
  */
-import type { ResolvedPolicy } from "../config/resolved.js";
+import type { ResolvedPolicy } from "../model/desired-state.js";
 
 /** The database the Data API and auth attach to when the policy names none (policy.md §5.1). */
 export const DEFAULT_SERVICE_DATABASE = "neondb";

@@ -1,5 +1,4 @@
 import type { Json } from "./json.js";
-import type { PlanSelection } from "./plan-selection.js";
 
 /** What a change does to its resource. A `replace` counts as one delete and one create. */
 export type ChangeAction = "create" | "update" | "delete" | "replace";
@@ -114,4 +113,21 @@ export interface PushResult {
   bundles: Record<string, { zipSha256: string; zipBytes: number }>;
   /** Present when `targets` / `exclude` narrowed the plan: what remains outside it. */
   selection?: PlanSelection;
+}
+
+/**
+ * A targeted plan's selection (`targets` / `exclude`): the plan's `changes` hold only the
+ * selected changes; what the branch still needs beyond them is listed here.
+ */
+export interface PlanSelection {
+  /** Address patterns given as `targets` (`*` matches any run of characters). */
+  targets: string[];
+  /** Address patterns given as `exclude`. */
+  exclude: string[];
+  /** Changes of the whole plan (selected + pending). */
+  total: number;
+  /** Changes outside the selection, in plan order: the branch still needs them. */
+  pending: Change[];
+  /** Conflicts about resources outside the selection: they do not block this apply. */
+  pendingConflicts: ConflictReport[];
 }

@@ -1,5 +1,5 @@
-import type { ResolvedFunction, ResolvedPolicy } from "../../src/config/resolved.js";
-import type { FunctionTag } from "../../src/diff/plan-types.js";
+import type { ResolvedFunction, ResolvedPolicy } from "../../src/model/desired-state.js";
+import type { FunctionTag } from "../../src/model/planned-change.js";
 import type { LiveFunction, LiveState } from "../../src/model/live-state.js";
 
 /** A resolved policy that manages nothing, with `overrides` applied. */

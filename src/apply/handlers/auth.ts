@@ -1,4 +1,4 @@
-import type { ChangeOp } from "../../diff/plan-types.js";
+import type { ChangeOp } from "../../model/planned-change.js";
 import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile } from "../execution-context.js";
 
 type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;

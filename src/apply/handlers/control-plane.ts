@@ -1,5 +1,5 @@
 import type { ApiOperation } from "../../api/platform-api.js";
-import type { ChangeOp } from "../../diff/plan-types.js";
+import type { ChangeOp } from "../../model/planned-change.js";
 import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile } from "../execution-context.js";
 
 type BranchOp = Extract<ChangeOp, { type: "branch-update" }>;

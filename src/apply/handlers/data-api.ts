@@ -1,7 +1,7 @@
 import type { CreateDataApiParams } from "../../api/platform-api.js";
-import type { ChangeOp } from "../../diff/plan-types.js";
-import { sameValue } from "../../diff/change-builder.js";
-import { toWireSettings } from "../../diff/services.js";
+import type { ChangeOp } from "../../model/planned-change.js";
+import { toWireSettings } from "../../model/kinds/data-api.js";
+import { sameValue } from "../../model/same-value.js";
 import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile } from "../execution-context.js";
 
 type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;

@@ -1,5 +1,5 @@
 import type { ApiCustomDomain } from "../../api/platform-api.js";
-import type { ChangeOp } from "../../diff/plan-types.js";
+import type { ChangeOp } from "../../model/planned-change.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { PlatformError, isPlatformError } from "../../errors/platform-error.js";
 import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile } from "../execution-context.js";

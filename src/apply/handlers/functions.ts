@@ -1,5 +1,5 @@
 import type { ApiDeployment, ApiFunction } from "../../api/platform-api.js";
-import type { ChangeOp } from "../../diff/plan-types.js";
+import type { ChangeOp } from "../../model/planned-change.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { TimeoutError } from "../../errors/api-errors.js";
 import { CancelledError } from "../../errors/engine-errors.js";

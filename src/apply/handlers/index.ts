@@ -1,4 +1,4 @@
-import type { PlannedChange } from "../../diff/plan-types.js";
+import type { PlannedChange } from "../../model/planned-change.js";
 import type { ExecutionContext, HandlerDetails } from "../execution-context.js";
 import { applyBranchUpdate, applyComputeUpdate } from "./control-plane.js";
 import { applyDomainCreate, applyDomainDelete, applyDomainReplace } from "./domains.js";

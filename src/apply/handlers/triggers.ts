@@ -1,6 +1,6 @@
 import type { ApiTriggerInput } from "../../api/platform-api.js";
-import type { ResolvedTrigger } from "../../config/resolved.js";
-import type { ChangeOp } from "../../diff/plan-types.js";
+import type { ResolvedTrigger } from "../../model/desired-state.js";
+import type { ChangeOp } from "../../model/planned-change.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { PlatformError } from "../../errors/platform-error.js";
 import { type ExecutionContext, type HandlerDetails, branchRef, desiredTrigger, mutateWithReconcile } from "../execution-context.js";

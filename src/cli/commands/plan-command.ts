@@ -3,7 +3,7 @@ import { LIBRARY_VERSION } from "../../version.js";
 import type { CommandContext } from "../context.js";
 import type { EnginePort } from "../engine-port.js";
 import { writeFileAtomic } from "../files.js";
-import type { ResolvedFunctionConfig } from "../../config/resolved.js";
+import type { ResolvedFunctionConfig } from "../../model/desired-state.js";
 import type { PushResult } from "../../model/plan.js";
 import type { TargetFlags } from "../target.js";
 import { renderPlanGraph, type GraphFormat } from "../views/graph.js";

@@ -1,5 +1,5 @@
 import { toFunctionConfig } from "../../bundle/entry.js";
-import type { BranchTarget, ResolvedPolicy } from "../../config/resolved.js";
+import type { BranchTarget, ResolvedPolicy } from "../../model/desired-state.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { isPlatformError } from "../../errors/platform-error.js";
 import type { CommandContext } from "../context.js";

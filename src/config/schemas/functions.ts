@@ -4,7 +4,7 @@ import { ENVIRONMENT_MARKER_HEADROOM_BYTES, MAX_ENVIRONMENT_BYTES, environmentBy
 import { hostnameSchema } from "../../rules/hostname.js";
 import { escapeUnsafeText } from "../../rules/visible-text.js";
 import { describeType, describeValue } from "../issues.js";
-import type { FileBundler } from "../resolved.js";
+import type { FileBundler } from "../../model/desired-state.js";
 import { boundedString, check, recordOf, strictObject } from "./common.js";
 
 const SLUG = /^[a-z0-9]{1,20}$/;

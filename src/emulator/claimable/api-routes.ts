@@ -1,17 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { HttpBindings } from "@hono/node-server";
+import type { ClaimableEnv } from "./env.js";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { claimableFaults, type FaultSource } from "./fault-middleware.js";
 import { isCanonicalUuid } from "./ids.js";
 import { toWireRecord, type ClaimableRecord } from "./record.js";
 import type { ClaimableService } from "./service.js";
-
-/** Hono environment of the claimable routes: the emulator's request id, when its middleware set one. */
-export interface ClaimableEnv {
-  Bindings: HttpBindings;
-  Variables: { rid: string };
-}
 
 /** Options of {@link claimableApiRoutes}. */
 export interface ClaimableApiOptions {

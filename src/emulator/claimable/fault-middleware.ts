@@ -6,7 +6,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { CODE_BY_STATUS } from "../http/errors.js";
 import { drawFaults, markInjected, sleep, type FaultHit, type FaultSource } from "../faults.js";
-import type { ClaimableEnv } from "./api-routes.js";
+import type { ClaimableEnv } from "./env.js";
 
 /** The part of the emulator's fault engine the claimable API uses. */
 export type { FaultSource };

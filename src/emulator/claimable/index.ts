@@ -1,12 +1,13 @@
 import { Hono } from "hono";
 import { createPostgresBackend, type PostgresBackend } from "../postgres/backend.js";
-import { claimableApiRoutes, type ClaimableEnv } from "./api-routes.js";
+import { claimableApiRoutes } from "./api-routes.js";
+import type { ClaimableEnv } from "./env.js";
 import type { FaultSource } from "./fault-middleware.js";
 import { claimPageRoutes, type ClaimAccounts } from "./claim-page-routes.js";
 import type { RandomBytes } from "./ids.js";
 import { createClaimableService, type ClaimableClock, type ClaimableService, type ClaimAdoption, type ClaimableState } from "./service.js";
 
-export type { ClaimableEnv } from "./api-routes.js";
+export type { ClaimableEnv } from "./env.js";
 export type { ClaimAccounts, ClaimPrincipal } from "./claim-page-routes.js";
 export type { ClaimAdoption, ClaimableClock, ClaimableService, ClaimableState } from "./service.js";
 export type { ClaimableRecord, ClaimableWireRecord, ClaimOwner, ClaimStatus } from "./record.js";

@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import { newBranchRecord, newEndpointRecord, newProjectRecord, newRole } from "../engine/lifecycle.js";
 import type { World } from "../store/world.js";
-import type { ClaimableEnv } from "./api-routes.js";
+import type { ClaimableEnv } from "./env.js";
 import type { ClaimAccounts } from "./claim-page-routes.js";
 import type { InstantFeature } from "./index.js";
 import type { ClaimAdoption } from "./service.js";

@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildFunctionArchive, type FunctionArchive } from "../../../src/bundle/archive.js";
-import type { ResolvedFunctionConfig } from "../../../src/config/resolved.js";
+import type { ResolvedFunctionConfig } from "../../../src/model/desired-state.js";
 import { BundleError } from "../../../src/errors/index.js";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 

@@ -1,7 +1,8 @@
 import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import pg from "pg";
-import { claimableApiRoutes, type ClaimableEnv } from "../../../src/emulator/claimable/api-routes.js";
+import { claimableApiRoutes } from "../../../src/emulator/claimable/api-routes.js";
+import type { ClaimableEnv } from "../../../src/emulator/claimable/env.js";
 import { claimPageRoutes, type ClaimAccounts } from "../../../src/emulator/claimable/claim-page-routes.js";
 import { createClaimableService, type ClaimableService, type ClaimAdoption } from "../../../src/emulator/claimable/service.js";
 import { createPostgresBackend, type PostgresBackend } from "../../../src/emulator/postgres/backend.js";

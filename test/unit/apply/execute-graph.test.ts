@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import type { PlatformApi } from "../../../src/api/platform-api.js";
 import { executePlan } from "../../../src/apply/execute-plan.js";
 import type { ExecutionContext } from "../../../src/apply/execution-context.js";
-import type { EngineEvent } from "../../../src/apply/events.js";
+import type { EngineEvent } from "../../../src/model/events.js";
 import { makeChange } from "../../../src/diff/change-builder.js";
 import { orderChanges } from "../../../src/diff/order-changes.js";
-import type { PlannedChange } from "../../../src/diff/plan-types.js";
+import type { PlannedChange } from "../../../src/model/planned-change.js";
 import { isPlatformError } from "../../../src/errors/index.js";
 import { policyWith } from "../../helpers/engine-state.js";
 

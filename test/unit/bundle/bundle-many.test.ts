@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bundleFunctions, type BundleProgress } from "../../../src/bundle/bundle-many.js";
-import type { FileBundler, ResolvedFunction } from "../../../src/config/resolved.js";
+import type { FileBundler, ResolvedFunction } from "../../../src/model/desired-state.js";
 import { BundleError, ErrorCode, isPlatformError } from "../../../src/errors/index.js";
 import { fixturePath, functionConfig } from "./function-config.js";
 

@@ -2,7 +2,7 @@ import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
 import { buildFunctionArchive } from "../../../src/bundle/archive.js";
 import { buildFunctionBundle } from "../../../src/bundle/index.js";
-import type { FileBundler } from "../../../src/config/resolved.js";
+import type { FileBundler } from "../../../src/model/desired-state.js";
 import { BundleError } from "../../../src/errors/index.js";
 import { archiveNames, fixturePath, functionConfig, readArchive } from "./function-config.js";
 

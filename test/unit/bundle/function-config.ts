@@ -1,7 +1,7 @@
 /** Test helpers for bundling: fixture paths, function configs and archive reading. */
 import { fileURLToPath } from "node:url";
 import JSZip from "jszip";
-import type { FileBundler, ResolvedFunctionConfig } from "../../../src/config/resolved.js";
+import type { FileBundler, ResolvedFunctionConfig } from "../../../src/model/desired-state.js";
 
 /** Absolute path of `fixtures/functions/<name>`. */
 export function fixturePath(name: string): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { diffState } from "../../../src/diff/diff-state.js";
-import type { FunctionTag } from "../../../src/diff/plan-types.js";
-import type { ResolvedPolicy } from "../../../src/config/resolved.js";
+import type { FunctionTag } from "../../../src/model/planned-change.js";
+import type { ResolvedPolicy } from "../../../src/model/desired-state.js";
 import type { LiveFunction } from "../../../src/model/live-state.js";
 import { NOW, fnWith, liveFn, liveWith, policyWith, tagWith } from "../../helpers/engine-state.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PlannedChange } from "../../../src/diff/plan-types.js";
+import type { PlannedChange } from "../../../src/model/planned-change.js";
 import { readSelection, selectChanges } from "../../../src/engine/select-changes.js";
 import type { Change, ConflictReport } from "../../../src/model/plan.js";
 

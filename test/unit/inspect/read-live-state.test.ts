@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ResolvedPolicy } from "../../../src/config/resolved.js";
+import type { ResolvedPolicy } from "../../../src/model/desired-state.js";
 import { readBucketsHaveObjects, readLiveState } from "../../../src/inspect/read-live-state.js";
 import { allFeatureReads, NO_FEATURE_READS, readNeedsForPolicy } from "../../../src/inspect/read-needs.js";
 import { fixturePlatform, loadRoutes } from "./fixture-platform.js";

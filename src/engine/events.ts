@@ -1,19 +1,6 @@
+/** How the engine reports progress: a listener that never throws, read waves and retries as events. */
 import { observeRequests } from "../api/request-observer.js";
-import type { ApiRetryEvent } from "../api/transport.js";
-import type { PlanSummary } from "../model/plan.js";
-
-/**
- * Progress reported through the `onEvent` option (engine.md §8.4). Never carries env values
- * or the API key; listeners are called synchronously and their exceptions are swallowed.
- */
-export type EngineEvent =
-  | { type: "read"; wave: number; request: string; status?: number; ms: number; requestId: string }
-  | { type: "bundle"; slug: string; phase: "start" | "done"; zipBytes?: number; zipSha256?: string }
-  | { type: "plan"; summary: PlanSummary }
-  | { type: "change"; id: string; phase: "start" | "done" | "failed" | "skipped"; reason?: string }
-  | { type: "wait"; changeId: string; waitingFor: "operation" | "deployment"; id: string; status: string }
-  | ApiRetryEvent
-  | { type: "warning"; code: string; message: string; address?: string };
+import type { EngineEvent } from "../model/events.js";
 
 /** A listener wrapper that never throws. */
 export function safeEmitter(onEvent: ((event: EngineEvent) => void) | undefined): (event: EngineEvent) => void {

@@ -4,12 +4,13 @@
  */
 import type { PlatformApi } from "../api/platform-api.js";
 import type { ApiDatabase } from "../api/wire-types.js";
-import { type EngineEvent, inReadWave, withApiEvents } from "../apply/events.js";
-import { prepareRuntime, type ConfigOperationOptions } from "../engine/options.js";
+import type { EngineEvent } from "../model/events.js";
+import { inReadWave, withApiEvents } from "./events.js";
+import { prepareRuntime, type ConfigOperationOptions } from "./options.js";
 import { ErrorCode, isPlatformError } from "../errors/index.js";
-import { buildPulledBranchConfig, type PulledBranchConfig } from "./pulled-config.js";
-import { branchNotFoundError } from "./read-live-state.js";
-import { DEFAULT_SERVICE_DATABASE } from "./read-needs.js";
+import { buildPulledBranchConfig, type PulledBranchConfig } from "../inspect/pulled-config.js";
+import { branchNotFoundError } from "../inspect/read-live-state.js";
+import { DEFAULT_SERVICE_DATABASE } from "../inspect/read-needs.js";
 
 /**
  * Reads the branch `options.branchId` and returns it as a `PulledBranchConfig` whose `config`

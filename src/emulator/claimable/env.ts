@@ -1,0 +1,8 @@
+/** The Hono environment the claimable API's routes and middleware share. */
+import type { HttpBindings } from "@hono/node-server";
+
+/** Hono environment of the claimable routes: the emulator's request id, when its middleware set one. */
+export interface ClaimableEnv {
+  Bindings: HttpBindings;
+  Variables: { rid: string };
+}

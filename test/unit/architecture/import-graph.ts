@@ -1,0 +1,150 @@
+/**
+ * The import graph of `src/` and the dependency direction ARCHITECTURE.md documents. Parsing is
+ * textual (static `import`/`export … from`, literal dynamic `import()`), which is exact for this
+ * code base: every import is a relative literal or a package name.
+ */
+import { readFileSync, readdirSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+/** One import of one file: the importing file, the imported file (both relative to `src/`), and how. */
+export interface ImportEdge {
+  from: string;
+  to: string;
+  dynamic: boolean;
+}
+
+const IMPORT = /(?:^|[\s;])(?:import|export)\s[^"';]*?\sfrom\s*["']([^"']+)["']|(?:^|[\s;])import\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** Every relative import between files of `srcDir` (package imports are left out). */
+export function readImportGraph(srcDir: string): ImportEdge[] {
+  const edges: ImportEdge[] = [];
+  for (const file of sourceFiles(srcDir)) {
+    const text = readFileSync(file, "utf8");
+    for (const match of text.matchAll(IMPORT)) {
+      const specifier = match[1] ?? match[2] ?? match[3];
+      if (specifier === undefined || !specifier.startsWith(".")) continue;
+      const target = resolve(dirname(file), specifier).replace(/\.js$/, ".ts");
+      edges.push({ from: relative(srcDir, file), to: relative(srcDir, target), dynamic: match[3] !== undefined });
+    }
+  }
+  return edges;
+}
+
+/**
+ * The layer of a file: its top folder under `src/`, except `api/wire/` (the wire schemas the
+ * emulator may use), `apply/handlers/` (which build requests from the plan alone, so they may
+ * not reach back into `diff/`) and the root files.
+ */
+export function layerOf(file: string): string {
+  if (file.startsWith("api/wire/")) return "api/wire";
+  if (file.startsWith("apply/handlers/")) return "apply/handlers";
+  const slash = file.indexOf("/");
+  return slash === -1 ? file.replace(/\.ts$/, "") : file.slice(0, slash);
+}
+
+/**
+ * Allowed targets per layer (besides the layer itself). The engine stack reads
+ * `cli → engine → (inspect, apply) → (diff, bundle) → (api, config) → (model, errors, rules)`,
+ * each layer reaching everything below it; the side products sit beside it.
+ */
+const ENGINE_STACK: string[][] = [["cli"], ["engine"], ["inspect", "apply"], ["diff", "bundle"], ["api", "api/wire", "config"], ["model", "errors", "rules", "version"]];
+
+function below(layer: string): string[] {
+  const rank = ENGINE_STACK.findIndex((row) => row.includes(layer));
+  return ENGINE_STACK.slice(rank + 1).flat();
+}
+
+const ALLOWED: Record<string, string[]> = {
+  v1: below("cli"),
+  index: ["v1"],
+  cli: ["v1", ...below("cli"), "instant"],
+  engine: below("engine"),
+  inspect: below("inspect"),
+  apply: [...below("apply"), "apply/handlers"],
+  "apply/handlers": ["apply", ...below("apply").filter((l) => l !== "diff")],
+  diff: ["model", "rules", "errors"],
+  bundle: below("bundle"),
+  api: ["api/wire", "model", "errors", "rules", "version"],
+  "api/wire": ["rules", "errors"],
+  config: ["model", "errors", "rules", "version"],
+  model: ["rules"],
+  // Errors carry plan records (a failed apply's result) in their details.
+  errors: ["model"],
+  rules: [],
+  version: [],
+  instant: ["api", "api/wire", "errors", "rules", "version"],
+  vite: ["instant", "api", "api/wire", "errors", "version"],
+  emulator: ["api/wire", "rules", "errors", "version"],
+};
+
+/**
+ * Edges allowed only as a literal dynamic `import()`: the CLI loads the emulator lazily, and the
+ * loader hands the package's own surface to the policy it evaluates (`svc-config`, `/v1`).
+ */
+const LAZY: Record<string, string[]> = { cli: ["emulator"], config: ["v1", "index"] };
+
+/** Edges that break the documented direction, as `from → to` lines. */
+export function forbiddenEdges(edges: readonly ImportEdge[]): string[] {
+  const bad: string[] = [];
+  for (const edge of edges) {
+    const from = layerOf(edge.from);
+    const to = layerOf(edge.to);
+    if (from === to) continue;
+    const allowed = ALLOWED[from] ?? [];
+    if (allowed.includes(to)) continue;
+    if (edge.dynamic && (LAZY[from] ?? []).includes(to)) continue;
+    bad.push(`${edge.from} → ${edge.to} (${from} may import ${allowed.join(", ") || "nothing"})`);
+  }
+  return bad.sort();
+}
+
+/**
+ * File-level import cycles among static imports (type-only ones included): strongly connected
+ * components of more than one file, or a self-import. A lazy `import()` runs after every module
+ * has loaded, so it closes no cycle.
+ */
+export function importCycles(edges: readonly ImportEdge[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const edge of edges) if (!edge.dynamic) next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  let counter = 0;
+  const visit = (node: string): void => {
+    index.set(node, counter);
+    low.set(node, counter);
+    counter += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const target of next.get(node) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(node, Math.min(low.get(node) ?? 0, low.get(target) ?? 0));
+      } else if (onStack.has(target)) {
+        low.set(node, Math.min(low.get(node) ?? 0, index.get(target) ?? 0));
+      }
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop();
+      if (member === undefined) break;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1 || (next.get(node) ?? []).includes(node)) cycles.push(component.sort());
+  };
+  for (const node of [...next.keys()].sort()) if (!index.has(node)) visit(node);
+  return cycles;
+}
