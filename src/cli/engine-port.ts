@@ -55,7 +55,7 @@ export interface PushOptions extends OperationOptions {
 
 /** The engine functions the CLI calls, as `svc-config/v1` exports them (engine.md §2). */
 export interface EnginePort {
-  loadConfigFromFile(options: { path?: string; cwd?: string }): Promise<{ config: PolicyValue; resolvedPath: string }>;
+  loadConfigFromFile(options: { path?: string; cwd?: string; evaluationTimeoutMs?: number }): Promise<{ config: PolicyValue; resolvedPath: string }>;
   resolvePolicy(config: PolicyValue, target: BranchTarget): ResolvedPolicy;
   buildFunctionBundle(fn: ResolvedFunctionConfig): Promise<Uint8Array>;
   plan(config: PolicyValue, options: PushOptions): Promise<PushResult>;

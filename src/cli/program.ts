@@ -51,7 +51,15 @@ function addCommon(cmd: Command): Command {
 function addPolicy(cmd: Command): Command {
   return cmd
     .option("--config <path>", "the policy file (default: search for svc.ts upwards from here)", single("--config"))
-    .option("--env <file>", "load a dotenv file before svc.ts is evaluated; repeatable, never overwrites", repeatable);
+    .option("--env <file>", "load a dotenv file before svc.ts is evaluated; repeatable, never overwrites", repeatable)
+    .option("--eval-timeout <seconds>", "time limit for evaluating svc.ts and its branch function, each (default: 30)", evalTimeout);
+}
+
+function evalTimeout(value: string, previous: number | undefined): number {
+  if (previous !== undefined) throw new InvalidArgumentError("--eval-timeout was given twice.");
+  const seconds = Number(value);
+  if (value.trim() === "" || !Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) throw new InvalidArgumentError("--eval-timeout must be a number of seconds above 0 and at most 86400.");
+  return Math.max(1, Math.round(seconds * 1000));
 }
 
 function addTarget(cmd: Command, options: { branch: boolean } = { branch: true }): Command {

@@ -3,7 +3,7 @@
  * or a promise becomes a `ConfigValidationError` on `branch` naming the branch; tuning issues
  * carry paths starting with `branch.`.
  */
-import { ConfigValidationError, type ConfigIssue, type ConfigValidationContext } from "../errors/index.js";
+import { ConfigValidationError, ErrorCode, isPlatformError, type ConfigIssue, type ConfigValidationContext } from "../errors/index.js";
 import { isRecord } from "./cross-checks.js";
 import { formatPath, issuesFromZod, policyErrorMap } from "./issues.js";
 import { reservedKeyIssues } from "./reserved-keys.js";
@@ -59,6 +59,8 @@ function callOnce(closure: BranchClosure, target: Readonly<BranchTarget>, contex
   try {
     result = closure(target);
   } catch (err) {
+    // An exceeded time limit or an exit attempt is a load failure of its own (evaluation-guard.ts).
+    if (isPlatformError(err, ErrorCode.CONFIG_LOAD_FAILED)) throw err;
     throw new ConfigValidationError(
       [{ path: "branch", message: `the branch function failed for branch "${target.name}": ${messageOf(err)}` }],
       context,

@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { sep } from "node:path";
 import type { JitiOptions } from "jiti";
+import { ErrorCode, isPlatformError } from "../errors/index.js";
+import { runGuarded } from "./evaluation-guard.js";
 import {
   evaluationError,
   invalidPolicyError,
@@ -42,9 +44,10 @@ const nativeModuleCache = createRequire(import.meta.url).cache;
  * so `.ts`, `.mts`, `.js` and `.mjs` policies and the local modules they import are executed
  * again on every call (jiti's async `import()` would hand `.js`/`.mjs` to Node's uncleanable ESM
  * cache). `svc-config` and `svc-config/v1` resolve to this package's own loaded modules, so the
- * policy's `defineConfig` is the caller's. Throws `ConfigLoadError` for every failure.
+ * policy's `defineConfig` is the caller's. The top level runs under `timeoutMs` with process
+ * exits trapped (`evaluation-guard.ts`). Throws `ConfigLoadError` for every failure.
  */
-export async function evaluatePolicyModule(file: string): Promise<unknown> {
+export async function evaluatePolicyModule(file: string, options: { timeoutMs?: number } = {}): Promise<unknown> {
   const createJiti = await importJiti(file);
   const virtualModules = await hostModules();
   let source: string;
@@ -55,9 +58,11 @@ export async function evaluatePolicyModule(file: string): Promise<unknown> {
   }
   const jiti = createJiti(import.meta.url, { ...JITI_OPTIONS, virtualModules });
   const cachedBefore = new Set(Object.keys(nativeModuleCache));
+  warmUpTransform(jiti, file);
   try {
-    return jiti.evalModule(source, { filename: file, async: false, forceTranspile: true });
+    return runGuarded(() => jiti.evalModule(source, { filename: file, async: false, forceTranspile: true }), { file, phase: "module", ...options });
   } catch (cause) {
+    if (isPlatformError(cause, ErrorCode.CONFIG_LOAD_FAILED)) throw cause;
     if (isValidationError(cause)) throw invalidPolicyError(file, cause);
     const awaitIn = topLevelAwaitLocation(cause);
     if (awaitIn !== undefined) throw topLevelAwaitError(file, awaitIn ?? file, cause);
@@ -65,6 +70,18 @@ export async function evaluatePolicyModule(file: string): Promise<unknown> {
   } finally {
     forgetLocalNativeModules(cachedBefore);
   }
+}
+
+let transformLoaded = false;
+
+/**
+ * Loads jiti's transpiler once, outside the time limit: a limit that passes while jiti is still
+ * loading its own modules would leave them half-initialised for every later evaluation.
+ */
+function warmUpTransform(jiti: ReturnType<typeof import("jiti").createJiti>, file: string): void {
+  if (transformLoaded) return;
+  jiti.evalModule("export {};", { filename: file, async: false, forceTranspile: true });
+  transformLoaded = true;
 }
 
 async function importJiti(file: string): Promise<typeof import("jiti").createJiti> {

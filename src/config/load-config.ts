@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { validatePolicy } from "./define-config.js";
 import { evaluatePolicyModule } from "./evaluate-policy-module.js";
+import { DEFAULT_EVALUATION_TIMEOUT_MS, checkEvaluationTimeout, rememberEvaluationTimeout } from "./evaluation-guard.js";
 import { classifyPath, findPolicyFile } from "./find-policy-file.js";
 import {
   conflictingExportsError,
@@ -28,6 +29,12 @@ export interface LoadConfigFromFileOptions {
    * Only a ceiling for searches that start inside it. @default os.homedir()
    */
   stopAt?: string;
+  /**
+   * Time limit of one evaluation of the policy, in ms: its module top level here, and each later
+   * call of its branch closure. Past it, `ConfigLoadError` names the file and the phase.
+   * @default 30000
+   */
+  evaluationTimeoutMs?: number;
 }
 
 /** A loaded and validated policy. */
@@ -50,11 +57,14 @@ export interface LoadConfigFromFileResult {
  *
  * @throws ConfigLoadError (`PLATFORM_CONFIG_LOAD_FAILED`) when no file is found, the file fails
  * to evaluate, exports no policy, or exports an invalid one (then the `ConfigValidationError`
- * is the `cause` and its issues are in `details.issues`).
+ * is the `cause` and its issues are in `details.issues`), when evaluating takes longer than
+ * `evaluationTimeoutMs`, or when the policy calls `process.exit`/`process.abort` (the process
+ * never ends: the call throws inside the policy and the load fails naming the file).
  */
 export async function loadConfigFromFile(options: LoadConfigFromFileOptions = {}): Promise<LoadConfigFromFileResult> {
+  const timeoutMs = checkEvaluationTimeout(options.evaluationTimeoutMs ?? DEFAULT_EVALUATION_TIMEOUT_MS);
   const file = locatePolicyFile(options);
-  const exports = await evaluatePolicyModule(file);
+  const exports = await evaluatePolicyModule(file, { timeoutMs });
   const value = selectPolicyExport(exports, file);
   let config: PolicyConfig;
   try {
@@ -64,6 +74,7 @@ export async function loadConfigFromFile(options: LoadConfigFromFileOptions = {}
     throw err;
   }
   rememberPolicyFile(config, file);
+  rememberEvaluationTimeout(config, timeoutMs);
   return { config, resolvedPath: file };
 }
 

@@ -6,6 +6,7 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { ConfigValidationError, ErrorCode, PlatformError, type ConfigValidationContext } from "../errors/index.js";
 import { PREVIEW_KEYS } from "./cross-checks.js";
 import { evaluateBranch, type EvaluatedTuning } from "./evaluate-branch.js";
+import { evaluationTimeoutOf, guardedClosure } from "./evaluation-guard.js";
 import { deepFreeze } from "./frozen-copy.js";
 import type { PolicyConfig } from "./policy-types.js";
 import { policyFileOf } from "./policy-origin.js";
@@ -33,6 +34,8 @@ export interface ResolvePolicyOptions {
  *
  * @throws ConfigValidationError (`PLATFORM_CONFIG_INVALID`) listing every issue of the failing
  * stage; a throwing closure is wrapped with the branch name and kept as `cause`.
+ * @throws ConfigLoadError (`PLATFORM_CONFIG_LOAD_FAILED`) when the closure runs longer than the
+ * policy's evaluation limit or calls `process.exit`/`process.abort`.
  * @throws PlatformError (`PLATFORM_INVALID_OPTIONS`) when `baseDir` is not absolute.
  */
 export function resolvePolicy(config: PolicyConfig, target: BranchTarget, options: ResolvePolicyOptions = {}): ResolvedPolicy {
@@ -46,7 +49,8 @@ export function resolvePolicy(config: PolicyConfig, target: BranchTarget, option
 
   const frozenTarget = Object.freeze({ ...target });
   const branchContext = { ...context, branchName: frozenTarget.name };
-  const evaluated = evaluateBranch(parsed.branch, frozenTarget, Object.keys(declared.bySlug), branchContext);
+  const closure = parsed.branch === undefined ? undefined : guardedClosure(parsed.branch, { file, timeoutMs: evaluationTimeoutOf(config as object) });
+  const evaluated = evaluateBranch(closure, frozenTarget, Object.keys(declared.bySlug), branchContext);
   const resolvedFunctions = resolveFunctions(declared, evaluated, frozenTarget, baseDir);
   if (resolvedFunctions.issues.length > 0) throw new ConfigValidationError(resolvedFunctions.issues, branchContext);
 

@@ -12,6 +12,8 @@ import type { ViewTarget } from "../views/view-model.js";
 export interface PolicyFlags {
   config?: string;
   env?: string[];
+  /** `--eval-timeout`, converted to milliseconds. */
+  evalTimeout?: number;
 }
 
 /** A loaded policy and how it was found. */
@@ -48,7 +50,8 @@ export function displayPath(cwd: string, path: string): string {
 
 /** Loads `svc.ts` (`--config` or the search) and adds its function env values to the scrubber. */
 export async function loadPolicy(ctx: CommandContext, engine: EnginePort, flags: PolicyFlags): Promise<LoadedPolicy> {
-  const loaded = await engine.loadConfigFromFile(flags.config === undefined ? { cwd: ctx.io.cwd } : { path: flags.config, cwd: ctx.io.cwd });
+  const limit = flags.evalTimeout === undefined ? {} : { evaluationTimeoutMs: flags.evalTimeout };
+  const loaded = await engine.loadConfigFromFile(flags.config === undefined ? { cwd: ctx.io.cwd, ...limit } : { path: flags.config, cwd: ctx.io.cwd, ...limit });
   const values: string[] = [];
   collectEnvValues(loaded.config, values);
   ctx.scrubber.add(...values);

@@ -1,0 +1,140 @@
+/**
+ * Evaluation limits (policy.md §12): a policy is code, so its module top level and each call of
+ * its branch closure run under a time limit and with `process.exit`/`process.abort` trapped.
+ *
+ * The limit is enforced in-process: the evaluation runs inside a one-line `vm` script with a
+ * `timeout`, whose watchdog thread terminates the JavaScript running on this thread (a loop the
+ * policy cannot catch), so the library itself guarantees it; no worker or subprocess is needed
+ * and only plain synchronous calls are affected. Asynchronous work a policy leaves behind
+ * (timers, promises) is not bounded: the loader evaluates synchronously and never waits for it.
+ */
+import { createContext, Script } from "node:vm";
+import { ConfigLoadError, ErrorCode, PlatformError } from "../errors/index.js";
+import type { BranchClosure } from "./policy-types.js";
+
+/** Which part of the policy was running. */
+export type EvaluationPhase = "module" | "branch";
+
+/** The default limit of one evaluation: 30 s. */
+export const DEFAULT_EVALUATION_TIMEOUT_MS = 30_000;
+
+/** The largest limit the watchdog accepts (about 24 days). */
+const MAX_EVALUATION_TIMEOUT_MS = 2 ** 31 - 1;
+
+const PHASE_TEXT: Readonly<Record<EvaluationPhase, string>> = Object.freeze({
+  module: "module top level",
+  branch: "branch closure",
+});
+
+/** What a guarded evaluation needs to know. */
+export interface EvaluationGuardOptions {
+  /** The policy file, for messages (`the policy` when it was not loaded from a file). */
+  file: string | undefined;
+  phase: EvaluationPhase;
+  /** @default {@link DEFAULT_EVALUATION_TIMEOUT_MS} */
+  timeoutMs?: number;
+}
+
+/**
+ * Checks an `evaluationTimeoutMs` option: a positive integer number of milliseconds.
+ * @throws PlatformError `PLATFORM_INVALID_OPTIONS`.
+ */
+export function checkEvaluationTimeout(value: unknown): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > MAX_EVALUATION_TIMEOUT_MS) {
+    throw new PlatformError(
+      ErrorCode.INVALID_OPTIONS,
+      `Invalid option evaluationTimeoutMs: must be a whole number of milliseconds from 1 to ${MAX_EVALUATION_TIMEOUT_MS} (got ${String(value)}).`,
+      { details: { option: "evaluationTimeoutMs", value: String(value) } },
+    );
+  }
+  return value;
+}
+
+const timeoutByPolicy = new WeakMap<object, number>();
+
+/** Records the evaluation limit a policy was loaded with, for later calls of its closure. */
+export function rememberEvaluationTimeout(policy: object, timeoutMs: number): void {
+  timeoutByPolicy.set(policy, timeoutMs);
+}
+
+/** The evaluation limit `policy` was loaded with, or the default. */
+export function evaluationTimeoutOf(policy: object): number {
+  return timeoutByPolicy.get(policy) ?? DEFAULT_EVALUATION_TIMEOUT_MS;
+}
+
+/** Thrown inside the policy's call stack when it calls `process.exit` or `process.abort`. */
+class ExitAttempt extends Error {}
+
+let sandbox: { context: object; script: Script } | undefined;
+
+/**
+ * Runs `evaluate` (synchronous) under the time limit with process exits trapped.
+ *
+ * @throws ConfigLoadError (`PLATFORM_CONFIG_LOAD_FAILED`) naming the file and the phase when the
+ * limit passes or the policy tries to end the process (even if it caught the trap's error);
+ * errors `evaluate` throws otherwise pass through unchanged.
+ */
+export function runGuarded<T>(evaluate: () => T, options: EvaluationGuardOptions): T {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_EVALUATION_TIMEOUT_MS;
+  sandbox ??= { context: createContext({}), script: new Script("run()", { filename: "svc-config-evaluation-guard" }) };
+  const { context, script } = sandbox;
+  const { exit, abort } = process;
+  let attempt: { call: string } | undefined;
+  process.exit = ((code?: number | string | null) => {
+    attempt = { call: `process.exit(${code === undefined ? "" : JSON.stringify(code)})` };
+    throw new ExitAttempt("process.exit is not allowed while a policy is evaluated");
+  }) as typeof process.exit;
+  process.abort = (() => {
+    attempt = { call: "process.abort()" };
+    throw new ExitAttempt("process.abort is not allowed while a policy is evaluated");
+  }) as typeof process.abort;
+  let result: T;
+  try {
+    (context as { run?: () => T }).run = evaluate;
+    result = script.runInContext(context as never, { timeout: timeoutMs }) as T;
+  } catch (err) {
+    if (attempt !== undefined || err instanceof ExitAttempt) throw exitError(options, attempt?.call ?? "process.exit()", err);
+    if (isTimeout(err)) throw timeoutError(options, timeoutMs, err);
+    throw err;
+  } finally {
+    (context as { run?: () => T }).run = undefined;
+    process.exit = exit;
+    process.abort = abort;
+  }
+  if (attempt !== undefined) throw exitError(options, attempt.call, undefined);
+  return result;
+}
+
+/** `closure` with every call run by {@link runGuarded} in the `branch` phase. */
+export function guardedClosure(closure: BranchClosure, options: { file: string | undefined; timeoutMs: number }): BranchClosure {
+  return (target) => runGuarded(() => closure(target), { ...options, phase: "branch" });
+}
+
+function isTimeout(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: unknown }).code === "ERR_SCRIPT_EXECUTION_TIMEOUT";
+}
+
+function where(options: EvaluationGuardOptions): string {
+  return `${options.file ?? "the policy"} (${PHASE_TEXT[options.phase]})`;
+}
+
+function timeoutError(options: EvaluationGuardOptions, timeoutMs: number, cause: unknown): ConfigLoadError {
+  return new ConfigLoadError(
+    `evaluating ${where(options)} did not finish within ${formatMs(timeoutMs)}; look for an endless loop or a blocking call, ` +
+      "or raise the limit with the evaluationTimeoutMs option (CLI: --eval-timeout <seconds>)",
+    { file: options.file ?? null, phase: options.phase, timeoutMs },
+    cause,
+  );
+}
+
+function exitError(options: EvaluationGuardOptions, call: string, cause: unknown): ConfigLoadError {
+  return new ConfigLoadError(
+    `${where(options)} called ${call} while being evaluated; a policy must not end the process: throw an error instead`,
+    { file: options.file ?? null, phase: options.phase, call },
+    cause,
+  );
+}
+
+function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
