@@ -8,6 +8,7 @@
 import { createBranchDatabases, type BranchDatabases, type BranchFacts } from "./postgres/branch-databases.js";
 import type { PostgresBackend } from "./postgres/backend.js";
 import { roleDatabaseRequestOf } from "./postgres/role-database-requests.js";
+import { databaseFacts, followRestore, isRestoreRequest } from "./real-restore.js";
 import type { BranchRec, ProjectRec } from "./store/records.js";
 import type { World } from "./store/world.js";
 
@@ -19,11 +20,7 @@ const BRANCH = /^\/api\/v2\/projects\/([^/]+)\/branches\/([^/]+)$/;
 const PROJECTS = /^\/api\/v2\/projects$/;
 
 function facts(branch: BranchRec): BranchFacts {
-  return {
-    id: branch.id,
-    roles: new Map([...branch.roles].map(([name, role]) => [name, { password: role.password }])),
-    databases: new Map([...branch.databases].map(([name, db]) => [name, { ownerName: db.ownerName }])),
-  };
+  return databaseFacts(branch.id, branch);
 }
 
 function withJson(response: Response, body: Json): Response {
@@ -51,6 +48,7 @@ async function handle(real: BranchDatabases, world: () => World, request: Reques
     const project = id === undefined ? undefined : world().projects.get(decodeURIComponent(id));
     return project?.localPostgres === undefined ? project : undefined;
   };
+  if (isRestoreRequest(method, url.pathname)) return followRestore(real, localProject, request, inner);
   const roleOrDatabase = roleDatabaseRequestOf(method, url.pathname);
   if (roleOrDatabase !== undefined) {
     const response = await inner();
@@ -130,6 +128,7 @@ export function useRealDatabases(app: FetchHandler, world: () => World, backend:
       for (const project of projects) {
         if (project.localPostgres !== undefined) continue;
         for (const branch of project.branches.values()) await real.dropBranch(facts(branch));
+        for (const snapshot of project.snapshots.values()) await real.dropBranch(databaseFacts(snapshot.id, snapshot.content));
       }
     },
   };

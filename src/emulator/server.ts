@@ -31,6 +31,7 @@ import { objectRoutes } from "./routes/objects.js";
 import { operationRoutes } from "./routes/operations.js";
 import { projectRoutes } from "./routes/projects.js";
 import { roleDatabaseRoutes } from "./routes/roles-databases.js";
+import { snapshotRoutes } from "./routes/snapshots.js";
 import { storageRoutes } from "./routes/storage.js";
 import { triggerRoutes } from "./routes/triggers.js";
 
@@ -177,7 +178,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
   app.use("/claim/*", commitClaimable);
 
   parts.mountAdmin(app);
-  for (const group of [projectRoutes, accessRoutes, advisorRoutes, operationRoutes, branchRoutes, endpointRoutes, roleDatabaseRoutes, authRoutes, dataApiRoutes, storageRoutes, objectRoutes, legacyAuthRoutes, functionRoutes, triggerRoutes, customDomainRoutes, credentialRoutes, apiKeyRoutes, accountRoutes]) {
+  for (const group of [projectRoutes, accessRoutes, advisorRoutes, operationRoutes, branchRoutes, endpointRoutes, roleDatabaseRoutes, authRoutes, dataApiRoutes, storageRoutes, objectRoutes, legacyAuthRoutes, functionRoutes, triggerRoutes, customDomainRoutes, credentialRoutes, apiKeyRoutes, accountRoutes, snapshotRoutes]) {
     app.route(API, group(rt));
   }
 

@@ -20,3 +20,4 @@ export * from "./api-keys.js";
 export * from "./account.js";
 export * from "./access.js";
 export * from "./legacy-auth.js";
+export * from "./snapshots.js";

@@ -44,6 +44,7 @@ export function newProjectRecord(world: World, init: { id?: string; name?: strin
     memberRoles: new Map(),
     advisorIssues: [],
     branches: new Map(),
+    snapshots: new Map(),
     endpoints: new Map(),
     operations: [],
     inFlight: new Set(),

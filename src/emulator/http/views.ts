@@ -1,8 +1,8 @@
 /** Store records -> wire shapes (api.md). The only place records are turned into JSON bodies. */
-import type { Branch, Database, Deployment, Endpoint, FunctionRecord, Operation, Project, Role, Trigger, CustomDomain, CredentialMeta, Bucket } from "../../api/wire/index.js";
+import type { Branch, Database, Deployment, Endpoint, FunctionRecord, Operation, Project, Role, Snapshot, Trigger, CustomDomain, CredentialMeta, Bucket } from "../../api/wire/index.js";
 import { isoTime } from "../engine/clock.js";
 import { nextCronRun } from "../engine/cron-next.js";
-import type { BranchRec, BucketRec, CredentialRec, DatabaseRec, DeploymentRec, DomainRec, EndpointRec, FunctionRec, OperationRec, ProjectRec, RoleRec, TriggerRec } from "../store/records.js";
+import type { BranchRec, BucketRec, CredentialRec, DatabaseRec, DeploymentRec, DomainRec, EndpointRec, FunctionRec, OperationRec, ProjectRec, RoleRec, SnapshotRec, TriggerRec } from "../store/records.js";
 import type { World } from "../store/world.js";
 
 /** Operation record -> wire. */
@@ -91,7 +91,22 @@ export function branchView(b: BranchRec, pendingState?: string): Branch {
     created_at: isoTime(b.createdAt),
     updated_at: isoTime(b.updatedAt),
     ...(b.expiresAt !== undefined ? { expires_at: isoTime(b.expiresAt) } : {}),
+    ...(b.lastResetAt !== undefined ? { last_reset_at: isoTime(b.lastResetAt) } : {}),
     init_source: b.initSource,
+  };
+}
+
+/** Snapshot record -> wire. */
+export function snapshotView(s: SnapshotRec): Snapshot {
+  return {
+    id: s.id,
+    name: s.name,
+    source_branch_id: s.sourceBranchId,
+    lsn: s.lsn,
+    timestamp: isoTime(s.timestamp),
+    created_at: isoTime(s.createdAt),
+    ...(s.expiresAt !== undefined ? { expires_at: isoTime(s.expiresAt) } : {}),
+    manual: true,
   };
 }
 

@@ -79,7 +79,11 @@ export function decodeWorld(world: World, encoded: unknown): PersistedState["clo
     world.keysById.set(k.id, k);
     world.keysByHash.set(k.hash, k);
   }
-  for (const p of state.projects) world.projects.set(p.id, p);
+  for (const p of state.projects) {
+    // State written before snapshots existed has none.
+    p.snapshots ??= new Map();
+    world.projects.set(p.id, p);
+  }
   for (const d of state.domains) world.domains.set(d.domain, d);
   for (const [id, t] of state.authTransfers) world.authTransfers.set(id, t);
   return state.clock;

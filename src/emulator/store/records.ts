@@ -147,6 +147,8 @@ export interface ProjectRec {
   memberRoles: Map<string, ProjectRole>;
   advisorIssues: AdvisorIssueRec[];
   branches: Map<string, BranchRec>;
+  /** Snapshots by id. */
+  snapshots: Map<string, SnapshotRec>;
   endpoints: Map<string, EndpointRec>;
   /** Oldest first. */
   operations: OperationRec[];
@@ -181,6 +183,40 @@ export interface BranchRec {
   credentials: Map<string, CredentialRec>;
   dataApi: Map<string, DataApiRec>;
   auth?: AuthRec;
+  /** The backup schedule set with `PUT …/backup_schedule` (absent = none). */
+  backupSchedule?: BackupScheduleEntry[];
+  /** When the branch was last restored (`last_reset_at`). */
+  lastResetAt?: number;
+  /** Set on a branch restored from a snapshot until `finalize_restore` moves the target's computes to it. */
+  pendingRestore?: { snapshotId: string; targetBranchId: string };
+}
+
+/** One entry of a backup schedule (wire names, as validated). */
+export interface BackupScheduleEntry {
+  frequency: "hourly" | "daily" | "weekly" | "monthly";
+  hour?: number;
+  day?: number;
+  month?: number;
+  retention_seconds: number;
+}
+
+/** The database records a snapshot keeps: roles (with passwords) and databases, detached copies. */
+export interface DatabaseContent {
+  roles: Map<string, RoleRec>;
+  databases: Map<string, DatabaseRec>;
+}
+
+/** A snapshot of a branch's databases. */
+export interface SnapshotRec {
+  id: string;
+  name: string;
+  sourceBranchId: string;
+  lsn: string;
+  /** The point of the branch's history it captures. */
+  timestamp: number;
+  createdAt: number;
+  expiresAt?: number;
+  content: DatabaseContent;
 }
 
 /** A compute endpoint. */

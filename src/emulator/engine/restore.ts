@@ -1,0 +1,195 @@
+/**
+ * Snapshots and branch restore at record level: a snapshot keeps a branch's roles (with their
+ * passwords) and databases; restoring gives a branch the roles and databases of a source branch
+ * (or a snapshot) and its endpoints the source's compute settings. The emulator keeps no history,
+ * so a point in time is validated and recorded but restores the records as they are.
+ */
+import type { BranchRec, DatabaseContent, EndpointRec, ProjectRec, SnapshotRec } from "../store/records.js";
+import type { World } from "../store/world.js";
+import { lsnAt, newBranchRecord } from "./lifecycle.js";
+
+/** Why a restore or snapshot request cannot be carried out; routes map `kind` to a status. */
+export class RestoreRuleError extends Error {
+  constructor(
+    readonly kind: "invalid" | "not_found" | "conflict" | "unprocessable",
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A detached copy of a branch's roles and databases. */
+export function captureDatabases(branch: Pick<BranchRec, "roles" | "databases">): DatabaseContent {
+  return {
+    roles: new Map([...branch.roles].map(([name, role]) => [name, { ...role }])),
+    databases: new Map([...branch.databases].map(([name, db]) => [name, { ...db }])),
+  };
+}
+
+/** The start of a branch's history: its creation, or `history_retention_seconds` ago. */
+export function historyStart(project: ProjectRec, branch: BranchRec, now: number): number {
+  return Math.max(branch.createdAt, now - project.historyRetentionSeconds * 1000);
+}
+
+/** Checks a point in time of `branch`'s history: not in the future and not before its history starts. */
+export function checkPointInTime(project: ProjectRec, branch: BranchRec, at: number, field: string, now: number): void {
+  if (at > now) throw new RestoreRuleError("unprocessable", `${field} ${new Date(at).toISOString()} is in the future; give a past time within the history window`, field);
+  const start = historyStart(project, branch, now);
+  if (at < start) throw new RestoreRuleError("unprocessable", `${field} ${new Date(at).toISOString()} is before the history of branch ${branch.id} (it starts at ${new Date(start).toISOString()}); give a later time`, field);
+}
+
+function nameTaken(project: ProjectRec, name: string): boolean {
+  for (const b of project.branches.values()) if (b.name === name) return true;
+  return false;
+}
+
+/** Takes a snapshot of `branch` (its records as they are now; `timestamp`/`lsn` as given, else now). */
+export function createSnapshot(world: World, project: ProjectRec, branch: BranchRec, input: { name?: string; lsn?: string; timestamp?: number; expiresAt?: number }): SnapshotRec {
+  const now = world.clock.now();
+  if (input.timestamp !== undefined) checkPointInTime(project, branch, input.timestamp, "timestamp", now);
+  if (input.expiresAt !== undefined && input.expiresAt <= now) throw new RestoreRuleError("invalid", `expires_at ${new Date(input.expiresAt).toISOString()} is in the past; give a future time`, "expires_at");
+  const timestamp = input.timestamp ?? now;
+  const id = world.newWordId("snap-");
+  const snapshot: SnapshotRec = {
+    id,
+    name: input.name ?? `${branch.name} snapshot ${new Date(now).toISOString()}`,
+    sourceBranchId: branch.id,
+    lsn: input.lsn ?? lsnAt(timestamp),
+    timestamp,
+    createdAt: now,
+    ...(input.expiresAt !== undefined ? { expiresAt: input.expiresAt } : {}),
+    content: captureDatabases(branch),
+  };
+  project.snapshots.set(id, snapshot);
+  return snapshot;
+}
+
+/** The project's snapshots, newest first, dropping those past `expires_at`. */
+export function listSnapshots(project: ProjectRec, now: number): SnapshotRec[] {
+  for (const [id, s] of [...project.snapshots]) if (s.expiresAt !== undefined && s.expiresAt <= now) project.snapshots.delete(id);
+  return [...project.snapshots.values()].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
+}
+
+/** A snapshot by id, or a `not_found` rule error. */
+export function findSnapshot(project: ProjectRec, id: string, now: number): SnapshotRec {
+  const snapshot = listSnapshots(project, now).find((s) => s.id === id);
+  if (snapshot === undefined) throw new RestoreRuleError("not_found", `snapshot ${id} not found in project ${project.id}`);
+  return snapshot;
+}
+
+/**
+ * Restores a snapshot into a new branch (child of the snapshot's source branch, or of the default
+ * branch once the source is gone) holding the snapshot's roles and databases. The branch waits for
+ * `finalize_restore` to take over `targetBranchId` (default: the source branch) unless `finalize`.
+ */
+export function restoreSnapshot(world: World, project: ProjectRec, snapshot: SnapshotRec, input: { name?: string; targetBranchId?: string; finalize?: boolean }): { branch: BranchRec; replaced?: BranchRec } {
+  const targetId = input.targetBranchId ?? snapshot.sourceBranchId;
+  const target = project.branches.get(targetId);
+  if (input.targetBranchId !== undefined && target === undefined) throw new RestoreRuleError("not_found", `target branch ${targetId} not found in project ${project.id}`, "target_branch_id");
+  const name = input.name ?? `${snapshot.name} (restored)`;
+  if (nameTaken(project, name)) throw new RestoreRuleError("conflict", `branch "${name}" already exists in project ${project.id}; give another name`, "name");
+  const parent = project.branches.get(snapshot.sourceBranchId) ?? world.defaultBranch(project);
+  const branch = newBranchRecord(world, project, { name, ...(parent !== undefined ? { parent } : {}), parentTimestamp: snapshot.timestamp, parentLsn: snapshot.lsn, initSource: "parent-data", state: "init" });
+  const content = captureDatabases(snapshot.content);
+  branch.roles = content.roles;
+  branch.databases = content.databases;
+  if (target === undefined) return { branch };
+  branch.pendingRestore = { snapshotId: snapshot.id, targetBranchId: target.id };
+  if (input.finalize !== true) return { branch };
+  return { branch, replaced: finalizeRestore(world, project, branch, {}) };
+}
+
+/**
+ * Completes a snapshot restore: the target branch's computes move to the restored branch, which
+ * takes the target's name (and default flag); the target keeps `name`, else `<name>_old_<time>`.
+ */
+export function finalizeRestore(world: World, project: ProjectRec, branch: BranchRec, input: { name?: string }): BranchRec {
+  const pending = branch.pendingRestore;
+  if (pending === undefined) throw new RestoreRuleError("unprocessable", `branch ${branch.id} has no restore to finalize; restore a snapshot into it first (POST /projects/${project.id}/snapshots/{snapshot_id}/restore)`);
+  const target = project.branches.get(pending.targetBranchId);
+  if (target === undefined) throw new RestoreRuleError("not_found", `branch ${pending.targetBranchId}, the restore's target, no longer exists; the restored branch ${branch.id} stays as it is`);
+  const now = world.clock.now();
+  const oldName = input.name ?? `${target.name}_old_${new Date(now).toISOString().replace(/[-:.]/g, "")}`;
+  if (oldName !== target.name && nameTaken(project, oldName)) throw new RestoreRuleError("conflict", `branch "${oldName}" already exists in project ${project.id}; give another name`, "name");
+  for (const endpoint of project.endpoints.values()) {
+    if (endpoint.branchId !== target.id) continue;
+    endpoint.branchId = branch.id;
+    endpoint.updatedAt = now;
+  }
+  const targetName = target.name;
+  target.name = oldName;
+  branch.name = targetName;
+  if (target.isDefault) {
+    target.isDefault = false;
+    branch.isDefault = true;
+  }
+  delete branch.pendingRestore;
+  branch.lastResetAt = now;
+  target.updatedAt = now;
+  branch.updatedAt = now;
+  return target;
+}
+
+/** Input of {@link restoreBranch}. */
+export interface RestoreBranchInput {
+  source: BranchRec;
+  /** The point of the source's history (validated; records are restored as they are). */
+  timestamp?: number;
+  lsn?: string;
+  /** Keep the branch's state before the restore as a new branch of this name. */
+  preserveUnderName?: string;
+}
+
+/**
+ * Restores `target` from `input.source` (itself for a point in time): its roles and databases
+ * become copies of the source's, its endpoints take the compute settings of the source's endpoint
+ * of the same type. Returns the preserved branch when `preserveUnderName` is given.
+ */
+export function restoreBranch(world: World, project: ProjectRec, target: BranchRec, input: RestoreBranchInput): { preserved?: BranchRec } {
+  const now = world.clock.now();
+  const { source } = input;
+  const self = source.id === target.id;
+  if (input.timestamp !== undefined && input.lsn !== undefined) throw new RestoreRuleError("invalid", "give source_lsn or source_timestamp, not both", "source_timestamp");
+  if (self && input.timestamp === undefined && input.lsn === undefined) {
+    throw new RestoreRuleError("invalid", `restoring branch ${target.id} from itself needs source_timestamp or source_lsn (a point in its history)`, "source_branch_id");
+  }
+  if (input.timestamp !== undefined) checkPointInTime(project, source, input.timestamp, "source_timestamp", now);
+  const hasChildren = [...project.branches.values()].some((b) => b.parentId === target.id);
+  if (hasChildren && input.preserveUnderName === undefined) {
+    throw new RestoreRuleError("unprocessable", `branch ${target.id} has child branches; give preserve_under_name to keep its current state as a new branch`, "preserve_under_name");
+  }
+  if (input.preserveUnderName !== undefined && nameTaken(project, input.preserveUnderName)) {
+    throw new RestoreRuleError("conflict", `branch "${input.preserveUnderName}" already exists in project ${project.id}; choose another preserve_under_name`, "preserve_under_name");
+  }
+  let preserved: BranchRec | undefined;
+  if (input.preserveUnderName !== undefined) {
+    const parent = target.parentId !== undefined ? project.branches.get(target.parentId) : undefined;
+    preserved = newBranchRecord(world, project, { name: input.preserveUnderName, ...(parent !== undefined ? { parent } : {}), initSource: "parent-data" });
+    const before = captureDatabases(target);
+    preserved.roles = before.roles;
+    preserved.databases = before.databases;
+  }
+  if (!self) {
+    const content = captureDatabases(source);
+    target.roles = content.roles;
+    target.databases = content.databases;
+    copyComputeSettings(project, source, target, now);
+  }
+  target.lastResetAt = now;
+  target.updatedAt = now;
+  return preserved !== undefined ? { preserved } : {};
+}
+
+function copyComputeSettings(project: ProjectRec, source: BranchRec, target: BranchRec, now: number): void {
+  const endpoints = [...project.endpoints.values()];
+  for (const endpoint of endpoints.filter((e) => e.branchId === target.id)) {
+    const from = endpoints.find((e: EndpointRec) => e.branchId === source.id && e.type === endpoint.type);
+    if (from === undefined) continue;
+    endpoint.minCu = from.minCu;
+    endpoint.maxCu = from.maxCu;
+    endpoint.suspendTimeoutSeconds = from.suspendTimeoutSeconds;
+    endpoint.settings = structuredClone(from.settings);
+    endpoint.updatedAt = now;
+  }
+}

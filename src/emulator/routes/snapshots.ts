@@ -1,0 +1,185 @@
+/**
+ * Snapshots, backup schedules and branch restore (seed 000's index), at record level: parse →
+ * call the domain function in `engine/restore.ts` → render the view.
+ */
+import { Hono, type Context } from "hono";
+import {
+  BackupScheduleSchema,
+  BranchRestoreRequestSchema,
+  FinalizeRestoreRequestSchema,
+  SnapshotCreateRequestSchema,
+  SnapshotRestoreRequestSchema,
+  SnapshotUpdateRequestSchema,
+} from "../../api/wire/index.js";
+import { beginStart, finishStart, finishSuspend } from "../engine/lifecycle.js";
+import { startOperations, type OperationSpec } from "../engine/operations.js";
+import { createSnapshot, findSnapshot, finalizeRestore, listSnapshots, restoreBranch, restoreSnapshot, RestoreRuleError } from "../engine/restore.js";
+import type { EmulatorEnv } from "../http/env.js";
+import { badRequest, conflict, notFound, unprocessable } from "../http/errors.js";
+import { requireUnlocked, visibleBranch, visibleProject } from "../http/scope.js";
+import { readJson, readQuery } from "../http/validate.js";
+import { branchView, operationView, snapshotView } from "../http/views.js";
+import type { EmulatorRuntime } from "../runtime.js";
+import type { BranchRec, ProjectRec } from "../store/records.js";
+import type { World } from "../store/world.js";
+
+/** A domain rule error as the HTTP error of its kind. */
+function toHttp(err: unknown): unknown {
+  if (!(err instanceof RestoreRuleError)) return err;
+  const issues = err.field !== undefined ? [{ path: err.field, message: err.message }] : undefined;
+  if (err.kind === "invalid") return badRequest(err.message, issues);
+  if (err.kind === "not_found") return notFound(err.message);
+  if (err.kind === "conflict") return conflict(err.message, "already_exists");
+  return unprocessable(err.message, "unprocessable", issues);
+}
+
+/** Runs a domain call, turning its rule errors into HTTP errors. */
+function domain<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (err) {
+    throw toHttp(err);
+  }
+}
+
+function createBranchSpec(world: World, branch: BranchRec): OperationSpec {
+  return {
+    action: "create_branch",
+    branchId: branch.id,
+    onFinish: () => {
+      branch.currentState = "ready";
+      branch.stateChangedAt = world.clock.now();
+    },
+  };
+}
+
+/** A restored branch's active computes restart onto the restored state. */
+function restartSpecs(world: World, project: ProjectRec, branch: BranchRec): OperationSpec[] {
+  return [...project.endpoints.values()]
+    .filter((e) => e.branchId === branch.id && e.currentState === "active")
+    .flatMap((ep): OperationSpec[] => [
+      { action: "suspend_compute", branchId: branch.id, endpointId: ep.id, onFinish: (failed) => finishSuspend(world, ep, failed) },
+      { action: "start_compute", branchId: branch.id, endpointId: ep.id, onStart: () => beginStart(ep), onFinish: (failed) => finishStart(world, ep, failed) },
+    ]);
+}
+
+function parseTime(value: string | undefined): number | undefined {
+  return value === undefined ? undefined : Date.parse(value);
+}
+
+/** Routes of snapshots, backup schedules, restore and finalize_restore. */
+export function snapshotRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
+  const r = new Hono<EmulatorEnv>();
+  const branchOf = (c: Context<EmulatorEnv>): { project: ProjectRec; branch: BranchRec } => visibleBranch(rt.world, c, c.req.param("project_id") ?? "", c.req.param("branch_id") ?? "");
+  const projectOf = (c: Context<EmulatorEnv>): ProjectRec => visibleProject(rt.world, c, c.req.param("project_id") ?? "");
+
+  r.post("/projects/:project_id/branches/:branch_id/snapshot", async (c) => {
+    const world = rt.world;
+    world.now();
+    const { project, branch } = branchOf(c);
+    // The platform takes these as query parameters; a JSON body is accepted too.
+    const query = readQuery(c, SnapshotCreateRequestSchema);
+    const body = await readJson(c, SnapshotCreateRequestSchema, { optional: true });
+    const input = { ...query, ...body };
+    const expiresAt = parseTime(input.expires_at);
+    const timestamp = parseTime(input.timestamp);
+    const snapshot = domain(() =>
+      createSnapshot(world, project, branch, {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.lsn !== undefined ? { lsn: input.lsn } : {}),
+        ...(timestamp !== undefined ? { timestamp } : {}),
+        ...(expiresAt !== undefined ? { expiresAt } : {}),
+      }),
+    );
+    return c.json({ snapshot: snapshotView(snapshot), operations: [] }, 201);
+  });
+
+  r.get("/projects/:project_id/snapshots", (c) => {
+    const now = rt.world.now();
+    return c.json({ snapshots: listSnapshots(projectOf(c), now).map(snapshotView) });
+  });
+
+  r.patch("/projects/:project_id/snapshots/:snapshot_id", async (c) => {
+    const now = rt.world.now();
+    const project = projectOf(c);
+    const snapshot = domain(() => findSnapshot(project, c.req.param("snapshot_id"), now));
+    const body = await readJson(c, SnapshotUpdateRequestSchema);
+    snapshot.name = body.snapshot.name;
+    return c.json({ snapshot: snapshotView(snapshot) });
+  });
+
+  r.delete("/projects/:project_id/snapshots/:snapshot_id", (c) => {
+    const now = rt.world.now();
+    const project = projectOf(c);
+    const snapshot = domain(() => findSnapshot(project, c.req.param("snapshot_id"), now));
+    project.snapshots.delete(snapshot.id);
+    return c.json({ snapshot: snapshotView(snapshot), operations: [] });
+  });
+
+  r.post("/projects/:project_id/snapshots/:snapshot_id/restore", async (c) => {
+    const world = rt.world;
+    const now = world.now();
+    const project = projectOf(c);
+    const snapshot = domain(() => findSnapshot(project, c.req.param("snapshot_id"), now));
+    const body = await readJson(c, SnapshotRestoreRequestSchema, { optional: true });
+    requireUnlocked(project);
+    const { branch, replaced } = domain(() =>
+      restoreSnapshot(world, project, snapshot, {
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.target_branch_id !== undefined ? { targetBranchId: body.target_branch_id } : {}),
+        ...(body.finalize_restore !== undefined ? { finalize: body.finalize_restore } : {}),
+      }),
+    );
+    const ops = startOperations(world, project, [createBranchSpec(world, branch)], rt.shouldFailOperation);
+    return c.json({ branch: branchView(branch), ...(replaced !== undefined ? { replaced_branch: branchView(replaced) } : {}), operations: ops.map(operationView) }, 201);
+  });
+
+  r.get("/projects/:project_id/branches/:branch_id/backup_schedule", (c) => {
+    rt.world.now();
+    const { branch } = branchOf(c);
+    return c.json({ schedule: structuredClone(branch.backupSchedule ?? []) });
+  });
+
+  r.put("/projects/:project_id/branches/:branch_id/backup_schedule", async (c) => {
+    rt.world.now();
+    const { branch } = branchOf(c);
+    const body = await readJson(c, BackupScheduleSchema);
+    branch.backupSchedule = structuredClone(body.schedule);
+    branch.updatedAt = rt.world.clock.now();
+    return c.json({ schedule: structuredClone(branch.backupSchedule) });
+  });
+
+  r.post("/projects/:project_id/branches/:branch_id/restore", async (c) => {
+    const world = rt.world;
+    world.now();
+    const { project, branch } = branchOf(c);
+    const body = await readJson(c, BranchRestoreRequestSchema);
+    const source = project.branches.get(body.source_branch_id);
+    if (source === undefined) throw notFound(`source branch ${body.source_branch_id} not found in project ${project.id}`);
+    requireUnlocked(project);
+    const timestamp = parseTime(body.source_timestamp);
+    const { preserved } = domain(() =>
+      restoreBranch(world, project, branch, {
+        source,
+        ...(timestamp !== undefined ? { timestamp } : {}),
+        ...(body.source_lsn !== undefined ? { lsn: body.source_lsn } : {}),
+        ...(body.preserve_under_name !== undefined ? { preserveUnderName: body.preserve_under_name } : {}),
+      }),
+    );
+    const specs = [...(preserved !== undefined ? [createBranchSpec(world, preserved)] : []), ...restartSpecs(world, project, branch)];
+    const ops = startOperations(world, project, specs, rt.shouldFailOperation);
+    return c.json({ branch: branchView(branch), ...(preserved !== undefined ? { preserved_branch: branchView(preserved) } : {}), operations: ops.map(operationView) });
+  });
+
+  r.post("/projects/:project_id/branches/:branch_id/finalize_restore", async (c) => {
+    const world = rt.world;
+    world.now();
+    const { project, branch } = branchOf(c);
+    const body = await readJson(c, FinalizeRestoreRequestSchema, { optional: true });
+    requireUnlocked(project);
+    const replaced = domain(() => finalizeRestore(world, project, branch, body.name !== undefined ? { name: body.name } : {}));
+    return c.json({ branch: branchView(branch), replaced_branch: branchView(replaced), operations: [] });
+  });
+
+  return r;
+}
