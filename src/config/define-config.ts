@@ -4,7 +4,7 @@ import type { PolicyConfig } from "./policy-types.js";
 import { readStaticPolicy } from "./validate-static.js";
 
 /**
- * Declares a policy (policy.md §2). Validates the static part immediately (every key but the
+ * Declares a policy (docs/policy.md#the-policy-file). Validates the static part immediately (every key but the
  * result of `branch`) and returns a deeply frozen copy; the `branch` closure and custom
  * bundlers are kept by reference.
  *

@@ -1,5 +1,5 @@
 /**
- * Durations (policy.md §10.5): a positive whole number of seconds, or a string `<digits><unit>`
+ * Durations (docs/policy.md#durations): a positive whole number of seconds, or a string `<digits><unit>`
  * with unit s, m, h, d or w. Durations always compare as normalised seconds.
  */
 import { ConfigValidationError } from "../errors/index.js";

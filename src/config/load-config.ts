@@ -46,7 +46,7 @@ export interface LoadConfigFromFileResult {
 }
 
 /**
- * Finds, evaluates and validates a policy file (policy.md §12).
+ * Finds, evaluates and validates a policy file (docs/policy.md#loading).
  *
  * Without `path`, looks for `svc.ts`, `svc.mts`, `svc.js`, `svc.mjs` (in that order) in `cwd`
  * and then each parent directory, stopping after a directory that contains `.git`, at `stopAt`
@@ -94,7 +94,7 @@ function locatePolicyFile(options: LoadConfigFromFileOptions): string {
 }
 
 /**
- * Picks the policy value from a module's exports (policy.md §2): `default`, or `config`; both
+ * Picks the policy value from a module's exports (docs/policy.md#the-policy-file): `default`, or `config`; both
  * only when they are the same object. A CommonJS module (`module.exports = {...}`) without
  * either name is its own default export, as Node's `import` treats it.
  */

@@ -1,15 +1,15 @@
 /**
- * The authoring types of `svc.ts` (policy.md §2–§10). They drive editor completion and turn the
+ * The authoring types of `svc.ts` (docs/policy.md). They drive editor completion and turn the
  * forbidden combinations TypeScript can express into type errors; the runtime schemas enforce
  * every rule again, for plain JavaScript policies and values computed at run time.
  */
 import type { Duration } from "./durations.js";
 import type { BranchTarget, FileBundler } from "../model/desired-state.js";
 
-/** `true`, `{}` or `{ enabled: true }` = on; `false` or `{ enabled: false }` = off (policy.md §4). */
+/** `true`, `{}` or `{ enabled: true }` = on; `false` or `{ enabled: false }` = off (docs/policy.md#auth). */
 export type Toggle = boolean | { enabled?: boolean };
 
-/** Compute sizes the platform offers, in compute units (policy.md §10.3). */
+/** Compute sizes the platform offers, in compute units (docs/policy.md#compute-settings). */
 export type ComputeSize =
   | 0.25 | 0.5 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16
   | 18 | 20 | 22 | 24 | 26 | 28 | 30 | 32 | 34 | 36 | 38 | 40 | 42 | 44 | 46 | 48 | 50 | 52 | 54 | 56;
@@ -17,7 +17,7 @@ export type ComputeSize =
 /** The only function runtime. */
 export type FunctionRuntime = "nodejs24";
 
-/** Data API settings, camelCase (policy.md §5.2). Only declared keys are compared and sent. */
+/** Data API settings, camelCase (docs/policy.md#data-api-settings). Only declared keys are compared and sent. */
 export interface DataApiSettingsDef {
   dbAggregatesEnabled?: boolean;
   /** Non-empty. */
@@ -75,7 +75,7 @@ export interface DataApiDisabledDef {
   settings?: never;
 }
 
-/** The Data API variants (policy.md §5). */
+/** The Data API variants (docs/policy.md#dataapi). */
 export type DataApiDef = DataApiBuiltinDef | DataApiExternalDef | DataApiDisabledDef;
 
 interface FunctionDefCommon {
@@ -87,7 +87,7 @@ interface FunctionDefCommon {
   env?: Record<string, string>;
   /** @default "nodejs24" */
   runtime?: FunctionRuntime;
-  /** Hostnames; the static list applies only to the default branch (policy.md §6.3). */
+  /** Hostnames; the static list applies only to the default branch (docs/policy.md#custom-domains). */
   customDomains?: string[];
   /** Reserved for a local dev command; validated and passed through. */
   dev?: { port?: number };
@@ -107,10 +107,10 @@ export interface OtherBundlerFunctionDef extends FunctionDefCommon {
   sourcemap?: false;
 }
 
-/** A function of the branch (policy.md §6). */
+/** A function of the branch (docs/policy.md#functions). */
 export type FunctionDef = EsbuildFunctionDef | OtherBundlerFunctionDef;
 
-/** An object-storage bucket (policy.md §7). */
+/** An object-storage bucket (docs/policy.md#buckets). */
 export interface BucketDef {
   /** @default "private" */
   access?: "private" | "public_read";
@@ -141,10 +141,10 @@ export interface StorageTriggerDef extends TriggerCommon {
   prefix?: string;
 }
 
-/** A trigger (policy.md §8). */
+/** A trigger (docs/policy.md#triggers). */
 export type TriggerDef = ScheduleTriggerDef | StorageTriggerDef;
 
-/** Which undeclared remote items are deleted (policy.md §9). Every field defaults to `false`. */
+/** Which undeclared remote items are deleted (docs/policy.md#prune). Every field defaults to `false`. */
 export interface PruneDef {
   functions?: boolean;
   triggers?: boolean;
@@ -152,7 +152,7 @@ export interface PruneDef {
   buckets?: boolean;
 }
 
-/** Compute settings of the branch's read-write compute (policy.md §10.3). */
+/** Compute settings of the branch's read-write compute (docs/policy.md#compute-settings). */
 export interface ComputeSettings {
   autoscalingLimitMinCu?: ComputeSize;
   autoscalingLimitMaxCu?: ComputeSize;
@@ -167,7 +167,7 @@ export interface FunctionTuning {
   customDomains?: string[];
 }
 
-/** What the branch closure returns (policy.md §10.2). */
+/** What the branch closure returns (docs/policy.md#the-branch-closure). */
 export interface BranchTuning {
   /** Parent branch name, used only when creating the branch. */
   parent?: string;
@@ -193,7 +193,7 @@ export interface PreviewDef {
   aiGateway?: Toggle;
 }
 
-/** A policy: what one branch of a project should look like (policy.md §3). */
+/** A policy: what one branch of a project should look like (docs/policy.md#top-level-keys). */
 export interface PolicyConfig {
   /** Auth integration; `false` never disables it. Omitted = not managed. */
   auth?: Toggle;

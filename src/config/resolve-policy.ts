@@ -1,5 +1,5 @@
 /**
- * `resolvePolicy` (policy.md §11): the static part plus one branch's tuning, validated, with
+ * `resolvePolicy` (docs/policy.md#the-branch-closure): the static part plus one branch's tuning, validated, with
  * every default filled and collections sorted. Pure: no network, no file reads, no clock.
  */
 import { dirname, isAbsolute, resolve } from "node:path";

@@ -1,9 +1,9 @@
 /**
  * The resolved policy: the static part plus one branch's tuning, validated, defaults filled,
- * collections sorted by key (policy.md §11). Produced by `resolvePolicy`, read by the diff.
+ * collections sorted by key (docs/policy.md#the-branch-closure). Produced by `resolvePolicy`, read by the diff.
  */
 
-/** What a branch closure is called with (policy.md §10.1). Frozen. */
+/** What a branch closure is called with (docs/policy.md#the-branch-closure). Frozen. */
 export interface BranchTarget {
   /** The branch name (the new name for `createBranch`). */
   name: string;
@@ -20,7 +20,7 @@ export interface BranchTarget {
   createdAt?: string;
 }
 
-/** The Data API settings a policy can declare, in policy (camelCase) vocabulary (policy.md §5.2). */
+/** The Data API settings a policy can declare, in policy (camelCase) vocabulary (docs/policy.md#data-api-settings). */
 export interface DataApiSettings {
   dbAggregatesEnabled: boolean;
   dbAnonRole: string;

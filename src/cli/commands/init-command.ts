@@ -44,10 +44,11 @@ export function runInit(ctx: CommandContext, flags: InitFlags): number {
     [
       "",
       "Next steps:",
-      "  1. npm install --save-dev svc-config   (if it is not installed yet)",
-      "  2. svc config validate                  (offline check, no key needed)",
-      "  3. export SVC_API_KEY=… SVC_PROJECT_ID=…, then svc config plan",
-      "Try it locally first: svc emulator prints the variables to paste.",
+      "  1. npm install --save-dev svc-config @types/node   (svc.ts reads process.env; @types/node types it)",
+      "  2. npx svc config validate                        (offline check, no key needed)",
+      "  3. export SVC_API_KEY=… SVC_PROJECT_ID=…, then npx svc config plan",
+      "Try it locally first: npx svc emulator --port 0 > .env.emulator & then npx svc config plan --env .env.emulator",
+      "Every svc.ts key: docs/policy.md in the svc-config package.",
       "",
     ].join("\n"),
   );

@@ -48,6 +48,7 @@ export default {
 
 /** Ambient types for the variables \`svc.ts\` reads; extend it as the policy grows. */
 export const ENV_TYPES = `// Environment variables svc.ts reads. Add one line per variable you use.
+// \`process\` itself is typed by @types/node: npm install --save-dev @types/node
 declare namespace NodeJS {
   interface ProcessEnv {
     /** The greeting of function hello. */

@@ -52,6 +52,9 @@ describe("svc config init", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("wrote svc.ts\nwrote functions/hello/index.ts\nwrote svc-env.d.ts\n");
     expect(run.stderr).toContain("Next steps:");
+    // process.env in svc.ts needs @types/node; the scaffold says so where a user looks.
+    expect(run.stderr).toContain("npm install --save-dev svc-config @types/node");
+    expect(readFileSync(join(dir, "svc-env.d.ts"), "utf8")).toContain("npm install --save-dev @types/node");
 
     mkdirSync(join(dir, "node_modules"));
     symlinkSync(ROOT, join(dir, "node_modules", "svc-config"));
