@@ -29,6 +29,8 @@ export interface ExecutionContext {
    */
   mutation?: <T>(fn: () => Promise<T>) => Promise<T>;
   emit: (event: EngineEvent) => void;
+  /** The marker of a function whose plan deferred its config tag (derived before its upload). */
+  functionMarker: (slug: string) => Promise<string>;
   signal?: AbortSignal;
   timing: ExecutionTiming;
   /** Waits; resolves early when the signal aborts. */

@@ -43,6 +43,7 @@ export interface OperationOptions {
 /** Options of `plan`, `pushConfig` and `applyPlan` the CLI uses. */
 export interface PushOptions extends OperationOptions {
   concurrency?: number;
+  fingerprintKey?: string;
   allowDataLoss?: boolean;
   updateExisting?: boolean;
   allowProtectedBranch?: boolean;
@@ -64,7 +65,7 @@ export interface EnginePort {
   toSavedPlan(result: PushResult): SavedPlanDocument;
   createBranch(
     config: PolicyValue,
-    options: { projectId: string; branchName: string; api: PlatformApi; concurrency?: number; allowDataLoss?: boolean; signal?: AbortSignal; onEvent?: (event: unknown) => void; annotations?: Record<string, string> },
+    options: { projectId: string; branchName: string; api: PlatformApi; concurrency?: number; fingerprintKey?: string; allowDataLoss?: boolean; signal?: AbortSignal; onEvent?: (event: unknown) => void; annotations?: Record<string, string> },
   ): Promise<{ branchId: string; branchName: string; result: PushResult }>;
   inspect(options: OperationOptions): Promise<PulledBranch>;
   pullConfig(options: OperationOptions): Promise<PulledBranch>;

@@ -12,7 +12,7 @@ export const MARKER_PREFIX = "SVC_FINGERPRINT_";
 
 /** Splits a marker name into its tags, or undefined when it is not a well-formed marker. */
 export function parseMarker(name: string): { codeTag: string; configTag: string } | undefined {
-  const match = /^SVC_FINGERPRINT_([0-9A-F]+)_([0-9A-F]+)$/.exec(name);
+  const match = /^SVC_FINGERPRINT_([0-9A-F]+)_([KH]?[0-9A-F]+)$/.exec(name);
   if (match === null || match[1] === undefined || match[2] === undefined) return undefined;
   return { codeTag: match[1], configTag: match[2] };
 }
@@ -79,7 +79,7 @@ function compareDeployment(fn: ResolvedFunction, live: LiveFunction, tag: Functi
     const error = live.current.error ?? "no error text";
     return withZip(`the current deployment ${live.current.id} failed (${error}); it is redeployed with its archive`);
   }
-  if (!live.markers.includes(tag.marker)) {
+  if (tag.marker === undefined || !live.markers.includes(tag.marker)) {
     const parsed = live.markers.map(parseMarker).find((m) => m !== undefined);
     if (parsed === undefined || parsed.codeTag !== tag.codeTag) return withZip("the function's code changed");
     const fields = [...runtimeField, ...nameFields];

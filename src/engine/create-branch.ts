@@ -34,6 +34,8 @@ export interface CreateBranchOptions {
   polling?: Partial<PlatformApiPolling>;
   /** The new branch's annotation (string entries, at most 50), e.g. to mark who made it. */
   annotations?: Record<string, string>;
+  /** Keys the function fingerprints (see `PlanOptions.fingerprintKey`). */
+  fingerprintKey?: string;
 }
 
 /** What `createBranch` returns. */

@@ -18,6 +18,7 @@ export interface SelectionOptions {
   /** Leave out the changes whose address matches, and every change that depends on them. @default none */
   exclude?: readonly string[];
 }
+import { createFingerprinter, type Fingerprinter, parseFingerprintKey } from "./function-fingerprint.js";
 
 /** Options of every operation (engine.md §3; seed `ConfigOperationOptions`). */
 export interface ConfigOperationOptions {
@@ -39,6 +40,12 @@ export interface ConfigOperationOptions {
   timeouts?: Partial<PlatformApiTimeouts>;
   /** Poll interval for operations and builds, doubling. @default 500 ms to 5000 ms */
   polling?: Partial<PlatformApiPolling>;
+  /**
+   * Keys the function fingerprints (HMAC): at least 32 random bytes as hex or base64 (CLI:
+   * `SVC_FINGERPRINT_KEY`). Without it each distinct env value is hardened with scrypt once per
+   * process. Changing it redeploys each function once, env-only. Never logged.
+   */
+  fingerprintKey?: string;
 }
 
 /** `plan` options. */
@@ -78,6 +85,8 @@ export interface OperationRuntime {
   emit: (event: EngineEvent) => void;
   signal?: AbortSignal;
   timing: { deploymentMs: number; pollInitialMs: number; pollMaxMs: number };
+  /** The operation's fingerprint computer (keyed or hardened). */
+  fingerprints: Fingerprinter;
 }
 
 const PROJECT_ID = /^[a-z0-9-]{1,60}$/;
@@ -121,6 +130,7 @@ export function prepareRuntime(
     if (typeof value !== "number" || !(value > 0)) invalid(`timeouts.${name}`, value, "must be a positive number of milliseconds");
   }
   const polling = { ...DEFAULT_POLLING, ...definedOnly(options.polling ?? {}) };
+  const fingerprints = createFingerprinter(options.projectId, options.fingerprintKey === undefined ? undefined : parseFingerprintKey(options.fingerprintKey));
   const emit = safeEmitter(options.onEvent);
   let api = options.api;
   if (api === undefined) {
@@ -143,6 +153,7 @@ export function prepareRuntime(
     emit,
     ...(options.signal ? { signal: options.signal } : {}),
     timing: { deploymentMs: timeouts.deploymentMs, pollInitialMs: polling.initialMs, pollMaxMs: polling.maxMs },
+    fingerprints,
   };
 }
 

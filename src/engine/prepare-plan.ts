@@ -7,7 +7,7 @@ import type { FunctionTag } from "../model/planned-change.js";
 import type { LiveState } from "../model/live-state.js";
 import type { EngineWarning } from "../model/plan.js";
 import { inReadWave } from "./events.js";
-import { computeFunctionTag } from "./function-fingerprint.js";
+import { configTagMatters } from "./function-fingerprint.js";
 import type { OperationRuntime } from "./options.js";
 import { type BaseLiveState, readBaseState, readBucketsHaveObjects, readFeatureState, type UnavailableFeature } from "../inspect/read-live-state.js";
 import { readNeedsForPolicy } from "../inspect/read-needs.js";
@@ -61,12 +61,16 @@ export interface PreparePlanInput {
   now: () => Date;
 }
 
-/** Bundles every declared function (≤ concurrency at once), collecting bundler warnings. */
+/**
+ * Bundles every declared function (≤ concurrency at once), collecting bundler warnings;
+ * `onArchive` runs as each archive is ready.
+ */
 export async function bundleAll(
   rt: OperationRuntime,
   desired: ResolvedPolicy,
   input: Pick<PreparePlanInput, "bundleFunction" | "archives">,
   warnings: EngineWarning[],
+  onArchive?: (slug: string, zipSha256: string) => void,
 ): Promise<ReadonlyMap<string, FunctionArchive>> {
   if (input.archives !== undefined) return input.archives;
   if (desired.functions.length === 0) return new Map();
@@ -74,37 +78,70 @@ export async function bundleAll(
     concurrency: rt.concurrency,
     ...(desired.baseDir === null ? {} : { workingDir: desired.baseDir }),
     ...(input.bundleFunction ? { bundleFunction: input.bundleFunction } : {}),
-    onProgress: (p) => rt.emit(p.phase === "done" ? { type: "bundle", slug: p.slug, phase: "done", zipBytes: p.zipBytes, zipSha256: p.zipSha256 } : { type: "bundle", slug: p.slug, phase: "start" }),
+    onProgress: (p) => {
+      if (p.phase === "done") onArchive?.(p.slug, p.zipSha256);
+      rt.emit(p.phase === "done" ? { type: "bundle", slug: p.slug, phase: "done", zipBytes: p.zipBytes, zipSha256: p.zipSha256 } : { type: "bundle", slug: p.slug, phase: "start" });
+    },
     onWarning: (w) => warnings.push({ code: "BUNDLER", message: `function ${w.slug}: ${w.message}`, address: `function.${w.slug}` }),
   });
 }
 
 /**
+ * The fingerprint of each function, started as soon as both its archive and the live functions
+ * are known, so derivations overlap the remaining reads and bundling. A config tag is derived
+ * only when the plan's decision can depend on it (engine.md §6.3); otherwise it is deferred to
+ * the apply.
+ */
+function fingerprintAsReady(rt: OperationRuntime, desired: ResolvedPolicy, live: Promise<LiveState>) {
+  const bySlug = new Map(desired.functions.map((fn) => [fn.slug, fn]));
+  const liveBySlug = live.then((state) => new Map((state.functions ?? []).map((f) => [f.slug, f])));
+  const tags = new Map<string, Promise<FunctionTag>>();
+  const start = (slug: string, zipSha256: string): void => {
+    const fn = bySlug.get(slug);
+    if (fn === undefined || tags.has(slug)) return;
+    const input = { slug, zipSha256, runtime: fn.runtime, env: fn.env };
+    const tag = liveBySlug.then((functions) =>
+      rt.fingerprints.mode === "keyed" || configTagMatters(functions.get(slug), rt.fingerprints.codeTag(slug, zipSha256))
+        ? rt.fingerprints.tag(input)
+        : rt.fingerprints.deferredTag(input),
+    );
+    tag.catch(() => undefined); // awaited below; a failed read must not surface as an unhandled rejection first
+    tags.set(slug, tag);
+  };
+  const all = async (archives: ReadonlyMap<string, FunctionArchive>): Promise<Record<string, FunctionTag>> => {
+    for (const [slug, archive] of archives) start(slug, archive.zipSha256);
+    const out: Record<string, FunctionTag> = {};
+    await Promise.all([...tags].map(async ([slug, tag]) => (out[slug] = await tag)));
+    const stats = rt.fingerprints.stats();
+    if (rt.fingerprints.mode === "hardened" && stats.derivations > 0) rt.emit({ type: "fingerprints", mode: "hardened", derivations: stats.derivations, ms: Math.round(stats.ms) });
+    return out;
+  };
+  return { start, all };
+}
+
+/**
  * Reads the branch (waves 1–2), evaluates the policy once, bundles every function while the
- * policy's reads run (wave 3), fingerprints, diffs, and for buckets the plan would delete
- * reads whether they hold objects (wave 4) and diffs again. No mutation.
+ * policy's reads run (wave 3), fingerprints each function as soon as its archive and the live
+ * functions are known, diffs, and for buckets the plan would delete reads whether they hold
+ * objects (wave 4) and diffs again. No mutation.
  */
 export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput): Promise<PreparedPlan> {
   const ref = { api: rt.api, ...input.ids };
   const base = await inReadWave(rt.emit, 1, () => readBaseState(ref));
   const desired = input.resolveDesired(base);
+  if (desired.functions.some((fn) => Object.keys(fn.env).length > 0)) rt.fingerprints.warmUp();
   const bundleWarnings: EngineWarning[] = [...(input.archiveWarnings ?? [])];
-  const [archives, read] = await Promise.all([
-    bundleAll(rt, desired, input, bundleWarnings),
-    inReadWave(rt.emit, 2, () => readFeatureState({ api: rt.api, projectId: input.ids.projectId, base, needs: readNeedsForPolicy(desired) })),
-  ]);
+  const reading = inReadWave(rt.emit, 2, () => readFeatureState({ api: rt.api, projectId: input.ids.projectId, base, needs: readNeedsForPolicy(desired) }));
+  const fingerprints = fingerprintAsReady(rt, desired, reading.then((r) => r.state));
+  const [archives, read] = await Promise.all([bundleAll(rt, desired, input, bundleWarnings, fingerprints.start), reading]);
   const live = read.state;
   const unavailable = unavailableKinds(read.unavailable);
-  const tags: Record<string, FunctionTag> = {};
-  await Promise.all(desired.functions.map(async (fn) => {
-    const archive = archives.get(fn.slug);
-    if (archive === undefined) return;
-    tags[fn.slug] = await computeFunctionTag({ projectId: input.ids.projectId, slug: fn.slug, zipSha256: archive.zipSha256, runtime: fn.runtime, env: fn.env });
-  }));
+  const tags = await fingerprints.all(archives);
   const now = input.now();
   const options = { now, functionTags: tags, allowDataLoss: input.allowDataLoss, unavailable };
   let diff = diffState(desired, live, options);
-  const prunedBuckets = desired.prune.buckets ? (live.buckets ?? []).filter((b) => !desired.buckets.some((d) => d.name === b.name)).map((b) => b.name) : [];
+  const declaredBuckets = new Set(desired.buckets.map((d) => d.name));
+  const prunedBuckets = desired.prune.buckets ? (live.buckets ?? []).filter((b) => !declaredBuckets.has(b.name)).map((b) => b.name) : [];
   if (prunedBuckets.length > 0) {
     live.bucketHasObjects = await inReadWave(rt.emit, 3, () => readBucketsHaveObjects({ ...ref, buckets: prunedBuckets }));
     diff = diffState(desired, live, options);

@@ -8,6 +8,8 @@ import { withApiEvents } from "./events.js";
 import { gatePlan } from "../apply/gate-plan.js";
 import { ApplyFailedError, CancelledError, PushAbortedError, PushConflictError } from "../errors/engine-errors.js";
 import type { PushResult } from "../model/plan.js";
+import { ErrorCode } from "../errors/codes.js";
+import { PlatformError } from "../errors/platform-error.js";
 import { buildResult } from "./build-result.js";
 import { type ApplyOptions, type OperationRuntime, type PlanOptions, type PushConfigOptions, prepareRuntime } from "./options.js";
 import { type PreparedPlan, preparePlan } from "./prepare-plan.js";
@@ -32,6 +34,31 @@ function abortableSleep(signal: AbortSignal | undefined): (ms: number) => Promis
   });
 }
 
+/**
+ * Markers of functions whose plan deferred their config tag (engine.md §6.3), memoised per
+ * slug. Every deferred one starts deriving as soon as execution begins, so the derivations
+ * overlap the changes that run first; each upload waits only for its own.
+ */
+function deferredMarkers(rt: OperationRuntime, prepared: PreparedPlan): (slug: string) => Promise<string> {
+  const functions = new Map(prepared.desired.functions.map((fn) => [fn.slug, fn]));
+  const markers = new Map<string, Promise<string>>();
+  const markerOf = (slug: string): Promise<string> => {
+    let marker = markers.get(slug);
+    if (marker === undefined) {
+      const fn = functions.get(slug);
+      const archive = prepared.archives.get(slug);
+      marker = fn === undefined || archive === undefined
+        ? Promise.reject(new PlatformError(ErrorCode.BUNDLE_FAILED, `function ${slug} has no archive; bundle it before applying`, { details: { slug } }))
+        : rt.fingerprints.tag({ slug, zipSha256: archive.zipSha256, runtime: fn.runtime, env: fn.env }).then((tag) => tag.marker);
+      marker.catch(() => undefined); // reported by the change that awaits it
+      markers.set(slug, marker);
+    }
+    return marker;
+  };
+  for (const { op } of prepared.diff.changes) if (op.type === "function-deploy" && op.deploy && op.marker === undefined) void markerOf(op.slug);
+  return markerOf;
+}
+
 /** The executor's context for a prepared plan. */
 export function executionContext(rt: OperationRuntime, prepared: PreparedPlan): ExecutionContext {
   const zips = new Map([...prepared.archives].map(([slug, a]) => [slug, a.zip]));
@@ -39,6 +66,7 @@ export function executionContext(rt: OperationRuntime, prepared: PreparedPlan): 
     api: rt.api, projectId: prepared.ids.projectId, branchId: prepared.ids.branchId, branchName: prepared.base.branch.name,
     desired: prepared.desired, zips, request: pLimit(rt.concurrency), emit: rt.emit, timing: rt.timing,
     sleep: abortableSleep(rt.signal), now: Date.now, ...(rt.signal ? { signal: rt.signal } : {}),
+    functionMarker: deferredMarkers(rt, prepared),
   };
 }
 

@@ -25,4 +25,6 @@ export type EngineEvent =
   | { type: "change"; id: string; phase: "start" | "done" | "failed" | "skipped"; reason?: string }
   | { type: "wait"; changeId: string; waitingFor: "operation" | "deployment"; id: string; status: string }
   | ApiRetryEvent
-  | { type: "warning"; code: string; message: string; address?: string };
+  | { type: "warning"; code: string; message: string; address?: string }
+  /** Hardened fingerprints: how many env values were derived and the wall time until the last finished. */
+  | { type: "fingerprints"; mode: "hardened"; derivations: number; ms: number };

@@ -10,10 +10,13 @@ export interface FunctionTag {
   zipSha256: string;
   /** First 20 hex of HMAC-SHA256 over the archive digest. */
   codeTag: string;
-  /** Hex of 10 bytes of scrypt over `{runtime, env}`. */
-  configTag: string;
-  /** `SVC_FINGERPRINT_<codeTag>_<configTag>`. */
-  marker: string;
+  /**
+   * `K` (keyed) or `H` (hardened) then 19 hex of a MAC over `{runtime, env}`; absent when the
+   * plan's decision cannot depend on it (function absent or code changed): apply derives it.
+   */
+  configTag?: string;
+  /** `SVC_FINGERPRINT_<codeTag>_<configTag>`; absent with `configTag`. */
+  marker?: string;
 }
 
 /** What the executor does for a change: plain, secret-free data (env values come from the policy). */
@@ -35,11 +38,12 @@ export type ChangeOp =
       withZip: boolean;
       /** Send the display-name PATCH after the build. */
       rename: boolean;
-      marker: string;
+      /** Absent when the plan deferred the config tag: the executor derives it before the upload. */
+      marker?: string;
       /** Markers on the live function other than `marker`: deleted in the same deployment. */
       staleMarkers: string[];
       /** Part of the internal digest of saved plans; never rendered. */
-      configTag: string;
+      configTag?: string;
       zipSha256: string;
     }
   | { type: "function-delete"; slug: string }

@@ -48,12 +48,12 @@ export function liveWith(overrides: Partial<LiveState> = {}): LiveState {
 }
 
 /** A fingerprint with readable tags. */
-export function tagWith(code: string, config: string): FunctionTag {
+export function tagWith(code: string, config: string): Required<FunctionTag> {
   return { zipSha256: `zip-${code}`, codeTag: code, configTag: config, marker: `SVC_FINGERPRINT_${code}_${config}` };
 }
 
 /** A live function deployed with `tag`, completed. */
-export function liveFn(slug: string, tag: FunctionTag | null, overrides: Partial<LiveFunction> = {}): LiveFunction {
+export function liveFn(slug: string, tag: Required<FunctionTag> | null, overrides: Partial<LiveFunction> = {}): LiveFunction {
   return {
     slug,
     name: slug,

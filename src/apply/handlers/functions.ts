@@ -6,7 +6,9 @@ import { CancelledError } from "../../errors/engine-errors.js";
 import { PlatformError, isPlatformError } from "../../errors/platform-error.js";
 import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, desiredFunction, mutateWithReconcile } from "../execution-context.js";
 
-type DeployOp = Extract<ChangeOp, { type: "function-deploy" }>;
+type PlannedDeployOp = Extract<ChangeOp, { type: "function-deploy" }>;
+/** A deploy op whose marker is known (derived now when the plan deferred it). */
+type DeployOp = PlannedDeployOp & { marker: string };
 type DeleteOp = Extract<ChangeOp, { type: "function-delete" }>;
 
 /** The env a deployment sends: the full declared env, the new marker, older markers as `""`. */
@@ -91,11 +93,12 @@ async function awaitBuild(ctx: ExecutionContext, changeId: string, slug: string,
 }
 
 /** Deploys (with or without the archive), waits for the build, then reconciles the display name. */
-export async function applyFunctionDeploy(ctx: ExecutionContext, changeId: string, op: DeployOp): Promise<HandlerDetails> {
+export async function applyFunctionDeploy(ctx: ExecutionContext, changeId: string, op: PlannedDeployOp): Promise<HandlerDetails> {
   const details: HandlerDetails = { zipUploaded: op.deploy && op.withZip };
   let invocationUrl: string | undefined;
   if (op.deploy) {
-    const deployment = await postDeployment(ctx, op);
+    const marker = op.marker ?? (await ctx.functionMarker(op.slug));
+    const deployment = await postDeployment(ctx, { ...op, marker });
     details.deploymentId = deployment.id;
     ctx.emit({ type: "wait", changeId, waitingFor: "deployment", id: String(deployment.id), status: deployment.status });
     invocationUrl = (await awaitBuild(ctx, changeId, op.slug, deployment.id)).invocation_url;

@@ -5,6 +5,7 @@ import { prepareEnvWriter } from "../write-env.js";
 import { gateAndExecute, type ApplyFlags, type ExecuteInput, type Wrap } from "./gated-run.js";
 import { computePlan, planAgain, selectionOptions, type PlannedRun } from "./plan-command.js";
 import { runSavedPlanApply } from "./saved-plan-apply.js";
+import { engineTuning } from "../engine-tuning.js";
 
 /** `svc config apply [PLANFILE]` and `svc deploy`. */
 export async function runApply(ctx: CommandContext, planFile: string | undefined, flags: ApplyFlags): Promise<number> {
@@ -70,7 +71,7 @@ function applyGranted(ctx: CommandContext, run: PlannedRun, flags: ApplyFlags): 
       signal: ctx.signal,
       onEvent,
       confirm: (c) => (!c.protectedBranch || granted.allowProtectedBranch) && (!c.overrideUpdates || granted.updateExisting),
-      ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+      ...engineTuning(ctx.io, flags),
       ...selectionOptions(flags),
     });
 }

@@ -16,6 +16,7 @@ import { reportFailure, type ApplyFlags } from "./gated-run.js";
 import { computePlan } from "./plan-command.js";
 import { prepareEnvWriter, type WriteEnvFlags } from "../write-env.js";
 import { connect, echoInfo, loadEnv, loadPolicy, printEcho, viewTarget, type Target } from "./target-setup.js";
+import { engineTuning } from "../engine-tuning.js";
 
 /** Flags of `svc branch create NAME`. */
 export interface BranchCreateFlags extends Omit<ApplyFlags, "branch" | "out" | "markdown" | "detailedExitcode"> {
@@ -86,7 +87,7 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
       signal: ctx.signal,
       onEvent: progress.onEvent,
       ...(flags.allowDataLoss === true ? { allowDataLoss: true } : {}),
-      ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+      ...engineTuning(ctx.io, flags),
       ...(hooks.annotations === undefined ? {} : { annotations: hooks.annotations }),
     });
   } catch (err) {

@@ -13,6 +13,7 @@ import { renderPlanText } from "../views/text-plan.js";
 import { hasBlockingAnywhere, hasPendingOutside } from "../views/plan-notes.js";
 import { summaryLine, type ViewTarget } from "../views/view-model.js";
 import { echoInfo, loadEnv, loadPolicy, printEcho, resolveTarget, viewTarget, type LoadedPolicy, type PolicyFlags, type Target } from "./target-setup.js";
+import { engineTuning } from "../engine-tuning.js";
 
 /** Flags of `svc config plan`. */
 export interface PlanFlags extends PolicyFlags, TargetFlags {
@@ -88,7 +89,7 @@ export async function planAgain(ctx: CommandContext, run: Omit<PlannedRun, "resu
       bundleFunction: bundler,
       signal: ctx.signal,
       onEvent: progress.onEvent,
-      ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+      ...engineTuning(ctx.io, flags),
       ...selectionOptions(flags),
     });
     return { engine, policy, target, view: viewTarget(target, policy.relativePath), result, bundler };

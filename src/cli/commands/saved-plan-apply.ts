@@ -12,6 +12,7 @@ import { gateAndExecute, type ApplyFlags } from "./gated-run.js";
 import { memoizedBundler } from "./plan-command.js";
 import type { EnvWriter } from "../write-env.js";
 import { connect, echoInfo, loadEnv, loadPolicy, printEcho, viewTarget, type Target } from "./target-setup.js";
+import { engineTuning } from "../engine-tuning.js";
 
 /** Reads and checks the shape of a saved plan (`CLI_PLAN_UNREADABLE` otherwise). */
 export function readSavedPlan(cwd: string, file: string): SavedPlanDocument {
@@ -108,7 +109,7 @@ export async function runSavedPlanApply(ctx: CommandContext, file: string, flags
   const view = viewTarget(target, policy.relativePath);
   const planned = asResult(saved);
   const bundler = memoizedBundler(engine);
-  const baseOptions = { projectId: saved.projectId, branchId: saved.branchId, api, signal: ctx.signal, bundleFunction: bundler };
+  const baseOptions = { projectId: saved.projectId, branchId: saved.branchId, api, signal: ctx.signal, bundleFunction: bundler, ...engineTuning(ctx.io, flags) };
   try {
     return await gateAndExecute(ctx, {
       result: planned,
@@ -123,7 +124,6 @@ export async function runSavedPlanApply(ctx: CommandContext, file: string, flags
           ...granted,
           onEvent,
           confirm: (c) => (!c.protectedBranch || granted.allowProtectedBranch) && (!c.overrideUpdates || granted.updateExisting),
-          ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
         }),
     });
   } catch (err) {

@@ -39,6 +39,13 @@ const GROUP_TITLE: Record<string, (n: number) => string> = {
 
 const STILL_RUNNING_MS = 30_000;
 const FRAME_MS = 100;
+/** Hardened fingerprint derivation longer than this prints one hint (engine.md §6). */
+const FINGERPRINT_HINT_MS = 1000;
+
+/** The one-line hint suggesting keyed fingerprints. */
+export function fingerprintHint(ms: number): string {
+  return `hint: hardening env values for function fingerprints took ${formatSeconds(ms)}; set SVC_FINGERPRINT_KEY (32+ random bytes, hex or base64, kept with your CI secrets) to make it instant`;
+}
 
 function text(value: unknown): string | undefined {
   return typeof value === "string" ? value : typeof value === "number" ? String(value) : undefined;
@@ -91,6 +98,7 @@ export class Progress {
   #timer: NodeJS.Timeout | undefined;
   #frame = 0;
   #stopped = false;
+  #hinted = false;
 
   constructor(options: ProgressOptions) {
     this.#options = options;
@@ -159,6 +167,9 @@ export class Progress {
     } else if (type === "change") {
       const id = text(event.id) ?? text(event.changeId) ?? "?";
       this.update(`change:${id}`, `change ${addressOfChangeId(id)}`, "change", stateOfPhase(phase));
+    } else if (type === "fingerprints" && typeof event.ms === "number" && event.ms > FINGERPRINT_HINT_MS && !this.#hinted) {
+      this.#hinted = true;
+      this.note(fingerprintHint(event.ms));
     } else if (type === "wait") {
       const id = text(event.id) ?? text(event.operationId) ?? text(event.deploymentId) ?? "?";
       const what = text(event.waitingFor) ?? text(event.kind) ?? text(event.what) ?? "operation";

@@ -52,13 +52,23 @@ describe("saved plans", () => {
 
   it.each([
     ["the branch changed since the plan", "state", async () => void (await apply(defineConfig({ buckets: { other: { access: "private" } } }), ids())), "hi"],
-    ["an env value was edited since the plan", "changes", async () => undefined, "edited"],
   ])("refuses a stale plan when %s", async (_label, reason, between, greeting) => {
     const saved = toSavedPlan(await plan(policy("hi"), ids()));
     await between();
     const err = await applyPlan(saved, { ...ids(), config: policy(greeting) }).catch((e: unknown) => e);
     expect(isPlatformError(err, ErrorCode.STALE_PLAN)).toBe(true);
     expect((err as { details: { reason: string } }).details.reason).toBe(reason);
+  });
+
+  it.each([
+    ["keyed, for a function's first deployment", { fingerprintKey: "ab".repeat(32) }, false],
+    ["hardened, for a deployed function", {}, true],
+  ])("pins env values in the saved plan (%s): an edited value makes it stale", async (_label, mode, deployFirst) => {
+    if (deployFirst) await apply(policy("hi"), { ...ids(), ...mode });
+    const saved = toSavedPlan(await plan(policy("hi2"), { ...ids(), ...mode }));
+    const err = await applyPlan(saved, { ...ids(), ...mode, config: policy("edited") }).catch((e: unknown) => e);
+    expect(isPlatformError(err, ErrorCode.STALE_PLAN)).toBe(true);
+    expect((err as { details: { reason: string } }).details.reason).toBe("changes");
   });
 
   it("refuses a plan saved for another branch before any read", async () => {

@@ -19,7 +19,7 @@ function setup(desired: ResolvedPolicy, live: LiveState, fake: FakePlatform, opt
     zips: new Map(desired.functions.map((f) => [f.slug, new Uint8Array([1, 2, 3])])),
     request: pLimit(options.concurrency ?? 8), emit: (e) => events.push(e),
     timing: { deploymentMs: 60_000, pollInitialMs: 1, pollMaxMs: 2 },
-    sleep: (ms) => new Promise((r) => setTimeout(r, ms)), now: Date.now,
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)), now: Date.now, functionMarker: async (slug) => `SVC_FINGERPRINT_C0DE_${slug.toUpperCase()}`,
     ...(options.signal ? { signal: options.signal } : {}),
   };
   return { run: () => executePlan(planned, ctx), events, planned, ctx };

@@ -86,6 +86,16 @@ describe("progress", () => {
     ]);
   });
 
+  it("suggests SVC_FINGERPRINT_KEY once when hardened fingerprints took more than a second, and not below", () => {
+    const { progress, lines } = plain();
+    progress.onEvent({ type: "fingerprints", mode: "hardened", derivations: 3, ms: 900 });
+    expect(lines).toEqual([]);
+    progress.onEvent({ type: "fingerprints", mode: "hardened", derivations: 40, ms: 2400 });
+    progress.onEvent({ type: "fingerprints", mode: "hardened", derivations: 40, ms: 2600 });
+    progress.stop();
+    expect(lines).toEqual([expect.stringMatching(/^hint: hardening env values for function fingerprints took 2\.4s; set SVC_FINGERPRINT_KEY/)]);
+  });
+
   it("names the function and deployment a wait is for", () => {
     const { progress, lines } = plain();
     progress.onEvent({ type: "wait", changeId: "update:function.hello", waitingFor: "deployment", id: "14", status: "building" });

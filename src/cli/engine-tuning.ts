@@ -1,0 +1,17 @@
+import type { CliIo } from "./io.js";
+
+/** Engine options the CLI fills from its flags and environment, the same for every operation. */
+export interface EngineTuning {
+  concurrency?: number;
+  /** From `SVC_FINGERPRINT_KEY` (never a flag: a flag value would show in process lists). */
+  fingerprintKey?: string;
+}
+
+/** The tuning options of an engine call: `--concurrency` and `SVC_FINGERPRINT_KEY`. */
+export function engineTuning(io: Pick<CliIo, "env">, flags: { concurrency?: number }): EngineTuning {
+  const key = io.env.SVC_FINGERPRINT_KEY?.trim() ?? "";
+  return {
+    ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+    ...(key === "" ? {} : { fingerprintKey: key }),
+  };
+}
