@@ -55,7 +55,6 @@ function onMessage(slot: PoolWorker, message: { id: number; key?: Uint8Array; er
 
 function spawn(): PoolWorker {
   const slot: PoolWorker = { worker: new Worker(WORKER_SOURCE, { eval: true }), job: undefined };
-  slot.worker.unref();
   slot.worker.on("message", (message: { id: number; key?: Uint8Array; error?: string }) => onMessage(slot, message));
   slot.worker.on("error", (err) => {
     const job = slot.job;
@@ -63,6 +62,7 @@ function spawn(): PoolWorker {
     job?.reject(err instanceof Error ? err : new Error(String(err)));
     dispatch();
   });
+  slot.worker.unref(); // after the listeners: attaching one takes a reference again
   return slot;
 }
 
