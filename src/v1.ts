@@ -1,17 +1,175 @@
 /**
- * The public surface of svc-config, major version 1. `svc-config/v1` pins the major version;
- * `svc-config` re-exports exactly this module.
+ * The public surface of svc-config, major version 1: every export is named here (no barrel
+ * re-exports), so nothing internal leaks by accident. `svc-config/v1` pins the major version;
+ * `svc-config` (`index.ts`) exports exactly this module. `test/unit/architecture/public-surface.test.ts`
+ * snapshots the list.
  */
-export * from "./errors/index.js";
-export type { Json } from "./model/json.js";
-export type * from "./model/plan.js";
-export { LIBRARY_VERSION } from "./version.js";
-export * from "./config/load-config.js";
-export * from "./config/index.js";
-export * from "./bundle/index.js";
-export * from "./engine/index.js";
-export * from "./api/index.js";
-export { inspect, pullConfig } from "./engine/inspect.js";
-export type { PulledBranchConfig, PulledCredential } from "./inspect/pulled-config.js";
 
-export type { SelectionOptions } from "./engine/options.js";
+// The policy: declaring, validating, loading and resolving a `svc.ts`.
+export { defineConfig, validatePolicy } from "./config/define-config.js";
+export { formatDuration, parseDuration } from "./config/durations.js";
+export type { Duration, DurationSuggestion } from "./config/durations.js";
+export type { PolicySearchStopReason } from "./config/find-policy-file.js";
+export { loadConfigFromFile } from "./config/load-config.js";
+export type { LoadConfigFromFileOptions, LoadConfigFromFileResult } from "./config/load-config.js";
+export type {
+  BranchClosure,
+  BranchTuning,
+  BucketDef,
+  ComputeSettings,
+  ComputeSize,
+  DataApiBuiltinDef,
+  DataApiDef,
+  DataApiDisabledDef,
+  DataApiExternalDef,
+  DataApiSettingsDef,
+  EsbuildFunctionDef,
+  FunctionDef,
+  FunctionRuntime,
+  FunctionTuning,
+  OtherBundlerFunctionDef,
+  PolicyConfig,
+  PreviewDef,
+  PruneDef,
+  ScheduleTriggerDef,
+  StorageTriggerDef,
+  Toggle,
+  TriggerDef,
+} from "./config/policy-types.js";
+export { resolvePolicy } from "./config/resolve-policy.js";
+export type { ResolvePolicyOptions } from "./config/resolve-policy.js";
+
+// The engine's operations and their options, results and events.
+export type { PushConfirmContext } from "./apply/gate-plan.js";
+export { createBranch } from "./engine/create-branch.js";
+export type { CreateBranchOptions, CreatedBranch } from "./engine/create-branch.js";
+export { inspect, pullConfig } from "./engine/inspect.js";
+export type {
+  ApplyOptions,
+  ConfigOperationOptions,
+  PlanOptions,
+  PushConfigOptions,
+  SelectionOptions,
+} from "./engine/options.js";
+export { apply, plan, pushConfig } from "./engine/push-config.js";
+export { applyPlan, toSavedPlan } from "./engine/saved-plan.js";
+export type { ApplyPlanOptions, SavedPlan } from "./engine/saved-plan.js";
+export type { PulledBranchConfig, PulledCredential } from "./inspect/pulled-config.js";
+export { renderPolicySource } from "./inspect/render-policy-source.js";
+export type { RenderablePulledConfig } from "./inspect/render-policy-source.js";
+export type {
+  BranchTarget,
+  DataApiSettings,
+  FileBundler,
+  ResolvedDataApi,
+  ResolvedFunction,
+  ResolvedFunctionConfig,
+  ResolvedPolicy,
+  ResolvedTrigger,
+} from "./model/desired-state.js";
+export type { ApiRetryEvent, EngineEvent } from "./model/events.js";
+export type { Json } from "./model/json.js";
+export type {
+  AppliedChange,
+  Change,
+  ChangeAction,
+  ChangeClass,
+  ConflictReport,
+  EngineWarning,
+  PlanSelection,
+  PlanSummary,
+  PushResult,
+  ResourceKind,
+  UnmanagedEntry,
+} from "./model/plan.js";
+
+// Function bundles.
+export type { BundleWarning } from "./bundle/archive.js";
+export { buildFunctionBundle } from "./bundle/build-function-bundle.js";
+export type { BuildFunctionBundleOptions } from "./bundle/build-function-bundle.js";
+
+// The platform API client and the `PlatformApi` adapter a caller may pass instead.
+export type { PlatformApiOptions, PlatformApiPolling, PlatformApiTimeouts } from "./api/client-options.js";
+export { createPlatformApi } from "./api/create-platform-api.js";
+export type {
+  ApiListedBranch,
+  BranchRef,
+  ConnectionUriParams,
+  CreateAuthParams,
+  CreateAuthResult,
+  CreateBranchParams,
+  CreateBranchResult,
+  CreateBucketParams,
+  CreateCredentialParams,
+  CreateCustomDomainParams,
+  CreateDataApiParams,
+  CreateDeploymentParams,
+  CreateTriggerParams,
+  CustomDomainRef,
+  DataApiRef,
+  EndpointSettingsInput,
+  FunctionRef,
+  ListBucketObjectsParams,
+  PlatformApi,
+  ProjectRef,
+  TriggerRef,
+  UpdateBranchParams,
+  UpdateDataApiParams,
+  UpdateEndpointParams,
+  UpdateFunctionParams,
+  UpdateTriggerParams,
+  WaitForOperationsParams,
+} from "./api/platform-api.js";
+export type { ApiEvent } from "./api/transport.js";
+export type {
+  ApiAiGateway,
+  ApiAuthCredentials,
+  ApiAuthIntegration,
+  ApiBranch,
+  ApiBucket,
+  ApiBucketObject,
+  ApiBucketObjectPage,
+  ApiCredential,
+  ApiCredentialSecret,
+  ApiCustomDomain,
+  ApiDataApi,
+  ApiDatabase,
+  ApiDeployment,
+  ApiEndpoint,
+  ApiFunction,
+  ApiKeyCreated,
+  ApiKeyRecord,
+  ApiOperation,
+  ApiProject,
+  ApiRole,
+  ApiTrigger,
+  ApiTriggerInput,
+} from "./api/wire-types.js";
+
+// Errors: one base class with a stable `code`, and its subclasses.
+export {
+  ApiError,
+  FeatureUnavailableError,
+  NetworkError,
+  OutcomeUnknownError,
+  TimeoutError,
+} from "./errors/api-errors.js";
+export type { ApiErrorInfo } from "./errors/api-errors.js";
+export { ErrorCode } from "./errors/codes.js";
+export { ConfigLoadError, ConfigValidationError } from "./errors/config-errors.js";
+export type { ConfigIssue, ConfigValidationContext } from "./errors/config-errors.js";
+export {
+  ApplyFailedError,
+  BundleError,
+  CancelledError,
+  PartialBranchCreateError,
+  PushAbortedError,
+  PushConflictError,
+  StalePlanError,
+} from "./errors/engine-errors.js";
+export type { BundleFailure, PushAbortReason, StalePlanReason } from "./errors/engine-errors.js";
+export { PlatformError, isPlatformError } from "./errors/platform-error.js";
+export type { ErrorDetails, PlatformErrorOptions } from "./errors/platform-error.js";
+
+// The library version.
+export { LIBRARY_VERSION } from "./version.js";

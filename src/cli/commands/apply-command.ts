@@ -70,7 +70,6 @@ function applyGranted(ctx: CommandContext, run: PlannedRun, flags: ApplyFlags): 
       bundleFunction: run.bundler,
       signal: ctx.signal,
       onEvent,
-      confirm: (c) => (!c.protectedBranch || granted.allowProtectedBranch) && (!c.overrideUpdates || granted.updateExisting),
       ...engineTuning(ctx.io, flags),
       ...selectionOptions(flags),
     });

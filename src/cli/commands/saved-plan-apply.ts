@@ -5,7 +5,7 @@ import { ErrorCode } from "../../errors/codes.js";
 import { PlatformError, isPlatformError } from "../../errors/platform-error.js";
 import type { PushResult } from "../../model/plan.js";
 import type { CommandContext } from "../context.js";
-import type { SavedPlanDocument } from "../engine-port.js";
+import type { SavedPlan } from "../../v1.js";
 import { resolveBranch } from "../target.js";
 import { changeFields, formatFieldLine, symbolFor } from "../views/plan-fields.js";
 import { gateAndExecute, type ApplyFlags } from "./gated-run.js";
@@ -15,7 +15,7 @@ import { connect, echoInfo, loadEnv, loadPolicy, printEcho, viewTarget, type Tar
 import { engineTuning } from "../engine-tuning.js";
 
 /** Reads and checks the shape of a saved plan (`CLI_PLAN_UNREADABLE` otherwise). */
-export function readSavedPlan(cwd: string, file: string): SavedPlanDocument {
+export function readSavedPlan(cwd: string, file: string): SavedPlan {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(resolve(cwd, file), "utf8"));
@@ -23,7 +23,7 @@ export function readSavedPlan(cwd: string, file: string): SavedPlanDocument {
     const why = err instanceof Error ? err.message : String(err);
     throw new CliError(CliErrorCode.PLAN_UNREADABLE, `${file} is not a saved plan: ${why}`, { hint: "Re-run svc config plan --out FILE." });
   }
-  const doc = parsed as Partial<SavedPlanDocument> | null;
+  const doc = parsed as Partial<SavedPlan> | null;
   if (typeof doc !== "object" || doc === null || typeof doc.formatVersion !== "number") {
     throw new CliError(CliErrorCode.PLAN_UNREADABLE, `${file} is not a saved plan: formatVersion is missing.`, { hint: "Re-run svc config plan --out FILE." });
   }
@@ -36,11 +36,11 @@ export function readSavedPlan(cwd: string, file: string): SavedPlanDocument {
     typeof doc.projectId === "string" && typeof doc.branchId === "string" && typeof doc.branchName === "string" &&
     Array.isArray(doc.changes) && Array.isArray(doc.conflicts) && typeof doc.summary === "object";
   if (!ok) throw new CliError(CliErrorCode.PLAN_UNREADABLE, `${file} is not a saved plan: required fields are missing.`, { hint: "Re-run svc config plan --out FILE." });
-  return doc as SavedPlanDocument;
+  return doc as SavedPlan;
 }
 
 /** The saved plan as a dry-run result, for rendering and gating. */
-function asResult(saved: SavedPlanDocument): PushResult {
+function asResult(saved: SavedPlan): PushResult {
   return {
     projectId: saved.projectId,
     branchId: saved.branchId,
@@ -123,7 +123,6 @@ export async function runSavedPlanApply(ctx: CommandContext, file: string, flags
           config: policy.config,
           ...granted,
           onEvent,
-          confirm: (c) => (!c.protectedBranch || granted.allowProtectedBranch) && (!c.overrideUpdates || granted.updateExisting),
         }),
     });
   } catch (err) {
@@ -141,7 +140,7 @@ export async function runSavedPlanApply(ctx: CommandContext, file: string, flags
   }
 }
 
-function staleTarget(name: string, saved: SavedPlanDocument, actual: string): PlatformError {
+function staleTarget(name: string, saved: SavedPlan, actual: string): PlatformError {
   return new PlatformError(ErrorCode.STALE_PLAN, `${name} targets branch ${saved.branchName} (${saved.branchId}) in ${saved.projectId}; this run targets ${actual}.`, {
     details: { reason: "target", expected: saved.branchId, actual },
   });
@@ -152,7 +151,7 @@ function short(value: unknown): string {
   return text.length > 16 ? `${text.slice(0, 15)}…` : text;
 }
 
-function staleMessage(name: string, saved: SavedPlanDocument, details: { reason?: string; expected?: unknown; actual?: unknown }, lines: readonly string[]): string {
+function staleMessage(name: string, saved: SavedPlan, details: { reason?: string; expected?: unknown; actual?: unknown }, lines: readonly string[]): string {
   switch (details.reason) {
     case "target":
       return `${name} targets branch ${saved.branchName} (${saved.branchId}); this run targets ${String(details.actual)}.`;

@@ -1,5 +1,5 @@
 import type { CommandContext } from "../context.js";
-import type { PulledBranch } from "../engine-port.js";
+import type { PulledBranchConfig } from "../../v1.js";
 import type { TargetFlags } from "../target.js";
 import { stringifyDocument } from "../views/json-plan.js";
 import { echoInfo, loadEnv, printEcho, resolveTarget, viewTarget, type Target } from "./target-setup.js";
@@ -11,7 +11,7 @@ export interface StatusFlags extends TargetFlags {
 }
 
 /** The object the pulled branch closure returns for this branch. */
-export function pulledBranchTuning(pulled: PulledBranch): unknown {
+export function pulledBranchTuning(pulled: PulledBranchConfig): unknown {
   const closure = pulled.config.branch;
   if (typeof closure !== "function") return {};
   const b = pulled.branch;
@@ -25,7 +25,7 @@ function onOff(value: unknown): string {
 }
 
 /** The human status (cli.md §4.2). Secrets never appear: credentials are only counted. */
-export function renderStatusText(pulled: PulledBranch): string {
+export function renderStatusText(pulled: PulledBranchConfig): string {
   const p = pulled.project;
   const b = pulled.branch;
   const preview = pulled.preview ?? { buckets: [], functions: [], credentials: [] };

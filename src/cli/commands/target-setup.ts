@@ -1,7 +1,8 @@
 import { relative, sep } from "node:path";
 import type { ApiBranch, ApiProject, PlatformApi } from "../../api/platform-api.js";
 import type { CommandContext } from "../context.js";
-import type { EnginePort, PolicyValue } from "../engine-port.js";
+import type { EnginePort } from "../engine-port.js";
+import type { PolicyConfig } from "../../v1.js";
 import { loadEnvFiles, type EnvOrigins } from "../env-files.js";
 import { createProxyAwareFetch } from "../http.js";
 import { resolveBranch, resolveCredentials, type BranchMatch, type ResolvedCredentials, type TargetFlags } from "../target.js";
@@ -18,7 +19,7 @@ export interface PolicyFlags {
 
 /** A loaded policy and how it was found. */
 export interface LoadedPolicy {
-  config: PolicyValue;
+  config: PolicyConfig;
   resolvedPath: string;
   /** Relative to the working directory, `/` separators. */
   relativePath: string;

@@ -3,7 +3,8 @@ import type { BranchTarget, ResolvedPolicy } from "../../model/desired-state.js"
 import { ErrorCode } from "../../errors/codes.js";
 import { isPlatformError } from "../../errors/platform-error.js";
 import type { CommandContext } from "../context.js";
-import type { EnginePort, PolicyValue } from "../engine-port.js";
+import type { EnginePort } from "../engine-port.js";
+import type { PolicyConfig } from "../../v1.js";
 import { stringifyDocument } from "../views/json-plan.js";
 import { displayPath, loadEnv, loadPolicy, type LoadedPolicy, type PolicyFlags } from "./target-setup.js";
 
@@ -49,7 +50,7 @@ function dedupe(issues: readonly ValidateIssue[]): ValidateIssue[] {
   });
 }
 
-async function checkPolicy(engine: EnginePort, config: PolicyValue, bundle: boolean): Promise<ValidateIssue[]> {
+async function checkPolicy(engine: EnginePort, config: PolicyConfig, bundle: boolean): Promise<ValidateIssue[]> {
   const issues: ValidateIssue[] = [];
   const resolved: ResolvedPolicy[] = [];
   for (const { label, target } of TARGETS) {

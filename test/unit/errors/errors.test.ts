@@ -6,9 +6,9 @@ import {
   OutcomeUnknownError,
   PlatformError,
   PushAbortedError,
-  errorCodeForStatus,
   isPlatformError,
 } from "../../../src/v1.js";
+import { errorCodeForStatus } from "../../../src/errors/api-errors.js";
 
 describe("isPlatformError", () => {
   it("recognises errors of this package and filters by code", () => {
