@@ -16,7 +16,8 @@ import { FaultEngine, parseFaultPlan, type FaultRule, type InjectedFault } from 
 import type { ResolvedEmulatorOptions } from "./options.js";
 import { resolveSeed } from "./options.js";
 import { RequestLog, type RequestLogEntry } from "./request-log.js";
-import type { EmulatorRuntime } from "./runtime.js";
+import type { EmulatorRuntime, SchemaSource } from "./runtime.js";
+import { EMPTY_SCHEMA } from "./engine/schema-diff.js";
 import { defaultSeed, loadSeed, type SeedDocument } from "./seed.js";
 import { buildStateDocument, type StateDocument } from "./state-document.js";
 import type { OperationRec, ProjectRec } from "./store/records.js";
@@ -86,6 +87,8 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
   readonly limits: ResolvedEmulatorOptions["limits"];
   readonly identity: SeedIdentity;
   readonly legacyAuth: "serve" | "gone";
+  /** Record-only branches have empty schemas; `realDatabases` replaces this with a reader of the real database. */
+  schemaSource: SchemaSource = () => Promise.resolve(EMPTY_SCHEMA);
   /**
    * Written as the comment of every claimable database; kept in the data dir, so a restarted
    * emulator recognises its own databases (instant.md §4).

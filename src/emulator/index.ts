@@ -89,6 +89,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   app.route("/", instant.routes);
   app.route("/", checkStorageRoute(() => core.world, { checkStorage }));
   const realDatabases = resolved.realDatabases ? useRealDatabases(app, () => core.world, instant.backend, pgLog) : null;
+  if (realDatabases !== null) core.schemaSource = realDatabases.readSchema;
   // Real databases exist only once the server ran: in this process, or in an earlier one on the data dir.
   const mayHoldDatabases = (): boolean => instant.backend.info() !== null || resolved.dataDir !== undefined;
   if (realDatabases !== null) {

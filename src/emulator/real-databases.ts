@@ -5,7 +5,10 @@
  * and connection URIs point at real local databases. Off by default; the
  * PostgreSQL backend starts only when one of these requests needs it.
  */
-import { createBranchDatabases, type BranchDatabases, type BranchFacts } from "./postgres/branch-databases.js";
+import { EMPTY_SCHEMA } from "./engine/schema-diff.js";
+import { createBranchDatabases, physicalName, type BranchDatabases, type BranchFacts } from "./postgres/branch-databases.js";
+import { readSchema } from "./postgres/schema-read.js";
+import type { SchemaSource } from "./runtime.js";
 import type { PostgresBackend } from "./postgres/backend.js";
 import { roleDatabaseRequestOf } from "./postgres/role-database-requests.js";
 import { databaseFacts, followRestore, isRestoreRequest } from "./real-restore.js";
@@ -110,6 +113,8 @@ export interface RealDatabases {
   dropAll(): Promise<void>;
   /** Drops the physical databases and roles of every branch of these projects (purge, reset). */
   dropProjects(projects: Iterable<ProjectRec>): Promise<void>;
+  /** The schema of a branch database, read from its catalog (empty until the database exists). */
+  readSchema: SchemaSource;
 }
 
 /**
@@ -122,6 +127,12 @@ export function useRealDatabases(app: FetchHandler, world: () => World, backend:
   const inner = app.fetch;
   app.fetch = (request: Request, ...rest: unknown[]) => handle(real, world, request, async () => inner(request, ...rest));
   return {
+    async readSchema(project, branch, database) {
+      if (project.localPostgres !== undefined) return EMPTY_SCHEMA;
+      const physical = physicalName(branch.id, database);
+      const exists = await backend.adminQuery("SELECT 1 FROM pg_database WHERE datname = $1", [physical]);
+      return exists.length === 0 ? EMPTY_SCHEMA : readSchema((text) => backend.adminQuery(text, [], physical));
+    },
     dropAll: () => real.dropAll(),
     async dropProjects(projects) {
       // A claimed claimable project's database belongs to the claimable feature, not to a branch.

@@ -1,6 +1,8 @@
 /** What every route module needs: the state and the hooks the fault engine provides. */
 import { MAX_ENVIRONMENT_BYTES } from "../rules/environment.js";
 import type { OperationFailureHook } from "./engine/operations.js";
+import type { DatabaseSchema } from "./engine/schema-diff.js";
+import type { BranchRec, ProjectRec } from "./store/records.js";
 import type { World } from "./store/world.js";
 
 /** Size limits (emulator.md §8), in bytes unless named otherwise. */
@@ -40,4 +42,9 @@ export interface EmulatorRuntime {
   readonly legacyAuth: "serve" | "gone";
   /** Writes a start/stop/warning line on stderr (never request data). */
   notice(line: string): void;
+  /** The schema of a branch database: empty for record-only branches, read from PostgreSQL with real databases. */
+  readonly schemaSource: SchemaSource;
 }
+
+/** Reads the schema of one database of a branch. */
+export type SchemaSource = (project: ProjectRec, branch: BranchRec, database: string) => Promise<DatabaseSchema>;

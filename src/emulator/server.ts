@@ -21,6 +21,7 @@ import { advisorRoutes } from "./routes/advisors.js";
 import { apiKeyRoutes } from "./routes/api-keys.js";
 import { authRoutes } from "./routes/auth.js";
 import { branchRoutes } from "./routes/branches.js";
+import { branchSchemaRoutes } from "./routes/branch-schema.js";
 import { customDomainRoutes } from "./routes/custom-domains.js";
 import { credentialRoutes } from "./routes/credentials.js";
 import { dataApiRoutes } from "./routes/data-api.js";
@@ -178,7 +179,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
   app.use("/claim/*", commitClaimable);
 
   parts.mountAdmin(app);
-  for (const group of [projectRoutes, accessRoutes, advisorRoutes, operationRoutes, branchRoutes, endpointRoutes, roleDatabaseRoutes, authRoutes, dataApiRoutes, storageRoutes, objectRoutes, legacyAuthRoutes, functionRoutes, triggerRoutes, customDomainRoutes, credentialRoutes, apiKeyRoutes, accountRoutes, snapshotRoutes]) {
+  for (const group of [projectRoutes, accessRoutes, advisorRoutes, operationRoutes, branchRoutes, endpointRoutes, roleDatabaseRoutes, authRoutes, dataApiRoutes, storageRoutes, objectRoutes, legacyAuthRoutes, functionRoutes, triggerRoutes, customDomainRoutes, credentialRoutes, apiKeyRoutes, accountRoutes, snapshotRoutes, branchSchemaRoutes]) {
     app.route(API, group(rt));
   }
 

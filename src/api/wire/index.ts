@@ -21,3 +21,4 @@ export * from "./account.js";
 export * from "./access.js";
 export * from "./legacy-auth.js";
 export * from "./snapshots.js";
+export * from "./branch-schema.js";

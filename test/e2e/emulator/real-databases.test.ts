@@ -1,4 +1,4 @@
-/** With real databases, branch restore and snapshots move the data too (over real HTTP and real PostgreSQL). */
+/** With real databases, branch restore and snapshots move the data too, and schema reads show the real schema (over real HTTP and real PostgreSQL). */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
@@ -64,5 +64,18 @@ describe("restore with real databases", () => {
     expect(await notes(restored.body.branch.id)).toEqual(["main v1", "main v2"]);
     expect(await notes(emu.defaultBranchId)).toEqual(["main v1", "main v2", "main v3"]);
     expect((await api.call("DELETE", `/projects/${emu.projectId}/snapshots/${snap.body.snapshot.id}`)).status).toBe(200);
+  }, 60_000);
+
+  it("reads a branch's schema from its real database, and compares two branches' schemas", async () => {
+    const schema = await api.call<{ sql: string }>("GET", `${branches()}/${emu.defaultBranchId}/schema?db_name=neondb`);
+    expect(schema.body.sql).toBe("CREATE TABLE public.notes (\n    note text\n);\n");
+    const json = await api.call<{ json: { tables: unknown[] } }>("GET", `${branches()}/${emu.defaultBranchId}/schema?db_name=neondb&format=json`);
+    expect(json.body.json.tables).toEqual([{ schema: "public", name: "notes", columns: [{ name: "note", type: "text", nullable: true }] }]);
+    const child = await newBranch("schema-change");
+    await query(await uri(child), "ALTER TABLE notes ADD COLUMN author text NOT NULL DEFAULT 'me'");
+    const compared = await api.call<{ diff: string }>("GET", `${branches()}/${child}/compare_schema?db_name=neondb`);
+    expect(compared.body.diff).toBe(
+      `--- ${emu.defaultBranchId}/neondb\n+++ ${child}/neondb\n@@ -1,3 +1,4 @@\n CREATE TABLE public.notes (\n-    note text\n+    note text,\n+    author text DEFAULT 'me'::text NOT NULL\n );\n`,
+    );
   }, 60_000);
 });
