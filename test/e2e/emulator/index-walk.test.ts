@@ -14,6 +14,7 @@ async function paramValues(emu: RunningEmulator): Promise<Record<string, string>
   await api.call("POST", `${base}/auth/oauth_providers`, { id: "google" });
   const user = await api.call<{ id: string }>("POST", `${base}/auth/users`, { email: "walk@example.com" });
   const ops = await api.call<{ operations: { id: string }[] }>("GET", "/projects/alice-app-100001/operations");
+  const snapshot = await api.call<{ snapshot: { id: string } }>("POST", `${base}/snapshot?name=walk`);
   return {
     project_id: "alice-app-100001",
     branch_id: "br-alice-main-100001",
@@ -38,11 +39,66 @@ async function paramValues(emu: RunningEmulator): Promise<Record<string, string>
     jwks_id: "jwks-1",
     request_id: "req-1",
     vpc_endpoint_id: "vpce-1",
-    snapshot_id: "snap-1",
+    snapshot_id: snapshot.body.snapshot.id,
     member_id: "00000000-0000-4000-8000-000000000000",
     permission_id: "perm-1",
   };
 }
+
+/** The index routes that answer 501 (emulator.md §4), in index order. */
+const NOT_EMULATED = [
+  "POST /projects/{project_id}/jwks",
+  "GET /projects/{project_id}/jwks",
+  "DELETE /projects/{project_id}/jwks/{jwks_id}",
+  "POST /projects/{project_id}/transfer_requests",
+  "PUT /projects/{project_id}/transfer_requests/{request_id}",
+  "GET /projects/{project_id}/vpc_endpoints",
+  "POST /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id}",
+  "DELETE /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id}",
+  "GET /projects/{project_id}/available_preload_libraries",
+  "POST /projects/{project_id}/branch_anonymized",
+  "POST /projects/{project_id}/branches/{branch_id}/anonymize",
+  "GET /projects/{project_id}/branches/{branch_id}/anonymized_status",
+  "GET /projects/{project_id}/branches/{branch_id}/masking_rules",
+  "PATCH /projects/{project_id}/branches/{branch_id}/masking_rules",
+  "PATCH /projects/{project_id}/branches/{branch_id}/auth/config",
+  "PUT /projects/{project_id}/branches/{branch_id}/auth/users/{auth_user_id}/role",
+  "GET /projects/{project_id}/branches/{branch_id}/auth/email_and_password",
+  "PATCH /projects/{project_id}/branches/{branch_id}/auth/email_and_password",
+  "POST /projects/{project_id}/branches/{branch_id}/auth/email_provider/test",
+  "POST /projects/{project_id}/branches/{branch_id}/auth/send_test_email",
+  "GET /projects/{project_id}/branches/{branch_id}/auth/allow_localhost",
+  "PATCH /projects/{project_id}/branches/{branch_id}/auth/allow_localhost",
+  "GET /projects/{project_id}/branches/{branch_id}/auth/plugins",
+  "GET /projects/{project_id}/branches/{branch_id}/auth/plugins/phone-number",
+  "PATCH /projects/{project_id}/branches/{branch_id}/auth/plugins/phone-number",
+  "PATCH /projects/{project_id}/branches/{branch_id}/auth/plugins/magic-link",
+  "PATCH /projects/{project_id}/branches/{branch_id}/auth/plugins/organization",
+  "GET /projects/{project_id}/branches/{branch_id}/auth/webhooks",
+  "PUT /projects/{project_id}/branches/{branch_id}/auth/webhooks",
+  "POST /projects/{project_id}/branches/{branch_id}/logs/query",
+  "GET /projects/{project_id}/branches/{branch_id}/logs/fields/{field_name}/values",
+  "GET /consumption_history/v2/branches",
+  "GET /consumption_history/v2/projects",
+  "GET /consumption_history/projects",
+  "GET /organizations/{org_id}",
+  "GET /organizations/{org_id}/members",
+  "GET /organizations/{org_id}/members/{member_id}",
+  "PATCH /organizations/{org_id}/members/{member_id}",
+  "DELETE /organizations/{org_id}/members/{member_id}",
+  "GET /organizations/{org_id}/invitations",
+  "POST /organizations/{org_id}/invitations",
+  "GET /organizations/{org_id}/billing/spending_limit",
+  "PUT /organizations/{org_id}/billing/spending_limit",
+  "DELETE /organizations/{org_id}/billing/spending_limit",
+  "GET /organizations/{org_id}/vpc/vpc_endpoints",
+  "GET /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints",
+  "GET /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}",
+  "POST /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}",
+  "DELETE /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}",
+  "POST /organizations/{source_org_id}/projects/transfer",
+  "POST /users/me/projects/transfer",
+];
 
 describe("the seed's endpoint index", () => {
   let emu: RunningEmulator;
@@ -59,6 +115,19 @@ describe("the seed's endpoint index", () => {
 
   it("lists the 144 routes of the seed's index", () => {
     expect(SEED_ENDPOINT_INDEX).toHaveLength(144);
+  });
+
+  it("answers 501 for exactly the routes the emulator does not emulate", async () => {
+    const answers501: string[] = [];
+    for (const route of routes.filter((r) => !r.startsWith("DELETE"))) {
+      const [method = "GET", template = "/"] = route.split(" ");
+      const path = template.replace(/\{([a-z_]+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? "x"));
+      if (method === "POST" && template.endsWith("/deployments")) continue;
+      const res = await fetch(emu.apiHost + path, { method, headers: { authorization: `Bearer ${KEYS.alice}`, ...(method === "GET" ? {} : { "content-type": "application/json" }) }, ...(method === "GET" ? {} : { body: "{}" }) });
+      await res.text();
+      if (res.status === 501) answers501.push(route);
+    }
+    expect(answers501).toEqual(NOT_EMULATED.filter((r) => !r.startsWith("DELETE")));
   });
 
   it.each(ordered)("%s is emulated or answers 501 naming the route", async (route) => {
