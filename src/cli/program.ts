@@ -158,6 +158,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .addOption(new Option("--json", "print the plan document (docs/plan-format.md)").conflicts("markdown"))
     .addOption(new Option("--markdown", "print a pull-request comment").conflicts("json"))
     .addOption(new Option("--graph <format>", "print the dependency graph of the changes instead of the plan (Graphviz DOT or Mermaid)").argParser(graphFormat).conflicts(["json", "markdown"]))
+    .option("--verify", "apply the plan to a local replica of what it read (an in-process emulator), plan again, and report whether it converges")
     .option("--detailed-exitcode", "exit 0 no changes, 2 changes (also pending outside --target), 3 blocking conflicts")
     .option("--concurrency <n>", "parallel bundles and reads, 1-16 (default: 8)", concurrency);
   examples(plan, ["svc config plan", "svc config plan --markdown --detailed-exitcode --out plan.json > plan.md", "svc config plan --branch name:main --json", "svc config plan --graph dot | dot -Tsvg > plan.svg"]);

@@ -36,13 +36,17 @@ const BranchSeedSchema = z.object({
   parent: z.string().optional(),
   default: z.boolean().optional(),
   protected: z.boolean().optional(),
+  /** RFC 3339; default: load time. */
+  created_at: z.iso.datetime({ offset: true }).optional(),
+  /** RFC 3339; the branch is deleted then. */
+  expires_at: z.iso.datetime({ offset: true }).optional(),
   endpoints: z.array(z.object({ id: Id.optional(), type: z.enum(["read_write", "read_only"]), state: z.enum(["active", "idle"]).optional(), autoscaling_limit_min_cu: z.number().optional(), autoscaling_limit_max_cu: z.number().optional(), suspend_timeout_seconds: z.number().optional() })).optional(),
   roles: z.array(z.object({ name: z.string().min(1), password: z.string().optional() })).optional(),
   databases: z.array(z.object({ name: z.string().min(1), owner_name: z.string().min(1) })).optional(),
   buckets: z.array(z.object({ name: z.string().min(1), access_level: z.string().optional() })).optional(),
   objects: z.array(z.object({ bucket: z.string(), key: z.string(), size: z.number().int().min(0).optional() })).optional(),
-  functions: z.array(z.object({ slug: z.string().regex(/^[a-z0-9]{1,20}$/), name: z.string().optional(), environment: z.record(z.string(), z.string()).optional() })).optional(),
-  triggers: z.array(z.object({ id: z.string().optional(), name: z.string(), function_slug: z.string(), type: z.enum(["schedule", "storage_object_created"]), cron: z.string().optional(), bucket_name: z.string().optional(), prefix: z.string().optional(), enabled: z.boolean().optional() })).optional(),
+  functions: z.array(z.object({ slug: z.string().regex(/^[a-z0-9]{1,20}$/), name: z.string().optional(), runtime: z.string().optional(), environment: z.record(z.string(), z.string()).optional() })).optional(),
+  triggers: z.array(z.object({ id: z.string().optional(), name: z.string(), function_slug: z.string(), function_path: z.string().optional(), type: z.enum(["schedule", "storage_object_created"]), cron: z.string().optional(), bucket_name: z.string().optional(), prefix: z.string().optional(), enabled: z.boolean().optional() })).optional(),
   custom_domains: z.array(z.object({ domain: z.string(), function_slug: z.string() })).optional(),
   auth: z.object({ auth_provider: z.string(), database_name: z.string().optional() }).optional(),
   data_api: z.array(z.object({ database: z.string(), settings: z.record(z.string(), z.unknown()).nullable().optional() })).optional(),
@@ -197,7 +201,8 @@ function loadBranches(world: World, project: ProjectRec, branches: z.infer<typeo
     if (b === undefined) continue;
     const path = `${at}.branches[${j}]`;
     const parent = b.parent !== undefined ? byName.get(b.parent) : undefined;
-    const branch = newBranchRecord(world, project, { ...(b.id !== undefined ? { id: b.id } : {}), name: b.name, ...(parent !== undefined ? { parent } : {}), isDefault: b.default ?? false, protected: b.protected ?? false });
+    const branch = newBranchRecord(world, project, { ...(b.id !== undefined ? { id: b.id } : {}), name: b.name, ...(parent !== undefined ? { parent } : {}), isDefault: b.default ?? false, protected: b.protected ?? false, ...(b.expires_at !== undefined ? { expiresAt: Date.parse(b.expires_at) } : {}) });
+    if (b.created_at !== undefined) branch.createdAt = Date.parse(b.created_at);
     byName.set(b.name, branch);
     loadBranchChildren(world, project, branch, b, path);
   }
@@ -225,13 +230,13 @@ function loadBranchChildren(world: World, project: ProjectRec, branch: BranchRec
   for (const f of b.functions ?? []) {
     branch.functions.set(f.slug, {
       id: world.ids.uuid(), slug: f.slug, name: f.name ?? f.slug, createdAt: now, inherited: false,
-      deployments: [{ id: 1, status: "completed", runtime: "nodejs24", memoryMib: DEPLOYMENT_MEMORY_MIB, createdAt: now, environment: new Map(Object.entries(f.environment ?? {})), zipSha256: "", buildError: null, buildingAt: now, finishAt: now }],
+      deployments: [{ id: 1, status: "completed", runtime: f.runtime ?? "nodejs24", memoryMib: DEPLOYMENT_MEMORY_MIB, createdAt: now, environment: new Map(Object.entries(f.environment ?? {})), zipSha256: "", buildError: null, buildingAt: now, finishAt: now }],
     });
   }
   (b.triggers ?? []).forEach((t, k) => {
     if (!branch.functions.has(t.function_slug)) throw seedError(`${path}.triggers[${k}].function_slug`, `unknown function "${t.function_slug}"`);
     const id = t.id ?? `trg_${world.ids.hex(16)}`;
-    branch.triggers.set(id, { id, type: t.type, functionSlug: t.function_slug, name: t.name, functionPath: "/", enabled: t.enabled ?? true, version: 1, inherited: false, ...(t.cron !== undefined ? { cron: t.cron } : {}), ...(t.bucket_name !== undefined ? { bucketName: t.bucket_name } : {}), ...(t.prefix !== undefined ? { prefix: t.prefix } : {}) });
+    branch.triggers.set(id, { id, type: t.type, functionSlug: t.function_slug, name: t.name, functionPath: t.function_path ?? "/", enabled: t.enabled ?? true, version: 1, inherited: false, ...(t.cron !== undefined ? { cron: t.cron } : {}), ...(t.bucket_name !== undefined ? { bucketName: t.bucket_name } : {}), ...(t.prefix !== undefined ? { prefix: t.prefix } : {}) });
   });
   (b.custom_domains ?? []).forEach((d, k) => {
     const domain = d.domain.trim().toLowerCase().replace(/\.$/, "");

@@ -58,6 +58,11 @@ export interface PlanOptions extends ConfigOperationOptions, SelectionOptions {
   concurrency?: number;
   /** Permits deleting buckets that hold objects. @default false */
   allowDataLoss?: boolean;
+  /**
+   * Dry runs only: apply the plan to a local replica of what it read (an in-process emulator),
+   * plan again there, and report `verification` on the result. @default false
+   */
+  verify?: boolean;
 }
 
 /** `apply` options (seed `ApplyOptions`). */

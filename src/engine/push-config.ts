@@ -15,6 +15,7 @@ import { type ApplyOptions, type OperationRuntime, type PlanOptions, type PushCo
 import { type PreparedPlan, preparePlan } from "./prepare-plan.js";
 import type { BaseLiveState } from "../inspect/read-live-state.js";
 import { readSelection, selectPrepared } from "./select-changes.js";
+import { verifyPrepared } from "./verify-plan.js";
 
 /** The closure's input for an existing branch (policy.md §10.1); `exists` as the caller says. */
 export function targetOf(base: BaseLiveState, exists: boolean): BranchTarget {
@@ -130,12 +131,16 @@ export async function pushConfig(config: PolicyConfig, options: PushConfigOption
       now: () => new Date(),
     });
     const prepared = selectPrepared(full, selection);
-    return gateAndExecute(rt, prepared, {
+    const result = await gateAndExecute(rt, prepared, {
       dryRun: options.dryRun ?? false,
       updateExisting: options.updateExisting ?? false,
       allowProtectedBranch: options.allowProtectedBranch ?? false,
       ...(options.confirm ? { confirm: options.confirm } : {}),
     });
+    if (options.verify === true && result.dryRun) {
+      result.verification = await verifyPrepared(rt, prepared, { contextFor: executionContext, allowDataLoss: options.allowDataLoss ?? false, ...(selection === undefined ? {} : { selection }) });
+    }
+    return result;
   });
 }
 

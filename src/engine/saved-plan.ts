@@ -3,6 +3,7 @@ import { ErrorCode } from "../errors/codes.js";
 import { StalePlanError } from "../errors/engine-errors.js";
 import { PlatformError } from "../errors/platform-error.js";
 import type { Change, ConflictReport, EngineWarning, PlanSummary, PushResult, UnmanagedEntry } from "../model/plan.js";
+import type { PlanVerification } from "../model/plan.js";
 import { LIBRARY_VERSION } from "../version.js";
 import { changesDigestOf, recordedDigest } from "./build-result.js";
 import type { ApplyOptions } from "./options.js";
@@ -32,6 +33,8 @@ export interface SavedPlan {
   summary: PlanSummary;
   /** The `targets` / `exclude` the plan was made with; `applyPlan` applies the same selection. */
   selection?: Selection;
+  /** The plan's verification on a local replica, when it was verified (`verify: true`). */
+  verification?: PlanVerification;
 }
 
 /** `applyPlan` options: `apply`'s plus the policy, needed because saved plans hold no env values. */
@@ -66,6 +69,7 @@ export function toSavedPlan(result: PushResult, now: Date = new Date()): SavedPl
     warnings: result.warnings,
     summary: result.summary,
     ...(result.selection === undefined ? {} : { selection: { targets: result.selection.targets, exclude: result.selection.exclude } }),
+    ...(result.verification === undefined ? {} : { verification: result.verification }),
   };
 }
 

@@ -113,6 +113,8 @@ export interface PushResult {
   bundles: Record<string, { zipSha256: string; zipBytes: number }>;
   /** Present when `targets` / `exclude` narrowed the plan: what remains outside it. */
   selection?: PlanSelection;
+  /** Present when `verify` was asked for: the plan applied to a local replica, then re-planned. */
+  verification?: PlanVerification;
 }
 
 /**
@@ -130,4 +132,24 @@ export interface PlanSelection {
   pending: Change[];
   /** Conflicts about resources outside the selection: they do not block this apply. */
   pendingConflicts: ConflictReport[];
+}
+
+/**
+ * The outcome of a verified plan (`verify: true`): the plan was applied to a local replica of
+ * what it read (an in-process emulator), then planned again there.
+ */
+export interface PlanVerification {
+  /** The replica's apply succeeded and the plan after it is empty. */
+  verified: boolean;
+  /** Changes a plan on the replica still shows after the apply: what the plan would leave undone. */
+  residual: Change[];
+  /** Why the replica's apply did not succeed: a failed or skipped change, a blocking conflict, a replica error. */
+  failures: { changeId?: string; code: string; message: string }[];
+  /**
+   * Changes whose outcome depends on platform state a plan does not read, so the replica cannot
+   * check it (a hostname may be registered elsewhere in the account), with why.
+   */
+  unchecked: { changeId: string; reason: string }[];
+  /** Wall time of the verification (replica start, apply, re-plan), in ms. */
+  ms: number;
 }

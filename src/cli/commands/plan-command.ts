@@ -26,6 +26,8 @@ export interface PlanFlags extends PolicyFlags, TargetFlags {
   target?: string[];
   /** `--exclude` patterns (repeatable). */
   exclude?: string[];
+  /** `--verify`: apply the plan to a local replica and plan again (plan only). */
+  verify?: boolean;
   /** `--graph dot|mermaid`: print the dependency graph instead of the plan. */
   graph?: GraphFormat;
 }
@@ -91,6 +93,7 @@ export async function planAgain(ctx: CommandContext, run: Omit<PlannedRun, "resu
       onEvent: progress.onEvent,
       ...engineTuning(ctx.io, flags),
       ...selectionOptions(flags),
+      ...(flags.verify === true ? { verify: true } : {}),
     });
     return { engine, policy, target, view: viewTarget(target, policy.relativePath), result, bundler };
   } finally {

@@ -1,7 +1,7 @@
 import type { Change, PushResult } from "../../model/plan.js";
 import type { JsonApplyResult, JsonError, PlanDocument, PlanDocumentChange } from "./json-schema.js";
 import { changeFields, conflictSides, flagsForClass } from "./plan-fields.js";
-import { selectionDocument } from "./plan-notes.js";
+import { selectionDocument, verificationDocument } from "./plan-notes.js";
 import { resolutionFor } from "./resolutions.js";
 import { conflictAddress, sortedUnmanaged } from "./text-plan.js";
 import type { ViewTarget } from "./view-model.js";
@@ -118,6 +118,8 @@ export function buildPlanDocument(options: {
   };
   const selection = selectionDocument(result);
   if (selection !== undefined) doc.selection = selection;
+  const verification = verificationDocument(result);
+  if (verification !== undefined) doc.verification = verification;
   if (outcome !== undefined) {
     doc.result = {
       status: outcome.status,

@@ -116,6 +116,15 @@ export const planDocumentSchema = z.strictObject({
       pendingConflicts: z.number().int(),
     })
     .optional(),
+  verification: z
+    .strictObject({
+      verified: z.boolean(),
+      residual: z.array(z.string()),
+      failures: z.array(z.strictObject({ changeId: z.string().nullable(), code: z.string(), message: z.string() })),
+      unchecked: z.array(z.strictObject({ changeId: z.string(), reason: z.string() })),
+      ms: z.number().int().nonnegative(),
+    })
+    .optional(),
   result: jsonApplyResultSchema.optional(),
 });
 

@@ -86,10 +86,11 @@ const ALLOWED: Record<string, string[]> = {
 };
 
 /**
- * Edges allowed only as a literal dynamic `import()`: the CLI loads the emulator lazily, and the
- * loader hands the package's own surface to the policy it evaluates (`svc-config`, `/v1`).
+ * Edges allowed only as a literal dynamic `import()`: the CLI loads the emulator lazily, so does
+ * the engine for verified plans (a replica of the branch), and the loader hands the package's own
+ * surface to the policy it evaluates (`svc-config`, `/v1`).
  */
-const LAZY: Record<string, string[]> = { cli: ["emulator"], config: ["v1", "index"] };
+const LAZY: Record<string, string[]> = { cli: ["emulator"], config: ["v1", "index"], engine: ["emulator"] };
 
 /** Edges that break the documented direction, as `from → to` lines. */
 export function forbiddenEdges(edges: readonly ImportEdge[]): string[] {

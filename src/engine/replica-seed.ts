@@ -1,0 +1,102 @@
+import type { LiveState, LiveTrigger } from "../model/live-state.js";
+
+/** Value of every env var on a replica: the platform reports names only, so values never matter. */
+const REPLICA_ENV_VALUE = "replica";
+/** Owner role of the replica's databases (the plan never reads owners). */
+const REPLICA_OWNER = "replica_owner";
+
+/** A branch of the emulator's seed document (the part a replica uses; the emulator validates it). */
+interface BranchSeed {
+  id?: string;
+  name: string;
+  parent?: string;
+  default?: boolean;
+  protected?: boolean;
+  created_at?: string;
+  expires_at?: string;
+  endpoints?: { id?: string; type: "read_write" | "read_only"; autoscaling_limit_min_cu?: number; autoscaling_limit_max_cu?: number; suspend_timeout_seconds?: number }[];
+  roles?: { name: string }[];
+  databases?: { name: string; owner_name: string }[];
+  buckets?: { name: string; access_level?: string }[];
+  objects?: { bucket: string; key: string }[];
+  functions?: { slug: string; name?: string; runtime?: string; environment?: Record<string, string> }[];
+  triggers?: { id?: string; name: string; function_slug: string; function_path?: string; type: "schedule" | "storage_object_created"; cron?: string; bucket_name?: string; prefix?: string; enabled?: boolean }[];
+  custom_domains?: { domain: string; function_slug: string }[];
+  auth?: { auth_provider: string; database_name?: string };
+  data_api?: { database: string; settings?: Record<string, unknown> | null }[];
+}
+
+/** The emulator's seed document, as far as a replica fills it. */
+export interface ReplicaSeed {
+  version: 1;
+  users: { email: string; plan: "scale"; api_keys: { name: string; key: string; admin: boolean }[] }[];
+  regions: { region_id: string; platform_features: boolean }[];
+  projects: { owner: string; id: string; name: string; region_id: string; pg_version: number; branches: BranchSeed[] }[];
+}
+
+function triggerSeed(t: LiveTrigger): NonNullable<BranchSeed["triggers"]>[number] {
+  return {
+    id: t.id, name: t.name, function_slug: t.function, function_path: t.functionPath,
+    type: t.type === "storage_object_created" ? "storage_object_created" : "schedule", enabled: t.enabled,
+    ...(t.cron === undefined ? {} : { cron: t.cron }),
+    ...(t.bucket === undefined ? {} : { bucket_name: t.bucket }),
+    ...(t.prefix === undefined ? {} : { prefix: t.prefix }),
+  };
+}
+
+/**
+ * The branch a plan read, as an emulator seed: the same project, branch, endpoint and trigger
+ * ids, settings, env names and fingerprint markers, so the replica answers the plan's reads as
+ * the platform did. What the plan did not read is absent. Inherited triggers and the parent's
+ * functions sit on a stand-in parent branch, which the branch inherits them from.
+ */
+export function replicaSeed(live: LiveState, apiKey: string): ReplicaSeed {
+  const owner = "replica@svc-config.invalid";
+  const functions = (live.functions ?? []).map((f) => ({
+    slug: f.slug, name: f.name,
+    ...(f.current === undefined ? {} : { runtime: f.current.runtime }),
+    environment: Object.fromEntries([...f.envNames, ...f.markers].map((name) => [name, REPLICA_ENV_VALUE])),
+  }));
+  const hasObjects = live.bucketHasObjects ?? {};
+  const branch: BranchSeed = {
+    id: live.branch.id,
+    name: live.branch.name,
+    default: live.branch.isDefault,
+    protected: live.branch.protected,
+    created_at: live.branch.createdAt,
+    ...(live.branch.expiresAt === undefined ? {} : { expires_at: live.branch.expiresAt }),
+    endpoints: live.compute === null ? [] : [{
+      id: live.compute.endpointId, type: "read_write",
+      autoscaling_limit_min_cu: live.compute.minCu, autoscaling_limit_max_cu: live.compute.maxCu, suspend_timeout_seconds: live.compute.suspendTimeoutSeconds,
+    }],
+    roles: [{ name: REPLICA_OWNER }],
+    databases: (live.databases ?? []).map((name) => ({ name, owner_name: REPLICA_OWNER })),
+    buckets: (live.buckets ?? []).map((b) => ({ name: b.name, access_level: b.access })),
+    objects: Object.entries(hasObjects).filter(([, has]) => has).map(([bucket]) => ({ bucket, key: "replica-object" })),
+    functions,
+    triggers: (live.triggers ?? []).filter((t) => !t.inherited).map(triggerSeed),
+    custom_domains: (live.customDomains ?? []).filter((d) => d.entityType === "function").map((d) => ({ domain: d.domain, function_slug: d.entityId })),
+    ...(live.auth?.enabled === true ? { auth: { auth_provider: "better_auth", ...(live.auth.databaseName === undefined ? {} : { database_name: live.auth.databaseName }) } } : {}),
+    data_api: live.dataApi?.enabled === true ? [{ database: live.dataApi.database, settings: live.dataApi.settings }] : [],
+  };
+  const branches: BranchSeed[] = [branch];
+  if (!live.branch.isDefault) {
+    const inherited = (live.triggers ?? []).filter((t) => t.inherited);
+    const slugs = [...new Set([...(live.parentFunctionSlugs ?? []), ...inherited.map((t) => t.function)])];
+    branches.unshift({
+      ...(live.branch.parentId === undefined ? {} : { id: live.branch.parentId }),
+      name: live.branch.name === "replica-parent" ? "replica-parent-2" : "replica-parent",
+      default: true,
+      roles: [{ name: REPLICA_OWNER }],
+      functions: slugs.map((slug) => ({ slug })),
+      triggers: inherited.map(triggerSeed),
+    });
+    branch.parent = branches[0]?.name ?? "replica-parent";
+  }
+  return {
+    version: 1,
+    users: [{ email: owner, plan: "scale", api_keys: [{ name: "replica", key: apiKey, admin: true }] }],
+    regions: [{ region_id: live.project.regionId, platform_features: true }],
+    projects: [{ owner, id: live.project.id, name: live.project.name, region_id: live.project.regionId, pg_version: live.project.pgVersion, branches }],
+  };
+}

@@ -1,0 +1,85 @@
+import { randomBytes } from "node:crypto";
+import { createPlatformApi } from "../api/create-platform-api.js";
+import { executePlan } from "../apply/execute-plan.js";
+import type { Change } from "../model/plan.js";
+import type { PlanVerification } from "../model/plan.js";
+import type { OperationRuntime } from "./options.js";
+import { type PreparedPlan, preparePlan } from "./prepare-plan.js";
+import type { ExecutionContext } from "../apply/execution-context.js";
+import { replicaSeed } from "./replica-seed.js";
+import { type Selection, selectPrepared } from "./select-changes.js";
+
+/** Replica timings: operations and builds end at once. */
+const INSTANT = { opSchedulingMs: 0, opRunMs: 0, deployPendingMs: 0, deployBuildMs: 0, domainActivationMs: 0 };
+/** The replica answers at once, so its waits poll fast. */
+const REPLICA_POLLING = { initialMs: 1, maxMs: 5 };
+
+/** Inputs of {@link verifyPrepared} besides the prepared plan. */
+export interface VerifyInput {
+  /** The executor's context for a prepared plan (the one apply uses), built on the replica's runtime. */
+  contextFor: (rt: OperationRuntime, prepared: PreparedPlan) => ExecutionContext;
+  /** As the plan was made: the re-plan on the replica uses the same. */
+  allowDataLoss: boolean;
+  /** The plan's `targets` / `exclude`: the re-plan is narrowed the same way. */
+  selection?: Selection;
+}
+
+function failure(changeId: string | undefined, code: string, message: string): PlanVerification["failures"][number] {
+  return { ...(changeId === undefined ? {} : { changeId }), code, message };
+}
+
+function errorOf(err: unknown): { code: string; message: string } {
+  const code = typeof (err as { code?: unknown })?.code === "string" ? (err as { code: string }).code : "PLATFORM_VERIFY_FAILED";
+  return { code, message: err instanceof Error ? err.message : String(err) };
+}
+
+/**
+ * Verifies a prepared plan (no request beyond the plan's own reads reaches the platform): loads
+ * what the plan read into an in-process emulator, executes the plan's changes there with the
+ * engine's executor and handlers (operations and builds take no time), and plans again with the
+ * same resolved policy and archives. Verified when every change applied and the re-plan is empty.
+ * The emulator runs the platform's archive checks, so an archive the platform would reject fails
+ * here as its build would.
+ */
+export async function verifyPrepared(rt: OperationRuntime, prepared: PreparedPlan, input: VerifyInput): Promise<PlanVerification> {
+  const started = performance.now();
+  const unchecked = prepared.diff.changes
+    .filter((p) => p.op.type === "domain-create")
+    .map((p) => ({ changeId: p.change.id, reason: "a plan does not read hostnames registered on other branches or projects; the platform may refuse this one" }));
+  const done = (failures: PlanVerification["failures"], residual: Change[]): PlanVerification => ({
+    verified: failures.length === 0 && residual.length === 0, residual, failures, unchecked, ms: Math.round(performance.now() - started),
+  });
+  const blocking = prepared.diff.conflicts.filter((c) => c.blocking);
+  if (blocking.length > 0) {
+    return done(blocking.map((c) => failure(c.changeId, c.code, `${c.kind} ${c.identifier}: ${c.reason}`)), prepared.diff.changes.map((p) => p.change));
+  }
+  const apiKey = `svc_replica_${randomBytes(16).toString("hex")}`;
+  const { startEmulator } = await import("../emulator/index.js");
+  const replica = await startEmulator({ seed: replicaSeed(prepared.live, apiKey), apiKey, timings: INSTANT, log: "off" });
+  try {
+    const api = createPlatformApi({ apiKey, apiHost: replica.apiHost, polling: REPLICA_POLLING, ...(rt.signal ? { signal: rt.signal } : {}) });
+    const replicaRt: OperationRuntime = {
+      ...rt, api, emit: () => undefined,
+      timing: { ...rt.timing, pollInitialMs: REPLICA_POLLING.initialMs, pollMaxMs: REPLICA_POLLING.maxMs },
+    };
+    const outcome = await executePlan(prepared.diff.changes, input.contextFor(replicaRt, prepared));
+    const failures = [
+      ...outcome.failed.map((f) => failure(f.change.id, f.error.code, f.error.message)),
+      ...outcome.skipped.map((s) => failure(s.change.id, "SKIPPED", s.reason)),
+    ];
+    const again = selectPrepared(await preparePlan(replicaRt, {
+      ids: prepared.ids,
+      resolveDesired: () => prepared.desired,
+      archives: prepared.archives,
+      allowDataLoss: input.allowDataLoss,
+      now: () => new Date(),
+    }), input.selection);
+    failures.push(...again.diff.conflicts.filter((c) => c.blocking).map((c) => failure(c.changeId, c.code, `${c.kind} ${c.identifier}: ${c.reason}`)));
+    return done(failures, again.diff.changes.map((p) => p.change));
+  } catch (err) {
+    const { code, message } = errorOf(err);
+    return done([failure(undefined, code, `the replica could not be applied and re-planned: ${message}`)], []);
+  } finally {
+    await replica.close();
+  }
+}
