@@ -1,4 +1,5 @@
 import { CommanderError } from "commander";
+import { CliErrorCode } from "../errors/cli-errors.js";
 import { CommandContext } from "./context.js";
 import { loadEngine, type EnginePort } from "./engine-port.js";
 import { processIo, type CliIo } from "./io.js";
@@ -37,7 +38,8 @@ function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
 
 function reportError(ctx: CommandContext, err: unknown): number {
   const view = describeError(err);
-  ctx.err(renderErrorText(view, ctx.verbose));
+  // A No to a question is the user's choice, not a failure: one plain line (exit 5 still).
+  ctx.err(view.code === CliErrorCode.ABORTED ? `${view.message}\n` : renderErrorText(view, ctx.verbose));
   if (ctx.jsonCommand !== undefined && !ctx.documentPrinted) {
     ctx.out(stringifyDocument({ formatVersion: 1, command: ctx.jsonCommand, error: toJsonError(view) }));
   }

@@ -68,7 +68,7 @@ export async function gate(ctx: CommandContext, input: GateInput & { result: Pus
     reasons: missing,
   });
   if (!(await ctx.ask(question))) {
-    throw new CliError(CliErrorCode.ABORTED, "Apply declined; nothing was changed.", { hint: "Nothing changed." });
+    throw new CliError(CliErrorCode.ABORTED, "Apply cancelled.", { hint: "Nothing changed." });
   }
   for (const reason of missing) {
     if (reason.kind === "override") granted.updateExisting = true;
@@ -104,7 +104,8 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
   const { result, view, flags } = input;
   const json = flags.json === true;
   const started = ctx.io.now();
-  if (!json && !ctx.quiet) ctx.out(renderPlanText(result, ctx.styleFor("stdout")));
+  const given = { updateExisting: flags.updateExisting === true || flags.yes === true, allowDataLoss: flags.allowDataLoss === true, allowProtected: flags.allowProtected === true || flags.yes === true };
+  if (!json && !ctx.quiet) ctx.out(renderPlanText(result, ctx.styleFor("stdout"), { branchProtected: view.branchProtected, granted: given }));
   if (result.changes.length === 0 && !hasBlockingConflict(result)) {
     if (json) printDocument(ctx, view, result, { status: "no-changes", durationMs: 0, error: null }, input.wrapDocument);
     else if (ctx.quiet) ctx.out(`${noChangesLine(view.branchName)}\n`);

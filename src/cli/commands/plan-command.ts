@@ -123,7 +123,7 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
   } else if (ctx.quiet) {
     ctx.out(`${summaryLine(run.result)}\n`);
   } else {
-    ctx.out(renderPlanText(run.result, ctx.styleFor("stdout")));
+    ctx.out(renderPlanText(run.result, ctx.styleFor("stdout"), { branchProtected: run.view.branchProtected }));
   }
   if (flags.detailedExitcode !== true) return 0;
   if (hasBlockingAnywhere(run.result)) return 3;

@@ -110,6 +110,15 @@ export async function runSavedPlanApply(ctx: CommandContext, file: string, flags
   const planned = asResult(saved);
   const bundler = memoizedBundler(engine);
   const baseOptions = { projectId: saved.projectId, branchId: saved.branchId, api, signal: ctx.signal, bundleFunction: bundler, ...engineTuning(ctx.io, flags) };
+  const alreadyApplied = (): number => {
+    ctx.out(`Nothing to apply: branch ${saved.branchName} already matches ${name} (was it applied already?)\n`);
+    return 0;
+  };
+  // A plan that was applied already is said so before its changes are shown as if they would run.
+  if (planned.changes.length > 0) {
+    const now = await engine.plan(policy.config, { ...baseOptions, allowDataLoss: true });
+    if (now.changes.length === 0 && now.conflicts.length === 0) return alreadyApplied();
+  }
   try {
     return await gateAndExecute(ctx, {
       result: planned,
@@ -128,10 +137,7 @@ export async function runSavedPlanApply(ctx: CommandContext, file: string, flags
   } catch (err) {
     if (!isPlatformError(err, ErrorCode.STALE_PLAN)) throw err;
     const details = err.details as { reason?: string; currentChangeCount?: number; expected?: unknown; actual?: unknown };
-    if ((details.reason === "state" || details.reason === "changes") && details.currentChangeCount === 0) {
-      ctx.out(`Nothing to apply: branch ${saved.branchName} already matches ${name} (was it applied already?)\n`);
-      return 0;
-    }
+    if ((details.reason === "state" || details.reason === "changes") && details.currentChangeCount === 0) return alreadyApplied();
     const lines =
       details.reason === "changes"
         ? await staleChangesLines(planned, () => engine.plan(policy.config, { ...baseOptions, allowDataLoss: true }))

@@ -107,7 +107,8 @@ export function changeFields(change: Change): FieldDiff[] {
     const after = readField(change.after, name);
     // A whole-resource create lists each env name; an update's `env` field is a value change.
     if (whole && name === "env" && isRecord(after)) out.push(...expandEnv("env", before, after));
-    else out.push(diff(name, before, after));
+    // A create names the deployment's code `code`, as an update does (`code` reads `codeTag`).
+    else out.push(diff(name === "codeTag" ? "code" : name, before, after));
   }
   return out;
 }

@@ -21,14 +21,24 @@ function colorSymbol(action: Change["action"], style: Style): string {
   }
 }
 
-function markFor(change: Change): string {
-  const flags = flagsForClass(change.class);
-  return flags.length === 0 ? "" : `[${change.class}: needs ${flags.join(" ")}]`;
+/** What the text view knows beyond the plan: the branch's protection and the flags already given. */
+export interface TextPlanOptions {
+  /** The target branch is protected: the summary is followed by the flag apply needs. */
+  branchProtected?: boolean;
+  /** Flags this run already grants; a mark names only the flags still needed. */
+  granted?: { updateExisting?: boolean; allowDataLoss?: boolean; allowProtected?: boolean };
 }
 
-function changeBlock(change: Change, markColumn: number, style: Style): string[] {
+function markFor(change: Change, granted: TextPlanOptions["granted"] = {}): string {
+  const flags = flagsForClass(change.class);
+  if (flags.length === 0) return "";
+  const still = flags.filter((f) => !(f === "--update-existing" && granted.updateExisting === true) && !(f === "--allow-data-loss" && granted.allowDataLoss === true));
+  return still.length === 0 ? `[${change.class}]` : `[${change.class}: needs ${still.join(" ")}]`;
+}
+
+function changeBlock(change: Change, markColumn: number, style: Style, granted: TextPlanOptions["granted"]): string[] {
   const head = `  ${symbolFor(change.action)} ${change.address}`;
-  const mark = markFor(change);
+  const mark = markFor(change, granted);
   const pad = mark === "" ? "" : " ".repeat(Math.max(2, markColumn - head.length));
   const lines = [`  ${colorSymbol(change.action, style)} ${change.address}${pad}${mark}`];
   for (const field of changeFields(change)) lines.push(`      ${formatFieldLine(field)}`);
@@ -60,16 +70,17 @@ export function conflictAddress(conflict: ConflictReport): string {
 
 /**
  * The plan as text (cli.md §6.1): changes with field lines and marks, unmanaged entries,
- * conflicts with how to resolve them, and the summary line. Secret-free by construction.
+ * conflicts with how to resolve them, and the summary line, then what applying it needs on a
+ * protected branch. Marks drop the flags `options.granted` already gives. Secret-free by construction.
  */
-export function renderPlanText(result: PushResult, style: Style = PLAIN_STYLE): string {
+export function renderPlanText(result: PushResult, style: Style = PLAIN_STYLE, options: TextPlanOptions = {}): string {
   const lines: string[] = [];
   if (result.changes.length === 0 && result.conflicts.length === 0 && result.selection === undefined) lines.push(noChangesLine(result.branchName), "");
   if (result.changes.length > 0) {
     const widest = Math.max(...result.changes.map((c) => `  ${symbolFor(c.action)} ${c.address}`.length + 2));
     const markColumn = Math.max(MARK_COLUMN, widest);
     lines.push(style.bold("Changes"));
-    for (const change of result.changes) lines.push(...changeBlock(change, markColumn, style));
+    for (const change of result.changes) lines.push(...changeBlock(change, markColumn, style, options.granted));
     lines.push("");
   }
   if (result.unmanaged.length > 0) {
@@ -92,5 +103,8 @@ export function renderPlanText(result: PushResult, style: Style = PLAIN_STYLE): 
     lines.push("");
   }
   lines.push(summaryLine(result), ...planNotes(result));
+  if (options.branchProtected === true && result.changes.length > 0 && options.granted?.allowProtected !== true) {
+    lines.push(`Branch ${result.branchName} is protected: apply needs --allow-protected.`);
+  }
   return `${lines.join("\n")}\n`;
 }

@@ -47,7 +47,11 @@ describe("on a pseudo-terminal at 80 columns", () => {
   it("changes nothing and exits 5 when the answer is No", async () => {
     const run = await runSvcInPty(["config", "apply", "--env", ".env.ci"], { cwd, env: emulatorEnv(emu), answer: "\r", waitFor: PROMPT_END });
     expect(run.code).toBe(5);
-    expect(replay(run.stdout).lines.join("\n")).toContain("error CLI_ABORTED: Apply declined; nothing was changed.");
+    const lines = replay(run.stdout).lines;
+    const after = lines.slice(lines.findIndex((l) => l.endsWith("? [y/N]")) + 1).filter((l) => l.trim() !== "");
+    // One plain line: no error styling, no hint, no spinner glyph left behind.
+    expect(after).toEqual(["Apply cancelled."]);
+    expect(run.stdout).not.toContain("\u001b[31m");
     const again = await runSvcInPty(["config", "plan", "--detailed-exitcode", "--env", ".env.ci"], { cwd, env: emulatorEnv(emu) });
     expect(again.code).toBe(2);
   });

@@ -1,0 +1,55 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createPlatformApi } from "../../../src/api/index.js";
+import type { RunningEmulator } from "../../../src/emulator/index.js";
+import { emulatorEnv, ensureBuilt, projectDir, runSvc, type RunResult } from "./harness.js";
+import { startTestEmulator } from "./harness.js";
+
+let emu: RunningEmulator;
+let cwd: string;
+
+beforeAll(async () => {
+  await ensureBuilt();
+}, 180_000);
+
+beforeEach(async () => {
+  emu = await startTestEmulator();
+  cwd = projectDir();
+});
+
+afterEach(async () => {
+  await emu.close();
+});
+
+const ENV = ["--env", ".env.ci"];
+const svc = (args: string[]): Promise<RunResult> => runSvc([...args, ...ENV], { cwd, env: emulatorEnv(emu) });
+
+describe("the text plan says everything applying it needs", () => {
+  it("names --allow-protected under the summary on a protected branch", async () => {
+    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
+    const updated = await api.updateBranch({ projectId: emu.projectId, branchId: emu.defaultBranchId, branch: { protected: true } });
+    await api.waitForOperations({ projectId: emu.projectId, operations: updated.operations });
+    const run = await svc(["config", "plan"]);
+    expect(run.stdout).toMatch(/\nPlan: 3 to create, 1 to update, 0 to delete; 0 conflicts\nBranch main is protected: apply needs --allow-protected\.\n$/);
+  });
+
+  it("labels the deployment's code the same on a create as on an update", async () => {
+    const run = await svc(["config", "plan"]);
+    expect(run.stdout).toMatch(/^ {6}code: \(none\) -> "[0-9A-F]+"$/m);
+    expect(run.stdout).not.toContain("codeTag");
+  });
+
+  it("drops the needs --update-existing mark when apply was given --update-existing", async () => {
+    const run = await svc(["config", "apply", "--update-existing"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^ {2}~ compute +\[override\]$/m);
+    expect(run.stdout).not.toContain("needs --update-existing");
+  });
+
+  it("says a saved plan was applied already without listing its changes as if they would run", async () => {
+    expect((await svc(["config", "plan", "--out", "plan.json"])).code).toBe(0);
+    expect((await svc(["config", "apply", "plan.json", "--update-existing"])).code).toBe(0);
+    const twice = await svc(["config", "apply", "plan.json", "--update-existing"]);
+    expect(twice.code).toBe(0);
+    expect(twice.stdout).toBe("Nothing to apply: branch main already matches plan.json (was it applied already?)\n");
+  });
+});
