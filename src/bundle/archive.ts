@@ -3,6 +3,7 @@
  * `"none"`, a custom `FileBundler`, or a finished ZIP from the `bundleFunction` option; then
  * checks the files, writes the canonical ZIP, enforces the limits and digests it.
  */
+import { escapeUnsafeText } from "../rules/visible-text.js";
 import { createHash } from "node:crypto";
 import { dirname } from "node:path";
 import type { ResolvedFunctionConfig } from "../model/desired-state.js";
@@ -144,10 +145,10 @@ export async function finishArchive(slug: string, files: BundleFiles, origin: st
   const problems: string[] = [];
   for (const path of paths) {
     const issue = zipEntryNameIssue(path);
-    if (issue !== null) problems.push(`"${path}": ${ZIP_ENTRY_NAME_ISSUE_MESSAGES[issue]}`);
+    if (issue !== null) problems.push(`"${escapeUnsafeText(path)}": ${ZIP_ENTRY_NAME_ISSUE_MESSAGES[issue]}`);
     else {
       const clash = parentDirectories(path).find((dir) => files.has(dir));
-      if (clash !== undefined) problems.push(`"${clash}" is both a file and a directory`);
+      if (clash !== undefined) problems.push(`"${escapeUnsafeText(clash)}" is both a file and a directory`);
     }
   }
   if (problems.length > 0) throw bundleFailure(slug, `${origin} has unsafe paths: ${problems.join("; ")}`);

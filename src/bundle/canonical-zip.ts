@@ -3,6 +3,7 @@
  * sorted by UTF-8 path bytes, files only, every date 1980-01-01 00:00:00 UTC, permissions 0644,
  * DEFLATE level 6, no comments. The same files give the same bytes on any machine or time zone.
  */
+import { escapeUnsafeText } from "../rules/visible-text.js";
 import {
   ZIP_ENTRY_NAME_ISSUE_MESSAGES,
   ZIP_LIMITS,
@@ -89,9 +90,9 @@ export async function readForeignZip(slug: string, bytes: Uint8Array): Promise<M
   for (const entry of entries) {
     const raw = entry.unsafeOriginalName ?? entry.name;
     const issue = zipEntryNameIssue(raw, { directory: entry.dir });
-    if (issue !== null) unsafe.push(`"${raw}" (${ZIP_ENTRY_NAME_ISSUE_MESSAGES[issue]})`);
+    if (issue !== null) unsafe.push(`"${escapeUnsafeText(raw)}" (${ZIP_ENTRY_NAME_ISSUE_MESSAGES[issue]})`);
     else if (isSymlinkMode(typeof entry.unixPermissions === "number" ? entry.unixPermissions : null)) {
-      unsafe.push(`"${raw}" (a symbolic link)`);
+      unsafe.push(`"${escapeUnsafeText(raw)}" (a symbolic link)`);
     } else if (!entry.dir) fileEntries.push(entry);
   }
   if (unsafe.length > 0) {
@@ -108,7 +109,7 @@ export async function readForeignZip(slug: string, bytes: Uint8Array): Promise<M
     try {
       data = await entry.async("uint8array");
     } catch (err) {
-      throw bundleFailure(slug, `archive entry "${entry.name}" could not be decompressed (${errorText(err)})`, { cause: err });
+      throw bundleFailure(slug, `archive entry "${escapeUnsafeText(entry.name)}" could not be decompressed (${errorText(err)})`, { cause: err });
     }
     files.set(entry.name, data);
     total += data.byteLength;

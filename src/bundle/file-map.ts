@@ -3,6 +3,7 @@
  * before it is zipped: every path relative POSIX without `..`, `.`, empty or absolute segments,
  * every value a string or bytes.
  */
+import { escapeUnsafeText } from "../rules/visible-text.js";
 import type { FileBundler, ResolvedFunctionConfig } from "../model/desired-state.js";
 import { ZIP_ENTRY_NAME_ISSUE_MESSAGES, zipEntryNameIssue } from "../rules/zip-entries.js";
 import { bundleFailure } from "./failure.js";
@@ -31,10 +32,10 @@ export async function runFileBundler(fn: ResolvedFunctionConfig, bundler: FileBu
   const problems: string[] = [];
   for (const [path, value] of Object.entries(output)) {
     const issue = zipEntryNameIssue(path);
-    if (issue !== null) problems.push(`path "${path}": ${ZIP_ENTRY_NAME_ISSUE_MESSAGES[issue]}`);
+    if (issue !== null) problems.push(`path "${escapeUnsafeText(path)}": ${ZIP_ENTRY_NAME_ISSUE_MESSAGES[issue]}`);
     else if (typeof value === "string") files.set(path, encoder.encode(value));
     else if (value instanceof Uint8Array) files.set(path, value);
-    else problems.push(`path "${path}": the content is ${describe(value)}, expected a string or a Uint8Array`);
+    else problems.push(`path "${escapeUnsafeText(path)}": the content is ${describe(value)}, expected a string or a Uint8Array`);
   }
   if (problems.length > 0) {
     throw bundleFailure(

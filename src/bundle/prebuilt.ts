@@ -1,11 +1,14 @@
 /**
  * The `bundler: "none"` path (engine.md §14, policy.md §6.2): ships a prebuilt `index.mjs` /
  * `index.js`, or a directory as is, minus every entry whose name starts with `.` (`.env`,
- * `.git/`, `node_modules/.cache/`). Symlinks are followed only when they stay inside the source.
+ * `.git/`, `node_modules/.cache/`) and every key or credential file (`rules/shipped-files.ts`),
+ * each exclusion a warning naming it. Symlinks are followed only when they stay inside the source.
  */
 import { lstat, readFile, readdir, realpath, stat } from "node:fs/promises";
 import { basename, join, relative, sep } from "node:path";
 import type { BundleError } from "../errors/index.js";
+import { excludedEntryReason } from "../rules/shipped-files.js";
+import { escapeUnsafeText } from "../rules/visible-text.js";
 import { ZIP_LIMITS, ZIP_ROOT_ENTRIES, checkZipLimits, describeZipLimitViolation } from "../rules/zip-entries.js";
 import { sourceKind } from "./entry.js";
 import { bundleFailure } from "./failure.js";
@@ -96,13 +99,17 @@ class PrebuiltWalker {
    */
   async walk(dir: string, prefix: string, stack: readonly string[]): Promise<void> {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
-      if (entry.name.startsWith(".")) continue;
       const path = prefix + entry.name;
+      const excluded = excludedEntryReason(entry.name);
+      if (excluded !== null) {
+        this.warnings.push(`excluded ${escapeUnsafeText(path)}${entry.isDirectory() ? "/" : ""}: ${excluded}`);
+        continue;
+      }
       const target = entry.isSymbolicLink() ? await this.resolveLink(join(dir, entry.name), path) : join(dir, entry.name);
       const info = await lstat(target);
       if (info.isDirectory()) {
         if (stack.includes(target)) {
-          this.warnings.push(`skipped ${path}/: a symlink to a directory that contains it (a cycle)`);
+          this.warnings.push(`skipped ${escapeUnsafeText(path)}/: a symlink to a directory that contains it (a cycle)`);
           continue;
         }
         await this.walk(target, `${path}/`, [...stack, target]);
@@ -113,7 +120,7 @@ class PrebuiltWalker {
           throw this.fail(`more than ${ZIP_LIMITS.maxEntries} files (limit ${ZIP_LIMITS.maxEntries} entries)`, this.found);
         }
       } else {
-        this.warnings.push(`skipped ${path}: not a regular file or directory`);
+        this.warnings.push(`skipped ${escapeUnsafeText(path)}: not a regular file or directory`);
       }
     }
   }
@@ -123,11 +130,11 @@ class PrebuiltWalker {
     try {
       target = await realpath(absolute);
     } catch {
-      throw this.fail(`symlink ${path} is dangling (its target does not exist): remove it or fix its target`);
+      throw this.fail(`symlink ${escapeUnsafeText(path)} is dangling (its target does not exist): remove it or fix its target`);
     }
     if (target !== this.root && !target.startsWith(this.root + sep)) {
       throw this.fail(
-        `symlink ${path} points outside the source directory (to ${relative(this.root, target)}): ` +
+        `symlink ${escapeUnsafeText(path)} points outside the source directory (to ${relative(this.root, target)}): ` +
           "copy the file into the directory instead",
       );
     }

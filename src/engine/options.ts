@@ -63,6 +63,11 @@ export interface PlanOptions extends ConfigOperationOptions, SelectionOptions {
    * plan again there, and report `verification` on the result. @default false
    */
   verify?: boolean;
+  /**
+   * Permits function sources that are, or resolve through a symlink to, paths outside the
+   * policy's directory (refused by default, naming the resolved path). @default false
+   */
+  allowSourcesOutsideProject?: boolean;
 }
 
 /** `apply` options (seed `ApplyOptions`). */
@@ -92,6 +97,8 @@ export interface OperationRuntime {
   timing: { deploymentMs: number; pollInitialMs: number; pollMaxMs: number };
   /** The operation's fingerprint computer (keyed or hardened). */
   fingerprints: Fingerprinter;
+  /** Whether function sources may lie outside the policy's directory. */
+  allowSourcesOutsideProject: boolean;
 }
 
 const PROJECT_ID = /^[a-z0-9-]{1,60}$/;
@@ -159,6 +166,7 @@ export function prepareRuntime(
     ...(options.signal ? { signal: options.signal } : {}),
     timing: { deploymentMs: timeouts.deploymentMs, pollInitialMs: polling.initialMs, pollMaxMs: polling.maxMs },
     fingerprints,
+    allowSourcesOutsideProject: options.allowSourcesOutsideProject === true,
   };
 }
 

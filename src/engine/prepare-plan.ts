@@ -13,6 +13,8 @@ import { type BaseLiveState, readBaseState, readBucketsHaveObjects, readFeatureS
 import { readNeedsForPolicy } from "../inspect/read-needs.js";
 import type { DiffOptions } from "../diff/plan-types.js";
 import type { PlanSelection } from "../model/plan.js";
+import { checkSourcesInsideProject } from "./source-scope.js";
+import { escapeUnsafeText } from "../rules/visible-text.js";
 
 /** Identifies the branch being planned. */
 export interface BranchIds {
@@ -74,6 +76,7 @@ export async function bundleAll(
 ): Promise<ReadonlyMap<string, FunctionArchive>> {
   if (input.archives !== undefined) return input.archives;
   if (desired.functions.length === 0) return new Map();
+  if (!rt.allowSourcesOutsideProject) await checkSourcesInsideProject(desired);
   return bundleFunctions(desired.functions, {
     concurrency: rt.concurrency,
     ...(desired.baseDir === null ? {} : { workingDir: desired.baseDir }),
@@ -133,7 +136,11 @@ export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput)
   const bundleWarnings: EngineWarning[] = [...(input.archiveWarnings ?? [])];
   const reading = inReadWave(rt.emit, 2, () => readFeatureState({ api: rt.api, projectId: input.ids.projectId, base, needs: readNeedsForPolicy(desired) }));
   const fingerprints = fingerprintAsReady(rt, desired, reading.then((r) => r.state));
-  const [archives, read] = await Promise.all([bundleAll(rt, desired, input, bundleWarnings, fingerprints.start), reading]);
+  const [archives, read, parentWarnings] = await Promise.all([
+    bundleAll(rt, desired, input, bundleWarnings, fingerprints.start),
+    reading,
+    parentNotFoundWarnings(rt, input.ids.projectId, desired.branch.parent),
+  ]);
   const live = read.state;
   const unavailable = unavailableKinds(read.unavailable);
   const tags = await fingerprints.all(archives);
@@ -146,5 +153,21 @@ export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput)
     live.bucketHasObjects = await inReadWave(rt.emit, 3, () => readBucketsHaveObjects({ ...ref, buckets: prunedBuckets }));
     diff = diffState(desired, live, options);
   }
-  return { ids: input.ids, base, desired, live, diff, archives, warnings: [...diff.warnings, ...bundleWarnings] };
+  return { ids: input.ids, base, desired, live, diff, archives, warnings: [...diff.warnings, ...parentWarnings, ...bundleWarnings] };
+}
+
+/**
+ * `PARENT_NOT_FOUND` when the policy names a parent branch the project does not have: harmless
+ * for a plan of an existing branch (the parent is used only when creating one, where it is an
+ * error), but a typo the user should see. One read, only when a parent is declared.
+ */
+async function parentNotFoundWarnings(rt: OperationRuntime, projectId: string, parent: string | undefined): Promise<EngineWarning[]> {
+  if (parent === undefined) return [];
+  const branches = await inReadWave(rt.emit, 2, () => rt.api.listBranches({ projectId, search: parent }));
+  if (branches.some((b) => b.name === parent)) return [];
+  return [{
+    code: "PARENT_NOT_FOUND",
+    message: `the policy's parent branch "${escapeUnsafeText(parent)}" does not exist in project ${projectId}; it is used only when creating a branch, so creating one from this policy would fail: fix branch.parent`,
+    address: "branch",
+  }];
 }

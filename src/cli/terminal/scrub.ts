@@ -1,3 +1,4 @@
+import { escapeForTerminal } from "../../rules/visible-text.js";
 import type { OutputStream } from "../io.js";
 
 /** Secrets shorter than this are not scrubbed: replacing `"1"` would garble words and counts. */
@@ -39,10 +40,13 @@ export class Scrubber {
     return out;
   }
 
-  /** A stream that scrubs everything written to `stream`. */
+  /**
+   * A stream that scrubs everything written to `stream` and escapes characters that could hide
+   * or reorder text (`\u202e`, zero-width, stray controls) wherever a view printed outside text.
+   */
   wrap(stream: OutputStream): OutputStream {
     const wrapped: OutputStream = {
-      write: (text: string) => stream.write(this.scrub(text)),
+      write: (text: string) => stream.write(escapeForTerminal(this.scrub(text))),
     };
     Object.defineProperties(wrapped, {
       isTTY: { get: () => stream.isTTY },

@@ -50,6 +50,13 @@ function needsCell(change: Change): string {
   return flags.length === 0 ? "" : flags.map((f) => `\`${f}\``).join(" ");
 }
 
+/** The engine's warnings (`PARENT_NOT_FOUND`, `BUNDLER`, …) as one list, or none. */
+function engineWarningBlock(result: PushResult): string[] {
+  if (result.warnings.length === 0) return [];
+  const items = result.warnings.map((w) => `- ${codeSpan(w.code)}${w.address === undefined ? "" : ` ${escapeMarkdown(w.address)}`}: ${escapeMarkdown(w.message)}`);
+  return [["**Warnings**", ...items].join("\n")];
+}
+
 /** The `> [!WARNING]` callout as one block (one line per flag apply will need), or none. */
 function warningBlock(result: PushResult, target: ViewTarget): string[] {
   const lines: string[] = [];
@@ -107,7 +114,7 @@ export function renderPlanMarkdown(result: PushResult, target: ViewTarget, budge
     `Project ${codeSpan(target.projectId)} · branch ${codeSpan(target.branchId)} · API ${codeSpan(target.apiHost)} · config ${codeSpan(target.configPath)}`,
   ];
   if (result.changes.length === 0 && result.conflicts.length === 0 && result.selection === undefined) blocks.push(`**${noChangesLine(target.branchName)}**`);
-  blocks.push(`**${summaryLine(result)}**`, ...planNotes(result).map(escapeMarkdown), ...warningBlock(result, target));
+  blocks.push(`**${summaryLine(result)}**`, ...planNotes(result).map(escapeMarkdown), ...warningBlock(result, target), ...engineWarningBlock(result));
 
   const tableRows = [...result.conflicts.map(conflictRow), ...result.changes.map(changeRow)];
   const unmanaged = sortedUnmanaged(result.unmanaged).map(

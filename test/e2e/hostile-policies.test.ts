@@ -1,0 +1,175 @@
+/**
+ * The hostile-policy suite: one row per way a policy, its file tree or the operation's options
+ * can attack the engine. Each row loads the policy from a real temp tree and applies it (with
+ * `updateExisting`, `allowDataLoss` and `prune`, so nothing but the refusal stands in the way)
+ * against an emulator over real HTTP, then asserts the typed error code, the path or name in the
+ * message, and that the platform's state did not change.
+ */
+import { symlinkSync, truncateSync } from "node:fs";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js";
+import { loadConfigFromFile } from "../../src/config/load-config.js";
+import { apply, createBranch, createPlatformApi, isPlatformError, plan, type ErrorCode } from "../../src/v1.js";
+import { createTempTree, type TempTree } from "../helpers/temp-dir.js";
+
+const INSTANT = { opSchedulingMs: 0, opRunMs: 0, deployPendingMs: 0, deployBuildMs: 0, domainActivationMs: 0 };
+const FN = "export default () => new Response('ok');\n";
+const api = (name = "Api", extra = ""): string => `api: { name: ${JSON.stringify(name)}, source: "./fn"${extra} }`;
+
+/** One hostile case. `files` are written into a fresh tree (with `.git` at its root). */
+interface Row {
+  name: string;
+  files: Record<string, string>;
+  /** Extra tree setup: symlinks, sparse files, a directory outside the project. */
+  setup?: (tree: TempTree, outside: TempTree) => void;
+  /** The operation: `apply` (default), `createBranch` or `apply` with options replaced. */
+  run?: "apply" | "createBranch" | "apply-without-branch-id";
+  code: ErrorCode;
+  /** Text the error's message (with its issues) must contain: the path, file or name. */
+  mentions: string | ((tree: TempTree, outside: TempTree) => string);
+}
+
+const ROWS: Row[] = [
+  // 1. Reserved names never vanish.
+  { name: "a __proto__ bucket from JSON.parse, with prune.buckets", files: { "svc.ts": `export default { ...JSON.parse('{"buckets":{"__proto__":{},"keep":{}}}'), prune: { buckets: true } };` }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: "buckets.__proto__" },
+  { name: "a __proto__ function slug", files: { "svc.ts": `export default JSON.parse('{"functions":{"__proto__":{"name":"x","source":"./fn"}}}');`, "fn/index.mjs": FN }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: "functions.__proto__" },
+  { name: "a __proto__ trigger name", files: { "svc.ts": `export default { functions: { ${api()} }, ...JSON.parse('{"triggers":{"__proto__":{"type":"schedule","function":"api","cron":"* * * * *"}}}') };`, "fn/index.mjs": FN }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: "triggers.__proto__" },
+  { name: "a __proto__ env name", files: { "svc.ts": `export default { functions: { api: { name: "Api", source: "./fn", env: JSON.parse('{"__proto__":"x"}') } } };`, "fn/index.mjs": FN }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: "functions.api.env.__proto__" },
+  { name: "a __proto__ slug in the branch tuning", files: { "svc.ts": `export default { functions: { ${api()} }, branch: () => JSON.parse('{"functions":{"__proto__":{"customDomains":[]}}}') };`, "fn/index.mjs": FN }, code: "PLATFORM_CONFIG_INVALID", mentions: "branch.functions.__proto__" },
+  // 2. Function sources stay inside the project.
+  { name: "an absolute source outside the policy's directory", files: { "svc.ts": "" }, setup: (t, o) => t.write("svc.ts", `export default { functions: { api: { name: "Api", source: ${JSON.stringify(o.path("fn"))} } } };`), code: "PLATFORM_CONFIG_INVALID", mentions: (_t, o) => `functions.api.source: resolves to ${o.path("fn")}` },
+  { name: "a source symlinked to a directory outside", files: { "svc.ts": `export default { functions: { ${api()} } };` }, setup: (t, o) => symlinkSync(o.path("fn"), t.path("fn")), code: "PLATFORM_CONFIG_INVALID", mentions: "(through a symlink: " },
+  // 3. Names that break URLs or eyes.
+  { name: "a bucket named ..", files: { "svc.ts": `export default { buckets: { "..": {} } };` }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: 'buckets[".."]: bucket name ".." is invalid: it is a dot segment' },
+  { name: "a bucket named %2e", files: { "svc.ts": `export default { buckets: { "%2e": {} } };` }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: 'buckets["%2e"]' },
+  { name: "a trigger name with a bidi override", files: { "svc.ts": `export default { functions: { ${api()} }, triggers: { "nightly\\u202ecod": { type: "schedule", function: "api", cron: "0 0 * * *" } } };`, "fn/index.mjs": FN }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: 'triggers["nightly\\u202ecod"]' },
+  { name: "a parent with a zero-width space", files: { "svc.ts": `export default { branch: () => ({ parent: "ma\\u200bin" }) };` }, code: "PLATFORM_CONFIG_INVALID", mentions: "branch.parent: must be a branch name" },
+  // 4. A policy that never finishes or quits.
+  { name: "an endless loop at the module top level", files: { "svc.ts": "while (true) {}\nexport default {};" }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: "(module top level) did not finish within 300 ms" },
+  { name: "an endless loop in the branch closure", files: { "svc.ts": "export default { branch: () => { for (;;) {} } };" }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: "(branch closure) did not finish within 300 ms" },
+  { name: "process.exit(0) at the module top level", files: { "svc.ts": "process.exit(0);\nexport default {};" }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: "svc.ts (module top level) called process.exit(0)" },
+  { name: "process.exit(0) in the branch closure", files: { "svc.ts": "export default { branch: () => process.exit(0) };" }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: "svc.ts (branch closure) called process.exit(0)" },
+  // 5. Offline limits match the platform's.
+  { name: "a 70 KiB env value", files: { "svc.ts": `export default { functions: { api: { name: "Api", source: "./fn", env: { BIG: "x".repeat(70 * 1024) } } } };`, "fn/index.mjs": FN }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: "functions.api.env.BIG: value is " },
+  { name: "a 66 KiB environment in 33 variables", files: { "svc.ts": `export default { functions: { api: { name: "Api", source: "./fn", env: Object.fromEntries(Array.from({ length: 33 }, (_, i) => ["V" + i, "x".repeat(2048)])) } } };`, "fn/index.mjs": FN }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: "functions.api.env: is " },
+  { name: "an env name the platform refuses", files: { "svc.ts": `export default { functions: { api: { name: "Api", source: "./fn", env: { "1BAD": "x" } } } };`, "fn/index.mjs": FN }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: 'env name "1BAD" is invalid' },
+  // 6. Archive entry names (the bundler side of the emulator's rule).
+  { name: "a custom bundler writing a name with a newline", files: { "svc.ts": `export default { functions: { api: { name: "Api", source: "./fn", bundler: async () => ({ "index.mjs": "export default 1", "log\\nforged.js": "x" }) } } };`, "fn/index.mjs": FN }, code: "PLATFORM_BUNDLE_FAILED", mentions: 'path "log\\u000aforged.js": the path contains a control character' },
+  // 8. Options checked before any I/O.
+  { name: "an omitted branchId", files: { "svc.ts": "export default { buckets: { media: {} } };" }, run: "apply-without-branch-id", code: "PLATFORM_INVALID_OPTIONS", mentions: "Invalid option branchId" },
+  // 9. A missing parent is an error for createBranch.
+  { name: "createBranch from a parent that does not exist", files: { "svc.ts": `export default { branch: () => ({ parent: "no-such-branch" }) };` }, run: "createBranch", code: "PLATFORM_BRANCH_NOT_FOUND", mentions: 'parent branch "no-such-branch" does not exist' },
+  // Cases that already held.
+  { name: "a wrong type", files: { "svc.ts": "export default { buckets: 5 };" }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: "buckets: must be an object" },
+  { name: "an unknown key", files: { "svc.ts": "export default { bukets: {} };" }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: '"bukets" is not a known key here (did you mean "buckets"?)' },
+  { name: "a 1 MB function name", files: { "svc.ts": `export default { functions: { api: { name: "n".repeat(1_000_000), source: "./fn" } } };`, "fn/index.mjs": FN }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: "functions.api.name: must be 1 to 255 characters long" },
+  { name: "a throwing closure", files: { "svc.ts": `export default { branch: () => { throw new Error("boom"); } };` }, code: "PLATFORM_CONFIG_INVALID", mentions: 'branch: the branch function failed for branch "main": boom' },
+  { name: "an async closure", files: { "svc.ts": "export default { branch: async () => ({}) };" }, code: "PLATFORM_CONFIG_INVALID", mentions: "returned a promise" },
+  { name: "a dangling symlink inside a prebuilt source", files: { "svc.ts": `export default { functions: { ${api("Api", ', bundler: "none"')} } };`, "fn/index.mjs": FN }, setup: (t) => symlinkSync(t.path("fn/missing.js"), t.path("fn/gone.js")), code: "PLATFORM_BUNDLE_FAILED", mentions: "symlink gone.js is dangling" },
+  { name: "a symlink leaving a prebuilt source", files: { "svc.ts": `export default { functions: { ${api("Api", ', bundler: "none"')} } };`, "fn/index.mjs": FN, "secret.txt": "s" }, setup: (t) => symlinkSync(t.path("secret.txt"), t.path("fn/secret.txt")), code: "PLATFORM_BUNDLE_FAILED", mentions: "symlink secret.txt points outside the source directory" },
+  { name: "a ZIP-slip name from a custom bundler", files: { "svc.ts": `export default { functions: { api: { name: "Api", source: "./fn", bundler: async () => ({ "index.mjs": "export default 1", "../evil.js": "x" }) } } };`, "fn/index.mjs": FN }, code: "PLATFORM_BUNDLE_FAILED", mentions: 'path "../evil.js": the path contains a .. segment' },
+  { name: "a 200 MB file in a prebuilt source", files: { "svc.ts": `export default { functions: { ${api("Api", ', bundler: "none"')} } };`, "fn/index.mjs": FN, "fn/blob.bin": "" }, setup: (t) => truncateSync(t.path("fn/blob.bin"), 200 * 1024 * 1024), code: "PLATFORM_BUNDLE_FAILED", mentions: "blob.bin" },
+  { name: "cyclic imports", files: { "svc.ts": `import { base } from "./a.ts";\nexport const shared = { auth: true };\nexport default { ...base };`, "a.ts": `import { shared } from "./svc.ts";\nexport const base = { auth: shared.auth };` }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: "a.ts" },
+];
+
+let emu: RunningEmulator;
+let outside: TempTree;
+beforeAll(async () => {
+  emu = await startEmulator({ timings: INSTANT });
+  outside = createTempTree({ "fn/index.mjs": FN });
+  const platform = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
+  for (const name of ["__proto__", "keep", "constructor"]) await platform.createBucket({ projectId: emu.projectId, branchId: emu.defaultBranchId, name });
+});
+afterAll(async () => {
+  outside.remove();
+  await emu.close();
+});
+
+let tree: TempTree | undefined;
+afterEach(() => {
+  tree?.remove();
+  tree = undefined;
+});
+
+/** The platform's projects as the emulator stores them (ids, branches and every child). */
+function platformState(): unknown {
+  return emu.state.snapshot().projects;
+}
+
+async function attempt(row: Row, t: TempTree): Promise<unknown> {
+  const { config } = await loadConfigFromFile({ cwd: t.root, stopAt: t.root, evaluationTimeoutMs: 300 });
+  const connection = { projectId: emu.projectId, apiKey: emu.apiKey, apiHost: emu.apiHost };
+  if (row.run === "createBranch") return createBranch(config, { ...connection, branchName: "hostile-new", api: createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost }) });
+  if (row.run === "apply-without-branch-id") return apply(config, { ...connection, updateExisting: true } as never);
+  return apply(config, { ...connection, branchId: emu.defaultBranchId, updateExisting: true, allowDataLoss: true });
+}
+
+/** The message with its issue lines and the causes' messages, as a user reading it sees them. */
+function fullText(err: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = err; e instanceof Error; e = e.cause) parts.push(e.message);
+  return parts.join("\n");
+}
+
+describe("hostile policies are refused with a typed error naming the place, and nothing changes", () => {
+  it.each(ROWS)("$name → $code", async (row) => {
+    const t = createTempTree({ ".git/": "", ...row.files });
+    tree = t;
+    row.setup?.(t, outside);
+    const before = platformState();
+
+    const err = await attempt(row, t).then(() => undefined, (e: unknown) => e);
+
+    expect(isPlatformError(err, row.code), `${row.name}: ${fullText(err)}`).toBe(true);
+    const mentions = typeof row.mentions === "string" ? row.mentions : row.mentions(t, outside);
+    expect(fullText(err)).toContain(mentions);
+    expect(platformState()).toEqual(before);
+  });
+});
+
+describe("collections are data: names JavaScript objects treat specially", () => {
+  it("plans buckets named constructor, toString and hasOwnProperty like any other, and prunes only what the policy does not name", async () => {
+    const t = createTempTree({ ".git/": "", "svc.ts": `export default { buckets: { constructor: {}, toString: {}, hasOwnProperty: {}, keep: {} }, prune: { buckets: true } };` });
+    tree = t;
+    const { config } = await loadConfigFromFile({ cwd: t.root, stopAt: t.root });
+
+    const result = await plan(config, { projectId: emu.projectId, branchId: emu.defaultBranchId, apiKey: emu.apiKey, apiHost: emu.apiHost, allowDataLoss: true });
+
+    expect(result.changes.map((c) => `${c.action} ${c.address}`).sort()).toEqual(["create bucket.hasOwnProperty", "create bucket.toString", "delete bucket.__proto__"]);
+  });
+});
+
+describe("warnings a user must see", () => {
+  it("PARENT_NOT_FOUND: a plan of an existing branch names a parent that does not exist", async () => {
+    const t = createTempTree({ ".git/": "", "svc.ts": `export default { branch: () => ({ parent: "no-such-branch" }) };` });
+    tree = t;
+    const { config } = await loadConfigFromFile({ cwd: t.root, stopAt: t.root });
+
+    const result = await plan(config, { projectId: emu.projectId, branchId: emu.defaultBranchId, apiKey: emu.apiKey, apiHost: emu.apiHost });
+
+    expect(result.warnings).toContainEqual(expect.objectContaining({ code: "PARENT_NOT_FOUND", address: "branch", message: expect.stringContaining('"no-such-branch" does not exist') }));
+  });
+
+  it('bundler "none" excludes key and credential files, one warning naming each', async () => {
+    const secrets = ["server.pem", "tls.key", "id_rsa", "id_ed25519.pub", ".npmrc", ".env.local"];
+    const files = Object.fromEntries([["fn/index.mjs", FN], ["fn/lib/util.js", "export const x = 1;"], ...secrets.map((s) => [`fn/lib/${s}`, "secret"])]);
+    const t = createTempTree({ ".git/": "", "svc.ts": `export default { functions: { ${api("Api", ', bundler: "none"')} } };`, ...files });
+    tree = t;
+    const { config } = await loadConfigFromFile({ cwd: t.root, stopAt: t.root });
+
+    const result = await plan(config, { projectId: emu.projectId, branchId: emu.defaultBranchId, apiKey: emu.apiKey, apiHost: emu.apiHost });
+
+    const excluded = result.warnings.filter((w) => w.code === "BUNDLER").map((w) => /excluded (\S+):/.exec(w.message)?.[1]);
+    expect(excluded.sort()).toEqual(secrets.map((s) => `lib/${s}`).sort());
+  });
+
+  it("allowSourcesOutsideProject ships a source outside the project on purpose", async () => {
+    const t = createTempTree({ ".git/": "", "svc.ts": `export default { functions: { api: { name: "Api", source: ${JSON.stringify(outside.path("fn"))} } } };` });
+    tree = t;
+    const { config } = await loadConfigFromFile({ cwd: t.root, stopAt: t.root });
+
+    const result = await plan(config, { projectId: emu.projectId, branchId: emu.defaultBranchId, apiKey: emu.apiKey, apiHost: emu.apiHost, allowSourcesOutsideProject: true });
+
+    expect(result.changes.map((c) => c.address)).toContain("function.api");
+  });
+});
