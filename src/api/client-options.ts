@@ -22,11 +22,11 @@ export interface PlatformApiTimeouts {
   deploymentMs: number;
 }
 
-/** Poll interval, doubling from `initialMs` to `maxMs` (engine.md §12). */
+/** Tick of the branch's watcher of operations and builds: from `initialMs`, ×1.5 per idle tick, capped at `maxMs` (engine.md §12). */
 export interface PlatformApiPolling {
-  /** @default 500 */
+  /** @default 100 */
   initialMs: number;
-  /** @default 5000 */
+  /** @default 1000 */
   maxMs: number;
 }
 
@@ -58,7 +58,7 @@ export interface PlatformApiOptions {
 /** Defaults of {@link PlatformApiTimeouts}. */
 export const DEFAULT_TIMEOUTS: PlatformApiTimeouts = { requestMs: 30_000, uploadMs: 120_000, operationMs: 300_000, deploymentMs: 600_000 };
 /** Defaults of {@link PlatformApiPolling}. */
-export const DEFAULT_POLLING: PlatformApiPolling = { initialMs: 500, maxMs: 5_000 };
+export const DEFAULT_POLLING: PlatformApiPolling = { initialMs: 100, maxMs: 1_000 };
 
 /** The validated configuration a client runs on. */
 export interface ClientConfig {

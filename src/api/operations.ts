@@ -1,6 +1,6 @@
 /**
  * Waiting for control-plane operations (api.md §2.3 rule 6, engine.md §12): poll each
- * non-terminal operation from `polling.initialMs`, doubling to `polling.maxMs`, until it ends;
+ * non-terminal operation from `polling.initialMs`, ×1.5 up to `polling.maxMs`, until it ends;
  * give up after `timeouts.operationMs`.
  */
 import { CancelledError, ErrorCode, PlatformError, TimeoutError } from "../errors/index.js";
@@ -50,7 +50,7 @@ export async function waitForOperationList(context: OperationWaitContext, operat
       } catch {
         throw new CancelledError(`Waiting for operation ${current.id} (${current.action})`);
       }
-      interval = Math.min(interval * 2, context.polling.maxMs);
+      interval = Math.min(Math.round(interval * 1.5), context.polling.maxMs);
       current = await context.getOperation(current.id);
     }
     if (FAILURE.has(current.status)) throw operationFailed(context.projectId, current);

@@ -3,6 +3,7 @@ import type { ResolvedFunction, ResolvedPolicy, ResolvedTrigger } from "../model
 import { ErrorCode } from "../errors/codes.js";
 import { isPlatformError } from "../errors/platform-error.js";
 import type { Json } from "../model/json.js";
+import type { BuildWatcher } from "./build-watcher.js";
 import type { EngineEvent } from "../model/events.js";
 
 /** Time limits and poll intervals the executor uses for build waits. */
@@ -29,6 +30,8 @@ export interface ExecutionContext {
    */
   mutation?: <T>(fn: () => Promise<T>) => Promise<T>;
   emit: (event: EngineEvent) => void;
+  /** The branch's one watcher of function builds (one list request per tick for all of them). */
+  builds: BuildWatcher;
   /** The marker of a function whose plan deferred its config tag (derived before its upload). */
   functionMarker: (slug: string) => Promise<string>;
   signal?: AbortSignal;

@@ -38,7 +38,7 @@ export interface ConfigOperationOptions {
   onEvent?: (event: EngineEvent) => void;
   /** Per attempt, upload, operation wait and build wait, in ms. @default 30 s, 120 s, 300 s, 600 s */
   timeouts?: Partial<PlatformApiTimeouts>;
-  /** Poll interval for operations and builds, doubling. @default 500 ms to 5000 ms */
+  /** Tick of the watcher of operations and builds, ×1.5 per idle tick. @default 100 ms to 1000 ms */
   polling?: Partial<PlatformApiPolling>;
   /**
    * Keys the function fingerprints (HMAC): at least 32 random bytes as hex or base64 (CLI:

@@ -2,6 +2,7 @@ import pLimit from "p-limit";
 import type { PolicyConfig } from "../config/policy-types.js";
 import { resolvePolicy } from "../config/resolve-policy.js";
 import type { BranchTarget, ResolvedPolicy } from "../model/desired-state.js";
+import { createBuildWatcher } from "../apply/build-watcher.js";
 import { executePlan } from "../apply/execute-plan.js";
 import type { ExecutionContext } from "../apply/execution-context.js";
 import { withApiEvents } from "./events.js";
@@ -63,11 +64,15 @@ function deferredMarkers(rt: OperationRuntime, prepared: PreparedPlan): (slug: s
 /** The executor's context for a prepared plan. */
 export function executionContext(rt: OperationRuntime, prepared: PreparedPlan): ExecutionContext {
   const zips = new Map([...prepared.archives].map(([slug, a]) => [slug, a.zip]));
+  const request = pLimit(rt.concurrency);
+  const sleep = abortableSleep(rt.signal);
+  const signal = rt.signal ? { signal: rt.signal } : {};
+  const ref = { projectId: prepared.ids.projectId, branchId: prepared.ids.branchId };
   return {
-    api: rt.api, projectId: prepared.ids.projectId, branchId: prepared.ids.branchId, branchName: prepared.base.branch.name,
-    desired: prepared.desired, zips, request: pLimit(rt.concurrency), emit: rt.emit, timing: rt.timing,
-    sleep: abortableSleep(rt.signal), now: Date.now, ...(rt.signal ? { signal: rt.signal } : {}),
+    api: rt.api, ...ref, branchName: prepared.base.branch.name,
+    desired: prepared.desired, zips, request, emit: rt.emit, timing: rt.timing, sleep, now: Date.now, ...signal,
     functionMarker: deferredMarkers(rt, prepared),
+    builds: createBuildWatcher({ listFunctions: () => request(() => rt.api.listFunctions(ref)), sleep, now: Date.now, timing: rt.timing, ...signal }),
   };
 }
 

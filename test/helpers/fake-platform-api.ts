@@ -1,4 +1,5 @@
 import type { ApiCustomDomain, ApiDeployment, ApiFunction, ApiTrigger, PlatformApi } from "../../src/api/platform-api.js";
+import { type BuildWatcher, type BuildWatcherContext, createBuildWatcher } from "../../src/apply/build-watcher.js";
 import { OutcomeUnknownError } from "../../src/errors/index.js";
 
 /** A small in-memory platform for executor tests: functions, buckets, triggers, domains. */
@@ -52,6 +53,22 @@ export function createFakePlatform(options: { buildPolls?: number } = {}): FakeP
     if (found === undefined) throw Object.assign(new Error(`function ${slug} not found`), { code: "PLATFORM_NOT_FOUND" });
     return found;
   };
+  /** A read of a function: a build completes (or fails) after `buildPolls` reads. */
+  const read = (f: ApiFunction & { env: Set<string> }): ApiFunction => {
+    const d = f.current_deployment;
+    if (d?.status === "building") {
+      const n = (polls.get(f.slug) ?? 0) + 1;
+      polls.set(f.slug, n);
+      if (n >= buildPolls) {
+        if (fake.failBuilds.delete(f.slug)) Object.assign(d, { status: "failed", error: "boom" });
+        else {
+          d.status = "completed";
+          f.active_deployment = d;
+        }
+      }
+    }
+    return structuredClone({ ...f, env: undefined }) as ApiFunction;
+  };
   const api: Partial<PlatformApi> = {
     waitForOperations: async ({ operations }) => {
       fake.waited.push(...operations.map((o) => o.id));
@@ -84,22 +101,8 @@ export function createFakePlatform(options: { buildPolls?: number } = {}): FakeP
       fake.maxBuilding = Math.max(fake.maxBuilding, building());
       return deployment;
     }),
-    getFunction: (p) => request("getFunction", p.slug, () => {
-      const f = fn(p.slug);
-      const d = f.current_deployment;
-      if (d?.status === "building") {
-        const n = (polls.get(p.slug) ?? 0) + 1;
-        polls.set(p.slug, n);
-        if (n >= buildPolls) {
-          if (fake.failBuilds.delete(p.slug)) Object.assign(d, { status: "failed", error: "boom" });
-          else {
-            d.status = "completed";
-            f.active_deployment = d;
-          }
-        }
-      }
-      return structuredClone({ ...f, env: undefined }) as ApiFunction;
-    }),
+    getFunction: (p) => request("getFunction", p.slug, () => read(fn(p.slug))),
+    listFunctions: (p) => request("listFunctions", p.branchId, () => [...fake.functions.values()].map(read)),
     updateFunction: (p) => request("updateFunction", p.slug, () => Object.assign(fn(p.slug), { name: p.name ?? p.slug })),
     deleteFunction: (p) => request("deleteFunction", p.slug, () => void fake.functions.delete(p.slug)),
     listTriggers: (p) => request("listTriggers", p.branchId, () => [...fake.triggers]),
@@ -122,4 +125,17 @@ export function createFakePlatform(options: { buildPolls?: number } = {}): FakeP
     },
   });
   return fake;
+}
+
+/** The branch's build watcher over the fake's functions list, with real timers. */
+export function fakeBuildWatcher(
+  fake: FakePlatform,
+  timing: BuildWatcherContext["timing"],
+  options: { signal?: AbortSignal; request?: <T>(fn: () => Promise<T>) => Promise<T> } = {},
+): BuildWatcher {
+  const { signal, request = (fn) => fn() } = options;
+  return createBuildWatcher({
+    listFunctions: () => request(() => fake.api.listFunctions({ projectId: "proj-1", branchId: "br-main-1" })),
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)), now: Date.now, timing, ...(signal ? { signal } : {}),
+  });
 }

@@ -1,9 +1,7 @@
 import type { ApiDeployment, ApiFunction } from "../../api/platform-api.js";
 import type { ChangeOp } from "../../model/planned-change.js";
 import { ErrorCode } from "../../errors/codes.js";
-import { TimeoutError } from "../../errors/api-errors.js";
-import { CancelledError } from "../../errors/engine-errors.js";
-import { PlatformError, isPlatformError } from "../../errors/platform-error.js";
+import { PlatformError } from "../../errors/platform-error.js";
 import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, desiredFunction, mutateWithReconcile } from "../execution-context.js";
 
 type PlannedDeployOp = Extract<ChangeOp, { type: "function-deploy" }>;
@@ -57,62 +55,40 @@ async function postDeployment(ctx: ExecutionContext, op: DeployOp): Promise<ApiD
   return deployment;
 }
 
-/** Polls the function until our deployment is terminal (no slot held between polls). */
-async function awaitBuild(ctx: ExecutionContext, changeId: string, slug: string, id: number): Promise<ApiFunction> {
-  const deadline = ctx.now() + ctx.timing.deploymentMs;
-  let interval = ctx.timing.pollInitialMs;
-  let lastStatus = "";
-  for (;;) {
-    if (ctx.signal?.aborted === true) throw new CancelledError(`waiting for deployment ${id} of function ${slug}`);
-    const fn = await getFunction(ctx, slug).catch((err: unknown) => {
-      if (isPlatformError(err, ErrorCode.SERVER_ERROR) || isPlatformError(err, ErrorCode.NETWORK_ERROR)) return undefined;
-      throw err;
-    });
-    const current = fn?.current_deployment;
-    if (fn !== undefined && current !== undefined) {
-      if (current.id > id) {
-        throw new PlatformError(ErrorCode.CONFLICT, `deployment ${id} of function ${slug} was superseded by deployment ${current.id}; run plan again`, {
-          details: { slug, deploymentId: id, supersededBy: current.id },
-        });
-      }
-      if (current.id === id) {
-        if (current.status !== lastStatus) ctx.emit({ type: "wait", changeId, waitingFor: "deployment", id: String(id), status: current.status });
-        lastStatus = current.status;
-        if (current.status === "completed") return fn;
-        if (current.status === "failed") {
-          throw new PlatformError(ErrorCode.API_ERROR, `the build of function ${slug} (deployment ${id}) failed: ${current.error ?? "no error text"}`, {
-            details: { slug, deploymentId: id, platformError: current.error ?? null },
-          });
-        }
-      }
-    }
-    if (ctx.now() >= deadline) throw new TimeoutError({ waitingFor: `deployment of function ${slug}`, id: String(id), limitMs: ctx.timing.deploymentMs });
-    await ctx.sleep(interval);
-    interval = Math.min(interval * 2, ctx.timing.pollMaxMs);
-  }
+/** Sends the display-name PATCH (the function exists: it may still be building); returns the invocation URL. */
+async function rename(ctx: ExecutionContext, slug: string): Promise<string | undefined> {
+  const name = desiredFunction(ctx, slug)?.name ?? slug;
+  const updated = await mutateWithReconcile(
+    ctx,
+    () => ctx.api.updateFunction({ ...branchRef(ctx), slug, name }),
+    async () => (await getFunction(ctx, slug))?.name === name,
+  );
+  return updated?.invocation_url;
 }
 
-/** Deploys (with or without the archive), waits for the build, then reconciles the display name. */
+/**
+ * Deploys (with or without the archive) and waits for the build through the branch's build
+ * watcher; the display name is set as soon as the function exists, while it builds.
+ */
 export async function applyFunctionDeploy(ctx: ExecutionContext, changeId: string, op: PlannedDeployOp): Promise<HandlerDetails> {
   const details: HandlerDetails = { zipUploaded: op.deploy && op.withZip };
-  let invocationUrl: string | undefined;
-  if (op.deploy) {
-    const marker = op.marker ?? (await ctx.functionMarker(op.slug));
-    const deployment = await postDeployment(ctx, { ...op, marker });
-    details.deploymentId = deployment.id;
-    ctx.emit({ type: "wait", changeId, waitingFor: "deployment", id: String(deployment.id), status: deployment.status });
-    invocationUrl = (await awaitBuild(ctx, changeId, op.slug, deployment.id)).invocation_url;
+  if (!op.deploy) {
+    const url = op.rename ? await rename(ctx, op.slug) : undefined;
+    if (url !== undefined) details.invocationUrl = url;
+    return details;
   }
-  if (op.rename) {
-    const name = desiredFunction(ctx, op.slug)?.name ?? op.slug;
-    const updated = await mutateWithReconcile(
-      ctx,
-      () => ctx.api.updateFunction({ ...branchRef(ctx), slug: op.slug, name }),
-      async () => (await getFunction(ctx, op.slug))?.name === name,
-    );
-    invocationUrl = updated?.invocation_url ?? invocationUrl;
-  }
-  if (invocationUrl !== undefined) details.invocationUrl = invocationUrl;
+  const marker = op.marker ?? (await ctx.functionMarker(op.slug));
+  const deployment = await postDeployment(ctx, { ...op, marker });
+  details.deploymentId = deployment.id;
+  ctx.emit({ type: "wait", changeId, waitingFor: "deployment", id: String(deployment.id), status: deployment.status });
+  const build = ctx.builds.wait(op.slug, deployment.id, (status) => ctx.emit({ type: "wait", changeId, waitingFor: "deployment", id: String(deployment.id), status }));
+  const renamed = op.rename ? rename(ctx, op.slug) : Promise.resolve(undefined);
+  const [built, url] = await Promise.allSettled([build, renamed]).then(([b, r]) => {
+    if (b.status === "rejected") throw b.reason;
+    if (r.status === "rejected") throw r.reason;
+    return [b.value, r.value] as const;
+  });
+  details.invocationUrl = url ?? built.invocation_url;
   return details;
 }
 

@@ -118,13 +118,13 @@ describe("waiting for operations", () => {
     return { api, delays };
   }
 
-  it("polls from 500 ms doubling up to 5 s until every operation finished", async () => {
-    const { api, delays } = waitingClient({ "op-1": ["running", "running", "running", "running", "running", "finished"], "op-2": ["skipped"] });
+  it("polls from 100 ms, ×1.5 per tick up to 1 s, until every operation finished", async () => {
+    const { api, delays } = waitingClient({ "op-1": ["running", "running", "running", "running", "running", "running", "running", "finished"], "op-2": ["skipped"] });
 
     const finals = await api.waitForOperations({ projectId: "p-1", operations: [running("op-1", "apply_config"), running("op-2", "start_compute")] });
 
     expect(finals.map((o) => o.status)).toEqual(["finished", "skipped"]);
-    expect(delays).toEqual([500, 1000, 2000, 4000, 5000, 5000, 500]);
+    expect(delays).toEqual([100, 150, 225, 338, 507, 761, 1000, 1000, 100]);
   });
 
   it("does not poll operations that already ended", async () => {

@@ -7,19 +7,21 @@ import { makeChange } from "../../../src/diff/change-builder.js";
 import { diffState } from "../../../src/diff/diff-state.js";
 import type { ResolvedPolicy, ResolvedTrigger } from "../../../src/model/desired-state.js";
 import type { LiveState } from "../../../src/model/live-state.js";
-import { type FakePlatform, createFakePlatform } from "../../helpers/fake-platform-api.js";
+import { type FakePlatform, createFakePlatform, fakeBuildWatcher } from "../../helpers/fake-platform-api.js";
 import { NOW, fnWith, liveWith, policyWith, tagWith } from "../../helpers/engine-state.js";
 
 function setup(desired: ResolvedPolicy, live: LiveState, fake: FakePlatform, options: { concurrency?: number; signal?: AbortSignal } = {}) {
   const tags = Object.fromEntries(desired.functions.map((f) => [f.slug, tagWith("C0DE", "C0F1")]));
   const planned = diffState(desired, live, { now: NOW, functionTags: tags, allowDataLoss: false }).changes;
   const events: EngineEvent[] = [];
+  const request = pLimit(options.concurrency ?? 8);
   const ctx: ExecutionContext = {
     api: fake.api, projectId: "proj-1", branchId: "br-main-1", branchName: "main", desired,
     zips: new Map(desired.functions.map((f) => [f.slug, new Uint8Array([1, 2, 3])])),
-    request: pLimit(options.concurrency ?? 8), emit: (e) => events.push(e),
+    request, emit: (e) => events.push(e),
     timing: { deploymentMs: 60_000, pollInitialMs: 1, pollMaxMs: 2 },
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)), now: Date.now, functionMarker: async (slug) => `SVC_FINGERPRINT_C0DE_${slug.toUpperCase()}`,
+    builds: fakeBuildWatcher(fake, { deploymentMs: 60_000, pollInitialMs: 1, pollMaxMs: 2 }, { request, ...(options.signal ? { signal: options.signal } : {}) }),
     ...(options.signal ? { signal: options.signal } : {}),
   };
   return { run: () => executePlan(planned, ctx), events, planned, ctx };
@@ -51,11 +53,32 @@ describe("executePlan", () => {
     expect(outcome.applied.map((a) => a.id)).toEqual(["create:function.good", "create:trigger.goodtick"]);
   });
 
+  it("watches every pending build with one functions-list request per tick, never one poll per function", async () => {
+    const fake = createFakePlatform({ buildPolls: 3 });
+    const outcome = await setup(policyWith({ functions: many(24) }), liveWith({ functions: [] }), fake).run();
+    expect(outcome.applied).toHaveLength(24);
+    expect(fake.calls.filter((c) => c.startsWith("getFunction"))).toEqual([]);
+    const lists = fake.calls.filter((c) => c.startsWith("listFunctions")).length;
+    expect(lists).toBeGreaterThanOrEqual(3);
+    expect(lists).toBeLessThan(24);
+  });
+
+  it("sets a new function's display name as soon as it exists, while it builds", async () => {
+    const fake = createFakePlatform({ buildPolls: 3 });
+    const outcome = await setup(policyWith({ functions: [fnWith("hello", { name: "Hello" })] }), liveWith({ functions: [] }), fake).run();
+    expect(outcome.applied.map((a) => a.id)).toEqual(["create:function.hello"]);
+    const renamed = fake.calls.indexOf("updateFunction hello");
+    expect(renamed).toBeGreaterThan(fake.calls.indexOf("createDeployment hello"));
+    expect(renamed).toBeLessThan(fake.calls.lastIndexOf("listFunctions br-main-1"));
+    expect(fake.functions.get("hello")?.name).toBe("Hello");
+  });
+
   it("starts a change only after its dependencies succeed", async () => {
     const fake = createFakePlatform();
     const desired = policyWith({ functions: [fnWith("hello", { customDomains: ["a.example.com"] })], triggers: [tick("hello")] });
     await setup(desired, liveWith({ functions: [], triggers: [], customDomains: [] }), fake).run();
-    const lastBuildRead = fake.calls.lastIndexOf("getFunction hello");
+    const lastBuildRead = fake.calls.lastIndexOf("listFunctions br-main-1");
+    expect(lastBuildRead).toBeGreaterThan(0);
     expect(fake.calls.indexOf("createTrigger hellotick")).toBeGreaterThan(lastBuildRead);
     expect(fake.calls.indexOf("createCustomDomain a.example.com")).toBeGreaterThan(lastBuildRead);
   });

@@ -6,13 +6,14 @@ import { makeChange } from "../../../src/diff/change-builder.js";
 import type { ChangeOp } from "../../../src/model/planned-change.js";
 import type { ResolvedPolicy } from "../../../src/model/desired-state.js";
 import { isPlatformError } from "../../../src/errors/index.js";
-import { type FakePlatform, createFakePlatform } from "../../helpers/fake-platform-api.js";
+import { type FakePlatform, createFakePlatform, fakeBuildWatcher } from "../../helpers/fake-platform-api.js";
 import { fnWith, policyWith } from "../../helpers/engine-state.js";
 
 function context(fake: FakePlatform, desired: ResolvedPolicy, timing = { deploymentMs: 60_000, pollInitialMs: 1, pollMaxMs: 2 }): ExecutionContext {
   return {
     api: fake.api, projectId: "proj-1", branchId: "br-main-1", branchName: "main", desired, zips: new Map([["hello", new Uint8Array([1])]]),
     request: pLimit(4), emit: () => undefined, timing, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), now: Date.now, functionMarker: async (slug) => `SVC_FINGERPRINT_C0DE_${slug.toUpperCase()}`,
+    builds: fakeBuildWatcher(fake, timing),
   };
 }
 const planned = (op: ChangeOp) => makeChange({ address: "x", kind: "bucket", action: "update", class: "additive", fields: ["*"], before: null, after: null, reason: "", op });

@@ -1,0 +1,130 @@
+/**
+ * One watcher of function builds per branch (engine.md §12): every tick, one functions-list
+ * request answers for every deployment being waited on, so the requests per tick do not grow
+ * with the number of pending builds. Ticks start at `pollInitialMs`, grow ×1.5 while nothing
+ * completes, and are capped at `pollMaxMs`; a completion resets them.
+ */
+import type { ApiFunction } from "../api/platform-api.js";
+import { TimeoutError } from "../errors/api-errors.js";
+import { ErrorCode } from "../errors/codes.js";
+import { CancelledError } from "../errors/engine-errors.js";
+import { PlatformError, isPlatformError } from "../errors/platform-error.js";
+
+/** What the watcher needs: a list read (taking a request slot), the clock, and a sleep that ends early on cancellation. */
+export interface BuildWatcherContext {
+  listFunctions: () => Promise<readonly ApiFunction[]>;
+  sleep: (ms: number) => Promise<void>;
+  now: () => number;
+  signal?: AbortSignal;
+  timing: { deploymentMs: number; pollInitialMs: number; pollMaxMs: number };
+}
+
+/** A status change of a watched deployment, for the `wait` event. */
+export type BuildStatusListener = (status: string) => void;
+
+/** Waits for function builds, all through one list request per tick. */
+export interface BuildWatcher {
+  /**
+   * Resolves with the function once deployment `id` of `slug` completed; rejects when it failed
+   * (the platform's error), was superseded by a newer deployment, timed out, or was cancelled.
+   */
+  wait(slug: string, id: number, onStatus?: BuildStatusListener): Promise<ApiFunction>;
+}
+
+interface Pending {
+  slug: string;
+  id: number;
+  deadline: number;
+  lastStatus: string;
+  onStatus: BuildStatusListener | undefined;
+  resolve: (fn: ApiFunction) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Whether a failed list read is worth another tick (api.md §13.1 rule 7: 5xx and network errors are transient). */
+function transient(err: unknown): boolean {
+  return isPlatformError(err, ErrorCode.SERVER_ERROR) || isPlatformError(err, ErrorCode.NETWORK_ERROR) || isPlatformError(err, ErrorCode.TIMEOUT);
+}
+
+/** Settles `p` from the function's current deployment; returns whether it is settled. */
+function settle(p: Pending, fn: ApiFunction | undefined): boolean {
+  const current = fn?.current_deployment;
+  if (fn === undefined || current === undefined) return false;
+  if (current.id > p.id) {
+    p.reject(new PlatformError(ErrorCode.CONFLICT, `deployment ${p.id} of function ${p.slug} was superseded by deployment ${current.id}; run plan again`, {
+      details: { slug: p.slug, deploymentId: p.id, supersededBy: current.id },
+    }));
+    return true;
+  }
+  if (current.id !== p.id) return false;
+  if (current.status !== p.lastStatus) p.onStatus?.(current.status);
+  p.lastStatus = current.status;
+  if (current.status === "completed") {
+    p.resolve(fn);
+    return true;
+  }
+  if (current.status === "failed") {
+    p.reject(new PlatformError(ErrorCode.API_ERROR, `the build of function ${p.slug} (deployment ${p.id}) failed: ${current.error ?? "no error text"}`, {
+      details: { slug: p.slug, deploymentId: p.id, platformError: current.error ?? null },
+    }));
+    return true;
+  }
+  return false;
+}
+
+/** Creates the watcher of one branch; its loop runs only while something is pending. */
+export function createBuildWatcher(ctx: BuildWatcherContext): BuildWatcher {
+  const pending = new Set<Pending>();
+  let running = false;
+
+  async function loop(): Promise<void> {
+    let interval = ctx.timing.pollInitialMs;
+    while (pending.size > 0) {
+      await ctx.sleep(interval);
+      if (ctx.signal?.aborted === true) {
+        for (const p of pending) p.reject(new CancelledError(`waiting for deployment ${p.id} of function ${p.slug}`));
+        pending.clear();
+        break;
+      }
+      let bySlug: Map<string, ApiFunction> | undefined;
+      try {
+        bySlug = new Map((await ctx.listFunctions()).map((f) => [f.slug, f]));
+      } catch (err) {
+        if (!transient(err)) {
+          for (const p of pending) p.reject(err);
+          pending.clear();
+          break;
+        }
+      }
+      let progressed = false;
+      const now = ctx.now();
+      for (const p of [...pending]) {
+        if (bySlug !== undefined && settle(p, bySlug.get(p.slug))) {
+          pending.delete(p);
+          progressed = true;
+        } else if (now >= p.deadline) {
+          pending.delete(p);
+          p.reject(new TimeoutError({ waitingFor: `deployment of function ${p.slug}`, id: String(p.id), limitMs: ctx.timing.deploymentMs }));
+        }
+      }
+      interval = progressed ? ctx.timing.pollInitialMs : Math.min(Math.round(interval * 1.5), ctx.timing.pollMaxMs);
+    }
+    running = false;
+  }
+
+  return {
+    wait(slug, id, onStatus) {
+      return new Promise<ApiFunction>((resolve, reject) => {
+        if (ctx.signal?.aborted === true) {
+          reject(new CancelledError(`waiting for deployment ${id} of function ${slug}`));
+          return;
+        }
+        pending.add({ slug, id, deadline: ctx.now() + ctx.timing.deploymentMs, lastStatus: "", onStatus, resolve, reject });
+        if (!running) {
+          running = true;
+          void loop();
+        }
+      });
+    },
+  };
+}
