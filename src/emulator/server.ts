@@ -8,6 +8,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { randomUUID } from "node:crypto";
+import { RULE_ERROR_STATUS, RuleError } from "./engine/rule-error.js";
 import type { EmulatorEnv } from "./http/env.js";
 import { checkRawPath } from "./http/scope.js";
 import { CODE_BY_STATUS, EmulatorHttpError, payloadTooLarge, unauthorized } from "./http/errors.js";
@@ -206,6 +207,10 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
 
   app.onError((err, c) => {
     if (err instanceof EmulatorHttpError) return errorResponse(c, err.status as ContentfulStatusCode, { ...err.answer }, err.headers);
+    if (err instanceof RuleError) {
+      const issues = err.field !== undefined ? { issues: [{ path: err.field, message: err.message }] } : {};
+      return errorResponse(c, RULE_ERROR_STATUS[err.kind], { code: err.code, message: err.message, ...issues });
+    }
     if (err instanceof HTTPException) {
       const status = err.status as ContentfulStatusCode;
       return errorResponse(c, status, { code: status === 413 ? "payload_too_large" : status === 400 ? "invalid_request" : (CODE_BY_STATUS[status] ?? "internal_error"), message: err.message });

@@ -7,17 +7,8 @@
 import type { BranchRec, DatabaseContent, EndpointRec, ProjectRec, SnapshotRec } from "../store/records.js";
 import type { World } from "../store/world.js";
 import { lsnAt, newBranchRecord } from "./lifecycle.js";
+import { RuleError } from "./rule-error.js";
 
-/** Why a restore or snapshot request cannot be carried out; routes map `kind` to a status. */
-export class RestoreRuleError extends Error {
-  constructor(
-    readonly kind: "invalid" | "not_found" | "conflict" | "unprocessable",
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-  }
-}
 
 /** A detached copy of a branch's roles and databases. */
 export function captureDatabases(branch: Pick<BranchRec, "roles" | "databases">): DatabaseContent {
@@ -34,9 +25,9 @@ export function historyStart(project: ProjectRec, branch: BranchRec, now: number
 
 /** Checks a point in time of `branch`'s history: not in the future and not before its history starts. */
 export function checkPointInTime(project: ProjectRec, branch: BranchRec, at: number, field: string, now: number): void {
-  if (at > now) throw new RestoreRuleError("unprocessable", `${field} ${new Date(at).toISOString()} is in the future; give a past time within the history window`, field);
+  if (at > now) throw new RuleError("unprocessable", `${field} ${new Date(at).toISOString()} is in the future; give a past time within the history window`, { field: field });
   const start = historyStart(project, branch, now);
-  if (at < start) throw new RestoreRuleError("unprocessable", `${field} ${new Date(at).toISOString()} is before the history of branch ${branch.id} (it starts at ${new Date(start).toISOString()}); give a later time`, field);
+  if (at < start) throw new RuleError("unprocessable", `${field} ${new Date(at).toISOString()} is before the history of branch ${branch.id} (it starts at ${new Date(start).toISOString()}); give a later time`, { field: field });
 }
 
 function nameTaken(project: ProjectRec, name: string): boolean {
@@ -48,7 +39,7 @@ function nameTaken(project: ProjectRec, name: string): boolean {
 export function createSnapshot(world: World, project: ProjectRec, branch: BranchRec, input: { name?: string; lsn?: string; timestamp?: number; expiresAt?: number }): SnapshotRec {
   const now = world.clock.now();
   if (input.timestamp !== undefined) checkPointInTime(project, branch, input.timestamp, "timestamp", now);
-  if (input.expiresAt !== undefined && input.expiresAt <= now) throw new RestoreRuleError("invalid", `expires_at ${new Date(input.expiresAt).toISOString()} is in the past; give a future time`, "expires_at");
+  if (input.expiresAt !== undefined && input.expiresAt <= now) throw new RuleError("invalid", `expires_at ${new Date(input.expiresAt).toISOString()} is in the past; give a future time`, { field: "expires_at" });
   const timestamp = input.timestamp ?? now;
   const id = world.newWordId("snap-");
   const snapshot: SnapshotRec = {
@@ -74,7 +65,7 @@ export function listSnapshots(project: ProjectRec, now: number): SnapshotRec[] {
 /** A snapshot by id, or a `not_found` rule error. */
 export function findSnapshot(project: ProjectRec, id: string, now: number): SnapshotRec {
   const snapshot = listSnapshots(project, now).find((s) => s.id === id);
-  if (snapshot === undefined) throw new RestoreRuleError("not_found", `snapshot ${id} not found in project ${project.id}`);
+  if (snapshot === undefined) throw new RuleError("not_found", `snapshot ${id} not found in project ${project.id}`);
   return snapshot;
 }
 
@@ -86,9 +77,9 @@ export function findSnapshot(project: ProjectRec, id: string, now: number): Snap
 export function restoreSnapshot(world: World, project: ProjectRec, snapshot: SnapshotRec, input: { name?: string; targetBranchId?: string; finalize?: boolean }): { branch: BranchRec; replaced?: BranchRec } {
   const targetId = input.targetBranchId ?? snapshot.sourceBranchId;
   const target = project.branches.get(targetId);
-  if (input.targetBranchId !== undefined && target === undefined) throw new RestoreRuleError("not_found", `target branch ${targetId} not found in project ${project.id}`, "target_branch_id");
+  if (input.targetBranchId !== undefined && target === undefined) throw new RuleError("not_found", `target branch ${targetId} not found in project ${project.id}`, { field: "target_branch_id" });
   const name = input.name ?? `${snapshot.name} (restored)`;
-  if (nameTaken(project, name)) throw new RestoreRuleError("conflict", `branch "${name}" already exists in project ${project.id}; give another name`, "name");
+  if (nameTaken(project, name)) throw new RuleError("conflict", `branch "${name}" already exists in project ${project.id}; give another name`, { field: "name", code: "already_exists" });
   const parent = project.branches.get(snapshot.sourceBranchId) ?? world.defaultBranch(project);
   const branch = newBranchRecord(world, project, { name, ...(parent !== undefined ? { parent } : {}), parentTimestamp: snapshot.timestamp, parentLsn: snapshot.lsn, initSource: "parent-data", state: "init" });
   const content = captureDatabases(snapshot.content);
@@ -106,12 +97,12 @@ export function restoreSnapshot(world: World, project: ProjectRec, snapshot: Sna
  */
 export function finalizeRestore(world: World, project: ProjectRec, branch: BranchRec, input: { name?: string }): BranchRec {
   const pending = branch.pendingRestore;
-  if (pending === undefined) throw new RestoreRuleError("unprocessable", `branch ${branch.id} has no restore to finalize; restore a snapshot into it first (POST /projects/${project.id}/snapshots/{snapshot_id}/restore)`);
+  if (pending === undefined) throw new RuleError("unprocessable", `branch ${branch.id} has no restore to finalize; restore a snapshot into it first (POST /projects/${project.id}/snapshots/{snapshot_id}/restore)`);
   const target = project.branches.get(pending.targetBranchId);
-  if (target === undefined) throw new RestoreRuleError("not_found", `branch ${pending.targetBranchId}, the restore's target, no longer exists; the restored branch ${branch.id} stays as it is`);
+  if (target === undefined) throw new RuleError("not_found", `branch ${pending.targetBranchId}, the restore's target, no longer exists; the restored branch ${branch.id} stays as it is`);
   const now = world.clock.now();
   const oldName = input.name ?? `${target.name}_old_${new Date(now).toISOString().replace(/[-:.]/g, "")}`;
-  if (oldName !== target.name && nameTaken(project, oldName)) throw new RestoreRuleError("conflict", `branch "${oldName}" already exists in project ${project.id}; give another name`, "name");
+  if (oldName !== target.name && nameTaken(project, oldName)) throw new RuleError("conflict", `branch "${oldName}" already exists in project ${project.id}; give another name`, { field: "name", code: "already_exists" });
   for (const endpoint of project.endpoints.values()) {
     if (endpoint.branchId !== target.id) continue;
     endpoint.branchId = branch.id;
@@ -150,17 +141,17 @@ export function restoreBranch(world: World, project: ProjectRec, target: BranchR
   const now = world.clock.now();
   const { source } = input;
   const self = source.id === target.id;
-  if (input.timestamp !== undefined && input.lsn !== undefined) throw new RestoreRuleError("invalid", "give source_lsn or source_timestamp, not both", "source_timestamp");
+  if (input.timestamp !== undefined && input.lsn !== undefined) throw new RuleError("invalid", "give source_lsn or source_timestamp, not both", { field: "source_timestamp" });
   if (self && input.timestamp === undefined && input.lsn === undefined) {
-    throw new RestoreRuleError("invalid", `restoring branch ${target.id} from itself needs source_timestamp or source_lsn (a point in its history)`, "source_branch_id");
+    throw new RuleError("invalid", `restoring branch ${target.id} from itself needs source_timestamp or source_lsn (a point in its history)`, { field: "source_branch_id" });
   }
   if (input.timestamp !== undefined) checkPointInTime(project, source, input.timestamp, "source_timestamp", now);
   const hasChildren = [...project.branches.values()].some((b) => b.parentId === target.id);
   if (hasChildren && input.preserveUnderName === undefined) {
-    throw new RestoreRuleError("unprocessable", `branch ${target.id} has child branches; give preserve_under_name to keep its current state as a new branch`, "preserve_under_name");
+    throw new RuleError("unprocessable", `branch ${target.id} has child branches; give preserve_under_name to keep its current state as a new branch`, { field: "preserve_under_name" });
   }
   if (input.preserveUnderName !== undefined && nameTaken(project, input.preserveUnderName)) {
-    throw new RestoreRuleError("conflict", `branch "${input.preserveUnderName}" already exists in project ${project.id}; choose another preserve_under_name`, "preserve_under_name");
+    throw new RuleError("conflict", `branch "${input.preserveUnderName}" already exists in project ${project.id}; choose another preserve_under_name`, { field: "preserve_under_name", code: "already_exists" });
   }
   let preserved: BranchRec | undefined;
   if (input.preserveUnderName !== undefined) {

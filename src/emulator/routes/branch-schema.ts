@@ -5,10 +5,10 @@
  */
 import { Hono, type Context } from "hono";
 import { BranchSchemaQuerySchema, CompareSchemaQuerySchema } from "../../api/wire/index.js";
-import { checkPointInTime, RestoreRuleError } from "../engine/restore.js";
+import { checkPointInTime } from "../engine/restore.js";
 import { schemaSql, unifiedDiff } from "../engine/schema-diff.js";
 import type { EmulatorEnv } from "../http/env.js";
-import { badRequest, notFound, unprocessable } from "../http/errors.js";
+import { badRequest, notFound } from "../http/errors.js";
 import { visibleBranch } from "../http/scope.js";
 import { readQuery } from "../http/validate.js";
 import type { EmulatorRuntime } from "../runtime.js";
@@ -30,13 +30,7 @@ function requireDatabase(branch: BranchRec, database: string): void {
 
 /** Checks an optional point in time of a branch's history (the schema is read as it is now). */
 function checkAt(project: ProjectRec, branch: BranchRec, timestamp: string | undefined, field: string, now: number): void {
-  if (timestamp === undefined) return;
-  try {
-    checkPointInTime(project, branch, Date.parse(timestamp), field, now);
-  } catch (err) {
-    if (err instanceof RestoreRuleError) throw unprocessable(err.message, "unprocessable", [{ path: field, message: err.message }]);
-    throw err;
-  }
+  if (timestamp !== undefined) checkPointInTime(project, branch, Date.parse(timestamp), field, now);
 }
 
 /** Routes of the schema and log-field reads. */

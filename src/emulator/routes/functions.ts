@@ -2,14 +2,14 @@
 import { Hono, type Context } from "hono";
 import { DeploymentEnvironmentSchema, FunctionListQuerySchema, FunctionSlugSchema, FunctionUpdateRequestSchema } from "../../api/wire/index.js";
 import { inspectArchive } from "../engine/archives.js";
-import { DEPLOYMENT_MEMORY_MIB, scheduleBuild } from "../engine/deployments.js";
+import { deleteFunction, deployFunction, localFunction, renameFunction } from "../engine/deployments.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { EmulatorHttpError, badRequest, notFound, payloadTooLarge, unprocessable } from "../http/errors.js";
 import { branchFromPath } from "../http/scope.js";
 import { readJson, readQuery, toIssues } from "../http/validate.js";
 import { deploymentView, functionView } from "../http/views.js";
 import type { EmulatorRuntime } from "../runtime.js";
-import type { BranchRec, DeploymentRec, FunctionRec, ProjectRec } from "../store/records.js";
+import type { BranchRec, ProjectRec } from "../store/records.js";
 import { nextPage } from "./shared.js";
 
 function checkSlug(slug: string): void {
@@ -61,20 +61,19 @@ async function readParts(c: Context<EmulatorEnv>, rt: EmulatorRuntime): Promise<
   return parts;
 }
 
-/** Routes of the function group. */
+/** Checks an uploaded archive (413/422 refuse it, nothing stored) and stores it by its SHA-256. */
+async function storeArchive(rt: EmulatorRuntime, zip: Uint8Array): Promise<{ sha256: string; buildError: string | null }> {
+  const inspection = await inspectArchive(zip, { zipEntries: rt.limits.zipEntries, unzippedBytes: rt.limits.unzippedBytes });
+  if (inspection.kind === "unsafe") throw unprocessable(inspection.message, "unsafe_archive_entry");
+  if (inspection.kind === "too-large") throw payloadTooLarge(inspection.message);
+  return { sha256: await rt.world.blobs.put(zip), buildError: inspection.buildError };
+}
+
+/** Routes of the function group: parse, call the domain functions of `engine/deployments.ts`, render. */
 export function functionRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   const r = new Hono<EmulatorEnv>();
   const base = "/projects/:project_id/branches/:branch_id/functions";
   const scope = (c: Context<EmulatorEnv>): { project: ProjectRec; branch: BranchRec } => branchFromPath(rt.world, c, "functions");
-  const localFunction = (c: Context<EmulatorEnv>, branch: BranchRec): FunctionRec => {
-    const slug = c.req.param("slug") ?? "";
-    checkSlug(slug);
-    const fn = branch.functions.get(slug);
-    if (fn === undefined || fn.inherited) {
-      throw notFound(`function "${slug}" not found on branch ${branch.id}${fn?.inherited ? " (it is inherited from the parent branch: deploy it here first)" : ""}`);
-    }
-    return fn;
-  };
 
   r.get(base, (c) => {
     const { project, branch } = scope(c);
@@ -95,18 +94,18 @@ export function functionRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
 
   r.patch(`${base}/:slug`, async (c) => {
     const { project, branch } = scope(c);
-    const fn = localFunction(c, branch);
+    const slug = c.req.param("slug");
+    checkSlug(slug);
+    localFunction(branch, slug); // 404 before the body is read, as for DELETE
     const body = await readJson(c, FunctionUpdateRequestSchema);
-    fn.name = body.name ?? fn.slug;
-    return c.json({ function: functionView(rt.world, project, branch, fn) });
+    return c.json({ function: functionView(rt.world, project, branch, renameFunction(branch, slug, body.name)) });
   });
 
   r.delete(`${base}/:slug`, (c) => {
     const { project, branch } = scope(c);
-    const fn = localFunction(c, branch);
-    branch.functions.delete(fn.slug);
-    for (const [id, t] of [...branch.triggers]) if (t.functionSlug === fn.slug) branch.triggers.delete(id);
-    for (const [domain, d] of [...rt.world.domains]) if (d.projectId === project.id && d.branchId === branch.id && d.entityId === fn.slug) rt.world.domains.delete(domain);
+    const slug = c.req.param("slug");
+    checkSlug(slug);
+    deleteFunction(rt.world, project, branch, slug);
     return c.body(null, 204);
   });
 
@@ -119,46 +118,14 @@ export function functionRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     if (parts.zip === undefined && parts.runtime === undefined && parts.environment === undefined) {
       throw badRequest("the deployment has no parts; send at least one of zip, runtime, environment");
     }
-    const existing = branch.functions.get(slug);
-    const previous = existing?.deployments.at(-1);
-    if (previous === undefined && parts.zip === undefined) throw unprocessable(`function "${slug}" has no deployment on branch ${branch.id} yet: the first deployment must include the zip part`, "zip_required");
-    let sha256 = previous?.zipSha256 ?? "";
-    let buildError = previous?.buildError ?? null;
-    if (parts.zip !== undefined) {
-      const inspection = await inspectArchive(parts.zip, { zipEntries: rt.limits.zipEntries, unzippedBytes: rt.limits.unzippedBytes });
-      if (inspection.kind === "unsafe") throw unprocessable(inspection.message, "unsafe_archive_entry");
-      if (inspection.kind === "too-large") throw payloadTooLarge(inspection.message);
-      sha256 = await world.blobs.put(parts.zip);
-      buildError = inspection.buildError;
-    }
-    const environment = new Map(previous?.environment ?? []);
-    for (const [name, value] of Object.entries(parts.environment ?? {})) {
-      if (value === "") environment.delete(name);
-      else environment.set(name, value);
-    }
-    const now = world.clock.now();
-    const fn: FunctionRec = existing ?? { id: world.ids.uuid(), slug, name: slug, createdAt: now, inherited: false, deployments: [] };
-    if (fn.inherited) {
-      fn.inherited = false;
-      fn.deployments = fn.deployments.map((d) => ({ ...d, environment: new Map(d.environment) }));
-    }
-    branch.functions.set(slug, fn);
-    const buildingAt = now + world.timings.deployPendingMs;
-    const deployment: DeploymentRec = {
-      id: (previous?.id ?? 0) + 1,
-      status: "pending",
-      runtime: parts.runtime ?? previous?.runtime ?? "nodejs24",
-      memoryMib: DEPLOYMENT_MEMORY_MIB,
-      createdAt: now,
-      environment,
-      zipSha256: sha256,
-      buildError,
-      buildingAt,
-      finishAt: buildingAt + world.timings.deployBuildMs,
-    };
-    fn.deployments.push(deployment);
+    const archive = parts.zip !== undefined ? await storeArchive(rt, parts.zip) : undefined;
+    const { deployment } = deployFunction(world, branch, slug, {
+      ...(archive !== undefined ? { archive } : {}),
+      ...(parts.runtime !== undefined ? { runtime: parts.runtime } : {}),
+      ...(parts.environment !== undefined ? { environment: parts.environment } : {}),
+    });
+    // The answer shows the deployment as created; builds with zero timings then run at once.
     const view = deploymentView(deployment);
-    scheduleBuild(world, deployment);
     world.scheduler.materialize(world.clock.now());
     return c.json({ deployment: view }, 201);
   });

@@ -13,34 +13,15 @@ import {
 } from "../../api/wire/index.js";
 import { beginStart, finishStart, finishSuspend } from "../engine/lifecycle.js";
 import { startOperations, type OperationSpec } from "../engine/operations.js";
-import { createSnapshot, findSnapshot, finalizeRestore, listSnapshots, restoreBranch, restoreSnapshot, RestoreRuleError } from "../engine/restore.js";
+import { createSnapshot, findSnapshot, finalizeRestore, listSnapshots, restoreBranch, restoreSnapshot } from "../engine/restore.js";
 import type { EmulatorEnv } from "../http/env.js";
-import { badRequest, conflict, notFound, unprocessable } from "../http/errors.js";
+import { notFound } from "../http/errors.js";
 import { requireUnlocked, visibleBranch, visibleProject } from "../http/scope.js";
 import { readJson, readQuery } from "../http/validate.js";
 import { branchView, operationView, snapshotView } from "../http/views.js";
 import type { EmulatorRuntime } from "../runtime.js";
 import type { BranchRec, ProjectRec } from "../store/records.js";
 import type { World } from "../store/world.js";
-
-/** A domain rule error as the HTTP error of its kind. */
-function toHttp(err: unknown): unknown {
-  if (!(err instanceof RestoreRuleError)) return err;
-  const issues = err.field !== undefined ? [{ path: err.field, message: err.message }] : undefined;
-  if (err.kind === "invalid") return badRequest(err.message, issues);
-  if (err.kind === "not_found") return notFound(err.message);
-  if (err.kind === "conflict") return conflict(err.message, "already_exists");
-  return unprocessable(err.message, "unprocessable", issues);
-}
-
-/** Runs a domain call, turning its rule errors into HTTP errors. */
-function domain<T>(call: () => T): T {
-  try {
-    return call();
-  } catch (err) {
-    throw toHttp(err);
-  }
-}
 
 function createBranchSpec(world: World, branch: BranchRec): OperationSpec {
   return {
@@ -83,14 +64,12 @@ export function snapshotRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     const input = { ...query, ...body };
     const expiresAt = parseTime(input.expires_at);
     const timestamp = parseTime(input.timestamp);
-    const snapshot = domain(() =>
-      createSnapshot(world, project, branch, {
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.lsn !== undefined ? { lsn: input.lsn } : {}),
-        ...(timestamp !== undefined ? { timestamp } : {}),
-        ...(expiresAt !== undefined ? { expiresAt } : {}),
-      }),
-    );
+    const snapshot = createSnapshot(world, project, branch, {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.lsn !== undefined ? { lsn: input.lsn } : {}),
+      ...(timestamp !== undefined ? { timestamp } : {}),
+      ...(expiresAt !== undefined ? { expiresAt } : {}),
+    });
     return c.json({ snapshot: snapshotView(snapshot), operations: [] }, 201);
   });
 
@@ -102,7 +81,7 @@ export function snapshotRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   r.patch("/projects/:project_id/snapshots/:snapshot_id", async (c) => {
     const now = rt.world.now();
     const project = projectOf(c);
-    const snapshot = domain(() => findSnapshot(project, c.req.param("snapshot_id"), now));
+    const snapshot = findSnapshot(project, c.req.param("snapshot_id"), now);
     const body = await readJson(c, SnapshotUpdateRequestSchema);
     snapshot.name = body.snapshot.name;
     return c.json({ snapshot: snapshotView(snapshot) });
@@ -111,7 +90,7 @@ export function snapshotRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   r.delete("/projects/:project_id/snapshots/:snapshot_id", (c) => {
     const now = rt.world.now();
     const project = projectOf(c);
-    const snapshot = domain(() => findSnapshot(project, c.req.param("snapshot_id"), now));
+    const snapshot = findSnapshot(project, c.req.param("snapshot_id"), now);
     project.snapshots.delete(snapshot.id);
     return c.json({ snapshot: snapshotView(snapshot), operations: [] });
   });
@@ -120,16 +99,14 @@ export function snapshotRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     const world = rt.world;
     const now = world.now();
     const project = projectOf(c);
-    const snapshot = domain(() => findSnapshot(project, c.req.param("snapshot_id"), now));
+    const snapshot = findSnapshot(project, c.req.param("snapshot_id"), now);
     const body = await readJson(c, SnapshotRestoreRequestSchema, { optional: true });
     requireUnlocked(project);
-    const { branch, replaced } = domain(() =>
-      restoreSnapshot(world, project, snapshot, {
-        ...(body.name !== undefined ? { name: body.name } : {}),
-        ...(body.target_branch_id !== undefined ? { targetBranchId: body.target_branch_id } : {}),
-        ...(body.finalize_restore !== undefined ? { finalize: body.finalize_restore } : {}),
-      }),
-    );
+    const { branch, replaced } = restoreSnapshot(world, project, snapshot, {
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.target_branch_id !== undefined ? { targetBranchId: body.target_branch_id } : {}),
+      ...(body.finalize_restore !== undefined ? { finalize: body.finalize_restore } : {}),
+    });
     const ops = startOperations(world, project, [createBranchSpec(world, branch)], rt.shouldFailOperation);
     return c.json({ branch: branchView(branch), ...(replaced !== undefined ? { replaced_branch: branchView(replaced) } : {}), operations: ops.map(operationView) }, 201);
   });
@@ -158,14 +135,12 @@ export function snapshotRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     if (source === undefined) throw notFound(`source branch ${body.source_branch_id} not found in project ${project.id}`);
     requireUnlocked(project);
     const timestamp = parseTime(body.source_timestamp);
-    const { preserved } = domain(() =>
-      restoreBranch(world, project, branch, {
-        source,
-        ...(timestamp !== undefined ? { timestamp } : {}),
-        ...(body.source_lsn !== undefined ? { lsn: body.source_lsn } : {}),
-        ...(body.preserve_under_name !== undefined ? { preserveUnderName: body.preserve_under_name } : {}),
-      }),
-    );
+    const { preserved } = restoreBranch(world, project, branch, {
+      source,
+      ...(timestamp !== undefined ? { timestamp } : {}),
+      ...(body.source_lsn !== undefined ? { lsn: body.source_lsn } : {}),
+      ...(body.preserve_under_name !== undefined ? { preserveUnderName: body.preserve_under_name } : {}),
+    });
     const specs = [...(preserved !== undefined ? [createBranchSpec(world, preserved)] : []), ...restartSpecs(world, project, branch)];
     const ops = startOperations(world, project, specs, rt.shouldFailOperation);
     return c.json({ branch: branchView(branch), ...(preserved !== undefined ? { preserved_branch: branchView(preserved) } : {}), operations: ops.map(operationView) });
@@ -177,7 +152,7 @@ export function snapshotRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     const { project, branch } = branchOf(c);
     const body = await readJson(c, FinalizeRestoreRequestSchema, { optional: true });
     requireUnlocked(project);
-    const replaced = domain(() => finalizeRestore(world, project, branch, body.name !== undefined ? { name: body.name } : {}));
+    const replaced = finalizeRestore(world, project, branch, body.name !== undefined ? { name: body.name } : {});
     return c.json({ branch: branchView(branch), replaced_branch: branchView(replaced), operations: [] });
   });
 

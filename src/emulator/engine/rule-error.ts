@@ -1,0 +1,44 @@
+/**
+ * A request the state forbids, raised by the domain functions of `engine/` (which know nothing
+ * about HTTP). The server answers it with the status of its kind and the error body of
+ * emulator.md §6; the message names the resource and the fix.
+ */
+
+/** What kind of rule failed; decides the HTTP status (400, 403, 404, 409, 422). */
+export type RuleErrorKind = "invalid" | "forbidden" | "not_found" | "conflict" | "unprocessable";
+
+/** The HTTP status of each kind. */
+export const RULE_ERROR_STATUS: Readonly<Record<RuleErrorKind, 400 | 403 | 404 | 409 | 422>> = Object.freeze({
+  invalid: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  unprocessable: 422,
+});
+
+/** Default error `code` of each kind (emulator.md §6). */
+const DEFAULT_CODE: Readonly<Record<RuleErrorKind, string>> = Object.freeze({
+  invalid: "invalid_request",
+  forbidden: "forbidden",
+  not_found: "not_found",
+  conflict: "conflict",
+  unprocessable: "unprocessable",
+});
+
+/** A domain rule that refused a request. */
+export class RuleError extends Error {
+  /** The error body's `code`. */
+  readonly code: string;
+  /** The request field at fault, reported as the single `issues` entry. */
+  readonly field: string | undefined;
+  constructor(
+    readonly kind: RuleErrorKind,
+    message: string,
+    options: { code?: string; field?: string } = {},
+  ) {
+    super(message);
+    this.name = "RuleError";
+    this.code = options.code ?? DEFAULT_CODE[kind];
+    this.field = options.field;
+  }
+}

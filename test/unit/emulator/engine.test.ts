@@ -1,0 +1,139 @@
+/** The emulator's domain functions on an in-memory world, without HTTP. */
+import { beforeEach, describe, expect, it } from "vitest";
+import { createClock } from "../../../src/emulator/engine/clock.js";
+import { deleteFunction, deployFunction, mergeEnvironment, renameFunction } from "../../../src/emulator/engine/deployments.js";
+import { newBranchRecord } from "../../../src/emulator/engine/lifecycle.js";
+import { createSnapshot, finalizeRestore, restoreBranch, restoreSnapshot, type RestoreBranchInput } from "../../../src/emulator/engine/restore.js";
+import { RuleError } from "../../../src/emulator/engine/rule-error.js";
+import { createSeededRandom } from "../../../src/emulator/engine/random.js";
+import { defaultSeed, loadSeed } from "../../../src/emulator/seed.js";
+import type { BranchRec, ProjectRec } from "../../../src/emulator/store/records.js";
+import { World } from "../../../src/emulator/store/world.js";
+
+const TIMINGS = { opSchedulingMs: 0, opRunMs: 0, deployPendingMs: 100, deployBuildMs: 300, domainActivationMs: 0, claimTransferMs: 0 };
+const ARCHIVE = { sha256: "a".repeat(64), buildError: null };
+
+function world(): { world: World; project: ProjectRec; main: BranchRec } {
+  const w = new World(createClock(new Date("2026-11-20T12:00:00Z")), TIMINGS, createSeededRandom(7));
+  const seeded = loadSeed(w, defaultSeed("svcemu_unit_key_000000000000000000000000000000"));
+  const project = w.projects.get(seeded.projectId ?? "");
+  const main = project?.branches.get(seeded.defaultBranchId ?? "");
+  if (project === undefined || main === undefined) throw new Error("the default seed has no project");
+  return { world: w, project, main };
+}
+
+/** The rule error a call throws, as `[kind, code]`. */
+function refusal(call: () => unknown): [string, string] | null {
+  try {
+    call();
+    return null;
+  } catch (err) {
+    if (err instanceof RuleError) return [err.kind, err.code];
+    throw err;
+  }
+}
+
+describe("deployments", () => {
+  let w: ReturnType<typeof world>;
+  beforeEach(() => {
+    w = world();
+  });
+
+  it.each([
+    ["sets listed names and keeps the others", { A: "1" }, { B: "2" }, { A: "1", B: "2" }],
+    ["replaces a value", { A: "1" }, { A: "9" }, { A: "9" }],
+    ["deletes a name given an empty value", { A: "1", B: "2" }, { A: "" }, { B: "2" }],
+    ["keeps everything without changes", { A: "1" }, undefined, { A: "1" }],
+  ])("merges the environment per name: %s", (_name, before, changes, after) => {
+    expect(Object.fromEntries(mergeEnvironment(new Map(Object.entries(before)), changes))).toEqual(after);
+  });
+
+  it("creates the function on its first deployment, which must carry the archive", () => {
+    expect(refusal(() => deployFunction(w.world, w.main, "api", { environment: { A: "1" } }))).toEqual(["unprocessable", "zip_required"]);
+    const { fn, deployment } = deployFunction(w.world, w.main, "api", { archive: ARCHIVE, environment: { A: "1" } });
+    expect([fn.slug, fn.name, deployment.id, deployment.status, deployment.memoryMib, deployment.runtime]).toEqual(["api", "api", 1, "pending", 2048, "nodejs24"]);
+  });
+
+  it("lets a later deployment inherit the archive and runtime, and walks the build on the clock", () => {
+    deployFunction(w.world, w.main, "api", { archive: ARCHIVE, runtime: "nodejs24", environment: { A: "1" } });
+    const { deployment } = deployFunction(w.world, w.main, "api", { environment: { B: "2" } });
+    expect([deployment.id, deployment.zipSha256, Object.fromEntries(deployment.environment)]).toEqual([2, ARCHIVE.sha256, { A: "1", B: "2" }]);
+    w.world.clock.advance(100);
+    w.world.now();
+    expect(deployment.status).toBe("building");
+    w.world.clock.advance(300);
+    w.world.now();
+    expect(deployment.status).toBe("completed");
+  });
+
+  it("ends a deployment failed with the archive's build error", () => {
+    const { deployment } = deployFunction(w.world, w.main, "bad", { archive: { sha256: "b".repeat(64), buildError: "no index.mjs or index.js at the archive root" } });
+    w.world.clock.advance(400);
+    w.world.now();
+    expect([deployment.status, deployment.error]).toEqual(["failed", "no index.mjs or index.js at the archive root"]);
+  });
+
+  it("copies an inherited function on write: the child's deployment leaves the parent's function alone", () => {
+    deployFunction(w.world, w.main, "api", { archive: ARCHIVE, environment: { A: "1" } });
+    const child = newBranchRecord(w.world, w.project, { name: "child", parent: w.main });
+    expect(refusal(() => renameFunction(child, "api", "Renamed"))).toEqual(["not_found", "not_found"]);
+    const { fn } = deployFunction(w.world, child, "api", { environment: { A: "" } });
+    expect(fn.inherited).toBe(false);
+    expect(renameFunction(child, "api", "Renamed").name).toBe("Renamed");
+    const parent = w.main.functions.get("api");
+    expect([parent?.name, parent?.deployments.length, Object.fromEntries(parent?.deployments[0]?.environment ?? [])]).toEqual(["api", 1, { A: "1" }]);
+    expect(fn.deployments.map((d) => d.id)).toEqual([1, 2]);
+  });
+
+  it("deletes a function with its triggers and custom domains", () => {
+    deployFunction(w.world, w.main, "api", { archive: ARCHIVE });
+    w.main.triggers.set("t1", { id: "t1", type: "schedule", functionSlug: "api", name: "hourly", functionPath: "/", enabled: true, version: 1, inherited: false, cron: "0 * * * *" });
+    w.world.domains.set("api.example.com", { domain: "api.example.com", accountId: w.project.ownerId, projectId: w.project.id, branchId: w.main.id, entityType: "function", entityId: "api", cnameTarget: "", activeAt: 0, createdAt: 0 });
+    deleteFunction(w.world, w.project, w.main, "api");
+    expect([w.main.functions.has("api"), w.main.triggers.size, w.world.domains.size]).toEqual([false, 0, 0]);
+  });
+});
+
+describe("snapshots and restore", () => {
+  let w: ReturnType<typeof world>;
+  beforeEach(() => {
+    w = world();
+    w.world.clock.advance(3600_000);
+  });
+
+  it("keeps a snapshot's roles apart from later changes to the branch, and restores them into a new branch", () => {
+    const snapshot = createSnapshot(w.world, w.project, w.main, { name: "s1" });
+    w.main.roles.delete("neondb_owner");
+    const { branch } = restoreSnapshot(w.world, w.project, snapshot, { name: "restored" });
+    expect([...branch.roles.keys()]).toEqual(["neondb_owner"]);
+    expect(branch.pendingRestore).toEqual({ snapshotId: snapshot.id, targetBranchId: w.main.id });
+    expect([branch.parentTimestamp, branch.parentLsn]).toEqual([snapshot.timestamp, snapshot.lsn]);
+  });
+
+  it("finalizes a restore by moving the target's computes, name and default flag", () => {
+    const snapshot = createSnapshot(w.world, w.project, w.main, {});
+    const { branch } = restoreSnapshot(w.world, w.project, snapshot, { name: "restored" });
+    const replaced = finalizeRestore(w.world, w.project, branch, { name: "old-main" });
+    expect([branch.name, branch.isDefault, replaced.name, replaced.isDefault]).toEqual(["main", true, "old-main", false]);
+    expect([...w.project.endpoints.values()].every((e) => e.branchId === branch.id)).toBe(true);
+    expect(refusal(() => finalizeRestore(w.world, w.project, branch, {}))).toEqual(["unprocessable", "unprocessable"]);
+  });
+
+  it("restores a branch from another one, preserving the old state on request", () => {
+    const child = newBranchRecord(w.world, w.project, { name: "child", parent: w.main });
+    child.roles.set("extra", { ...w.main.roles.get("neondb_owner")!, name: "extra" });
+    const { preserved } = restoreBranch(w.world, w.project, child, { source: w.main, preserveUnderName: "child-old" });
+    expect([...child.roles.keys()]).toEqual(["neondb_owner"]);
+    expect([...(preserved?.roles.keys() ?? [])].sort()).toEqual(["extra", "neondb_owner"]);
+    expect(child.lastResetAt).toBe(w.world.clock.now());
+  });
+
+  it.each<[string, (w: ReturnType<typeof world>, child: BranchRec) => RestoreBranchInput, [string, string]]>([
+    ["from itself without a point in time", (_w, child) => ({ source: child }), ["invalid", "invalid_request"]],
+    ["to a time before the branch existed", (w) => ({ source: w.main, timestamp: Date.parse("2020-01-01T00:00:00Z") }), ["unprocessable", "unprocessable"]],
+    ["with both an LSN and a time", (w) => ({ source: w.main, lsn: "0/1", timestamp: w.world.clock.now() }), ["invalid", "invalid_request"]],
+  ])("refuses a restore %s", (_name, input, expected) => {
+    const child = newBranchRecord(w.world, w.project, { name: "child", parent: w.main });
+    expect(refusal(() => restoreBranch(w.world, w.project, child, input(w, child)))).toEqual(expected);
+  });
+});
