@@ -56,6 +56,12 @@ export interface PlanOptions extends ConfigOperationOptions, SelectionOptions {
   baseDir?: string;
   /** Bundles at once and in-flight executor requests, 1–16. @default 8 */
   concurrency?: number;
+  /**
+   * In-flight requests grow from `concurrency` toward this while the platform answers without
+   * 429/503/423 or rising latency, and halve on those; equal to `concurrency` turns adaptation
+   * off. Integer from `concurrency` to 64. @default 32 (at least `concurrency`)
+   */
+  maxConcurrency?: number;
   /** Permits deleting buckets that hold objects. @default false */
   allowDataLoss?: boolean;
   /**
@@ -95,6 +101,8 @@ export interface OperationRuntime {
   emit: (event: EngineEvent) => void;
   signal?: AbortSignal;
   timing: { deploymentMs: number; pollInitialMs: number; pollMaxMs: number };
+  /** Upper bound of the executor's adaptive in-flight limit. */
+  maxConcurrency: number;
   /** The operation's fingerprint computer (keyed or hardened). */
   fingerprints: Fingerprinter;
   /** Whether function sources may lie outside the policy's directory. */
@@ -137,6 +145,10 @@ export function prepareRuntime(
   if (target === "branch") checkBranchId(options.branchId);
   const concurrency = options.concurrency ?? 8;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) invalid("concurrency", concurrency, "must be an integer from 1 to 16");
+  const maxConcurrency = options.maxConcurrency ?? Math.max(32, concurrency);
+  if (!Number.isInteger(maxConcurrency) || maxConcurrency < concurrency || maxConcurrency > 64) {
+    invalid("maxConcurrency", maxConcurrency, `must be an integer from concurrency (${concurrency}) to 64`);
+  }
   const timeouts = { ...DEFAULT_TIMEOUTS, ...definedOnly(options.timeouts ?? {}) };
   for (const [name, value] of Object.entries(timeouts)) {
     if (typeof value !== "number" || !(value > 0)) invalid(`timeouts.${name}`, value, "must be a positive number of milliseconds");
@@ -162,6 +174,7 @@ export function prepareRuntime(
   return {
     api,
     concurrency,
+    maxConcurrency,
     emit,
     ...(options.signal ? { signal: options.signal } : {}),
     timing: { deploymentMs: timeouts.deploymentMs, pollInitialMs: polling.initialMs, pollMaxMs: polling.maxMs },

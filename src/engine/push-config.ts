@@ -1,9 +1,10 @@
-import pLimit from "p-limit";
 import type { PolicyConfig } from "../config/policy-types.js";
 import { resolvePolicy } from "../config/resolve-policy.js";
 import type { BranchTarget, ResolvedPolicy } from "../model/desired-state.js";
+import { type AdaptiveLimit, createAdaptiveLimit, THROTTLE_STATUSES } from "../apply/adaptive-limit.js";
 import { createBuildWatcher } from "../apply/build-watcher.js";
 import { executePlan } from "../apply/execute-plan.js";
+import { observeRequests } from "../api/request-observer.js";
 import type { ExecutionContext } from "../apply/execution-context.js";
 import { withApiEvents } from "./events.js";
 import { gatePlan } from "../apply/gate-plan.js";
@@ -62,9 +63,8 @@ function deferredMarkers(rt: OperationRuntime, prepared: PreparedPlan): (slug: s
 }
 
 /** The executor's context for a prepared plan. */
-export function executionContext(rt: OperationRuntime, prepared: PreparedPlan): ExecutionContext {
+export function executionContext(rt: OperationRuntime, prepared: PreparedPlan, request: AdaptiveLimit = createAdaptiveLimit({ initial: rt.concurrency, max: rt.maxConcurrency })): ExecutionContext {
   const zips = new Map([...prepared.archives].map(([slug, a]) => [slug, a.zip]));
-  const request = pLimit(rt.concurrency);
   const sleep = abortableSleep(rt.signal);
   const signal = rt.signal ? { signal: rt.signal } : {};
   const ref = { projectId: prepared.ids.projectId, branchId: prepared.ids.branchId };
@@ -106,7 +106,18 @@ export async function gateAndExecute(rt: OperationRuntime, prepared: PreparedPla
     if (ok !== true) throw new PushAbortedError(prepared.base.branch.name, decision.reasons);
   }
   if (rt.signal?.aborted) throw new CancelledError(`apply to branch "${prepared.base.branch.name}"`);
-  const outcome = await executePlan(prepared.diff.changes, executionContext(rt, prepared));
+  const limit = createAdaptiveLimit({ initial: rt.concurrency, max: rt.maxConcurrency });
+  const ctx = executionContext(rt, prepared, limit);
+  const outcome = await observeRequests(
+    {
+      onRetry: (event) => {
+        rt.emit(event);
+        if (event.status !== undefined && THROTTLE_STATUSES.has(event.status)) limit.throttled();
+      },
+      onRequest: (report) => limit.latency(report.ms),
+    },
+    () => executePlan(prepared.diff.changes, ctx),
+  );
   const result = buildResult(prepared, [], outcome);
   if (rt.signal?.aborted && (outcome.skipped.length > 0 || outcome.failed.length > 0)) {
     throw new CancelledError(`apply to branch "${prepared.base.branch.name}"`, outcome.started ? result : undefined);

@@ -1,0 +1,93 @@
+/**
+ * The executor's limit on requests in flight (engine.md §3, §7.2): it starts at `concurrency`,
+ * grows ×1.5 after each full window of answers without throttling, up to `maxConcurrency`, and
+ * halves on a 429/503/423 or when latency climbs well above the fastest seen (then holds for a
+ * window before it can halve again). Slots are taken only while a request is in flight.
+ */
+
+/** Statuses that mean "slow down" (api.md §2.2). */
+export const THROTTLE_STATUSES: ReadonlySet<number> = new Set([423, 429, 503]);
+
+/** A concurrency limiter that adapts to the platform's answers. */
+export interface AdaptiveLimit {
+  /** Runs `fn` once a slot is free, holding it until `fn` settles. */
+  <T>(fn: () => Promise<T>): Promise<T>;
+  /** The current limit. */
+  readonly limit: number;
+  /** The most requests that were in flight at once. */
+  readonly peak: number;
+  /** A throttling answer was seen: halve the limit. */
+  throttled(): void;
+  /** A request took `ms` (retries included): a sustained climb backs off like throttling. */
+  latency(ms: number): void;
+}
+
+/** Options of {@link createAdaptiveLimit}. */
+export interface AdaptiveLimitOptions {
+  initial: number;
+  max: number;
+}
+
+/** Latency counts as rising when its moving average exceeds this multiple of the fastest answer, plus a floor. */
+const LATENCY_FACTOR = 3;
+const LATENCY_FLOOR_MS = 50;
+
+/** Creates the limiter; with `max === initial` it is a fixed limit. */
+export function createAdaptiveLimit(options: AdaptiveLimitOptions): AdaptiveLimit {
+  const queue: (() => void)[] = [];
+  let limit = options.initial;
+  let active = 0;
+  let peak = 0;
+  let answers = 0;
+  let hold = 0;
+  let fastest = Number.POSITIVE_INFINITY;
+  let average: number | undefined;
+  let samples = 0;
+
+  const pump = (): void => {
+    while (active < limit && queue.length > 0) {
+      active += 1;
+      peak = Math.max(peak, active);
+      queue.shift()?.();
+    }
+  };
+
+  const backOff = (): void => {
+    if (hold > 0) return;
+    limit = Math.max(1, Math.floor(limit / 2));
+    hold = limit;
+    answers = 0;
+  };
+
+  const run = <T>(fn: () => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      queue.push(() => {
+        fn().then(resolve, reject).finally(() => {
+          active -= 1;
+          if (hold > 0) hold -= 1;
+          else if ((answers += 1) >= limit && limit < options.max) {
+            limit = Math.min(options.max, Math.ceil(limit * 1.5));
+            answers = 0;
+          }
+          pump();
+        });
+      });
+      pump();
+    });
+
+  const latency = (ms: number): void => {
+    fastest = Math.min(fastest, ms);
+    average = average === undefined ? ms : 0.8 * average + 0.2 * ms;
+    samples += 1;
+    if (samples > 2 * options.initial && average > LATENCY_FACTOR * fastest + LATENCY_FLOOR_MS) {
+      backOff();
+      average = fastest;
+    }
+  };
+  return Object.defineProperties(run, {
+    limit: { get: () => limit, enumerable: true },
+    peak: { get: () => peak, enumerable: true },
+    throttled: { value: backOff, enumerable: true },
+    latency: { value: latency, enumerable: true },
+  }) as AdaptiveLimit;
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { createAdaptiveLimit } from "../../../src/apply/adaptive-limit.js";
+
+const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 1));
+
+async function runMany(limit: ReturnType<typeof createAdaptiveLimit>, n: number, each: () => Promise<void> = tick): Promise<void> {
+  await Promise.all(Array.from({ length: n }, () => limit(each)));
+}
+
+describe("the adaptive request limit", () => {
+  it("grows from concurrency toward maxConcurrency while answers come without throttling, never past it", async () => {
+    const limit = createAdaptiveLimit({ initial: 8, max: 32 });
+    await runMany(limit, 300);
+    expect(limit.limit).toBe(32);
+    expect(limit.peak).toBe(32);
+  });
+
+  it("stays at concurrency when maxConcurrency equals it", async () => {
+    const limit = createAdaptiveLimit({ initial: 8, max: 8 });
+    await runMany(limit, 100);
+    expect(limit.peak).toBe(8);
+  });
+
+  it("halves on throttling, once per window, then grows again", async () => {
+    const limit = createAdaptiveLimit({ initial: 8, max: 32 });
+    await runMany(limit, 300);
+    limit.throttled();
+    limit.throttled();
+    expect(limit.limit).toBe(16);
+    await runMany(limit, 300);
+    expect(limit.limit).toBe(32);
+  });
+
+  it("backs off when latency climbs well above the fastest answer", () => {
+    const limit = createAdaptiveLimit({ initial: 8, max: 32 });
+    for (let i = 0; i < 20; i++) limit.latency(40);
+    expect(limit.limit).toBe(8);
+    for (let i = 0; i < 20; i++) limit.latency(400);
+    expect(limit.limit).toBe(4);
+  });
+});
