@@ -3,6 +3,7 @@ import type { LiveState } from "../model/live-state.js";
 import { changeId, existingIds, makeChange } from "./change-builder.js";
 import { movesAway } from "./functions.js";
 import type { DiffSink } from "./plan-types.js";
+import { lookalikeConflict } from "./lookalike-names.js";
 
 /** Diffs declared buckets: create when absent, `BUCKET_ACCESS_IMMUTABLE` on access drift. */
 export function diffBuckets(desired: ResolvedPolicy, live: LiveState, sink: DiffSink): void {
@@ -40,6 +41,11 @@ export function pruneBuckets(desired: ResolvedPolicy, live: LiveState, allowData
   for (const bucket of live.buckets ?? []) {
     if (declared.has(bucket.name)) continue;
     const address = `bucket.${bucket.name}`;
+    const lookalike = desired.prune.buckets ? lookalikeConflict("bucket", bucket.name, declared) : undefined;
+    if (lookalike !== undefined) {
+      sink.conflicts.push(lookalike);
+      continue;
+    }
     if (!desired.prune.buckets) {
       sink.unmanaged.push({ address, kind: "bucket", identifier: bucket.name, reason: `bucket ${bucket.name} is not declared (set prune.buckets to delete it)` });
       continue;

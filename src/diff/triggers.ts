@@ -2,6 +2,7 @@ import type { ResolvedPolicy, ResolvedTrigger } from "../model/desired-state.js"
 import type { LiveState, LiveTrigger } from "../model/live-state.js";
 import type { Json } from "../model/json.js";
 import { changeId, existingIds, makeChange } from "./change-builder.js";
+import { lookalikeConflict } from "./lookalike-names.js";
 import type { DiffSink } from "./plan-types.js";
 
 /** The compared fields of a trigger in policy vocabulary. */
@@ -66,10 +67,13 @@ export function diffTriggers(desired: ResolvedPolicy, live: LiveState, sink: Dif
   for (const t of live.triggers ?? []) {
     if (declared.has(t.name)) continue;
     const address = `trigger.${t.name}`;
+    const lookalike = lookalikeConflict("trigger", t.name, declared);
     if (t.inherited) {
       sink.unmanaged.push({ address, kind: "trigger", identifier: t.name, inherited: true, reason: `trigger ${t.name} is inherited from the parent branch; it is never pruned` });
     } else if (!desired.prune.triggers) {
       sink.unmanaged.push({ address, kind: "trigger", identifier: t.name, reason: `trigger ${t.name} is not declared (set prune.triggers to delete it)` });
+    } else if (lookalike !== undefined) {
+      sink.conflicts.push(lookalike);
     } else {
       sink.changes.push(
         makeChange({

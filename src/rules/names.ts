@@ -48,3 +48,12 @@ export function bucketNameIssue(name: string): string | null {
   const segment = urlSegmentIssue(name);
   return segment === null ? null : URL_SEGMENT_ISSUE_MESSAGES[segment];
 }
+
+/**
+ * Whether two names are the same name in different Unicode forms (composed `é` vs `e` + combining
+ * accent, compatibility forms): equal after NFKC normalisation but not as written. The platform
+ * compares names byte for byte, so such a pair are two resources that read as one.
+ */
+export function isLookalikeName(a: string, b: string): boolean {
+  return a !== b && a.normalize("NFKC") === b.normalize("NFKC");
+}

@@ -36,6 +36,7 @@ const ROWS: Row[] = [
   { name: "a __proto__ trigger name", files: { "svc.ts": `export default { functions: { ${api()} }, ...JSON.parse('{"triggers":{"__proto__":{"type":"schedule","function":"api","cron":"* * * * *"}}}') };`, "fn/index.mjs": FN }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: "triggers.__proto__" },
   { name: "a __proto__ env name", files: { "svc.ts": `export default { functions: { api: { name: "Api", source: "./fn", env: JSON.parse('{"__proto__":"x"}') } } };`, "fn/index.mjs": FN }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: "functions.api.env.__proto__" },
   { name: "a __proto__ slug in the branch tuning", files: { "svc.ts": `export default { functions: { ${api()} }, branch: () => JSON.parse('{"functions":{"__proto__":{"customDomains":[]}}}') };`, "fn/index.mjs": FN }, code: "PLATFORM_CONFIG_INVALID", mentions: "branch.functions.__proto__" },
+  { name: "a declared bucket whose live twin is spelled in another Unicode form, with prune.buckets", files: { "svc.ts": `export default { buckets: { "caf\\u00e9": {}, keep: {}, constructor: {} }, prune: { buckets: true } };` }, code: "PLATFORM_PUSH_CONFLICT", mentions: "the same name in different Unicode forms" },
   // 2. Function sources stay inside the project.
   { name: "an absolute source outside the policy's directory", files: { "svc.ts": "" }, setup: (t, o) => t.write("svc.ts", `export default { functions: { api: { name: "Api", source: ${JSON.stringify(o.path("fn"))} } } };`), code: "PLATFORM_CONFIG_INVALID", mentions: (_t, o) => `functions.api.source: resolves to ${o.path("fn")}` },
   { name: "a source symlinked to a directory outside", files: { "svc.ts": `export default { functions: { ${api()} } };` }, setup: (t, o) => symlinkSync(o.path("fn"), t.path("fn")), code: "PLATFORM_CONFIG_INVALID", mentions: "(through a symlink: " },
@@ -78,7 +79,7 @@ beforeAll(async () => {
   emu = await startEmulator({ timings: INSTANT });
   outside = createTempTree({ "fn/index.mjs": FN });
   const platform = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
-  for (const name of ["__proto__", "keep", "constructor"]) await platform.createBucket({ projectId: emu.projectId, branchId: emu.defaultBranchId, name });
+  for (const name of ["__proto__", "keep", "constructor", "cafe\u0301"]) await platform.createBucket({ projectId: emu.projectId, branchId: emu.defaultBranchId, name });
 });
 afterAll(async () => {
   outside.remove();
@@ -135,7 +136,7 @@ describe("collections are data: names JavaScript objects treat specially", () =>
 
     const result = await plan(config, { projectId: emu.projectId, branchId: emu.defaultBranchId, apiKey: emu.apiKey, apiHost: emu.apiHost, allowDataLoss: true });
 
-    expect(result.changes.map((c) => `${c.action} ${c.address}`).sort()).toEqual(["create bucket.hasOwnProperty", "create bucket.toString", "delete bucket.__proto__"]);
+    expect(result.changes.map((c) => `${c.action} ${c.address}`).sort()).toEqual(["create bucket.hasOwnProperty", "create bucket.toString", "delete bucket.__proto__", "delete bucket.cafe\u0301"]);
   });
 });
 
