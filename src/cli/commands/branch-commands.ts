@@ -5,6 +5,7 @@ import { ErrorCode } from "../../errors/codes.js";
 import { isPlatformError } from "../../errors/platform-error.js";
 import type { PushResult } from "../../model/plan.js";
 import { LIBRARY_VERSION } from "../../version.js";
+import { readBranchServices, renderServicesText } from "../branch-services.js";
 import type { CommandContext } from "../context.js";
 import { writeFileAtomic } from "../files.js";
 import { resolveBranch, type TargetFlags } from "../target.js";
@@ -107,12 +108,15 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
   progress.stop();
   const durationMs = ctx.io.now() - started;
   const view = newBranchView(project, creds, policy.relativePath, created.branchId, created.branchName);
+  // Every function's URL on the new branch, inherited ones included (the result lists only created ones).
+  const { functions } = await readBranchServices(api, { projectId: project.id, branchId: created.branchId });
   if (json) {
     const doc = buildPlanDocument({ command: "apply", cliVersion: LIBRARY_VERSION, target: view, result: created.result, outcome: { status: "applied", durationMs, error: null } });
-    ctx.out(stringifyDocument({ formatVersion: 1, command, target: view, branchId: created.branchId, branchName: created.branchName, created: true, result: doc }));
+    ctx.out(stringifyDocument({ formatVersion: 1, command, target: view, branchId: created.branchId, branchName: created.branchName, created: true, result: doc, functions }));
     ctx.documentPrinted = true;
   } else {
-    ctx.out(`Created branch ${created.branchName} (${created.branchId})\n${renderApplyComplete(created.result, durationMs)}`);
+    const urls = renderServicesText({ functions, triggers: [], customDomains: [] }).slice(0, functions.length + 1);
+    ctx.out(`Created branch ${created.branchName} (${created.branchId})\n${renderApplyComplete(created.result, durationMs)}${urls.join("\n")}\n`);
   }
   await succeeded({ id: created.branchId, name: created.branchName });
   return 0;

@@ -1,3 +1,4 @@
+import { readBranchServices, renderServicesText, type BranchServices } from "../branch-services.js";
 import type { CommandContext } from "../context.js";
 import type { PulledBranchConfig } from "../../v1.js";
 import type { TargetFlags } from "../target.js";
@@ -25,7 +26,7 @@ function onOff(value: unknown): string {
 }
 
 /** The human status (cli.md §4.2). Secrets never appear: credentials are only counted. */
-export function renderStatusText(pulled: PulledBranchConfig): string {
+export function renderStatusText(pulled: PulledBranchConfig, services: BranchServices): string {
   const p = pulled.project;
   const b = pulled.branch;
   const preview = pulled.preview ?? { buckets: [], functions: [], credentials: [] };
@@ -46,8 +47,7 @@ export function renderStatusText(pulled: PulledBranchConfig): string {
     "Services",
     `  auth      ${onOff(pulled.config.auth)}`,
     `  data API  ${onOff(pulled.config.dataApi)}`,
-    `Functions (${preview.functions.length})`,
-    ...preview.functions.map((f) => `  ${f.slug} (${f.name})`),
+    ...renderServicesText(services),
     `Buckets (${preview.buckets.length})`,
     ...preview.buckets.map((bk) => `  ${bk.name} (${bk.access})`),
     `Credentials issued: ${preview.credentials.length}`,
@@ -66,7 +66,11 @@ export async function runStatus(ctx: CommandContext, flags: StatusFlags): Promis
   const origins = loadEnv(ctx, flags);
   const target = await resolveTarget(ctx, engine, flags, origins);
   printEcho(ctx, echoInfo(target, undefined), flags.json === true);
-  const pulled = await engine.inspect({ projectId: target.project.id, branchId: target.branch.id, api: target.api, signal: ctx.signal, onEvent: ctx.requestLog() });
+  const ids = { projectId: target.project.id, branchId: target.branch.id };
+  const [pulled, services] = await Promise.all([
+    engine.inspect({ ...ids, api: target.api, signal: ctx.signal, onEvent: ctx.requestLog() }),
+    readBranchServices(target.api, ids),
+  ]);
   if (flags.json === true) {
     const { auth, dataApi } = pulled.config;
     const doc = {
@@ -77,11 +81,12 @@ export async function runStatus(ctx: CommandContext, flags: StatusFlags): Promis
       branch: pulled.branch,
       config: { ...(auth === undefined ? {} : { auth }), ...(dataApi === undefined ? {} : { dataApi }), branch: pulledBranchTuning(pulled) },
       preview: pulled.preview ?? null,
+      ...services,
     };
     ctx.out(stringifyDocument(doc));
     ctx.documentPrinted = true;
   } else {
-    ctx.out(renderStatusText(pulled));
+    ctx.out(renderStatusText(pulled, services));
   }
   return 0;
 }
