@@ -51,6 +51,8 @@ export type {
   PushConfigOptions,
   SelectionOptions,
 } from "./engine/options.js";
+export { applyFleet, planFleet } from "./engine/fleet.js";
+export type { FleetBranchOutcome, FleetOptions, FleetResult } from "./engine/fleet.js";
 export { apply, plan, pushConfig } from "./engine/push-config.js";
 export { applyPlan, toSavedPlan } from "./engine/saved-plan.js";
 export type { ApplyPlanOptions, SavedPlan } from "./engine/saved-plan.js";
@@ -78,6 +80,7 @@ export type {
   EngineWarning,
   PlanSelection,
   PlanSummary,
+  PlanVerification,
   PushResult,
   ResourceKind,
   UnmanagedEntry,

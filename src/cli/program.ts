@@ -8,6 +8,7 @@ import { runBranchCleanup } from "./commands/branch-cleanup.js";
 import { runBranchSync } from "./commands/branch-sync.js";
 import { addDbCommands } from "./commands/db-command.js";
 import { runEmulator } from "./commands/emulator-command.js";
+import { runFleet } from "./commands/fleet-command.js";
 import { runInit } from "./commands/init-command.js";
 import { runPlan } from "./commands/plan-command.js";
 import { runPull } from "./commands/pull-command.js";
@@ -70,6 +71,10 @@ function addTarget(cmd: Command, options: { branch: boolean } = { branch: true }
     .option("--api-host <url>", "management API URL (env: SVC_API_HOST; default: production)", single("--api-host"));
 }
 
+function addFleet(cmd: Command): Command {
+  return cmd.option("--branches <glob>", "every branch whose name matches (`*` globs, or all), under one concurrency budget; prints one summary table", single("--branches"));
+}
+
 function addSelection(cmd: Command): Command {
   return cmd
     .option("--target <address>", "only this change and what it depends on; `*` globs (function.api, trigger.*); repeatable", repeatable)
@@ -94,6 +99,13 @@ function addWriteEnv(cmd: Command): Command {
 
 function examples(cmd: Command, lines: readonly string[]): Command {
   return cmd.addHelpText("after", `\nExamples:\n${lines.map((l) => `  $ ${l}`).join("\n")}\n`);
+}
+
+/** `apply` / `deploy`: one branch, or with `--branches` a fleet (never with a saved plan). */
+function runApplyOrFleet(ctx: CommandContext, planFile: string | undefined, opts: Record<string, unknown>): Promise<number> {
+  if (typeof opts.branches !== "string") return runApply(ctx, planFile, opts as ApplyFlags);
+  if (planFile !== undefined) throw new CliError(CliErrorCode.USAGE, "--branches applies the policy; a saved plan belongs to one branch.", { hint: "Drop the plan file, or drop --branches." });
+  return runFleet(ctx, { ...(opts as ApplyFlags), branches: opts.branches }, "apply");
 }
 
 /** Options of {@link buildProgram}. */
@@ -162,16 +174,19 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option("--detailed-exitcode", "exit 0 no changes, 2 changes (also pending outside --target), 3 blocking conflicts")
     .option("--concurrency <n>", "parallel bundles and reads, 1-16 (default: 8)", concurrency);
   examples(plan, ["svc config plan", "svc config plan --markdown --detailed-exitcode --out plan.json > plan.md", "svc config plan --branch name:main --json", "svc config plan --graph dot | dot -Tsvg > plan.svg"]);
-  run(plan, (opts) => runPlan(ctx, opts));
+  addFleet(plan);
+  run(plan, (opts) => (typeof opts.branches === "string" ? runFleet(ctx, { ...(opts as ApplyFlags), branches: opts.branches }, "plan") : runPlan(ctx, opts)));
 
   const applyExamples = ["svc config apply --branch main", "svc config apply plan.json --allow-protected", "svc deploy --branch preview/pr-42 --yes"];
   const apply = addWriteEnv(addApplyFlags(addPolicy(addTarget(addCommon(config.command("apply").description("apply svc.ts, or a saved plan, to the branch").argument("[planfile]", "a saved plan from plan --out"))))));
   examples(apply, [...applyExamples, "svc config apply --branch preview/pr-42 --write-env .env"]);
-  run(apply, (opts, args) => runApply(ctx, args[0], opts as ApplyFlags));
+  addFleet(apply);
+  run(apply, (opts, args) => runApplyOrFleet(ctx, args[0], opts));
 
   const deploy = addWriteEnv(addApplyFlags(addPolicy(addTarget(addCommon(program.command("deploy").description("alias of svc config apply").argument("[planfile]", "a saved plan from plan --out"))))));
   examples(deploy, applyExamples);
-  run(deploy, (opts, args) => runApply(ctx, args[0], opts as ApplyFlags));
+  addFleet(deploy);
+  run(deploy, (opts, args) => runApplyOrFleet(ctx, args[0], opts));
 
   const branch = program.command("branch").description("preview-branch lifecycle for per-pull-request pipelines");
 

@@ -22,9 +22,9 @@ const RUNTIME_EXPORTS = [
   "ApiError", "ApplyFailedError", "BundleError", "CancelledError", "ConfigLoadError",
   "ConfigValidationError", "ErrorCode", "FeatureUnavailableError", "LIBRARY_VERSION", "NetworkError",
   "OutcomeUnknownError", "PartialBranchCreateError", "PlatformError", "PushAbortedError",
-  "PushConflictError", "StalePlanError", "TimeoutError", "apply", "applyPlan", "buildFunctionBundle",
+  "PushConflictError", "StalePlanError", "TimeoutError", "apply", "applyFleet", "applyPlan", "buildFunctionBundle",
   "createBranch", "createPlatformApi", "defineConfig", "formatDuration", "inspect", "isPlatformError",
-  "loadConfigFromFile", "parseDuration", "plan", "pullConfig", "pushConfig", "renderPolicySource",
+  "loadConfigFromFile", "parseDuration", "plan", "planFleet", "pullConfig", "pushConfig", "renderPolicySource",
   "resolvePolicy", "toSavedPlan", "validatePolicy",
 ];
 
@@ -43,9 +43,9 @@ const TYPE_EXPORTS = [
   "CreateDeploymentParams", "CreateTriggerParams", "CreatedBranch", "CustomDomainRef", "DataApiBuiltinDef",
   "DataApiDef", "DataApiDisabledDef", "DataApiExternalDef", "DataApiRef", "DataApiSettings",
   "DataApiSettingsDef", "Duration", "DurationSuggestion", "EndpointSettingsInput", "EngineEvent",
-  "EngineWarning", "ErrorDetails", "EsbuildFunctionDef", "FileBundler", "FunctionDef", "FunctionRef",
+  "EngineWarning", "ErrorDetails", "EsbuildFunctionDef", "FileBundler", "FleetBranchOutcome", "FleetOptions", "FleetResult", "FunctionDef", "FunctionRef",
   "FunctionRuntime", "FunctionTuning", "Json", "ListBucketObjectsParams", "LoadConfigFromFileOptions",
-  "LoadConfigFromFileResult", "OtherBundlerFunctionDef", "PlanOptions", "PlanSelection", "PlanSummary",
+  "LoadConfigFromFileResult", "OtherBundlerFunctionDef", "PlanOptions", "PlanSelection", "PlanSummary", "PlanVerification",
   "PlatformApi", "PlatformApiOptions", "PlatformApiPolling", "PlatformApiTimeouts", "PlatformErrorOptions",
   "PolicyConfig", "PolicySearchStopReason", "PreviewDef", "ProjectRef", "PruneDef", "PulledBranchConfig",
   "PulledCredential", "PushAbortReason", "PushConfigOptions", "PushConfirmContext", "PushResult",

@@ -1,0 +1,59 @@
+import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
+import { LIBRARY_VERSION } from "../../version.js";
+import type { CommandContext } from "../context.js";
+import { buildFleetDocument, fleetRows, renderFleetMarkdown, renderFleetText, worstExitCode } from "../views/fleet-summary.js";
+import { stringifyDocument } from "../views/json-plan.js";
+import type { ApplyFlags } from "./gated-run.js";
+import { selectionOptions } from "./plan-command.js";
+import { connect, loadEnv, loadPolicy } from "./target-setup.js";
+
+/** Flags of `svc config plan|apply --branches`. */
+export interface FleetFlags extends ApplyFlags {
+  /** `all`, or a glob over branch names. */
+  branches: string;
+}
+
+/**
+ * `svc config plan|apply --branches <glob|all>`: the policy on every matching branch of the
+ * project under one concurrency budget, then one summary table (text, `--json`, `--markdown`).
+ * The exit code is the worst branch's; a failing branch never stops the others. An apply asks
+ * nothing: what the flags do not grant fails that branch with exit 4.
+ */
+export async function runFleet(ctx: CommandContext, flags: FleetFlags, command: "plan" | "apply"): Promise<number> {
+  if (flags.branch !== undefined) throw new CliError(CliErrorCode.USAGE, "--branches and --branch exclude each other.", { hint: "Use --branch for one branch, --branches <glob|all> for many." });
+  const engine = await ctx.engine();
+  const origins = loadEnv(ctx, flags);
+  const policy = await loadPolicy(ctx, engine, flags);
+  const { api, creds } = await connect(ctx, engine, flags, origins);
+  ctx.err(`Target: project ${creds.projectId.value}, branches ${flags.branches}, api ${creds.apiHost.value}\n`);
+  const granted = {
+    updateExisting: flags.updateExisting === true || flags.yes === true,
+    allowProtectedBranch: flags.allowProtected === true || flags.yes === true,
+  };
+  const options = {
+    projectId: creds.projectId.value,
+    api,
+    branches: flags.branches,
+    signal: ctx.signal,
+    ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+    ...selectionOptions(flags),
+    onBranch: (o: { branchName: string; error?: Error }) => ctx.info(`${o.branchName}: ${o.error === undefined ? "done" : "failed"}\n`),
+  };
+  const fleet = command === "plan"
+    ? await engine.planFleet(policy.config, { ...options, allowDataLoss: true, ...(flags.verify === true ? { verify: true } : {}) })
+    : await engine.applyFleet(policy.config, {
+      ...options, ...granted, allowDataLoss: flags.allowDataLoss === true,
+      confirm: (c) => (!c.protectedBranch || granted.allowProtectedBranch) && (!c.overrideUpdates || granted.updateExisting),
+    });
+  const rows = fleetRows(fleet, { detailedExitcode: command === "apply" || flags.detailedExitcode === true });
+  const exitCode = worstExitCode(rows.map((r) => r.exitCode));
+  if (flags.json === true) {
+    ctx.out(stringifyDocument(buildFleetDocument(rows, { command, cliVersion: LIBRARY_VERSION, projectId: fleet.projectId, branches: flags.branches, exitCode })));
+    ctx.documentPrinted = true;
+  } else if (flags.markdown === true) {
+    ctx.out(renderFleetMarkdown(rows, fleet.projectId, command));
+  } else {
+    ctx.out(renderFleetText(rows));
+  }
+  return exitCode;
+}
