@@ -1,5 +1,6 @@
 /** The emulator's domain functions on an in-memory world, without HTTP. */
 import { beforeEach, describe, expect, it } from "vitest";
+import { createBranch, deleteBranch, setDefaultBranch, updateBranch } from "../../../src/emulator/engine/branches.js";
 import { createClock } from "../../../src/emulator/engine/clock.js";
 import { deleteFunction, deployFunction, mergeEnvironment, renameFunction } from "../../../src/emulator/engine/deployments.js";
 import { newBranchRecord } from "../../../src/emulator/engine/lifecycle.js";
@@ -135,5 +136,47 @@ describe("snapshots and restore", () => {
   ])("refuses a restore %s", (_name, input, expected) => {
     const child = newBranchRecord(w.world, w.project, { name: "child", parent: w.main });
     expect(refusal(() => restoreBranch(w.world, w.project, child, input(w, child)))).toEqual(expected);
+  });
+});
+
+describe("branches", () => {
+  let w: ReturnType<typeof world>;
+  const never = (): boolean => false;
+  beforeEach(() => {
+    w = world();
+    w.world.clock.advance(3600_000);
+  });
+
+  it("creates a branch from the default branch with its endpoints, starting create_branch then start_compute", () => {
+    const { branch, endpoints, operations } = createBranch(w.world, w.project, { name: "dev", endpoints: [{ type: "read_write" }] }, never);
+    // Zero operation timings: the operations finish at once, so the branch is ready and the compute active.
+    expect([branch.parentId, branch.currentState, endpoints[0]?.currentState]).toEqual([w.main.id, "ready", "active"]);
+    expect(operations.map((o) => o.action)).toEqual(["create_branch", "start_compute"]);
+    expect([...branch.roles.keys()]).toEqual([...w.main.roles.keys()]);
+  });
+
+  it.each<[string, (w: ReturnType<typeof world>) => Parameters<typeof createBranch>[2], [string, string]]>([
+    ["a taken name", () => ({ name: "main", endpoints: [] }), ["conflict", "already_exists"]],
+    ["an unknown parent", () => ({ parentId: "br-missing-000000", endpoints: [] }), ["not_found", "not_found"]],
+    ["a parent timestamp in the future", (w) => ({ parentTimestamp: w.world.clock.now() + 1000, endpoints: [] }), ["unprocessable", "unprocessable"]],
+  ])("refuses %s", (_name, input, expected) => {
+    expect(refusal(() => createBranch(w.world, w.project, input(w), never))).toEqual(expected);
+  });
+
+  it("refuses to delete the default branch or a branch with children, and deletes a leaf with its endpoints", () => {
+    const { branch } = createBranch(w.world, w.project, { name: "leaf", endpoints: [{ type: "read_write" }] }, never);
+    expect(refusal(() => deleteBranch(w.world, w.project, w.main, never))).toEqual(["conflict", "in_use"]);
+    const operations = deleteBranch(w.world, w.project, branch, never);
+    expect(operations.map((o) => o.action)).toEqual(["suspend_compute", "delete_timeline"]);
+    expect([w.project.branches.has(branch.id), [...w.project.endpoints.values()].some((e) => e.branchId === branch.id)]).toEqual([false, false]);
+  });
+
+  it("moves the default flag and renames, refusing a taken name", () => {
+    const { branch } = createBranch(w.world, w.project, { name: "next", endpoints: [] }, never);
+    setDefaultBranch(w.world, w.project, branch);
+    expect([branch.isDefault, w.main.isDefault]).toEqual([true, false]);
+    expect(refusal(() => updateBranch(w.world, w.project, branch, { name: "main" }))).toEqual(["conflict", "already_exists"]);
+    updateBranch(w.world, w.project, branch, { name: "renamed", expiresAt: null });
+    expect(branch.name).toBe("renamed");
   });
 });
