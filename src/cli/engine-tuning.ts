@@ -5,13 +5,16 @@ export interface EngineTuning {
   concurrency?: number;
   /** From `SVC_FINGERPRINT_KEY` (never a flag: a flag value would show in process lists). */
   fingerprintKey?: string;
+  /** `--allow-external-sources`. */
+  allowSourcesOutsideProject?: boolean;
 }
 
-/** The tuning options of an engine call: `--concurrency` and `SVC_FINGERPRINT_KEY`. */
-export function engineTuning(io: Pick<CliIo, "env">, flags: { concurrency?: number }): EngineTuning {
+/** The tuning options of an engine call: `--concurrency`, `--allow-external-sources` and `SVC_FINGERPRINT_KEY`. */
+export function engineTuning(io: Pick<CliIo, "env">, flags: { concurrency?: number; allowExternalSources?: boolean }): EngineTuning {
   const key = io.env.SVC_FINGERPRINT_KEY?.trim() ?? "";
   return {
     ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
     ...(key === "" ? {} : { fingerprintKey: key }),
+    ...(flags.allowExternalSources === true ? { allowSourcesOutsideProject: true } : {}),
   };
 }

@@ -28,6 +28,8 @@ export interface CreateBranchOptions {
   concurrency?: number;
   /** @default false */
   allowDataLoss?: boolean;
+  /** Permits function sources outside the policy's directory (as in `plan`). @default false */
+  allowSourcesOutsideProject?: boolean;
   signal?: AbortSignal;
   onEvent?: (event: EngineEvent) => void;
   timeouts?: Partial<PlatformApiTimeouts>;

@@ -31,7 +31,7 @@ export async function checkSourcesInsideProject(desired: Pick<ResolvedPolicy, "b
         path: `functions.${fn.slug}.source`,
         message:
           `resolves to ${escapeUnsafeText(real)}${via}, outside the policy's directory ${escapeUnsafeText(root)}: ` +
-          "move the function into the project, or pass allowSourcesOutsideProject: true to ship it on purpose",
+          "move the function into the project, or pass allowSourcesOutsideProject: true (CLI: --allow-external-sources) to ship it on purpose",
       });
     }),
   );

@@ -37,13 +37,17 @@ export function selectionOptions(flags: Pick<PlanFlags, "target" | "exclude">): 
   return { ...(flags.target === undefined ? {} : { targets: flags.target }), ...(flags.exclude === undefined ? {} : { exclude: flags.exclude }) };
 }
 
-/** A bundler that builds each slug once per process run, so apply reuses the plan's ZIPs (cli.md §4.5). */
-export function memoizedBundler(engine: EnginePort): (fn: ResolvedFunctionConfig) => Promise<Uint8Array> {
+/**
+ * A bundler that builds each slug once per process run, so apply reuses the plan's ZIPs (cli.md §4.5).
+ * Bundler warnings (a file `bundler: "none"` excluded, an esbuild warning) go to stderr once each.
+ */
+export function memoizedBundler(engine: EnginePort, ctx: Pick<CommandContext, "err">): (fn: ResolvedFunctionConfig) => Promise<Uint8Array> {
   const cache = new Map<string, Promise<Uint8Array>>();
+  const onWarning = (w: { slug: string; message: string }): void => ctx.err(`warning: function ${w.slug}: ${w.message}\n`);
   return (fn) => {
     let zip = cache.get(fn.slug);
     if (zip === undefined) {
-      zip = engine.buildFunctionBundle(fn);
+      zip = engine.buildFunctionBundle(fn, { onWarning });
       cache.set(fn.slug, zip);
       zip.catch(() => cache.delete(fn.slug));
     }
@@ -71,7 +75,7 @@ export async function computePlan(ctx: CommandContext, flags: PlanFlags, compact
   const policy = await loadPolicy(ctx, engine, flags);
   const target = await resolveTarget(ctx, engine, flags, origins);
   printEcho(ctx, echoInfo(target, policy), compactEcho);
-  return planAgain(ctx, { engine, policy, target, bundler: memoizedBundler(engine) }, flags);
+  return planAgain(ctx, { engine, policy, target, bundler: memoizedBundler(engine, ctx) }, flags);
 }
 
 /**

@@ -108,7 +108,7 @@ export async function runSavedPlanApply(ctx: CommandContext, file: string, flags
   printEcho(ctx, echoInfo(target, policy), flags.json === true);
   const view = viewTarget(target, policy.relativePath);
   const planned = asResult(saved);
-  const bundler = memoizedBundler(engine);
+  const bundler = memoizedBundler(engine, ctx);
   const baseOptions = { projectId: saved.projectId, branchId: saved.branchId, api, signal: ctx.signal, bundleFunction: bundler, ...engineTuning(ctx.io, flags) };
   const alreadyApplied = (): number => {
     ctx.out(`Nothing to apply: branch ${saved.branchName} already matches ${name} (was it applied already?)\n`);

@@ -3,7 +3,7 @@
  * (never exit 0 of `validate` or `plan --detailed-exitcode`), and names from outside are printed
  * escaped. Real bin, real emulator.
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
@@ -44,5 +44,38 @@ describe("outside text is printed escaped", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('buckets["invoice\\u202efdp.exe"]');
     expect(run.stderr + run.stdout).not.toContain("\u202e");
+  });
+});
+
+describe("function sources and shipped files", () => {
+  const FN = "export default () => new Response('ok');\n";
+
+  it("plan names each file bundler none leaves out on stderr", async () => {
+    const dir = policyDir('export default { functions: { api: { name: "Api", source: "./fn", bundler: "none" } } };');
+    mkdirSync(join(dir, "fn"));
+    writeFileSync(join(dir, "fn", "index.mjs"), FN);
+    writeFileSync(join(dir, "fn", ".env.local"), "TOKEN=x");
+    writeFileSync(join(dir, "fn", "server.pem"), "key");
+
+    const run = await runSvc(["config", "plan"], { cwd: dir, env: emulatorEnv(emu) });
+
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("warning: function api: excluded .env.local: ");
+    expect(run.stderr).toContain("warning: function api: excluded server.pem: ");
+  });
+
+  it("plan refuses a source outside the project until --allow-external-sources", async () => {
+    const outside = emptyDir();
+    writeFileSync(join(outside, "index.mjs"), FN);
+    const dir = policyDir(`export default { functions: { api: { name: "Api", source: ${JSON.stringify(outside)} } } };`);
+
+    const refused = await runSvc(["config", "plan"], { cwd: dir, env: emulatorEnv(emu) });
+    const allowed = await runSvc(["config", "plan", "--allow-external-sources"], { cwd: dir, env: emulatorEnv(emu) });
+
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`functions.api.source: resolves to ${outside}`);
+    expect(refused.stderr).toContain("--allow-external-sources");
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toContain("function.api");
   });
 });

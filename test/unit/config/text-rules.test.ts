@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { escapeForTerminal, escapeUnsafeText, findUnsafeCharacter } from "../../../src/rules/visible-text.js";
+import { urlSegmentIssue } from "../../../src/rules/url-segment.js";
+import { bucketNameIssue, isLookalikeName } from "../../../src/rules/names.js";
+import { excludedEntryReason } from "../../../src/rules/shipped-files.js";
+
+describe("unsafe characters", () => {
+  it.each([
+    ["line\nbreak", "control", "line\\u000abreak"],
+    ["nel\u0085", "control", "nel\\u0085"],
+    ["rtl\u202eoverride", "bidi", "rtl\\u202eoverride"],
+    ["isolate\u2066x", "bidi", "isolate\\u2066x"],
+    ["zero\u200bwidth", "zero-width", "zero\\u200bwidth"],
+    ["bom\ufeff", "zero-width", "bom\\ufeff"],
+    ["half\ud800", "lone-surrogate", "half\\ud800"],
+  ])("%j is %s and escapes as %s", (text, kind, escaped) => {
+    expect(findUnsafeCharacter(text)?.kind).toBe(kind);
+    expect(escapeUnsafeText(text)).toBe(escaped);
+  });
+
+  it.each(["plain", "ünïcode", "emoji 😀", "日本語", "tab-free"])("leaves %j unchanged", (text) => {
+    expect(findUnsafeCharacter(text)).toBeNull();
+    expect(escapeUnsafeText(text)).toBe(text);
+  });
+
+  it("keeps a view's own newlines, tabs and colours but escapes what outside text smuggled in", () => {
+    const view = "\u001b[1mPlan\u001b[22m\n\tbucket.evil\u202egnp\u001b]8;;x\u0007\n";
+    expect(escapeForTerminal(view)).toBe("\u001b[1mPlan\u001b[22m\n\tbucket.evil\\u202egnp\\u001b]8;;x\\u0007\n");
+  });
+});
+
+describe("names in URL paths", () => {
+  it.each([
+    ["", "empty"],
+    [".", "dot-segment"],
+    ["..", "dot-segment"],
+    ["%2E", "dot-segment"],
+    [".%2e", "dot-segment"],
+    ["a\udc00", "lone-surrogate"],
+  ])("%j is refused as %s", (value, issue) => {
+    expect(urlSegmentIssue(value)).toBe(issue);
+  });
+
+  it.each(["...", ".hidden", "a.b", "%2e%2e%2e", "x%2e"])("%j passes unchanged", (value) => {
+    expect(urlSegmentIssue(value)).toBeNull();
+  });
+
+  it.each([["a/b", 'contains "/"'], ["..", "is a dot segment"], ["b".repeat(256), "must be 1 to 255 characters long"]])("bucket name %j: %s", (name, why) => {
+    expect(bucketNameIssue(name)).toContain(why);
+  });
+
+  it("tells lookalike spellings apart from equal and different names", () => {
+    expect(isLookalikeName("caf\u00e9", "cafe\u0301")).toBe(true);
+    expect(isLookalikeName("café", "café")).toBe(false);
+    expect(isLookalikeName("cafe", "café")).toBe(false);
+  });
+});
+
+describe("files bundler none never ships", () => {
+  it.each(["server.pem", "TLS.KEY", "id_rsa", "id_rsa.pub", "id_ed25519", ".npmrc", ".env", ".env.production", ".git"])("excludes %s", (name) => {
+    expect(excludedEntryReason(name)).not.toBeNull();
+  });
+
+  it.each(["index.mjs", "key.js", "keys.json", "pem.txt", "my_id_rsa_notes.md", "environment.js"])("ships %s", (name) => {
+    expect(excludedEntryReason(name)).toBeNull();
+  });
+});
