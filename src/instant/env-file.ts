@@ -124,24 +124,31 @@ export function appendEnvBlock(existing: string | null, block: readonly string[]
 }
 
 /**
+ * The env file's directory must exist (`PLATFORM_INSTANT_ENV_FILE_INVALID` otherwise): checked
+ * before a database is created, so a typo never leaves an orphan database, and again on write.
+ */
+export async function assertEnvDirectory(file: string, display: string): Promise<void> {
+  try {
+    if (!(await stat(path.dirname(file))).isDirectory()) throw new Error("not a directory");
+  } catch {
+    throw new PlatformError(ErrorCode.INSTANT_ENV_FILE_INVALID, `the directory of ${display} does not exist; create it first or choose another env file.`, { details: { file: display } });
+  }
+}
+
+/**
  * Writes `text` atomically: a temp file in the same directory, then a rename. An existing file
  * keeps its mode; a new one gets 0600. A missing parent directory is
  * `PLATFORM_INSTANT_ENV_FILE_INVALID` (a typo never creates directories).
  */
 export async function writeEnvFileAtomic(file: string, text: string, display: string): Promise<void> {
-  const dir = path.dirname(file);
-  try {
-    if (!(await stat(dir)).isDirectory()) throw new Error("not a directory");
-  } catch {
-    throw new PlatformError(ErrorCode.INSTANT_ENV_FILE_INVALID, `the directory of ${display} does not exist; create it first or choose another env file.`, { details: { file: display } });
-  }
+  await assertEnvDirectory(file, display);
   let mode = 0o600;
   try {
     mode = (await stat(file)).mode & 0o7777;
   } catch {
     // a new file
   }
-  const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
   try {
     await writeFile(temp, text, { mode });
     await chmod(temp, mode);
