@@ -61,7 +61,6 @@ export { renderPolicySource } from "./inspect/render-policy-source.js";
 export type { RenderablePulledConfig } from "./inspect/render-policy-source.js";
 export type {
   BranchTarget,
-  DataApiSettings,
   FileBundler,
   ResolvedDataApi,
   ResolvedFunction,
@@ -70,6 +69,7 @@ export type {
   ResolvedTrigger,
 } from "./model/desired-state.js";
 export type { ApiRetryEvent, EngineEvent } from "./model/events.js";
+export type { DataApiSettings } from "./model/kinds/data-api.js";
 export type { Json } from "./model/json.js";
 export type {
   AppliedChange,

@@ -1,7 +1,8 @@
 import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
 import type { Json } from "../model/json.js";
-import { DATA_API_WIRE_KEYS, toWireSettings } from "../model/kinds/data-api.js";
+import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
+import { strongestClass, toWire } from "../model/kinds/field.js";
 import { sameValue } from "../model/same-value.js";
 import { existingIds, makeChange, toJson } from "./change-builder.js";
 import type { DiffSink } from "./plan-types.js";
@@ -86,7 +87,7 @@ export function diffDataApi(desired: ResolvedPolicy, live: LiveState, sink: Diff
     );
     return;
   }
-  const declared = toWireSettings(want.settings);
+  const declared = DATA_API_SETTINGS.filter((field) => want.settings[field.modelKey] !== undefined);
   const declaredPolicy = toJson(want.settings);
   if (current === undefined) {
     if (databaseMissing(desired, live, "dataApi", sink)) return;
@@ -130,7 +131,7 @@ export function diffDataApi(desired: ResolvedPolicy, live: LiveState, sink: Diff
       address: "dataApi",
     });
   }
-  if (Object.keys(declared).length === 0) return;
+  if (declared.length === 0) return;
   if (current.settings === null) {
     sink.warnings.push({
       code: "DATA_API_SETTINGS_UNREPORTED",
@@ -140,34 +141,28 @@ export function diffDataApi(desired: ResolvedPolicy, live: LiveState, sink: Diff
     return;
   }
   const liveSettings = current.settings;
-  const fields: string[] = [];
+  const changed = declared.filter((field) => !sameValue(want.settings[field.modelKey], liveSettings[field.modelKey]));
   const beforeSettings: { [key: string]: Json } = {};
   const afterSettings: { [key: string]: Json } = {};
-  const patch: Record<string, unknown> = {};
-  for (const [policyKey, wireKey] of Object.entries(DATA_API_WIRE_KEYS)) {
-    if (!(wireKey in declared)) continue;
-    const wantValue = declared[wireKey];
-    const liveValue = liveSettings[wireKey];
-    beforeSettings[policyKey] = toJson(liveValue);
-    afterSettings[policyKey] = toJson(wantValue);
-    if (!sameValue(wantValue, liveValue)) {
-      fields.push(`settings.${policyKey}`);
-      patch[wireKey] = wantValue;
-    }
+  for (const field of declared) {
+    beforeSettings[field.policyKey] = toJson(liveSettings[field.modelKey]);
+    afterSettings[field.policyKey] = toJson(want.settings[field.modelKey]);
   }
+  const fields = changed.map((field) => `settings.${field.policyKey}`);
+  const patch = Object.fromEntries(changed.map((field) => [field.modelKey, want.settings[field.modelKey]]));
   if (fields.length === 0) return;
   sink.changes.push(
     makeChange({
       address: "dataApi",
       kind: "dataApi",
       action: "update",
-      class: "override",
+      class: strongestClass(changed),
       fields,
       before: { enabled: true, settings: beforeSettings },
       after: { enabled: true, settings: afterSettings },
       reason: `the policy changes Data API settings: ${fields.map((f) => f.slice("settings.".length)).join(", ")}`,
       dependsOn: controlPlaneIds(sink),
-      op: { type: "data-api-update", database: current.database, settings: patch },
+      op: { type: "data-api-update", database: current.database, settings: toWire(DATA_API_SETTINGS, patch) },
     }),
   );
 }

@@ -1,4 +1,6 @@
 import type { LiveState } from "../model/live-state.js";
+import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
+import { toWire } from "../model/kinds/field.js";
 import { sha256Of } from "./canonical-json.js";
 
 /**
@@ -19,7 +21,8 @@ export function comparedProjection(live: LiveState): unknown {
     compute: live.compute,
     databases: live.databases,
     auth: live.auth === undefined ? undefined : { enabled: live.auth.enabled },
-    dataApi: live.dataApi,
+    // In wire names, as the fingerprint has always hashed them: saved plans stay comparable.
+    dataApi: live.dataApi === undefined ? undefined : { ...live.dataApi, settings: live.dataApi.settings === null ? null : toWire(DATA_API_SETTINGS, live.dataApi.settings) },
     buckets: live.buckets,
     functions: live.functions?.map((f) => ({
       slug: f.slug,

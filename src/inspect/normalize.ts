@@ -17,6 +17,8 @@ import type {
 } from "../api/wire-types.js";
 import type { BranchTarget } from "../model/desired-state.js";
 import type { Deployment, LiveFunction, LiveState, LiveTrigger } from "../model/live-state.js";
+import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
+import { fromWire } from "../model/kinds/field.js";
 
 /** Prefix of the fingerprint marker env names (engine.md §6). */
 export const FINGERPRINT_MARKER_PREFIX = "SVC_FINGERPRINT_";
@@ -104,7 +106,7 @@ export function normalizeAuth(integration: ApiAuthIntegration | null): NonNullab
 /** The Data API of `database`, enabled or not. */
 export function normalizeDataApi(database: string, dataApi: ApiDataApi | null): NonNullable<LiveState["dataApi"]> {
   if (dataApi === null) return { enabled: false, database, settings: null };
-  return { enabled: true, database, settings: dataApi.settings === null ? null : { ...dataApi.settings } };
+  return { enabled: true, database, settings: dataApi.settings === null ? null : fromWire(DATA_API_SETTINGS, dataApi.settings) };
 }
 
 /** Buckets sorted by name. */

@@ -6,6 +6,8 @@ import type { ApiAuthIntegration, ApiBranch, ApiBucket, ApiCredential, ApiDataAp
 import { defineConfig } from "../config/define-config.js";
 import { formatDuration } from "../config/durations.js";
 import type { BranchTuning, ComputeSettings, ComputeSize, DataApiDef, DataApiSettingsDef, PolicyConfig } from "../config/policy-types.js";
+import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
+import { fromWire } from "../model/kinds/field.js";
 import { compareCodePoints, normalizeCompute, normalizeTimestamp } from "./normalize.js";
 import { DEFAULT_SERVICE_DATABASE } from "./read-needs.js";
 
@@ -105,29 +107,9 @@ function pulledDataApi(dataApi: { database: string; record: ApiDataApi }, hasAut
   return Object.keys(common).length === 0 ? true : common;
 }
 
-/** Wire settings → policy settings, keeping only known keys with valid values (policy.md §5.2). */
+/** Wire settings → policy settings: the pulled fields of the descriptor whose values follow their rule (policy.md §5.2). */
 export function pulledSettings(wire: Record<string, unknown>): DataApiSettingsDef {
-  const out: DataApiSettingsDef = {};
-  const bool = (v: unknown): v is boolean => typeof v === "boolean";
-  const text = (v: unknown): v is string => typeof v === "string";
-  const nonEmpty = (v: unknown): v is string => typeof v === "string" && v !== "";
-  const int = (min: number) => (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= min;
-  const w = wire;
-  if (bool(w["db_aggregates_enabled"])) out.dbAggregatesEnabled = w["db_aggregates_enabled"];
-  if (nonEmpty(w["db_anon_role"])) out.dbAnonRole = w["db_anon_role"];
-  if (text(w["db_extra_search_path"])) out.dbExtraSearchPath = w["db_extra_search_path"];
-  if (int(1)(w["db_max_rows"])) out.dbMaxRows = w["db_max_rows"];
-  const schemas = w["db_schemas"];
-  if (Array.isArray(schemas) && schemas.length > 0 && schemas.every(nonEmpty) && new Set(schemas).size === schemas.length) {
-    out.dbSchemas = [...schemas];
-  }
-  if (nonEmpty(w["jwt_role_claim_key"])) out.jwtRoleClaimKey = w["jwt_role_claim_key"];
-  if (int(0)(w["jwt_cache_max_lifetime"])) out.jwtCacheMaxLifetime = w["jwt_cache_max_lifetime"];
-  const mode = w["openapi_mode"];
-  if (mode === "ignore-privileges" || mode === "disabled") out.openapiMode = mode;
-  if (text(w["server_cors_allowed_origins"])) out.serverCorsAllowedOrigins = w["server_cors_allowed_origins"];
-  if (bool(w["server_timing_enabled"])) out.serverTimingEnabled = w["server_timing_enabled"];
-  return out;
+  return fromWire(DATA_API_SETTINGS.filter((field) => field.pulled), wire);
 }
 
 function pulledTuning(records: PulledBranchRecords, parent: string | undefined): BranchTuning {

@@ -2,6 +2,7 @@
  * The resolved policy: the static part plus one branch's tuning, validated, defaults filled,
  * collections sorted by key (docs/policy.md#the-branch-closure). Produced by `resolvePolicy`, read by the diff.
  */
+import type { DataApiSettings } from "./kinds/data-api.js";
 
 /** What a branch closure is called with (docs/policy.md#the-branch-closure). Frozen. */
 export interface BranchTarget {
@@ -18,20 +19,6 @@ export interface BranchTarget {
   expiresAt?: string;
   /** RFC 3339. */
   createdAt?: string;
-}
-
-/** The Data API settings a policy can declare, in policy (camelCase) vocabulary (docs/policy.md#data-api-settings). */
-export interface DataApiSettings {
-  dbAggregatesEnabled: boolean;
-  dbAnonRole: string;
-  dbExtraSearchPath: string;
-  dbMaxRows: number;
-  dbSchemas: string[];
-  jwtRoleClaimKey: string;
-  jwtCacheMaxLifetime: number;
-  openapiMode: "ignore-privileges" | "disabled";
-  serverCorsAllowedOrigins: string;
-  serverTimingEnabled: boolean;
 }
 
 /**

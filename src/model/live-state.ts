@@ -1,3 +1,5 @@
+import type { DataApiSettings } from "./kinds/data-api.js";
+
 /**
  * The live state of one branch in the normalised shape the diff reads (engine.md §4.1).
  * Lists are sorted by identifier; timestamps RFC 3339 UTC; hostnames lowercase; cron whitespace
@@ -25,8 +27,8 @@ export interface LiveState {
   compute: { endpointId: string; minCu: number; maxCu: number; suspendTimeoutSeconds: number } | null;
   databases?: string[];
   auth?: { enabled: boolean; databaseName?: string };
-  /** Settings use wire (snake_case) names; null when the platform reports none. */
-  dataApi?: { enabled: boolean; database: string; settings: Record<string, unknown> | null };
+  /** Settings in model vocabulary (values that break their rule dropped); null when the platform reports none. */
+  dataApi?: { enabled: boolean; database: string; settings: Partial<DataApiSettings> | null };
   buckets?: { name: string; access: string }[];
   functions?: LiveFunction[];
   triggers?: LiveTrigger[];

@@ -25,7 +25,12 @@ export type ChangeOp =
   | { type: "compute-update"; endpointId: string; minCu?: number; maxCu?: number; suspendTimeoutSeconds?: number }
   | { type: "auth-create"; database: string }
   | { type: "data-api-create"; database: string }
-  | { type: "data-api-update"; database: string; settings: Record<string, unknown> }
+  | {
+      type: "data-api-update";
+      database: string;
+      /** The patch in wire names. Part of the internal digest of saved plans; the handler sends the change's `after`. */
+      settings: Record<string, unknown>;
+    }
   | { type: "data-api-delete"; database: string }
   | { type: "bucket-create"; name: string; access: string }
   | { type: "bucket-delete"; name: string }

@@ -79,6 +79,7 @@ export function createFakePlatform(options: { buildPolls?: number } = {}): FakeP
       return { branch: { id: p.branchId, name: "main", default: false, protected: p.branch.protected ?? false, created_at: "2026-01-01T00:00:00Z" }, operations: [{ id: "op-1", action: "apply_config", status: "running" }] };
     }),
     createDataApi: (p) => request("createDataApi", p.databaseName, () => (fake.bodies.push({ method: "createDataApi", body: p }), { alreadyEnabled: false })),
+    updateDataApi: (p) => request("updateDataApi", p.databaseName, () => void fake.bodies.push({ method: "updateDataApi", body: { databaseName: p.databaseName, settings: p.settings } })),
     updateTrigger: (p) => request("updateTrigger", p.triggerId, () => {
       fake.bodies.push({ method: "updateTrigger", body: p.trigger });
       const t = fake.triggers.find((x) => x.trigger_id === p.triggerId);

@@ -1,19 +1,31 @@
 /** Wire shapes of the data API (api.md §9). */
 import { z } from "zod";
+import { DATA_API_SETTINGS } from "../../model/kinds/data-api.js";
+import type { ValueOf, ValueRule } from "../../model/kinds/field.js";
 
-/** Data API `settings` on the request side. */
-export const DataApiSettingsInputSchema = z.object({
-  db_aggregates_enabled: z.boolean().optional(),
-  db_anon_role: z.string().optional(),
-  db_extra_search_path: z.string().optional(),
-  db_max_rows: z.number().int().min(0).optional(),
-  db_schemas: z.array(z.string()).optional(),
-  jwt_role_claim_key: z.string().optional(),
-  jwt_cache_max_lifetime: z.number().int().min(0).optional(),
-  openapi_mode: z.string().optional(),
-  server_cors_allowed_origins: z.string().optional(),
-  server_timing_enabled: z.boolean().optional(),
-});
+/** The wire schema of one setting: the descriptor's rule, so client and emulator agree with the policy. */
+function settingSchema(rule: ValueRule): z.ZodType {
+  switch (rule.type) {
+    case "boolean":
+      return z.boolean();
+    case "string":
+      return rule.nonEmpty === true ? z.string().min(1) : z.string();
+    case "integer":
+      return z.number().int().min(rule.min);
+    case "enum":
+      return z.enum(rule.values);
+    case "name-list":
+      return z.array(z.string().min(1)).min(1);
+  }
+}
+
+type SettingsInputShape = { [F in (typeof DATA_API_SETTINGS)[number] as F["wireKey"]]: z.ZodOptional<z.ZodType<ValueOf<F["rule"]>>> };
+
+/** Data API `settings` on the request side, in wire names, built from the Data API descriptor. */
+export const DataApiSettingsInputSchema = z.object(
+  // The cast restates, key by key, the types the descriptor already gives each setting.
+  Object.fromEntries(DATA_API_SETTINGS.map((field) => [field.wireKey, settingSchema(field.rule).optional()])) as SettingsInputShape,
+);
 /** Data API `settings`. */
 export type DataApiSettingsInput = z.infer<typeof DataApiSettingsInputSchema>;
 

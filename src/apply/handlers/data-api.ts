@@ -1,13 +1,30 @@
 import type { CreateDataApiParams } from "../../api/platform-api.js";
 import type { ChangeOp } from "../../model/planned-change.js";
-import { toWireSettings } from "../../model/kinds/data-api.js";
+import { DATA_API_SETTINGS } from "../../model/kinds/data-api.js";
+import { toWire } from "../../model/kinds/field.js";
+import type { Change } from "../../model/plan.js";
 import { sameValue } from "../../model/same-value.js";
 import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile } from "../execution-context.js";
 
 type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
 
-/** `POST …/data-api/{db}` with the provider, its wiring and the declared settings. */
-export async function applyDataApiCreate(ctx: ExecutionContext, op: Op<"data-api-create">): Promise<HandlerDetails> {
+/**
+ * The settings a change plans, in wire names: its `after.settings` (policy keys), only the
+ * changed `fields` for an update. The request carries exactly what the plan showed.
+ */
+function plannedWireSettings(change: Change): Record<string, unknown> {
+  const after = change.after as { settings?: Record<string, unknown> } | null;
+  const settings = after?.settings ?? {};
+  if (change.action !== "update") return toWire(DATA_API_SETTINGS, settings);
+  const changed = new Set(change.fields.map((f) => f.slice("settings.".length)));
+  return toWire(DATA_API_SETTINGS, Object.fromEntries(Object.entries(settings).filter(([key]) => changed.has(key))));
+}
+
+/**
+ * `POST …/data-api/{db}` with the planned settings, and the provider and its wiring from the
+ * policy (the platform never reports the wiring back, so plans do not show it: policy.md §5).
+ */
+export async function applyDataApiCreate(ctx: ExecutionContext, change: Change, op: Op<"data-api-create">): Promise<HandlerDetails> {
   const want = ctx.desired.dataApi;
   const params: CreateDataApiParams = { ...branchRef(ctx), databaseName: op.database };
   if (want.state === "enabled") {
@@ -15,9 +32,9 @@ export async function applyDataApiCreate(ctx: ExecutionContext, op: Op<"data-api
     if (want.jwksUrl !== undefined) params.jwks_url = want.jwksUrl;
     if (want.providerName !== undefined) params.provider_name = want.providerName;
     if (want.jwtAudience !== undefined) params.jwt_audience = want.jwtAudience;
-    const settings = toWireSettings(want.settings);
-    if (Object.keys(settings).length > 0) params.settings = settings;
   }
+  const settings = plannedWireSettings(change);
+  if (Object.keys(settings).length > 0) params.settings = settings;
   await mutateWithReconcile(
     ctx,
     () => ctx.api.createDataApi(params),
@@ -26,16 +43,17 @@ export async function applyDataApiCreate(ctx: ExecutionContext, op: Op<"data-api
   return {};
 }
 
-/** `PATCH …/data-api/{db}` `{settings}` with the declared keys that differ. */
-export async function applyDataApiUpdate(ctx: ExecutionContext, op: Op<"data-api-update">): Promise<HandlerDetails> {
+/** `PATCH …/data-api/{db}` `{settings}` with the planned values of the changed settings. */
+export async function applyDataApiUpdate(ctx: ExecutionContext, change: Change, op: Op<"data-api-update">): Promise<HandlerDetails> {
+  const planned = plannedWireSettings(change);
   await mutateWithReconcile(
     ctx,
-    () => ctx.api.updateDataApi({ ...branchRef(ctx), databaseName: op.database, settings: op.settings }),
+    () => ctx.api.updateDataApi({ ...branchRef(ctx), databaseName: op.database, settings: planned }),
     async () => {
       const current = await ctx.request(() => ctx.api.getDataApi({ ...branchRef(ctx), databaseName: op.database }));
       if (current === null || current.settings === null) return undefined;
       const settings = current.settings;
-      return Object.entries(op.settings).every(([k, v]) => sameValue(settings[k], v));
+      return Object.entries(planned).every(([k, v]) => sameValue(settings[k], v));
     },
   );
   return {};

@@ -16,8 +16,8 @@ export function applyChange(ctx: ExecutionContext, planned: PlannedChange): Prom
     case "branch-update": return applyBranchUpdate(ctx, id, op);
     case "compute-update": return applyComputeUpdate(ctx, id, op);
     case "auth-create": return applyAuthCreate(ctx, op);
-    case "data-api-create": return applyDataApiCreate(ctx, op);
-    case "data-api-update": return applyDataApiUpdate(ctx, op);
+    case "data-api-create": return applyDataApiCreate(ctx, planned.change, op);
+    case "data-api-update": return applyDataApiUpdate(ctx, planned.change, op);
     case "data-api-delete": return applyDataApiDelete(ctx, op);
     case "bucket-create": return applyBucketCreate(ctx, op);
     case "bucket-delete": return applyBucketDelete(ctx, op);

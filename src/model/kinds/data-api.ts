@@ -1,26 +1,29 @@
-/** The Data API resource kind: its settings in model (policy) and wire names. */
-import type { DataApiSettings } from "../desired-state.js";
+/**
+ * The Data API resource kind (docs/policy.md#dataapi): the descriptor of its `settings`, the one
+ * place that names each setting in policy, model and wire vocabulary with its rule. The policy
+ * schema, the public type's compile-time check, the wire schema, the inspector, the diff, the
+ * handler and the pull all read it. Policy and model keys are the same (camelCase).
+ */
+import type { FieldDescriptor, ModelValues, ValueRule } from "./field.js";
 
-/** Policy (camelCase) to wire (snake_case) names of the Data API settings (policy.md §5.2). */
-export const DATA_API_WIRE_KEYS: Readonly<Record<keyof DataApiSettings, string>> = {
-  dbAggregatesEnabled: "db_aggregates_enabled",
-  dbAnonRole: "db_anon_role",
-  dbExtraSearchPath: "db_extra_search_path",
-  dbMaxRows: "db_max_rows",
-  dbSchemas: "db_schemas",
-  jwtRoleClaimKey: "jwt_role_claim_key",
-  jwtCacheMaxLifetime: "jwt_cache_max_lifetime",
-  openapiMode: "openapi_mode",
-  serverCorsAllowedOrigins: "server_cors_allowed_origins",
-  serverTimingEnabled: "server_timing_enabled",
-};
-
-/** The declared settings in wire names (undefined entries dropped). */
-export function toWireSettings(settings: Partial<DataApiSettings>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(settings)) {
-    const wire = DATA_API_WIRE_KEYS[key as keyof DataApiSettings];
-    if (wire !== undefined && value !== undefined) out[wire] = value;
-  }
-  return out;
+/** A setting: same policy and model key, compared exactly, an override to change, pulled. */
+function setting<const K extends string, const W extends string, const R extends ValueRule>(policyKey: K, wireKey: W, rule: R): FieldDescriptor & { policyKey: K; modelKey: K; wireKey: W; rule: R } {
+  return { policyKey, modelKey: policyKey, wireKey, rule, compare: "exact", changeClass: "override", pulled: true };
 }
+
+/** The Data API settings, in the order plans, pulls and requests list them (docs/policy.md#data-api-settings). */
+export const DATA_API_SETTINGS = [
+  setting("dbAggregatesEnabled", "db_aggregates_enabled", { type: "boolean" }),
+  setting("dbAnonRole", "db_anon_role", { type: "string", nonEmpty: true }),
+  setting("dbExtraSearchPath", "db_extra_search_path", { type: "string" }),
+  setting("dbMaxRows", "db_max_rows", { type: "integer", min: 1 }),
+  setting("dbSchemas", "db_schemas", { type: "name-list", what: "schema" }),
+  setting("jwtRoleClaimKey", "jwt_role_claim_key", { type: "string", nonEmpty: true }),
+  setting("jwtCacheMaxLifetime", "jwt_cache_max_lifetime", { type: "integer", min: 0 }),
+  setting("openapiMode", "openapi_mode", { type: "enum", values: ["ignore-privileges", "disabled"] }),
+  setting("serverCorsAllowedOrigins", "server_cors_allowed_origins", { type: "string" }),
+  setting("serverTimingEnabled", "server_timing_enabled", { type: "boolean" }),
+] as const;
+
+/** The Data API settings in model (= policy) vocabulary, every key present. */
+export type DataApiSettings = ModelValues<typeof DATA_API_SETTINGS>;

@@ -30,8 +30,26 @@ describe("change handlers", () => {
   it("creates an external Data API with its wiring and declared settings in wire names", async () => {
     const fake = createFakePlatform();
     const desired = policyWith({ dataApi: { state: "enabled", database: "app", authProvider: "external", jwksUrl: "https://idp.test/jwks", jwtAudience: "api", settings: { dbMaxRows: 10 } } });
-    await applyChange(context(fake, desired), planned({ type: "data-api-create", database: "app" }));
+    const change = makeChange({ address: "dataApi", kind: "dataApi", action: "create", class: "additive", fields: ["*"], before: null, after: { enabled: true, settings: { dbMaxRows: 10 } }, reason: "", op: { type: "data-api-create", database: "app" } });
+    await applyChange(context(fake, desired), change);
     expect(fake.bodies[0]?.body).toMatchObject({ databaseName: "app", auth_provider: "external", jwks_url: "https://idp.test/jwks", jwt_audience: "api", settings: { db_max_rows: 10 } });
+  });
+
+  it("patches the Data API with the planned values of the changed settings only, in wire names", async () => {
+    const fake = createFakePlatform();
+    const change = makeChange({
+      address: "dataApi",
+      kind: "dataApi",
+      action: "update",
+      class: "override",
+      fields: ["settings.dbMaxRows", "settings.openapiMode"],
+      before: { enabled: true, settings: { dbMaxRows: 10, dbSchemas: ["public"], openapiMode: "ignore-privileges" } },
+      after: { enabled: true, settings: { dbMaxRows: 20, dbSchemas: ["public"], openapiMode: "disabled" } },
+      reason: "",
+      op: { type: "data-api-update", database: "app", settings: { db_max_rows: 20, openapi_mode: "disabled" } },
+    });
+    await applyChange(context(fake, policyWith()), change);
+    expect(fake.bodies).toEqual([{ method: "updateDataApi", body: { databaseName: "app", settings: { db_max_rows: 20, openapi_mode: "disabled" } } }]);
   });
 
   it("patches an inherited trigger with its type, the changed fields and enabled", async () => {

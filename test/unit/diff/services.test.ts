@@ -42,14 +42,14 @@ describe("dataApi", () => {
   });
 
   it("updates only declared settings that differ, comparing schema lists in order (an override)", () => {
-    const live = liveWith({ dataApi: { enabled: true, database: "neondb", settings: { db_schemas: ["public", "api"], db_max_rows: 10, openapi_mode: "disabled" } } });
+    const live = liveWith({ dataApi: { enabled: true, database: "neondb", settings: { dbSchemas: ["public", "api"], dbMaxRows: 10, openapiMode: "disabled" } } });
     const result = plan(policyWith({ dataApi: builtin({ dbSchemas: ["api", "public"], dbMaxRows: 10 }) }), live);
     expect(result.changes[0]?.change).toMatchObject({ id: "update:dataApi", class: "override", fields: ["settings.dbSchemas"] });
     expect(result.changes[0]?.op).toEqual({ type: "data-api-update", database: "neondb", settings: { db_schemas: ["api", "public"] } });
   });
 
   it("orders a Data API settings update after the compute update", () => {
-    const live = liveWith({ dataApi: { enabled: true, database: "neondb", settings: { db_max_rows: 10 } } });
+    const live = liveWith({ dataApi: { enabled: true, database: "neondb", settings: { dbMaxRows: 10 } } });
     const result = plan(policyWith({ dataApi: builtin({ dbMaxRows: 20 }), branch: { compute: { maxCu: 4 } } }), live);
     expect(result.changes.map((c) => [c.change.id, c.change.dependsOn])).toEqual([["update:compute", []], ["update:dataApi", ["update:compute"]]]);
   });

@@ -38,8 +38,9 @@ describe("user documents", () => {
   });
 
   it("link the public svc.ts types to docs/policy.md, never to section numbers", () => {
-    for (const file of ["policy-types.ts", "resolved.ts", "define-config.ts", "durations.ts", "load-config.ts", "resolve-policy.ts"]) {
-      const text = readFileSync(join(ROOT, "src", "config", file), "utf8");
+    const files = ["config/policy-types.ts", "model/desired-state.ts", "model/kinds/data-api.ts", "config/define-config.ts", "config/durations.ts", "config/load-config.ts", "config/resolve-policy.ts"];
+    for (const file of files) {
+      const text = readFileSync(join(ROOT, "src", file), "utf8");
       expect(text, file).not.toContain("§");
     }
     const anchors = new Set(

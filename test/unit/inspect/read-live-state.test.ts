@@ -36,7 +36,7 @@ describe("reading live state", () => {
     expect(state.databases).toEqual(["analytics", "neondb"]);
     expect(state.auth).toEqual({ enabled: true, databaseName: "neondb" });
     expect(state.dataApi?.enabled).toBe(true);
-    expect(state.dataApi?.settings).toMatchObject({ db_schemas: ["api", "public"], db_max_rows: 500 });
+    expect(state.dataApi?.settings).toMatchObject({ dbSchemas: ["api", "public"], dbMaxRows: 500 });
     expect(state.buckets).toEqual([
       { name: "assets", access: "public_read" },
       { name: "uploads", access: "private" },

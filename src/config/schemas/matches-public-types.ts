@@ -1,0 +1,37 @@
+/**
+ * Compile-time only: the public authoring types (`policy-types.ts`, what users write) and the
+ * schemas that validate a policy (built from the kind descriptors where a kind has one) must
+ * declare the same keys with the same value types. A field added to one and not the other
+ * fails `tsc` here, naming the pair. Nothing imports this module; type-checking it is the test.
+ */
+import type * as z from "zod";
+import type { DataApiSettings } from "../../model/kinds/data-api.js";
+import type { BranchTuning, BucketDef, DataApiDef, DataApiSettingsDef, FunctionDef, PolicyConfig, PruneDef, TriggerDef } from "../policy-types.js";
+import type { branchTuningSchema } from "./branch-tuning.js";
+import type { bucketsSchema } from "./buckets.js";
+import type { dataApiSchema } from "./data-api.js";
+import type { functionDefSchema } from "./functions.js";
+import type { policySchema } from "./policy.js";
+import type { pruneSchema } from "./prune.js";
+import type { triggerDefSchema } from "./triggers.js";
+
+/** `true` when A and B are the same type (modifiers included). */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+/** Every key of every member of a union. */
+type KeysOf<T> = T extends unknown ? keyof T : never;
+/** Compiles only when `T` is `true`. */
+type Assert<T extends true> = T;
+type Parsed<S extends z.ZodType> = Exclude<z.output<S>, undefined>;
+
+/** Each entry fails to compile when its pair disagrees. */
+export type PublicTypesMatchSchemas = [
+  Assert<Same<KeysOf<PolicyConfig>, KeysOf<Parsed<typeof policySchema>>>>,
+  Assert<Same<KeysOf<Exclude<DataApiDef, boolean>>, KeysOf<Parsed<typeof dataApiSchema>>>>,
+  Assert<Same<Required<DataApiSettingsDef>, DataApiSettings>>,
+  Assert<Same<KeysOf<Required<Parsed<typeof dataApiSchema>>["settings"]>, keyof DataApiSettings>>,
+  Assert<Same<KeysOf<FunctionDef>, KeysOf<Parsed<typeof functionDefSchema>>>>,
+  Assert<Same<KeysOf<TriggerDef>, KeysOf<Parsed<typeof triggerDefSchema>>>>,
+  Assert<Same<KeysOf<BucketDef>, KeysOf<Parsed<typeof bucketsSchema>[string]>>>,
+  Assert<Same<KeysOf<Exclude<PruneDef, boolean>>, KeysOf<Parsed<typeof pruneSchema>>>>,
+  Assert<Same<KeysOf<BranchTuning>, KeysOf<Parsed<typeof branchTuningSchema>>>>,
+];
