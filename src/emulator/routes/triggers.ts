@@ -1,36 +1,29 @@
 /**
- * Triggers (api.md §14). A child branch sees its parent's triggers under the same ids, disabled;
- * PATCHing one makes a branch-local copy; DELETE removes it from this branch only.
+ * Triggers (api.md §14): parse the wire body, call the domain functions of `engine/triggers.ts`
+ * (inheritance and copy on write live there), render the view.
  */
 import { Hono, type Context } from "hono";
-import { TriggerCreateRequestSchema, TriggerUpdateRequestSchema } from "../../api/wire/index.js";
-import { checkCron } from "../../rules/cron.js";
+import { TriggerCreateRequestSchema, TriggerUpdateRequestSchema, type TriggerUpdateRequest } from "../../api/wire/index.js";
+import { createTrigger, deleteTrigger, findTrigger, updateTrigger, type TriggerInput } from "../engine/triggers.js";
 import type { EmulatorEnv } from "../http/env.js";
-import { badRequest, conflict, notFound, unprocessable } from "../http/errors.js";
 import { branchFromPath } from "../http/scope.js";
 import { readJson } from "../http/validate.js";
 import { triggerView } from "../http/views.js";
 import type { EmulatorRuntime } from "../runtime.js";
-import type { BranchRec, ProjectRec, TriggerRec } from "../store/records.js";
+import type { BranchRec, ProjectRec } from "../store/records.js";
 
-function normalizedCron(cron: string): string {
-  const check = checkCron(cron);
-  if (!check.valid) throw badRequest(`schedule.cron "${cron}" ${check.message}`, [{ path: "schedule.cron", message: check.message }]);
-  return check.normalized;
-}
-
-function requireFunction(branch: BranchRec, slug: string): void {
-  if (!branch.functions.has(slug)) throw notFound(`function_slug: function "${slug}" not found on branch ${branch.id}; deploy it first`);
-}
-
-function requireBucket(branch: BranchRec, name: string): void {
-  if (!branch.buckets.has(name)) throw notFound(`storage_object_created.bucket_name: bucket "${name}" not found on branch ${branch.id}`);
-}
-
-function requireUniqueName(branch: BranchRec, name: string, except?: string): void {
-  for (const t of branch.triggers.values()) {
-    if (t.name === name && t.id !== except) throw conflict(`a trigger named "${name}" already exists on branch ${branch.id}; choose another name`, "already_exists");
-  }
+/** Wire body (create or update) -> the domain's input. */
+function triggerInput(body: TriggerUpdateRequest): TriggerInput {
+  const storage = body.storage_object_created;
+  return {
+    type: body.type,
+    ...(body.function_slug !== undefined ? { functionSlug: body.function_slug } : {}),
+    ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(body.function_path !== undefined ? { functionPath: body.function_path } : {}),
+    ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
+    ...(body.schedule !== undefined ? { cron: body.schedule.cron } : {}),
+    ...(storage !== undefined ? { storage: { bucketName: storage.bucket_name, ...(storage.prefix !== undefined ? { prefix: storage.prefix } : {}) } } : {}),
+  };
 }
 
 /** Routes of the trigger group. */
@@ -38,18 +31,6 @@ export function triggerRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   const r = new Hono<EmulatorEnv>();
   const base = "/projects/:project_id/branches/:branch_id/triggers";
   const scope = (c: Context<EmulatorEnv>): { project: ProjectRec; branch: BranchRec } => branchFromPath(rt.world, c, "triggers");
-  const triggerOf = (c: Context<EmulatorEnv>, branch: BranchRec): TriggerRec => {
-    const id = c.req.param("trigger_id") ?? "";
-    const t = branch.triggers.get(id);
-    if (t === undefined) throw notFound(`trigger ${id} not found on branch ${branch.id}`);
-    return t;
-  };
-  const newTriggerId = (project: ProjectRec): string => {
-    for (;;) {
-      const id = `trg_${rt.world.ids.hex(16)}`;
-      if (![...project.branches.values()].some((b) => b.triggers.has(id))) return id;
-    }
-  };
 
   r.get(base, (c) => {
     const { branch } = scope(c);
@@ -61,62 +42,25 @@ export function triggerRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   r.post(base, async (c) => {
     const { project, branch } = scope(c);
     const body = await readJson(c, TriggerCreateRequestSchema);
-    const cron = body.type === "schedule" ? normalizedCron(body.schedule.cron) : undefined;
-    requireFunction(branch, body.function_slug);
-    if (body.type === "storage_object_created") requireBucket(branch, body.storage_object_created.bucket_name);
-    requireUniqueName(branch, body.name);
-    const t: TriggerRec = {
-      id: newTriggerId(project),
-      type: body.type,
-      functionSlug: body.function_slug,
-      name: body.name,
-      functionPath: body.function_path ?? "/",
-      enabled: body.enabled ?? true,
-      version: 1,
-      inherited: false,
-      ...(cron !== undefined ? { cron } : {}),
-      ...(body.type === "storage_object_created"
-        ? { bucketName: body.storage_object_created.bucket_name, ...(body.storage_object_created.prefix ? { prefix: body.storage_object_created.prefix } : {}) }
-        : {}),
-    };
-    branch.triggers.set(t.id, t);
+    const t = createTrigger(rt.world, project, branch, { ...triggerInput(body), functionSlug: body.function_slug, name: body.name });
     return c.json({ trigger: triggerView(t, rt.world.clock.now()) }, 201);
   });
 
   r.get(`${base}/:trigger_id`, (c) => {
     const { branch } = scope(c);
-    return c.json({ trigger: triggerView(triggerOf(c, branch), rt.world.clock.now()) });
+    return c.json({ trigger: triggerView(findTrigger(branch, c.req.param("trigger_id")), rt.world.clock.now()) });
   });
 
   r.patch(`${base}/:trigger_id`, async (c) => {
     const { branch } = scope(c);
-    const t = triggerOf(c, branch);
+    const id = findTrigger(branch, c.req.param("trigger_id")).id;
     const body = await readJson(c, TriggerUpdateRequestSchema);
-    if (body.type !== t.type) throw unprocessable(`type "${body.type}" does not match trigger ${t.id}'s type "${t.type}"; a trigger's type cannot change`, "type_mismatch");
-    const cron = body.schedule !== undefined ? normalizedCron(body.schedule.cron) : undefined;
-    if (body.function_slug !== undefined) requireFunction(branch, body.function_slug);
-    if (body.storage_object_created !== undefined) requireBucket(branch, body.storage_object_created.bucket_name);
-    if (body.name !== undefined) requireUniqueName(branch, body.name, t.id);
-    const wasInherited = t.inherited;
-    if (body.function_slug !== undefined) t.functionSlug = body.function_slug;
-    if (body.name !== undefined) t.name = body.name;
-    if (body.function_path !== undefined) t.functionPath = body.function_path;
-    if (cron !== undefined && t.type === "schedule") t.cron = cron;
-    if (body.storage_object_created !== undefined && t.type === "storage_object_created") {
-      t.bucketName = body.storage_object_created.bucket_name;
-      if (body.storage_object_created.prefix) t.prefix = body.storage_object_created.prefix;
-      else delete t.prefix;
-    }
-    t.enabled = body.enabled ?? (wasInherited ? false : t.enabled);
-    t.inherited = false;
-    t.version += 1;
-    return c.json({ trigger: triggerView(t, rt.world.clock.now()) });
+    return c.json({ trigger: triggerView(updateTrigger(branch, id, triggerInput(body)), rt.world.clock.now()) });
   });
 
   r.delete(`${base}/:trigger_id`, (c) => {
     const { branch } = scope(c);
-    const t = triggerOf(c, branch);
-    branch.triggers.delete(t.id);
+    deleteTrigger(branch, c.req.param("trigger_id"));
     return c.body(null, 204);
   });
 

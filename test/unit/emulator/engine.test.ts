@@ -9,6 +9,7 @@ import { RuleError } from "../../../src/emulator/engine/rule-error.js";
 import { createSeededRandom } from "../../../src/emulator/engine/random.js";
 import { defaultSeed, loadSeed } from "../../../src/emulator/seed.js";
 import type { BranchRec, ProjectRec } from "../../../src/emulator/store/records.js";
+import { createTrigger, deleteTrigger, updateTrigger } from "../../../src/emulator/engine/triggers.js";
 import { World } from "../../../src/emulator/store/world.js";
 
 const TIMINGS = { opSchedulingMs: 0, opRunMs: 0, deployPendingMs: 100, deployBuildMs: 300, domainActivationMs: 0, claimTransferMs: 0 };
@@ -178,5 +179,32 @@ describe("branches", () => {
     expect(refusal(() => updateBranch(w.world, w.project, branch, { name: "main" }))).toEqual(["conflict", "already_exists"]);
     updateBranch(w.world, w.project, branch, { name: "renamed", expiresAt: null });
     expect(branch.name).toBe("renamed");
+  });
+});
+
+describe("triggers", () => {
+  let w: ReturnType<typeof world>;
+  beforeEach(() => {
+    w = world();
+    deployFunction(w.world, w.main, "api", { archive: ARCHIVE });
+  });
+
+  it("shows a child its parent's triggers disabled; an update makes the child's own copy, leaving the parent's alone", () => {
+    const t = createTrigger(w.world, w.project, w.main, { type: "schedule", functionSlug: "api", name: "hourly", cron: "0 * * * *" });
+    const child = newBranchRecord(w.world, w.project, { name: "child", parent: w.main });
+    expect([child.triggers.get(t.id)?.enabled, child.triggers.get(t.id)?.inherited]).toEqual([false, true]);
+    const copy = updateTrigger(child, t.id, { type: "schedule", cron: "30 * * * *" });
+    expect([copy.inherited, copy.enabled, copy.cron, copy.version]).toEqual([false, false, "30 * * * *", 2]);
+    expect([w.main.triggers.get(t.id)?.cron, w.main.triggers.get(t.id)?.enabled]).toEqual(["0 * * * *", true]);
+    deleteTrigger(child, t.id);
+    expect([child.triggers.has(t.id), w.main.triggers.has(t.id)]).toEqual([false, true]);
+  });
+
+  it.each<[string, () => unknown, [string, string]]>([
+    ["a bad cron", () => createTrigger(w.world, w.project, w.main, { type: "schedule", functionSlug: "api", name: "x", cron: "every hour" }), ["invalid", "invalid_request"]],
+    ["an unknown function", () => createTrigger(w.world, w.project, w.main, { type: "schedule", functionSlug: "nope", name: "x", cron: "0 * * * *" }), ["not_found", "not_found"]],
+    ["a type change", () => updateTrigger(w.main, createTrigger(w.world, w.project, w.main, { type: "schedule", functionSlug: "api", name: "y", cron: "0 * * * *" }).id, { type: "storage_object_created" }), ["unprocessable", "type_mismatch"]],
+  ])("refuses %s", (_name, call, expected) => {
+    expect(refusal(call)).toEqual(expected);
   });
 });
