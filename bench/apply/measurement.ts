@@ -5,6 +5,8 @@ import type { ScenarioName } from "./scenarios.js";
 export const BENCH_TIMINGS = { opSchedulingMs: 0, opRunMs: 300, deployPendingMs: 0, deployBuildMs: 500, domainActivationMs: 500 } as const;
 /** A fixed bootstrap key, so a saved world can be restored with the same credentials. */
 export const BENCH_API_KEY = "svc-bench-key-0001";
+/** Every run is keyed (the set-up recommended for pipelines), so no scrypt runs. */
+export const BENCH_FINGERPRINT_KEY = "be4c".repeat(16);
 
 /** What one run printed. */
 export interface Measurement {

@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { startEmulator, type EmulatorOptions, type StateDocument } from "../../src/emulator/index.js";
 import { apply, createPlatformApi, plan, type PushResult } from "../../src/v1.js";
 import { lowerBounds, type PlatformCosts } from "./lower-bound.js";
-import { BENCH_API_KEY, BENCH_TIMINGS, type Measurement } from "./measurement.js";
+import { BENCH_API_KEY, BENCH_FINGERPRINT_KEY, BENCH_TIMINGS, type Measurement } from "./measurement.js";
 import { createRequestRecorder, deploymentCount, mutationCount, sequentialWaves } from "./request-recorder.js";
 import { BENCH_BASE_DIR, scenarioPolicy, warmUpPolicy, widePolicy, type ScenarioName } from "./scenarios.js";
 
@@ -23,7 +23,7 @@ function emulatorOptions(latencyMs: number, seed?: StateDocument): EmulatorOptio
 async function converge(stateFile: string): Promise<void> {
   const emu = await startEmulator(emulatorOptions(0));
   try {
-    const result = await apply(widePolicy(), { apiKey: emu.apiKey, apiHost: emu.apiHost, projectId: emu.projectId, branchId: emu.defaultBranchId, baseDir: BENCH_BASE_DIR, updateExisting: true, polling: { initialMs: 20, maxMs: 50 } });
+    const result = await apply(widePolicy(), { apiKey: emu.apiKey, apiHost: emu.apiHost, projectId: emu.projectId, branchId: emu.defaultBranchId, baseDir: BENCH_BASE_DIR, updateExisting: true, polling: { initialMs: 20, maxMs: 50 }, fingerprintKey: BENCH_FINGERPRINT_KEY });
     if (result.failed.length > 0) throw new Error(`converging wide failed: ${result.failed.map((f) => `${f.change.id}: ${f.error.message}`).join("; ")}`);
     await emu.settle();
     writeFileSync(stateFile, JSON.stringify(emu.state.snapshot({ secrets: true })));
@@ -38,7 +38,7 @@ async function measure(scenario: ScenarioName, op: "plan" | "apply", concurrency
   try {
     const recorder = createRequestRecorder();
     const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost, fetch: recorder.fetch });
-    const options = { api, projectId: emu.projectId, branchId: emu.defaultBranchId, baseDir: BENCH_BASE_DIR, concurrency };
+    const options = { api, projectId: emu.projectId, branchId: emu.defaultBranchId, baseDir: BENCH_BASE_DIR, concurrency, fingerprintKey: BENCH_FINGERPRINT_KEY };
     await plan(warmUpPolicy(), { ...options, concurrency: 8 });
     recorder.clear();
     const config = scenarioPolicy(scenario);
