@@ -1,0 +1,135 @@
+/**
+ * Fleet and verification benchmark (`npm run bench:plans`, run by hand; not part of the tests
+ * or CI; it prints figures and asserts nothing). Against an in-process emulator:
+ *
+ * 1. The cost of `verify` on one branch of a `mix`-50 policy: plan alone and plan with
+ *    `verify: true`, best of 3 each, and their ratio.
+ * 2. A fleet of 200 branches × `mix`-50: `planFleet` of the fresh branches, `applyFleet`, then the
+ *    converged `planFleet`; for each, wall time, requests in all and per branch, and the longest
+ *    chain of sequential requests (waves) a branch saw.
+ *
+ * The machine's load average is printed before and after: the machine is shared, so figures
+ * move with what else runs on it.
+ *
+ *   npm run bench:plans [-- --branches 200] [--size 50]
+ */
+import { availableParallelism, cpus, loadavg } from "node:os";
+import { createPlatformApi, defineConfig, plan, planFleet, applyFleet, type PolicyConfig, type FleetResult } from "../../src/v1.js";
+import { startEmulator, type SeedDocument } from "../../src/emulator/index.js";
+import { createRequestRecorder, sequentialWaves, type RecordedRequest } from "../apply/request-recorder.js";
+import { BENCH_BASE_DIR } from "../apply/scenarios.js";
+
+function argNumber(name: string, fallback: number): number {
+  const i = process.argv.indexOf(name);
+  const value = i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+const BRANCHES = argNumber("--branches", 200);
+const SIZE = argNumber("--size", 50);
+const KEY = "svc_bench_plans_key_0000000000000001";
+const FINGERPRINT_KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+const TIMINGS = { opSchedulingMs: 0, opRunMs: 5, deployPendingMs: 0, deployBuildMs: 5, domainActivationMs: 0 };
+const POLLING = { initialMs: 5, maxMs: 50 };
+
+/**
+ * `mix`-N: half functions (the prebuilt `fixtures/bench/fn`), a fifth buckets, the rest triggers
+ * (schedule and storage, alternating), and a per-branch closure (protected main, a compute
+ * setting elsewhere). No custom domains: a hostname belongs to one branch of the account.
+ */
+function mixPolicy(size: number): PolicyConfig {
+  const fnCount = Math.max(1, Math.floor(size / 2));
+  const bucketCount = Math.max(1, Math.floor(size / 5));
+  const triggerCount = Math.max(0, size - fnCount - bucketCount);
+  const functions: NonNullable<PolicyConfig["functions"]> = {};
+  const buckets: NonNullable<PolicyConfig["buckets"]> = {};
+  const triggers: NonNullable<PolicyConfig["triggers"]> = {};
+  for (let i = 0; i < fnCount; i++) functions[`fn${i}`] = { name: `Function ${i}`, source: "./fn", bundler: "none", env: { INDEX: String(i) } };
+  for (let i = 0; i < bucketCount; i++) buckets[`bucket-${i}`] = { access: "private" };
+  for (let i = 0; i < triggerCount; i++) {
+    triggers[`t${i}`] = i % 2 === 0
+      ? { type: "schedule", function: `fn${i % fnCount}`, cron: `${i % 60} * * * *` }
+      : { type: "storage_object_created", function: `fn${i % fnCount}`, bucket: `bucket-${i % bucketCount}`, prefix: "in/" };
+  }
+  return defineConfig({ buckets, functions, triggers, branch: (t) => (t.isDefault ? { protected: true } : { postgres: { computeSettings: { suspendTimeout: "10m" } } }) });
+}
+
+function seed(branches: number): SeedDocument {
+  const branch = (name: string, extra: object) => ({ name, endpoints: [{ type: "read_write" as const }], roles: [{ name: "neondb_owner" }], databases: [{ name: "neondb", owner_name: "neondb_owner" }], ...extra });
+  return {
+    version: 1,
+    users: [{ email: "bench@example.test", plan: "scale", api_keys: [{ name: "bench", key: KEY, admin: true }] }],
+    projects: [{ owner: "bench@example.test", name: "bench", branches: [branch("main", { default: true }), ...Array.from({ length: branches - 1 }, (_, i) => branch(`preview/${String(i + 1).padStart(3, "0")}`, { parent: "main" }))] }],
+  };
+}
+
+const ms = (n: number): string => (n >= 1000 ? `${(n / 1000).toFixed(1)} s` : `${Math.round(n)} ms`);
+const load = (): string => loadavg().map((l) => l.toFixed(2)).join(" ");
+
+/** Per branch: requests and sequential waves, from the recorded requests (the branch id is in the path). */
+function perBranch(requests: readonly RecordedRequest[], fleet: FleetResult): { requests: number[]; waves: number[] } {
+  const byBranch = new Map<string, RecordedRequest[]>(fleet.branches.map((b) => [b.branchId, []]));
+  for (const r of requests) {
+    const id = /\/branches\/([^/]+)/.exec(r.path)?.[1];
+    if (id !== undefined) byBranch.get(id)?.push(r);
+  }
+  const lists = [...byBranch.values()];
+  return { requests: lists.map((l) => l.length), waves: lists.map((l) => sequentialWaves(l)) };
+}
+
+function stats(values: readonly number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mean = sorted.reduce((s, v) => s + v, 0) / Math.max(1, sorted.length);
+  return `mean ${mean.toFixed(1)}, min ${sorted[0] ?? 0}, max ${sorted.at(-1) ?? 0}`;
+}
+
+async function main(): Promise<void> {
+  console.log(`bench:plans — ${BRANCHES} branches × mix-${SIZE}; ${availableParallelism()} CPUs (${cpus()[0]?.model ?? "?"}); load average ${load()}`);
+  const emu = await startEmulator({ seed: seed(BRANCHES), apiKey: KEY, timings: TIMINGS });
+  const policy = mixPolicy(SIZE);
+  const base = { projectId: emu.projectId, baseDir: BENCH_BASE_DIR, fingerprintKey: FINGERPRINT_KEY, polling: POLLING };
+  try {
+    // 1. The cost of verify on one fresh branch.
+    const one = { ...base, branchId: emu.defaultBranchId, api: createPlatformApi({ apiKey: KEY, apiHost: emu.apiHost, polling: POLLING }) };
+    await plan(policy, one); // warm-up: module loading and archives
+    const best = async (verify: boolean): Promise<{ ms: number; verified?: boolean; verifyMs?: number }> => {
+      let out = { ms: Number.POSITIVE_INFINITY } as { ms: number; verified?: boolean; verifyMs?: number };
+      for (let i = 0; i < 3; i++) {
+        const t = performance.now();
+        const r = await plan(policy, { ...one, verify });
+        const took = performance.now() - t;
+        if (took < out.ms) out = { ms: took, ...(r.verification ? { verified: r.verification.verified, verifyMs: r.verification.ms } : {}) };
+      }
+      return out;
+    };
+    const alone = await best(false);
+    const verified = await best(true);
+    console.log(`\nverify (1 branch, mix-${SIZE}, ${SIZE} changes; best of 3)`);
+    console.log(`  plan alone            ${ms(alone.ms)}`);
+    console.log(`  plan --verify         ${ms(verified.ms)}  (verified: ${String(verified.verified)}; verification itself ${ms(verified.verifyMs ?? 0)})`);
+    console.log(`  ratio                 ${(verified.ms / alone.ms).toFixed(2)}×`);
+
+    // 2. The fleet.
+    console.log(`\nfleet (${BRANCHES} branches, concurrency budget 16; load average ${load()})`);
+    for (const [label, run] of [
+      ["planFleet, fresh", (o: Parameters<typeof planFleet>[1]) => planFleet(policy, o)],
+      ["applyFleet", (o: Parameters<typeof planFleet>[1]) => applyFleet(policy, { ...o, updateExisting: true, allowProtectedBranch: true })],
+      ["planFleet, converged", (o: Parameters<typeof planFleet>[1]) => planFleet(policy, o)],
+    ] as const) {
+      const recorder = createRequestRecorder();
+      const api = createPlatformApi({ apiKey: KEY, apiHost: emu.apiHost, polling: POLLING, fetch: recorder.fetch });
+      const t = performance.now();
+      const fleet = await run({ ...base, api, branches: "all", concurrency: 16 });
+      const took = performance.now() - t;
+      const failed = fleet.branches.filter((b) => b.error !== undefined).length;
+      const changes = fleet.branches.reduce((s, b) => s + (b.result?.changes.length ?? 0), 0);
+      const { requests, waves } = perBranch(recorder.requests, fleet);
+      console.log(`  ${label.padEnd(22)} ${ms(took).padStart(8)}  ${recorder.requests.length} requests; per branch ${stats(requests)}; waves per branch ${stats(waves)}; ${changes} changes; ${failed} failed`);
+    }
+    console.log(`\nload average after: ${load()}`);
+  } finally {
+    await emu.close();
+  }
+}
+
+await main();
