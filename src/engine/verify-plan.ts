@@ -51,7 +51,8 @@ export async function verifyPrepared(rt: OperationRuntime, prepared: PreparedPla
   });
   const blocking = prepared.diff.conflicts.filter((c) => c.blocking);
   if (blocking.length > 0) {
-    return done(blocking.map((c) => failure(c.changeId, c.code, `${c.kind} ${c.identifier}: ${c.reason}`)), prepared.diff.changes.map((p) => p.change));
+    // Apply would refuse before any change: nothing to apply on the replica, nothing to re-plan.
+    return done(blocking.map((c) => failure(c.changeId, c.code, `${c.kind} ${c.identifier} blocks apply: ${c.reason}`)), []);
   }
   const apiKey = `svc_replica_${randomBytes(16).toString("hex")}`;
   const { startEmulator } = await import("../emulator/index.js");

@@ -10,7 +10,7 @@ import { renderPlanGraph, type GraphFormat } from "../views/graph.js";
 import { buildPlanDocument, stringifyDocument } from "../views/json-plan.js";
 import { renderPlanMarkdown } from "../views/markdown-plan.js";
 import { renderPlanText } from "../views/text-plan.js";
-import { hasBlockingAnywhere, hasPendingOutside } from "../views/plan-notes.js";
+import { hasBlockingAnywhere, hasPendingOutside, planNotes } from "../views/plan-notes.js";
 import { summaryLine, type ViewTarget } from "../views/view-model.js";
 import { echoInfo, loadEnv, loadPolicy, printEcho, resolveTarget, viewTarget, type LoadedPolicy, type PolicyFlags, type Target } from "./target-setup.js";
 import { engineTuning } from "../engine-tuning.js";
@@ -125,7 +125,7 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
   } else if (flags.markdown === true) {
     ctx.out(renderPlanMarkdown(run.result, run.view));
   } else if (ctx.quiet) {
-    ctx.out(`${summaryLine(run.result)}\n`);
+    ctx.out(`${[summaryLine(run.result), ...planNotes(run.result)].join("\n")}\n`);
   } else {
     ctx.out(renderPlanText(run.result, ctx.styleFor("stdout"), { branchProtected: run.view.branchProtected }));
   }

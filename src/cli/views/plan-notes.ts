@@ -8,6 +8,12 @@ export function selectionLine(result: PushResult): string | undefined {
   return `targeted: ${result.changes.length} of ${s.total} changes; ${s.pending.length} remain pending${held}`;
 }
 
+/** The first line of a message, cut at 100 characters. */
+function short(message: string): string {
+  const line = message.split("\n")[0] ?? "";
+  return line.length <= 100 ? line : `${line.slice(0, 99)}…`;
+}
+
 function listed(items: readonly string[]): string {
   return items.length <= 3 ? items.join(", ") : `${items.slice(0, 3).join(", ")}, … (${items.length - 3} more)`;
 }
@@ -20,7 +26,7 @@ export function verificationLine(result: PushResult): string | undefined {
   const v = result.verification;
   if (v === undefined) return undefined;
   const parts: string[] = [];
-  if (v.failures.length > 0) parts.push(`${v.failures.length} failed (${listed(v.failures.map((f) => `${f.changeId ?? "replica"}: ${f.code}: ${f.message.split("\n")[0] ?? ""}`))})`);
+  if (v.failures.length > 0) parts.push(`${v.failures.length} failed (${listed(v.failures.map((f) => `${f.changeId === undefined ? "" : `${f.changeId}: `}${f.code}: ${short(f.message)}`))})`);
   if (v.residual.length > 0) parts.push(`${v.residual.length} change(s) would remain after applying (${listed(v.residual.map((c) => `${c.id}: ${c.fields.join(", ")}`))})`);
   const unchecked = v.unchecked.length === 0 ? "" : `; unchecked: ${listed(v.unchecked.map((u) => `${u.changeId} (${u.reason})`))}`;
   return v.verified ? `Verified on a local replica: applying this plan converges${unchecked}` : `Not verified on a local replica: ${parts.join("; ")}${unchecked}`;

@@ -42,6 +42,6 @@ describe("svc config plan --verify", () => {
     const policy = readFileSync(join(cwd, "svc.ts"), "utf8").replace('access: "public_read"', 'access: "private"');
     writeFileSync(join(cwd, "svc.ts"), policy);
     const run = await svc(["config", "plan", "--verify"]);
-    expect(run.stdout).toContain("Not verified on a local replica: 1 failed (replica: BUCKET_ACCESS_IMMUTABLE: bucket avatars:");
+    expect(run.stdout).toContain("Not verified on a local replica: 1 failed (BUCKET_ACCESS_IMMUTABLE: bucket avatars blocks apply: bucket avatars has access public_read;");
   });
 });
