@@ -1,6 +1,6 @@
 /**
  * Formats the apply bench's measurements: one table row per run, then the ratios to the lower
- * bound and to the one-at-a-time run, and the issue 10 targets with the measured value beside
+ * bound and to the one-at-a-time run, and the targets with the measured value beside
  * each. Pure: measurements in, text out.
  */
 import { scryptSync } from "node:crypto";
@@ -54,7 +54,7 @@ export function formatReport(all: readonly Measurement[], scryptMs: number): str
       m.concurrency === 1 || sequential === undefined ? "" : ratio(m.wallMs, sequential.wallMs),
     ];
   });
-  const lines = [table([header, ...rows]), "", "targets (issue 10):"];
+  const lines = [table([header, ...rows]), "", "targets:"];
   const wide = find(all, "wide", "apply", 8);
   if (wide !== undefined) {
     const execution = wide.wallMs - wide.planPhaseMs;

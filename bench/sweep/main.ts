@@ -6,7 +6,7 @@
  * `apply` (keyed), a no-op `plan` (keyed), `validate`, and for N ≤ 1000 the keyless pair (an
  * `apply` that re-keys every function env-only, then a no-op keyless `plan`). Each phase prints
  * wall time, requests, sequential waves, the in-flight peak (from the emulator's request log),
- * peak RSS and the load average, then the issue's targets as ratios. It asserts nothing.
+ * peak RSS and the load average, then the targets as ratios. It asserts nothing.
  *
  *   npm run build && npm run bench:sweep [-- --sizes 10,200,1000 --shapes mix]
  */
