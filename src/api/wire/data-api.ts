@@ -1,31 +1,10 @@
 /** Wire shapes of the data API (api.md §9). */
 import { z } from "zod";
 import { DATA_API_SETTINGS } from "../../model/kinds/data-api.js";
-import type { ValueOf, ValueRule } from "../../model/kinds/field.js";
-
-/** The wire schema of one setting: the descriptor's rule, so client and emulator agree with the policy. */
-function settingSchema(rule: ValueRule): z.ZodType {
-  switch (rule.type) {
-    case "boolean":
-      return z.boolean();
-    case "string":
-      return rule.nonEmpty === true ? z.string().min(1) : z.string();
-    case "integer":
-      return z.number().int().min(rule.min);
-    case "enum":
-      return z.enum(rule.values);
-    case "name-list":
-      return z.array(z.string().min(1)).min(1);
-  }
-}
-
-type SettingsInputShape = { [F in (typeof DATA_API_SETTINGS)[number] as F["wireKey"]]: z.ZodOptional<z.ZodType<ValueOf<F["rule"]>>> };
+import { wireFieldsSchema } from "./fields.js";
 
 /** Data API `settings` on the request side, in wire names, built from the Data API descriptor. */
-export const DataApiSettingsInputSchema = z.object(
-  // The cast restates, key by key, the types the descriptor already gives each setting.
-  Object.fromEntries(DATA_API_SETTINGS.map((field) => [field.wireKey, settingSchema(field.rule).optional()])) as SettingsInputShape,
-);
+export const DataApiSettingsInputSchema = wireFieldsSchema(DATA_API_SETTINGS);
 /** Data API `settings`. */
 export type DataApiSettingsInput = z.infer<typeof DataApiSettingsInputSchema>;
 

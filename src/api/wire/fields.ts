@@ -1,0 +1,28 @@
+/** Wire schemas built from kind descriptors (`src/model/kinds/`): the emulator validates requests with them. */
+import { z } from "zod";
+import type { FieldDescriptor, ValueOf, ValueRule } from "../../model/kinds/field.js";
+
+/** The wire schema of one field: the descriptor's rule, so client and emulator agree with the policy. */
+function settingSchema(rule: ValueRule): z.ZodType {
+  switch (rule.type) {
+    case "boolean":
+      return z.boolean();
+    case "string":
+      return rule.nonEmpty === true ? z.string().min(1) : z.string();
+    case "integer":
+      return z.number().int().min(rule.min);
+    case "enum":
+      return z.enum(rule.values);
+    case "name-list":
+      return z.array(z.string().min(1)).min(1);
+  }
+}
+
+/** The wire shape of a descriptor's fields: wire key → optional schema of its value type. */
+export type WireFieldsShape<F extends readonly FieldDescriptor[]> = { [D in F[number] as D["wireKey"]]: z.ZodOptional<z.ZodType<ValueOf<D["rule"]>>> };
+
+/** The request schema of a kind's fields in wire names (every field optional), from the descriptor's rules. */
+export function wireFieldsSchema<const F extends readonly FieldDescriptor[]>(fields: F) {
+  // The cast restates, key by key, the types the descriptor already gives each field.
+  return z.object(Object.fromEntries(fields.map((field) => [field.wireKey, settingSchema(field.rule).optional()])) as WireFieldsShape<F>);
+}
