@@ -1,9 +1,9 @@
-/** The data API (api.md §9): one per (branch, database). */
+/** The data API (api.md §9): one per (branch, database); parse, call `engine/data-api.ts`, render. */
 import { Hono, type Context } from "hono";
 import { DataApiCreateRequestSchema, DataApiUpdateRequestSchema } from "../../api/wire/index.js";
-import { effectiveDataApiSettings } from "../engine/data-api.js";
+import { disableDataApi, effectiveDataApiSettings, enableDataApi, findDataApi, updateDataApiSettings } from "../engine/data-api.js";
 import type { EmulatorEnv } from "../http/env.js";
-import { conflict, notFound, unprocessable } from "../http/errors.js";
+import { notFound } from "../http/errors.js";
 import { branchFromPath } from "../http/scope.js";
 import { readJson } from "../http/validate.js";
 import type { EmulatorRuntime } from "../runtime.js";
@@ -26,38 +26,37 @@ export function dataApiRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
 
   r.get(path, (c) => {
     const { project, branch, db } = scope(c);
-    const rec = branch.dataApi.get(db);
-    if (rec === undefined) throw notFound(`the data API is not enabled for database "${db}" on branch ${branch.id}`);
+    const rec = findDataApi(branch, db);
     return c.json({ url: urlOf(project, branch, db), status: "ready", settings: effectiveDataApiSettings(rec), available_schemas: ["public"] });
   });
 
   r.post(path, async (c) => {
     const { project, branch, db } = scope(c);
     const body = await readJson(c, DataApiCreateRequestSchema, { optional: true });
-    if (body.auth_provider === "neon_auth" && branch.auth === undefined) throw unprocessable(`auth_provider neon_auth needs branch auth on ${branch.id}; enable auth first or use external`);
-    if (body.auth_provider === "external" && body.jwks_url === undefined) throw unprocessable("auth_provider external needs jwks_url", "unprocessable", [{ path: "jwks_url", message: "required with external" }]);
-    if (branch.dataApi.has(db)) throw conflict(`the data API is already enabled for database "${db}" on branch ${branch.id}`, "already_enabled");
-    branch.dataApi.set(db, {
-      database: db,
-      settings: body.settings !== undefined ? { ...body.settings } : null,
-      ...(body.auth_provider !== undefined ? { authProvider: body.auth_provider } : {}),
-      createdAt: rt.world.clock.now(),
-    });
+    enableDataApi(
+      branch,
+      db,
+      {
+        ...(body.auth_provider !== undefined ? { authProvider: body.auth_provider } : {}),
+        ...(body.jwks_url !== undefined ? { jwksUrl: body.jwks_url } : {}),
+        ...(body.settings !== undefined ? { settings: body.settings } : {}),
+      },
+      rt.world.clock.now(),
+    );
     return c.json({ url: urlOf(project, branch, db) }, 201);
   });
 
   r.patch(path, async (c) => {
     const { branch, db } = scope(c);
-    const rec = branch.dataApi.get(db);
-    if (rec === undefined) throw notFound(`the data API is not enabled for database "${db}" on branch ${branch.id}`);
+    findDataApi(branch, db);
     const body = await readJson(c, DataApiUpdateRequestSchema, { optional: true });
-    if (body.settings !== undefined) rec.settings = { ...(rec.settings ?? {}), ...body.settings };
+    updateDataApiSettings(branch, db, body.settings);
     return c.json({}, 201);
   });
 
   r.delete(path, (c) => {
     const { branch, db } = scope(c);
-    if (!branch.dataApi.delete(db)) throw notFound(`the data API is not enabled for database "${db}" on branch ${branch.id}`);
+    disableDataApi(branch, db);
     return c.json({});
   });
 

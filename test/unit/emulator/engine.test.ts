@@ -2,6 +2,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { createBranch, deleteBranch, setDefaultBranch, updateBranch } from "../../../src/emulator/engine/branches.js";
 import { createClock } from "../../../src/emulator/engine/clock.js";
+import { disableDataApi, effectiveDataApiSettings, enableDataApi, findDataApi, updateDataApiSettings } from "../../../src/emulator/engine/data-api.js";
 import { deleteFunction, deployFunction, mergeEnvironment, renameFunction } from "../../../src/emulator/engine/deployments.js";
 import { newBranchRecord } from "../../../src/emulator/engine/lifecycle.js";
 import { createSnapshot, finalizeRestore, restoreBranch, restoreSnapshot, type RestoreBranchInput } from "../../../src/emulator/engine/restore.js";
@@ -206,5 +207,26 @@ describe("triggers", () => {
     ["a type change", () => updateTrigger(w.main, createTrigger(w.world, w.project, w.main, { type: "schedule", functionSlug: "api", name: "y", cron: "0 * * * *" }).id, { type: "storage_object_created" }), ["unprocessable", "type_mismatch"]],
   ])("refuses %s", (_name, call, expected) => {
     expect(refusal(call)).toEqual(expected);
+  });
+});
+
+describe("the Data API", () => {
+  let w: ReturnType<typeof world>;
+  beforeEach(() => {
+    w = world();
+  });
+
+  it("reads the defaults overlaid with the settings given at creation and by updates", () => {
+    enableDataApi(w.main, "neondb", { settings: { db_anon_role: "web" } }, 0);
+    updateDataApiSettings(w.main, "neondb", { db_max_rows: 10 });
+    expect(effectiveDataApiSettings(findDataApi(w.main, "neondb"))).toMatchObject({ db_anon_role: "web", db_max_rows: 10, db_schemas: ["public"] });
+  });
+
+  it("is enabled once, needs branch auth for neon_auth, and is gone once disabled", () => {
+    expect(refusal(() => enableDataApi(w.main, "neondb", { authProvider: "neon_auth" }, 0))).toEqual(["unprocessable", "unprocessable"]);
+    enableDataApi(w.main, "neondb", {}, 0);
+    expect(refusal(() => enableDataApi(w.main, "neondb", {}, 0))).toEqual(["conflict", "already_enabled"]);
+    disableDataApi(w.main, "neondb");
+    expect(refusal(() => findDataApi(w.main, "neondb"))).toEqual(["not_found", "not_found"]);
   });
 });
