@@ -9,6 +9,7 @@ import type { PushResult } from "../model/plan.js";
 import type { PushConfigOptions } from "./options.js";
 import { prepareRuntime } from "./options.js";
 import { pushConfig } from "./push-config.js";
+import { globRegExp } from "./select-changes.js";
 
 /** Options of {@link planFleet} and {@link applyFleet}: one policy, many branches of one project. */
 export interface FleetOptions extends Omit<PushConfigOptions, "branchId" | "dryRun" | "concurrency"> {
@@ -48,7 +49,7 @@ export interface FleetResult {
 
 function globMatcher(glob: string): (name: string) => boolean {
   if (glob === "all") return () => true;
-  const regex = new RegExp(`^${glob.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+  const regex = globRegExp(glob);
   return (name) => regex.test(name);
 }
 

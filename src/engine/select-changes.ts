@@ -46,8 +46,13 @@ export function readSelection(options: SelectionOptions): Selection | undefined 
   return targets.length === 0 && exclude.length === 0 ? undefined : { targets, exclude };
 }
 
+/** A whole-string matcher for a glob where `*` matches any run of characters (dots and slashes too). */
+export function globRegExp(glob: string): RegExp {
+  return new RegExp(`^${glob.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+}
+
 function matcher(patterns: readonly string[]): (address: string) => boolean {
-  const regexes = patterns.map((p) => new RegExp(`^${p.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`));
+  const regexes = patterns.map(globRegExp);
   return (address) => regexes.some((r) => r.test(address));
 }
 

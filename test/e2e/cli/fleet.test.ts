@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator, SeedDocument } from "../../../src/emulator/index.js";
-import { API_KEY, ensureBuilt, projectDir, runSvc, startTestEmulator, type RunResult } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import type { SeedDocument } from "../../../src/emulator/index.js";
+import { API_KEY, sharedEmulatorProject } from "./harness.js";
 
 const branch = (name: string, extra: object = {}) => ({ name, endpoints: [{ type: "read_write" as const }], roles: [{ name: "neondb_owner" }], databases: [{ name: "neondb", owner_name: "neondb_owner" }], ...extra });
 const SEED: SeedDocument = {
@@ -9,16 +9,7 @@ const SEED: SeedDocument = {
   projects: [{ owner: "fleet@example.test", name: "fleet", branches: [branch("main", { default: true }), branch("preview/x", { parent: "main" }), branch("preview/y", { parent: "main" })] }],
 };
 
-let emu: RunningEmulator;
-let cwd: string;
-beforeAll(async () => {
-  await ensureBuilt();
-  emu = await startTestEmulator({ seed: SEED });
-  cwd = projectDir();
-}, 180_000);
-afterAll(async () => emu.close());
-
-const svc = (args: string[]): Promise<RunResult> => runSvc([...args, "--env", ".env.ci"], { cwd, env: { SVC_API_HOST: emu.apiHost, SVC_API_KEY: emu.apiKey, SVC_PROJECT_ID: emu.projectId } });
+const { emu, svc } = sharedEmulatorProject({ seed: SEED }, { branch: false });
 
 describe("svc config plan|apply --branches", () => {
   it("plans every branch and prints one summary table; --detailed-exitcode gives the worst branch's code", async () => {
@@ -35,7 +26,7 @@ describe("svc config plan|apply --branches", () => {
         "",
       ].join("\n"),
     );
-    expect(run.stderr).toContain(`Target: project ${emu.projectId}, branches all, api ${emu.apiHost}`);
+    expect(run.stderr).toContain(`Target: project ${emu().projectId}, branches all, api ${emu().apiHost}`);
   });
 
   it("prints the table as JSON and as Markdown", async () => {

@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { afterAll, beforeAll } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 
 /** The repository root. */
@@ -192,4 +193,33 @@ export function runSvcInPty(
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ code, signal, stdout: out, stderr: "" }));
   });
+}
+
+/**
+ * One built bin, one emulator and one copy of fixtures/cli/project for a whole test file:
+ * registers the hooks and returns accessors, plus `svc` running the bin there with the
+ * emulator's `SVC_*` variables (`branch: false` leaves `SVC_BRANCH_ID` out) and `--env .env.ci`.
+ */
+export function sharedEmulatorProject(extra: Parameters<typeof startEmulator>[0] = {}, options: { branch?: boolean } = {}): {
+  emu: () => RunningEmulator;
+  cwd: () => string;
+  svc: (args: string[]) => Promise<RunResult>;
+} {
+  let emu: RunningEmulator | undefined;
+  let cwd = "";
+  beforeAll(async () => {
+    await ensureBuilt();
+    emu = await startTestEmulator(extra);
+    cwd = projectDir();
+  }, 180_000);
+  afterAll(async () => emu?.close());
+  const current = (): RunningEmulator => {
+    if (emu === undefined) throw new Error("the emulator starts in beforeAll");
+    return emu;
+  };
+  return {
+    emu: current,
+    cwd: () => cwd,
+    svc: (args) => runSvc([...args, "--env", ".env.ci"], { cwd, env: emulatorEnv(current(), options.branch === false ? undefined : current().defaultBranchId) }),
+  };
 }

@@ -2,21 +2,11 @@ import { join } from "node:path";
 import { instance } from "@viz-js/viz";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderPlanDot, renderPlanMermaid } from "../../../src/cli/views/graph.js";
-import type { RunningEmulator } from "../../../src/emulator/index.js";
 import type { Change, PushResult } from "../../../src/model/plan.js";
 import { launchBrowser, SKIP_BROWSER } from "../instant/browser.js";
-import { ROOT, emulatorEnv, ensureBuilt, projectDir, runSvc, startTestEmulator, type RunResult } from "./harness.js";
+import { ROOT, sharedEmulatorProject } from "./harness.js";
 
-let emu: RunningEmulator;
-let cwd: string;
-beforeAll(async () => {
-  await ensureBuilt();
-  emu = await startTestEmulator();
-  cwd = projectDir();
-}, 180_000);
-afterAll(async () => emu.close());
-
-const svc = (args: string[]): Promise<RunResult> => runSvc([...args, "--env", ".env.ci"], { cwd, env: emulatorEnv(emu) });
+const { svc } = sharedEmulatorProject();
 
 /** A plan with every action and a chain, as the engine would order it. */
 function syntheticPlan(): PushResult {
