@@ -150,7 +150,8 @@ export function buildProgram(hooks: ProgramHooks): Command {
 
   const validate = addPolicy(addCommon(config.command("validate").description("check svc.ts offline: no key, no network")))
     .option("--json", "print {formatVersion, command, configPath, valid, issues} on stdout")
-    .option("--no-bundle", "skip bundling the functions");
+    .option("--no-bundle", "skip bundling the functions")
+    .option("--allow-external-sources", "accept function sources that resolve outside the policy's directory (default: off)");
   examples(validate, ["svc config validate", "svc config validate --env .env.ci --json"]);
   run(validate, (opts) => runValidate(ctx, opts));
 

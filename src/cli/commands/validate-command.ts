@@ -1,4 +1,5 @@
 import { toFunctionConfig } from "../../bundle/entry.js";
+import { checkSourcesInsideProject } from "../../engine/source-scope.js";
 import type { BranchTarget, ResolvedPolicy } from "../../model/desired-state.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { isPlatformError } from "../../errors/platform-error.js";
@@ -13,6 +14,8 @@ export interface ValidateFlags extends PolicyFlags {
   json?: boolean;
   /** commander's `--no-bundle` sets this to false. */
   bundle?: boolean;
+  /** `--allow-external-sources`: sources outside the policy's directory are not an issue. */
+  allowExternalSources?: boolean;
 }
 
 /** One validation issue and the synthetic target it appeared for (`null` = the static policy). */
@@ -50,7 +53,8 @@ function dedupe(issues: readonly ValidateIssue[]): ValidateIssue[] {
   });
 }
 
-async function checkPolicy(engine: EnginePort, config: PolicyConfig, bundle: boolean): Promise<ValidateIssue[]> {
+async function checkPolicy(engine: EnginePort, config: PolicyConfig, options: { bundle: boolean; allowExternalSources: boolean }): Promise<ValidateIssue[]> {
+  const { bundle } = options;
   const issues: ValidateIssue[] = [];
   const resolved: ResolvedPolicy[] = [];
   for (const { label, target } of TARGETS) {
@@ -60,6 +64,15 @@ async function checkPolicy(engine: EnginePort, config: PolicyConfig, bundle: boo
       const found = issuesOf(err, label);
       if (found === undefined) throw err;
       issues.push(...found);
+    }
+  }
+  if (!options.allowExternalSources) {
+    for (const r of resolved) {
+      try {
+        await checkSourcesInsideProject(r);
+      } catch (err) {
+        issues.push(...(issuesOf(err, null) ?? []));
+      }
     }
   }
   const functions = new Map(resolved.flatMap((r) => r.functions.map((f) => [f.slug, f] as const)));
@@ -96,7 +109,7 @@ export async function runValidate(ctx: CommandContext, flags: ValidateFlags): Pr
   let issues: ValidateIssue[];
   try {
     policy = await loadPolicy(ctx, engine, flags);
-    issues = await checkPolicy(engine, policy.config, flags.bundle !== false);
+    issues = await checkPolicy(engine, policy.config, { bundle: flags.bundle !== false, allowExternalSources: flags.allowExternalSources === true });
   } catch (err) {
     const found = issuesOf(err, null);
     if (found === undefined || !isPlatformError(err) || (err.code !== ErrorCode.CONFIG_LOAD_FAILED && err.code !== ErrorCode.CONFIG_INVALID)) throw err;

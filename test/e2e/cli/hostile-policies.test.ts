@@ -64,7 +64,7 @@ describe("function sources and shipped files", () => {
     expect(run.stderr).toContain("warning: function api: excluded server.pem: ");
   });
 
-  it("plan refuses a source outside the project until --allow-external-sources", async () => {
+  it("validate and plan refuse a source outside the project until --allow-external-sources", async () => {
     const outside = emptyDir();
     writeFileSync(join(outside, "index.mjs"), FN);
     const dir = policyDir(`export default { functions: { api: { name: "Api", source: ${JSON.stringify(outside)} } } };`);
@@ -77,5 +77,9 @@ describe("function sources and shipped files", () => {
     expect(refused.stderr).toContain("--allow-external-sources");
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).toContain("function.api");
+    const validate = await runSvc(["config", "validate"], { cwd: dir, env: {} });
+    expect(validate.code).toBe(1);
+    expect(validate.stderr).toContain(`functions.api.source: resolves to ${outside}`);
+    expect((await runSvc(["config", "validate", "--allow-external-sources"], { cwd: dir, env: {} })).code).toBe(0);
   });
 });
