@@ -62,7 +62,9 @@ export function buildPulledBranchConfig(records: PulledBranchRecords): PulledBra
   if (records.auth !== null) policy.auth = true;
   if (records.dataApi !== null) policy.dataApi = pulledDataApi(records.dataApi, records.auth !== null);
   const tuning = pulledTuning(records, parent);
-  policy.branch = () => structuredClone(tuning);
+  // The tuning belongs to the kind of branch it was pulled from: a preview created from a pulled
+  // default branch's file is not protected just because the default branch is.
+  policy.branch = (t) => ((t.isDefault === true) === branch.default ? structuredClone(tuning) : {});
 
   const buckets = records.buckets
     .map((b) => ({ name: b.name, access: b.access_level }))

@@ -6,7 +6,7 @@
 /** What rendering needs from a `PulledBranchConfig` (engine.md §11). */
 export interface RenderablePulledConfig {
   project: { id: string; name: string };
-  branch: { id: string; name: string };
+  branch: { id: string; name: string; isDefault?: boolean };
   config: { auth?: unknown; dataApi?: unknown; branch?: unknown };
   preview?: { buckets?: { name: string; access: string }[]; functions?: { slug: string; name: string }[] };
 }
@@ -30,10 +30,10 @@ function renderValue(value: unknown, indent: string): string {
   return `{\n${entries.map(([k, v]) => `${inner}${renderKey(k)}: ${renderValue(v, inner)},`).join("\n")}\n${indent}}`;
 }
 
-/** The constant tuning the pulled closure returns (it ignores its target). */
-function tuningOf(branch: unknown, name: string): unknown {
+/** The tuning the pulled closure returns for the branch it was pulled from. */
+function tuningOf(branch: unknown, name: string, isDefault: boolean): unknown {
   if (typeof branch !== "function") return undefined;
-  return (branch as (t: { name: string; exists: boolean }) => unknown)({ name, exists: true }) ?? {};
+  return (branch as (t: { name: string; exists: boolean; isDefault: boolean }) => unknown)({ name, exists: true, isDefault }) ?? {};
 }
 
 function comment(text: string): string {
@@ -51,8 +51,14 @@ export function renderPolicySource(pulled: RenderablePulledConfig): string {
   const { auth, dataApi, branch } = pulled.config;
   if (auth !== undefined) lines.push(`  auth: ${renderValue(auth, "  ")},`);
   if (dataApi !== undefined) lines.push(`  dataApi: ${renderValue(dataApi, "  ")},`);
-  const tuning = tuningOf(branch, pulled.branch.name);
-  if (tuning !== undefined) lines.push(`  branch: () => (${renderValue(tuning, "  ")}),`);
+  const isDefault = pulled.branch.isDefault === true;
+  const tuning = tuningOf(branch, pulled.branch.name, isDefault);
+  if (tuning !== undefined) {
+    // The tuning applies to the kind of branch it was pulled from (default or not), so a preview
+    // created from a pulled default branch's file does not inherit its protection.
+    const [onDefault, onOthers] = isDefault ? [renderValue(tuning, "  "), "{}"] : ["{}", renderValue(tuning, "  ")];
+    lines.push(`  branch: (t) => (t.isDefault ? ${onDefault} : ${onOthers}),`);
+  }
   lines.push("});");
   const buckets = pulled.preview?.buckets ?? [];
   if (buckets.length > 0) {

@@ -105,10 +105,10 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
   const json = flags.json === true;
   const started = ctx.io.now();
   const given = { updateExisting: flags.updateExisting === true || flags.yes === true, allowDataLoss: flags.allowDataLoss === true, allowProtected: flags.allowProtected === true || flags.yes === true };
-  if (!json && !ctx.quiet) ctx.out(renderPlanText(result, ctx.styleFor("stdout"), { branchProtected: view.branchProtected, granted: given }));
+  if (!json && !ctx.quiet) ctx.out(renderPlanText(result, ctx.styleFor("stdout"), { branchProtected: view.branchProtected, configPath: view.configPath, granted: given }));
   if (result.changes.length === 0 && !hasBlockingConflict(result)) {
     if (json) printDocument(ctx, view, result, { status: "no-changes", durationMs: 0, error: null }, input.wrapDocument);
-    else if (ctx.quiet) ctx.out(`${noChangesLine(view.branchName)}\n`);
+    else if (ctx.quiet) ctx.out(`${noChangesLine(view.branchName, view.configPath)}\n`);
     await input.onSuccess?.();
     return 0;
   }

@@ -127,7 +127,7 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
   } else if (ctx.quiet) {
     ctx.out(`${[summaryLine(run.result), ...planNotes(run.result)].join("\n")}\n`);
   } else {
-    ctx.out(renderPlanText(run.result, ctx.styleFor("stdout"), { branchProtected: run.view.branchProtected }));
+    ctx.out(renderPlanText(run.result, ctx.styleFor("stdout"), { branchProtected: run.view.branchProtected, configPath: run.view.configPath }));
   }
   if (flags.detailedExitcode !== true) return 0;
   if (hasBlockingAnywhere(run.result)) return 3;

@@ -113,7 +113,7 @@ export function renderPlanMarkdown(result: PushResult, target: ViewTarget, budge
     `<!-- svc-plan v1 project=${target.projectId} branch=${target.branchId} -->\n### svc plan: ${escapeMarkdown(target.branchName)}`,
     `Project ${codeSpan(target.projectId)} · branch ${codeSpan(target.branchId)} · API ${codeSpan(target.apiHost)} · config ${codeSpan(target.configPath)}`,
   ];
-  if (result.changes.length === 0 && result.conflicts.length === 0 && result.selection === undefined) blocks.push(`**${noChangesLine(target.branchName)}**`);
+  if (result.changes.length === 0 && result.conflicts.length === 0 && result.selection === undefined) blocks.push(`**${noChangesLine(target.branchName, escapeMarkdown(target.configPath))}**`);
   blocks.push(`**${summaryLine(result)}**`, ...planNotes(result).map(escapeMarkdown), ...warningBlock(result, target), ...engineWarningBlock(result));
 
   const tableRows = [...result.conflicts.map(conflictRow), ...result.changes.map(changeRow)];
@@ -139,7 +139,7 @@ export function renderPlanMarkdown(result: PushResult, target: ViewTarget, budge
   }
   let shownUnmanaged = 0;
   if (unmanaged.length > 0 && fits("#### Unmanaged\n\n")) {
-    out += "#### Unmanaged\n\nOn the branch, not declared in svc.ts; left unchanged.\n\n";
+    out += `#### Unmanaged\n\nOn the branch, not declared in ${escapeMarkdown(target.configPath)}; left unchanged.\n\n`;
     for (const line of unmanaged) {
       if (!fits(`${line}\n`)) break;
       out += `${line}\n`;

@@ -25,6 +25,8 @@ function colorSymbol(action: Change["action"], style: Style): string {
 export interface TextPlanOptions {
   /** The target branch is protected: the summary is followed by the flag apply needs. */
   branchProtected?: boolean;
+  /** The policy file the plan came from, as the echo shows it. @default "svc.ts" */
+  configPath?: string;
   /** Flags this run already grants; a mark names only the flags still needed. */
   granted?: { updateExisting?: boolean; allowDataLoss?: boolean; allowProtected?: boolean };
 }
@@ -75,7 +77,7 @@ export function conflictAddress(conflict: ConflictReport): string {
  */
 export function renderPlanText(result: PushResult, style: Style = PLAIN_STYLE, options: TextPlanOptions = {}): string {
   const lines: string[] = [];
-  if (result.changes.length === 0 && result.conflicts.length === 0 && result.selection === undefined) lines.push(noChangesLine(result.branchName), "");
+  if (result.changes.length === 0 && result.conflicts.length === 0 && result.selection === undefined) lines.push(noChangesLine(result.branchName, options.configPath), "");
   if (result.changes.length > 0) {
     const widest = Math.max(...result.changes.map((c) => `  ${symbolFor(c.action)} ${c.address}`.length + 2));
     const markColumn = Math.max(MARK_COLUMN, widest);
@@ -84,7 +86,7 @@ export function renderPlanText(result: PushResult, style: Style = PLAIN_STYLE, o
     lines.push("");
   }
   if (result.unmanaged.length > 0) {
-    lines.push(style.bold("Unmanaged (on the branch, not declared in svc.ts; left unchanged)"));
+    lines.push(style.bold(`Unmanaged (on the branch, not declared in ${options.configPath ?? "svc.ts"}; left unchanged)`));
     for (const entry of sortedUnmanaged(result.unmanaged)) {
       lines.push(`  ${entry.address}${entry.inherited ? " (inherited)" : ""}`);
     }

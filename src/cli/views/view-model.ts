@@ -63,8 +63,8 @@ export function hasBlockingConflict(result: PushResult): boolean {
 }
 
 /** The line printed instead of a plan when there is nothing to do. */
-export function noChangesLine(branchName: string): string {
-  return `No changes. Branch ${branchName} matches svc.ts.`;
+export function noChangesLine(branchName: string, configPath = "svc.ts"): string {
+  return `No changes. Branch ${branchName} matches ${configPath}.`;
 }
 
 /** The summary line scripts match on; the words never change (cli.md §6.1). */

@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createPlatformApi } from "../../../src/api/index.js";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
@@ -51,5 +53,22 @@ describe("the text plan says everything applying it needs", () => {
     const twice = await svc(["config", "apply", "plan.json", "--update-existing"]);
     expect(twice.code).toBe(0);
     expect(twice.stdout).toBe("Nothing to apply: branch main already matches plan.json (was it applied already?)\n");
+  });
+});
+
+describe("a pulled file", () => {
+  it("plans clean against its branch, naming the pulled file, and gives a preview none of the default branch's tuning", async () => {
+    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
+    const updated = await api.updateBranch({ projectId: emu.projectId, branchId: emu.defaultBranchId, branch: { protected: true } });
+    await api.waitForOperations({ projectId: emu.projectId, operations: updated.operations });
+    const pulled = await svc(["config", "pull"]);
+    expect(pulled.code).toBe(0);
+    writeFileSync(join(cwd, "pulled.ts"), pulled.stdout);
+    const plan = await svc(["config", "plan", "--config", "pulled.ts"]);
+    expect(plan.stdout.startsWith("No changes. Branch main matches pulled.ts.\n")).toBe(true);
+    const preview = await runSvc(["branch", "create", "pr-3", "--config", "pulled.ts", "--json", ...ENV], { cwd, env: emulatorEnv(emu) });
+    expect(preview.code).toBe(0);
+    const created = (await api.listBranches({ projectId: emu.projectId })).find((b) => b.name === "pr-3");
+    expect(created?.protected).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import { renderPolicySource } from "../../../src/inspect/render-policy-source.js
 
 const pulled = {
   project: { id: "proj-1", name: "demo" },
-  branch: { id: "br-main-1", name: "main" },
+  branch: { id: "br-main-1", name: "main", isDefault: true },
   config: {
     auth: true,
     dataApi: { settings: { dbSchemas: ["api", "public"] }, database: "app" },
@@ -13,7 +13,7 @@ const pulled = {
 };
 
 describe("renderPolicySource", () => {
-  it("renders auth, dataApi and a constant branch closure with 2-space indentation, then comments for unmanaged items", () => {
+  it("renders auth, dataApi and a branch closure for the kind of branch it was pulled from with 2-space indentation, then comments for unmanaged items", () => {
     expect(renderPolicySource(pulled)).toBe(
       [
         '// svc.ts pulled from project "demo" (proj-1), branch "main" (br-main-1).',
@@ -30,7 +30,7 @@ describe("renderPolicySource", () => {
         "    },",
         '    database: "app",',
         "  },",
-        "  branch: () => ({",
+        "  branch: (t) => (t.isDefault ? {",
         '    parent: "root",',
         "    protected: true,",
         '    ttl: "7d",',
@@ -39,7 +39,7 @@ describe("renderPolicySource", () => {
         "        suspendTimeout: false,",
         "      },",
         "    },",
-        "  }),",
+        "  } : {}),",
         "});",
         "",
         "// Buckets on this branch (declare them under `buckets` to manage them):",
@@ -50,6 +50,11 @@ describe("renderPolicySource", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("gives a pulled preview's tuning to other previews, never to the default branch", () => {
+    const preview = { ...pulled, branch: { id: "br-pr-2", name: "pr-2", isDefault: false }, config: { branch: () => ({ ttl: "7d" }) } };
+    expect(renderPolicySource(preview)).toContain('  branch: (t) => (t.isDefault ? {} : {\n    ttl: "7d",\n  }),');
   });
 
   it("is deterministic and omits what the pulled config omits", () => {

@@ -105,7 +105,9 @@ describe("pullConfig", () => {
     expect(pulled.branch).toEqual({ id: MAIN, name: "main", isDefault: true, protected: false });
     expect(pulled.config.auth).toBeUndefined();
     expect(pulled.config.dataApi).toEqual({ database: "app", authProvider: "external" });
-    expect(pulled.config.branch?.({ name: "main", exists: true })).toEqual({ protected: false });
+    expect(pulled.config.branch?.({ name: "main", exists: true, isDefault: true })).toEqual({ protected: false });
+    // A preview planned or created from the pulled file does not get the default branch's tuning.
+    expect(pulled.config.branch?.({ name: "pr-1", exists: false, isDefault: false })).toEqual({});
     expect(pulled.preview).toBeUndefined();
   });
 
