@@ -14,6 +14,7 @@ import { describeError, exitCodeFor, renderErrorText, toJsonError } from "../vie
 import { buildPlanDocument, stringifyDocument, type ApplyOutcome } from "../views/json-plan.js";
 import { renderPlanText } from "../views/text-plan.js";
 import { renderApplyComplete, renderOutcomeLists } from "../views/text-result.js";
+import { selectionLine } from "../views/plan-notes.js";
 import { hasBlockingConflict, noChangesLine, type ViewTarget } from "../views/view-model.js";
 import type { WriteEnvFlags } from "../write-env.js";
 import type { PlanFlags } from "./plan-command.js";
@@ -108,7 +109,8 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
   if (!json && !ctx.quiet) ctx.out(renderPlanText(result, ctx.styleFor("stdout"), { branchProtected: view.branchProtected, configPath: view.configPath, granted: given }));
   if (result.changes.length === 0 && !hasBlockingConflict(result)) {
     if (json) printDocument(ctx, view, result, { status: "no-changes", durationMs: 0, error: null }, input.wrapDocument);
-    else if (ctx.quiet) ctx.out(`${noChangesLine(view.branchName, view.configPath)}\n`);
+    else if (ctx.quiet) ctx.out(`${selectionLine(result) ?? noChangesLine(view.branchName, view.configPath)}
+`);
     await input.onSuccess?.();
     return 0;
   }

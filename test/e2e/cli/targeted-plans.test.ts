@@ -43,5 +43,8 @@ describe("--target / --exclude", () => {
     expect(run.stdout).not.toContain("No changes.");
     expect(run.stdout).toContain("targeted: 0 of 4 changes; 4 remain pending");
     expect(run.stdout).toContain('SELECTION_UNMATCHED: targets pattern "domain.*" matches no change or conflict of this plan');
+    const quiet = await svc(["config", "apply", "--target", "domain.*", "--quiet", "--branch", emu.defaultBranchId]);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stdout).toBe("targeted: 0 of 4 changes; 4 remain pending\n");
   });
 });
