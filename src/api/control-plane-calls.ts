@@ -35,6 +35,11 @@ export type ControlPlaneCallName =
   | "waitForOperations"
   | "listDatabases"
   | "listRoles"
+  | "createRole"
+  | "deleteRole"
+  | "createDatabase"
+  | "updateDatabase"
+  | "deleteDatabase"
   | "getConnectionUri";
 
 /** The control-plane part of {@link PlatformApi}. */
@@ -152,6 +157,42 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
 
     listRoles: async (ref) =>
       (await send({ method: "GET", path: `${branchPath(ref)}/roles`, schema: z.object({ roles: z.array(RoleSchema) }) })).data.roles,
+
+    createRole: async ({ name, noLogin, ...ref }) =>
+      (
+        await send({
+          method: "POST",
+          path: `${branchPath(ref)}/roles`,
+          json: { role: { name, ...(noLogin === true ? { no_login: true } : {}) } },
+          schema: z.object({ role: RoleSchema, operations: OperationsField }),
+        })
+      ).data,
+
+    deleteRole: async ({ role, ...ref }) =>
+      (await send({ method: "DELETE", path: `${branchPath(ref)}/roles/${seg(role)}`, schema: z.object({ operations: OperationsField }) })).data,
+
+    createDatabase: async ({ name, ownerName, ...ref }) =>
+      (
+        await send({
+          method: "POST",
+          path: `${branchPath(ref)}/databases`,
+          json: { database: { name, owner_name: ownerName } },
+          schema: z.object({ database: DatabaseSchema, operations: OperationsField }),
+        })
+      ).data,
+
+    updateDatabase: async ({ database, ownerName, ...ref }) =>
+      (
+        await send({
+          method: "PATCH",
+          path: `${branchPath(ref)}/databases/${seg(database)}`,
+          json: { database: { owner_name: ownerName } },
+          schema: z.object({ database: DatabaseSchema, operations: OperationsField }),
+        })
+      ).data,
+
+    deleteDatabase: async ({ database, ...ref }) =>
+      (await send({ method: "DELETE", path: `${branchPath(ref)}/databases/${seg(database)}`, schema: z.object({ operations: OperationsField }) })).data,
 
     getConnectionUri: async ({ projectId, branchId, databaseName, roleName, endpointId, pooled }) =>
       (

@@ -93,7 +93,7 @@ export const OperationsField = z
 export const DatabaseSchema = lenient(w.DatabaseSchema.pick({ id: true, branch_id: true, name: true, owner_name: true }));
 
 /** A role (the password, if any, is dropped). */
-export const RoleSchema = lenient(w.RoleSchema.pick({ branch_id: true, name: true, protected: true }));
+export const RoleSchema = lenient(w.RoleSchema.pick({ branch_id: true, name: true, protected: true, authentication_method: true }));
 
 /** An auth integration. */
 export const AuthIntegrationSchema = lenient(

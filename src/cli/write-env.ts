@@ -42,6 +42,18 @@ const PREFIX = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The database the platform creates with a project, used when a branch has several. */
 const PLATFORM_DEFAULT_DATABASE = "neondb";
 
+/**
+ * The databases a policy declares, in preference order for `--write-env`: the Data API's
+ * database first when it is declared, then the others in the order `svc.ts` lists them.
+ */
+export function declaredDatabasesOf(config: unknown): string[] {
+  const policy = (typeof config === "object" && config !== null ? config : {}) as { databases?: unknown; dataApi?: unknown };
+  const declared = typeof policy.databases === "object" && policy.databases !== null ? Object.keys(policy.databases) : [];
+  const dataApi = typeof policy.dataApi === "object" && policy.dataApi !== null ? (policy.dataApi as { database?: unknown }).database : undefined;
+  const first = typeof dataApi === "string" && declared.includes(dataApi) ? [dataApi] : [];
+  return [...first, ...declared.filter((name) => !first.includes(name))];
+}
+
 /** `SVC_FUNCTION_<SLUG>_URL`: the slug upper-cased, anything but letters and digits as `_`. */
 export function functionUrlKey(prefix: string, slug: string): string {
   return `${prefix}SVC_FUNCTION_${slug.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_URL`;

@@ -144,12 +144,31 @@ export interface StorageTriggerDef extends TriggerCommon {
 /** A trigger (docs/policy.md#triggers). */
 export type TriggerDef = ScheduleTriggerDef | StorageTriggerDef;
 
-/** Which undeclared remote items are deleted (docs/policy.md#prune). Every field defaults to `false`. */
+/**
+ * Which undeclared remote items are deleted (docs/policy.md#prune). Every field defaults to `false`;
+ * `prune: true` sets all but `roles` and `databases`, which are only ever set by name.
+ */
 export interface PruneDef {
   functions?: boolean;
   triggers?: boolean;
   customDomains?: boolean;
   buckets?: boolean;
+  /** Delete roles the policy does not declare (not inherited, not protected, owning no database). */
+  roles?: boolean;
+  /** Delete databases the policy does not declare (not inherited); destructive: needs `allowDataLoss`. */
+  databases?: boolean;
+}
+
+/** A PostgreSQL role of the branch. Its password is the platform's; the policy never holds one. */
+export interface RoleDef {
+  /** `false` creates a role that cannot log in (`NOLOGIN`); fixed once created. @default true */
+  login?: boolean;
+}
+
+/** A PostgreSQL database of the branch. */
+export interface DatabaseDef {
+  /** The owning role: declared under `roles`, or already on the branch (e.g. inherited). */
+  owner: string;
 }
 
 /** Compute settings of the branch's read-write compute (docs/policy.md#compute-settings). */
@@ -207,6 +226,10 @@ export interface PolicyConfig {
   buckets?: Record<string, BucketDef>;
   /** Keyed by trigger name. */
   triggers?: Record<string, TriggerDef>;
+  /** PostgreSQL roles, keyed by role name (1–63 bytes, not `pg_…`). Omitted = not managed. */
+  roles?: Record<string, RoleDef>;
+  /** PostgreSQL databases, keyed by database name (1–63 bytes). Omitted = not managed. */
+  databases?: Record<string, DatabaseDef>;
   /** @default false */
   prune?: boolean | PruneDef;
   /** Per-branch tuning. @default () => ({}) */

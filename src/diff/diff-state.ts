@@ -3,11 +3,13 @@ import type { LiveState } from "../model/live-state.js";
 import type { PlanSummary } from "../model/plan.js";
 import { diffBranch, diffCompute } from "./branch.js";
 import { diffBuckets, pruneBuckets } from "./buckets.js";
+import { diffDatabases, pruneDatabases } from "./databases.js";
 import { diffDomains } from "./domains.js";
 import { diffFunctions, pruneFunctions } from "./functions.js";
 import { orderChanges } from "./order-changes.js";
 import type { DiffOptions, DiffResult, DiffSink } from "./plan-types.js";
 import type { PlannedChange } from "../model/planned-change.js";
+import { diffRoles, pruneRoles } from "./roles.js";
 import { diffAuth, diffDataApi } from "./services.js";
 import { stateFingerprint } from "./state-fingerprint.js";
 import { diffTriggers } from "./triggers.js";
@@ -56,6 +58,8 @@ export function diffState(desired: ResolvedPolicy, live: LiveState, options: Dif
   }
   diffBranch(desired, live, options.now, sink);
   diffCompute(desired, live, sink);
+  diffRoles(desired, live, sink);
+  diffDatabases(desired, live, sink);
   diffAuth(desired, live, sink);
   diffDataApi(desired, live, sink);
   if (!blocked.has("bucket")) diffBuckets(desired, live, sink);
@@ -64,6 +68,8 @@ export function diffState(desired: ResolvedPolicy, live: LiveState, options: Dif
   if (!blocked.has("domain")) diffDomains(desired, live, sink);
   pruneFunctions(desired, live, sink);
   pruneBuckets(desired, live, options.allowDataLoss, sink);
+  pruneDatabases(desired, live, options.allowDataLoss, sink);
+  pruneRoles(desired, live, sink);
   const changes = orderChanges(sink.changes);
   const unmanaged = [...sink.unmanaged].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   return {

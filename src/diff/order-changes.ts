@@ -5,7 +5,7 @@ import type { PlannedChange } from "../model/planned-change.js";
 import { MinHeap } from "./min-heap.js";
 
 const KIND_RANK: Record<ResourceKind, number> = {
-  branch: 0, compute: 1, auth: 2, dataApi: 3, bucket: 4, function: 5, trigger: 6, domain: 7,
+  branch: 0, compute: 1, role: 2, database: 3, auth: 4, dataApi: 5, bucket: 6, function: 7, trigger: 8, domain: 9,
 };
 
 function identifierOf(address: string): string {

@@ -12,14 +12,22 @@ export function serviceDatabase(desired: ResolvedPolicy): string {
   return desired.dataApi.state === "enabled" ? desired.dataApi.database : "neondb";
 }
 
-/** Ids of the control-plane changes (`update:branch`, `update:compute`) present in the plan. */
-function controlPlaneIds(sink: DiffSink): string[] {
-  return existingIds(sink.changes, ["update:branch", "update:compute"]);
+/**
+ * Ids of the changes a service change waits for: the control-plane ones (`update:branch`,
+ * `update:compute`) and the creation of the service database when this plan creates it.
+ */
+function controlPlaneIds(sink: DiffSink, database?: string): string[] {
+  return existingIds(sink.changes, ["update:branch", "update:compute", ...(database === undefined ? [] : [`create:database.${database}`])]);
 }
 
+/**
+ * `SERVICE_DATABASE_MISSING` when the service database is neither on the branch nor declared
+ * under `databases` (a claimed project's database, for one, is not `neondb`).
+ */
 function databaseMissing(desired: ResolvedPolicy, live: LiveState, kind: "auth" | "dataApi", sink: DiffSink): boolean {
   const db = serviceDatabase(desired);
   if (live.databases === undefined || live.databases.includes(db)) return false;
+  if (sink.changes.some((c) => c.change.id === `create:database.${db}`)) return false;
   sink.conflicts.push({
     kind,
     identifier: live.branch.name,
@@ -28,7 +36,7 @@ function databaseMissing(desired: ResolvedPolicy, live: LiveState, kind: "auth" 
     desired: db,
     reason:
       `the service database "${db}" does not exist on branch "${live.branch.name}" (databases: ${live.databases.join(", ") || "none"}); ` +
-      "set dataApi.database to one of them",
+      "set dataApi.database to one of them, or declare it under databases",
     blocking: true,
     code: "SERVICE_DATABASE_MISSING",
   });
@@ -58,7 +66,7 @@ export function diffAuth(desired: ResolvedPolicy, live: LiveState, sink: DiffSin
       before: null,
       after: { enabled: true, database },
       reason: `auth is on in the policy and the branch has no auth integration; it is created on database "${database}"`,
-      dependsOn: controlPlaneIds(sink),
+      dependsOn: controlPlaneIds(sink, database),
       op: { type: "auth-create", database },
     }),
   );
@@ -104,7 +112,7 @@ export function diffDataApi(desired: ResolvedPolicy, live: LiveState, sink: Diff
       });
       return;
     }
-    const deps = controlPlaneIds(sink);
+    const deps = controlPlaneIds(sink, want.database);
     if (want.authProvider === "builtin") deps.push(...existingIds(sink.changes, ["create:auth"]));
     sink.changes.push(
       makeChange({

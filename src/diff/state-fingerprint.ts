@@ -20,6 +20,10 @@ export function comparedProjection(live: LiveState): unknown {
     },
     compute: live.compute,
     databases: live.databases,
+    roles: live.roles,
+    databaseOwners: live.databaseOwners,
+    parentRoles: live.parentRoles,
+    parentDatabases: live.parentDatabases,
     auth: live.auth === undefined ? undefined : { enabled: live.auth.enabled },
     // In wire names, as the fingerprint has always hashed them: saved plans stay comparable.
     dataApi: live.dataApi === undefined ? undefined : { ...live.dataApi, settings: live.dataApi.settings === null ? null : toWire(DATA_API_SETTINGS, live.dataApi.settings) },

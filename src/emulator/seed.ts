@@ -41,7 +41,7 @@ const BranchSeedSchema = z.object({
   /** RFC 3339; the branch is deleted then. */
   expires_at: z.iso.datetime({ offset: true }).optional(),
   endpoints: z.array(z.object({ id: Id.optional(), type: z.enum(["read_write", "read_only"]), state: z.enum(["active", "idle"]).optional(), autoscaling_limit_min_cu: z.number().optional(), autoscaling_limit_max_cu: z.number().optional(), suspend_timeout_seconds: z.number().optional() })).optional(),
-  roles: z.array(z.object({ name: z.string().min(1), password: z.string().optional() })).optional(),
+  roles: z.array(z.object({ name: z.string().min(1), password: z.string().optional(), no_login: z.boolean().optional() })).optional(),
   databases: z.array(z.object({ name: z.string().min(1), owner_name: z.string().min(1) })).optional(),
   buckets: z.array(z.object({ name: z.string().min(1), access_level: z.string().optional() })).optional(),
   objects: z.array(z.object({ bucket: z.string(), key: z.string(), size: z.number().int().min(0).optional() })).optional(),
@@ -210,7 +210,7 @@ function loadBranches(world: World, project: ProjectRec, branches: z.infer<typeo
 
 function loadBranchChildren(world: World, project: ProjectRec, branch: BranchRec, b: z.infer<typeof BranchSeedSchema>, path: string): void {
   const now = world.clock.now();
-  for (const r of b.roles ?? []) branch.roles.set(r.name, newRole(world, r.name, r.password !== undefined ? { password: r.password } : {}));
+  for (const r of b.roles ?? []) branch.roles.set(r.name, newRole(world, r.name, { ...(r.password !== undefined ? { password: r.password } : {}), ...(r.no_login === true ? { noLogin: true } : {}) }));
   (b.databases ?? []).forEach((d, k) => {
     if (!branch.roles.has(d.owner_name)) throw seedError(`${path}.databases[${k}].owner_name`, `unknown role "${d.owner_name}"`);
     branch.databases.set(d.name, { id: world.newDatabaseId(), name: d.name, ownerName: d.owner_name, createdAt: now, updatedAt: now });

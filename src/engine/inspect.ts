@@ -34,10 +34,11 @@ export async function inspectWith(api: PlatformApi, projectId: string, branchId:
   const ref = { projectId, branchId };
   const project = await inReadWave(emit, 1, () => api.getProject({ projectId }));
 
-  const [branches, endpoints, databases, auth, buckets, functions, credentials] = await inReadWave(emit, 2, () => Promise.allSettled([
+  const [branches, endpoints, databases, roles, auth, buckets, functions, credentials] = await inReadWave(emit, 2, () => Promise.allSettled([
     api.listBranches({ projectId }),
     api.listEndpoints(ref),
     api.listDatabases(ref),
+    api.listRoles(ref),
     noneIfUnavailable(api.getAuth(ref), null),
     noneIfUnavailable(api.listBuckets(ref), []),
     noneIfUnavailable(api.listFunctions(ref), []),
@@ -55,6 +56,8 @@ export async function inspectWith(api: PlatformApi, projectId: string, branchId:
     branch,
     branches: allBranches,
     endpoints: settled(endpoints),
+    roles: settled(roles),
+    databases: settled(databases),
     auth: settled(auth),
     dataApi: database === null || dataApi === null ? null : { database, record: dataApi },
     buckets: settled(buckets),

@@ -15,7 +15,7 @@ interface BranchSeed {
   created_at?: string;
   expires_at?: string;
   endpoints?: { id?: string; type: "read_write" | "read_only"; autoscaling_limit_min_cu?: number; autoscaling_limit_max_cu?: number; suspend_timeout_seconds?: number }[];
-  roles?: { name: string }[];
+  roles?: { name: string; no_login?: boolean }[];
   databases?: { name: string; owner_name: string }[];
   buckets?: { name: string; access_level?: string }[];
   objects?: { bucket: string; key: string }[];
@@ -69,8 +69,9 @@ export function replicaSeed(live: LiveState, apiKey: string): ReplicaSeed {
       id: live.compute.endpointId, type: "read_write",
       autoscaling_limit_min_cu: live.compute.minCu, autoscaling_limit_max_cu: live.compute.maxCu, suspend_timeout_seconds: live.compute.suspendTimeoutSeconds,
     }],
-    roles: [{ name: REPLICA_OWNER }],
-    databases: (live.databases ?? []).map((name) => ({ name, owner_name: REPLICA_OWNER })),
+    // Roles and owners as read when the plan manages them; else one stand-in owner.
+    roles: live.roles === undefined ? [{ name: REPLICA_OWNER }] : live.roles.map((r) => ({ name: r.name, ...(r.login ? {} : { no_login: true }) })),
+    databases: (live.databases ?? []).map((name) => ({ name, owner_name: live.databaseOwners?.[name] ?? REPLICA_OWNER })),
     buckets: (live.buckets ?? []).map((b) => ({ name: b.name, access_level: b.access })),
     objects: Object.entries(hasObjects).filter(([, has]) => has).map(([bucket]) => ({ bucket, key: "replica-object" })),
     functions,
@@ -87,7 +88,8 @@ export function replicaSeed(live: LiveState, apiKey: string): ReplicaSeed {
       ...(live.branch.parentId === undefined ? {} : { id: live.branch.parentId }),
       name: live.branch.name === "replica-parent" ? "replica-parent-2" : "replica-parent",
       default: true,
-      roles: [{ name: REPLICA_OWNER }],
+      roles: [{ name: REPLICA_OWNER }, ...(live.parentRoles ?? []).filter((name) => name !== REPLICA_OWNER).map((name) => ({ name }))],
+      databases: (live.parentDatabases ?? []).map((name) => ({ name, owner_name: REPLICA_OWNER })),
       functions: slugs.map((slug) => ({ slug })),
       triggers: inherited.map(triggerSeed),
     });

@@ -13,7 +13,7 @@ export interface Selection {
   exclude: string[];
 }
 
-const KINDS = ["branch", "compute", "auth", "dataApi", "bucket", "function", "trigger", "domain"];
+const KINDS = ["branch", "compute", "role", "database", "auth", "dataApi", "bucket", "function", "trigger", "domain"];
 
 function checkPatterns(option: "targets" | "exclude", value: unknown): string[] {
   if (value === undefined) return [];

@@ -13,10 +13,11 @@ import type {
   ApiEndpoint,
   ApiFunction,
   ApiProject,
+  ApiRole,
   ApiTrigger,
 } from "../api/wire-types.js";
 import type { BranchTarget } from "../model/desired-state.js";
-import type { Deployment, LiveFunction, LiveState, LiveTrigger } from "../model/live-state.js";
+import type { Deployment, LiveFunction, LiveRole, LiveState, LiveTrigger } from "../model/live-state.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { fromWire } from "../model/kinds/field.js";
 
@@ -114,6 +115,14 @@ export function normalizeBuckets(buckets: readonly ApiBucket[]): NonNullable<Liv
   return sortBy(
     buckets.map((b) => ({ name: b.name, access: b.access_level })),
     (b) => b.name,
+  );
+}
+
+/** Roles sorted by name: `no_login` authentication reads as `login: false`; never a password. */
+export function normalizeRoles(roles: readonly ApiRole[]): LiveRole[] {
+  return sortBy(
+    roles.map((r) => ({ name: r.name, login: r.authentication_method !== "no_login", protected: r.protected === true })),
+    (r) => r.name,
   );
 }
 

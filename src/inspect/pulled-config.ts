@@ -2,12 +2,13 @@
  * The live branch as a policy (policy.md §14, seed 002 `PulledBranchConfig`). Pure: builds the
  * result from records already read.
  */
-import type { ApiAuthIntegration, ApiBranch, ApiBucket, ApiCredential, ApiDataApi, ApiEndpoint, ApiFunction, ApiProject } from "../api/wire-types.js";
+import type { ApiAuthIntegration, ApiBranch, ApiBucket, ApiCredential, ApiDataApi, ApiDatabase, ApiEndpoint, ApiFunction, ApiProject, ApiRole } from "../api/wire-types.js";
 import { defineConfig } from "../config/define-config.js";
 import { formatDuration } from "../config/durations.js";
-import type { BranchTuning, ComputeSettings, ComputeSize, DataApiDef, DataApiSettingsDef, PolicyConfig } from "../config/policy-types.js";
+import type { BranchTuning, ComputeSettings, ComputeSize, DataApiDef, DataApiSettingsDef, DatabaseDef, PolicyConfig, RoleDef } from "../config/policy-types.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { fromWire } from "../model/kinds/field.js";
+import { databaseNameIssue, roleNameIssue } from "../rules/pg-names.js";
 import { compareCodePoints, normalizeCompute, normalizeTimestamp } from "./normalize.js";
 import { DEFAULT_SERVICE_DATABASE } from "./read-needs.js";
 
@@ -41,6 +42,9 @@ export interface PulledBranchRecords {
   /** Every branch of the project (for the parent's name). */
   branches: readonly ApiBranch[];
   endpoints: readonly ApiEndpoint[];
+  /** The branch's roles (never passwords) and databases. */
+  roles: readonly ApiRole[];
+  databases: readonly ApiDatabase[];
   auth: ApiAuthIntegration | null;
   /** The Data API and the database it was read on, or null when none was read or it is off. */
   dataApi: { database: string; record: ApiDataApi } | null;
@@ -61,6 +65,10 @@ export function buildPulledBranchConfig(records: PulledBranchRecords): PulledBra
   const policy: PolicyConfig = {};
   if (records.auth !== null) policy.auth = true;
   if (records.dataApi !== null) policy.dataApi = pulledDataApi(records.dataApi, records.auth !== null);
+  const roles = pulledRoles(records.roles);
+  if (Object.keys(roles).length > 0) policy.roles = roles;
+  const databases = pulledDatabases(records.databases);
+  if (Object.keys(databases).length > 0) policy.databases = databases;
   const tuning = pulledTuning(records, parent);
   // The tuning belongs to the kind of branch it was pulled from: a preview created from a pulled
   // default branch's file is not protected just because the default branch is.
@@ -112,6 +120,22 @@ function pulledDataApi(dataApi: { database: string; record: ApiDataApi }, hasAut
 /** Wire settings → policy settings: the pulled fields of the descriptor whose values follow their rule (policy.md §5.2). */
 export function pulledSettings(wire: Record<string, unknown>): DataApiSettingsDef {
   return fromWire(DATA_API_SETTINGS.filter((field) => field.pulled), wire);
+}
+
+/**
+ * The branch's roles as `roles`, sorted: `login: false` for a `NOLOGIN` role. Protected roles
+ * belong to the platform and names a policy could not declare are left out (planning the pull
+ * lists them as unmanaged).
+ */
+function pulledRoles(roles: readonly ApiRole[]): Record<string, RoleDef> {
+  const kept = roles.filter((r) => r.protected !== true && roleNameIssue(r.name) === null).sort((a, b) => compareCodePoints(a.name, b.name));
+  return Object.fromEntries(kept.map((r) => [r.name, r.authentication_method === "no_login" ? { login: false } : {}]));
+}
+
+/** The branch's databases as `databases` (name → owner), sorted; undeclarable names left out. */
+function pulledDatabases(databases: readonly ApiDatabase[]): Record<string, DatabaseDef> {
+  const kept = databases.filter((d) => databaseNameIssue(d.name) === null && roleNameIssue(d.owner_name) === null).sort((a, b) => compareCodePoints(a.name, b.name));
+  return Object.fromEntries(kept.map((d) => [d.name, { owner: d.owner_name }]));
 }
 
 function pulledTuning(records: PulledBranchRecords, parent: string | undefined): BranchTuning {

@@ -15,6 +15,7 @@ import {
   normalizeAuth,
   normalizeBranch,
   normalizeBuckets,
+  normalizeRoles,
   normalizeCompute,
   normalizeCustomDomains,
   normalizeDataApi,
@@ -110,7 +111,7 @@ export async function readFeatureState(options: {
   };
   const skip = Promise.resolve(undefined);
   const parentId = base.branch.parentId;
-  const [databases, auth, dataApi, buckets, functions, triggers, customDomains, parentFunctions] = await Promise.all([
+  const [databases, auth, dataApi, buckets, functions, triggers, customDomains, parentFunctions, roles, parentRolesDatabases] = await Promise.all([
     needs.databases ? api.listDatabases(ref) : skip,
     needs.auth ? orNone("auth", api.getAuth(ref), null) : skip,
     needs.dataApiDatabase === null ? skip : orNone("dataApi", api.getDataApi({ ...ref, databaseName: needs.dataApiDatabase }), null),
@@ -121,6 +122,8 @@ export async function readFeatureState(options: {
     needs.parentFunctions && parentId !== undefined
       ? orNone("parentFunctionSlugs", api.listFunctions({ projectId, branchId: parentId }), [])
       : skip,
+    needs.roles ? api.listRoles(ref) : skip,
+    needs.parentRolesDatabases && parentId !== undefined ? readRoleAndDatabaseNames(api, { projectId, branchId: parentId }) : skip,
   ]);
   const state: LiveState = {
     project: base.project,
@@ -134,8 +137,16 @@ export async function readFeatureState(options: {
     ...(triggers === undefined ? {} : { triggers: normalizeTriggers(triggers) }),
     ...(customDomains === undefined ? {} : { customDomains: normalizeCustomDomains(customDomains) }),
     ...(needs.parentFunctions ? { parentFunctionSlugs: (parentFunctions ?? []).map((f) => f.slug).sort(compareCodePoints) } : {}),
+    ...(roles === undefined ? {} : { roles: normalizeRoles(roles), databaseOwners: Object.fromEntries((databases ?? []).map((d) => [d.name, d.owner_name])) }),
+    ...(needs.parentRolesDatabases ? { parentRoles: parentRolesDatabases?.roles ?? [], parentDatabases: parentRolesDatabases?.databases ?? [] } : {}),
   };
   return { state, unavailable };
+}
+
+/** The role and database names of a branch (the parent's, for inherited detection), sorted. */
+async function readRoleAndDatabaseNames(api: PlatformApi, ref: { projectId: string; branchId: string }): Promise<{ roles: string[]; databases: string[] }> {
+  const [roles, databases] = await Promise.all([api.listRoles(ref), api.listDatabases(ref)]);
+  return { roles: roles.map((r) => r.name).sort(compareCodePoints), databases: databases.map((d) => d.name).sort(compareCodePoints) };
 }
 
 /**

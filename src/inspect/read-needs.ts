@@ -19,6 +19,10 @@ export interface ReadNeeds {
   customDomains: boolean;
   /** The parent's function slugs (inherited detection when pruning functions). */
   parentFunctions: boolean;
+  /** Roles and database owners (with `databases`): the policy manages roles or databases. */
+  roles: boolean;
+  /** The parent's role and database names (inherited detection when pruning them). */
+  parentRolesDatabases: boolean;
 }
 
 /** Reads nothing beyond the base state. */
@@ -31,6 +35,8 @@ export const NO_FEATURE_READS: ReadNeeds = Object.freeze({
   triggers: false,
   customDomains: false,
   parentFunctions: false,
+  roles: false,
+  parentRolesDatabases: false,
 });
 
 /** Every read (e.g. for a full inspection), with the Data API of `database`. */
@@ -44,6 +50,8 @@ export function allFeatureReads(database: string = DEFAULT_SERVICE_DATABASE): Re
     triggers: true,
     customDomains: true,
     parentFunctions: true,
+    roles: true,
+    parentRolesDatabases: true,
   };
 }
 
@@ -55,8 +63,10 @@ export function readNeedsForPolicy(policy: ResolvedPolicy): ReadNeeds {
   const builtinDataApi = dataApi.state === "enabled" && dataApi.authProvider === "builtin";
   const storageTriggers = policy.triggers.some((t) => t.type === "storage_object_created");
   const anyDomains = policy.functions.some((f) => f.customDomains.length > 0);
+  const pruneRolesDatabases = prune.roles === true || prune.databases === true;
+  const rolesDatabases = policy.roles.length > 0 || policy.databases.length > 0 || pruneRolesDatabases;
   return {
-    databases: dataApiManaged || authOn,
+    databases: dataApiManaged || authOn || rolesDatabases,
     dataApiDatabase: dataApiManaged ? (dataApi.state === "enabled" ? dataApi.database : DEFAULT_SERVICE_DATABASE) : null,
     auth: authOn || policy.authDeclaredOff || builtinDataApi,
     buckets: policy.buckets.length > 0 || storageTriggers || prune.buckets,
@@ -64,5 +74,7 @@ export function readNeedsForPolicy(policy: ResolvedPolicy): ReadNeeds {
     triggers: policy.triggers.length > 0 || prune.functions || prune.triggers || prune.buckets,
     customDomains: anyDomains || prune.customDomains || prune.functions,
     parentFunctions: prune.functions,
+    roles: rolesDatabases,
+    parentRolesDatabases: pruneRolesDatabases,
   };
 }

@@ -7,7 +7,7 @@
 export interface RenderablePulledConfig {
   project: { id: string; name: string };
   branch: { id: string; name: string; isDefault?: boolean };
-  config: { auth?: unknown; dataApi?: unknown; branch?: unknown };
+  config: { auth?: unknown; dataApi?: unknown; roles?: unknown; databases?: unknown; branch?: unknown };
   preview?: { buckets?: { name: string; access: string }[]; functions?: { slug: string; name: string }[] };
 }
 
@@ -40,7 +40,7 @@ function comment(text: string): string {
   return `// ${text.replace(/[\r\n]+/g, " ")}`;
 }
 
-/** Renders a pulled branch as `svc.ts` source: keys `auth`, `dataApi`, `branch`, then comments. */
+/** Renders a pulled branch as `svc.ts` source: keys `auth`, `dataApi`, `roles`, `databases`, `branch`, then comments. */
 export function renderPolicySource(pulled: RenderablePulledConfig): string {
   const lines = [
     comment(`svc.ts pulled from project ${JSON.stringify(pulled.project.name)} (${pulled.project.id}), branch ${JSON.stringify(pulled.branch.name)} (${pulled.branch.id}).`),
@@ -48,9 +48,11 @@ export function renderPolicySource(pulled: RenderablePulledConfig): string {
     "",
     "export default defineConfig({",
   ];
-  const { auth, dataApi, branch } = pulled.config;
+  const { auth, dataApi, roles, databases, branch } = pulled.config;
   if (auth !== undefined) lines.push(`  auth: ${renderValue(auth, "  ")},`);
   if (dataApi !== undefined) lines.push(`  dataApi: ${renderValue(dataApi, "  ")},`);
+  if (roles !== undefined) lines.push(`  roles: ${renderValue(roles, "  ")},`);
+  if (databases !== undefined) lines.push(`  databases: ${renderValue(databases, "  ")},`);
   const isDefault = pulled.branch.isDefault === true;
   const tuning = tuningOf(branch, pulled.branch.name, isDefault);
   if (tuning !== undefined) {

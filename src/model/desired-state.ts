@@ -103,7 +103,12 @@ export interface ResolvedPolicy {
   buckets: { name: string; access: "private" | "public_read" }[];
   functions: ResolvedFunction[];
   triggers: ResolvedTrigger[];
-  prune: { functions: boolean; triggers: boolean; customDomains: boolean; buckets: boolean };
+  /** Declared roles, sorted by name; `login` defaults to true. */
+  roles: { name: string; login: boolean }[];
+  /** Declared databases, sorted by name. */
+  databases: { name: string; owner: string }[];
+  /** `roles` and `databases` are set only by name (`prune: true` leaves them off). @default false each */
+  prune: { functions: boolean; triggers: boolean; customDomains: boolean; buckets: boolean; roles?: boolean; databases?: boolean };
   branch: {
     parent?: string;
     protected?: boolean;

@@ -26,6 +26,13 @@ export interface LiveState {
   /** The first read-write endpoint, or null when the branch has none. */
   compute: { endpointId: string; minCu: number; maxCu: number; suspendTimeoutSeconds: number } | null;
   databases?: string[];
+  /** Read when the policy manages roles or databases; the platform's passwords are never read. */
+  roles?: LiveRole[];
+  /** Owner of each database, by name; read with `roles`. */
+  databaseOwners?: Record<string, string>;
+  /** Role and database names on the parent branch; read only when pruning them (inherited detection). */
+  parentRoles?: string[];
+  parentDatabases?: string[];
   auth?: { enabled: boolean; databaseName?: string };
   /** Settings in model vocabulary (values that break their rule dropped); null when the platform reports none. */
   dataApi?: { enabled: boolean; database: string; settings: Partial<DataApiSettings> | null };
@@ -37,6 +44,15 @@ export interface LiveState {
   bucketHasObjects?: Record<string, boolean>;
   /** Slugs listed on the parent branch; read only when pruning functions (inherited detection). */
   parentFunctionSlugs?: string[];
+}
+
+/** A PostgreSQL role of the branch. */
+export interface LiveRole {
+  name: string;
+  /** False for a `NOLOGIN` role (`authentication_method: "no_login"`). */
+  login: boolean;
+  /** Platform-managed: never deleted. */
+  protected: boolean;
 }
 
 /** A deployed function: env names (markers split out) and its deployments. */

@@ -14,6 +14,8 @@ export type ChangeClass = "additive" | "override" | "destructive";
 export type ResourceKind =
   | "branch"
   | "compute"
+  | "role"
+  | "database"
   | "auth"
   | "dataApi"
   | "bucket"

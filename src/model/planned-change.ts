@@ -34,6 +34,11 @@ export type ChangeOp =
   | { type: "data-api-delete"; database: string }
   | { type: "bucket-create"; name: string; access: string }
   | { type: "bucket-delete"; name: string }
+  | { type: "role-create"; name: string; login: boolean }
+  | { type: "role-delete"; name: string }
+  | { type: "database-create"; name: string; owner: string }
+  | { type: "database-update"; name: string; owner: string }
+  | { type: "database-delete"; name: string }
   | {
       type: "function-deploy";
       slug: string;

@@ -14,6 +14,8 @@ export function policyWith(overrides: Partial<ResolvedPolicy> = {}): ResolvedPol
     buckets: [],
     functions: [],
     triggers: [],
+    roles: [],
+    databases: [],
     prune: { functions: false, triggers: false, customDomains: false, buckets: false },
     branch: {},
     deprecatedKeys: [],

@@ -5,8 +5,8 @@ import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconc
 type BranchOp = Extract<ChangeOp, { type: "branch-update" }>;
 type ComputeOp = Extract<ChangeOp, { type: "compute-update" }>;
 
-/** Waits for a mutation's operations without holding a request slot. */
-async function waitFor(ctx: ExecutionContext, changeId: string, operations: readonly ApiOperation[]): Promise<string[]> {
+/** Waits for a mutation's operations without holding a request slot; returns their ids. */
+export async function waitFor(ctx: ExecutionContext, changeId: string, operations: readonly ApiOperation[]): Promise<string[]> {
   if (operations.length === 0) return [];
   for (const op of operations) ctx.emit({ type: "wait", changeId, waitingFor: "operation", id: op.id, status: op.status });
   const done = await ctx.api.waitForOperations({ projectId: ctx.projectId, operations });

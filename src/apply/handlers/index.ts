@@ -5,6 +5,8 @@ import { applyDomainCreate, applyDomainDelete, applyDomainReplace } from "./doma
 import { applyFunctionDelete, applyFunctionDeploy } from "./functions.js";
 import { applyAuthCreate } from "./auth.js";
 import { applyBucketCreate, applyBucketDelete } from "./buckets.js";
+import { applyDatabaseCreate, applyDatabaseDelete, applyDatabaseUpdate } from "./databases.js";
+import { applyRoleCreate, applyRoleDelete } from "./roles.js";
 import { applyDataApiCreate, applyDataApiDelete, applyDataApiUpdate } from "./data-api.js";
 import { applyTriggerCreate, applyTriggerDelete, applyTriggerUpdate } from "./triggers.js";
 
@@ -21,6 +23,11 @@ export function applyChange(ctx: ExecutionContext, planned: PlannedChange): Prom
     case "data-api-delete": return applyDataApiDelete(ctx, op);
     case "bucket-create": return applyBucketCreate(ctx, op);
     case "bucket-delete": return applyBucketDelete(ctx, op);
+    case "role-create": return applyRoleCreate(ctx, id, op);
+    case "role-delete": return applyRoleDelete(ctx, id, op);
+    case "database-create": return applyDatabaseCreate(ctx, id, op);
+    case "database-update": return applyDatabaseUpdate(ctx, id, op);
+    case "database-delete": return applyDatabaseDelete(ctx, id, op);
     case "function-deploy": return applyFunctionDeploy(ctx, id, op);
     case "function-delete": return applyFunctionDelete(ctx, op);
     case "trigger-create": return applyTriggerCreate(ctx, op);

@@ -1,7 +1,7 @@
 import { ErrorCode } from "../../errors/codes.js";
 import { PlatformError, isPlatformError } from "../../errors/platform-error.js";
 import type { CommandContext } from "../context.js";
-import { prepareEnvWriter } from "../write-env.js";
+import { declaredDatabasesOf, prepareEnvWriter } from "../write-env.js";
 import { gateAndExecute, type ApplyFlags, type ExecuteInput, type Wrap } from "./gated-run.js";
 import { computePlan, planAgain, selectionOptions, type PlannedRun } from "./plan-command.js";
 import { runSavedPlanApply } from "./saved-plan-apply.js";
@@ -15,7 +15,7 @@ export async function runApply(ctx: CommandContext, planFile: string | undefined
   const { api, project, branch } = run.target;
   return applyShownPlan(ctx, run, flags, {
     inferredTarget: run.target.match === "default",
-    ...(envWriter === undefined ? {} : { onSuccess: () => envWriter.write({ api, projectId: project.id, branchId: branch.id, branchName: branch.name }) }),
+    ...(envWriter === undefined ? {} : { onSuccess: () => envWriter.write({ api, projectId: project.id, branchId: branch.id, branchName: branch.name, declaredDatabases: declaredDatabasesOf(run.policy.config) }) }),
   });
 }
 

@@ -15,7 +15,7 @@ import { renderApplyComplete } from "../views/text-result.js";
 import { applyShownPlan } from "./apply-command.js";
 import { reportFailure, type ApplyFlags } from "./gated-run.js";
 import { computePlan } from "./plan-command.js";
-import { prepareEnvWriter, type WriteEnvFlags } from "../write-env.js";
+import { declaredDatabasesOf, prepareEnvWriter, type WriteEnvFlags } from "../write-env.js";
 import { connect, echoInfo, loadEnv, loadPolicy, printEcho, viewTarget, type Target } from "./target-setup.js";
 import { engineTuning } from "../engine-tuning.js";
 
@@ -54,7 +54,7 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
   const command = hooks.command;
   const succeeded = async (branch: { id: string; name: string }): Promise<void> => {
     const target = { api, projectId: project.id, branchId: branch.id, branchName: branch.name };
-    await envWriter?.write(target);
+    await envWriter?.write({ ...target, declaredDatabases: declaredDatabasesOf(policy.config) });
     await hooks.onSuccess?.(target);
   };
 

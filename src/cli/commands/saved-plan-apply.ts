@@ -10,7 +10,7 @@ import { resolveBranch } from "../target.js";
 import { changeFields, formatFieldLine, symbolFor } from "../views/plan-fields.js";
 import { gateAndExecute, type ApplyFlags } from "./gated-run.js";
 import { memoizedBundler } from "./plan-command.js";
-import type { EnvWriter } from "../write-env.js";
+import { declaredDatabasesOf, type EnvWriter } from "../write-env.js";
 import { connect, echoInfo, loadEnv, loadPolicy, printEcho, viewTarget, type Target } from "./target-setup.js";
 import { engineTuning } from "../engine-tuning.js";
 
@@ -125,7 +125,7 @@ export async function runSavedPlanApply(ctx: CommandContext, file: string, flags
       view,
       flags,
       inferredTarget: false,
-      ...(envWriter === undefined ? {} : { onSuccess: () => envWriter.write({ api, projectId: saved.projectId, branchId: branch.id, branchName: branch.name }) }),
+      ...(envWriter === undefined ? {} : { onSuccess: () => envWriter.write({ api, projectId: saved.projectId, branchId: branch.id, branchName: branch.name, declaredDatabases: declaredDatabasesOf(policy.config) }) }),
       execute: (granted, onEvent) =>
         engine.applyPlan(saved, {
           ...baseOptions,

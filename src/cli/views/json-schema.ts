@@ -45,7 +45,7 @@ const fieldSchema = z.strictObject({
 const changeSchema = z.strictObject({
   id: z.string(),
   address: z.string(),
-  kind: z.enum(["branch", "compute", "auth", "dataApi", "bucket", "function", "trigger", "domain"]),
+  kind: z.enum(["branch", "compute", "role", "database", "auth", "dataApi", "bucket", "function", "trigger", "domain"]),
   action: z.enum(["create", "update", "delete", "replace"]),
   class: z.enum(["additive", "override", "destructive"]),
   needs: z.array(z.string()),

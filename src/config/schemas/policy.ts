@@ -5,8 +5,10 @@ import type { BranchClosure } from "../policy-types.js";
 import { bucketsSchema } from "./buckets.js";
 import { strictObject, toggleSchema } from "./common.js";
 import { dataApiSchema } from "./data-api.js";
+import { databasesSchema } from "./databases.js";
 import { functionsSchema } from "./functions.js";
 import { pruneSchema } from "./prune.js";
+import { rolesSchema } from "./roles.js";
 import { triggersSchema } from "./triggers.js";
 
 /** `branch`: a function `(target) => tuning`. */
@@ -33,6 +35,8 @@ export const policySchema = strictObject(
     functions: functionsSchema.optional(),
     buckets: bucketsSchema.optional(),
     triggers: triggersSchema.optional(),
+    roles: rolesSchema.optional(),
+    databases: databasesSchema.optional(),
     prune: pruneSchema.optional(),
     branch: branchClosureSchema.optional(),
     preview: previewSchema.optional(),

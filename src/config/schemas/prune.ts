@@ -1,4 +1,7 @@
-/** Schema of `prune` (policy.md §9): `true` sets every field, `false` clears every field. */
+/**
+ * Schema of `prune` (policy.md §9): `true` sets every field but `roles` and `databases` (deleting
+ * a database loses its data, so those two are only ever named explicitly); `false` clears all.
+ */
 import * as z from "zod";
 import { booleanOrObject, strictObject } from "./common.js";
 
@@ -14,7 +17,9 @@ export const pruneSchema = booleanOrObject(
       triggers: z.boolean().optional(),
       customDomains: z.boolean().optional(),
       buckets: z.boolean().optional(),
+      roles: z.boolean().optional(),
+      databases: z.boolean().optional(),
     },
-    "true, false or { functions?, triggers?, customDomains?, buckets? }",
+    "true, false or { functions?, triggers?, customDomains?, buckets?, roles?, databases? }",
   ),
 );

@@ -3,7 +3,7 @@ import { parse } from "dotenv";
 import { cleanupCandidates } from "../../../src/cli/commands/branch-cleanup.js";
 import { upsertEnvText } from "../../../src/cli/env-upsert.js";
 import { sanitizeGitBranch, SYNC_ANNOTATION, syncBranchName } from "../../../src/cli/sync-names.js";
-import { chooseEnvDatabase, functionUrlKey } from "../../../src/cli/write-env.js";
+import { chooseEnvDatabase, declaredDatabasesOf, functionUrlKey } from "../../../src/cli/write-env.js";
 import type { ApiListedBranch } from "../../../src/api/platform-api.js";
 
 const URL_A = "postgresql://app:pw-one@host-pooler/appdb?sslmode=require";
@@ -118,5 +118,16 @@ describe("cleanupCandidates", () => {
       ["preview/locked", "protected"],
       ["preview/was-default", "the project's default branch"],
     ]);
+  });
+});
+
+describe("declaredDatabasesOf", () => {
+  it.each([
+    [{}, []],
+    [{ databases: { zeta: { owner: "a" }, alpha: { owner: "a" } } }, ["zeta", "alpha"]],
+    [{ databases: { zeta: { owner: "a" }, api: { owner: "a" } }, dataApi: { database: "api" } }, ["api", "zeta"]],
+    [{ databases: { zeta: { owner: "a" } }, dataApi: { database: "neondb" } }, ["zeta"]],
+  ])("prefers the Data API's declared database, then svc.ts order: %j", (config, expected) => {
+    expect(declaredDatabasesOf(config)).toEqual(expected);
   });
 });

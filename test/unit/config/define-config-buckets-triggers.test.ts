@@ -99,7 +99,7 @@ describe("prune", () => {
   });
 
   it.each<[unknown, string, string]>([
-    ["all", "prune", "must be true, false or { functions?, triggers?, customDomains?, buckets? } (got a string)"],
+    ["all", "prune", "must be true, false or { functions?, triggers?, customDomains?, buckets?, roles?, databases? } (got a string)"],
     [{ buckets: "yes" }, "prune.buckets", "must be true or false (got a string)"],
     [{ auth: true }, "prune", '"auth" is not a known key here'],
     [{ dataApi: true }, "prune", '"dataApi" is not a known key here'],

@@ -42,7 +42,9 @@ describe("resolvePolicy: fixtures", () => {
         },
       ],
       triggers: [],
-      prune: { functions: false, triggers: false, customDomains: false, buckets: false },
+      roles: [],
+      databases: [],
+      prune: { functions: false, triggers: false, customDomains: false, buckets: false, roles: false, databases: false },
       branch: {},
       deprecatedKeys: [],
     });
@@ -75,7 +77,7 @@ describe("resolvePolicy: fixtures", () => {
       { name: "nightly", type: "schedule", function: "api", cron: "0 3 * * *", functionPath: "/jobs/nightly", enabled: true },
       { name: "onUpload", type: "storage_object_created", function: "thumbs", bucket: "uploads", prefix: "images/", functionPath: "/", enabled: false },
     ]);
-    expect(resolved.prune).toEqual({ functions: true, triggers: false, customDomains: true, buckets: false });
+    expect(resolved.prune).toEqual({ functions: true, triggers: false, customDomains: true, buckets: false, roles: false, databases: false });
     expect(resolved.branch).toEqual({ protected: true, compute: { minCu: 1, maxCu: 4, suspendTimeoutSeconds: -1 } });
   });
 

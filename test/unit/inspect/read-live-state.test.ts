@@ -34,6 +34,9 @@ describe("reading live state", () => {
     });
     expect(state.compute).toEqual({ endpointId: "ep-rw-111111", minCu: 0.5, maxCu: 2, suspendTimeoutSeconds: 3600 });
     expect(state.databases).toEqual(["analytics", "neondb"]);
+    expect(state.roles).toEqual([{ name: "neondb_owner", login: true, protected: false }]);
+    expect(state.databaseOwners).toEqual({ analytics: "neondb_owner", neondb: "neondb_owner" });
+    expect([state.parentRoles, state.parentDatabases]).toEqual([["neondb_owner"], ["neondb"]]);
     expect(state.auth).toEqual({ enabled: true, databaseName: "neondb" });
     expect(state.dataApi?.enabled).toBe(true);
     expect(state.dataApi?.settings).toMatchObject({ dbSchemas: ["api", "public"], dbMaxRows: 500 });
@@ -71,7 +74,7 @@ describe("reading live state", () => {
       `/api/v2/projects/${PROJECT}/branches/${BRANCH}`,
       `/api/v2/projects/${PROJECT}/branches/${BRANCH}/endpoints`,
     ]);
-    expect(platform.requests.filter((r) => r.wave === 2)).toHaveLength(8);
+    expect(platform.requests.filter((r) => r.wave === 2)).toHaveLength(11);
   });
 
   it("reads only the base state when the policy manages no feature", async () => {
@@ -155,6 +158,8 @@ describe("reads a policy needs", () => {
     buckets: [],
     functions: [],
     triggers: [],
+    roles: [],
+    databases: [],
     prune: { functions: false, triggers: false, customDomains: false, buckets: false },
     branch: {},
     deprecatedKeys: [],

@@ -1,0 +1,32 @@
+import type { ChangeOp } from "../../model/planned-change.js";
+import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, mutateWithReconcile } from "../execution-context.js";
+import { waitFor } from "./control-plane.js";
+
+type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
+
+async function roleExists(ctx: ExecutionContext, name: string): Promise<boolean> {
+  return (await ctx.request(() => ctx.api.listRoles(branchRef(ctx)))).some((r) => r.name === name);
+}
+
+/**
+ * `POST …/roles` `{name, no_login?}`, then waits for its operations. The platform answers with
+ * the new password; the client drops it unread, so it never reaches a result or a log.
+ */
+export async function applyRoleCreate(ctx: ExecutionContext, changeId: string, op: Op<"role-create">): Promise<HandlerDetails> {
+  const result = await mutateWithReconcile(
+    ctx,
+    () => ctx.api.createRole({ ...branchRef(ctx), name: op.name, ...(op.login ? {} : { noLogin: true }) }),
+    () => roleExists(ctx, op.name),
+  );
+  return { operationIds: await waitFor(ctx, changeId, result?.operations ?? []) };
+}
+
+/** `DELETE …/roles/{role}` (404 counts as success), then waits for its operations. */
+export async function applyRoleDelete(ctx: ExecutionContext, changeId: string, op: Op<"role-delete">): Promise<HandlerDetails> {
+  const result = await mutateWithReconcile(
+    ctx,
+    () => ctx.api.deleteRole({ ...branchRef(ctx), role: op.name }).catch(absentOn404<{ operations: [] }>),
+    async () => !(await roleExists(ctx, op.name)),
+  );
+  return { operationIds: await waitFor(ctx, changeId, result?.operations ?? []) };
+}

@@ -1,0 +1,106 @@
+import type { ResolvedPolicy } from "../model/desired-state.js";
+import type { LiveState } from "../model/live-state.js";
+import { changeId, existingIds, makeChange } from "./change-builder.js";
+import type { DiffSink } from "./plan-types.js";
+import { serviceDatabase } from "./services.js";
+
+/** Whether the policy manages databases: it declares some or prunes them. */
+function managesDatabases(desired: ResolvedPolicy): boolean {
+  return desired.databases.length > 0 || desired.prune.databases === true;
+}
+
+/**
+ * Diffs declared databases (after the roles). A database on the branch is recognised, whether
+ * created here or inherited; an absent one is created (additive, after its owner's creation); a
+ * different owner is an update (override). An owner that is neither on the branch nor declared
+ * under `roles` is the blocking `UNKNOWN_ROLE`.
+ */
+export function diffDatabases(desired: ResolvedPolicy, live: LiveState, sink: DiffSink): void {
+  if (live.databaseOwners === undefined) return;
+  const roles = new Set((live.roles ?? []).map((r) => r.name));
+  for (const database of desired.databases) {
+    const ownerCreate = existingIds(sink.changes, [changeId("create", `role.${database.owner}`)]);
+    if (!roles.has(database.owner) && ownerCreate.length === 0) {
+      sink.conflicts.push({
+        kind: "database", identifier: database.name, field: "owner", current: null, desired: database.owner, blocking: true, code: "UNKNOWN_ROLE",
+        reason: `database ${database.name} is to be owned by role ${database.owner}, which is neither on the branch nor declared under roles; declare the role`,
+      });
+      continue;
+    }
+    const current = live.databaseOwners[database.name];
+    const dependsOn = [...existingIds(sink.changes, ["update:branch", "update:compute"]), ...ownerCreate];
+    if (current === undefined) {
+      sink.changes.push(
+        makeChange({
+          address: `database.${database.name}`, kind: "database", action: "create", class: "additive", fields: ["*"],
+          before: null, after: { owner: database.owner },
+          reason: `database ${database.name} is declared and absent on the branch`,
+          dependsOn,
+          op: { type: "database-create", name: database.name, owner: database.owner },
+        }),
+      );
+    } else if (current !== database.owner) {
+      sink.changes.push(
+        makeChange({
+          address: `database.${database.name}`, kind: "database", action: "update", class: "override", fields: ["owner"],
+          before: { owner: current }, after: { owner: database.owner },
+          reason: `database ${database.name} is owned by ${current} on the branch; the policy gives it to ${database.owner}`,
+          dependsOn,
+          op: { type: "database-update", name: database.name, owner: database.owner },
+        }),
+      );
+    }
+  }
+}
+
+/**
+ * Undeclared databases: deleted under `prune.databases`, else unmanaged. A delete loses the
+ * database's data, so it is destructive and needs `allowDataLoss` (else the blocking
+ * `DATABASE_DELETE_NEEDS_DATA_LOSS`). Never deleted: databases the parent branch also has
+ * (inherited) and the database auth or the Data API uses (`STILL_REFERENCED`).
+ */
+export function pruneDatabases(desired: ResolvedPolicy, live: LiveState, allowDataLoss: boolean, sink: DiffSink): void {
+  if (live.databaseOwners === undefined || !managesDatabases(desired)) return;
+  const declared = new Set(desired.databases.map((d) => d.name));
+  const parent = new Set(live.parentDatabases ?? []);
+  const service = serviceDatabase(desired);
+  const serviceUsers = [
+    ...(desired.dataApi.state === "enabled" || live.dataApi?.enabled === true ? ["the Data API"] : []),
+    ...(desired.auth === "enabled" || live.auth?.enabled === true ? ["auth"] : []),
+  ];
+  for (const [name, owner] of Object.entries(live.databaseOwners).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (declared.has(name)) continue;
+    const address = `database.${name}`;
+    if (desired.prune.databases !== true) {
+      sink.unmanaged.push({ address, kind: "database", identifier: name, reason: `database ${name} is not declared (set prune.databases to delete it)` });
+      continue;
+    }
+    if (parent.has(name)) {
+      sink.unmanaged.push({ address, kind: "database", identifier: name, reason: `database ${name} is inherited from the parent branch; it is never pruned`, inherited: true });
+      continue;
+    }
+    if (name === service && serviceUsers.length > 0) {
+      sink.conflicts.push({
+        kind: "database", identifier: name, field: "*", current: serviceUsers, desired: null, blocking: true, code: "STILL_REFERENCED",
+        reason: `database ${name} would be pruned but it serves ${serviceUsers.join(" and ")}; declare it under databases`,
+      });
+      continue;
+    }
+    if (!allowDataLoss) {
+      sink.conflicts.push({
+        kind: "database", identifier: name, field: "*", current: { owner }, desired: null, blocking: true, code: "DATABASE_DELETE_NEEDS_DATA_LOSS",
+        reason: `database ${name} would be pruned, which deletes its data; declare it, or pass allowDataLoss (--allow-data-loss) to delete it`,
+      });
+      continue;
+    }
+    sink.changes.push(
+      makeChange({
+        address, kind: "database", action: "delete", class: "destructive", fields: ["*"],
+        before: { owner }, after: null,
+        reason: `database ${name} is not declared and prune.databases is set; its data is deleted with it`,
+        dependsOn: existingIds(sink.changes, ["update:branch", "update:compute"]),
+        op: { type: "database-delete", name },
+      }),
+    );
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Roles and databases declared in svc.ts, applied with the real bin to an emulator whose branches
+ * have real PostgreSQL databases (`realDatabases`), then used through the DATABASE_URL that
+ * `--write-env` wrote, with psql.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { parse } from "dotenv";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../../src/emulator/index.js";
+import { physicalName } from "../../../src/emulator/postgres/branch-databases.js";
+import { emulatorEnv, ensureBuilt, runSvc, startTestEmulator } from "./harness.js";
+
+let emu: RunningEmulator;
+
+beforeAll(async () => {
+  const psql = await promisify(execFile)("psql", ["--version"]).catch(() => null);
+  if (psql === null) throw new Error("psql is missing: install it with `apt-get install -y --no-install-recommends postgresql-client`");
+  await ensureBuilt();
+  emu = await startTestEmulator({ realDatabases: true });
+}, 180_000);
+
+afterAll(async () => {
+  await emu?.close();
+});
+
+async function psql(url: string, sql: string): Promise<string> {
+  const { stdout } = await promisify(execFile)("psql", [url, "-v", "ON_ERROR_STOP=1", "-Atc", sql], { env: { PATH: process.env.PATH ?? "" } });
+  return stdout.trim();
+}
+
+describe("a database and a role declared in svc.ts, on real PostgreSQL", () => {
+  it("are created by apply, and the written DATABASE_URL connects as that role to that database", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-real-db-"));
+    writeFileSync(join(dir, "svc.ts"), 'export default {\n  roles: { app_owner: {} },\n  databases: { appdb: { owner: "app_owner" } },\n};\n');
+    const env = emulatorEnv(emu);
+    const applied = await runSvc(["config", "apply", "--write-env", ".env"], { cwd: dir, env });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain("+ role.app_owner");
+    expect(applied.stdout).toContain("+ database.appdb");
+    expect(applied.stderr).toContain("(database appdb, role app_owner)");
+
+    const vars = parse(readFileSync(join(dir, ".env"), "utf8"));
+    const url = vars["DATABASE_URL"] ?? "";
+    for (const out of [applied.stdout, applied.stderr]) expect(out).not.toContain(new URL(url).password);
+    expect(await psql(url, "SELECT current_user || ' ' || current_database()")).toBe(`${physicalName(emu.defaultBranchId, "app_owner")} ${physicalName(emu.defaultBranchId, "appdb")}`);
+    await psql(url, "CREATE TABLE notes (note text); INSERT INTO notes VALUES ('from svc.ts')");
+    expect(await psql(vars["DATABASE_URL_DIRECT"] ?? "", "SELECT note FROM notes")).toBe("from svc.ts");
+
+    const again = await runSvc(["config", "plan", "--detailed-exitcode"], { cwd: dir, env });
+    expect(again.code).toBe(0);
+  }, 120_000);
+});
