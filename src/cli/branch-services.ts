@@ -76,6 +76,11 @@ export async function readBranchServices(api: PlatformApi, ids: { projectId: str
   };
 }
 
+/** The functions section of {@link renderServicesText} alone: the heading and one line per function. */
+export function renderFunctionsText(functions: BranchServices["functions"]): string[] {
+  return renderServicesText({ functions, triggers: [], customDomains: [] }).slice(0, functions.length + 1);
+}
+
 /** The services as text lines: one section per kind, URLs and CNAME targets in full (never cut). */
 export function renderServicesText(services: BranchServices): string[] {
   const pad = (items: string[]): number => Math.max(0, ...items.map((s) => s.length)) + 2;

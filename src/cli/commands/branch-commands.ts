@@ -5,7 +5,7 @@ import { ErrorCode } from "../../errors/codes.js";
 import { isPlatformError } from "../../errors/platform-error.js";
 import type { PushResult } from "../../model/plan.js";
 import { LIBRARY_VERSION } from "../../version.js";
-import { readBranchServices, renderServicesText } from "../branch-services.js";
+import { readBranchServices, renderFunctionsText } from "../branch-services.js";
 import type { CommandContext } from "../context.js";
 import { writeFileAtomic } from "../files.js";
 import { resolveBranch, type TargetFlags } from "../target.js";
@@ -32,8 +32,8 @@ export interface BranchCreateHooks {
   annotations?: Record<string, string>;
   /** Checks an existing branch before the policy is applied to it (throws to refuse). */
   checkExisting?: (branch: ApiListedBranch) => void;
-  /** Runs once the branch matches the policy (after `--write-env`). */
-  onSuccess?: (target: { api: PlatformApi; projectId: string; branchId: string; branchName: string }) => Promise<void>;
+  /** Runs once the branch matches the policy (after `--write-env`); `created` when this run made it. */
+  onSuccess?: (target: { api: PlatformApi; projectId: string; branchId: string; branchName: string; created: boolean }) => Promise<void>;
 }
 
 /**
@@ -52,10 +52,10 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
   const existing = flags.ifExists === "apply" ? (await api.listBranches({ projectId: project.id })).find((b) => b.name === name) : undefined;
   const json = flags.json === true;
   const command = hooks.command;
-  const succeeded = async (branch: { id: string; name: string }): Promise<void> => {
+  const succeeded = async (branch: { id: string; name: string }, created: boolean): Promise<void> => {
     const target = { api, projectId: project.id, branchId: branch.id, branchName: branch.name };
     await envWriter?.write({ ...target, declaredDatabases: declaredDatabasesOf(policy.config) });
-    await hooks.onSuccess?.(target);
+    await hooks.onSuccess?.({ ...target, created });
   };
 
   if (existing !== undefined) {
@@ -64,7 +64,7 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
     return applyShownPlan(ctx, run, flags, {
       inferredTarget: false,
       wrapDocument: (doc) => ({ formatVersion: 1, command, target: run.view, branchId: existing.id, branchName: existing.name, created: false, result: doc }),
-      onSuccess: () => succeeded(existing),
+      onSuccess: () => succeeded(existing, false),
     });
   }
 
@@ -115,10 +115,10 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
     ctx.out(stringifyDocument({ formatVersion: 1, command, target: view, branchId: created.branchId, branchName: created.branchName, created: true, result: doc, functions }));
     ctx.documentPrinted = true;
   } else {
-    const urls = renderServicesText({ functions, triggers: [], customDomains: [] }).slice(0, functions.length + 1);
+    const urls = renderFunctionsText(functions);
     ctx.out(`Created branch ${created.branchName} (${created.branchId})\n${renderApplyComplete(created.result, durationMs)}${urls.join("\n")}\n`);
   }
-  await succeeded({ id: created.branchId, name: created.branchName });
+  await succeeded({ id: created.branchId, name: created.branchName }, true);
   return 0;
 }
 

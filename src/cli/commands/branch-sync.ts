@@ -1,4 +1,5 @@
 import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
+import { readBranchServices, renderFunctionsText } from "../branch-services.js";
 import type { CommandContext } from "../context.js";
 import { currentGitBranch } from "../git.js";
 import { DEFAULT_NAME_TEMPLATE, SYNC_ANNOTATION, syncBranchName } from "../sync-names.js";
@@ -36,13 +37,11 @@ export async function runBranchSync(ctx: CommandContext, flags: BranchSyncFlags)
         });
       }
     },
-    onSuccess: async ({ api, projectId, branchId, branchName }) => {
-      if (flags.json === true) return;
-      const functions = (await api.listFunctions({ projectId, branchId })).filter((f) => f.invocation_url !== "");
-      if (functions.length === 0) return;
-      const width = Math.max(...functions.map((f) => f.slug.length));
-      const lines = functions.map((f) => `  ${f.slug.padEnd(width)}  ${f.invocation_url}`).sort();
-      ctx.out(`Function URLs of ${branchName}\n${lines.join("\n")}\n`);
+    // A new branch's function URLs are printed by branch create itself.
+    onSuccess: async ({ api, projectId, branchId, created }) => {
+      if (created || flags.json === true) return;
+      const { functions } = await readBranchServices(api, { projectId, branchId });
+      ctx.out(`${renderFunctionsText(functions).join("\n")}\n`);
     },
   });
 }
