@@ -71,7 +71,7 @@ function warningBlock(result: PushResult, target: ViewTarget): string[] {
     const addresses = destructive.map((c) => escapeMarkdown(c.address)).join(", ");
     lines.push(`${destructive.length} change(s) delete stored data (${addresses}): apply needs \`--allow-data-loss\`.`);
   }
-  if (target.branchProtected) {
+  if (target.branchProtected && result.changes.length > 0) {
     lines.push(`Branch ${escapeMarkdown(target.branchName)} is protected: apply needs \`--allow-protected\`.`);
   }
   if (lines.length === 0) return [];

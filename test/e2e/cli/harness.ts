@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 
 /** The repository root. */
@@ -221,5 +221,32 @@ export function sharedEmulatorProject(extra: Parameters<typeof startEmulator>[0]
     emu: current,
     cwd: () => cwd,
     svc: (args) => runSvc([...args, "--env", ".env.ci"], { cwd, env: emulatorEnv(current(), options.branch === false ? undefined : current().defaultBranchId) }),
+  };
+}
+
+/**
+ * Registers the usual hooks of a CLI end-to-end file: the bin built once, then per test a fresh
+ * emulator and a copy of fixtures/cli/project (`prepare` may edit it). Read both through the getters.
+ */
+export function useEmulatorProject(prepare?: (cwd: string) => void): { emu: () => RunningEmulator; cwd: () => string } {
+  let emu: RunningEmulator | undefined;
+  let cwd = "";
+  beforeAll(async () => {
+    await ensureBuilt();
+  }, 180_000);
+  beforeEach(async () => {
+    emu = await startTestEmulator();
+    cwd = projectDir();
+    prepare?.(cwd);
+  });
+  afterEach(async () => {
+    await emu?.close();
+  });
+  return {
+    emu: () => {
+      if (emu === undefined) throw new Error("the emulator starts in beforeEach");
+      return emu;
+    },
+    cwd: () => cwd,
   };
 }

@@ -1,35 +1,19 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createPlatformApi } from "../../../src/api/index.js";
-import type { RunningEmulator } from "../../../src/emulator/index.js";
-import { emulatorEnv, ensureBuilt, projectDir, runSvc, type RunResult } from "./harness.js";
-import { startTestEmulator } from "./harness.js";
+import { emulatorEnv, runSvc, useEmulatorProject, type RunResult } from "./harness.js";
 
-let emu: RunningEmulator;
-let cwd: string;
-
-beforeAll(async () => {
-  await ensureBuilt();
-}, 180_000);
-
-beforeEach(async () => {
-  emu = await startTestEmulator();
-  cwd = projectDir();
-});
-
-afterEach(async () => {
-  await emu.close();
-});
+const project = useEmulatorProject();
 
 const ENV = ["--env", ".env.ci"];
-const svc = (args: string[]): Promise<RunResult> => runSvc([...args, ...ENV], { cwd, env: emulatorEnv(emu) });
+const svc = (args: string[]): Promise<RunResult> => runSvc([...args, ...ENV], { cwd: project.cwd(), env: emulatorEnv(project.emu()) });
 
 describe("the text plan says everything applying it needs", () => {
   it("names --allow-protected under the summary on a protected branch", async () => {
-    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
-    const updated = await api.updateBranch({ projectId: emu.projectId, branchId: emu.defaultBranchId, branch: { protected: true } });
-    await api.waitForOperations({ projectId: emu.projectId, operations: updated.operations });
+    const api = createPlatformApi({ apiKey: project.emu().apiKey, apiHost: project.emu().apiHost });
+    const updated = await api.updateBranch({ projectId: project.emu().projectId, branchId: project.emu().defaultBranchId, branch: { protected: true } });
+    await api.waitForOperations({ projectId: project.emu().projectId, operations: updated.operations });
     const run = await svc(["config", "plan"]);
     expect(run.stdout).toMatch(/\nPlan: 3 to create, 1 to update, 0 to delete; 0 conflicts\nBranch main is protected: apply needs --allow-protected\.\n$/);
   });
@@ -58,17 +42,17 @@ describe("the text plan says everything applying it needs", () => {
 
 describe("a pulled file", () => {
   it("plans clean against its branch, naming the pulled file, and gives a preview none of the default branch's tuning", async () => {
-    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
-    const updated = await api.updateBranch({ projectId: emu.projectId, branchId: emu.defaultBranchId, branch: { protected: true } });
-    await api.waitForOperations({ projectId: emu.projectId, operations: updated.operations });
+    const api = createPlatformApi({ apiKey: project.emu().apiKey, apiHost: project.emu().apiHost });
+    const updated = await api.updateBranch({ projectId: project.emu().projectId, branchId: project.emu().defaultBranchId, branch: { protected: true } });
+    await api.waitForOperations({ projectId: project.emu().projectId, operations: updated.operations });
     const pulled = await svc(["config", "pull"]);
     expect(pulled.code).toBe(0);
-    writeFileSync(join(cwd, "pulled.ts"), pulled.stdout);
+    writeFileSync(join(project.cwd(), "pulled.ts"), pulled.stdout);
     const plan = await svc(["config", "plan", "--config", "pulled.ts"]);
     expect(plan.stdout.startsWith("No changes. Branch main matches pulled.ts.\n")).toBe(true);
-    const preview = await runSvc(["branch", "create", "pr-3", "--config", "pulled.ts", "--json", ...ENV], { cwd, env: emulatorEnv(emu) });
+    const preview = await runSvc(["branch", "create", "pr-3", "--config", "pulled.ts", "--json", ...ENV], { cwd: project.cwd(), env: emulatorEnv(project.emu()) });
     expect(preview.code).toBe(0);
-    const created = (await api.listBranches({ projectId: emu.projectId })).find((b) => b.name === "pr-3");
+    const created = (await api.listBranches({ projectId: project.emu().projectId })).find((b) => b.name === "pr-3");
     expect(created?.protected).toBe(false);
   });
 });

@@ -1,29 +1,15 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../../src/emulator/index.js";
-import { emulatorEnv, ensureBuilt, projectDir, runSvc, startTestEmulator, type RunResult } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import { emulatorEnv, runSvc, useEmulatorProject, type RunResult } from "./harness.js";
 
-let emu: RunningEmulator;
-let cwd: string;
-
-beforeAll(async () => {
-  await ensureBuilt();
-}, 180_000);
-
-beforeEach(async () => {
-  emu = await startTestEmulator();
-  cwd = projectDir();
-  // The fixture policy, plus a custom domain for function hello on the default branch.
+// The fixture policy, plus a custom domain for function hello on the default branch.
+const project = useEmulatorProject((cwd) => {
   const policy = readFileSync(join(cwd, "svc.ts"), "utf8").replace('source: "./functions/hello",', 'source: "./functions/hello", customDomains: ["shop.example.com"],');
   writeFileSync(join(cwd, "svc.ts"), policy);
 });
 
-afterEach(async () => {
-  await emu.close();
-});
-
-const svc = (args: string[]): Promise<RunResult> => runSvc([...args, "--env", ".env.ci"], { cwd, env: emulatorEnv(emu) });
+const svc = (args: string[]): Promise<RunResult> => runSvc([...args, "--env", ".env.ci"], { cwd: project.cwd(), env: emulatorEnv(project.emu()) });
 
 describe("what status and branch create show", () => {
   it("status lists every function's URL, the triggers and the custom domains with their CNAME targets, in text and JSON", async () => {

@@ -49,6 +49,11 @@ describe("Markdown plan rendered by a GFM renderer", () => {
     expect(html).toMatch(/<details><summary>Dependency graph<\/summary>\s*<pre><code class="language-mermaid">flowchart LR\n/);
   });
 
+  it("raises no protected-branch callout when there is nothing to apply", () => {
+    const html = toHtml(renderPlanMarkdown(only([]), { ...TARGET, branchProtected: true }));
+    expect(html).not.toContain("<blockquote>");
+  });
+
   it("renders the table right after the summary when there is no callout", () => {
     const html = toHtml(renderPlanMarkdown(only(byClass("additive")), { ...TARGET, branchProtected: false }));
     expect(html).not.toContain("<blockquote>");
