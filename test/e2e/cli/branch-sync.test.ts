@@ -7,20 +7,10 @@ import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "dotenv";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../../src/emulator/index.js";
-import { API_KEY, PLANTED_SECRET, ROOT, emulatorEnv, ensureBuilt, runSvc, startTestEmulator } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import { API_KEY, PLANTED_SECRET, ROOT, emulatorEnv, runSvc, sharedEmulatorProject } from "./harness.js";
 
-let emu: RunningEmulator;
-
-beforeAll(async () => {
-  await ensureBuilt();
-  emu = await startTestEmulator();
-}, 180_000);
-
-afterAll(async () => {
-  await emu.close();
-});
+const shared = sharedEmulatorProject();
 
 function git(dir: string, ...args: string[]): string {
   return execFileSync("git", args, {
@@ -43,6 +33,7 @@ function gitProject(): string {
 }
 
 async function branchNames(): Promise<string[]> {
+  const emu = shared.emu();
   const res = await fetch(`${emu.apiHost}/projects/${emu.projectId}/branches`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
   const body = (await res.json()) as { branches: { name: string }[] };
   return body.branches.map((b) => b.name).sort();
@@ -51,7 +42,7 @@ async function branchNames(): Promise<string[]> {
 describe("svc branch sync and cleanup in a git repository", () => {
   it("maps two git branches to previews, writes their env files, and cleans up only what sync made and git lost", async () => {
     const dir = gitProject();
-    const env = emulatorEnv(emu, undefined);
+    const env = emulatorEnv(shared.emu(), undefined);
     git(dir, "checkout", "-q", "feature/one");
 
     const first = await runSvc(["branch", "sync", "--env", ".env.ci", "--write-env", ".env"], { cwd: dir, env });
@@ -117,7 +108,7 @@ describe("svc branch sync and cleanup in a git repository", () => {
 
   it("refuses a detached HEAD, and a name another git branch already synced", async () => {
     const dir = gitProject();
-    const env = emulatorEnv(emu, undefined);
+    const env = emulatorEnv(shared.emu(), undefined);
     git(dir, "checkout", "-q", "--detach");
     const detached = await runSvc(["branch", "sync", "--env", ".env.ci"], { cwd: dir, env });
     expect(detached.code).toBe(1);
@@ -135,7 +126,7 @@ describe("svc branch sync and cleanup in a git repository", () => {
 describe("--write-env on apply and connection-string", () => {
   it("writes the variables after an apply, keeps the other lines, and checks --env-prefix before applying", async () => {
     const dir = gitProject();
-    const env = emulatorEnv(emu, undefined);
+    const env = emulatorEnv(shared.emu(), undefined);
     expect((await runSvc(["branch", "create", "env-target", "--env", ".env.ci"], { cwd: dir, env })).code).toBe(0);
 
     const bad = await runSvc(["config", "apply", "--branch", "env-target", "--env", ".env.ci", "--write-env", ".env", "--env-prefix", "1BAD"], { cwd: dir, env });

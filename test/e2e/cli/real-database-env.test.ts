@@ -9,23 +9,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { parse } from "dotenv";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../../src/emulator/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { physicalName } from "../../../src/emulator/postgres/branch-databases.js";
-import { emulatorEnv, ensureBuilt, runSvc, startTestEmulator } from "./harness.js";
-
-let emu: RunningEmulator;
+import { emulatorEnv, runSvc, sharedEmulatorProject } from "./harness.js";
 
 beforeAll(async () => {
   const psql = await promisify(execFile)("psql", ["--version"]).catch(() => null);
   if (psql === null) throw new Error("psql is missing: install it with `apt-get install -y --no-install-recommends postgresql-client`");
-  await ensureBuilt();
-  emu = await startTestEmulator({ realDatabases: true });
-}, 180_000);
-
-afterAll(async () => {
-  await emu?.close();
 });
+const shared = sharedEmulatorProject({ realDatabases: true });
 
 async function psql(url: string, sql: string): Promise<string> {
   const { stdout } = await promisify(execFile)("psql", [url, "-v", "ON_ERROR_STOP=1", "-Atc", sql], { env: { PATH: process.env.PATH ?? "" } });
@@ -36,6 +28,7 @@ describe("a database and a role declared in svc.ts, on real PostgreSQL", () => {
   it("are created by apply, and the written DATABASE_URL connects as that role to that database", async () => {
     const dir = mkdtempSync(join(tmpdir(), "svc-real-db-"));
     writeFileSync(join(dir, "svc.ts"), 'export default {\n  roles: { app_owner: {} },\n  databases: { appdb: { owner: "app_owner" } },\n};\n');
+    const emu = shared.emu();
     const env = emulatorEnv(emu);
     const applied = await runSvc(["config", "apply", "--write-env", ".env"], { cwd: dir, env });
     expect(applied.code, applied.stderr).toBe(0);
