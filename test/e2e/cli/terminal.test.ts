@@ -108,6 +108,27 @@ describe("on a pseudo-terminal at 80 columns", () => {
     expect(await api.listFunctions(ids)).toEqual([]);
   });
 
+  it("branch create --if-exists apply also re-shows a plan that changed between prompt and answer", async () => {
+    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
+    const made = await api.createBranch({ projectId: emu.projectId, branch: { name: "pr-5" }, endpoints: [{ type: "read_write" }] });
+    await api.waitForOperations({ projectId: emu.projectId, operations: made.operations });
+    const ids = { projectId: emu.projectId, branchId: made.branch.id };
+    const run = await runSvcInPty(["branch", "create", "pr-5", "--if-exists", "apply", "--env", ".env.ci"], {
+      cwd,
+      env: emulatorEnv(emu, undefined),
+      answers: [
+        { waitFor: PROMPT_END, answer: "y\r", before: async () => void (await api.createBucket({ ...ids, name: "avatars", access_level: "public_read" })) },
+        { waitFor: PROMPT_END, answer: "y\r" },
+      ],
+    });
+    const text = replay(run.stdout).lines.join("\n");
+    const [shown = "", reshown = ""] = text.split("Branch pr-5 changed after the plan was shown; nothing was applied.");
+    expect(shown).toContain("+ bucket.avatars");
+    expect(reshown).not.toContain("bucket.avatars");
+    expect(reshown).toMatch(/^Apply complete: /m);
+    expect(run.code).toBe(0);
+  });
+
   it("drops colours with NO_COLOR and keeps the same symbols", async () => {
     const run = await runSvcInPty(["config", "plan", "--env", ".env.ci"], { cwd, env: { ...emulatorEnv(emu), NO_COLOR: "1" } });
     expect(run.code).toBe(0);
