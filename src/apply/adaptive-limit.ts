@@ -62,7 +62,8 @@ export function createAdaptiveLimit(options: AdaptiveLimitOptions): AdaptiveLimi
   const run = <T>(fn: () => Promise<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       queue.push(() => {
-        fn().then(resolve, reject).finally(() => {
+        // A guard inside `fn` may throw before it returns a promise: that must settle this call and free the slot too.
+        new Promise<T>((settle) => settle(fn())).then(resolve, reject).finally(() => {
           active -= 1;
           if (hold > 0) hold -= 1;
           else if ((answers += 1) >= limit && limit < options.max) {

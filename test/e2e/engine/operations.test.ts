@@ -192,7 +192,7 @@ describe("cancellation", () => {
     const onEvent = (e: { type: string; phase?: string }) => {
       if (e.type === "change" && e.phase === "done") controller.abort();
     };
-    const err = await apply(config, { ...ids(), concurrency: 1, signal: controller.signal, onEvent }).catch((e: unknown) => e);
+    const err = await apply(config, { ...ids(), concurrency: 1, maxConcurrency: 1, signal: controller.signal, onEvent }).catch((e: unknown) => e);
     expect(isPlatformError(err, ErrorCode.CANCELLED)).toBe(true);
     const result = (err as { details: { result: { applied: { id: string }[]; failed: unknown[]; skipped: { change: { id: string }; reason: string }[] } } }).details.result;
     expect(result.applied.map((a) => a.id)).toEqual(["create:bucket.a"]);
@@ -210,7 +210,7 @@ describe("cancellation", () => {
     const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost, fetch: abortOnFirstBucket, signal: controller.signal });
     const config = defineConfig({ buckets: { a: { access: "private" }, b: { access: "private" } } });
 
-    const err = await apply(config, { projectId: emu.projectId, branchId: emu.defaultBranchId, api, concurrency: 1, signal: controller.signal }).catch((e: unknown) => e);
+    const err = await apply(config, { projectId: emu.projectId, branchId: emu.defaultBranchId, api, concurrency: 1, maxConcurrency: 1, signal: controller.signal }).catch((e: unknown) => e);
 
     expect(isPlatformError(err, ErrorCode.CANCELLED)).toBe(true);
     const result = (err as { details: { result: { applied: unknown[]; failed: { change: { id: string }; error: { code: string } }[]; skipped: { change: { id: string }; reason: string }[] } } }).details.result;

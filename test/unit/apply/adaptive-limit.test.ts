@@ -38,4 +38,13 @@ describe("the adaptive request limit", () => {
     for (let i = 0; i < 20; i++) limit.latency(400);
     expect(limit.limit).toBe(4);
   });
+
+  it("settles a call whose function throws before returning a promise, and frees its slot", async () => {
+    const limit = createAdaptiveLimit({ initial: 1, max: 1 });
+    const refused = limit<never>(() => {
+      throw new Error("refused");
+    });
+    await expect(refused).rejects.toThrow("refused");
+    await expect(limit(() => Promise.resolve("next"))).resolves.toBe("next");
+  });
 });
