@@ -1,3 +1,5 @@
+import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
+import { toWire } from "../model/kinds/field.js";
 import type { LiveState, LiveTrigger } from "../model/live-state.js";
 
 /** Value of every env var on a replica: the platform reports names only, so values never matter. */
@@ -78,7 +80,7 @@ export function replicaSeed(live: LiveState, apiKey: string): ReplicaSeed {
     triggers: (live.triggers ?? []).filter((t) => !t.inherited).map(triggerSeed),
     custom_domains: (live.customDomains ?? []).filter((d) => d.entityType === "function").map((d) => ({ domain: d.domain, function_slug: d.entityId })),
     ...(live.auth?.enabled === true ? { auth: { auth_provider: "better_auth", ...(live.auth.databaseName === undefined ? {} : { database_name: live.auth.databaseName }) } } : {}),
-    data_api: live.dataApi?.enabled === true ? [{ database: live.dataApi.database, settings: live.dataApi.settings }] : [],
+    data_api: live.dataApi?.enabled === true ? [{ database: live.dataApi.database, settings: live.dataApi.settings && toWire(DATA_API_SETTINGS, live.dataApi.settings) }] : [],
   };
   const branches: BranchSeed[] = [branch];
   if (!live.branch.isDefault) {
