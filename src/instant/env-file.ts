@@ -90,9 +90,22 @@ export interface EnvBlockValues {
 
 const PLAIN_VALUE = /^[A-Za-z0-9_.:/@?=&%+~,-]*$/;
 
-/** A value as written: unquoted when plain, else double-quoted with `\` and `"` escaped. */
+/**
+ * A value as written so that dotenv reads it back unchanged: unquoted when plain, else between the
+ * first of `'`, `` ` `` it does not contain (dotenv takes both literally), else between `"` (where
+ * dotenv turns `\n` and `\r` into line breaks, so a line break is written that way). A value no
+ * quoting can carry is refused; the message never shows it (it may be a secret).
+ */
 export function formatEnvValue(value: string): string {
-  return PLAIN_VALUE.test(value) ? value : `"${value.replace(/[\\"]/g, (ch) => `\\${ch}`)}"`;
+  if (PLAIN_VALUE.test(value)) return value;
+  const breaks = /[\r\n]/.test(value);
+  const quote = breaks ? undefined : ["'", "`"].find((q) => !value.includes(q));
+  if (quote !== undefined) return `${quote}${value}${quote}`;
+  if (!value.includes('"') && !/\\[nr]/.test(value)) return `"${value.replace(/\r/g, "\\r").replace(/\n/g, "\\n")}"`;
+  throw new PlatformError(
+    ErrorCode.INSTANT_ENV_FILE_INVALID,
+    "a value to write holds characters no dotenv quoting can carry together (quotes of every kind, or a line break with a quote or an escape); nothing was written.",
+  );
 }
 
 /** The block's lines (without line endings). Expiry and claim URL are the server's values. */

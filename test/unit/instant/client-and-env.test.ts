@@ -1,17 +1,31 @@
+import { parse } from "dotenv";
 import { describe, expect, it } from "vitest";
 import { createClaimableDatabase } from "../../../src/instant/client.js";
 import { appendEnvBlock, formatEnvValue } from "../../../src/instant/env-file.js";
 
 describe("env values", () => {
-  const cases: Array<[string, string]> = [
-    ["postgresql://u:p%2Fw@127.0.0.1:5432/db?sslmode=disable", "postgresql://u:p%2Fw@127.0.0.1:5432/db?sslmode=disable"],
-    ["https://neon.new/claim/0197a3c2-0000-7000-8000-000000000000", "https://neon.new/claim/0197a3c2-0000-7000-8000-000000000000"],
-    ["has space", '"has space"'],
-    ['quote " and \\ backslash', '"quote \\" and \\\\ backslash"'],
-    ["hash#value", '"hash#value"'],
+  const values = [
+    "postgresql://u:p%2Fw@127.0.0.1:5432/db?sslmode=disable",
+    "has space",
+    'quote " and \\ backslash',
+    "hash#value # not a comment",
+    "it's",
+    "it's a `tick`",
+    "two\nlines\r\n",
+    "  padded  ",
+    "",
   ];
-  it.each(cases)("writes %j as %s", (value, written) => {
-    expect(formatEnvValue(value)).toBe(written);
+  it.each(values)("dotenv reads %j back unchanged", (value) => {
+    expect(parse(`KEY=${formatEnvValue(value)}\nNEXT=1\n`)).toEqual({ KEY: value, NEXT: "1" });
+  });
+
+  it("writes URLs unquoted", () => {
+    const url = "https://neon.new/claim/0197a3c2-0000-7000-8000-000000000000";
+    expect(formatEnvValue(url)).toBe(url);
+  });
+
+  it.each(['\' \` " all three', 'a line\nbreak and a "quote"', "a line\nbreak and a \\n"])("refuses %j without showing it", (value) => {
+    expect(() => formatEnvValue(value)).toThrow(expect.objectContaining({ code: "PLATFORM_INSTANT_ENV_FILE_INVALID", message: expect.not.stringContaining(value) }));
   });
 
   it("writes the block alone into an empty file, with no leading blank line", () => {
