@@ -6,7 +6,7 @@ import { serviceDatabase } from "./services.js";
 
 /** Whether the policy manages databases: it declares some or prunes them. */
 function managesDatabases(desired: ResolvedPolicy): boolean {
-  return desired.databases.length > 0 || desired.prune.databases === true;
+  return desired.databases.length > 0 || desired.prune.databases;
 }
 
 /**
@@ -71,7 +71,7 @@ export function pruneDatabases(desired: ResolvedPolicy, live: LiveState, allowDa
   for (const [name, owner] of Object.entries(live.databaseOwners).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (declared.has(name)) continue;
     const address = `database.${name}`;
-    if (desired.prune.databases !== true) {
+    if (!desired.prune.databases) {
       sink.unmanaged.push({ address, kind: "database", identifier: name, reason: `database ${name} is not declared (set prune.databases to delete it)` });
       continue;
     }

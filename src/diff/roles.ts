@@ -5,7 +5,7 @@ import type { DiffSink } from "./plan-types.js";
 
 /** Whether the policy manages roles: it declares some or prunes them. */
 function managesRoles(desired: ResolvedPolicy): boolean {
-  return desired.roles.length > 0 || desired.prune.roles === true;
+  return desired.roles.length > 0 || desired.prune.roles;
 }
 
 /**
@@ -61,7 +61,7 @@ export function pruneRoles(desired: ResolvedPolicy, live: LiveState, sink: DiffS
     const unmanaged = (reason: string, inherited = false): void => {
       sink.unmanaged.push({ address, kind: "role", identifier: role.name, reason, ...(inherited ? { inherited: true } : {}) });
     };
-    if (desired.prune.roles !== true) {
+    if (!desired.prune.roles) {
       unmanaged(`role ${role.name} is not declared (set prune.roles to delete it)`);
       continue;
     }

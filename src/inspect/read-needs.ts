@@ -63,7 +63,7 @@ export function readNeedsForPolicy(policy: ResolvedPolicy): ReadNeeds {
   const builtinDataApi = dataApi.state === "enabled" && dataApi.authProvider === "builtin";
   const storageTriggers = policy.triggers.some((t) => t.type === "storage_object_created");
   const anyDomains = policy.functions.some((f) => f.customDomains.length > 0);
-  const pruneRolesDatabases = prune.roles === true || prune.databases === true;
+  const pruneRolesDatabases = prune.roles || prune.databases;
   const rolesDatabases = policy.roles.length > 0 || policy.databases.length > 0 || pruneRolesDatabases;
   return {
     databases: dataApiManaged || authOn || rolesDatabases,

@@ -107,8 +107,8 @@ export interface ResolvedPolicy {
   roles: { name: string; login: boolean }[];
   /** Declared databases, sorted by name. */
   databases: { name: string; owner: string }[];
-  /** `roles` and `databases` are set only by name (`prune: true` leaves them off). @default false each */
-  prune: { functions: boolean; triggers: boolean; customDomains: boolean; buckets: boolean; roles?: boolean; databases?: boolean };
+  /** Every flag resolved; `roles` and `databases` are set only by name (`prune: true` leaves them off). @default false each */
+  prune: { functions: boolean; triggers: boolean; customDomains: boolean; buckets: boolean; roles: boolean; databases: boolean };
   branch: {
     parent?: string;
     protected?: boolean;

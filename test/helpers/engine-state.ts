@@ -16,7 +16,7 @@ export function policyWith(overrides: Partial<ResolvedPolicy> = {}): ResolvedPol
     triggers: [],
     roles: [],
     databases: [],
-    prune: { functions: false, triggers: false, customDomains: false, buckets: false },
+    prune: { functions: false, triggers: false, customDomains: false, buckets: false, roles: false, databases: false },
     branch: {},
     deprecatedKeys: [],
     ...overrides,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import full from "../../../fixtures/policies/full.js";
 import invalid, { expectedIssues } from "../../../fixtures/policies/invalid.js";
 import minimal from "../../../fixtures/policies/minimal.js";
@@ -12,6 +12,7 @@ import {
   validatePolicy,
   type BranchTarget,
   type PolicyConfig,
+  type ResolvedPolicy,
 } from "../../../src/v1.js";
 import { issuesOf, validationErrorOf } from "./validation-helpers.js";
 
@@ -152,13 +153,18 @@ describe("resolvePolicy: toggles and defaults", () => {
   });
 
   it.each<[PolicyConfig["prune"], boolean[]]>([
-    [undefined, [false, false, false, false]],
-    [true, [true, true, true, true]],
-    [false, [false, false, false, false]],
-    [{ triggers: true }, [false, true, false, false]],
+    [undefined, [false, false, false, false, false, false]],
+    [true, [true, true, true, true, false, false]],
+    [false, [false, false, false, false, false, false]],
+    [{ triggers: true }, [false, true, false, false, false, false]],
+    [{ roles: true, databases: true }, [false, false, false, false, true, true]],
   ])("resolves prune %j", (prune, flags) => {
     const resolved = resolvePolicy(prune === undefined ? {} : { prune }, main).prune;
-    expect([resolved.functions, resolved.triggers, resolved.customDomains, resolved.buckets]).toEqual(flags);
+    expect([resolved.functions, resolved.triggers, resolved.customDomains, resolved.buckets, resolved.roles, resolved.databases]).toEqual(flags);
+  });
+
+  it("types every resolved prune flag as a required boolean", () => {
+    expectTypeOf<ResolvedPolicy["prune"]>().toEqualTypeOf<Record<"functions" | "triggers" | "customDomains" | "buckets" | "roles" | "databases", boolean>>();
   });
 });
 

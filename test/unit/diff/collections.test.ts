@@ -7,7 +7,7 @@ import { NOW, fnWith, liveFn, liveWith, policyWith, tagWith } from "../../helper
 const TAG = tagWith("C0DE", "C0F1");
 const TAGS = { hello: TAG, other: tagWith("0DD0", "C0F1") };
 const plan = (desired: ResolvedPolicy, live: LiveState, allowDataLoss = false) => diffState(desired, live, { now: NOW, functionTags: TAGS, allowDataLoss });
-const PRUNE_ALL = { functions: true, triggers: true, customDomains: true, buckets: true };
+const PRUNE_ALL = { functions: true, triggers: true, customDomains: true, buckets: true, roles: false, databases: false };
 const schedule = (overrides: Partial<ResolvedTrigger> = {}): ResolvedTrigger =>
   ({ name: "hourly", type: "schedule", function: "hello", cron: "0 * * * *", functionPath: "/", enabled: true, ...overrides }) as ResolvedTrigger;
 const liveTrigger = (overrides: Partial<LiveTrigger> = {}): LiveTrigger =>

@@ -75,7 +75,7 @@ describe("function change detection", () => {
 });
 
 describe("function pruning", () => {
-  const prune = { functions: true, triggers: false, customDomains: false, buckets: false };
+  const prune = { functions: true, triggers: false, customDomains: false, buckets: false, roles: false, databases: false };
 
   it("deletes an undeclared function owned by the branch (an override)", () => {
     const result = diffState(policyWith({ prune }), liveWith({ functions: [liveFn("old", TAG)] }), { now: NOW, functionTags: {}, allowDataLoss: false });
@@ -109,7 +109,7 @@ describe("function pruning", () => {
       triggers: [{ id: "t1", name: "tick", type: "schedule", function: "old", functionPath: "/", enabled: true, inherited: false, cron: "* * * * *" }],
       customDomains: [{ domain: "old.example.com", entityType: "function", entityId: "old", cnameTarget: "edge.test" }],
     });
-    const result = diffState(policyWith({ prune: { functions: true, triggers: true, customDomains: true, buckets: false } }), live, { now: NOW, functionTags: {}, allowDataLoss: false });
+    const result = diffState(policyWith({ prune: { functions: true, triggers: true, customDomains: true, buckets: false, roles: false, databases: false } }), live, { now: NOW, functionTags: {}, allowDataLoss: false });
     const del = result.changes.find((c) => c.change.id === "delete:function.old");
     expect(del?.change.dependsOn).toEqual(["delete:domain.old.example.com", "delete:trigger.tick"]);
     expect(result.changes.map((c) => c.change.id)).toEqual(["delete:trigger.tick", "delete:domain.old.example.com", "delete:function.old"]);

@@ -5,7 +5,7 @@ import type { LiveState } from "../../../src/model/live-state.js";
 import { NOW, liveWith, policyWith } from "../../helpers/engine-state.js";
 
 const plan = (desired: ResolvedPolicy, live: LiveState, allowDataLoss = false) => diffState(desired, live, { now: NOW, functionTags: {}, allowDataLoss });
-const NO_PRUNE = { functions: false, triggers: false, customDomains: false, buckets: false };
+const NO_PRUNE = { functions: false, triggers: false, customDomains: false, buckets: false, roles: false, databases: false };
 
 /** The default branch as the platform makes it: `neondb` owned by `neondb_owner`. */
 function branchWith(extra: { roles?: LiveState["roles"]; owners?: Record<string, string>; parentRoles?: string[]; parentDatabases?: string[] } = {}): LiveState {

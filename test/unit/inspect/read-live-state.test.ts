@@ -160,7 +160,7 @@ describe("reads a policy needs", () => {
     triggers: [],
     roles: [],
     databases: [],
-    prune: { functions: false, triggers: false, customDomains: false, buckets: false },
+    prune: { functions: false, triggers: false, customDomains: false, buckets: false, roles: false, databases: false },
     branch: {},
     deprecatedKeys: [],
   };
@@ -198,12 +198,12 @@ describe("reads a policy needs", () => {
     },
     {
       name: "pruning functions reads functions, triggers, domains and the parent's functions",
-      policy: { prune: { functions: true, triggers: false, customDomains: false, buckets: false } },
+      policy: { prune: { functions: true, triggers: false, customDomains: false, buckets: false, roles: false, databases: false } },
       expected: { functions: true, triggers: true, customDomains: true, parentFunctions: true, buckets: false },
     },
     {
       name: "pruning buckets reads buckets and triggers",
-      policy: { prune: { functions: false, triggers: false, customDomains: false, buckets: true } },
+      policy: { prune: { functions: false, triggers: false, customDomains: false, buckets: true, roles: false, databases: false } },
       expected: { buckets: true, triggers: true, functions: false },
     },
   ])("$name", ({ policy, expected }) => {
