@@ -1,6 +1,7 @@
 /** Wire schemas built from kind descriptors (`src/model/kinds/`): the emulator validates requests with them. */
 import { z } from "zod";
-import type { FieldDescriptor, ValueOf, ValueRule } from "../../model/kinds/field.js";
+import { type FieldDescriptor, type ValueOf, type ValueRule, followsRule } from "../../model/kinds/field.js";
+import { TimestampSchema } from "./common.js";
 
 /** The wire schema of one field: the descriptor's rule, so client and emulator agree with the policy. */
 function settingSchema(rule: ValueRule): z.ZodType {
@@ -15,6 +16,14 @@ function settingSchema(rule: ValueRule): z.ZodType {
       return z.enum(rule.values);
     case "name-list":
       return z.array(z.string().min(1)).min(1);
+    case "number-in":
+      return z.number().refine((n) => rule.values.includes(n), `must be one of ${rule.allowed}`);
+    case "duration": {
+      const seconds = z.number().int().refine((n) => followsRule(rule, n), `must be ${rule.min}–${rule.max} seconds${rule.zero === true ? ", 0" : ""}${typeof rule.off?.model === "number" ? ` or ${rule.off.model}` : ""}`);
+      return rule.off?.model === null ? seconds.nullable() : seconds;
+    }
+    case "timestamp":
+      return rule.nullable === true ? TimestampSchema.nullable() : TimestampSchema;
   }
 }
 

@@ -4,7 +4,9 @@
  * this: the policy schema (`config/schemas/`), the wire schema and conversions (`api/`, the
  * inspector), the diff and the pull renderer. Plain data, no I/O.
  */
+import { normalizeHostname } from "../../rules/hostname.js";
 import type { ChangeClass } from "../plan.js";
+import { sameValue } from "../same-value.js";
 
 /**
  * The values a field accepts. The policy schema builds its zod schema (with its messages) from
@@ -17,7 +19,23 @@ export type ValueRule =
   | { type: "integer"; min: number }
   | { type: "enum"; values: readonly [string, ...string[]] }
   /** A non-empty list of distinct, non-empty names (`what` names one in messages: `schema`). */
-  | { type: "name-list"; what: string };
+  | { type: "name-list"; what: string }
+  /**
+   * A number from a fixed set (compute sizes). Messages read
+   * `<value> <unit> is not an offered <what>; allowed: <allowed>`.
+   */
+  | { type: "number-in"; values: readonly number[]; what: string; unit: string; allowed: string }
+  /**
+   * A duration, whole seconds in the model, within `[min, max]`; the policy writes seconds or
+   * text such as `"7d"` (docs/policy.md#durations) and a pull writes it back as text (`"1h"`).
+   * `off`: the policy's `false`, standing for `off.model` — `null` for "none" (then `true` gets a
+   * hint), or the platform's sentinel number (such as -1, never), which the policy itself
+   * refuses; `means` completes "false …" in messages. `zero`: `0` is accepted as itself (the
+   * platform's default).
+   */
+  | { type: "duration"; min: number; max: number; off?: { model: null | number; means: string }; zero?: true }
+  /** An RFC 3339 instant; `null` (none) too when `nullable`. */
+  | { type: "timestamp"; nullable?: true };
 
 /** The TypeScript type of the values a rule accepts. */
 export type ValueOf<R extends ValueRule> = R extends { type: "boolean" }
@@ -30,13 +48,26 @@ export type ValueOf<R extends ValueRule> = R extends { type: "boolean" }
         ? V
         : R extends { type: "name-list" }
           ? string[]
-          : never;
+          : R extends { type: "number-in" }
+            ? number
+            : R extends { type: "duration"; off: { model: null } }
+              ? number | null
+              : R extends { type: "duration" }
+                ? number
+                : R extends { type: "timestamp"; nullable: true }
+                  ? string | null
+                  : R extends { type: "timestamp" }
+                    ? string
+                    : never;
 
 /**
- * How a live value is compared with the desired one. `exact`: strict equality for scalars,
- * element by element **in order** for lists (the first of `dbSchemas` is the default schema).
+ * How a live value is compared with the desired one (`sameFieldValue`). `exact`: strict
+ * equality for scalars, element by element **in order** for lists (the first of `dbSchemas` is
+ * the default schema). `duration`: the normalised seconds (the model holds seconds, whatever the
+ * policy wrote). `hostname`: case-insensitive, one trailing dot ignored. `set`: lists as sets
+ * (order and repeats ignored).
  */
-export type Comparison = "exact";
+export type Comparison = "exact" | "duration" | "hostname" | "set";
 
 /** One field of a resource kind. */
 export interface FieldDescriptor {
@@ -46,7 +77,14 @@ export interface FieldDescriptor {
   modelKey: string;
   /** The key on the platform's wire. */
   wireKey: string;
+  /** The values of the model (and the wire) form. */
   rule: ValueRule;
+  /**
+   * The rule of the policy form when the policy states the field otherwise than the model holds
+   * it (`ttl`: a lifetime from creation, planned as the expiry instant `expiresAt`); the policy
+   * schema reads it instead of `rule`, and plans name such a field by its model key.
+   */
+  policyRule?: ValueRule;
   compare: Comparison;
   /** What a change of this field alone is: additive, override or destructive. */
   changeClass: ChangeClass;
@@ -70,7 +108,32 @@ export function followsRule(rule: ValueRule, value: unknown): boolean {
       return typeof value === "string" && rule.values.includes(value);
     case "name-list":
       return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === "string" && v !== "") && new Set(value).size === value.length;
+    case "number-in":
+      return typeof value === "number" && rule.values.includes(value);
+    case "duration":
+      if (rule.off !== undefined && value === rule.off.model) return true;
+      if (rule.zero === true && value === 0) return true;
+      return typeof value === "number" && Number.isSafeInteger(value) && value >= rule.min && value <= rule.max;
+    case "timestamp":
+      return (rule.nullable === true && value === null) || (typeof value === "string" && !Number.isNaN(Date.parse(value)));
   }
+}
+
+/** Whether two values of a field are the same by its comparison. */
+export function sameFieldValue(field: Pick<FieldDescriptor, "compare">, a: unknown, b: unknown): boolean {
+  switch (field.compare) {
+    case "exact":
+    case "duration":
+      return sameValue(a, b);
+    case "hostname":
+      return typeof a === "string" && typeof b === "string" ? normalizeHostname(a) === normalizeHostname(b) : sameValue(a, b);
+    case "set":
+      return Array.isArray(a) && Array.isArray(b) ? sameMembers(a, b) && sameMembers(b, a) : sameValue(a, b);
+  }
+}
+
+function sameMembers(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.every((x) => b.some((y) => sameValue(x, y)));
 }
 
 /** Wire record → model record: known wire keys whose values follow their rule, in descriptor order. */
