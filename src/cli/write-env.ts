@@ -39,6 +39,8 @@ export interface EnvWriter {
 }
 
 const PREFIX = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** The mode of a file `--write-env` wrote, new or existing: only its owner reads the credentials. */
+const ENV_FILE_MODE = 0o600;
 /** The database the platform creates with a project, used when a branch has several. */
 const PLATFORM_DEFAULT_DATABASE = "neondb";
 
@@ -117,16 +119,17 @@ export async function prepareEnvWriter(ctx: CommandContext, flags: WriteEnvFlags
       const entries: EnvEntry[] = [{ name: `${prefix}DATABASE_URL`, value: pooledUri }, { name: `${prefix}DATABASE_URL_DIRECT`, value: directUri }, ...urls];
       const wanted = new Set(entries.map((e) => e.name));
       const stale = new RegExp(`^${prefix}SVC_FUNCTION_[A-Z0-9_]+_URL$`);
-      await withEnvFileLock(file, async () => {
+      const previousMode = await withEnvFileLock(file, async () => {
         const state = await readEnvFile(file, display);
         const text = upsertEnvText(state.text, entries, {
           header: `# svc: branch ${target.branchName} (${branchId}), database ${database}, role ${role}`,
           isStale: (name) => stale.test(name) && !wanted.has(name),
         });
-        await writeEnvFileAtomic(file, text, display);
+        return writeEnvFileAtomic(file, text, display, { mode: ENV_FILE_MODE });
       });
       const fnPart = urls.length === 0 ? "" : ` and ${urls.length} function URL${urls.length === 1 ? "" : "s"}`;
       ctx.info(`Wrote ${prefix}DATABASE_URL (pooled), ${prefix}DATABASE_URL_DIRECT (database ${database}, role ${role})${fnPart} for branch ${target.branchName} to ${display}\n`);
+      if (previousMode !== null && previousMode !== ENV_FILE_MODE) ctx.info(`${display} had mode ${previousMode.toString(8).padStart(4, "0")}; it now has ${ENV_FILE_MODE.toString(8).padStart(4, "0")} (it holds credentials)\n`);
       if ((await isGitIgnored(file)) === false) ctx.err(`warning: ${notIgnoredWarning(display)}\n`);
     },
   };

@@ -148,19 +148,27 @@ export async function assertEnvDirectory(file: string, display: string): Promise
   }
 }
 
+/** Options of {@link writeEnvFileAtomic}. */
+export interface WriteEnvFileOptions {
+  /** The mode the file gets even when it exists (`--write-env` forces 0600). @default an existing file's own mode, 0600 for a new one */
+  readonly mode?: number;
+}
+
 /**
  * Writes `text` atomically: a temp file in the same directory, then a rename. An existing file
- * keeps its mode; a new one gets 0600. A missing parent directory is
- * `PLATFORM_INSTANT_ENV_FILE_INVALID` (a typo never creates directories).
+ * keeps its mode unless `options.mode` forces one; a new one gets 0600 (or `options.mode`). A
+ * missing parent directory is `PLATFORM_INSTANT_ENV_FILE_INVALID` (a typo never creates
+ * directories). Returns the mode the file had before, or null when it is new.
  */
-export async function writeEnvFileAtomic(file: string, text: string, display: string): Promise<void> {
+export async function writeEnvFileAtomic(file: string, text: string, display: string, options: WriteEnvFileOptions = {}): Promise<number | null> {
   await assertEnvDirectory(file, display);
-  let mode = 0o600;
+  let previous: number | null = null;
   try {
-    mode = (await stat(file)).mode & 0o7777;
+    previous = (await stat(file)).mode & 0o7777;
   } catch {
     // a new file
   }
+  const mode = options.mode ?? previous ?? 0o600;
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
   try {
     await writeFile(temp, text, { mode });
@@ -170,6 +178,7 @@ export async function writeEnvFileAtomic(file: string, text: string, display: st
     await rm(temp, { force: true });
     throw new PlatformError(ErrorCode.INSTANT_ENV_FILE_INVALID, `cannot write ${display}: ${(err as Error).message}`, { details: { file: display }, cause: err });
   }
+  return previous;
 }
 
 const locks = new Map<string, Promise<unknown>>();

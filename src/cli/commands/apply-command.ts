@@ -2,7 +2,7 @@ import { ErrorCode } from "../../errors/codes.js";
 import { PlatformError, isPlatformError } from "../../errors/platform-error.js";
 import type { CommandContext } from "../context.js";
 import { declaredDatabasesOf, prepareEnvWriter } from "../write-env.js";
-import { gateAndExecute, type ApplyFlags, type ExecuteInput, type Wrap } from "./gated-run.js";
+import { gateAndExecute, type ApplyFlags, type ExecuteInput } from "./gated-run.js";
 import { computePlan, planAgain, selectionOptions, type PlannedRun } from "./plan-command.js";
 import { runSavedPlanApply } from "./saved-plan-apply.js";
 import { engineTuning } from "../engine-tuning.js";
@@ -25,7 +25,7 @@ export async function runApply(ctx: CommandContext, planFile: string | undefined
  * blind. On a terminal without `--yes` the new plan is shown and the question asked again;
  * elsewhere the run stops with `PLATFORM_STALE_PLAN` (exit 6) and nothing applied.
  */
-export async function applyShownPlan(ctx: CommandContext, first: PlannedRun, flags: ApplyFlags, options: { inferredTarget: boolean; wrapDocument?: Wrap; onSuccess?: () => Promise<void> }): Promise<number> {
+export async function applyShownPlan(ctx: CommandContext, first: PlannedRun, flags: ApplyFlags, options: Pick<ExecuteInput, "inferredTarget" | "wrapDocument" | "wrapSuccessDocument" | "onSuccess">): Promise<number> {
   let run = first;
   let reshown = false;
   for (;;) {
@@ -34,10 +34,8 @@ export async function applyShownPlan(ctx: CommandContext, first: PlannedRun, fla
         result: run.result,
         view: run.view,
         flags,
-        inferredTarget: options.inferredTarget,
+        ...options,
         execute: applyGranted(ctx, run, flags),
-        ...(options.wrapDocument === undefined ? {} : { wrapDocument: options.wrapDocument }),
-        ...(options.onSuccess === undefined ? {} : { onSuccess: options.onSuccess }),
         ...(reshown ? { askAnyway: true } : {}),
       });
     } catch (err) {

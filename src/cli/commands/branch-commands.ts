@@ -61,9 +61,12 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
   if (existing !== undefined) {
     hooks.checkExisting?.(existing);
     const run = await computePlan(ctx, { ...flags, branch: `id:${existing.id}` }, json);
+    const wrap = (doc: object): object => ({ formatVersion: 1, command, target: run.view, branchId: existing.id, branchName: existing.name, created: false, result: doc });
     return applyShownPlan(ctx, run, flags, {
       inferredTarget: false,
-      wrapDocument: (doc) => ({ formatVersion: 1, command, target: run.view, branchId: existing.id, branchName: existing.name, created: false, result: doc }),
+      wrapDocument: wrap,
+      // Every function's URL once the branch matches the policy, as for a new branch.
+      wrapSuccessDocument: async (doc) => ({ ...wrap(doc), functions: (await readBranchServices(api, { projectId: project.id, branchId: existing.id })).functions }),
       onSuccess: () => succeeded(existing, false),
     });
   }

@@ -37,6 +37,8 @@ export interface ExecuteInput {
   execute: (granted: Granted, onEvent: (event: unknown) => void) => Promise<PushResult>;
   /** Wraps the `--json` apply document (e.g. into `branch create`'s). */
   wrapDocument?: (doc: object) => object;
+  /** Wraps the `--json` document of a run that succeeded, reading what it needs (e.g. the branch's function URLs); default: `wrapDocument`. */
+  wrapSuccessDocument?: (doc: object) => Promise<object>;
   /** Ask before applying even when flags grant every reason (a re-shown plan after the branch moved). */
   askAnyway?: boolean;
   /** Runs once the branch matches the plan (applied, or nothing to do), e.g. `--write-env`. */
@@ -82,9 +84,9 @@ export async function gate(ctx: CommandContext, input: GateInput & { result: Pus
 /** Wraps the `--json` apply document (e.g. into `branch create`'s), or leaves it as is. */
 export type Wrap = ((doc: object) => object) | undefined;
 
-function printDocument(ctx: CommandContext, view: ViewTarget, result: PushResult, outcome: ApplyOutcome, wrap: Wrap): void {
+async function printDocument(ctx: CommandContext, view: ViewTarget, result: PushResult, outcome: ApplyOutcome, wrap: ((doc: object) => object | Promise<object>) | undefined): Promise<void> {
   const doc = buildPlanDocument({ command: "apply", cliVersion: LIBRARY_VERSION, target: view, result, outcome });
-  ctx.out(stringifyDocument(wrap === undefined ? doc : wrap(doc)));
+  ctx.out(stringifyDocument(wrap === undefined ? doc : await wrap(doc)));
   ctx.documentPrinted = true;
 }
 
@@ -108,7 +110,7 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
   const given = { updateExisting: flags.updateExisting === true || flags.yes === true, allowDataLoss: flags.allowDataLoss === true, allowProtected: flags.allowProtected === true || flags.yes === true };
   if (!json && !ctx.quiet) ctx.out(renderPlanText(result, ctx.styleFor("stdout"), { branchProtected: view.branchProtected, configPath: view.configPath, granted: given }));
   if (result.changes.length === 0 && !hasBlockingConflict(result)) {
-    if (json) printDocument(ctx, view, result, { status: "no-changes", durationMs: 0, error: null }, input.wrapDocument);
+    if (json) await printDocument(ctx, view, result, { status: "no-changes", durationMs: 0, error: null }, input.wrapSuccessDocument ?? input.wrapDocument);
     else if (ctx.quiet) ctx.out(`${selectionLine(result) ?? noChangesLine(view.branchName, view.configPath)}
 `);
     await input.onSuccess?.();
@@ -134,7 +136,7 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
   }
   progress.stop();
   const durationMs = ctx.io.now() - started;
-  if (json) printDocument(ctx, view, applied, { status: "applied", durationMs, error: null }, input.wrapDocument);
+  if (json) await printDocument(ctx, view, applied, { status: "applied", durationMs, error: null }, input.wrapSuccessDocument ?? input.wrapDocument);
   else if (ctx.quiet) ctx.out(renderApplyComplete(applied, durationMs).split("\n")[0] + "\n");
   else ctx.out(renderApplyComplete(applied, durationMs));
   await input.onSuccess?.();

@@ -3,7 +3,7 @@
  * repository against the emulator over HTTP.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "dotenv";
@@ -72,7 +72,10 @@ describe("svc branch sync and cleanup in a git repository", () => {
 
     const again = await runSvc(["branch", "sync", "--env", ".env.ci", "--write-env", ".env", "--json"], { cwd: dir, env });
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ command: "branch sync", branchName: "preview/feature/one", created: false, result: { summary: { create: 0, update: 0, delete: 0 } } });
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      command: "branch sync", branchName: "preview/feature/one", created: false, result: { summary: { create: 0, update: 0, delete: 0 } },
+      functions: [{ slug: "hello", url: vars["SVC_FUNCTION_HELLO_URL"] }],
+    });
     expect(again.stderr).not.toContain("not ignored by git");
 
     const second = await runSvc(["branch", "sync", "--git-branch", "feature/Two", "--env", ".env.ci", "--write-env", ".env.two", "--env-prefix", "TWO_"], { cwd: dir, env });
@@ -134,9 +137,12 @@ describe("--write-env on apply and connection-string", () => {
     expect(bad.stderr).toContain("error CLI_USAGE: --env-prefix \"1BAD\"");
     expect(bad.stderr).not.toContain("Target:");
 
-    writeFileSync(join(dir, ".env"), "# my settings\nPORT=3000\nAPP_DATABASE_URL=stale\n", { mode: 0o600 });
+    writeFileSync(join(dir, ".env"), "# my settings\nPORT=3000\nAPP_DATABASE_URL=stale\n");
+    chmodSync(join(dir, ".env"), 0o644);
     const applied = await runSvc(["config", "apply", "--branch", "env-target", "--env", ".env.ci", "--write-env", ".env", "--env-prefix", "APP_"], { cwd: dir, env });
     expect(applied.code).toBe(0);
+    expect(statSync(join(dir, ".env")).mode & 0o777).toBe(0o600);
+    expect(applied.stderr).toContain(".env had mode 0644; it now has 0600 (it holds credentials)");
     const text = readFileSync(join(dir, ".env"), "utf8");
     expect(text.startsWith("# my settings\nPORT=3000\nAPP_DATABASE_URL=postgresql://")).toBe(true);
     expect(Object.keys(parse(text))).toEqual(["PORT", "APP_DATABASE_URL", "APP_DATABASE_URL_DIRECT", "APP_SVC_FUNCTION_HELLO_URL"]);
