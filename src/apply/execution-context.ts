@@ -1,5 +1,5 @@
 import type { PlatformApi } from "../api/platform-api.js";
-import type { ResolvedFunction, ResolvedPolicy, ResolvedTrigger } from "../model/desired-state.js";
+import type { ResolvedFunction, ResolvedPolicy } from "../model/desired-state.js";
 import { ErrorCode } from "../errors/codes.js";
 import { isPlatformError } from "../errors/platform-error.js";
 import type { Json } from "../model/json.js";
@@ -78,7 +78,6 @@ export function absentOn404<T>(err: unknown): T | undefined {
 }
 
 const functionIndex = new WeakMap<ResolvedPolicy, ReadonlyMap<string, ResolvedFunction>>();
-const triggerIndex = new WeakMap<ResolvedPolicy, ReadonlyMap<string, ResolvedTrigger>>();
 
 function indexed<T>(cache: WeakMap<ResolvedPolicy, ReadonlyMap<string, T>>, desired: ResolvedPolicy, list: readonly T[], key: (item: T) => string): ReadonlyMap<string, T> {
   let index = cache.get(desired);
@@ -94,7 +93,3 @@ export function desiredFunction(ctx: ExecutionContext, slug: string): ResolvedFu
   return indexed(functionIndex, ctx.desired, ctx.desired.functions, (f) => f.slug).get(slug);
 }
 
-/** The declared trigger `name` (a Map lookup, built once per policy). */
-export function desiredTrigger(ctx: ExecutionContext, name: string): ResolvedTrigger | undefined {
-  return indexed(triggerIndex, ctx.desired, ctx.desired.triggers, (t) => t.name).get(name);
-}

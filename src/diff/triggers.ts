@@ -1,23 +1,19 @@
 import type { ResolvedPolicy, ResolvedTrigger } from "../model/desired-state.js";
 import type { LiveState, LiveTrigger } from "../model/live-state.js";
 import type { Json } from "../model/json.js";
+import { sameFieldValue } from "../model/kinds/field.js";
+import { triggerFields } from "../model/kinds/trigger.js";
 import { changeId, existingIds, makeChange } from "./change-builder.js";
 import { lookalikeConflict } from "./lookalike-names.js";
 import type { DiffSink } from "./plan-types.js";
 
-/** The compared fields of a trigger in policy vocabulary. */
+/** The compared fields of a trigger in policy vocabulary (`kinds/trigger.ts`): its type, then its fields, absent ones `null`. */
 export function triggerView(t: ResolvedTrigger | LiveTrigger): { [key: string]: Json } {
-  const view: { [key: string]: Json } = { type: t.type, function: t.function, functionPath: t.functionPath, enabled: t.enabled };
-  const fields: { cron?: string; bucket?: string; prefix?: string } = t;
-  if (t.type === "schedule") view.cron = fields.cron ?? null;
-  else {
-    view.bucket = fields.bucket ?? null;
-    view.prefix = fields.prefix ?? null;
-  }
+  const values: Readonly<Record<string, unknown>> = { ...t };
+  const view: { [key: string]: Json } = { type: t.type };
+  for (const field of triggerFields(t.type)) view[field.policyKey] = (values[field.modelKey] as Json | undefined) ?? null;
   return view;
 }
-
-const COMPARED = ["function", "functionPath", "enabled", "cron", "bucket", "prefix"] as const;
 
 /**
  * Diffs declared triggers (create, update incl. a branch-local copy of an inherited one,
@@ -52,7 +48,7 @@ export function diffTriggers(desired: ResolvedPolicy, live: LiveState, sink: Dif
       continue;
     }
     const before = triggerView(current);
-    const fields = COMPARED.filter((f) => f in after && (before[f] ?? null) !== (after[f] ?? null));
+    const fields = triggerFields(t.type).filter((f) => !sameFieldValue(f, before[f.policyKey], after[f.policyKey])).map((f) => f.policyKey);
     if (fields.length === 0) continue;
     const copy = current.inherited ? "; the trigger is inherited, so this makes a branch-local copy" : "";
     sink.changes.push(

@@ -20,6 +20,7 @@ import type { BranchTarget } from "../model/desired-state.js";
 import type { Deployment, LiveFunction, LiveRole, LiveState, LiveTrigger } from "../model/live-state.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { fromWire } from "../model/kinds/field.js";
+import { triggerFromWire } from "../model/kinds/trigger.js";
 
 /** Prefix of the fingerprint marker env names (engine.md §6). */
 export const FINGERPRINT_MARKER_PREFIX = "SVC_FINGERPRINT_";
@@ -155,21 +156,20 @@ function normalizeDeployment(deployment: ApiDeployment): Deployment {
   };
 }
 
-/** Triggers sorted by name. */
+/** Triggers sorted by name: the descriptor's fields (`kinds/trigger.ts`), cron whitespace collapsed. */
 export function normalizeTriggers(triggers: readonly ApiTrigger[]): LiveTrigger[] {
   return sortBy(
-    triggers.map((t) => ({
-      id: t.trigger_id,
-      name: t.name,
-      type: t.type,
-      function: t.function_slug,
-      functionPath: t.function_path,
-      enabled: t.enabled,
-      inherited: t.inherited,
-      ...(t.schedule === undefined ? {} : { cron: normalizeCron(t.schedule.cron) }),
-      ...(t.storage_object_created === undefined ? {} : { bucket: t.storage_object_created.bucket_name }),
-      ...(t.storage_object_created?.prefix === undefined ? {} : { prefix: t.storage_object_created.prefix }),
-    })),
+    triggers.map((t) => {
+      const fields = triggerFromWire(t, t.type) as Partial<LiveTrigger>;
+      return {
+        id: t.trigger_id,
+        name: t.name,
+        type: t.type,
+        ...fields,
+        inherited: t.inherited,
+        ...(fields.cron === undefined ? {} : { cron: normalizeCron(fields.cron) }),
+      } as LiveTrigger;
+    }),
     (t) => t.name,
   );
 }

@@ -108,6 +108,7 @@ export function createFakePlatform(options: { buildPolls?: number } = {}): FakeP
     deleteFunction: (p) => request("deleteFunction", p.slug, () => void fake.functions.delete(p.slug)),
     listTriggers: (p) => request("listTriggers", p.branchId, () => [...fake.triggers]),
     createTrigger: (p) => request("createTrigger", p.trigger.name, () => {
+      fake.bodies.push({ method: "createTrigger", body: p.trigger });
       const t: ApiTrigger = { trigger_id: `t-${p.trigger.name}`, type: p.trigger.type, function_slug: p.trigger.function_slug, name: p.trigger.name, function_path: p.trigger.function_path ?? "/", enabled: p.trigger.enabled ?? true, inherited: false };
       fake.triggers.push(t);
       return t;

@@ -30,8 +30,8 @@ export function applyChange(ctx: ExecutionContext, planned: PlannedChange): Prom
     case "database-delete": return applyDatabaseDelete(ctx, id, op);
     case "function-deploy": return applyFunctionDeploy(ctx, id, op);
     case "function-delete": return applyFunctionDelete(ctx, op);
-    case "trigger-create": return applyTriggerCreate(ctx, op);
-    case "trigger-update": return applyTriggerUpdate(ctx, op);
+    case "trigger-create": return applyTriggerCreate(ctx, planned.change, op);
+    case "trigger-update": return applyTriggerUpdate(ctx, planned.change, op);
     case "trigger-delete": return applyTriggerDelete(ctx, op);
     case "domain-create": return applyDomainCreate(ctx, op);
     case "domain-replace": return applyDomainReplace(ctx, op);

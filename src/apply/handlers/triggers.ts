@@ -1,33 +1,30 @@
-import type { ApiTriggerInput } from "../../api/platform-api.js";
-import type { ResolvedTrigger } from "../../model/desired-state.js";
+import type { ApiTriggerInput, CreateTriggerParams } from "../../api/platform-api.js";
 import type { ChangeOp } from "../../model/planned-change.js";
+import type { Change } from "../../model/plan.js";
+import { type TriggerType, isTriggerType, triggerToWire } from "../../model/kinds/trigger.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { PlatformError } from "../../errors/platform-error.js";
-import { type ExecutionContext, type HandlerDetails, branchRef, desiredTrigger, mutateWithReconcile } from "../execution-context.js";
+import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile } from "../execution-context.js";
 
 type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
 
-function declared(ctx: ExecutionContext, name: string): ResolvedTrigger {
-  const trigger = desiredTrigger(ctx, name);
-  if (trigger === undefined) throw new PlatformError(ErrorCode.INVALID_OPTIONS, `trigger ${name} is not declared in the policy`, { details: { option: "config", value: name } });
-  return trigger;
+/** The trigger a change plans (its `after`, policy vocabulary) and its type. */
+function planned(change: Change): { type: TriggerType; values: Record<string, unknown> } {
+  const after = change.after;
+  if (typeof after === "object" && after !== null && !Array.isArray(after) && typeof after.type === "string" && isTriggerType(after.type)) return { type: after.type, values: after };
+  throw new PlatformError(ErrorCode.INVALID_OPTIONS, `${change.address}: the planned change has no trigger type`, { details: { option: "plan", value: change.id } });
 }
 
-function typePart(t: ResolvedTrigger): Pick<ApiTriggerInput, "schedule" | "storage_object_created"> {
-  if (t.type === "schedule") return { schedule: { cron: t.cron } };
-  return { storage_object_created: { bucket_name: t.bucket, ...(t.prefix === undefined ? {} : { prefix: t.prefix }) } };
-}
-
-/** `POST …/triggers` with the whole declared trigger. */
-export async function applyTriggerCreate(ctx: ExecutionContext, op: Op<"trigger-create">): Promise<HandlerDetails> {
-  const t = declared(ctx, op.name);
-  const body = { type: t.type, function_slug: t.function, name: t.name, function_path: t.functionPath, enabled: t.enabled, ...typePart(t) };
+/** `POST …/triggers` with the whole planned trigger. */
+export async function applyTriggerCreate(ctx: ExecutionContext, change: Change, op: Op<"trigger-create">): Promise<HandlerDetails> {
+  const { type, values } = planned(change);
+  const body = { type, name: op.name, ...triggerToWire(type, values) } as CreateTriggerParams["trigger"];
   let triggerId: string | undefined;
   const created = await mutateWithReconcile(
     ctx,
     () => ctx.api.createTrigger({ ...branchRef(ctx), trigger: body }),
     async () => {
-      const found = (await ctx.request(() => ctx.api.listTriggers(branchRef(ctx)))).find((x) => x.name === t.name && !x.inherited);
+      const found = (await ctx.request(() => ctx.api.listTriggers(branchRef(ctx)))).find((x) => x.name === op.name && !x.inherited);
       triggerId = found?.trigger_id;
       return found !== undefined;
     },
@@ -37,15 +34,11 @@ export async function applyTriggerCreate(ctx: ExecutionContext, op: Op<"trigger-
 
 /**
  * `PATCH …/triggers/{id}`: `type`, the changed fields and `enabled` (a PATCHed inherited trigger
- * becomes a branch-local copy, disabled unless the request enables it).
+ * becomes a branch-local copy, disabled unless the request enables it), all as planned.
  */
-export async function applyTriggerUpdate(ctx: ExecutionContext, op: Op<"trigger-update">): Promise<HandlerDetails> {
-  const t = declared(ctx, op.name);
-  const body: ApiTriggerInput = { type: t.type };
-  if (op.fields.includes("function")) body.function_slug = t.function;
-  if (op.fields.includes("functionPath")) body.function_path = t.functionPath;
-  body.enabled = t.enabled;
-  if (op.fields.some((f) => f === "cron" || f === "bucket" || f === "prefix")) Object.assign(body, typePart(t));
+export async function applyTriggerUpdate(ctx: ExecutionContext, change: Change, op: Op<"trigger-update">): Promise<HandlerDetails> {
+  const { type, values } = planned(change);
+  const body = { type, ...triggerToWire(type, values, [...op.fields, "enabled"]) } as ApiTriggerInput;
   await mutateWithReconcile(
     ctx,
     () => ctx.api.updateTrigger({ ...branchRef(ctx), triggerId: op.id, trigger: body }),

@@ -162,3 +162,17 @@ const CLASS_RANK: Readonly<Record<ChangeClass, number>> = { additive: 0, overrid
 export function strongestClass(fields: readonly Pick<FieldDescriptor, "changeClass">[]): ChangeClass {
   return fields.reduce<ChangeClass>((worst, f) => (CLASS_RANK[f.changeClass] > CLASS_RANK[worst] ? f.changeClass : worst), "additive");
 }
+
+/**
+ * A field whose policy and model keys are the same, compared `exact` unless `options` says
+ * otherwise, pulled unless `options.pulled` is `false`.
+ */
+export function defineField<const K extends string, const W extends string, const R extends ValueRule>(
+  policyKey: K,
+  wireKey: W,
+  rule: R,
+  changeClass: ChangeClass,
+  options: { compare?: Comparison; pulled?: boolean } = {},
+): FieldDescriptor & { policyKey: K; modelKey: K; wireKey: W; rule: R } {
+  return { policyKey, modelKey: policyKey, wireKey, rule, compare: options.compare ?? "exact", changeClass, pulled: options.pulled ?? true };
+}

@@ -52,12 +52,34 @@ describe("change handlers", () => {
     expect(fake.bodies).toEqual([{ method: "updateDataApi", body: { databaseName: "app", settings: { db_max_rows: 20, openapi_mode: "disabled" } } }]);
   });
 
-  it("patches an inherited trigger with its type, the changed fields and enabled", async () => {
+  it("patches an inherited trigger with its type, the changed fields and enabled, as planned", async () => {
     const fake = createFakePlatform();
     fake.triggers.push({ trigger_id: "t1", type: "schedule", function_slug: "hello", name: "tick", function_path: "/", enabled: false, inherited: true, schedule: { cron: "0 * * * *" } });
-    const desired = policyWith({ functions: [fnWith("hello")], triggers: [{ name: "tick", type: "schedule", function: "hello", cron: "*/5 * * * *", functionPath: "/", enabled: true }] });
-    await applyChange(context(fake, desired), planned({ type: "trigger-update", name: "tick", id: "t1", fields: ["enabled", "cron"] }));
+    const change = makeChange({
+      address: "trigger.tick", kind: "trigger", action: "update", class: "additive", fields: ["enabled", "cron"], reason: "",
+      before: { type: "schedule", function: "hello", functionPath: "/", enabled: false, cron: "0 * * * *" },
+      after: { type: "schedule", function: "hello", functionPath: "/", enabled: true, cron: "*/5 * * * *" },
+      op: { type: "trigger-update", name: "tick", id: "t1", fields: ["enabled", "cron"] },
+    });
+    // The declared policy is not read: the request carries what the plan showed.
+    await applyChange(context(fake, policyWith()), change);
     expect(fake.bodies).toEqual([{ method: "updateTrigger", body: { type: "schedule", enabled: true, schedule: { cron: "*/5 * * * *" } } }]);
+  });
+
+  it("creates a storage trigger from its planned fields in wire names, leaving an absent prefix out", async () => {
+    const fake = createFakePlatform();
+    const change = makeChange({
+      address: "trigger.uploads", kind: "trigger", action: "create", class: "additive", fields: ["*"], before: null, reason: "",
+      after: { type: "storage_object_created", function: "hello", functionPath: "/on-upload", enabled: true, bucket: "avatars", prefix: null },
+      op: { type: "trigger-create", name: "uploads" },
+    });
+    await applyChange(context(fake, policyWith()), change);
+    expect(fake.bodies).toEqual([
+      {
+        method: "createTrigger",
+        body: { type: "storage_object_created", name: "uploads", function_slug: "hello", function_path: "/on-upload", enabled: true, storage_object_created: { bucket_name: "avatars" } },
+      },
+    ]);
   });
 
   it("moves a hostname: deletes, then registers for the new function", async () => {
