@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { branchPath, seg, type CallContext } from "./call-context.js";
-import { waitForOperationList } from "./operations.js";
+import { createOperationWatcher, type OperationWatcher } from "./operations.js";
 import { collectPages, cursorFlavourCursor, nextFlavourCursor } from "./pagination.js";
 import type { PlatformApi } from "./platform-api.js";
 import {
@@ -56,6 +56,34 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
         schema: z.object({ operation: OperationSchema }),
       })
     ).data.operation;
+
+  const watchers = new Map<string, OperationWatcher>();
+  /** The one watcher of a project's operations, shared by every wait this client does. */
+  const operationWatcher = (projectId: string): OperationWatcher => {
+    let watcher = watchers.get(projectId);
+    if (watcher === undefined) {
+      watcher = createOperationWatcher({
+        projectId,
+        listOperations: async ({ cursor, limit }) => {
+          const { data } = await send({
+            method: "GET",
+            path: `/projects/${seg(projectId)}/operations`,
+            query: { limit, cursor },
+            schema: z.object({ operations: z.array(OperationSchema), pagination: CursorPaginationField }),
+          });
+          return { items: data.operations, nextCursor: cursorFlavourCursor(data.pagination) };
+        },
+        getOperation: (operationId) => getOperation({ projectId, operationId }),
+        polling: ctx.config.polling,
+        limitMs: ctx.config.timeouts.operationMs,
+        sleep: ctx.config.transport.sleep,
+        now: ctx.config.transport.now,
+        ...(ctx.config.transport.signal === undefined ? {} : { signal: ctx.config.transport.signal }),
+      });
+      watchers.set(projectId, watcher);
+    }
+    return watcher;
+  };
 
   return {
     listProjects: async (params = {}) =>
@@ -137,19 +165,7 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
 
     getOperation,
 
-    waitForOperations: ({ projectId, operations }) =>
-      waitForOperationList(
-        {
-          projectId,
-          getOperation: (operationId) => getOperation({ projectId, operationId }),
-          polling: ctx.config.polling,
-          limitMs: ctx.config.timeouts.operationMs,
-          sleep: ctx.config.transport.sleep,
-          now: ctx.config.transport.now,
-          ...(ctx.config.transport.signal === undefined ? {} : { signal: ctx.config.transport.signal }),
-        },
-        operations,
-      ),
+    waitForOperations: ({ projectId, operations }) => operationWatcher(projectId).wait(operations),
 
     listDatabases: async (ref) =>
       (await send({ method: "GET", path: `${branchPath(ref)}/databases`, schema: z.object({ databases: z.array(DatabaseSchema) }) })).data

@@ -1,25 +1,41 @@
 /**
- * Waiting for control-plane operations (api.md §2.3 rule 6, engine.md §12): poll each
- * non-terminal operation from `polling.initialMs`, ×1.5 up to `polling.maxMs`, until it ends;
- * give up after `timeouts.operationMs`.
+ * Waiting for control-plane operations (api.md §2.3 rule 6, engine.md §12): one watcher per
+ * project reads the operations list (newest first, paging until every pending id is seen) once
+ * per tick for every wait in progress, so the requests per tick do not grow with the number of
+ * pending operations. Ticks start at `polling.initialMs`, grow ×1.5 while nothing completes and
+ * are capped at `polling.maxMs`; a completion, or a new wait joining, starts them over at
+ * `polling.initialMs`. Each wait gives up after `timeouts.operationMs`.
  */
-import { CancelledError, ErrorCode, PlatformError, TimeoutError } from "../errors/index.js";
+import { CancelledError, ErrorCode, PlatformError, TimeoutError, isPlatformError } from "../errors/index.js";
 import type { PlatformApiPolling } from "./client-options.js";
+import type { Page } from "./pagination.js";
 import type { ApiOperation } from "./wire-types.js";
 
 /** Statuses that end an operation successfully. */
 const SUCCESS = new Set(["finished", "skipped"]);
 /** Statuses that end an operation in failure. */
 const FAILURE = new Set(["failed", "error", "cancelled"]);
+/** Smallest page asked for: pending operations are the newest, so one page nearly always covers them. */
+const MIN_PAGE = 100;
+/** The list's largest `limit` (api.md §1.8). */
+const MAX_PAGE = 1000;
 
 /** Whether an operation status is terminal (success or failure). */
 export function isTerminalStatus(status: string): boolean {
   return SUCCESS.has(status) || FAILURE.has(status);
 }
 
-/** What the wait needs from its surroundings. */
-export interface OperationWaitContext {
+/** Whether a failed poll is worth another tick (api.md §13.1 rule 7: 5xx, network errors and timeouts are transient). */
+export function isTransientPollError(err: unknown): boolean {
+  return isPlatformError(err, ErrorCode.SERVER_ERROR) || isPlatformError(err, ErrorCode.NETWORK_ERROR) || isPlatformError(err, ErrorCode.TIMEOUT);
+}
+
+/** What a project's watcher needs from the client. */
+export interface OperationWatcherContext {
   projectId: string;
+  /** One page of `GET /projects/{p}/operations`, newest first. */
+  listOperations: (query: { cursor: string | undefined; limit: number }) => Promise<Page<ApiOperation>>;
+  /** `GET /projects/{p}/operations/{id}`: only for an id the whole list no longer shows. */
   getOperation: (operationId: string) => Promise<ApiOperation>;
   polling: PlatformApiPolling;
   limitMs: number;
@@ -28,35 +44,144 @@ export interface OperationWaitContext {
   signal?: AbortSignal;
 }
 
-/**
- * Waits for every operation in order and returns their final records. A failed one throws a
- * `PlatformError` (`PLATFORM_API_ERROR`) naming the operation id, action and platform error.
- */
-export async function waitForOperationList(context: OperationWaitContext, operations: readonly ApiOperation[]): Promise<ApiOperation[]> {
-  const started = context.now();
-  const finals: ApiOperation[] = [];
-  for (const operation of operations) {
-    let current = operation;
-    let interval = context.polling.initialMs;
-    while (!isTerminalStatus(current.status)) {
-      if (context.now() - started >= context.limitMs) {
-        throw new TimeoutError(
-          { waitingFor: `operation ${current.action}`, id: current.id, limitMs: context.limitMs },
-          { details: { projectId: context.projectId, status: current.status } },
-        );
-      }
-      try {
-        await context.sleep(interval, context.signal);
-      } catch {
-        throw new CancelledError(`Waiting for operation ${current.id} (${current.action})`);
-      }
-      interval = Math.min(Math.round(interval * 1.5), context.polling.maxMs);
-      current = await context.getOperation(current.id);
+/** Waits for operations of one project, all through one list read per tick. */
+export interface OperationWatcher {
+  /**
+   * Resolves with the final records, in the given order, once every operation ended
+   * `finished`/`skipped`. Rejects with a `PlatformError` (`PLATFORM_API_ERROR`) naming the first
+   * failed operation, `TimeoutError` naming the first unfinished one after `limitMs`, or
+   * `CancelledError`.
+   */
+  wait(operations: readonly ApiOperation[]): Promise<ApiOperation[]>;
+}
+
+interface Waiter {
+  ids: string[];
+  deadline: number;
+  resolve: (finals: ApiOperation[]) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Creates the watcher of one project; its loop runs only while a wait is in progress. */
+export function createOperationWatcher(ctx: OperationWatcherContext): OperationWatcher {
+  const latest = new Map<string, ApiOperation>();
+  const waiters = new Set<Waiter>();
+  let running = false;
+  let joined = false;
+
+  /** Settles `w` if its operations allow; returns whether it settled. */
+  function settle(w: Waiter, now: number): boolean {
+    const records = w.ids.map((id) => latest.get(id) as ApiOperation);
+    const failed = records.find((op) => FAILURE.has(op.status));
+    if (failed !== undefined) {
+      w.reject(operationFailed(ctx.projectId, failed));
+      return true;
     }
-    if (FAILURE.has(current.status)) throw operationFailed(context.projectId, current);
-    finals.push(current);
+    const open = records.find((op) => !isTerminalStatus(op.status));
+    if (open === undefined) {
+      w.resolve(records);
+      return true;
+    }
+    if (now < w.deadline) return false;
+    w.reject(
+      new TimeoutError(
+        { waitingFor: `operation ${open.action}`, id: open.id, limitMs: ctx.limitMs },
+        { details: { projectId: ctx.projectId, status: open.status } },
+      ),
+    );
+    return true;
   }
-  return finals;
+
+  function pendingIds(): Set<string> {
+    const ids = new Set<string>();
+    for (const w of waiters) for (const id of w.ids) if (!isTerminalStatus((latest.get(id) as ApiOperation).status)) ids.add(id);
+    return ids;
+  }
+
+  /** One tick: list pages until every pending id is seen, then fetch any the list no longer shows. */
+  async function read(pending: Set<string>): Promise<void> {
+    const unseen = new Set(pending);
+    const limit = Math.min(MAX_PAGE, Math.max(MIN_PAGE, 2 * pending.size));
+    const cursors = new Set<string>();
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await ctx.listOperations({ cursor, limit });
+      for (const op of page.items) {
+        if (!unseen.delete(op.id)) continue;
+        latest.set(op.id, op);
+      }
+      const next = page.nextCursor;
+      if (unseen.size === 0 || page.items.length === 0 || next === undefined || next === "" || cursors.has(next)) break;
+      cursors.add(next);
+      cursor = next;
+    }
+    for (const id of unseen) latest.set(id, await ctx.getOperation(id));
+  }
+
+  /** Drops the records of a settled wait that no other wait shares. */
+  function forget(w: Waiter): void {
+    waiters.delete(w);
+    const shared = new Set([...waiters].flatMap((other) => other.ids));
+    for (const id of w.ids) if (!shared.has(id)) latest.delete(id);
+  }
+
+  function rejectAll(err: unknown): void {
+    for (const w of waiters) w.reject(err);
+    waiters.clear();
+    latest.clear();
+  }
+
+  async function loop(): Promise<void> {
+    let interval = ctx.polling.initialMs;
+    while (waiters.size > 0) {
+      joined = false;
+      try {
+        await ctx.sleep(interval, ctx.signal);
+      } catch {
+        rejectAll(new CancelledError(`Waiting for operations of project ${ctx.projectId}`));
+        break;
+      }
+      const pending = pendingIds();
+      const before = pending.size;
+      try {
+        await read(pending);
+      } catch (err) {
+        if (!isTransientPollError(err)) {
+          rejectAll(err);
+          break;
+        }
+      }
+      const now = ctx.now();
+      for (const w of [...waiters]) if (settle(w, now)) forget(w);
+      const progressed = pendingIds().size < before;
+      interval = progressed || joined ? ctx.polling.initialMs : Math.min(Math.round(interval * 1.5), ctx.polling.maxMs);
+    }
+    running = false;
+  }
+
+  return {
+    wait(operations) {
+      return new Promise<ApiOperation[]>((resolve, reject) => {
+        for (const op of operations) if (!latest.has(op.id)) latest.set(op.id, op);
+        const waiter: Waiter = { ids: operations.map((op) => op.id), deadline: ctx.now() + ctx.limitMs, resolve, reject };
+        if (settle(waiter, Number.NEGATIVE_INFINITY)) {
+          forget(waiter);
+          return;
+        }
+        if (ctx.signal?.aborted === true) {
+          reject(new CancelledError(`Waiting for operations of project ${ctx.projectId}`));
+          return;
+        }
+        waiters.add(waiter);
+        joined = true;
+        if (!running) {
+          running = true;
+          // Waits started in the same turn (the executor's ready changes) join before the first tick.
+          queueMicrotask(() => void loop());
+        }
+      });
+    },
+  };
 }
 
 function operationFailed(projectId: string, operation: ApiOperation): PlatformError {

@@ -238,8 +238,10 @@ export interface PlatformApi {
   /** `GET /projects/{p}/operations/{id}`. */
   getOperation(params: ProjectRef & { operationId: string }): Promise<ApiOperation>;
   /**
-   * Polls each operation until terminal (`polling` option, limit `timeouts.operationMs`).
-   * Resolves with the final records when all are `finished`/`skipped`; a `failed`, `error` or
+   * Waits until each operation is terminal. Every wait in progress on a project shares one
+   * watcher: one `GET /projects/{p}/operations` per tick (newest first, paging until all pending
+   * ids are seen), ticks from `polling.initialMs` ×1.5 while nothing completes up to
+   * `polling.maxMs`, limit `timeouts.operationMs` per wait. Resolves with the final records when all are `finished`/`skipped`; a `failed`, `error` or
    * `cancelled` one throws `ApiError` naming the operation and its action.
    */
   waitForOperations(params: WaitForOperationsParams): Promise<ApiOperation[]>;

@@ -4,11 +4,12 @@
  * with the number of pending builds. Ticks start at `pollInitialMs`, grow ×1.5 while nothing
  * completes, and are capped at `pollMaxMs`; a completion resets them.
  */
+import { isTransientPollError } from "../api/operations.js";
 import type { ApiFunction } from "../api/platform-api.js";
 import { TimeoutError } from "../errors/api-errors.js";
 import { ErrorCode } from "../errors/codes.js";
 import { CancelledError } from "../errors/engine-errors.js";
-import { PlatformError, isPlatformError } from "../errors/platform-error.js";
+import { PlatformError } from "../errors/platform-error.js";
 
 /** What the watcher needs: a list read (taking a request slot), the clock, and a sleep that ends early on cancellation. */
 export interface BuildWatcherContext {
@@ -39,11 +40,6 @@ interface Pending {
   onStatus: BuildStatusListener | undefined;
   resolve: (fn: ApiFunction) => void;
   reject: (err: unknown) => void;
-}
-
-/** Whether a failed list read is worth another tick (api.md §13.1 rule 7: 5xx and network errors are transient). */
-function transient(err: unknown): boolean {
-  return isPlatformError(err, ErrorCode.SERVER_ERROR) || isPlatformError(err, ErrorCode.NETWORK_ERROR) || isPlatformError(err, ErrorCode.TIMEOUT);
 }
 
 /** Settles `p` from the function's current deployment; returns whether it is settled. */
@@ -90,7 +86,7 @@ export function createBuildWatcher(ctx: BuildWatcherContext): BuildWatcher {
       try {
         bySlug = new Map((await ctx.listFunctions()).map((f) => [f.slug, f]));
       } catch (err) {
-        if (!transient(err)) {
+        if (!isTransientPollError(err)) {
           for (const p of pending) p.reject(err);
           pending.clear();
           break;

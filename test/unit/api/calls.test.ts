@@ -94,63 +94,107 @@ describe("options", () => {
 
 describe("waiting for operations", () => {
   const running = (id: string, action: string): ApiOperation => ({ id, action, status: "running" });
+  const ACTIONS: Record<string, string> = { "op-1": "apply_config", "op-2": "start_compute", "op-3": "suspend_compute" };
 
-  function waitingClient(statuses: Record<string, string[]>, polling?: { initialMs: number; maxMs: number }) {
+  /**
+   * A platform whose operations list is `history` (newest first) and whose pending operations
+   * advance one status per list request; `pageSize` caps a page whatever the client asks.
+   */
+  function waitingClient(options: { statuses: Record<string, string[]>; history?: string[]; pageSize?: number; polling?: { initialMs: number; maxMs: number } }) {
     const delays: number[] = [];
+    const requests: string[] = [];
     let clock = 0;
+    const record = (id: string, status: string) => ({ id, action: ACTIONS[id] ?? "apply_config", status, error: status === "failed" ? "disk full" : undefined });
+    const current = new Map<string, string>();
     const fetchImpl: typeof fetch = async (input) => {
-      const id = String(input).split("/").pop() ?? "";
-      const status = statuses[id]?.shift() ?? "running";
-      return json(200, { operation: { id, action: id === "op-1" ? "apply_config" : "start_compute", status, error: status === "failed" ? "disk full" : undefined } })();
+      const url = new URL(String(input));
+      requests.push(`${url.pathname.replace("/api/v2/projects/p-1", "")}${url.search}`);
+      const single = /\/operations\/(.+)$/.exec(url.pathname);
+      if (single !== null) return json(200, { operation: record(single[1] ?? "", current.get(single[1] ?? "") ?? "finished") })();
+      const cursor = Number(url.searchParams.get("cursor") ?? "0");
+      if (cursor === 0) for (const [id, queue] of Object.entries(options.statuses)) current.set(id, queue.shift() ?? current.get(id) ?? "running");
+      const all = options.history ?? Object.keys(options.statuses);
+      const size = Math.min(Number(url.searchParams.get("limit")), options.pageSize ?? Infinity);
+      const page = all.slice(cursor, cursor + size).map((id) => record(id, current.get(id) ?? "finished"));
+      return json(200, { operations: page, pagination: page.length > 0 ? { cursor: String(cursor + page.length) } : {} })();
     };
     const api = createPlatformApi({
       apiKey: "k",
       apiHost: "http://api.test",
       fetch: fetchImpl,
       timeouts: { operationMs: 20_000 },
-      ...(polling === undefined ? {} : { polling }),
+      ...(options.polling === undefined ? {} : { polling: options.polling }),
       sleep: async (ms) => {
         delays.push(ms);
         clock += ms;
       },
       now: () => clock,
     });
-    return { api, delays };
+    return { api, delays, requests };
   }
 
-  it("polls from 100 ms, ×1.5 per tick up to 1 s, until every operation finished", async () => {
-    const { api, delays } = waitingClient({ "op-1": ["running", "running", "running", "running", "running", "running", "running", "finished"], "op-2": ["skipped"] });
+  it("reads the list once per tick for every pending operation, from 100 ms ×1.5 up to 1 s while nothing completes", async () => {
+    const queue = ["running", "running", "running", "running", "running", "running", "running", "finished"];
+    const { api, delays, requests } = waitingClient({ statuses: { "op-1": [...queue], "op-2": [...queue] } });
+
+    const finals = await Promise.all([
+      api.waitForOperations({ projectId: "p-1", operations: [running("op-1", "apply_config")] }),
+      api.waitForOperations({ projectId: "p-1", operations: [running("op-2", "start_compute")] }),
+    ]);
+
+    expect(finals.flat().map((o) => `${o.id} ${o.status}`)).toEqual(["op-1 finished", "op-2 finished"]);
+    expect(delays).toEqual([100, 150, 225, 338, 507, 761, 1000, 1000]);
+    expect(requests).toEqual(delays.map(() => "/operations?limit=100"));
+  });
+
+  it("starts the ticks over at 100 ms once an operation completes", async () => {
+    const { api, delays } = waitingClient({ statuses: { "op-1": ["running", "running", "finished"], "op-2": ["running", "running", "running", "running", "finished"] } });
+
+    await api.waitForOperations({ projectId: "p-1", operations: [running("op-1", "apply_config"), running("op-2", "start_compute")] });
+
+    expect(delays).toEqual([100, 150, 225, 100, 150]);
+  });
+
+  it("pages the list until every pending operation is seen, and reads one the list no longer shows by id", async () => {
+    const { api, requests } = waitingClient({ statuses: { "op-1": ["finished"], "op-2": ["finished"] }, history: ["op-3", "op-1"], pageSize: 1 });
 
     const finals = await api.waitForOperations({ projectId: "p-1", operations: [running("op-1", "apply_config"), running("op-2", "start_compute")] });
 
-    expect(finals.map((o) => o.status)).toEqual(["finished", "skipped"]);
-    expect(delays).toEqual([100, 150, 225, 338, 507, 761, 1000, 1000, 100]);
+    expect(finals.map((o) => `${o.id} ${o.status}`)).toEqual(["op-1 finished", "op-2 finished"]);
+    expect(requests).toEqual(["/operations?limit=100", "/operations?limit=100&cursor=1", "/operations?limit=100&cursor=2", "/operations/op-2"]);
   });
 
   it("does not poll operations that already ended", async () => {
-    const { api, delays } = waitingClient({});
+    const { api, delays, requests } = waitingClient({ statuses: {} });
 
     await api.waitForOperations({ projectId: "p-1", operations: [{ id: "op-1", action: "apply_config", status: "finished" }] });
 
     expect(delays).toEqual([]);
+    expect(requests).toEqual([]);
   });
 
-  it.each(["failed", "error", "cancelled"])("reports an operation that ended %s with its id and action", async (status) => {
-    const { api } = waitingClient({ "op-1": [status] }, { initialMs: 50, maxMs: 50 });
+  it.each(["failed", "error", "cancelled"])("reports an operation that ended %s with its id and action, failing only its own wait", async (status) => {
+    const { api } = waitingClient({ statuses: { "op-1": [status], "op-2": ["running", "finished"] }, polling: { initialMs: 50, maxMs: 50 } });
 
-    const err = await rejection(api.waitForOperations({ projectId: "p-1", operations: [running("op-1", "apply_config")] }));
+    const [failed, other] = await Promise.allSettled([
+      rejection(api.waitForOperations({ projectId: "p-1", operations: [running("op-1", "apply_config")] })),
+      api.waitForOperations({ projectId: "p-1", operations: [running("op-2", "start_compute")] }),
+    ]);
 
-    expect(err.message).toContain("op-1");
-    expect(err.message).toContain("apply_config");
-    expect(err.details).toMatchObject({ operationId: "op-1", action: "apply_config", status });
+    const err = failed.status === "fulfilled" ? failed.value : undefined;
+    expect(err?.message).toContain("op-1");
+    expect(err?.message).toContain("apply_config");
+    expect(err?.details).toMatchObject({ operationId: "op-1", action: "apply_config", status });
+    expect(other.status).toBe("fulfilled");
   });
 
-  it("gives up with PLATFORM_TIMEOUT once operationMs has passed", async () => {
-    const { api } = waitingClient({});
+  it("gives up with PLATFORM_TIMEOUT once operationMs has passed, naming the operation", async () => {
+    const { api } = waitingClient({ statuses: { "op-2": [] } });
 
     const err = await rejection(api.waitForOperations({ projectId: "p-1", operations: [running("op-2", "start_compute")] }));
 
     expect(err.code).toBe("PLATFORM_TIMEOUT");
     expect(err.message).toContain("op-2");
+    expect(err.message).toContain("start_compute");
   });
 });
