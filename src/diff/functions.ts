@@ -43,6 +43,23 @@ function envNameFields(fn: ResolvedFunction, liveNames: readonly string[]): stri
   return fields.sort();
 }
 
+/**
+ * Declared names the deployment sends again and the branch already has: the names whose value
+ * may change. The platform returns names only, so no plan can tell which of them did.
+ */
+function keptEnvNames(fn: ResolvedFunction, liveNames: readonly string[]): string[] {
+  const live = new Set(liveNames);
+  return Object.entries(fn.env)
+    .filter(([name, value]) => value !== "" && live.has(name))
+    .map(([name]) => name)
+    .sort();
+}
+
+/** The compared env of a function: the declared names present on each side (undeclared ones are unmanaged). */
+function comparedEnv(fn: ResolvedFunction, names: readonly string[]): { [key: string]: Json } {
+  return redactedNames(names.filter((name) => name in fn.env));
+}
+
 function tagFor(tags: Readonly<Record<string, FunctionTag>>, slug: string): FunctionTag {
   const tag = tags[slug];
   if (tag === undefined) {
@@ -65,7 +82,10 @@ function compareDeployment(fn: ResolvedFunction, live: LiveFunction, tag: Functi
   const address = `function.${fn.slug}`;
   const nameFields = envNameFields(fn, live.envNames);
   const runtimeField = live.current !== undefined && live.current.runtime !== fn.runtime ? ["runtime"] : [];
-  const withZip = (reason: string): Verdict => ({ deploy: true, withZip: true, fields: ["code", ...runtimeField, ...nameFields], reasons: [reason] });
+  // Unless the deployed marker is exactly ours, a kept name's value may differ: say so (`env`).
+  const kept = keptEnvNames(fn, live.envNames);
+  const valueField = kept.length > 0 && (tag.marker === undefined || !live.markers.includes(tag.marker)) ? ["env"] : [];
+  const withZip = (reason: string): Verdict => ({ deploy: true, withZip: true, fields: ["code", ...runtimeField, ...nameFields, ...valueField], reasons: [reason] });
   if (live.markers.length === 0) {
     sink.warnings.push({
       code: "UNMARKED_FUNCTION",
@@ -82,11 +102,14 @@ function compareDeployment(fn: ResolvedFunction, live: LiveFunction, tag: Functi
   if (tag.marker === undefined || !live.markers.includes(tag.marker)) {
     const parsed = live.markers.map(parseMarker).find((m) => m !== undefined);
     if (parsed === undefined || parsed.codeTag !== tag.codeTag) return withZip("the function's code changed");
-    const fields = [...runtimeField, ...nameFields];
-    if (fields.length === 0) {
-      return { deploy: true, withZip: false, fields: ["env"], reasons: ["an env value changed; the platform cannot say which"] };
-    }
-    return { deploy: true, withZip: false, fields, reasons: [`${fields.join(", ")} changed; the archive is kept`] };
+    const named = [...runtimeField, ...nameFields];
+    const why = [
+      ...(named.length > 0 ? [`${named.join(", ")} changed`] : []),
+      ...(kept.length > 0 ? [`the value of one or more of ${kept.join(", ")} may have changed (the platform keeps no values to compare)`] : []),
+      ...(/^[KH]/.test(parsed.configTag) && parsed.configTag[0] !== tag.configTag?.[0] ? ["the fingerprint mode changed (SVC_FINGERPRINT_KEY set or unset)"] : []),
+    ];
+    const fields = [...named, ...valueField];
+    return { deploy: true, withZip: false, fields: fields.length > 0 ? fields : ["env"], reasons: [`${why.join("; ") || "the env fingerprint differs"}; the archive is kept`] };
   }
   if (nameFields.length > 0) {
     return { deploy: true, withZip: false, fields: nameFields, reasons: [`env names differ from the deployment (${nameFields.join(", ")}); the archive is kept`] };
@@ -111,7 +134,7 @@ export function diffFunctions(desired: ResolvedPolicy, live: LiveState, tags: Re
     const tag = tagFor(tags, fn.slug);
     const current = byslug.get(fn.slug);
     const address = `function.${fn.slug}`;
-    const after = { name: fn.name, runtime: fn.runtime, codeTag: tag.codeTag, env: redactedNames(resultingNames(fn, current?.envNames ?? [])) };
+    const after = { name: fn.name, runtime: fn.runtime, codeTag: tag.codeTag, env: comparedEnv(fn, resultingNames(fn, current?.envNames ?? [])) };
     if (current === undefined) {
       sink.changes.push(
         makeChange({
@@ -154,7 +177,7 @@ export function diffFunctions(desired: ResolvedPolicy, live: LiveState, tags: Re
         action: "update",
         class: "additive",
         fields,
-        before: { name: current.name, runtime: current.current?.runtime ?? null, codeTag: liveTag?.codeTag ?? null, env: redactedNames(current.envNames) },
+        before: { name: current.name, runtime: current.current?.runtime ?? null, codeTag: liveTag?.codeTag ?? null, env: comparedEnv(fn, current.envNames) },
         after,
         reason: reasons.join("; "),
         op: {

@@ -40,6 +40,7 @@ const fieldSchema = z.strictObject({
   before: json,
   after: json,
   sensitive: z.boolean(),
+  names: z.array(z.string()).optional(),
 });
 
 const changeSchema = z.strictObject({

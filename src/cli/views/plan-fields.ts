@@ -24,6 +24,11 @@ export interface FieldDiff {
   after: Json | null;
   /** True when either side held a secret; both sides then read `"(sensitive)"` unless absent. */
   sensitive: boolean;
+  /**
+   * Only on an `env` field: the names on both sides, one or more of whose values may change.
+   * The platform returns env names, never values, so which of them changed cannot be known.
+   */
+  names?: string[];
 }
 
 /** The CLI flags a change class needs on apply (cli.md §6.1 marks). */
@@ -93,6 +98,12 @@ function expandEnv(prefix: string, before: Json | null, after: Json | null): Fie
     .map((key) => diff(`${prefix}.${key}`, readField(before, key), readField(after, key)));
 }
 
+/** Names present in both env maps, sorted. */
+function keptNames(before: Json | null, after: Json | null): string[] {
+  if (!isRecord(before) || !isRecord(after)) return [];
+  return Object.keys(after).filter((name) => name in before).sort();
+}
+
 /**
  * The field lines of a change in policy vocabulary (cli.md §6.1): one per entry of `fields`;
  * for a create, one per key of `after`; a delete lists none. Secrets never leave this function.
@@ -107,6 +118,7 @@ export function changeFields(change: Change): FieldDiff[] {
     const after = readField(change.after, name);
     // A whole-resource create lists each env name; an update's `env` field is a value change.
     if (whole && name === "env" && isRecord(after)) out.push(...expandEnv("env", before, after));
+    else if (name === "env") out.push({ ...diff(name, before, after), names: keptNames(before, after) });
     // A create names the deployment's code `code`, as an update does (`code` reads `codeTag`).
     else out.push(diff(name === "codeTag" ? "code" : name, before, after));
   }
@@ -122,10 +134,14 @@ export function formatValue(value: Json | null): string {
   return text;
 }
 
-/** One `name: before -> after` line; an env value change reads `env: values changed (sensitive)`. */
+/**
+ * One `name: before -> after` line. An env value change names the candidates without values:
+ * `env: a value may have changed in one or more of A, B (values redacted; …)`.
+ */
 export function formatFieldLine(field: FieldDiff): string {
-  if (field.name === "env" && field.sensitive && field.before !== null && field.after !== null) {
-    return "env: values changed (sensitive)";
+  if (field.names !== undefined) {
+    const which = field.names.length === 0 ? "the env fingerprint differs" : `a value may have changed in one or more of ${field.names.join(", ")}`;
+    return `env: ${which} (values redacted; the platform keeps no values to compare)`;
   }
   return `${field.name}: ${formatValue(field.before)} -> ${formatValue(field.after)}`;
 }

@@ -21,9 +21,9 @@ describe("function change detection", () => {
   });
 
   it.each([
-    ["a function without a marker", liveFn("hello", null, { envNames: ["KEY"] }), ["code"], true, ["UNMARKED_FUNCTION"]],
+    ["a function without a marker", liveFn("hello", null, { envNames: ["KEY"] }), ["code", "env"], true, ["UNMARKED_FUNCTION"]],
     ["a failed current deployment", liveFn("hello", TAG, { envNames: ["KEY"], current: { id: 2, status: "failed", runtime: "nodejs24", error: "boom" } }), ["code"], true, []],
-    ["a code change", liveFn("hello", tagWith("0001", "C0F1"), { envNames: ["KEY"] }), ["code"], true, []],
+    ["a code change", liveFn("hello", tagWith("0001", "C0F1"), { envNames: ["KEY"] }), ["code", "env"], true, []],
     ["an env value change", liveFn("hello", tagWith("C0DE", "0002"), { envNames: ["KEY"] }), ["env"], false, []],
     ["an added env name", liveFn("hello", tagWith("C0DE", "0002")), ["env.KEY"], false, []],
     ["a declared env name missing while tags match", liveFn("hello", TAG), ["env.KEY"], false, []],
@@ -39,13 +39,33 @@ describe("function change detection", () => {
     expect(result.changes[0]?.change.reason).toContain("SyntaxError");
   });
 
-  it("shows an env value change with both sides redacted and the fixed reason", () => {
+  it("shows an env value change with both sides redacted, naming the names whose value may have changed", () => {
     const result = plan(one({ KEY: "new" }), [liveFn("hello", tagWith("C0DE", "0002"), { envNames: ["KEY"] })]);
     expect(result.changes[0]?.change).toMatchObject({
       fields: ["env"], before: { env: { KEY: "[redacted]" } }, after: { env: { KEY: "[redacted]" } },
-      reason: "an env value changed; the platform cannot say which",
+      reason: "the value of one or more of KEY may have changed (the platform keeps no values to compare); the archive is kept",
     });
     expect(JSON.stringify(result)).not.toContain("new");
+  });
+
+  it("keeps a possible value change visible when names are added and removed in the same deployment", () => {
+    const live = liveFn("hello", tagWith("C0DE", "0002"), { envNames: ["KEEP", "OLD", "EXTRA"] });
+    const result = plan(one({ KEEP: "v", NEW: "n", OLD: "" }), [live]);
+    expect(result.changes[0]?.change).toMatchObject({
+      fields: ["env.NEW", "env.OLD", "env"],
+      reason: "env.NEW, env.OLD changed; the value of one or more of KEEP may have changed (the platform keeps no values to compare); the archive is kept",
+    });
+  });
+
+  it("compares only declared env names: an undeclared deployed name is unmanaged, not part of the change", () => {
+    const result = plan(one({ KEEP: "v" }), [liveFn("hello", tagWith("C0DE", "0002"), { envNames: ["KEEP", "EXTRA"] })]);
+    expect(result.changes[0]?.change).toMatchObject({ before: { env: { KEEP: "[redacted]" } }, after: { env: { KEEP: "[redacted]" } } });
+    expect(result.unmanaged.map((u) => u.address)).toEqual(["function.hello.env.EXTRA"]);
+  });
+
+  it("says when the fingerprint mode changed, since then no value need have changed", () => {
+    const result = plan(one({ KEY: "v" }), [liveFn("hello", tagWith("C0DE", "K0002"), { envNames: ["KEY"] })], tagWith("C0DE", "H0003"));
+    expect(result.changes[0]?.change.reason).toContain("the fingerprint mode changed (SVC_FINGERPRINT_KEY set or unset)");
   });
 
   it("deletes a name written as \"\" and drops the stale marker in the same deployment", () => {
