@@ -97,3 +97,9 @@ export const SuspendTimeoutSchema = z
 
 /** A string-to-string map (pg settings, annotations). */
 export const StringMapSchema = z.record(z.string(), z.string());
+
+/** Role and database names: 1–63 bytes. */
+export const PgNameSchema = z
+  .string()
+  .min(1)
+  .refine((name) => Buffer.byteLength(name, "utf8") <= 63, "must be at most 63 bytes");

@@ -1,7 +1,7 @@
 /** Wire schemas built from kind descriptors (`src/model/kinds/`): the emulator validates requests with them. */
 import { z } from "zod";
 import { type FieldDescriptor, type ValueOf, type ValueRule, followsRule } from "../../model/kinds/field.js";
-import { TimestampSchema } from "./common.js";
+import { PgNameSchema, TimestampSchema } from "./common.js";
 
 /** The wire schema of one field: the descriptor's rule, so client and emulator agree with the policy. */
 function settingSchema(rule: ValueRule): z.ZodType {
@@ -24,6 +24,8 @@ function settingSchema(rule: ValueRule): z.ZodType {
     }
     case "timestamp":
       return rule.nullable === true ? TimestampSchema.nullable() : TimestampSchema;
+    case "role-name":
+      return PgNameSchema;
   }
 }
 

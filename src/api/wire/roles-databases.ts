@@ -1,12 +1,6 @@
 /** Wire shapes of roles, databases and connection URIs (api.md §7). */
 import { z } from "zod";
-import { OperationSchema, QueryBooleanSchema, TimestampSchema } from "./common.js";
-
-/** Role and database names: 1–63 bytes. */
-export const PgNameSchema = z
-  .string()
-  .min(1)
-  .refine((name) => Buffer.byteLength(name, "utf8") <= 63, "must be at most 63 bytes");
+import { OperationSchema, PgNameSchema, QueryBooleanSchema, TimestampSchema } from "./common.js";
 
 /** `POST …/roles` body. */
 export const RoleCreateRequestSchema = z.object({ role: z.object({ name: PgNameSchema, no_login: z.boolean().optional() }) });

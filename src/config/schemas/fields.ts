@@ -6,7 +6,8 @@ import * as z from "zod";
 import { type FieldDescriptor, type ValueOf, type ValueRule, followsRule } from "../../model/kinds/field.js";
 import { checkDuration, describeSeconds, formatDuration } from "../durations.js";
 import { describeValue } from "../issues.js";
-import { boundedString, check, strictObject } from "./common.js";
+import { roleNameIssue } from "../../rules/pg-names.js";
+import { boundedString, check, nameKey, strictObject } from "./common.js";
 
 const integerAtLeast = (min: number) =>
   check(z.number(), (n) => Number.isSafeInteger(n) && n >= min, (n) => `must be an integer ≥ ${min} (got ${describeValue(n)})`);
@@ -73,6 +74,8 @@ function fieldSchema(field: FieldDescriptor): z.ZodType {
       return durationSchema(rule);
     case "timestamp":
       return check(z.string(), (text) => followsRule(rule, text), () => "must be an RFC 3339 timestamp");
+    case "role-name":
+      return nameKey("role", roleNameIssue);
   }
 }
 

@@ -5,6 +5,7 @@
  * inspector), the diff and the pull renderer. Plain data, no I/O.
  */
 import { normalizeHostname } from "../../rules/hostname.js";
+import { roleNameIssue } from "../../rules/pg-names.js";
 import type { ChangeClass } from "../plan.js";
 import { sameValue } from "../same-value.js";
 
@@ -35,7 +36,9 @@ export type ValueRule =
    */
   | { type: "duration"; min: number; max: number; off?: { model: null | number; means: string }; zero?: true }
   /** An RFC 3339 instant; `null` (none) too when `nullable`. */
-  | { type: "timestamp"; nullable?: true };
+  | { type: "timestamp"; nullable?: true }
+  /** A PostgreSQL role name (`rules/pg-names.ts`: 1–63 bytes, not `pg_…`). */
+  | { type: "role-name" };
 
 /** The TypeScript type of the values a rule accepts. */
 export type ValueOf<R extends ValueRule> = R extends { type: "boolean" }
@@ -58,7 +61,9 @@ export type ValueOf<R extends ValueRule> = R extends { type: "boolean" }
                   ? string | null
                   : R extends { type: "timestamp" }
                     ? string
-                    : never;
+                    : R extends { type: "role-name" }
+                      ? string
+                      : never;
 
 /**
  * How a live value is compared with the desired one (`sameFieldValue`). `exact`: strict
@@ -90,6 +95,20 @@ export interface FieldDescriptor {
   changeClass: ChangeClass;
   /** Whether `pullConfig` writes the live value into the pulled `svc.ts`. */
   pulled: boolean;
+  /** How the platform carries the field when not as the model value under `wireKey`. */
+  wire?: WireForm;
+}
+
+/**
+ * A field the platform carries in another form than its model value under `wireKey` (a role's
+ * `login` is sent as `no_login` and read back from `authentication_method`). `wireKey` and the
+ * rule still describe the request side.
+ */
+export interface WireForm {
+  /** The model value a wire record holds, or undefined when it says nothing of it. */
+  read(record: Readonly<Record<string, unknown>>): unknown;
+  /** The wire entries that carry a model value (none when the platform's default is that value). */
+  write(value: unknown): Record<string, unknown>;
 }
 
 /** The model record of a kind's fields: model key → value type. */
@@ -116,6 +135,8 @@ export function followsRule(rule: ValueRule, value: unknown): boolean {
       return typeof value === "number" && Number.isSafeInteger(value) && value >= rule.min && value <= rule.max;
     case "timestamp":
       return (rule.nullable === true && value === null) || (typeof value === "string" && !Number.isNaN(Date.parse(value)));
+    case "role-name":
+      return typeof value === "string" && roleNameIssue(value) === null;
   }
 }
 
@@ -140,7 +161,7 @@ function sameMembers(a: readonly unknown[], b: readonly unknown[]): boolean {
 export function fromWire<F extends readonly FieldDescriptor[]>(fields: F, wire: Readonly<Record<string, unknown>>): Partial<ModelValues<F>> {
   const out: Record<string, unknown> = {};
   for (const field of fields) {
-    const value = wire[field.wireKey];
+    const value = field.wire === undefined ? wire[field.wireKey] : field.wire.read(wire);
     if (followsRule(field.rule, value)) out[field.modelKey] = Array.isArray(value) ? [...(value as unknown[])] : value;
   }
   return out as Partial<ModelValues<F>>;
@@ -151,7 +172,7 @@ export function toWire<F extends readonly FieldDescriptor[]>(fields: F, model: R
   const out: Record<string, unknown> = {};
   for (const field of fields) {
     const value = model[field.modelKey];
-    if (value !== undefined) out[field.wireKey] = value;
+    if (value !== undefined) Object.assign(out, field.wire === undefined ? { [field.wireKey]: value } : field.wire.write(value));
   }
   return out;
 }

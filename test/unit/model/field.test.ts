@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fieldsSchema, policyValueOf } from "../../../src/config/schemas/fields.js";
-import { type FieldDescriptor, type ValueRule, followsRule, sameFieldValue } from "../../../src/model/kinds/field.js";
+import { type FieldDescriptor, type ValueRule, followsRule, fromWire, sameFieldValue, toWire } from "../../../src/model/kinds/field.js";
 
 const field = (rule: ValueRule, compare: FieldDescriptor["compare"] = "exact"): FieldDescriptor => ({
   policyKey: "value",
@@ -43,6 +43,8 @@ describe("value rules", () => {
     ["a timestamp", { type: "timestamp" }, "2026-01-01T00:00:00Z", true],
     ["null for a nullable timestamp", { type: "timestamp", nullable: true }, null, true],
     ["text that is no timestamp", { type: "timestamp" }, "soon", false],
+    ["a role name", { type: "role-name" }, "app_owner", true],
+    ["a role name PostgreSQL reserves", { type: "role-name" }, "pg_monitor", false],
   ] as const)("%s", (_, rule, value, follows) => {
     expect(followsRule(rule, value)).toBe(follows);
   });
@@ -76,5 +78,24 @@ describe("policy form of durations and sets", () => {
     [size, 0.75, undefined],
   ] as const)("writes the model value back as the policy states it (%j, %j)", (rule, model, policy) => {
     expect(policyValueOf(field(rule), model)).toEqual(policy);
+  });
+});
+
+describe("a field carried in another wire form", () => {
+  const flag: FieldDescriptor = {
+    ...field({ type: "boolean" }),
+    wireKey: "no_value",
+    wire: { read: (record) => record["mode"] !== "off", write: (value) => (value === false ? { no_value: true } : {}) },
+  };
+  it("reads the model value through the form and writes only what carries it", () => {
+    expect(fromWire([flag], { mode: "off" })).toEqual({ value: false });
+    expect(fromWire([flag], { mode: "password" })).toEqual({ value: true });
+    expect(toWire([flag], { value: false })).toEqual({ no_value: true });
+    expect(toWire([flag], { value: true })).toEqual({});
+  });
+
+  it("names a role-name value that breaks the rule in the policy message", () => {
+    const result = fieldsSchema([{ ...field({ type: "role-name" }), policyKey: "owner" }]).safeParse({ owner: "pg_owner" });
+    expect(result.success ? [] : result.error.issues.map((i) => i.message)).toEqual(['role name "pg_owner" is invalid: it starts with "pg_", which PostgreSQL reserves for its own roles']);
   });
 });
