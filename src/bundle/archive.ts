@@ -4,7 +4,6 @@
  * checks the files, writes the canonical ZIP, enforces the limits and digests it.
  */
 import { escapeUnsafeText } from "../rules/visible-text.js";
-import { createHash } from "node:crypto";
 import { dirname } from "node:path";
 import type { ResolvedFunctionConfig } from "../model/desired-state.js";
 import { BundleError } from "../errors/index.js";
@@ -15,6 +14,7 @@ import {
   describeZipLimitViolation,
   zipEntryNameIssue,
 } from "../rules/zip-entries.js";
+import { type ArchiveCache, buildIdentity, type InputHashes, sha256Hex } from "./archive-cache.js";
 import { readForeignZip, sortedPaths, writeCanonicalZip, type BundleFiles } from "./canonical-zip.js";
 import { findEntry, sourceKind } from "./entry.js";
 import { runEsbuild } from "./esbuild-bundler.js";
@@ -44,6 +44,8 @@ export interface BuildFunctionArchiveOptions {
   workingDir?: string;
   /** Finished ZIP bytes instead of bundling; the archive is checked and rewritten canonically. */
   bundleFunction?: BundleFunction;
+  /** Reuses and stores `bundler: "none"` archives (esbuild ones are cached by `bundleFunctions`). */
+  cache?: ArchiveCache;
 }
 
 /** A function's canonical archive and its digest. */
@@ -78,12 +80,35 @@ export async function buildFunctionArchive(
   };
   try {
     const { files, origin } = await produceFiles(fn, options, warn);
+    if (options.cache !== undefined && options.bundleFunction === undefined && fn.bundler === "none") {
+      return await finishPrebuiltCached(options.cache, fn, files, origin);
+    }
     return await finishArchive(fn.slug, files, origin);
   } catch (err) {
-    if (err instanceof BundleError) throw err;
-    const why = err instanceof Error ? err.message : String(err);
-    throw bundleFailure(fn.slug, why, { cause: err });
+    throw asBundleError(fn.slug, err);
   }
+}
+
+/** `err` as the `BundleError` of function `slug` (an Error's message becomes its failure). */
+export function asBundleError(slug: string, err: unknown): BundleError {
+  if (err instanceof BundleError) return err;
+  return bundleFailure(slug, err instanceof Error ? err.message : String(err), { cause: err });
+}
+
+/**
+ * `bundler: "none"` with a cache: the shipped files' hashes are the inputs, so a hit skips only
+ * the zipping; a miss finishes the archive and stores it.
+ */
+async function finishPrebuiltCached(cache: ArchiveCache, fn: ResolvedFunctionConfig, files: BundleFiles, origin: string): Promise<FunctionArchive> {
+  const inputs: InputHashes = Object.fromEntries(sortedPaths(files).map((path) => [path, sha256Hex(files.get(path) ?? "")]));
+  const identity = buildIdentity({ bundler: "none", source: shippedSource(fn) });
+  const same = async (recorded: InputHashes): Promise<boolean> =>
+    Object.keys(recorded).length === files.size && Object.entries(recorded).every(([path, hash]) => inputs[path] === hash);
+  const hit = await cache.lookup(identity, same);
+  if (hit !== undefined) return { slug: fn.slug, ...hit.archive };
+  const archive = await finishArchive(fn.slug, files, origin);
+  await cache.store(identity, inputs, { archive, warnings: [] });
+  return archive;
 }
 
 async function produceFiles(
@@ -119,10 +144,10 @@ async function produceFiles(
       `no entry file in ${fn.source}: add index.ts, index.js or index.mjs, or point source at the entry file`,
     );
   }
-  const workingDir = options.workingDir ?? (await functionRoot(fn, entry));
-  const { files, warnings } = await runEsbuild({ entry, workingDir, sourcemap: fn.sourcemap === true });
-  warnings.forEach(warn);
-  return { files, origin: "the esbuild output" };
+  const workingDir = options.workingDir ?? (await esbuildWorkingDir(fn, entry));
+  const [output] = await runEsbuild({ entries: [entry], workingDir, sourcemap: fn.sourcemap === true });
+  output?.warnings.forEach(warn);
+  return { files: output?.files ?? new Map(), origin: ESBUILD_ORIGIN };
 }
 
 /** `bundler: "none"` ships `sourcePath` when present (the engine always passes it), else `source`. */
@@ -130,7 +155,11 @@ function shippedSource(fn: ResolvedFunctionConfig): string {
   return typeof fn.sourcePath === "string" && fn.sourcePath !== "" ? fn.sourcePath : fn.source;
 }
 
-async function functionRoot(fn: ResolvedFunctionConfig, entry: string): Promise<string> {
+/** How a failure names esbuild's files. */
+export const ESBUILD_ORIGIN = "the esbuild output";
+
+/** esbuild's working directory without one from the caller: the function's source directory, else the entry's. */
+export async function esbuildWorkingDir(fn: ResolvedFunctionConfig, entry: string): Promise<string> {
   if (typeof fn.sourcePath === "string" && (await sourceKind(fn.sourcePath)) === "directory") return fn.sourcePath;
   if ((await sourceKind(fn.source)) === "directory") return fn.source;
   return dirname(entry);
@@ -169,7 +198,7 @@ export async function finishArchive(slug: string, files: BundleFiles, origin: st
   return {
     slug,
     zip,
-    zipSha256: createHash("sha256").update(zip).digest("hex"),
+    zipSha256: sha256Hex(zip),
     zipBytes: zip.byteLength,
     unzippedBytes,
     entries: paths.length,

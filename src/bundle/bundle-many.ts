@@ -1,16 +1,32 @@
 /**
- * Bundles every declared function before any mutation (engine.md §14): concurrently, at most
- * `concurrency` at once so memory stays bounded, collecting every failure into one `BundleError`.
+ * Bundles every declared function before any mutation (engine.md §14): at most `concurrency`
+ * builds at once so memory stays bounded; esbuild functions with the same build options go
+ * through as few esbuild calls as possible; with a cache directory an unchanged function is
+ * never rebuilt (and esbuild is not even loaded when every function hits); every failure is
+ * collected into one `BundleError`.
  */
 import pLimit from "p-limit";
-import type { ResolvedFunction } from "../model/desired-state.js";
+import type { ResolvedFunction, ResolvedFunctionConfig } from "../model/desired-state.js";
 import { BundleError, ErrorCode, PlatformError, type BundleFailure } from "../errors/index.js";
-import { buildFunctionArchive, type BuildFunctionArchiveOptions, type FunctionArchive } from "./archive.js";
-import { toFunctionConfig } from "./entry.js";
-import { bundleFailure } from "./failure.js";
+import { ArchiveCache, buildIdentity, createFileHasher, esbuildInputHashes, inputsUnchanged, type FileHasher } from "./archive-cache.js";
+import {
+  asBundleError,
+  buildFunctionArchive,
+  esbuildWorkingDir,
+  ESBUILD_ORIGIN,
+  finishArchive,
+  type BuildFunctionArchiveOptions,
+  type FunctionArchive,
+} from "./archive.js";
+import { locateFunction } from "./entry.js";
+import { esbuildOptions, runEsbuild } from "./esbuild-bundler.js";
+import { esbuildVersion } from "./lazy-modules.js";
 
 /** Default number of functions bundled at once. */
 export const DEFAULT_BUNDLE_CONCURRENCY = 8;
+
+/** At most this many entries go through one esbuild call, so the outputs held at once stay bounded. */
+export const MAX_ENTRIES_PER_BUILD = 256;
 
 /** Progress of one function's bundle, for the engine's `bundle` event (engine.md §8.4). */
 export type BundleProgress =
@@ -18,15 +34,28 @@ export type BundleProgress =
   | { slug: string; phase: "done"; zipBytes: number; zipSha256: string };
 
 /** Options of {@link bundleFunctions}. */
-export interface BundleFunctionsOptions extends BuildFunctionArchiveOptions {
+export interface BundleFunctionsOptions extends Omit<BuildFunctionArchiveOptions, "cache"> {
   /**
-   * At most this many functions are bundled at once (1–16).
+   * At most this many builds run at once (1–16); a batched esbuild call counts as one.
    * @default 8
    */
   concurrency?: number;
   /** Called when a function starts and finishes bundling; its exceptions are ignored. */
   onProgress?: (progress: BundleProgress) => void;
+  /** The content-addressed archive cache (engine.md §14). @default none: every function is built */
+  cacheDir?: string;
 }
+
+/** An esbuild function waiting for its build. */
+interface EsbuildJob {
+  fn: ResolvedFunctionConfig;
+  entry: string;
+  workingDir: string;
+  /** Where its archive is cached; absent without a cache. */
+  identity?: string;
+}
+
+type Outcome = FunctionArchive | BundleError;
 
 /**
  * Bundles `functions` (entry search included) and returns their archives by slug, in input
@@ -45,38 +74,165 @@ export async function bundleFunctions(
       { details: { option: "concurrency", value: String(concurrency) } },
     );
   }
-  const progress = (event: BundleProgress): void => {
-    try {
-      options.onProgress?.(event);
-    } catch {
-      // A failing progress listener must not fail the bundle.
-    }
-  };
-  const limit = pLimit(concurrency);
-  const outcomes = await Promise.all(
-    functions.map((fn) =>
-      limit(async (): Promise<FunctionArchive | BundleError> => {
-        progress({ slug: fn.slug, phase: "start" });
-        try {
-          const archive = await buildFunctionArchive(await toFunctionConfig(fn), options);
-          progress({ slug: fn.slug, phase: "done", zipBytes: archive.zipBytes, zipSha256: archive.zipSha256 });
-          return archive;
-        } catch (err) {
-          if (err instanceof BundleError) return err;
-          return bundleFailure(fn.slug, err instanceof Error ? err.message : String(err), { cause: err });
-        }
-      }),
-    ),
-  );
+  const run = new BundleRun(options, pLimit(concurrency));
+  await Promise.all(functions.map((fn) => run.start(fn)));
+  // Input order, so a batch's entries do not depend on which lookup finished first.
+  const order = new Map(functions.map((fn, i) => [fn.slug, i]));
+  const waiting = run.waiting.sort((a, b) => (order.get(a.fn.slug) ?? 0) - (order.get(b.fn.slug) ?? 0));
+  await Promise.all(groupJobs(waiting).map((jobs) => run.build(jobs)));
+
   const archives = new Map<string, FunctionArchive>();
   const errors: BundleError[] = [];
-  for (const outcome of outcomes) {
+  for (const fn of functions) {
+    const outcome = run.outcomes.get(fn.slug);
     if (outcome instanceof BundleError) errors.push(outcome);
-    else archives.set(outcome.slug, outcome);
+    else if (outcome !== undefined) archives.set(fn.slug, outcome);
   }
   if (errors.length > 0) {
     const failures: BundleFailure[] = errors.flatMap((e) => e.failures);
     throw new BundleError(failures, errors.length === 1 ? errors[0]?.cause : undefined);
   }
   return archives;
+}
+
+/** The state of one {@link bundleFunctions} call. */
+class BundleRun {
+  readonly outcomes = new Map<string, Outcome>();
+  /** esbuild functions the cache did not have, built together afterwards. */
+  readonly waiting: EsbuildJob[] = [];
+  private readonly cache: ArchiveCache | undefined;
+  private readonly hash: FileHasher = createFileHasher();
+
+  constructor(
+    private readonly options: BundleFunctionsOptions,
+    private readonly limit: ReturnType<typeof pLimit>,
+  ) {
+    this.cache = options.cacheDir === undefined ? undefined : new ArchiveCache(options.cacheDir);
+  }
+
+  /**
+   * Finds the function's entry, then builds it on its own (custom bundlers, `"none"`, the
+   * `bundleFunction` option), reuses its cached archive, or leaves it for a batched build.
+   */
+  start(fn: ResolvedFunction): Promise<void> {
+    return this.limit(async () => {
+      this.progress({ slug: fn.slug, phase: "start" });
+      try {
+        const { config, entry } = await locateFunction(fn);
+        if (this.options.bundleFunction !== undefined || config.bundler !== "esbuild" || entry === null) {
+          this.settle(fn.slug, await buildFunctionArchive(config, { ...this.options, ...(this.cache ? { cache: this.cache } : {}) }));
+          return;
+        }
+        const workingDir = this.options.workingDir ?? (await esbuildWorkingDir(config, entry));
+        const job: EsbuildJob = { fn: config, entry, workingDir, ...this.identityOf(entry, workingDir, config.sourcemap === true) };
+        const hit = job.identity === undefined ? undefined : await this.cache?.lookup(job.identity, (inputs) => inputsUnchanged(inputs, this.hash));
+        if (hit === undefined) {
+          this.waiting.push(job);
+          return;
+        }
+        hit.warnings.forEach((message) => this.warn(fn.slug, message));
+        this.settle(fn.slug, { slug: fn.slug, ...hit.archive });
+      } catch (err) {
+        this.settle(fn.slug, asBundleError(fn.slug, err));
+      }
+    });
+  }
+
+  /**
+   * Builds jobs sharing one working directory and source-map setting in one esbuild call. A
+   * failed batch cannot tell whose error it is, so its entries are built one by one: each
+   * failure then names its function exactly as a solo build does.
+   */
+  async build(jobs: readonly EsbuildJob[]): Promise<void> {
+    const split = await this.limit(() => this.buildTogether(jobs));
+    if (split) await Promise.all(groupByEntry(jobs).map((same) => this.build(same)));
+  }
+
+  /** Returns true when a batch of several entries failed and must be split. */
+  private async buildTogether(jobs: readonly EsbuildJob[]): Promise<boolean> {
+    const first = jobs[0];
+    if (first === undefined) return false;
+    const entries = [...new Set(jobs.map((job) => job.entry))];
+    let outputs;
+    try {
+      outputs = await runEsbuild({ entries, workingDir: first.workingDir, sourcemap: first.fn.sourcemap === true });
+    } catch (err) {
+      if (entries.length > 1) return true;
+      for (const job of jobs) this.settle(job.fn.slug, asBundleError(job.fn.slug, err));
+      return false;
+    }
+    await Promise.all(
+      jobs.map(async (job) => {
+        const output = outputs[entries.indexOf(job.entry)];
+        try {
+          if (output === undefined) throw new Error(`esbuild gave no output for ${job.entry}`);
+          output.warnings.forEach((message) => this.warn(job.fn.slug, message));
+          const archive = await finishArchive(job.fn.slug, output.files, ESBUILD_ORIGIN);
+          if (job.identity !== undefined) {
+            await this.cache?.store(job.identity, await esbuildInputHashes(output.inputs, this.hash), { archive, warnings: output.warnings });
+          }
+          this.settle(job.fn.slug, archive);
+        } catch (err) {
+          this.settle(job.fn.slug, asBundleError(job.fn.slug, err));
+        }
+      }),
+    );
+    return false;
+  }
+
+  /** The cache identity of an esbuild build: its exact options (entry and working directory included) and esbuild's version. */
+  private identityOf(entry: string, workingDir: string, sourcemap: boolean): { identity?: string } {
+    const version = this.cache === undefined ? undefined : esbuildVersion();
+    if (version === undefined) return {};
+    return { identity: buildIdentity({ bundler: "esbuild", esbuild: version, options: esbuildOptions({ entries: [entry], workingDir, sourcemap }) }) };
+  }
+
+  private settle(slug: string, outcome: Outcome): void {
+    this.outcomes.set(slug, outcome);
+    if (!(outcome instanceof BundleError)) this.progress({ slug, phase: "done", zipBytes: outcome.zipBytes, zipSha256: outcome.zipSha256 });
+  }
+
+  private progress(event: BundleProgress): void {
+    try {
+      this.options.onProgress?.(event);
+    } catch {
+      // A failing progress listener must not fail the bundle.
+    }
+  }
+
+  private warn(slug: string, message: string): void {
+    try {
+      this.options.onWarning?.({ slug, message });
+    } catch {
+      // A failing warning listener must not fail the bundle.
+    }
+  }
+}
+
+/** Jobs with the same build options (working directory, source map), at most {@link MAX_ENTRIES_PER_BUILD} entries a group. */
+function groupJobs(jobs: readonly EsbuildJob[]): EsbuildJob[][] {
+  const byOptions = new Map<string, EsbuildJob[]>();
+  for (const job of jobs) {
+    const key = `${job.workingDir}\u0000${job.fn.sourcemap === true}`;
+    pushTo(byOptions, key, job);
+  }
+  const groups: EsbuildJob[][] = [];
+  for (const same of byOptions.values()) {
+    const entries = groupByEntry(same);
+    for (let i = 0; i < entries.length; i += MAX_ENTRIES_PER_BUILD) groups.push(entries.slice(i, i + MAX_ENTRIES_PER_BUILD).flat());
+  }
+  return groups;
+}
+
+/** Jobs grouped by entry file (functions sharing an entry are built once). */
+function groupByEntry(jobs: readonly EsbuildJob[]): EsbuildJob[][] {
+  const byEntry = new Map<string, EsbuildJob[]>();
+  for (const job of jobs) pushTo(byEntry, job.entry, job);
+  return [...byEntry.values()];
+}
+
+function pushTo<T>(groups: Map<string, T[]>, key: string, item: T): void {
+  const group = groups.get(key);
+  if (group === undefined) groups.set(key, [item]);
+  else group.push(item);
 }

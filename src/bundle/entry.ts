@@ -53,8 +53,19 @@ export async function findEntry(source: string): Promise<string | null> {
  * `bundler: "none"` explains what to ship instead, and a custom bundler may not need one.
  */
 export async function toFunctionConfig(fn: ResolvedFunction): Promise<ResolvedFunctionConfig> {
+  return (await locateFunction(fn)).config;
+}
+
+/** A function's bundler input and its entry file (`null` for a directory without one). */
+export interface LocatedFunction {
+  config: ResolvedFunctionConfig;
+  entry: string | null;
+}
+
+/** {@link toFunctionConfig}, keeping the entry found, so nothing needs to look for it again. */
+export async function locateFunction(fn: ResolvedFunction): Promise<LocatedFunction> {
   const entry = await findEntry(fn.sourcePath);
-  return { ...fn, source: entry ?? fn.sourcePath };
+  return { config: { ...fn, source: entry ?? fn.sourcePath }, entry };
 }
 
 function isMissing(err: unknown): boolean {

@@ -3,8 +3,8 @@
  * npm dependencies bundled in, `node:` built-ins external, an optional linked source map
  * without embedded sources.
  */
-import { relative, sep } from "node:path";
-import type { BuildFailure, BuildOptions, Message } from "esbuild";
+import { relative, resolve, sep } from "node:path";
+import type { BuildFailure, BuildOptions, Message, Metafile } from "esbuild";
 import { loadEsbuild } from "./lazy-modules.js";
 
 /**
@@ -22,61 +22,125 @@ export const COMMONJS_SHIM_BANNER = [
 
 /** Input of {@link runEsbuild}. */
 export interface RunEsbuildOptions {
-  /** Absolute entry file. */
-  entry: string;
+  /** Absolute entry files, built together; each gives its own output. */
+  entries: readonly string[];
   /** Absolute working directory: paths in diagnostics, CommonJS wrappers and maps are relative to it. */
   workingDir: string;
   /** Also emit `index.mjs.map` (linked, no `sourcesContent`). */
   sourcemap: boolean;
 }
 
-/** Output of {@link runEsbuild}: archive files and esbuild's warnings, formatted. */
-export interface RunEsbuildResult {
+/** What one entry of {@link runEsbuild} gives: archive files, esbuild's warnings and the files read. */
+export interface EsbuildOutput {
   files: Map<string, Uint8Array>;
+  /** Formatted warnings located in this entry's inputs (or unlocated). */
   warnings: string[];
+  /** Absolute paths of every source file the entry's bundle was built from (esbuild's metafile). */
+  inputs: string[];
 }
 
-/** The exact esbuild options of engine.md §14. */
+/**
+ * The exact esbuild options of engine.md §14. One entry builds to `outfile: "index.mjs"`; several
+ * build in one call to `index.<i>.mjs` beside it (same directory, so source maps and CommonJS
+ * wrappers name the same paths), renamed to `index.mjs` afterwards.
+ */
 export function esbuildOptions(options: RunEsbuildOptions): BuildOptions {
+  const output: BuildOptions =
+    options.entries.length === 1
+      ? { entryPoints: [...options.entries], outfile: "index.mjs" }
+      : {
+          entryPoints: options.entries.map((entry, i) => ({ in: entry, out: batchName(i) })),
+          outdir: ".",
+          outExtension: { ".js": ".mjs" },
+        };
   return {
-    entryPoints: [options.entry],
+    ...output,
     bundle: true,
     write: false,
     format: "esm",
     platform: "node",
     target: "node24",
-    outfile: "index.mjs",
     minify: true,
     legalComments: "none",
     absWorkingDir: options.workingDir,
     banner: { js: COMMONJS_SHIM_BANNER },
     logLevel: "silent",
+    metafile: true,
     ...(options.sourcemap ? { sourcemap: "linked" as const, sourcesContent: false } : { sourcemap: false }),
   };
 }
 
+/** The output name of the `i`-th entry of a batch: `index.<i>` (→ `index.<i>.mjs`). */
+function batchName(i: number): string {
+  return `index.${i}`;
+}
+
 /**
- * Bundles one entry. Throws an Error whose message quotes esbuild's diagnostics with file, line
- * and column (relative to `workingDir`) when the build fails.
+ * Bundles the entries in one esbuild call and returns one output per entry, in order. Throws an
+ * Error whose message quotes esbuild's diagnostics with file, line and column (relative to
+ * `workingDir`) when the build fails; a batch cannot tell whose error it is, so the caller
+ * builds its entries one by one to name the function.
  */
-export async function runEsbuild(options: RunEsbuildOptions): Promise<RunEsbuildResult> {
+export async function runEsbuild(options: RunEsbuildOptions): Promise<EsbuildOutput[]> {
   const esbuild = await loadEsbuild();
   let result;
   try {
     result = await esbuild.build(esbuildOptions(options));
   } catch (err) {
     if (isBuildFailure(err)) {
-      throw new Error(`esbuild could not bundle ${options.entry}:\n${formatMessages(err.errors)}`, { cause: err });
+      const what = options.entries.length === 1 ? options.entries[0] : `${options.entries.length} entries`;
+      throw new Error(`esbuild could not bundle ${what}:\n${formatMessages(err.errors)}`, { cause: err });
     }
     throw err;
   }
-  const files = new Map<string, Uint8Array>();
-  // Outputs sit next to index.mjs in the working directory; their relative paths are archive paths.
-  for (const output of result.outputFiles ?? []) {
-    files.set(relative(options.workingDir, output.path).split(sep).join("/"), output.contents);
+  const single = options.entries.length === 1;
+  const metafile = result.metafile ?? { inputs: {}, outputs: {} };
+  return options.entries.map((entry, i) => {
+    const prefix = single ? "index." : `${batchName(i)}.`;
+    const files = new Map<string, Uint8Array>();
+    // Outputs sit next to index.mjs in the working directory; their relative paths are archive paths.
+    for (const output of result.outputFiles ?? []) {
+      const path = relative(options.workingDir, output.path).split(sep).join("/");
+      if (!path.startsWith(prefix)) continue;
+      files.set(`index.${path.slice(prefix.length)}`, single ? output.contents : renameMapUrl(output.contents, prefix));
+    }
+    if (!files.has("index.mjs")) throw new Error(`esbuild produced no index.mjs for ${entry}`);
+    const reached = reachedInputs(metafile, `${prefix}mjs`);
+    const warnings = result.warnings.filter((w) => single || w.location === null || reached.has(w.location.file));
+    return {
+      files,
+      warnings: warnings.map(formatMessage),
+      inputs: [...reached].map((path) => resolve(options.workingDir, path)).sort(),
+    };
+  });
+}
+
+/**
+ * Every input key (relative to the working directory, as in the metafile) reached from the
+ * output `outputKey`'s entry through non-external imports; all inputs when the entry is unknown.
+ */
+function reachedInputs(metafile: Metafile, outputKey: string): Set<string> {
+  const entry = metafile.outputs[outputKey]?.entryPoint;
+  if (entry === undefined || metafile.inputs[entry] === undefined) return new Set(Object.keys(metafile.inputs));
+  const reached = new Set<string>([entry]);
+  const queue = [entry];
+  for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+    for (const edge of metafile.inputs[next]?.imports ?? []) {
+      if (edge.external === true || reached.has(edge.path) || metafile.inputs[edge.path] === undefined) continue;
+      reached.add(edge.path);
+      queue.push(edge.path);
+    }
   }
-  if (!files.has("index.mjs")) throw new Error("esbuild produced no index.mjs");
-  return { files, warnings: result.warnings.map(formatMessage) };
+  return reached;
+}
+
+/** A batch output ends with `//# sourceMappingURL=index.<i>.mjs.map`: point it at `index.mjs.map`, as a solo build does. */
+function renameMapUrl(contents: Uint8Array, prefix: string): Uint8Array {
+  const batchUrl = Buffer.from(`//# sourceMappingURL=${prefix}mjs.map\n`);
+  const tail = contents.subarray(contents.byteLength - batchUrl.byteLength);
+  if (contents.byteLength < batchUrl.byteLength || !batchUrl.equals(tail)) return contents;
+  const head = contents.subarray(0, contents.byteLength - batchUrl.byteLength);
+  return Buffer.concat([head, Buffer.from("//# sourceMappingURL=index.mjs.map\n")]);
 }
 
 /** At most this many diagnostics are quoted; the rest are counted. */

@@ -2,6 +2,7 @@
  * Lazy loaders for the heavy bundling dependencies. esbuild and jszip are imported only when a
  * function is actually bundled (engine.md §14): importing `svc-config/v1` never loads them.
  */
+import { createRequire } from "node:module";
 import type * as Esbuild from "esbuild";
 import type JSZip from "jszip";
 
@@ -41,4 +42,18 @@ export function loadJszip(): Promise<JSZipConstructor> {
     },
   );
   return jszipPromise;
+}
+
+/**
+ * The installed esbuild's version, read from its package.json without loading esbuild (a warm
+ * archive cache never needs the bundler itself); `undefined` when esbuild is not installed.
+ */
+export function esbuildVersion(): string | undefined {
+  try {
+    const manifest: unknown = createRequire(import.meta.url)("esbuild/package.json");
+    const version = (manifest as { version?: unknown }).version;
+    return typeof version === "string" ? version : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -30,6 +30,8 @@ export interface CreateBranchOptions {
   allowDataLoss?: boolean;
   /** Permits function sources outside the policy's directory (as in `plan`). @default false */
   allowSourcesOutsideProject?: boolean;
+  /** The bundle cache directory (see `PlanOptions.cacheDir`). @default none */
+  cacheDir?: string;
   signal?: AbortSignal;
   onEvent?: (event: EngineEvent) => void;
   timeouts?: Partial<PlatformApiTimeouts>;

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { PlatformApi } from "../api/platform-api.js";
 import { createPlatformApi } from "../api/create-platform-api.js";
 import { DEFAULT_POLLING, DEFAULT_TIMEOUTS, type PlatformApiPolling, type PlatformApiTimeouts } from "../api/client-options.js";
@@ -65,6 +66,15 @@ export interface PlanOptions extends ConfigOperationOptions, SelectionOptions {
   /** Permits deleting buckets that hold objects. @default false */
   allowDataLoss?: boolean;
   /**
+   * A directory for the content-addressed bundle cache: an archive is reused while every file it
+   * was built from (and the bundle options, esbuild's and svc-config's versions) is unchanged,
+   * checked by re-hashing those files; a warm cache bundles nothing and never loads esbuild.
+   * Archives are byte-identical with and without it. Relative paths resolve from the current
+   * working directory. CLI: `node_modules/.cache/svc-config` beside the policy, `--no-cache`.
+   * @default none: every function is bundled
+   */
+  cacheDir?: string;
+  /**
    * Dry runs only: apply the plan to a local replica of what it read (an in-process emulator),
    * plan again there, and report `verification` on the result. @default false
    */
@@ -107,6 +117,8 @@ export interface OperationRuntime {
   fingerprints: Fingerprinter;
   /** Whether function sources may lie outside the policy's directory. */
   allowSourcesOutsideProject: boolean;
+  /** The bundle cache directory (`cacheDir`), absolute; absent without one. */
+  cacheDir?: string;
 }
 
 const PROJECT_ID = /^[a-z0-9-]{1,60}$/;
@@ -132,7 +144,7 @@ export function checkBranchId(branchId: unknown): string {
 /**
  * Validates the options shared by every operation and builds the platform adapter. Throws
  * `PLATFORM_MISSING_API_KEY` without `apiKey` and `api`, `PLATFORM_INVALID_OPTIONS` for a
- * missing or malformed id, concurrency or timeout; no I/O happens before. `target` says whether
+ * missing or malformed id, concurrency, timeout or cache directory; no I/O happens before. `target` says whether
  * the operation runs on an existing branch (`branchId` required) or only on the project
  * (`createBranch`).
  */
@@ -154,6 +166,10 @@ export function prepareRuntime(
     if (typeof value !== "number" || !(value > 0)) invalid(`timeouts.${name}`, value, "must be a positive number of milliseconds");
   }
   const polling = { ...DEFAULT_POLLING, ...definedOnly(options.polling ?? {}) };
+  const cacheDir = options.cacheDir;
+  if (cacheDir !== undefined && (typeof cacheDir !== "string" || cacheDir.trim() === "" || cacheDir.includes("\0"))) {
+    invalid("cacheDir", cacheDir, "must be a directory path (omit it for no bundle cache)");
+  }
   const fingerprints = createFingerprinter(options.projectId, options.fingerprintKey === undefined ? undefined : parseFingerprintKey(options.fingerprintKey));
   const emit = safeEmitter(options.onEvent);
   let api = options.api;
@@ -180,6 +196,7 @@ export function prepareRuntime(
     timing: { deploymentMs: timeouts.deploymentMs, pollInitialMs: polling.initialMs, pollMaxMs: polling.maxMs },
     fingerprints,
     allowSourcesOutsideProject: options.allowSourcesOutsideProject === true,
+    ...(cacheDir === undefined ? {} : { cacheDir: resolve(cacheDir) }),
   };
 }
 

@@ -79,6 +79,7 @@ export async function bundleAll(
   if (!rt.allowSourcesOutsideProject) await checkSourcesInsideProject(desired);
   return bundleFunctions(desired.functions, {
     concurrency: rt.concurrency,
+    ...(rt.cacheDir === undefined ? {} : { cacheDir: rt.cacheDir }),
     ...(desired.baseDir === null ? {} : { workingDir: desired.baseDir }),
     ...(input.bundleFunction ? { bundleFunction: input.bundleFunction } : {}),
     onProgress: (p) => {

@@ -24,6 +24,8 @@ describe("operation options", () => {
     ["an empty branchId", { projectId: "proj-1", branchId: "", apiKey: "k" }, "branchId"],
     ["an omitted projectId", { branchId: "br-1", apiKey: "k" }, "projectId"],
     ["a numeric projectId", { projectId: 12, branchId: "br-1", apiKey: "k" }, "projectId"],
+    ["an empty cacheDir", { projectId: "proj-1", branchId: "br-1", apiKey: "k", cacheDir: " " }, "cacheDir"],
+    ["a cacheDir that is not a string", { projectId: "proj-1", branchId: "br-1", apiKey: "k", cacheDir: true }, "cacheDir"],
   ])("plan, apply, inspect and applyPlan reject %s with PLATFORM_INVALID_OPTIONS before any request", async (_label, options, option) => {
     let requests = 0;
     const counting: typeof fetch = async () => {

@@ -42,7 +42,7 @@ async function rejection(promise: Promise<unknown>): Promise<BundleError> {
 
 describe("esbuild bundler", () => {
   it.each([false, true])("uses exactly the options of the spec (sourcemap %s)", (sourcemap) => {
-    expect(esbuildOptions({ entry: "/p/fn/index.ts", workingDir: "/p", sourcemap })).toEqual({
+    expect(esbuildOptions({ entries: ["/p/fn/index.ts"], workingDir: "/p", sourcemap })).toEqual({
       entryPoints: ["/p/fn/index.ts"],
       bundle: true,
       write: false,
@@ -55,6 +55,7 @@ describe("esbuild bundler", () => {
       absWorkingDir: "/p",
       banner: { js: COMMONJS_SHIM_BANNER },
       logLevel: "silent",
+      metafile: true,
       ...(sourcemap ? { sourcemap: "linked", sourcesContent: false } : { sourcemap: false }),
     });
     expect(COMMONJS_SHIM_BANNER).toContain("const require = __svcCreateRequire(import.meta.url);");

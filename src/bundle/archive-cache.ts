@@ -1,0 +1,169 @@
+/**
+ * The content-addressed archive cache (engine.md §14, the `cacheDir` option). A function's build
+ * identity (bundler, entry or shipped source, working directory, build options, the esbuild and
+ * svc-config versions) names an entry that records the SHA-256 of every input file the archive
+ * was made from; the entry is used only while every input still hashes the same, and its archive
+ * only while the archive's own digest still matches. Layout, under `<cacheDir>/v1/`:
+ * `<identity>.json` (inputs, digest, warnings) and `<zipSha256>.zip`, each written atomically.
+ * A corrupt, truncated or unreadable entry is a miss; a failed write leaves the build as it was.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { LIBRARY_VERSION } from "../version.js";
+
+/** Bumped when the entry layout or the key changes, so older entries are never read. */
+const CACHE_FORMAT = "v1";
+
+/** File names esbuild consults while resolving and compiling, in every directory above an input. */
+const RESOLUTION_FILES = ["package.json", "tsconfig.json", "jsconfig.json"];
+
+/** Path → SHA-256 hex of its contents, or `null` when it cannot be read (missing). */
+export type InputHashes = Record<string, string | null>;
+
+/** Hashes a file's contents (memoised for one bundling run); `null` when it cannot be read. */
+export type FileHasher = (path: string) => Promise<string | null>;
+
+/** An archive as the cache keeps it (a `FunctionArchive` without its slug). */
+export interface StoredArchive {
+  zip: Uint8Array;
+  zipSha256: string;
+  zipBytes: number;
+  unzippedBytes: number;
+  entries: number;
+}
+
+/** A cached archive and the bundler warnings its build gave, replayed on every hit. */
+export interface CachedArchive {
+  archive: StoredArchive;
+  warnings: string[];
+}
+
+/** The JSON entry stored under an identity. */
+interface CacheRecord {
+  inputs: InputHashes;
+  zipSha256: string;
+  zipBytes: number;
+  unzippedBytes: number;
+  entries: number;
+  warnings: string[];
+}
+
+/** SHA-256 hex of `bytes`. */
+export function sha256Hex(bytes: Uint8Array | string): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** A {@link FileHasher} that reads each path at most once. */
+export function createFileHasher(): FileHasher {
+  const memo = new Map<string, Promise<string | null>>();
+  return (path) => {
+    let hash = memo.get(path);
+    if (hash === undefined) {
+      hash = readFile(path).then(sha256Hex, () => null);
+      memo.set(path, hash);
+    }
+    return hash;
+  };
+}
+
+/** The identity of a build: what, besides its input files' contents, decides the archive. */
+export function buildIdentity(parts: Record<string, unknown>): string {
+  return sha256Hex(JSON.stringify({ format: CACHE_FORMAT, svcConfig: LIBRARY_VERSION, ...parts }));
+}
+
+/**
+ * The hashes an esbuild archive depends on: every input file of its metafile, and the
+ * `package.json` / `tsconfig.json` / `jsconfig.json` of every directory above one (absent ones
+ * recorded as `null`, so creating one invalidates the entry too).
+ */
+export async function esbuildInputHashes(inputs: readonly string[], hash: FileHasher): Promise<InputHashes> {
+  const paths = new Set(inputs);
+  for (const input of inputs) {
+    for (let dir = dirname(input); ; dir = dirname(dir)) {
+      for (const name of RESOLUTION_FILES) paths.add(join(dir, name));
+      if (dirname(dir) === dir) break;
+    }
+  }
+  const sorted = [...paths].sort();
+  const hashes = await Promise.all(sorted.map(hash));
+  return Object.fromEntries(sorted.map((path, i) => [path, hashes[i] ?? null]));
+}
+
+/** Whether every recorded input still hashes the same. */
+export async function inputsUnchanged(inputs: InputHashes, hash: FileHasher): Promise<boolean> {
+  const paths = Object.keys(inputs);
+  const now = await Promise.all(paths.map(hash));
+  return paths.every((path, i) => now[i] === inputs[path]);
+}
+
+/** Reads and writes entries under one cache directory. */
+export class ArchiveCache {
+  private readonly dir: string;
+
+  /** @param cacheDir the cache directory; created on the first write. */
+  constructor(cacheDir: string) {
+    this.dir = join(resolve(cacheDir), CACHE_FORMAT);
+  }
+
+  /**
+   * The archive stored for `identity` when `verify` accepts its recorded inputs and the archive's
+   * bytes match their digest; `undefined` otherwise (absent, corrupt, stale).
+   */
+  async lookup(identity: string, verify: (inputs: InputHashes) => Promise<boolean>): Promise<CachedArchive | undefined> {
+    const record = parseRecord(await readFile(join(this.dir, `${identity}.json`), "utf8").catch(() => ""));
+    if (record === undefined || !(await verify(record.inputs))) return undefined;
+    const zip = await readFile(join(this.dir, `${record.zipSha256}.zip`)).catch(() => undefined);
+    if (zip === undefined || zip.byteLength !== record.zipBytes || sha256Hex(zip) !== record.zipSha256) return undefined;
+    const archive = { zip: new Uint8Array(zip), zipSha256: record.zipSha256, zipBytes: record.zipBytes, unzippedBytes: record.unzippedBytes, entries: record.entries };
+    return { archive, warnings: record.warnings };
+  }
+
+  /** Stores `built` under `identity` with the hashes of its inputs. Never throws. */
+  async store(identity: string, inputs: InputHashes, built: CachedArchive): Promise<void> {
+    const { archive, warnings } = built;
+    const record: CacheRecord = {
+      inputs,
+      zipSha256: archive.zipSha256,
+      zipBytes: archive.zipBytes,
+      unzippedBytes: archive.unzippedBytes,
+      entries: archive.entries,
+      warnings,
+    };
+    try {
+      await mkdir(this.dir, { recursive: true });
+      // The archive first: a record never points at an archive that was not written.
+      await writeAtomic(join(this.dir, `${archive.zipSha256}.zip`), archive.zip);
+      await writeAtomic(join(this.dir, `${identity}.json`), JSON.stringify(record));
+    } catch {
+      // The cache only saves time: an unwritable directory leaves the build as it was.
+    }
+  }
+}
+
+async function writeAtomic(path: string, data: Uint8Array | string): Promise<void> {
+  const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    await writeFile(temp, data);
+    await rename(temp, path);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+}
+
+function parseRecord(text: string): CacheRecord | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  const r = value as Partial<CacheRecord>;
+  const counts = [r.zipBytes, r.unzippedBytes, r.entries].every((n) => Number.isSafeInteger(n) && (n as number) >= 0);
+  const inputs = typeof r.inputs === "object" && r.inputs !== null && Object.values(r.inputs).every((h) => h === null || typeof h === "string");
+  const warnings = Array.isArray(r.warnings) && r.warnings.every((w) => typeof w === "string");
+  if (!counts || !inputs || !warnings || typeof r.zipSha256 !== "string" || !/^[0-9a-f]{64}$/.test(r.zipSha256)) return undefined;
+  return r as CacheRecord;
+}

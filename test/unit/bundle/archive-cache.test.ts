@@ -1,0 +1,158 @@
+import { readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type * as Esbuild from "esbuild";
+import { bundleFunctions, type BundleFunctionsOptions } from "../../../src/bundle/bundle-many.js";
+import type { FunctionArchive } from "../../../src/bundle/archive.js";
+import type { ResolvedFunction } from "../../../src/model/desired-state.js";
+import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
+import { functionConfig } from "./function-config.js";
+
+const builds = vi.hoisted(() => ({ entries: [] as string[][] }));
+
+vi.mock("esbuild", async (importOriginal) => {
+  const real = await importOriginal<typeof Esbuild>();
+  const build = (options: Esbuild.BuildOptions) => {
+    const points = (options.entryPoints ?? []) as (string | { in: string })[];
+    builds.entries.push(points.map((p) => (typeof p === "string" ? p : p.in).split("/").slice(-2).join("/")));
+    return real.build(options);
+  };
+  return { ...real, build, default: { ...real, build } };
+});
+
+const loaders = vi.hoisted(() => ({ esbuild: 0, jszip: 0 }));
+
+vi.mock("../../../src/bundle/lazy-modules.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../../src/bundle/lazy-modules.js")>();
+  return {
+    ...real,
+    loadEsbuild: () => (loaders.esbuild++, real.loadEsbuild()),
+    loadJszip: () => (loaders.jszip++, real.loadJszip()),
+  };
+});
+
+/** A project: two esbuild functions sharing an imported module, a prebuilt one, a package.json. */
+function project(): TempTree {
+  return createTempTree({
+    "package.json": JSON.stringify({ name: "app", type: "module" }),
+    "shared/greeting.ts": 'export const greeting = (name: string): string => `hello ${name}`;\n',
+    "hello/index.ts": 'import { greeting } from "../shared/greeting.js";\nexport default () => new Response(greeting("a"));\n',
+    "bye/index.ts": "export default () => new Response('bye', { headers: { a: '1', a: '2' } });\n",
+    "static/index.mjs": "export default () => new Response('static');\n",
+    "static/data.json": '{"n": 1}\n',
+  });
+}
+
+function functionsOf(tree: TempTree, sourcemap = false): ResolvedFunction[] {
+  return (["hello", "bye", "static"] as const).map((slug) => {
+    const { source: _entry, ...fn } = functionConfig(slug, tree.path(slug), { sourcemap, bundler: slug === "static" ? "none" : "esbuild" });
+    return fn;
+  });
+}
+
+function bytesOf(archives: Map<string, FunctionArchive>): Record<string, string> {
+  return Object.fromEntries([...archives].map(([slug, a]) => [slug, Buffer.from(a.zip).toString("base64")]));
+}
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  builds.entries.length = 0;
+  for (const clean of cleanups.splice(0)) clean();
+});
+
+function setUp(): { tree: TempTree; cacheDir: string; run: (extra?: BundleFunctionsOptions) => Promise<Map<string, FunctionArchive>> } {
+  const tree = project();
+  cleanups.push(() => tree.remove());
+  const cacheDir = tree.path("node_modules/.cache/svc-config");
+  const run = (extra: BundleFunctionsOptions = {}) => bundleFunctions(functionsOf(tree), { workingDir: tree.root, cacheDir, ...extra });
+  return { tree, cacheDir, run };
+}
+
+describe("the content-addressed archive cache", () => {
+  it("gives the same bytes cold, warm and without a cache; a warm run builds nothing", async () => {
+    const { tree, cacheDir, run } = setUp();
+    const uncached = bytesOf(await bundleFunctions(functionsOf(tree), { workingDir: tree.root }));
+    builds.entries.length = 0;
+
+    loaders.esbuild = 0;
+    const cold = bytesOf(await run());
+    expect(builds.entries).toEqual([["hello/index.ts", "bye/index.ts"]]);
+    expect(loaders.esbuild).toBe(1);
+    expect(readdirSync(join(cacheDir, "v1")).filter((f) => f.endsWith(".zip"))).toHaveLength(3);
+
+    const warnings: string[] = [];
+    loaders.esbuild = 0;
+    loaders.jszip = 0;
+    const warm = bytesOf(await run({ onWarning: (w) => warnings.push(`${w.slug}: ${w.message}`) }));
+    expect(builds.entries).toEqual([["hello/index.ts", "bye/index.ts"]]);
+    // Not even loaded: a warm no-op plan pays neither esbuild's nor jszip's import.
+    expect(loaders).toEqual({ esbuild: 0, jszip: 0 });
+    expect(cold).toEqual(uncached);
+    expect(warm).toEqual(uncached);
+    // A hit replays the warnings its build gave.
+    expect(warnings).toEqual([expect.stringMatching(/^bye: bye\/index\.ts:1:\d+: Duplicate key "a"/)]);
+  });
+
+  it("rebuilds only the function whose imported module was edited behind it, to the bytes a fresh build gives", async () => {
+    const { tree, run } = setUp();
+    const before = bytesOf(await run());
+    tree.write("shared/greeting.ts", 'export const greeting = (name: string): string => `hi ${name}`;\n');
+    builds.entries.length = 0;
+
+    const after = bytesOf(await run());
+    expect(builds.entries).toEqual([["hello/index.ts"]]);
+    expect(after.hello).not.toBe(before.hello);
+    expect(after.bye).toBe(before.bye);
+    expect(after).toEqual(bytesOf(await bundleFunctions(functionsOf(tree), { workingDir: tree.root })));
+  });
+
+  it("rebuilds when a package.json above an input changes, and a prebuilt function when a shipped file changes", async () => {
+    const { tree, run } = setUp();
+    const before = bytesOf(await run());
+    tree.write("package.json", JSON.stringify({ name: "app", type: "module", sideEffects: false }));
+    tree.write("static/data.json", '{"n": 2}\n');
+    builds.entries.length = 0;
+
+    const after = bytesOf(await run());
+    expect(builds.entries).toEqual([["hello/index.ts", "bye/index.ts"]]);
+    expect(after.static).not.toBe(before.static);
+    expect(after).toEqual(bytesOf(await bundleFunctions(functionsOf(tree), { workingDir: tree.root })));
+  });
+
+  it.each([
+    ["a truncated archive", (file: string) => (file.endsWith(".zip") ? truncateSync(file, 10) : undefined)],
+    ["an archive with other bytes", (file: string) => (file.endsWith(".zip") ? writeFileSync(file, readFileSync(file).reverse()) : undefined)],
+    ["entries that are not JSON", (file: string) => (file.endsWith(".json") ? writeFileSync(file, "{not json") : undefined)],
+    ["entries of the wrong shape", (file: string) => (file.endsWith(".json") ? writeFileSync(file, JSON.stringify({ inputs: [], zipSha256: 1 })) : undefined)],
+  ])("ignores %s and rebuilds it, with the same bytes", async (_label, corrupt) => {
+    const { cacheDir, run } = setUp();
+    const cold = bytesOf(await run());
+    for (const name of readdirSync(join(cacheDir, "v1"))) corrupt(join(cacheDir, "v1", name));
+    builds.entries.length = 0;
+
+    expect(bytesOf(await run())).toEqual(cold);
+    expect(builds.entries).toEqual([["hello/index.ts", "bye/index.ts"]]);
+    builds.entries.length = 0;
+    expect(bytesOf(await run())).toEqual(cold);
+    expect(builds.entries).toEqual([]);
+  });
+
+  it("keeps source-map builds apart from plain ones", async () => {
+    const { tree, cacheDir } = setUp();
+    const plain = bytesOf(await bundleFunctions(functionsOf(tree), { workingDir: tree.root, cacheDir }));
+    const mapped = bytesOf(await bundleFunctions(functionsOf(tree, true), { workingDir: tree.root, cacheDir }));
+    expect(mapped.hello).not.toBe(plain.hello);
+    expect(builds.entries).toHaveLength(2);
+    expect(mapped).toEqual(bytesOf(await bundleFunctions(functionsOf(tree, true), { workingDir: tree.root })));
+  });
+
+  it("writes nothing without a cache directory, and builds through an unwritable one", async () => {
+    const { tree, run } = setUp();
+    await bundleFunctions(functionsOf(tree), { workingDir: tree.root });
+    expect(readdirSync(tree.root).sort()).toEqual(["bye", "hello", "package.json", "shared", "static"]);
+
+    tree.write("blocked", "a file where the cache directory would be");
+    const archives = await run({ cacheDir: tree.path("blocked/cache") });
+    expect(archives.size).toBe(3);
+  });
+});
