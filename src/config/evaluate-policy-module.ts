@@ -12,6 +12,7 @@ import {
   topLevelAwaitError,
   unreadablePolicyError,
 } from "./load-config-errors.js";
+import { policyStackLocation, type TranspileWithMap } from "./policy-stack-location.js";
 
 /**
  * Every jiti option, spelled out so that no `JITI_*` environment variable changes how a policy
@@ -66,10 +67,19 @@ export async function evaluatePolicyModule(file: string, options: { timeoutMs?: 
     if (isValidationError(cause)) throw invalidPolicyError(file, cause);
     const awaitIn = topLevelAwaitLocation(cause);
     if (awaitIn !== undefined) throw topLevelAwaitError(file, awaitIn ?? file, cause);
-    throw evaluationError(file, cause);
+    throw evaluationError(file, cause, policyStackLocation(file, cause, transpilerWithMaps(createJiti)));
   } finally {
     forgetLocalNativeModules(cachedBefore);
   }
+}
+
+/**
+ * The transform evaluation used, with inline source maps on: run again only after a throw, to
+ * map the stack's position back to the user's source (`policy-stack-location.ts`).
+ */
+function transpilerWithMaps(createJiti: typeof import("jiti").createJiti): TranspileWithMap {
+  const jiti = createJiti(import.meta.url, { ...JITI_OPTIONS, sourceMaps: true });
+  return (file, source) => jiti.transform({ filename: file, source, ts: /\.[cm]?tsx?$/.test(file), async: false, jsx: false });
 }
 
 let transformLoaded = false;

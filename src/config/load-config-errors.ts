@@ -2,7 +2,6 @@
 import { ConfigLoadError, ErrorCode, formatIssues, isPlatformError } from "../errors/index.js";
 import type { ConfigIssue } from "../errors/index.js";
 import type { PathKind, PolicySearchStopReason } from "./find-policy-file.js";
-import { dirname } from "node:path";
 
 /** The walk found no policy file: lists every path checked and why it stopped. */
 export function policyNotFoundError(found: {
@@ -73,26 +72,12 @@ export function jitiUnavailableError(file: string, cause: unknown): ConfigLoadEr
 
 /**
  * The module (or a module it imports) threw, or did not parse, while being evaluated. A throw
- * names where it happened (`file:line`) from the first stack frame in the policy's own files
- * (not in `node_modules`); a parse error's location is already in its message. The column is
- * left out: the stack's columns are those of the transpiled code, its lines the source's.
+ * names where it happened (`location`, `file:line:column` in the user's source, from
+ * {@link policyStackLocation}); a parse error's location is already in its message.
  */
-export function evaluationError(file: string, cause: unknown): ConfigLoadError {
-  const location = policyFrameOf(file, cause);
+export function evaluationError(file: string, cause: unknown, location: string | undefined): ConfigLoadError {
   const where = location === undefined || messageOf(cause).includes(location) ? "" : ` (at ${location})`;
   return new ConfigLoadError(`failed to evaluate ${file}: ${messageOf(cause)}${where}`, location === undefined ? { file } : { file, location }, cause);
-}
-
-/** The first `path:line` of `cause.stack` inside the policy's directory and outside `node_modules`. */
-function policyFrameOf(file: string, cause: unknown): string | undefined {
-  const stack = typeof cause === "object" && cause !== null ? (cause as { stack?: unknown }).stack : undefined;
-  if (typeof stack !== "string") return undefined;
-  const dir = dirname(file);
-  for (const match of stack.matchAll(/(?:\(|at )((?:file:\/\/)?\/[^()\s]+?):(\d+):\d+\)?$/gm)) {
-    const path = (match[1] ?? "").replace(/^file:\/\//, "");
-    if (path.startsWith(dir) && !path.includes("/node_modules/")) return `${path}:${match[2]}`;
-  }
-  return undefined;
 }
 
 /** The module, or a local module it imports (`awaitIn`), uses top-level `await`. */

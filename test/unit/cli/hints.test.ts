@@ -57,10 +57,12 @@ describe("a svc.ts that exists but fails", () => {
     expect(text).not.toContain("svc config init");
   });
 
-  it("names file:line of a runtime throw from the policy's own stack", async () => {
-    const text = await load("\n\nconst token = (process.env.SVC_HINT_TEST_UNSET as unknown as string).trim();\nexport default {};\n");
-    expect(text).toContain(`(at ${tree.path("svc.ts")}:3)`);
-    expect(text).toContain(`hint: Fix ${tree.path("svc.ts")}:3 (the error above)`);
+  it("names file:line:column of a runtime throw in the policy's own source, past the type annotations", async () => {
+    const line = "const token = (process.env.SVC_HINT_TEST_UNSET as unknown as string).trim();";
+    const text = await load(`\n\n${line}\nexport default {};\n`);
+    const column = line.indexOf("trim") + 1;
+    expect(text).toContain(`(at ${tree.path("svc.ts")}:3:${column})`);
+    expect(text).toContain(`hint: Fix ${tree.path("svc.ts")}:3:${column} (the error above)`);
   });
 
   it("gives top-level-await advice that does not point into the synchronous branch closure", async () => {

@@ -105,14 +105,33 @@ describe("evaluation errors", () => {
   });
 
   it.each([
-    ["in the policy", { "svc.ts": 'throw new TypeError("database url is missing");\nexport default {};' }, "svc.ts:1"],
+    ["in the policy", { "svc.ts": 'throw new TypeError("database url is missing");\nexport default {};' }, "svc.ts:1:7"],
+    [
+      "in the policy, after type annotations the transpiler removed",
+      {
+        "svc.ts": [
+          "type Settings = { url?: string };",
+          "const settings: Settings = {};",
+          'export default { auth: settings.url !== undefined || ((): boolean => { throw new TypeError("database url is missing"); })() };',
+        ].join("\n"),
+      },
+      "svc.ts:3:78",
+    ],
     [
       "in a local helper it imports",
       {
         "svc.ts": 'import { value } from "./helper.mjs";\nexport default { auth: value };',
-        "helper.mjs": 'throw new TypeError("database url is missing");\nexport const value = true;',
+        "helper.mjs": 'const pad = "";\nexport const value = pad === "" ? (() => { throw new TypeError("database url is missing"); })() : true;',
       },
-      "helper.mjs:1",
+      "helper.mjs:2:50",
+    ],
+    [
+      "in an indented line of a CommonJS helper",
+      {
+        "svc.ts": 'import { value } from "./helper.cjs";\nexport default { auth: value };',
+        "helper.cjs": '\n  throw new TypeError("database url is missing");\nexports.value = true;',
+      },
+      "helper.cjs:2:9",
     ],
   ])("names the policy file, where it threw, and keeps the original error thrown %s", async (_label, files, at) => {
     const { t, err } = await loadError(files);
