@@ -12,7 +12,9 @@ import type { PolicyConfig } from "./policy-types.js";
 import { policyFileOf } from "./policy-origin.js";
 import { resolveFunctions, sourceIssues, type DeclaredFunctions } from "./resolve-functions.js";
 import type { BranchTarget, ResolvedDataApi, ResolvedPolicy, ResolvedTrigger } from "../model/desired-state.js";
+import { COMPUTE_SETTINGS } from "../model/kinds/compute.js";
 import type { DataApiSettings } from "../model/kinds/data-api.js";
+import { fromPolicy } from "../model/kinds/field.js";
 import { isOn } from "./schemas/common.js";
 import type { ParsedPolicy } from "./schemas/policy.js";
 import { compareCodePoints, sortedEntries } from "./sort.js";
@@ -136,12 +138,7 @@ function resolveTriggers(triggers: NonNullable<ParsedPolicy["triggers"]>): Resol
 }
 
 function resolveBranch({ tuning }: EvaluatedTuning): ResolvedPolicy["branch"] {
-  const settings = tuning.postgres?.computeSettings;
-  const compute = {
-    ...(settings?.autoscalingLimitMinCu === undefined ? {} : { minCu: settings.autoscalingLimitMinCu }),
-    ...(settings?.autoscalingLimitMaxCu === undefined ? {} : { maxCu: settings.autoscalingLimitMaxCu }),
-    ...(settings?.suspendTimeout === undefined ? {} : { suspendTimeoutSeconds: settings.suspendTimeout }),
-  };
+  const compute = fromPolicy(COMPUTE_SETTINGS, tuning.postgres?.computeSettings);
   return {
     ...(tuning.parent === undefined ? {} : { parent: tuning.parent }),
     ...(tuning.protected === undefined ? {} : { protected: tuning.protected }),

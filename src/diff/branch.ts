@@ -1,3 +1,7 @@
+import { BRANCH_SETTINGS, type BranchValues } from "../model/kinds/branch.js";
+import { COMPUTE_SETTINGS, type ComputeValues } from "../model/kinds/compute.js";
+import { type FieldDescriptor, planKeyOf, sameFieldValue, strongestClass } from "../model/kinds/field.js";
+import type { Json } from "../model/json.js";
 import type { LiveState } from "../model/live-state.js";
 import type { ConflictReport } from "../model/plan.js";
 import type { ResolvedPolicy } from "../model/desired-state.js";
@@ -20,17 +24,15 @@ export function toWholeSecondIso(ms: number): string {
  */
 export function diffBranch(desired: ResolvedPolicy, live: LiveState, now: Date, sink: DiffSink): void {
   const want = desired.branch;
-  const before: { protected: boolean; expiresAt: string | null } = {
-    protected: live.branch.protected,
-    expiresAt: live.branch.expiresAt ?? null,
-  };
+  const [protection, expiry] = BRANCH_SETTINGS;
+  const before: BranchValues = { protected: live.branch.protected, expiresAt: live.branch.expiresAt ?? null };
   const after = { ...before };
-  const fields: string[] = [];
+  const changed: FieldDescriptor[] = [];
   const reasons: string[] = [];
   const op: { type: "branch-update"; protected?: boolean; expiresAt?: string | null } = { type: "branch-update" };
 
-  if (want.protected !== undefined && want.protected !== live.branch.protected) {
-    fields.push("protected");
+  if (want.protected !== undefined && !sameFieldValue(protection, want.protected, before.protected)) {
+    changed.push(protection);
     after.protected = want.protected;
     op.protected = want.protected;
     reasons.push(want.protected ? "the policy protects the branch" : "the policy unprotects the branch");
@@ -51,28 +53,28 @@ export function diffBranch(desired: ResolvedPolicy, live: LiveState, now: Date, 
             `ttl ${ttl}s counted from the branch's creation (${live.branch.createdAt}) gives ${expiresAt}, which would expire the branch now; ` +
               "raise the ttl, or use ttl: false to remove the expiry"));
         } else {
-          fields.push("expiresAt");
+          changed.push(expiry);
           after.expiresAt = expiresAt;
           op.expiresAt = expiresAt;
           reasons.push(liveMs === undefined ? `ttl sets an expiry of ${expiresAt}` : `ttl moves the expiry to ${expiresAt}`);
         }
       }
     }
-  } else if (ttl === null && live.branch.expiresAt !== undefined) {
-    fields.push("expiresAt");
+  } else if (ttl === null && !sameFieldValue(expiry, null, before.expiresAt)) {
+    changed.push(expiry);
     after.expiresAt = null;
     op.expiresAt = null;
     reasons.push("ttl: false removes the expiry");
   }
 
-  if (fields.length === 0) return;
+  if (changed.length === 0) return;
   sink.changes.push(
     makeChange({
       address: "branch",
       kind: "branch",
       action: "update",
-      class: "override",
-      fields,
+      class: strongestClass(changed),
+      fields: changed.map(planKeyOf),
       before,
       after,
       reason: reasons.join("; "),
@@ -142,46 +144,31 @@ export function diffCompute(desired: ResolvedPolicy, live: LiveState, sink: Diff
     });
     return;
   }
-  const before = {
-    autoscalingLimitMinCu: compute.minCu,
-    autoscalingLimitMaxCu: compute.maxCu,
-    suspendTimeout: compute.suspendTimeoutSeconds,
-  };
+  const changed = COMPUTE_SETTINGS.filter((field) => want[field.modelKey] !== undefined && !sameFieldValue(field, want[field.modelKey], compute[field.modelKey]));
+  if (changed.length === 0) return;
+  const before: { [key: string]: Json } = {};
+  for (const field of COMPUTE_SETTINGS) before[planKeyOf(field)] = compute[field.modelKey];
   const after = { ...before };
-  const fields: string[] = [];
-  const op: { type: "compute-update"; endpointId: string; minCu?: number; maxCu?: number; suspendTimeoutSeconds?: number } = {
-    type: "compute-update",
-    endpointId: compute.endpointId,
-  };
-  if (want.minCu !== undefined && want.minCu !== compute.minCu) {
-    fields.push("autoscalingLimitMinCu");
-    after.autoscalingLimitMinCu = want.minCu;
-    op.minCu = want.minCu;
+  const patch: Partial<ComputeValues> = {};
+  for (const field of changed) {
+    const value = want[field.modelKey] as number;
+    after[planKeyOf(field)] = value;
+    patch[field.modelKey] = value;
   }
-  if (want.maxCu !== undefined && want.maxCu !== compute.maxCu) {
-    fields.push("autoscalingLimitMaxCu");
-    after.autoscalingLimitMaxCu = want.maxCu;
-    op.maxCu = want.maxCu;
-  }
-  if (want.suspendTimeoutSeconds !== undefined && want.suspendTimeoutSeconds !== compute.suspendTimeoutSeconds) {
-    fields.push("suspendTimeout");
-    after.suspendTimeout = want.suspendTimeoutSeconds;
-    op.suspendTimeoutSeconds = want.suspendTimeoutSeconds;
-  }
-  if (fields.length === 0) return;
+  const fields = changed.map(planKeyOf);
   const hasBranchUpdate = sink.changes.some((c) => c.change.id === "update:branch");
   sink.changes.push(
     makeChange({
       address: "compute",
       kind: "compute",
       action: "update",
-      class: "override",
+      class: strongestClass(changed),
       fields,
       before,
       after,
       reason: `the policy sets ${fields.join(", ")} of compute ${compute.endpointId}`,
       dependsOn: hasBranchUpdate ? ["update:branch"] : [],
-      op,
+      op: { type: "compute-update", endpointId: compute.endpointId, ...patch },
     }),
   );
 }

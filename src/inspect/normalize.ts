@@ -18,6 +18,7 @@ import type {
 } from "../api/wire-types.js";
 import type { BranchTarget } from "../model/desired-state.js";
 import type { Deployment, LiveFunction, LiveRole, LiveState, LiveTrigger } from "../model/live-state.js";
+import { COMPUTE_SETTINGS, type ComputeValues } from "../model/kinds/compute.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { fromWire } from "../model/kinds/field.js";
 import { triggerFromWire } from "../model/kinds/trigger.js";
@@ -45,18 +46,13 @@ export function normalizeCron(value: string): string {
 
 /** The project part of the live state. */
 export function normalizeProject(project: ApiProject): LiveState["project"] {
-  const defaults = project.default_endpoint_settings;
   return {
     id: project.id,
     name: project.name,
     regionId: project.region_id,
     pgVersion: project.pg_version,
     ...(project.org_id === undefined ? {} : { orgId: project.org_id }),
-    defaultCompute: {
-      ...(defaults?.autoscaling_limit_min_cu === undefined ? {} : { minCu: defaults.autoscaling_limit_min_cu }),
-      ...(defaults?.autoscaling_limit_max_cu === undefined ? {} : { maxCu: defaults.autoscaling_limit_max_cu }),
-      ...(defaults?.suspend_timeout_seconds === undefined ? {} : { suspendTimeoutSeconds: defaults.suspend_timeout_seconds }),
-    },
+    defaultCompute: fromWire(COMPUTE_SETTINGS, project.default_endpoint_settings ?? {}),
   };
 }
 
@@ -91,12 +87,8 @@ export function branchTargetOf(branch: LiveState["branch"]): BranchTarget {
 export function normalizeCompute(endpoints: readonly ApiEndpoint[]): LiveState["compute"] {
   const endpoint = endpoints.find((e) => e.type === "read_write");
   if (endpoint === undefined) return null;
-  return {
-    endpointId: endpoint.id,
-    minCu: endpoint.autoscaling_limit_min_cu,
-    maxCu: endpoint.autoscaling_limit_max_cu,
-    suspendTimeoutSeconds: endpoint.suspend_timeout_seconds,
-  };
+  // The endpoint schema requires the three numbers, which the descriptor's model rules accept.
+  return { endpointId: endpoint.id, ...(fromWire(COMPUTE_SETTINGS, endpoint) as ComputeValues) };
 }
 
 /** The auth part: enabled with its database, or not enabled. */

@@ -4,8 +4,10 @@
  */
 import type { ApiAuthIntegration, ApiBranch, ApiBucket, ApiCredential, ApiDataApi, ApiDatabase, ApiEndpoint, ApiFunction, ApiProject, ApiRole } from "../api/wire-types.js";
 import { defineConfig } from "../config/define-config.js";
-import { formatDuration } from "../config/durations.js";
-import type { BranchTuning, ComputeSettings, ComputeSize, DataApiDef, DataApiSettingsDef, DatabaseDef, PolicyConfig, RoleDef } from "../config/policy-types.js";
+import { policyValueOf } from "../config/schemas/fields.js";
+import type { BranchTuning, ComputeSettings, DataApiDef, DataApiSettingsDef, DatabaseDef, PolicyConfig, RoleDef } from "../config/policy-types.js";
+import { BRANCH_SETTINGS } from "../model/kinds/branch.js";
+import { COMPUTE_SETTINGS } from "../model/kinds/compute.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { fromWire } from "../model/kinds/field.js";
 import { databaseNameIssue, roleNameIssue } from "../rules/pg-names.js";
@@ -52,11 +54,6 @@ export interface PulledBranchRecords {
   functions: readonly ApiFunction[];
   credentials: readonly ApiCredential[];
 }
-
-const MIN_TTL_SECONDS = 3600;
-const MAX_TTL_SECONDS = 30 * 86_400;
-const MIN_SUSPEND_SECONDS = 60;
-const MAX_SUSPEND_SECONDS = 604_800;
 
 /** Builds the pulled config; the policy is validated through `defineConfig`. */
 export function buildPulledBranchConfig(records: PulledBranchRecords): PulledBranchConfig {
@@ -138,39 +135,33 @@ function pulledDatabases(databases: readonly ApiDatabase[]): Record<string, Data
   return Object.fromEntries(kept.map((d) => [d.name, { owner: d.owner_name }]));
 }
 
+/**
+ * The branch's own settings and the compute settings that differ from the project's defaults,
+ * each in its policy form (`policyValueOf`); values a policy cannot state are left out.
+ */
 function pulledTuning(records: PulledBranchRecords, parent: string | undefined): BranchTuning {
   const { branch, project } = records;
   const tuning: BranchTuning = {};
   if (parent !== undefined) tuning.parent = parent;
-  tuning.protected = branch.protected;
-  if (branch.expires_at !== undefined && !branch.default) {
-    const seconds = Math.round((Date.parse(branch.expires_at) - Date.parse(branch.created_at)) / 1000);
-    if (seconds >= MIN_TTL_SECONDS && seconds <= MAX_TTL_SECONDS) tuning.ttl = formatDuration(seconds);
+  const [protection, expiry] = BRANCH_SETTINGS;
+  if (protection.pulled) tuning.protected = branch.protected;
+  if (expiry.pulled && branch.expires_at !== undefined && !branch.default) {
+    // The policy states the expiry as a lifetime from the branch's creation.
+    const ttl = policyValueOf(expiry, Math.round((Date.parse(branch.expires_at) - Date.parse(branch.created_at)) / 1000));
+    if (typeof ttl === "string") tuning.ttl = ttl;
   }
   const compute = normalizeCompute(records.endpoints);
   if (compute !== null) {
-    const defaults = project.default_endpoint_settings ?? {};
-    const settings: ComputeSettings = {};
-    if (compute.minCu !== defaults.autoscaling_limit_min_cu && isComputeSize(compute.minCu)) settings.autoscalingLimitMinCu = compute.minCu;
-    if (compute.maxCu !== defaults.autoscaling_limit_max_cu && isComputeSize(compute.maxCu)) settings.autoscalingLimitMaxCu = compute.maxCu;
-    if (compute.suspendTimeoutSeconds !== defaults.suspend_timeout_seconds) {
-      const suspend = pulledSuspendTimeout(compute.suspendTimeoutSeconds);
-      if (suspend !== undefined) settings.suspendTimeout = suspend;
+    const defaults = fromWire(COMPUTE_SETTINGS, project.default_endpoint_settings ?? {});
+    const settings: Record<string, unknown> = {};
+    for (const field of COMPUTE_SETTINGS.filter((f) => f.pulled && compute[f.modelKey] !== defaults[f.modelKey])) {
+      const value = policyValueOf(field, compute[field.modelKey]);
+      if (value !== undefined) settings[field.policyKey] = value;
     }
-    if (Object.keys(settings).length > 0) tuning.postgres = { computeSettings: settings };
+    // The values follow the descriptor's policy rules; `defineConfig` validates the whole pull.
+    if (Object.keys(settings).length > 0) tuning.postgres = { computeSettings: settings as ComputeSettings };
   }
   return tuning;
-}
-
-function pulledSuspendTimeout(seconds: number): ComputeSettings["suspendTimeout"] {
-  if (seconds === -1) return false;
-  if (seconds === 0) return 0;
-  if (Number.isSafeInteger(seconds) && seconds >= MIN_SUSPEND_SECONDS && seconds <= MAX_SUSPEND_SECONDS) return formatDuration(seconds);
-  return undefined;
-}
-
-function isComputeSize(cu: number): cu is ComputeSize {
-  return cu === 0.25 || cu === 0.5 || (Number.isInteger(cu) && ((cu >= 1 && cu <= 16) || (cu >= 18 && cu <= 56 && cu % 2 === 0)));
 }
 
 function pulledCredential(credential: ApiCredential): PulledCredential {

@@ -2,6 +2,7 @@
  * The resolved policy: the static part plus one branch's tuning, validated, defaults filled,
  * collections sorted by key (docs/policy.md#the-branch-closure). Produced by `resolvePolicy`, read by the diff.
  */
+import type { ComputeValues } from "./kinds/compute.js";
 import type { DataApiSettings } from "./kinds/data-api.js";
 
 /** What a branch closure is called with (docs/policy.md#the-branch-closure). Frozen. */
@@ -115,7 +116,7 @@ export interface ResolvedPolicy {
     /** `null` = `ttl: false` (the branch must have no expiry). */
     ttlSeconds?: number | null;
     /** `suspendTimeoutSeconds`: -1 never, 0 platform default. */
-    compute?: { minCu?: number; maxCu?: number; suspendTimeoutSeconds?: number };
+    compute?: Partial<ComputeValues>;
   };
   /** Deprecated keys used, e.g. `preview.functions`, `branch.preview.functions`. */
   deprecatedKeys: string[];

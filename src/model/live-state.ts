@@ -1,3 +1,4 @@
+import type { ComputeValues } from "./kinds/compute.js";
 import type { DataApiSettings } from "./kinds/data-api.js";
 
 /**
@@ -12,7 +13,7 @@ export interface LiveState {
     regionId: string;
     pgVersion: number;
     orgId?: string;
-    defaultCompute: { minCu?: number; maxCu?: number; suspendTimeoutSeconds?: number };
+    defaultCompute: Partial<ComputeValues>;
   };
   branch: {
     id: string;
@@ -24,7 +25,7 @@ export interface LiveState {
     isDefault: boolean;
   };
   /** The first read-write endpoint, or null when the branch has none. */
-  compute: { endpointId: string; minCu: number; maxCu: number; suspendTimeoutSeconds: number } | null;
+  compute: ({ endpointId: string } & ComputeValues) | null;
   databases?: string[];
   /** Read when the policy manages roles or databases; the platform's passwords are never read. */
   roles?: LiveRole[];

@@ -21,7 +21,9 @@ export interface FunctionTag {
 
 /** What the executor does for a change: plain, secret-free data (env values come from the policy). */
 export type ChangeOp =
+  /** The planned values are part of the internal digest of saved plans; the handler sends the change's `after`. */
   | { type: "branch-update"; protected?: boolean; expiresAt?: string | null }
+  /** The planned values are part of the internal digest of saved plans; the handler sends the change's `after`. */
   | { type: "compute-update"; endpointId: string; minCu?: number; maxCu?: number; suspendTimeoutSeconds?: number }
   | { type: "auth-create"; database: string }
   | { type: "data-api-create"; database: string }

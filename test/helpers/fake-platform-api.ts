@@ -78,6 +78,10 @@ export function createFakePlatform(options: { buildPolls?: number } = {}): FakeP
       fake.bodies.push({ method: "updateBranch", body: p.branch });
       return { branch: { id: p.branchId, name: "main", default: false, protected: p.branch.protected ?? false, created_at: "2026-01-01T00:00:00Z" }, operations: [{ id: "op-1", action: "apply_config", status: "running" }] };
     }),
+    updateEndpoint: (p) => request("updateEndpoint", p.endpointId, () => {
+      fake.bodies.push({ method: "updateEndpoint", body: { endpointId: p.endpointId, endpoint: p.endpoint } });
+      return { endpoint: { id: p.endpointId, branch_id: "br-main-1", type: "read_write", autoscaling_limit_min_cu: 1, autoscaling_limit_max_cu: 1, suspend_timeout_seconds: 0, ...p.endpoint }, operations: [] };
+    }),
     createDataApi: (p) => request("createDataApi", p.databaseName, () => (fake.bodies.push({ method: "createDataApi", body: p }), { alreadyEnabled: false })),
     updateDataApi: (p) => request("updateDataApi", p.databaseName, () => void fake.bodies.push({ method: "updateDataApi", body: { databaseName: p.databaseName, settings: p.settings } })),
     updateTrigger: (p) => request("updateTrigger", p.triggerId, () => {

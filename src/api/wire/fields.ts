@@ -8,6 +8,8 @@ function settingSchema(rule: ValueRule): z.ZodType {
   switch (rule.type) {
     case "boolean":
       return z.boolean();
+    case "number":
+      return z.number();
     case "string":
       return rule.nonEmpty === true ? z.string().min(1) : z.string();
     case "integer":

@@ -1,8 +1,11 @@
 import type { ApiOperation } from "../../api/platform-api.js";
+import { BRANCH_SETTINGS } from "../../model/kinds/branch.js";
+import { COMPUTE_SETTINGS } from "../../model/kinds/compute.js";
+import { fromPlan, toWire } from "../../model/kinds/field.js";
+import type { Change } from "../../model/plan.js";
 import type { ChangeOp } from "../../model/planned-change.js";
 import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile } from "../execution-context.js";
 
-type BranchOp = Extract<ChangeOp, { type: "branch-update" }>;
 type ComputeOp = Extract<ChangeOp, { type: "compute-update" }>;
 
 /** Waits for a mutation's operations without holding a request slot; returns their ids. */
@@ -20,40 +23,35 @@ function sameExpiry(a: string | undefined, b: string | null | undefined): boolea
   return Math.abs(Date.parse(a) - Date.parse(b)) < 1000;
 }
 
-/** `PATCH …/branches/{b}` `{protected?, expires_at?}`, then waits for its operations. */
-export async function applyBranchUpdate(ctx: ExecutionContext, changeId: string, op: BranchOp): Promise<HandlerDetails> {
-  const body: { protected?: boolean; expires_at?: string | null } = {};
-  if (op.protected !== undefined) body.protected = op.protected;
-  if (op.expiresAt !== undefined) body.expires_at = op.expiresAt;
+/** `PATCH …/branches/{b}` with the planned values of the changed settings (`protected`, `expires_at`), then waits. */
+export async function applyBranchUpdate(ctx: ExecutionContext, change: Change): Promise<HandlerDetails> {
+  const planned = fromPlan(BRANCH_SETTINGS, change.after, change.fields);
   const result = await mutateWithReconcile(
     ctx,
-    () => ctx.api.updateBranch({ ...branchRef(ctx), branch: body }),
+    () => ctx.api.updateBranch({ ...branchRef(ctx), branch: toWire(BRANCH_SETTINGS, planned) }),
     async () => {
       const branch = await ctx.request(() => ctx.api.getBranch(branchRef(ctx)));
-      return (op.protected === undefined || branch.protected === op.protected) && sameExpiry(branch.expires_at, op.expiresAt);
+      return (planned.protected === undefined || branch.protected === planned.protected) && sameExpiry(branch.expires_at, planned.expiresAt);
     },
   );
-  const operationIds = await waitFor(ctx, changeId, result?.operations ?? []);
+  const operationIds = await waitFor(ctx, change.id, result?.operations ?? []);
   const details: HandlerDetails = { operationIds };
-  if (op.expiresAt !== undefined) details.expiresAt = op.expiresAt;
+  if (planned.expiresAt !== undefined) details.expiresAt = planned.expiresAt;
   return details;
 }
 
-/** `PATCH /projects/{p}/endpoints/{e}` with the declared fields, then waits. */
-export async function applyComputeUpdate(ctx: ExecutionContext, changeId: string, op: ComputeOp): Promise<HandlerDetails> {
-  const endpoint: { autoscaling_limit_min_cu?: number; autoscaling_limit_max_cu?: number; suspend_timeout_seconds?: number } = {};
-  if (op.minCu !== undefined) endpoint.autoscaling_limit_min_cu = op.minCu;
-  if (op.maxCu !== undefined) endpoint.autoscaling_limit_max_cu = op.maxCu;
-  if (op.suspendTimeoutSeconds !== undefined) endpoint.suspend_timeout_seconds = op.suspendTimeoutSeconds;
+/** `PATCH /projects/{p}/endpoints/{e}` with the planned values of the changed settings, then waits. */
+export async function applyComputeUpdate(ctx: ExecutionContext, change: Change, op: ComputeOp): Promise<HandlerDetails> {
+  const endpoint = toWire(COMPUTE_SETTINGS, fromPlan(COMPUTE_SETTINGS, change.after, change.fields));
   const result = await mutateWithReconcile(
     ctx,
     () => ctx.api.updateEndpoint({ projectId: ctx.projectId, endpointId: op.endpointId, endpoint }),
     async () => {
       const endpoints = await ctx.request(() => ctx.api.listEndpoints(branchRef(ctx)));
-      const found = endpoints.find((e) => e.id === op.endpointId);
+      const found: Readonly<Record<string, unknown>> | undefined = endpoints.find((e) => e.id === op.endpointId);
       if (found === undefined) return undefined;
-      return Object.entries(endpoint).every(([k, v]) => found[k as keyof typeof endpoint] === v);
+      return Object.entries(endpoint).every(([k, v]) => found[k] === v);
     },
   );
-  return { operationIds: await waitFor(ctx, changeId, result?.operations ?? []) };
+  return { operationIds: await waitFor(ctx, change.id, result?.operations ?? []) };
 }

@@ -15,8 +15,8 @@ export function applyChange(ctx: ExecutionContext, planned: PlannedChange): Prom
   const { op } = planned;
   const id = planned.change.id;
   switch (op.type) {
-    case "branch-update": return applyBranchUpdate(ctx, id, op);
-    case "compute-update": return applyComputeUpdate(ctx, id, op);
+    case "branch-update": return applyBranchUpdate(ctx, planned.change);
+    case "compute-update": return applyComputeUpdate(ctx, planned.change, op);
     case "auth-create": return applyAuthCreate(ctx, op);
     case "data-api-create": return applyDataApiCreate(ctx, planned.change, op);
     case "data-api-update": return applyDataApiUpdate(ctx, planned.change, op);

@@ -60,6 +60,8 @@ function fieldSchema(field: FieldDescriptor): z.ZodType {
   switch (rule.type) {
     case "boolean":
       return z.boolean();
+    case "number":
+      return z.number();
     case "string":
       return rule.nonEmpty === true ? boundedString(1, Infinity) : z.string();
     case "integer":

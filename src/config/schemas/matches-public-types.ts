@@ -5,8 +5,11 @@
  * fails `tsc` here, naming the pair. Nothing imports this module; type-checking it is the test.
  */
 import type * as z from "zod";
+import type { BRANCH_SETTINGS } from "../../model/kinds/branch.js";
+import type { COMPUTE_SETTINGS } from "../../model/kinds/compute.js";
 import type { DataApiSettings } from "../../model/kinds/data-api.js";
-import type { BranchTuning, BucketDef, DataApiDef, DataApiSettingsDef, FunctionDef, PolicyConfig, PruneDef, TriggerDef } from "../policy-types.js";
+import type { FieldDescriptor } from "../../model/kinds/field.js";
+import type { BranchTuning, BucketDef, ComputeSettings, DataApiDef, DataApiSettingsDef, FunctionDef, PolicyConfig, PruneDef, TriggerDef } from "../policy-types.js";
 import type { branchTuningSchema } from "./branch-tuning.js";
 import type { bucketsSchema } from "./buckets.js";
 import type { dataApiSchema } from "./data-api.js";
@@ -22,6 +25,8 @@ type KeysOf<T> = T extends unknown ? keyof T : never;
 /** Compiles only when `T` is `true`. */
 type Assert<T extends true> = T;
 type Parsed<S extends z.ZodType> = Exclude<z.output<S>, undefined>;
+/** The policy keys of a descriptor. */
+type PolicyKeys<F extends readonly FieldDescriptor[]> = F[number]["policyKey"];
 
 /** Each entry fails to compile when its pair disagrees. */
 export type PublicTypesMatchSchemas = [
@@ -34,4 +39,6 @@ export type PublicTypesMatchSchemas = [
   Assert<Same<KeysOf<BucketDef>, KeysOf<Parsed<typeof bucketsSchema>[string]>>>,
   Assert<Same<KeysOf<Exclude<PruneDef, boolean>>, KeysOf<Parsed<typeof pruneSchema>>>>,
   Assert<Same<KeysOf<BranchTuning>, KeysOf<Parsed<typeof branchTuningSchema>>>>,
+  Assert<Same<Exclude<keyof BranchTuning, "parent" | "postgres" | "functions" | "preview">, PolicyKeys<typeof BRANCH_SETTINGS>>>,
+  Assert<Same<keyof ComputeSettings, PolicyKeys<typeof COMPUTE_SETTINGS>>>,
 ];

@@ -16,6 +16,8 @@ import { sameValue } from "../same-value.js";
  */
 export type ValueRule =
   | { type: "boolean" }
+  /** Any finite number: a value the platform reports as it is (the policy form may be stricter). */
+  | { type: "number" }
   | { type: "string"; nonEmpty?: true }
   | { type: "integer"; min: number }
   | { type: "enum"; values: readonly [string, ...string[]] }
@@ -40,30 +42,23 @@ export type ValueRule =
   /** A PostgreSQL role name (`rules/pg-names.ts`: 1–63 bytes, not `pg_…`). */
   | { type: "role-name" };
 
-/** The TypeScript type of the values a rule accepts. */
-export type ValueOf<R extends ValueRule> = R extends { type: "boolean" }
-  ? boolean
-  : R extends { type: "string" }
-    ? string
-    : R extends { type: "integer" }
-      ? number
-      : R extends { type: "enum"; values: readonly (infer V)[] }
-        ? V
-        : R extends { type: "name-list" }
-          ? string[]
-          : R extends { type: "number-in" }
-            ? number
-            : R extends { type: "duration"; off: { model: null } }
-              ? number | null
-              : R extends { type: "duration" }
-                ? number
-                : R extends { type: "timestamp"; nullable: true }
-                  ? string | null
-                  : R extends { type: "timestamp" }
-                    ? string
-                    : R extends { type: "role-name" }
-                      ? string
-                      : never;
+/** The value type of each rule whose options do not change it. */
+interface ValueTypes {
+  boolean: boolean;
+  number: number;
+  string: string;
+  integer: number;
+  "name-list": string[];
+  "number-in": number;
+  duration: number;
+  timestamp: string;
+  "role-name": string;
+}
+
+/** The TypeScript type of the values a rule accepts (`null` too for a nullable one). */
+export type ValueOf<R extends ValueRule> =
+  | (R extends { type: "enum"; values: readonly (infer V)[] } ? V : R extends { type: infer T extends keyof ValueTypes } ? ValueTypes[T] : never)
+  | (R extends { off: { model: null } } | { nullable: true } ? null : never);
 
 /**
  * How a live value is compared with the desired one (`sameFieldValue`). `exact`: strict
@@ -76,8 +71,10 @@ export type Comparison = "exact" | "duration" | "hostname" | "set";
 
 /** One field of a resource kind. */
 export interface FieldDescriptor {
-  /** The key in `svc.ts` (and in plan `fields`, `before`, `after`). */
+  /** The key in `svc.ts` (and in plan `fields`, `before`, `after` unless `planKey` says otherwise). */
   policyKey: string;
+  /** The key in plans when it is not the policy key (`ttl` is planned as the instant `expiresAt`). @default policyKey */
+  planKey?: string;
   /** The key in the normalised model (desired and live alike). */
   modelKey: string;
   /** The key on the platform's wire. */
@@ -87,7 +84,7 @@ export interface FieldDescriptor {
   /**
    * The rule of the policy form when the policy states the field otherwise than the model holds
    * it (`ttl`: a lifetime from creation, planned as the expiry instant `expiresAt`); the policy
-   * schema reads it instead of `rule`, and plans name such a field by its model key.
+   * schema reads it instead of `rule`.
    */
   policyRule?: ValueRule;
   compare: Comparison;
@@ -119,6 +116,8 @@ export function followsRule(rule: ValueRule, value: unknown): boolean {
   switch (rule.type) {
     case "boolean":
       return typeof value === "boolean";
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
     case "string":
       return typeof value === "string" && (rule.nonEmpty !== true || value !== "");
     case "integer":
@@ -163,6 +162,35 @@ export function fromWire<F extends readonly FieldDescriptor[]>(fields: F, wire: 
   for (const field of fields) {
     const value = field.wire === undefined ? wire[field.wireKey] : field.wire.read(wire);
     if (followsRule(field.rule, value)) out[field.modelKey] = Array.isArray(value) ? [...(value as unknown[])] : value;
+  }
+  return out as Partial<ModelValues<F>>;
+}
+
+/** Policy record (validated) → model record (undefined entries dropped), in descriptor order. */
+export function fromPolicy<F extends readonly FieldDescriptor[]>(fields: F, policy: Readonly<Partial<Record<string, unknown>>> | undefined): Partial<ModelValues<F>> {
+  const out: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = policy?.[field.policyKey];
+    if (value !== undefined) out[field.modelKey] = value;
+  }
+  return out as Partial<ModelValues<F>>;
+}
+
+/** The key that names a field in plan `fields`, `before` and `after`. */
+export function planKeyOf(field: Pick<FieldDescriptor, "policyKey" | "planKey">): string {
+  return field.planKey ?? field.policyKey;
+}
+
+/**
+ * A change's planned record (plan keys, as in its `after`) → model record, limited to the plan
+ * keys in `only` when given (an update's changed `fields`): what a handler sends, via `toWire`.
+ */
+export function fromPlan<F extends readonly FieldDescriptor[]>(fields: F, planned: unknown, only?: readonly string[]): Partial<ModelValues<F>> {
+  const record = typeof planned === "object" && planned !== null ? (planned as Record<string, unknown>) : {};
+  const out: Record<string, unknown> = {};
+  for (const field of fields) {
+    const key = planKeyOf(field);
+    if (record[key] !== undefined && (only === undefined || only.includes(key))) out[field.modelKey] = record[key];
   }
   return out as Partial<ModelValues<F>>;
 }

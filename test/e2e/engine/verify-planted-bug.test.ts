@@ -9,9 +9,10 @@ vi.mock("../../../src/apply/handlers/index.js", async (importOriginal) => {
   return {
     ...original,
     applyChange: (ctx: Parameters<typeof original.applyChange>[0], planned: PlannedChange) => {
-      const { op } = planned;
-      if (op.type !== "compute-update" || op.suspendTimeoutSeconds === undefined) return original.applyChange(ctx, planned);
-      return original.applyChange(ctx, { ...planned, op: { ...op, suspendTimeoutSeconds: op.suspendTimeoutSeconds + 1 } });
+      const { change } = planned;
+      const after = change.after as { suspendTimeout?: number } | null;
+      if (change.id !== "update:compute" || typeof after?.suspendTimeout !== "number") return original.applyChange(ctx, planned);
+      return original.applyChange(ctx, { ...planned, change: { ...change, after: { ...after, suspendTimeout: after.suspendTimeout + 1 } } });
     },
   };
 });

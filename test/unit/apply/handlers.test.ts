@@ -21,10 +21,38 @@ const planned = (op: ChangeOp) => makeChange({ address: "x", kind: "bucket", act
 describe("change handlers", () => {
   it("waits for the operations of a branch update and reports their ids and the expiry", async () => {
     const fake = createFakePlatform();
-    const details = await applyChange(context(fake, policyWith()), planned({ type: "branch-update", protected: true, expiresAt: "2026-02-01T00:00:00Z" }));
+    const change = makeChange({
+      address: "branch",
+      kind: "branch",
+      action: "update",
+      class: "override",
+      fields: ["protected", "expiresAt"],
+      before: { protected: false, expiresAt: null },
+      after: { protected: true, expiresAt: "2026-02-01T00:00:00Z" },
+      reason: "",
+      op: { type: "branch-update", protected: true, expiresAt: "2026-02-01T00:00:00Z" },
+    });
+    const details = await applyChange(context(fake, policyWith()), change);
     expect(fake.bodies).toEqual([{ method: "updateBranch", body: { protected: true, expires_at: "2026-02-01T00:00:00Z" } }]);
     expect(fake.waited).toEqual(["op-1"]);
     expect(details).toEqual({ operationIds: ["op-1"], expiresAt: "2026-02-01T00:00:00Z" });
+  });
+
+  it("patches the compute with the planned values of the changed settings only, in wire names", async () => {
+    const fake = createFakePlatform();
+    const change = makeChange({
+      address: "compute",
+      kind: "compute",
+      action: "update",
+      class: "override",
+      fields: ["autoscalingLimitMaxCu", "suspendTimeout"],
+      before: { autoscalingLimitMinCu: 1, autoscalingLimitMaxCu: 2, suspendTimeout: 300 },
+      after: { autoscalingLimitMinCu: 1, autoscalingLimitMaxCu: 4, suspendTimeout: -1 },
+      reason: "",
+      op: { type: "compute-update", endpointId: "ep-1", maxCu: 4, suspendTimeoutSeconds: -1 },
+    });
+    await applyChange(context(fake, policyWith()), change);
+    expect(fake.bodies[0]).toMatchObject({ method: "updateEndpoint", body: { endpointId: "ep-1", endpoint: { autoscaling_limit_max_cu: 4, suspend_timeout_seconds: -1 } } });
   });
 
   it("creates an external Data API with its wiring and declared settings in wire names", async () => {

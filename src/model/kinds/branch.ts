@@ -1,0 +1,38 @@
+/**
+ * The branch-settings resource kind (docs/policy.md#the-branch-closure): what the branch
+ * closure's tuning sets on the branch itself. The policy schema, the public type's compile-time
+ * check, the inspector, the diff, the handler and the pull read this descriptor. `ttl` is the
+ * one field the policy states otherwise than the platform holds it: a lifetime counted from the
+ * branch's creation, which the diff turns into the expiry instant `expiresAt` (`null`: none).
+ */
+import type { FieldDescriptor, ModelValues } from "./field.js";
+
+const HOUR = 3600;
+const DAY = 86_400;
+
+/** The branch settings, in the order plans, pulls and requests list them. */
+export const BRANCH_SETTINGS = [
+  {
+    policyKey: "protected",
+    modelKey: "protected",
+    wireKey: "protected",
+    rule: { type: "boolean" },
+    compare: "exact",
+    changeClass: "override",
+    pulled: true,
+  },
+  {
+    policyKey: "ttl",
+    planKey: "expiresAt",
+    modelKey: "expiresAt",
+    wireKey: "expires_at",
+    rule: { type: "timestamp", nullable: true },
+    policyRule: { type: "duration", min: HOUR, max: 30 * DAY, off: { model: null, means: "for no expiry" } },
+    compare: "exact",
+    changeClass: "override",
+    pulled: true,
+  },
+] as const satisfies readonly FieldDescriptor[];
+
+/** The branch settings in model vocabulary (`expiresAt`: RFC 3339 or `null`). */
+export type BranchValues = ModelValues<typeof BRANCH_SETTINGS>;

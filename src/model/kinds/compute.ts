@@ -1,0 +1,61 @@
+/**
+ * The compute resource kind (docs/policy.md#compute-settings): the settings of a branch's
+ * read-write compute endpoint, `branch(t).postgres.computeSettings` in a policy. The policy
+ * schema, the public type's compile-time check, the inspector, the diff, the handler and the
+ * pull read this descriptor. The policy states sizes from the offered set and durations as
+ * text; the model (and the wire) holds what the platform reports: numbers, seconds.
+ */
+import type { FieldDescriptor, ModelValues } from "./field.js";
+
+/** The compute sizes the platform offers (CU): 0.25, 0.5, integers 1–16, even numbers 18–56. */
+export const COMPUTE_SIZES: readonly number[] = [
+  0.25, 0.5,
+  ...Array.from({ length: 16 }, (_, i) => i + 1),
+  ...Array.from({ length: 20 }, (_, i) => 18 + 2 * i),
+];
+
+const computeSize = {
+  type: "number-in",
+  values: COMPUTE_SIZES,
+  what: "compute size",
+  unit: "CU",
+  allowed: "0.25, 0.5, 1–16, even numbers 18–56",
+} as const;
+
+/** The compute settings, in the order plans, pulls and requests list them. */
+export const COMPUTE_SETTINGS = [
+  {
+    policyKey: "autoscalingLimitMinCu",
+    modelKey: "minCu",
+    wireKey: "autoscaling_limit_min_cu",
+    rule: { type: "number" },
+    policyRule: computeSize,
+    compare: "exact",
+    changeClass: "override",
+    pulled: true,
+  },
+  {
+    policyKey: "autoscalingLimitMaxCu",
+    modelKey: "maxCu",
+    wireKey: "autoscaling_limit_max_cu",
+    rule: { type: "number" },
+    policyRule: computeSize,
+    compare: "exact",
+    changeClass: "override",
+    pulled: true,
+  },
+  {
+    policyKey: "suspendTimeout",
+    modelKey: "suspendTimeoutSeconds",
+    wireKey: "suspend_timeout_seconds",
+    rule: { type: "number" },
+    // `false` never suspends (-1 on the wire); `0` is the platform's default.
+    policyRule: { type: "duration", min: 60, max: 7 * 86_400, off: { model: -1, means: "to never suspend" }, zero: true },
+    compare: "duration",
+    changeClass: "override",
+    pulled: true,
+  },
+] as const satisfies readonly FieldDescriptor[];
+
+/** The compute settings in model vocabulary (seconds, CU), every key present. */
+export type ComputeValues = ModelValues<typeof COMPUTE_SETTINGS>;
