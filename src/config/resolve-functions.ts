@@ -2,6 +2,7 @@
  * Functions of the resolved policy (policy.md §6, §11): sources against the base directory,
  * defaults, the default-branch-only custom-domain rule and cross-function hostname uniqueness.
  */
+import { FUNCTION_DEFAULTS } from "../model/kinds/function.js";
 import { isAbsolute, resolve } from "node:path";
 import type { ConfigIssue } from "../errors/index.js";
 import type { EvaluatedTuning } from "./evaluate-branch.js";
@@ -59,7 +60,7 @@ export function resolveFunctions(
       name: fn.name.trim(),
       sourcePath: baseDir === null ? resolve(fn.source) : resolve(baseDir, fn.source),
       env: Object.fromEntries(sortedEntries(fn.env ?? {})),
-      runtime: override?.runtime ?? fn.runtime ?? "nodejs24",
+      runtime: override?.runtime ?? fn.runtime ?? FUNCTION_DEFAULTS.runtime,
       bundler: fn.bundler ?? "esbuild",
       sourcemap: fn.sourcemap ?? false,
       customDomains: [...domains].sort(compareCodePoints),

@@ -15,6 +15,8 @@ import type { BranchTarget, ResolvedDataApi, ResolvedPolicy, ResolvedTrigger } f
 import { COMPUTE_SETTINGS } from "../model/kinds/compute.js";
 import type { DataApiSettings } from "../model/kinds/data-api.js";
 import { fromPolicy } from "../model/kinds/field.js";
+import { BUCKET_DEFAULTS } from "../model/kinds/bucket.js";
+import { TRIGGER_DEFAULTS } from "../model/kinds/trigger.js";
 import { isOn } from "./schemas/common.js";
 import type { ParsedPolicy } from "./schemas/policy.js";
 import { compareCodePoints, sortedEntries } from "./sort.js";
@@ -66,7 +68,7 @@ export function resolvePolicy(config: PolicyConfig, target: BranchTarget, option
     aiGateway: isOn(parsed.aiGateway ?? parsed.preview?.aiGateway),
     buckets: sortedEntries(parsed.buckets ?? parsed.preview?.buckets ?? {}).map(([name, bucket]) => ({
       name,
-      access: bucket.access ?? "private",
+      access: bucket.access ?? BUCKET_DEFAULTS.access,
     })),
     functions: resolvedFunctions.functions,
     triggers: resolveTriggers(parsed.triggers ?? {}),
@@ -126,7 +128,7 @@ function resolveDataApi(dataApi: ParsedPolicy["dataApi"]): ResolvedDataApi {
 
 function resolveTriggers(triggers: NonNullable<ParsedPolicy["triggers"]>): ResolvedTrigger[] {
   return sortedEntries(triggers).map(([name, trigger]): ResolvedTrigger => {
-    const common = { name, function: trigger.function, functionPath: trigger.functionPath ?? "/", enabled: trigger.enabled ?? true };
+    const common = { name, function: trigger.function, functionPath: trigger.functionPath ?? TRIGGER_DEFAULTS.functionPath, enabled: trigger.enabled ?? TRIGGER_DEFAULTS.enabled };
     if (trigger.type === "schedule") return { ...common, type: "schedule", cron: trigger.cron };
     return {
       ...common,

@@ -1,11 +1,15 @@
 import type { ResolvedPolicy } from "../model/desired-state.js";
+import { BUCKET_FIELDS } from "../model/kinds/bucket.js";
+import { sameFieldValue } from "../model/kinds/field.js";
 import type { LiveState } from "../model/live-state.js";
-import { changeId, existingIds, makeChange } from "./change-builder.js";
+import { changeId, existingIds, fieldsView, makeChange } from "./change-builder.js";
 import { movesAway } from "./functions.js";
 import type { DiffSink } from "./plan-types.js";
 import { lookalikeConflict } from "./lookalike-names.js";
 
-/** Diffs declared buckets: create when absent, `BUCKET_ACCESS_IMMUTABLE` on access drift. */
+const [ACCESS] = BUCKET_FIELDS;
+
+/** Diffs declared buckets (fields of `kinds/bucket.ts`): create when absent, `BUCKET_ACCESS_IMMUTABLE` on access drift. */
 export function diffBuckets(desired: ResolvedPolicy, live: LiveState, sink: DiffSink): void {
   const byName = new Map((live.buckets ?? []).map((b) => [b.name, b]));
   for (const bucket of desired.buckets) {
@@ -14,14 +18,14 @@ export function diffBuckets(desired: ResolvedPolicy, live: LiveState, sink: Diff
       sink.changes.push(
         makeChange({
           address: `bucket.${bucket.name}`, kind: "bucket", action: "create", class: "additive", fields: ["*"],
-          before: null, after: { access: bucket.access },
+          before: null, after: fieldsView(BUCKET_FIELDS, bucket),
           reason: `bucket ${bucket.name} is declared and absent on the branch`,
           op: { type: "bucket-create", name: bucket.name, access: bucket.access },
         }),
       );
-    } else if (current.access !== bucket.access) {
+    } else if (!sameFieldValue(ACCESS, current.access, bucket.access)) {
       sink.conflicts.push({
-        kind: "bucket", identifier: bucket.name, field: "access", current: current.access, desired: bucket.access, blocking: true,
+        kind: "bucket", identifier: bucket.name, field: ACCESS.policyKey, current: current.access ?? null, desired: bucket.access, blocking: true,
         code: "BUCKET_ACCESS_IMMUTABLE",
         reason:
           `bucket ${bucket.name} has access ${current.access}; the platform cannot change a bucket's access in place. ` +
@@ -63,7 +67,7 @@ export function pruneBuckets(desired: ResolvedPolicy, live: LiveState, allowData
     const hasObjects = live.bucketHasObjects?.[bucket.name] === true;
     if (hasObjects && !allowDataLoss) {
       sink.conflicts.push({
-        kind: "bucket", identifier: bucket.name, field: "*", current: { access: bucket.access }, desired: null, blocking: true, code: "BUCKET_NOT_EMPTY",
+        kind: "bucket", identifier: bucket.name, field: "*", current: fieldsView(BUCKET_FIELDS, bucket), desired: null, blocking: true, code: "BUCKET_NOT_EMPTY",
         reason: `bucket ${bucket.name} would be pruned but holds objects; declare it, empty it, or pass allowDataLoss to delete it with its objects`,
       });
       continue;
@@ -71,7 +75,7 @@ export function pruneBuckets(desired: ResolvedPolicy, live: LiveState, allowData
     sink.changes.push(
       makeChange({
         address, kind: "bucket", action: "delete", class: hasObjects ? "destructive" : "override", fields: ["*"],
-        before: { access: bucket.access }, after: null,
+        before: fieldsView(BUCKET_FIELDS, bucket), after: null,
         reason: `bucket ${bucket.name} is not declared and prune.buckets is set${hasObjects ? "; its objects are deleted too" : ""}`,
         dependsOn: existingIds(sink.changes, triggers.flatMap((t) => [changeId("delete", `trigger.${t.name}`), changeId("update", `trigger.${t.name}`)])),
         op: { type: "bucket-delete", name: bucket.name },

@@ -1,4 +1,5 @@
 import type { Json } from "../model/json.js";
+import type { FieldDescriptor } from "../model/kinds/field.js";
 import type { Change, ChangeAction } from "../model/plan.js";
 import type { ChangeOp, PlannedChange } from "../model/planned-change.js";
 
@@ -44,4 +45,10 @@ export function toJson(value: unknown): Json {
     return out;
   }
   return String(value);
+}
+
+/** A record's descriptor fields in policy vocabulary, for a change's `before`/`after`: absent ones `null`. */
+export function fieldsView(fields: readonly FieldDescriptor[], record: object): { [key: string]: Json } {
+  const values: Readonly<Record<string, unknown>> = { ...record };
+  return Object.fromEntries(fields.map((field) => [field.policyKey, toJson(values[field.modelKey])]));
 }

@@ -1,7 +1,11 @@
 import type { ResolvedPolicy } from "../model/desired-state.js";
+import { DOMAIN_FIELDS, domainKey } from "../model/kinds/domain.js";
+import { sameFieldValue } from "../model/kinds/field.js";
 import type { LiveState } from "../model/live-state.js";
 import { changeId, existingIds, makeChange } from "./change-builder.js";
 import type { DiffSink } from "./plan-types.js";
+
+const [OWNER] = DOMAIN_FIELDS;
 
 /**
  * Diffs hostnames: register declared ones, move ones registered here to another function
@@ -9,10 +13,11 @@ import type { DiffSink } from "./plan-types.js";
  * `prune.customDomains`, every other undeclared hostname is unmanaged.
  */
 export function diffDomains(desired: ResolvedPolicy, live: LiveState, sink: DiffSink): void {
-  const byDomain = new Map((live.customDomains ?? []).map((d) => [d.domain, d]));
+  // Keyed as the descriptor compares hostnames (`kinds/domain.ts`): `Shop.Example.com.` is `shop.example.com`.
+  const byDomain = new Map((live.customDomains ?? []).map((d) => [domainKey(d.domain), d]));
   const liveFunctions = new Map((live.functions ?? []).map((f) => [f.slug, f]));
   const wanted = new Map<string, string>();
-  for (const fn of desired.functions) for (const domain of fn.customDomains) wanted.set(domain, fn.slug);
+  for (const fn of desired.functions) for (const domain of fn.customDomains) wanted.set(domainKey(domain), fn.slug);
   for (const [domain, slug] of [...wanted].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const address = `domain.${domain}`;
     const fnChanges = existingIds(sink.changes, [changeId("create", `function.${slug}`), changeId("update", `function.${slug}`)]);
@@ -35,7 +40,7 @@ export function diffDomains(desired: ResolvedPolicy, live: LiveState, sink: Diff
       });
       continue;
     }
-    if (current.entityId === slug) {
+    if (sameFieldValue(OWNER, current.entityId, slug)) {
       if (current.cnameTarget === "") {
         sink.warnings.push({ code: "NO_CNAME_TARGET", message: `hostname ${domain} has no CNAME target: the region has no custom-domain front door`, address });
       }
@@ -60,7 +65,7 @@ export function diffDomains(desired: ResolvedPolicy, live: LiveState, sink: Diff
     );
   }
   for (const d of live.customDomains ?? []) {
-    if (wanted.has(d.domain)) continue;
+    if (wanted.has(domainKey(d.domain))) continue;
     const address = `domain.${d.domain}`;
     if (d.entityType === "function" && desired.prune.customDomains) {
       sink.changes.push(

@@ -3,9 +3,18 @@ import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
 import type { LiveFunction, LiveState } from "../model/live-state.js";
 import type { Json } from "../model/json.js";
-import { changeId, existingIds, makeChange } from "./change-builder.js";
+import { FUNCTION_FIELDS } from "../model/kinds/function.js";
+import { sameFieldValue } from "../model/kinds/field.js";
+import { changeId, existingIds, fieldsView, makeChange } from "./change-builder.js";
 import { type DiffSink, REDACTED } from "./plan-types.js";
 import type { FunctionTag } from "../model/planned-change.js";
+
+const [NAME, RUNTIME] = FUNCTION_FIELDS;
+
+/** A live function's declarative fields (`kinds/function.ts`): the runtime is its current deployment's. */
+function liveFields(fn: LiveFunction): { [key: string]: Json } {
+  return fieldsView(FUNCTION_FIELDS, { name: fn.name, runtime: fn.current?.runtime });
+}
 
 /** Prefix of the reserved deployment-marker variable (engine.md §6). */
 export const MARKER_PREFIX = "SVC_FINGERPRINT_";
@@ -81,7 +90,7 @@ interface Verdict {
 function compareDeployment(fn: ResolvedFunction, live: LiveFunction, tag: FunctionTag, sink: DiffSink): Verdict {
   const address = `function.${fn.slug}`;
   const nameFields = envNameFields(fn, live.envNames);
-  const runtimeField = live.current !== undefined && live.current.runtime !== fn.runtime ? ["runtime"] : [];
+  const runtimeField = live.current !== undefined && !sameFieldValue(RUNTIME, live.current.runtime, fn.runtime) ? [RUNTIME.policyKey] : [];
   // Unless the deployed marker is exactly ours, a kept name's value may differ: say so (`env`).
   const kept = keptEnvNames(fn, live.envNames);
   const valueField = kept.length > 0 && (tag.marker === undefined || !live.markers.includes(tag.marker)) ? ["env"] : [];
@@ -134,7 +143,7 @@ export function diffFunctions(desired: ResolvedPolicy, live: LiveState, tags: Re
     const tag = tagFor(tags, fn.slug);
     const current = byslug.get(fn.slug);
     const address = `function.${fn.slug}`;
-    const after = { name: fn.name, runtime: fn.runtime, codeTag: tag.codeTag, env: comparedEnv(fn, resultingNames(fn, current?.envNames ?? [])) };
+    const after = { ...fieldsView(FUNCTION_FIELDS, fn), codeTag: tag.codeTag, env: comparedEnv(fn, resultingNames(fn, current?.envNames ?? [])) };
     if (current === undefined) {
       sink.changes.push(
         makeChange({
@@ -165,9 +174,9 @@ export function diffFunctions(desired: ResolvedPolicy, live: LiveState, tags: Re
       }
     }
     const verdict = compareDeployment(fn, current, tag, sink);
-    const rename = current.name !== fn.name;
+    const rename = !sameFieldValue(NAME, current.name, fn.name);
     if (!verdict.deploy && !rename) continue;
-    const fields = [...verdict.fields, ...(rename ? ["name"] : [])];
+    const fields = [...verdict.fields, ...(rename ? [NAME.policyKey] : [])];
     const reasons = [...verdict.reasons, ...(rename ? [`the display name changes from "${current.name}" to "${fn.name}"`] : [])];
     const liveTag = current.markers.map(parseMarker).find((m) => m !== undefined);
     sink.changes.push(
@@ -177,7 +186,7 @@ export function diffFunctions(desired: ResolvedPolicy, live: LiveState, tags: Re
         action: "update",
         class: "additive",
         fields,
-        before: { name: current.name, runtime: current.current?.runtime ?? null, codeTag: liveTag?.codeTag ?? null, env: comparedEnv(fn, current.envNames) },
+        before: { ...liveFields(current), codeTag: liveTag?.codeTag ?? null, env: comparedEnv(fn, current.envNames) },
         after,
         reason: reasons.join("; "),
         op: {
@@ -229,7 +238,7 @@ export function pruneFunctions(desired: ResolvedPolicy, live: LiveState, sink: D
     sink.changes.push(
       makeChange({
         address, kind: "function", action: "delete", class: "override", fields: ["*"],
-        before: { name: fn.name, runtime: fn.current?.runtime ?? null, codeTag: fn.markers.map(parseMarker).find((m) => m !== undefined)?.codeTag ?? null, env: redactedNames(fn.envNames) },
+        before: { ...liveFields(fn), codeTag: fn.markers.map(parseMarker).find((m) => m !== undefined)?.codeTag ?? null, env: redactedNames(fn.envNames) },
         after: null,
         reason: `function ${fn.slug} is not declared and prune.functions is set`,
         dependsOn: deps,

@@ -3,16 +3,13 @@ import type { LiveState, LiveTrigger } from "../model/live-state.js";
 import type { Json } from "../model/json.js";
 import { sameFieldValue } from "../model/kinds/field.js";
 import { triggerFields } from "../model/kinds/trigger.js";
-import { changeId, existingIds, makeChange } from "./change-builder.js";
+import { changeId, existingIds, fieldsView, makeChange } from "./change-builder.js";
 import { lookalikeConflict } from "./lookalike-names.js";
 import type { DiffSink } from "./plan-types.js";
 
 /** The compared fields of a trigger in policy vocabulary (`kinds/trigger.ts`): its type, then its fields, absent ones `null`. */
 export function triggerView(t: ResolvedTrigger | LiveTrigger): { [key: string]: Json } {
-  const values: Readonly<Record<string, unknown>> = { ...t };
-  const view: { [key: string]: Json } = { type: t.type };
-  for (const field of triggerFields(t.type)) view[field.policyKey] = (values[field.modelKey] as Json | undefined) ?? null;
-  return view;
+  return { type: t.type, ...fieldsView(triggerFields(t.type), t) };
 }
 
 /**

@@ -20,6 +20,8 @@ import type { BranchTarget } from "../model/desired-state.js";
 import type { Deployment, LiveFunction, LiveRole, LiveState, LiveTrigger } from "../model/live-state.js";
 import { COMPUTE_SETTINGS, type ComputeValues } from "../model/kinds/compute.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
+import { BUCKET_FIELDS } from "../model/kinds/bucket.js";
+import { domainKey } from "../model/kinds/domain.js";
 import { fromWire } from "../model/kinds/field.js";
 import { triggerFromWire } from "../model/kinds/trigger.js";
 
@@ -32,11 +34,6 @@ export function normalizeTimestamp(value: string): string {
   if (Number.isNaN(ms)) return value;
   const iso = new Date(ms).toISOString();
   return iso.endsWith(".000Z") ? `${iso.slice(0, -5)}Z` : iso;
-}
-
-/** A hostname in lowercase without a trailing dot. */
-export function normalizeHostname(value: string): string {
-  return value.trim().toLowerCase().replace(/\.$/, "");
 }
 
 /** A cron expression with whitespace collapsed to single spaces. */
@@ -106,7 +103,7 @@ export function normalizeDataApi(database: string, dataApi: ApiDataApi | null): 
 /** Buckets sorted by name. */
 export function normalizeBuckets(buckets: readonly ApiBucket[]): NonNullable<LiveState["buckets"]> {
   return sortBy(
-    buckets.map((b) => ({ name: b.name, access: b.access_level })),
+    buckets.map((b) => ({ name: b.name, ...fromWire(BUCKET_FIELDS, b) })),
     (b) => b.name,
   );
 }
@@ -166,11 +163,11 @@ export function normalizeTriggers(triggers: readonly ApiTrigger[]): LiveTrigger[
   );
 }
 
-/** Custom domains sorted by hostname. */
+/** Custom domains sorted by hostname, keyed as their descriptor compares them (`kinds/domain.ts`). */
 export function normalizeCustomDomains(domains: readonly ApiCustomDomain[]): NonNullable<LiveState["customDomains"]> {
   return sortBy(
     domains.map((d) => ({
-      domain: normalizeHostname(d.domain),
+      domain: domainKey(d.domain),
       entityType: d.entity_type,
       entityId: d.entity_id,
       cnameTarget: d.cname_target,

@@ -1,4 +1,5 @@
 import type { ComputeValues } from "./kinds/compute.js";
+import type { BucketValues } from "./kinds/bucket.js";
 import type { DataApiSettings } from "./kinds/data-api.js";
 
 /**
@@ -37,7 +38,8 @@ export interface LiveState {
   auth?: { enabled: boolean; databaseName?: string };
   /** Settings in model vocabulary (values that break their rule dropped); null when the platform reports none. */
   dataApi?: { enabled: boolean; database: string; settings: Partial<DataApiSettings> | null };
-  buckets?: { name: string; access: string }[];
+  /** Fields as `kinds/bucket.ts` reads them (a value breaking its rule is absent). */
+  buckets?: ({ name: string } & Partial<BucketValues>)[];
   functions?: LiveFunction[];
   triggers?: LiveTrigger[];
   customDomains?: { domain: string; entityType: string; entityId: string; cnameTarget: string; status?: string }[];

@@ -92,7 +92,12 @@ export function createFakePlatform(options: { buildPolls?: number } = {}): FakeP
     }),
     listCustomDomains: (p) => request("listCustomDomains", p.branchId, () => [...fake.domains]),
     deleteCustomDomain: (p) => request("deleteCustomDomain", p.domain, () => void (fake.domains = fake.domains.filter((d) => d.domain !== p.domain))),
-    createBucket: (p) => request("createBucket", p.name, () => (fake.buckets.add(p.name), { name: p.name, access_level: p.access_level ?? "private" })),
+    createBucket: (p) =>
+      request("createBucket", p.name, () => {
+        fake.bodies.push({ method: "createBucket", body: { name: p.name, access_level: p.access_level } });
+        fake.buckets.add(p.name);
+        return { name: p.name, access_level: p.access_level ?? "private" };
+      }),
     deleteBucket: (p) => request("deleteBucket", p.bucket, () => void fake.buckets.delete(p.bucket)),
     listBuckets: (p) => request("listBuckets", p.branchId, () => [...fake.buckets].map((name) => ({ name, access_level: "private" }))),
     createDeployment: (p) => request("createDeployment", p.slug, () => {

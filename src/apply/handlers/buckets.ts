@@ -1,13 +1,18 @@
+import type { CreateBucketParams } from "../../api/platform-api.js";
 import type { ChangeOp } from "../../model/planned-change.js";
-import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile } from "../execution-context.js";
+import type { Change } from "../../model/plan.js";
+import { BUCKET_FIELDS } from "../../model/kinds/bucket.js";
+import { plannedToWire } from "../../model/kinds/field.js";
+import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile, plannedRecord } from "../execution-context.js";
 
 type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
 
-/** `POST …/buckets` `{name, access_level}`. */
-export async function applyBucketCreate(ctx: ExecutionContext, op: Op<"bucket-create">): Promise<HandlerDetails> {
+/** `POST …/buckets` `{name, access_level}`, the fields as planned. */
+export async function applyBucketCreate(ctx: ExecutionContext, change: Change, op: Op<"bucket-create">): Promise<HandlerDetails> {
+  const fields = plannedToWire(BUCKET_FIELDS, plannedRecord(change)) as Omit<CreateBucketParams, "projectId" | "branchId" | "name">;
   await mutateWithReconcile(
     ctx,
-    () => ctx.api.createBucket({ ...branchRef(ctx), name: op.name, access_level: op.access }),
+    () => ctx.api.createBucket({ ...branchRef(ctx), name: op.name, ...fields }),
     async () => (await ctx.request(() => ctx.api.listBuckets(branchRef(ctx)))).some((b) => b.name === op.name),
   );
   return {};

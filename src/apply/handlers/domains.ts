@@ -1,16 +1,20 @@
-import type { ApiCustomDomain } from "../../api/platform-api.js";
+import type { ApiCustomDomain, CreateCustomDomainParams } from "../../api/platform-api.js";
 import type { ChangeOp } from "../../model/planned-change.js";
+import type { Change } from "../../model/plan.js";
+import { domainToWire } from "../../model/kinds/domain.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { PlatformError, isPlatformError } from "../../errors/platform-error.js";
-import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile } from "../execution-context.js";
+import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile, plannedRecord } from "../execution-context.js";
 
 type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
 
-async function register(ctx: ExecutionContext, domain: string, slug: string): Promise<ApiCustomDomain | undefined> {
+/** Registers the hostname to the function the change plans (its `after`). */
+async function register(ctx: ExecutionContext, change: Change, domain: string): Promise<ApiCustomDomain | undefined> {
+  const body = domainToWire(domain, plannedRecord(change)) as Omit<CreateCustomDomainParams, "projectId" | "branchId">;
   // A same-owner re-register is a no-op (api.md §15), so an unknown outcome is resolved by resending.
   return mutateWithReconcile(
     ctx,
-    () => ctx.api.createCustomDomain({ ...branchRef(ctx), domain, entity_type: "function", entity_id: slug }),
+    () => ctx.api.createCustomDomain({ ...branchRef(ctx), ...body }),
     async () => false,
   );
 }
@@ -19,9 +23,9 @@ function cnameDetails(record: ApiCustomDomain | undefined): HandlerDetails {
   return record === undefined ? {} : { cnameTarget: record.cname_target };
 }
 
-/** `POST …/custom-domains` `{domain, entity_type: "function", entity_id}`. */
-export async function applyDomainCreate(ctx: ExecutionContext, op: Op<"domain-create">): Promise<HandlerDetails> {
-  return cnameDetails(await register(ctx, op.domain, op.slug));
+/** `POST …/custom-domains` `{domain, entity_type: "function", entity_id}`, as planned. */
+export async function applyDomainCreate(ctx: ExecutionContext, change: Change, op: Op<"domain-create">): Promise<HandlerDetails> {
+  return cnameDetails(await register(ctx, change, op.domain));
 }
 
 async function findDomain(ctx: ExecutionContext, domain: string): Promise<ApiCustomDomain | undefined> {
@@ -33,7 +37,7 @@ async function findDomain(ctx: ExecutionContext, domain: string): Promise<ApiCus
  * function → fail, nothing deleted), deletes, registers again. A failed register fails the
  * change with `details.deregistered: true`.
  */
-export async function applyDomainReplace(ctx: ExecutionContext, op: Op<"domain-replace">): Promise<HandlerDetails> {
+export async function applyDomainReplace(ctx: ExecutionContext, change: Change, op: Op<"domain-replace">): Promise<HandlerDetails> {
   const current = await findDomain(ctx, op.domain);
   if (current === undefined || current.entity_type !== "function" || current.entity_id !== op.previousSlug) {
     const now = current === undefined ? "is no longer registered on this branch" : `owner changed to ${current.entity_type} ${current.entity_id}`;
@@ -47,7 +51,7 @@ export async function applyDomainReplace(ctx: ExecutionContext, op: Op<"domain-r
     async () => (await findDomain(ctx, op.domain)) === undefined,
   );
   try {
-    return { ...cnameDetails(await register(ctx, op.domain, op.slug)), previousSlug: op.previousSlug };
+    return { ...cnameDetails(await register(ctx, change, op.domain)), previousSlug: op.previousSlug };
   } catch (err) {
     const code = isPlatformError(err) ? err.code : ErrorCode.API_ERROR;
     const why = err instanceof Error ? err.message : String(err);

@@ -1,8 +1,11 @@
 import type { ApiDeployment, ApiFunction } from "../../api/platform-api.js";
 import type { ChangeOp } from "../../model/planned-change.js";
+import type { Change } from "../../model/plan.js";
+import { plannedToWire } from "../../model/kinds/field.js";
+import { FUNCTION_DEFAULTS, FUNCTION_FIELDS } from "../../model/kinds/function.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { PlatformError } from "../../errors/platform-error.js";
-import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, desiredFunction, mutateWithReconcile } from "../execution-context.js";
+import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, desiredFunction, mutateWithReconcile, plannedRecord } from "../execution-context.js";
 
 type PlannedDeployOp = Extract<ChangeOp, { type: "function-deploy" }>;
 /** A deploy op whose marker is known (derived now when the plan deferred it). */
@@ -18,8 +21,11 @@ function deploymentEnv(ctx: ExecutionContext, op: DeployOp): Record<string, stri
   return env;
 }
 
-function runtimeOf(ctx: ExecutionContext, slug: string): string {
-  return desiredFunction(ctx, slug)?.runtime ?? "nodejs24";
+/** The declarative fields the change plans (`kinds/function.ts`), in wire names: `name` and `runtime`. */
+function plannedFields(change: Change): { name?: string; runtime?: string } {
+  const wire = plannedToWire(FUNCTION_FIELDS, plannedRecord(change));
+  const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+  return { name: text(wire.name), runtime: text(wire.runtime) };
 }
 
 async function getFunction(ctx: ExecutionContext, slug: string): Promise<ApiFunction | undefined> {
@@ -31,12 +37,12 @@ async function getFunction(ctx: ExecutionContext, slug: string): Promise<ApiFunc
 }
 
 /** Posts the deployment; after an unknown outcome, a current deployment carrying our marker means it landed. */
-async function postDeployment(ctx: ExecutionContext, op: DeployOp): Promise<ApiDeployment> {
+async function postDeployment(ctx: ExecutionContext, op: DeployOp, runtime: string): Promise<ApiDeployment> {
   const zip = op.withZip ? ctx.zips.get(op.slug) : undefined;
   if (op.withZip && zip === undefined) {
     throw new PlatformError(ErrorCode.BUNDLE_FAILED, `function ${op.slug} has no archive; bundle it before applying`, { details: { slug: op.slug } });
   }
-  const params = { ...branchRef(ctx), slug: op.slug, runtime: runtimeOf(ctx, op.slug), environment: deploymentEnv(ctx, op), ...(zip ? { zip } : {}) };
+  const params = { ...branchRef(ctx), slug: op.slug, runtime, environment: deploymentEnv(ctx, op), ...(zip ? { zip } : {}) };
   let landed: ApiDeployment | undefined;
   const created = await mutateWithReconcile(
     ctx,
@@ -56,8 +62,7 @@ async function postDeployment(ctx: ExecutionContext, op: DeployOp): Promise<ApiD
 }
 
 /** Sends the display-name PATCH (the function exists: it may still be building); returns the invocation URL. */
-async function rename(ctx: ExecutionContext, slug: string): Promise<string | undefined> {
-  const name = desiredFunction(ctx, slug)?.name ?? slug;
+async function rename(ctx: ExecutionContext, slug: string, name: string): Promise<string | undefined> {
   const updated = await mutateWithReconcile(
     ctx,
     () => ctx.api.updateFunction({ ...branchRef(ctx), slug, name }),
@@ -70,19 +75,22 @@ async function rename(ctx: ExecutionContext, slug: string): Promise<string | und
  * Deploys (with or without the archive) and waits for the build through the branch's build
  * watcher; the display name is set as soon as the function exists, while it builds.
  */
-export async function applyFunctionDeploy(ctx: ExecutionContext, changeId: string, op: PlannedDeployOp): Promise<HandlerDetails> {
+export async function applyFunctionDeploy(ctx: ExecutionContext, change: Change, op: PlannedDeployOp): Promise<HandlerDetails> {
+  const changeId = change.id;
+  const planned = plannedFields(change);
+  const name = planned.name ?? op.slug;
   const details: HandlerDetails = { zipUploaded: op.deploy && op.withZip };
   if (!op.deploy) {
-    const url = op.rename ? await rename(ctx, op.slug) : undefined;
+    const url = op.rename ? await rename(ctx, op.slug, name) : undefined;
     if (url !== undefined) details.invocationUrl = url;
     return details;
   }
   const marker = op.marker ?? (await ctx.functionMarker(op.slug));
-  const deployment = await postDeployment(ctx, { ...op, marker });
+  const deployment = await postDeployment(ctx, { ...op, marker }, planned.runtime ?? FUNCTION_DEFAULTS.runtime);
   details.deploymentId = deployment.id;
   ctx.emit({ type: "wait", changeId, waitingFor: "deployment", id: String(deployment.id), status: deployment.status });
   const build = ctx.builds.wait(op.slug, deployment.id, (status) => ctx.emit({ type: "wait", changeId, waitingFor: "deployment", id: String(deployment.id), status }));
-  const renamed = op.rename ? rename(ctx, op.slug) : Promise.resolve(undefined);
+  const renamed = op.rename ? rename(ctx, op.slug, name) : Promise.resolve(undefined);
   const [built, url] = await Promise.allSettled([build, renamed]).then(([b, r]) => {
     if (b.status === "rejected") throw b.reason;
     if (r.status === "rejected") throw r.reason;

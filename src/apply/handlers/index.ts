@@ -21,20 +21,20 @@ export function applyChange(ctx: ExecutionContext, planned: PlannedChange): Prom
     case "data-api-create": return applyDataApiCreate(ctx, planned.change, op);
     case "data-api-update": return applyDataApiUpdate(ctx, planned.change, op);
     case "data-api-delete": return applyDataApiDelete(ctx, op);
-    case "bucket-create": return applyBucketCreate(ctx, op);
+    case "bucket-create": return applyBucketCreate(ctx, planned.change, op);
     case "bucket-delete": return applyBucketDelete(ctx, op);
     case "role-create": return applyRoleCreate(ctx, id, op);
     case "role-delete": return applyRoleDelete(ctx, id, op);
     case "database-create": return applyDatabaseCreate(ctx, id, op);
     case "database-update": return applyDatabaseUpdate(ctx, id, op);
     case "database-delete": return applyDatabaseDelete(ctx, id, op);
-    case "function-deploy": return applyFunctionDeploy(ctx, id, op);
+    case "function-deploy": return applyFunctionDeploy(ctx, planned.change, op);
     case "function-delete": return applyFunctionDelete(ctx, op);
     case "trigger-create": return applyTriggerCreate(ctx, planned.change, op);
     case "trigger-update": return applyTriggerUpdate(ctx, planned.change, op);
     case "trigger-delete": return applyTriggerDelete(ctx, op);
-    case "domain-create": return applyDomainCreate(ctx, op);
-    case "domain-replace": return applyDomainReplace(ctx, op);
+    case "domain-create": return applyDomainCreate(ctx, planned.change, op);
+    case "domain-replace": return applyDomainReplace(ctx, planned.change, op);
     case "domain-delete": return applyDomainDelete(ctx, op);
   }
 }

@@ -4,14 +4,14 @@ import type { Change } from "../../model/plan.js";
 import { type TriggerType, isTriggerType, triggerToWire } from "../../model/kinds/trigger.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { PlatformError } from "../../errors/platform-error.js";
-import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile } from "../execution-context.js";
+import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile, plannedRecord } from "../execution-context.js";
 
 type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
 
 /** The trigger a change plans (its `after`, policy vocabulary) and its type. */
 function planned(change: Change): { type: TriggerType; values: Record<string, unknown> } {
-  const after = change.after;
-  if (typeof after === "object" && after !== null && !Array.isArray(after) && typeof after.type === "string" && isTriggerType(after.type)) return { type: after.type, values: after };
+  const after = plannedRecord(change);
+  if (typeof after.type === "string" && isTriggerType(after.type)) return { type: after.type, values: after };
   throw new PlatformError(ErrorCode.INVALID_OPTIONS, `${change.address}: the planned change has no trigger type`, { details: { option: "plan", value: change.id } });
 }
 

@@ -225,3 +225,12 @@ export function defineField<const K extends string, const W extends string, cons
 ): FieldDescriptor & { policyKey: K; modelKey: K; wireKey: W; rule: R } {
   return { policyKey, modelKey: policyKey, wireKey, rule, compare: options.compare ?? "exact", changeClass, pulled: options.pulled ?? true };
 }
+
+/**
+ * A record in policy vocabulary (a change's planned `after`) → wire record: the fields present
+ * (`null`, a plan's "absent", and `undefined` dropped), in descriptor order.
+ */
+export function plannedToWire(fields: readonly FieldDescriptor[], planned: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const present = fields.filter((field) => planned[field.policyKey] !== null && planned[field.policyKey] !== undefined);
+  return Object.fromEntries(present.map((field) => [field.wireKey, planned[field.policyKey]]));
+}

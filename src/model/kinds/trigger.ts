@@ -6,7 +6,7 @@
  * the diff, the handler's request bodies and the pull all read it. Changing a declared trigger
  * is additive (engine.md §5.1). Plain data, no I/O.
  */
-import { type FieldDescriptor, type ModelValues, defineField, fromWire, toWire } from "./field.js";
+import { type FieldDescriptor, type ModelValues, defineField, fromWire, plannedToWire } from "./field.js";
 
 /** The fields of every trigger, in the order plans, pulls and requests list them. */
 export const TRIGGER_FIELDS = [
@@ -54,15 +54,14 @@ export function triggerFromWire(record: Readonly<Record<string, unknown>>, type:
 }
 
 /**
- * Model fields → the wire part of a request body: the common fields in `only` (default: all) at
+ * Planned fields (policy vocabulary) → the wire part of a request body: the common fields in `only` (default: all) at
  * the top, and all of the type's own fields under its key when any of them is in `only`. A `null`
  * value (a plan's "absent") is left out.
  */
 export function triggerToWire(type: TriggerType, values: Readonly<Record<string, unknown>>, only?: readonly string[]): Record<string, unknown> {
-  const wanted = (field: FieldDescriptor) => only === undefined || only.includes(field.modelKey);
-  const present = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null));
-  const body = toWire(TRIGGER_FIELDS.filter(wanted), present);
+  const wanted = (field: FieldDescriptor) => only === undefined || only.includes(field.policyKey);
+  const body = plannedToWire(TRIGGER_FIELDS.filter(wanted), values);
   const own = TRIGGER_TYPE_FIELDS[type];
-  if (own.some(wanted)) body[type] = toWire(own, present);
+  if (own.some(wanted)) body[type] = plannedToWire(own, values);
   return body;
 }

@@ -11,7 +11,7 @@ import { isPlatformError } from "../../../src/errors/index.js";
 import { policyWith } from "../../helpers/engine-state.js";
 
 const bucket = (name: string, dependsOn: string[] = []): PlannedChange =>
-  makeChange({ address: `bucket.${name}`, kind: "bucket", action: "create", class: "additive", fields: ["*"], before: null, after: null, reason: "", dependsOn, op: { type: "bucket-create", name, access: "private" } });
+  makeChange({ address: `bucket.${name}`, kind: "bucket", action: "create", class: "additive", fields: ["*"], before: null, after: { access: "private" }, reason: "", dependsOn, op: { type: "bucket-create", name, access: "private" } });
 
 /** An instant platform that creates buckets (failing the names in `failing`) and records the order of creation. */
 function bucketPlatform(failing: ReadonlySet<string> = new Set()) {

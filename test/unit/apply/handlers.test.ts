@@ -4,6 +4,7 @@ import type { ExecutionContext } from "../../../src/apply/execution-context.js";
 import { applyChange } from "../../../src/apply/handlers/index.js";
 import { makeChange } from "../../../src/diff/change-builder.js";
 import type { ChangeOp } from "../../../src/model/planned-change.js";
+import type { Json } from "../../../src/model/json.js";
 import type { ResolvedPolicy } from "../../../src/model/desired-state.js";
 import { isPlatformError } from "../../../src/errors/index.js";
 import { type FakePlatform, createFakePlatform, fakeBuildWatcher } from "../../helpers/fake-platform-api.js";
@@ -16,7 +17,8 @@ function context(fake: FakePlatform, desired: ResolvedPolicy, timing = { deploym
     builds: fakeBuildWatcher(fake, timing),
   };
 }
-const planned = (op: ChangeOp) => makeChange({ address: "x", kind: "bucket", action: "update", class: "additive", fields: ["*"], before: null, after: null, reason: "", op });
+/** A change carrying `op`; `after` is what it plans (handlers send it). */
+const planned = (op: ChangeOp, after: { [key: string]: Json } = {}) => makeChange({ address: "x", kind: "bucket", action: "update", class: "additive", fields: ["*"], before: null, after, reason: "", op });
 
 describe("change handlers", () => {
   it("waits for the operations of a branch update and reports their ids and the expiry", async () => {
@@ -110,10 +112,16 @@ describe("change handlers", () => {
     ]);
   });
 
+  it("creates a bucket with its planned access level in wire names", async () => {
+    const fake = createFakePlatform();
+    await applyChange(context(fake, policyWith()), planned({ type: "bucket-create", name: "avatars", access: "private" }, { access: "public_read" }));
+    expect(fake.bodies).toEqual([{ method: "createBucket", body: { name: "avatars", access_level: "public_read" } }]);
+  });
+
   it("moves a hostname: deletes, then registers for the new function", async () => {
     const fake = createFakePlatform();
     fake.domains.push({ domain: "a.example.com", entity_type: "function", entity_id: "blue", cname_target: "edge.test" });
-    const details = await applyChange(context(fake, policyWith()), planned({ type: "domain-replace", domain: "a.example.com", slug: "green", previousSlug: "blue" }));
+    const details = await applyChange(context(fake, policyWith()), planned({ type: "domain-replace", domain: "a.example.com", slug: "green", previousSlug: "blue" }, { function: "green" }));
     expect(fake.calls.filter((c) => !c.startsWith("list"))).toEqual(["deleteCustomDomain a.example.com", "createCustomDomain a.example.com"]);
     expect(fake.domains).toEqual([expect.objectContaining({ entity_id: "green" })]);
     expect(details).toEqual({ cnameTarget: "edge.test", previousSlug: "blue" });

@@ -105,6 +105,13 @@ describe("custom domains", () => {
     expect(result.changes.find((c) => c.change.kind === "domain")?.change).toMatchObject({ id: "create:domain.a.example.com", class: "additive", dependsOn: ["create:function.hello"] });
   });
 
+  it("matches a hostname registered in another case or with a trailing dot: nothing to do", () => {
+    const live = liveWith({ functions: deployed, customDomains: [{ domain: "A.Example.COM.", entityType: "function", entityId: "hello", cnameTarget: "edge.test" }] });
+    const result = plan(domained("hello"), live);
+    expect(result.changes).toEqual([]);
+    expect(result.unmanaged).toEqual([]);
+  });
+
   it("moves a hostname between functions as a replace (an override)", () => {
     const live = liveWith({ functions: deployed, customDomains: [{ domain: "a.example.com", entityType: "function", entityId: "hello", cnameTarget: "edge.test" }] });
     const result = plan(domained("other"), live);

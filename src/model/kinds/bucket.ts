@@ -1,0 +1,31 @@
+/**
+ * The bucket resource kind (docs/policy.md#buckets): the one place that names a bucket's fields
+ * in policy, model and wire vocabulary. The policy schema, the public type's compile-time check,
+ * the inspector, the diff, the handler's request body and the pull all read it. Plain data.
+ */
+import type { ModelValues } from "./field.js";
+
+/**
+ * A bucket's fields. `access` is set when the bucket is created and never changes in place (a
+ * different access is the `BUCKET_ACCESS_IMMUTABLE` conflict; only deleting the bucket, with its
+ * objects, changes it: destructive). The platform may report a level the policy cannot write,
+ * so the model holds any text and the policy one of the two levels.
+ */
+export const BUCKET_FIELDS = [
+  {
+    policyKey: "access",
+    modelKey: "access",
+    wireKey: "access_level",
+    rule: { type: "string" },
+    policyRule: { type: "enum", values: ["private", "public_read"] },
+    compare: "exact",
+    changeClass: "destructive",
+    pulled: true,
+  },
+] as const;
+
+/** A bucket's fields in model (= policy) vocabulary. */
+export type BucketValues = ModelValues<typeof BUCKET_FIELDS>;
+
+/** What an omitted field resolves to (policy.md §7). */
+export const BUCKET_DEFAULTS = { access: "private" } as const satisfies BucketValues;

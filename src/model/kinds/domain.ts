@@ -1,0 +1,29 @@
+/**
+ * The custom domain resource kind (docs/policy.md#custom-domains): a hostname registered to a
+ * function. The hostname is the key, compared case-insensitively without a trailing dot; the
+ * function it points to is its one field (moving it is an override, engine.md §5.1). The
+ * inspector, the diff, the handlers' request bodies and the pull read it. Plain data.
+ */
+import { normalizeHostname } from "../../rules/hostname.js";
+import { defineField, plannedToWire } from "./field.js";
+
+/** The hostname: the key of a custom domain (wire `domain`). */
+export const DOMAIN_HOSTNAME = defineField("domain", "domain", { type: "string", nonEmpty: true }, "additive", { compare: "hostname" });
+
+/** The fields of a custom domain. The policy names the function (`function`); the wire its entity. */
+export const DOMAIN_FIELDS = [
+  { ...defineField("function", "entity_id", { type: "string", nonEmpty: true }, "override"), modelKey: "entityId" },
+] as const;
+
+/** The form hostnames are keyed and compared in (its comparison: `Shop.Example.com.` is `shop.example.com`). */
+export function domainKey(hostname: string): string {
+  return normalizeHostname(hostname);
+}
+
+/**
+ * A planned domain (`after`, policy vocabulary: `{ function }`) → the registration body's
+ * fields in wire names; a hostname is only ever registered to a function.
+ */
+export function domainToWire(hostname: string, planned: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return { [DOMAIN_HOSTNAME.wireKey]: domainKey(hostname), entity_type: "function", ...plannedToWire(DOMAIN_FIELDS, planned) };
+}

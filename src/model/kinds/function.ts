@@ -1,0 +1,20 @@
+/**
+ * The function resource kind's declarative fields (docs/policy.md#functions): the display name
+ * and the runtime, named once in policy, model and wire vocabulary. The bundling inputs
+ * (`source`, `bundler`, `sourcemap`), `env` (values never leave the policy; the platform reports
+ * names only) and `customDomains` (their own kind, `domain.ts`) are not wire fields of a function.
+ * The diff's before/after, the handlers' request bodies and the pull read it. Plain data.
+ */
+import { type ModelValues, defineField } from "./field.js";
+
+/** A function's declarative fields; the runtime travels with each deployment. Changing either is additive. */
+export const FUNCTION_FIELDS = [
+  defineField("name", "name", { type: "string", nonEmpty: true }, "additive"),
+  defineField("runtime", "runtime", { type: "enum", values: ["nodejs24"] }, "additive"),
+] as const;
+
+/** A function's declarative fields in model (= policy) vocabulary. */
+export type FunctionValues = ModelValues<typeof FUNCTION_FIELDS>;
+
+/** What an omitted field resolves to (`name` is required). */
+export const FUNCTION_DEFAULTS = { runtime: "nodejs24" } as const satisfies Partial<FunctionValues>;
