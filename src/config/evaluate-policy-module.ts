@@ -4,15 +4,16 @@ import { sep } from "node:path";
 import type { JitiOptions } from "jiti";
 import { ErrorCode, isPlatformError } from "../errors/index.js";
 import { runGuarded } from "./evaluation-guard.js";
+import { type PolicyEsbuild, TopLevelAwaitSyntaxError, policyTransform, transformPolicyFile } from "./policy-transform.js";
 import {
   evaluationError,
   invalidPolicyError,
   isValidationError,
-  jitiUnavailableError,
+  dependencyUnavailableError,
   topLevelAwaitError,
   unreadablePolicyError,
 } from "./load-config-errors.js";
-import { policyStackLocation, type TranspileWithMap } from "./policy-stack-location.js";
+import { policyStackLocation } from "./policy-stack-location.js";
 
 /**
  * Every jiti option, spelled out so that no `JITI_*` environment variable changes how a policy
@@ -41,65 +42,66 @@ const nativeModuleCache = createRequire(import.meta.url).cache;
 /**
  * Evaluates the policy module `file` afresh and returns its exports object (policy.md §12).
  *
- * The file is read and run through jiti's synchronous CommonJS path with forced transpilation,
- * so `.ts`, `.mts`, `.js` and `.mjs` policies and the local modules they import are executed
- * again on every call (jiti's async `import()` would hand `.js`/`.mjs` to Node's uncleanable ESM
- * cache). `svc-config` and `svc-config/v1` resolve to this package's own loaded modules, so the
- * policy's `defineConfig` is the caller's. The top level runs under `timeoutMs` with process
- * exits trapped (`evaluation-guard.ts`). Throws `ConfigLoadError` for every failure.
+ * The file is read and run through jiti's synchronous CommonJS path with forced transpilation
+ * (by esbuild: `policy-transform.ts`), so `.ts`, `.mts`, `.js` and `.mjs` policies and the local
+ * modules they import are executed again on every call (jiti's async `import()` would hand
+ * `.js`/`.mjs` to Node's uncleanable ESM cache). `svc-config` and `svc-config/v1` resolve to this
+ * package's own loaded modules, so the policy's `defineConfig` is the caller's. The top level
+ * runs under `timeoutMs` with process exits trapped (`evaluation-guard.ts`). Throws
+ * `ConfigLoadError` for every failure.
  */
 export async function evaluatePolicyModule(file: string, options: { timeoutMs?: number } = {}): Promise<unknown> {
-  const createJiti = await importJiti(file);
-  const virtualModules = await hostModules();
   let source: string;
   try {
     source = readFileSync(file, "utf8");
   } catch (cause) {
     throw unreadablePolicyError(file, cause);
   }
-  const jiti = createJiti(import.meta.url, { ...JITI_OPTIONS, virtualModules });
+  const esbuild = await importDependency(file, "esbuild", () => import("esbuild"));
+  // The policy's own transform overlaps loading jiti; its failure is reported like any evaluation error.
+  const transformed = transformPolicyFile(esbuild, file, source).then(
+    (code) => ({ code }),
+    (error: unknown) => ({ error }),
+  );
+  const [{ createJiti }, virtualModules] = await Promise.all([importDependency(file, "jiti", () => import("jiti")), hostModules()]);
   const cachedBefore = new Set(Object.keys(nativeModuleCache));
-  warmUpTransform(jiti, file);
   try {
+    const ready = await transformed;
+    if ("error" in ready) throw ready.error;
+    warmUpSyncTransform(esbuild, ready.code);
+    const jiti = createJiti(import.meta.url, { ...JITI_OPTIONS, virtualModules, transform: policyTransform(esbuild, { file, source, code: ready.code }) });
     return runGuarded(() => jiti.evalModule(source, { filename: file, async: false, forceTranspile: true }), { file, phase: "module", ...options });
   } catch (cause) {
     if (isPlatformError(cause, ErrorCode.CONFIG_LOAD_FAILED)) throw cause;
     if (isValidationError(cause)) throw invalidPolicyError(file, cause);
+    if (cause instanceof TopLevelAwaitSyntaxError) throw topLevelAwaitError(file, cause.file, cause);
     const awaitIn = topLevelAwaitLocation(cause);
     if (awaitIn !== undefined) throw topLevelAwaitError(file, awaitIn ?? file, cause);
-    throw evaluationError(file, cause, policyStackLocation(file, cause, transpilerWithMaps(createJiti)));
+    throw evaluationError(file, cause, policyStackLocation(file, cause));
   } finally {
     forgetLocalNativeModules(cachedBefore);
   }
 }
 
-/**
- * The transform evaluation used, with inline source maps on: run again only after a throw, to
- * map the stack's position back to the user's source (`policy-stack-location.ts`).
- */
-function transpilerWithMaps(createJiti: typeof import("jiti").createJiti): TranspileWithMap {
-  const jiti = createJiti(import.meta.url, { ...JITI_OPTIONS, sourceMaps: true });
-  return (file, source) => jiti.transform({ filename: file, source, ts: /\.[cm]?tsx?$/.test(file), async: false, jsx: false });
-}
-
-let transformLoaded = false;
+let syncTransformStarted = false;
 
 /**
- * Loads jiti's transpiler once, outside the time limit: a limit that passes while jiti is still
- * loading its own modules would leave them half-initialised for every later evaluation.
+ * Starts esbuild's synchronous transform (a worker thread) outside the time limit when the policy
+ * imports anything but `svc-config`: a limit that passed while it was starting would leave it
+ * half-initialised for every later evaluation. A policy without imports never pays for it.
  */
-function warmUpTransform(jiti: ReturnType<typeof import("jiti").createJiti>, file: string): void {
-  if (transformLoaded) return;
-  jiti.evalModule("export {};", { filename: file, async: false, forceTranspile: true });
-  transformLoaded = true;
+function warmUpSyncTransform(esbuild: PolicyEsbuild, code: string): void {
+  if (syncTransformStarted || !/\brequire\((?!"svc-config(?:\/v1)?"\))/.test(code)) return;
+  esbuild.transformSync("", {});
+  syncTransformStarted = true;
 }
 
-async function importJiti(file: string): Promise<typeof import("jiti").createJiti> {
+/** Imports a package the evaluation needs; a missing one is a `ConfigLoadError` naming it. */
+async function importDependency<T>(file: string, name: string, load: () => Promise<T>): Promise<T> {
   try {
-    const jiti = await import("jiti");
-    return jiti.createJiti;
+    return await load();
   } catch (cause) {
-    throw jitiUnavailableError(file, cause);
+    throw dependencyUnavailableError(file, name, cause);
   }
 }
 

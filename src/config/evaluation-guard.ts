@@ -11,6 +11,7 @@
 import { createContext, Script } from "node:vm";
 import { ConfigLoadError, ErrorCode, PlatformError } from "../errors/index.js";
 import type { BranchClosure } from "./policy-types.js";
+import { restorePolicyLines } from "./policy-transform.js";
 
 /** Which part of the policy was running. */
 export type EvaluationPhase = "module" | "branch";
@@ -72,7 +73,7 @@ let sandbox: { context: object; script: Script } | undefined;
  *
  * @throws ConfigLoadError (`PLATFORM_CONFIG_LOAD_FAILED`) naming the file and the phase when the
  * limit passes or the policy tries to end the process (even if it caught the trap's error);
- * errors `evaluate` throws otherwise pass through unchanged.
+ * errors `evaluate` throws otherwise pass through, their stacks showing the policy's own lines.
  */
 export function runGuarded<T>(evaluate: () => T, options: EvaluationGuardOptions): T {
   const timeoutMs = options.timeoutMs ?? DEFAULT_EVALUATION_TIMEOUT_MS;
@@ -95,7 +96,7 @@ export function runGuarded<T>(evaluate: () => T, options: EvaluationGuardOptions
   } catch (err) {
     if (attempt !== undefined || err instanceof ExitAttempt) throw exitError(options, attempt?.call ?? "process.exit()", err);
     if (isTimeout(err)) throw timeoutError(options, timeoutMs, err);
-    throw err;
+    throw restorePolicyLines(err);
   } finally {
     (context as { run?: () => T }).run = undefined;
     process.exit = exit;

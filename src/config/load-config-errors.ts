@@ -60,12 +60,12 @@ export function unreadablePolicyError(file: string, cause: unknown): ConfigLoadE
   );
 }
 
-/** `jiti`, which evaluates policy files, could not be imported. */
-export function jitiUnavailableError(file: string, cause: unknown): ConfigLoadError {
+/** A package that evaluating policy files needs (`jiti`, `esbuild`) could not be imported. */
+export function dependencyUnavailableError(file: string, name: string, cause: unknown): ConfigLoadError {
   return new ConfigLoadError(
-    `cannot evaluate ${file}: the package "jiti" could not be loaded (${messageOf(cause)}); ` +
+    `cannot evaluate ${file}: the package "${name}" could not be loaded (${messageOf(cause)}); ` +
       "reinstall svc-config's dependencies (e.g. `npm ci`)",
-    { file, package: "jiti" },
+    { file, package: name },
     cause,
   );
 }
