@@ -2,10 +2,12 @@ import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
 import type { Json } from "../model/json.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
-import { strongestClass, toWire } from "../model/kinds/field.js";
-import { sameValue } from "../model/same-value.js";
+import { AUTH_FIELDS } from "../model/kinds/auth.js";
+import { planKeyOf, sameFieldValue, strongestClass, toWire } from "../model/kinds/field.js";
 import { existingIds, makeChange, toJson } from "./change-builder.js";
 import type { DiffSink } from "./plan-types.js";
+
+const [AUTH_DATABASE] = AUTH_FIELDS;
 
 /** The database the auth integration and the Data API live on (policy.md §5.1). */
 export function serviceDatabase(desired: ResolvedPolicy): string {
@@ -64,7 +66,7 @@ export function diffAuth(desired: ResolvedPolicy, live: LiveState, sink: DiffSin
       class: "additive",
       fields: ["*"],
       before: null,
-      after: { enabled: true, database },
+      after: { enabled: true, [planKeyOf(AUTH_DATABASE)]: database },
       reason: `auth is on in the policy and the branch has no auth integration; it is created on database "${database}"`,
       dependsOn: controlPlaneIds(sink, database),
       op: { type: "auth-create", database },
@@ -149,7 +151,7 @@ export function diffDataApi(desired: ResolvedPolicy, live: LiveState, sink: Diff
     return;
   }
   const liveSettings = current.settings;
-  const changed = declared.filter((field) => !sameValue(want.settings[field.modelKey], liveSettings[field.modelKey]));
+  const changed = declared.filter((field) => !sameFieldValue(field, want.settings[field.modelKey], liveSettings[field.modelKey]));
   const beforeSettings: { [key: string]: Json } = {};
   const afterSettings: { [key: string]: Json } = {};
   for (const field of declared) {

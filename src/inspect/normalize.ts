@@ -18,6 +18,7 @@ import type {
 } from "../api/wire-types.js";
 import type { BranchTarget } from "../model/desired-state.js";
 import type { Deployment, LiveFunction, LiveRole, LiveState, LiveTrigger } from "../model/live-state.js";
+import { AUTH_FIELDS } from "../model/kinds/auth.js";
 import { COMPUTE_SETTINGS, type ComputeValues } from "../model/kinds/compute.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { BUCKET_FIELDS } from "../model/kinds/bucket.js";
@@ -91,7 +92,7 @@ export function normalizeCompute(endpoints: readonly ApiEndpoint[]): LiveState["
 /** The auth part: enabled with its database, or not enabled. */
 export function normalizeAuth(integration: ApiAuthIntegration | null): NonNullable<LiveState["auth"]> {
   if (integration === null) return { enabled: false };
-  return { enabled: true, ...(integration.db_name === undefined ? {} : { databaseName: integration.db_name }) };
+  return { enabled: true, ...fromWire(AUTH_FIELDS, integration) };
 }
 
 /** The Data API of `database`, enabled or not. */

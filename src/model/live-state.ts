@@ -1,3 +1,4 @@
+import type { AuthValues } from "./kinds/auth.js";
 import type { ComputeValues } from "./kinds/compute.js";
 import type { BucketValues } from "./kinds/bucket.js";
 import type { DataApiSettings } from "./kinds/data-api.js";
@@ -35,7 +36,7 @@ export interface LiveState {
   /** Role and database names on the parent branch; read only when pruning them (inherited detection). */
   parentRoles?: string[];
   parentDatabases?: string[];
-  auth?: { enabled: boolean; databaseName?: string };
+  auth?: { enabled: boolean } & Partial<AuthValues>;
   /** Settings in model vocabulary (values that break their rule dropped); null when the platform reports none. */
   dataApi?: { enabled: boolean; database: string; settings: Partial<DataApiSettings> | null };
   /** Fields as `kinds/bucket.ts` reads them (a value breaking its rule is absent). */

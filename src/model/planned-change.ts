@@ -25,6 +25,7 @@ export type ChangeOp =
   | { type: "branch-update"; protected?: boolean; expiresAt?: string | null }
   /** The planned values are part of the internal digest of saved plans; the handler sends the change's `after`. */
   | { type: "compute-update"; endpointId: string; minCu?: number; maxCu?: number; suspendTimeoutSeconds?: number }
+  /** `database` is part of the internal digest of saved plans; the handler sends the change's `after`. */
   | { type: "auth-create"; database: string }
   | { type: "data-api-create"; database: string }
   | {

@@ -1,13 +1,14 @@
-import type { ChangeOp } from "../../model/planned-change.js";
+import { AUTH_FIELDS } from "../../model/kinds/auth.js";
+import { fromPlan } from "../../model/kinds/field.js";
+import type { Change } from "../../model/plan.js";
 import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile } from "../execution-context.js";
 
-type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
-
-/** `POST …/auth` `{auth_provider: "better_auth", database_name}`; a 409 is read back by the client. */
-export async function applyAuthCreate(ctx: ExecutionContext, op: Op<"auth-create">): Promise<HandlerDetails> {
+/** `POST …/auth` `{auth_provider: "better_auth", database_name}` with the planned database; a 409 is read back by the client. */
+export async function applyAuthCreate(ctx: ExecutionContext, change: Change): Promise<HandlerDetails> {
+  const { databaseName } = fromPlan(AUTH_FIELDS, change.after);
   await mutateWithReconcile(
     ctx,
-    () => ctx.api.createAuth({ ...branchRef(ctx), authProvider: "better_auth", databaseName: op.database }),
+    () => ctx.api.createAuth({ ...branchRef(ctx), authProvider: "better_auth", ...(databaseName === undefined ? {} : { databaseName }) }),
     async () => (await ctx.request(() => ctx.api.getAuth(branchRef(ctx)))) !== null,
   );
   return {};

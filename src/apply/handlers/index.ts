@@ -17,7 +17,7 @@ export function applyChange(ctx: ExecutionContext, planned: PlannedChange): Prom
   switch (op.type) {
     case "branch-update": return applyBranchUpdate(ctx, planned.change);
     case "compute-update": return applyComputeUpdate(ctx, planned.change, op);
-    case "auth-create": return applyAuthCreate(ctx, op);
+    case "auth-create": return applyAuthCreate(ctx, planned.change);
     case "data-api-create": return applyDataApiCreate(ctx, planned.change, op);
     case "data-api-update": return applyDataApiUpdate(ctx, planned.change, op);
     case "data-api-delete": return applyDataApiDelete(ctx, op);

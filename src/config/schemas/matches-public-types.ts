@@ -5,6 +5,7 @@
  * fails `tsc` here, naming the pair. Nothing imports this module; type-checking it is the test.
  */
 import type * as z from "zod";
+import type { AUTH_FIELDS } from "../../model/kinds/auth.js";
 import type { BRANCH_SETTINGS } from "../../model/kinds/branch.js";
 import type { COMPUTE_SETTINGS } from "../../model/kinds/compute.js";
 import type { DataApiSettings } from "../../model/kinds/data-api.js";
@@ -41,4 +42,6 @@ export type PublicTypesMatchSchemas = [
   Assert<Same<KeysOf<BranchTuning>, KeysOf<Parsed<typeof branchTuningSchema>>>>,
   Assert<Same<Exclude<keyof BranchTuning, "parent" | "postgres" | "functions" | "preview">, PolicyKeys<typeof BRANCH_SETTINGS>>>,
   Assert<Same<keyof ComputeSettings, PolicyKeys<typeof COMPUTE_SETTINGS>>>,
+  // The auth integration's fields are stated under `dataApi` (its database).
+  Assert<Same<Extract<KeysOf<Exclude<DataApiDef, boolean>>, PolicyKeys<typeof AUTH_FIELDS>>, PolicyKeys<typeof AUTH_FIELDS>>>,
 ];

@@ -1,0 +1,26 @@
+/**
+ * The auth resource kind (docs/policy.md#auth): the branch's auth integration. A policy only
+ * switches it on (`auth` is a toggle, never disabled by a policy); the one field it carries is
+ * the database it lives on, which the policy states as `dataApi.database` (default `neondb`).
+ * The inspector, the diff and the handler read this descriptor; the pull writes `auth: true`.
+ */
+import type { FieldDescriptor, ModelValues } from "./field.js";
+
+/** The auth integration's fields, in the order plans and requests list them. */
+export const AUTH_FIELDS = [
+  {
+    policyKey: "database",
+    modelKey: "databaseName",
+    wireKey: "database_name",
+    rule: { type: "string", nonEmpty: true },
+    compare: "exact",
+    changeClass: "additive",
+    // `dataApi.database` is pulled with the Data API.
+    pulled: false,
+    // Sent as `database_name`, read back as `db_name`.
+    wire: { read: (record) => record.db_name, write: (value) => ({ database_name: value }) },
+  },
+] as const satisfies readonly FieldDescriptor[];
+
+/** The auth integration's fields in model vocabulary. */
+export type AuthValues = ModelValues<typeof AUTH_FIELDS>;
