@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "dotenv";
 import { describe, expect, it } from "vitest";
-import { API_KEY, PLANTED_SECRET, ROOT, emulatorEnv, runSvc, sharedEmulatorProject } from "./harness.js";
+import { API_KEY, PLANTED_SECRET, ROOT, emulatorEnv, runSvc, useEmulatorProject } from "./harness.js";
 
-const shared = sharedEmulatorProject();
+const shared = useEmulatorProject();
 
 function git(dir: string, ...args: string[]): string {
   return execFileSync("git", args, {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SeedDocument } from "../../../src/emulator/index.js";
-import { API_KEY, sharedEmulatorProject } from "./harness.js";
+import { API_KEY, useEmulatorProject } from "./harness.js";
 
 const branch = (name: string, extra: object = {}) => ({ name, endpoints: [{ type: "read_write" as const }], roles: [{ name: "neondb_owner" }], databases: [{ name: "neondb", owner_name: "neondb_owner" }], ...extra });
 const SEED: SeedDocument = {
@@ -9,7 +9,7 @@ const SEED: SeedDocument = {
   projects: [{ owner: "fleet@example.test", name: "fleet", branches: [branch("main", { default: true }), branch("preview/x", { parent: "main" }), branch("preview/y", { parent: "main" })] }],
 };
 
-const { emu, svc } = sharedEmulatorProject({ seed: SEED }, { branch: false });
+const { emu, svc } = useEmulatorProject({ emulator: { seed: SEED }, branch: false });
 
 describe("svc config plan|apply --branches", () => {
   it("plans every branch and prints one summary table; --detailed-exitcode gives the worst branch's code", async () => {

@@ -195,58 +195,69 @@ export function runSvcInPty(
   });
 }
 
-/**
- * One built bin, one emulator and one copy of fixtures/cli/project for a whole test file:
- * registers the hooks and returns accessors, plus `svc` running the bin there with the
- * emulator's `SVC_*` variables (`branch: false` leaves `SVC_BRANCH_ID` out) and `--env .env.ci`.
- */
-export function sharedEmulatorProject(extra: Parameters<typeof startEmulator>[0] = {}, options: { branch?: boolean } = {}): {
+/** Options of {@link useEmulatorProject}. */
+export interface EmulatorProjectOptions {
+  /** `"test"`: a fresh emulator and project copy for every test; `"file"`: one for the whole file. @default "file" */
+  per?: "file" | "test";
+  /** Options of the emulator (a seed, real databases, timings). */
+  emulator?: Parameters<typeof startEmulator>[0];
+  /** `false` leaves `SVC_BRANCH_ID` out of `svc`'s environment. @default true */
+  branch?: boolean;
+  /** Edits the fresh project copy before the tests use it. */
+  prepare?: (cwd: string) => void;
+}
+
+/** What {@link useEmulatorProject} gives a test file. */
+export interface EmulatorProject {
+  /** The running emulator. */
   emu: () => RunningEmulator;
+  /** The project copy's directory. */
   cwd: () => string;
-  svc: (args: string[]) => Promise<RunResult>;
-} {
+  /**
+   * Runs the bin in the project with `--env .env.ci` and the emulator's `SVC_*` variables;
+   * `run.env` adds or (with `undefined`) removes variables, `run.input` is written to stdin.
+   */
+  svc: (args: readonly string[], run?: { env?: Record<string, string | undefined>; input?: string }) => Promise<RunResult>;
+}
+
+/**
+ * Registers the hooks of a CLI end-to-end file: the bin built once, then an emulator and a copy of
+ * fixtures/cli/project for the whole file or for each test (`per`). Read them through the getters.
+ */
+export function useEmulatorProject(options: EmulatorProjectOptions = {}): EmulatorProject {
   let emu: RunningEmulator | undefined;
   let cwd = "";
+  const start = async (): Promise<void> => {
+    emu = await startTestEmulator(options.emulator);
+    cwd = projectDir();
+    options.prepare?.(cwd);
+  };
+  const stop = async (): Promise<void> => {
+    const running = emu;
+    emu = undefined;
+    await running?.close();
+  };
   beforeAll(async () => {
     await ensureBuilt();
-    emu = await startTestEmulator(extra);
-    cwd = projectDir();
+    if (options.per !== "test") await start();
   }, 180_000);
-  afterAll(async () => emu?.close());
+  afterAll(stop);
+  if (options.per === "test") {
+    beforeEach(start);
+    afterEach(stop);
+  }
   const current = (): RunningEmulator => {
-    if (emu === undefined) throw new Error("the emulator starts in beforeAll");
+    if (emu === undefined) throw new Error("the emulator starts in a beforeAll or beforeEach hook");
     return emu;
   };
   return {
     emu: current,
     cwd: () => cwd,
-    svc: (args) => runSvc([...args, "--env", ".env.ci"], { cwd, env: emulatorEnv(current(), options.branch === false ? undefined : current().defaultBranchId) }),
-  };
-}
-
-/**
- * Registers the usual hooks of a CLI end-to-end file: the bin built once, then per test a fresh
- * emulator and a copy of fixtures/cli/project (`prepare` may edit it). Read both through the getters.
- */
-export function useEmulatorProject(prepare?: (cwd: string) => void): { emu: () => RunningEmulator; cwd: () => string } {
-  let emu: RunningEmulator | undefined;
-  let cwd = "";
-  beforeAll(async () => {
-    await ensureBuilt();
-  }, 180_000);
-  beforeEach(async () => {
-    emu = await startTestEmulator();
-    cwd = projectDir();
-    prepare?.(cwd);
-  });
-  afterEach(async () => {
-    await emu?.close();
-  });
-  return {
-    emu: () => {
-      if (emu === undefined) throw new Error("the emulator starts in beforeEach");
-      return emu;
-    },
-    cwd: () => cwd,
+    svc: (args, run = {}) =>
+      runSvc([...args, "--env", ".env.ci"], {
+        cwd,
+        env: { ...emulatorEnv(current(), options.branch === false ? undefined : current().defaultBranchId), ...run.env },
+        ...(run.input === undefined ? {} : { input: run.input }),
+      }),
   };
 }

@@ -2,30 +2,12 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createPlatformApi } from "../../../src/api/index.js";
 import { errorDocumentSchema, planDocumentSchema } from "../../../src/cli/views/json-schema.js";
-import type { RunningEmulator } from "../../../src/emulator/index.js";
-import { API_KEY, PLANTED_SECRET, emulatorEnv, ensureBuilt, projectDir, runSvc, startTestEmulator, type RunResult } from "./harness.js";
+import { API_KEY, PLANTED_SECRET, emulatorEnv, runSvc, startTestEmulator, useEmulatorProject, type RunResult } from "./harness.js";
 
-let emu: RunningEmulator;
-let cwd: string;
-
-beforeAll(async () => {
-  await ensureBuilt();
-}, 180_000);
-
-beforeEach(async () => {
-  emu = await startTestEmulator();
-  cwd = projectDir();
-});
-
-afterEach(async () => {
-  await emu.close();
-});
-
-const svc = (args: string[], env: Record<string, string | undefined> = {}, input?: string): Promise<RunResult> =>
-  runSvc(args, { cwd, env: { ...emulatorEnv(emu), ...env }, ...(input === undefined ? {} : { input }) });
+const { emu, cwd, svc } = useEmulatorProject({ per: "test" });
 
 function expectNoSecrets(run: RunResult): void {
   for (const text of [run.stdout, run.stderr]) {
@@ -34,11 +16,9 @@ function expectNoSecrets(run: RunResult): void {
   }
 }
 
-const ENV = ["--env", ".env.ci"];
-
 describe("svc config plan", () => {
   it("prints the text plan with marks, sensitive env and the summary, and the target echo on stderr", async () => {
-    const run = await svc(["config", "plan", ...ENV]);
+    const run = await svc(["config", "plan"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^ {2}~ compute +\[override: needs --update-existing\]$/m);
     expect(run.stdout).toContain("      env.API_TOKEN: (none) -> (sensitive)");
@@ -52,35 +32,35 @@ describe("svc config plan", () => {
   });
 
   it("prints a JSON document that validates against the published schema, keeping stdout clean", async () => {
-    const run = await svc(["config", "plan", "--json", ...ENV]);
+    const run = await svc(["config", "plan", "--json"]);
     expect(run.code).toBe(0);
     const doc = planDocumentSchema.parse(JSON.parse(run.stdout));
-    expect(doc).toMatchObject({ formatVersion: 1, command: "plan", applyable: true, target: { projectId: emu.projectId, branchIsDefault: true, sources: { projectId: "env", branch: "env", apiKey: "env", apiHost: "env" } } });
+    expect(doc).toMatchObject({ formatVersion: 1, command: "plan", applyable: true, target: { projectId: emu().projectId, branchIsDefault: true, sources: { projectId: "env", branch: "env", apiKey: "env", apiHost: "env" } } });
     expect(doc.changes.find((c) => c.address === "function.hello")?.fields).toContainEqual({ name: "env.API_TOKEN", before: null, after: "(sensitive)", sensitive: true });
     expect(run.stderr).toMatch(/^Target: project \S+, branch main \(br-[^)]+\), default, api http:\/\/127\.0\.0\.1:\d+\/api\/v2$/m);
     expectNoSecrets(run);
   });
 
   it("prints a Markdown comment with the marker, table and details, free of secrets", async () => {
-    const run = await svc(["config", "plan", "--markdown", ...ENV]);
+    const run = await svc(["config", "plan", "--markdown"]);
     expect(run.code).toBe(0);
-    expect(run.stdout.startsWith(`<!-- svc-plan v1 project=${emu.projectId} branch=${emu.defaultBranchId} -->\n### svc plan: main`)).toBe(true);
+    expect(run.stdout.startsWith(`<!-- svc-plan v1 project=${emu().projectId} branch=${emu().defaultBranchId} -->\n### svc plan: main`)).toBe(true);
     expect(run.stdout).toContain("**Plan: 3 to create, 1 to update, 0 to delete; 0 conflicts**");
     expect(run.stdout).toContain("<details><summary><code>+ function.hello</code> (create)</summary>");
     expectNoSecrets(run);
   });
 
   it("exits 2 with --detailed-exitcode when changes are present", async () => {
-    expect((await svc(["config", "plan", "--detailed-exitcode", ...ENV])).code).toBe(2);
+    expect((await svc(["config", "plan", "--detailed-exitcode"])).code).toBe(2);
   });
 
   it("exits 3 with --detailed-exitcode when a conflict blocks apply, and apply refuses with exit 3", async () => {
-    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
-    await api.createBucket({ projectId: emu.projectId, branchId: emu.defaultBranchId, name: "avatars", access_level: "private" });
-    const plan = await svc(["config", "plan", "--detailed-exitcode", ...ENV]);
+    const api = createPlatformApi({ apiKey: emu().apiKey, apiHost: emu().apiHost });
+    await api.createBucket({ projectId: emu().projectId, branchId: emu().defaultBranchId, name: "avatars", access_level: "private" });
+    const plan = await svc(["config", "plan", "--detailed-exitcode"]);
     expect(plan.code).toBe(3);
     expect(plan.stdout).toMatch(/! bucket\.avatars {2}BUCKET_ACCESS_IMMUTABLE\n.*\n.*reason: .*\n\s+resolve: /);
-    const apply = await svc(["config", "apply", "--yes", ...ENV]);
+    const apply = await svc(["config", "apply", "--yes"]);
     expect(apply.code).toBe(3);
     expect(apply.stderr).toContain("error PLATFORM_PUSH_CONFLICT");
   });
@@ -96,55 +76,55 @@ describe("svc config plan", () => {
   });
 
   it("names the missing project and the missing key", async () => {
-    const noProject = await svc(["config", "plan", ...ENV], { SVC_PROJECT_ID: undefined });
+    const noProject = await svc(["config", "plan"], { env: { SVC_PROJECT_ID: undefined } });
     expect(noProject.code).toBe(1);
     expect(noProject.stderr).toContain("error CLI_MISSING_PROJECT");
     expect(noProject.stderr).toContain("hint: Pass --project-id or set SVC_PROJECT_ID.");
-    const noKey = await svc(["config", "plan", "--json", ...ENV], { SVC_API_KEY: undefined });
+    const noKey = await svc(["config", "plan", "--json"], { env: { SVC_API_KEY: undefined } });
     expect(noKey.code).toBe(1);
     expect(errorDocumentSchema.parse(JSON.parse(noKey.stdout)).error.code).toBe("PLATFORM_MISSING_API_KEY");
   });
 
   it("reports a branch that does not exist with the branches that do", async () => {
-    const run = await svc(["config", "plan", "--branch", "feature-x", ...ENV]);
+    const run = await svc(["config", "plan", "--branch", "feature-x"]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('error PLATFORM_BRANCH_NOT_FOUND: Branch "feature-x" does not exist');
-    expect(run.stderr).toContain(`hint: Create it with \`svc branch create feature-x\`, or use one of: main (${emu.defaultBranchId})`);
+    expect(run.stderr).toContain(`hint: Create it with \`svc branch create feature-x\`, or use one of: main (${emu().defaultBranchId})`);
   });
 });
 
 describe("svc config apply", () => {
   it("refuses without a terminal, naming the flag to add, and changes nothing", async () => {
-    const run = await svc(["config", "apply", ...ENV], {}, "y\n");
+    const run = await svc(["config", "apply"], { input: "y\n" });
     expect(run.code).toBe(4);
     expect(run.stderr).toContain("error CLI_CONFIRMATION_REQUIRED");
     expect(run.stderr).toContain('hint: add --update-existing to apply 1 override change to branch "main"');
-    expect((await svc(["config", "plan", "--detailed-exitcode", ...ENV])).code).toBe(2);
+    expect((await svc(["config", "plan", "--detailed-exitcode"])).code).toBe(2);
   });
 
   it("refuses an inferred default branch even with --yes", async () => {
-    const run = await svc(["config", "apply", "--yes", ...ENV], { SVC_BRANCH_ID: undefined });
+    const run = await svc(["config", "apply", "--yes"], { env: { SVC_BRANCH_ID: undefined } });
     expect(run.code).toBe(4);
     expect(run.stderr).toContain("[default branch: no --branch or SVC_BRANCH_ID]");
     expect(run.stderr).toContain("--branch main or SVC_BRANCH_ID");
   });
 
   it("applies with the flag, prints the outputs, and a second plan is empty (exit 0)", async () => {
-    const run = await svc(["config", "apply", "--update-existing", ...ENV]);
+    const run = await svc(["config", "apply", "--update-existing"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Apply complete: 3 created, 1 updated, 0 deleted in \d+\.\ds$/m);
     expect(run.stdout).toMatch(/^Outputs\n {2}function\.hello +https:\/\/\S+$/m);
     expectNoSecrets(run);
-    const again = await svc(["config", "plan", "--detailed-exitcode", ...ENV]);
+    const again = await svc(["config", "plan", "--detailed-exitcode"]);
     expect(again.code).toBe(0);
     expect(again.stdout.startsWith("No changes. Branch main matches svc.ts.\n")).toBe(true);
-    const noop = await svc(["deploy", "--json", ...ENV]);
+    const noop = await svc(["deploy", "--json"]);
     expect(noop.code).toBe(0);
     expect(planDocumentSchema.parse(JSON.parse(noop.stdout)).result).toMatchObject({ status: "no-changes" });
   });
 
   it("prints the apply document with --json, validated against the schema", async () => {
-    const run = await svc(["deploy", "--json", "--yes", ...ENV]);
+    const run = await svc(["deploy", "--json", "--yes"]);
     expect(run.code).toBe(0);
     const doc = planDocumentSchema.parse(JSON.parse(run.stdout));
     expect(doc.command).toBe("apply");
@@ -154,15 +134,15 @@ describe("svc config apply", () => {
   });
 
   it("prints only the target, the result line and errors with --quiet", async () => {
-    const run = await svc(["config", "apply", "--yes", "--quiet", ...ENV]);
+    const run = await svc(["config", "apply", "--yes", "--quiet"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Apply complete: 3 created, 1 updated, 0 deleted in \d+\.\ds\n$/);
     expect(run.stderr).toMatch(/^Target: project [^\n]+\n$/);
   });
 
   it("lists applied, failed and skipped changes after a partial failure (exit 7)", async () => {
-    emu.state.faults.set("status=500,method=POST,path=/api/v2/projects/*/branches/*/triggers");
-    const run = await svc(["config", "apply", "--yes", ...ENV]);
+    emu().state.faults.set("status=500,method=POST,path=/api/v2/projects/*/branches/*/triggers");
+    const run = await svc(["config", "apply", "--yes"]);
     expect(run.code).toBe(7);
     expect(run.stderr).toContain("error PLATFORM_APPLY_FAILED");
     expect(run.stdout).toContain("Applied (3)");
@@ -172,22 +152,22 @@ describe("svc config apply", () => {
   });
 
   it("exits 1 when the only change fails before anything was applied", async () => {
-    await svc(["config", "apply", "--yes", ...ENV]);
-    writeFileSync(join(cwd, "svc.ts"), readFileSync(join(cwd, "svc.ts"), "utf8").replace('cron: "0 * * * *"', 'cron: "30 * * * *"'));
-    emu.state.faults.set("status=500,method=PATCH,path=/api/v2/projects/*/branches/*/triggers/*");
-    const run = await svc(["config", "apply", "--yes", ...ENV]);
+    await svc(["config", "apply", "--yes"]);
+    writeFileSync(join(cwd(), "svc.ts"), readFileSync(join(cwd(), "svc.ts"), "utf8").replace('cron: "0 * * * *"', 'cron: "30 * * * *"'));
+    emu().state.faults.set("status=500,method=PATCH,path=/api/v2/projects/*/branches/*/triggers/*");
+    const run = await svc(["config", "apply", "--yes"]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain("Applied (0)\n  nothing was applied");
   });
 
   it("stops on Ctrl-C, says what was applied, and exits 130", async () => {
-    await emu.close();
-    emu = await startTestEmulator({ timings: { opSchedulingMs: 0, opRunMs: 20, deployPendingMs: 10, deployBuildMs: 20_000, domainActivationMs: 10, claimTransferMs: 10 } });
+    // An emulator whose builds take long enough to interrupt one.
+    const slow = await startTestEmulator({ timings: { opSchedulingMs: 0, opRunMs: 20, deployPendingMs: 10, deployBuildMs: 20_000, domainActivationMs: 10, claimTransferMs: 10 } });
     let sent = false;
     let seen = "";
-    const run = await runSvc(["config", "apply", "--yes", ...ENV], {
-      cwd,
-      env: emulatorEnv(emu),
+    const run = await runSvc(["config", "apply", "--yes", "--env", ".env.ci"], {
+      cwd: cwd(),
+      env: emulatorEnv(slow),
       onStderr: (chunk, child) => {
         seen += chunk;
         if (!sent && /wait function\.hello deployment \d+ running/.test(seen)) {
@@ -195,7 +175,7 @@ describe("svc config apply", () => {
           child.kill("SIGINT");
         }
       },
-    });
+    }).finally(() => slow.close());
     expect(sent).toBe(true);
     expect(run.code).toBe(130);
     expect(run.stderr).toContain("Interrupted: finishing what is in flight, starting nothing new");
@@ -206,63 +186,63 @@ describe("svc config apply", () => {
 
 describe("saved plans", () => {
   it("writes the plan with mode 0600 and applies exactly it", async () => {
-    const plan = await svc(["config", "plan", "--out", "plan.json", "--detailed-exitcode", ...ENV]);
+    const plan = await svc(["config", "plan", "--out", "plan.json", "--detailed-exitcode"]);
     expect(plan.code).toBe(2);
-    expect(statSync(join(cwd, "plan.json")).mode & 0o777).toBe(0o600);
-    const saved = readFileSync(join(cwd, "plan.json"), "utf8");
+    expect(statSync(join(cwd(), "plan.json")).mode & 0o777).toBe(0o600);
+    const saved = readFileSync(join(cwd(), "plan.json"), "utf8");
     expect(saved).not.toContain(PLANTED_SECRET);
-    const apply = await svc(["config", "apply", "plan.json", "--update-existing", ...ENV]);
+    const apply = await svc(["config", "apply", "plan.json", "--update-existing"]);
     expect(apply.code).toBe(0);
     expect(apply.stderr).toMatch(/^Project .*\[plan\.json\]$/m);
-    const twice = await svc(["config", "apply", "plan.json", "--update-existing", ...ENV]);
+    const twice = await svc(["config", "apply", "plan.json", "--update-existing"]);
     expect(twice.code).toBe(0);
     expect(twice.stdout).toContain("Nothing to apply: branch main already matches plan.json (was it applied already?)");
   });
 
   it("refuses a stale plan with exit 6 and applies nothing", async () => {
-    await svc(["config", "plan", "--out", "plan.json", ...ENV]);
-    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
-    await api.createBucket({ projectId: emu.projectId, branchId: emu.defaultBranchId, name: "other", access_level: "private" });
-    const run = await svc(["config", "apply", "plan.json", "--yes", ...ENV]);
+    await svc(["config", "plan", "--out", "plan.json"]);
+    const api = createPlatformApi({ apiKey: emu().apiKey, apiHost: emu().apiHost });
+    await api.createBucket({ projectId: emu().projectId, branchId: emu().defaultBranchId, name: "other", access_level: "private" });
+    const run = await svc(["config", "apply", "plan.json", "--yes"]);
     expect(run.code).toBe(6);
     expect(run.stderr).toContain("error PLATFORM_STALE_PLAN: Branch main changed after the plan was made.");
     expect(run.stderr).toContain("hint: Re-plan");
   });
 
   it("refuses a file that is not a saved plan with exit 6", async () => {
-    writeFileSync(join(cwd, "plan.json"), "{ not json");
-    const run = await svc(["config", "apply", "plan.json", ...ENV]);
+    writeFileSync(join(cwd(), "plan.json"), "{ not json");
+    const run = await svc(["config", "apply", "plan.json"]);
     expect(run.code).toBe(6);
     expect(run.stderr).toContain("error CLI_PLAN_UNREADABLE: plan.json is not a saved plan:");
   });
 
   it("refuses a plan made for another branch", async () => {
-    await svc(["config", "plan", "--out", "plan.json", ...ENV]);
-    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
-    const created = await api.createBranch({ projectId: emu.projectId, branch: { name: "other" }, endpoints: [{ type: "read_write" }] });
-    const run = await svc(["config", "apply", "plan.json", "--branch", created.branch.id, ...ENV]);
+    await svc(["config", "plan", "--out", "plan.json"]);
+    const api = createPlatformApi({ apiKey: emu().apiKey, apiHost: emu().apiHost });
+    const created = await api.createBranch({ projectId: emu().projectId, branch: { name: "other" }, endpoints: [{ type: "read_write" }] });
+    const run = await svc(["config", "apply", "plan.json", "--branch", created.branch.id]);
     expect(run.code).toBe(6);
-    expect(run.stderr).toContain(`plan.json targets branch main (${emu.defaultBranchId})`);
+    expect(run.stderr).toContain(`plan.json targets branch main (${emu().defaultBranchId})`);
   });
 });
 
 describe("network options", () => {
   it("logs one line per engine read with --verbose, from the engine's events, without the key", async () => {
-    const run = await svc(["config", "plan", "--verbose", ...ENV]);
+    const run = await svc(["config", "plan", "--verbose"]);
     expect(run.code).toBe(0);
-    const projectReads = run.stderr.split("\n").filter((l) => l.startsWith(`http GET /projects/${emu.projectId} `));
+    const projectReads = run.stderr.split("\n").filter((l) => l.startsWith(`http GET /projects/${emu().projectId} `));
     // The engine's wave-1 read; the CLI's own target resolution is not logged a second time.
     expect(projectReads).toHaveLength(1);
     expect(projectReads[0]).toMatch(/^http GET \/projects\/[a-z0-9-]+ 200 \d+ms rid=[0-9a-f-]{36}$/);
-    expect(run.stderr).toMatch(new RegExp(`^http GET /projects/${emu.projectId}/branches/${emu.defaultBranchId}/\\S+ 200 \\d+ms rid=`, "m"));
+    expect(run.stderr).toMatch(new RegExp(`^http GET /projects/${emu().projectId}/branches/${emu().defaultBranchId}/\\S+ 200 \\d+ms rid=`, "m"));
     expectNoSecrets(run);
   });
 
   it("logs the reads of status with --verbose, and none without it", async () => {
-    const verbose = await svc(["config", "status", "--verbose", ...ENV]);
-    const quiet = await svc(["config", "status", ...ENV]);
+    const verbose = await svc(["config", "status", "--verbose"]);
+    const quiet = await svc(["config", "status"]);
     expect(verbose.code).toBe(0);
-    expect(verbose.stderr).toMatch(new RegExp(`^http GET /projects/${emu.projectId} 200 \\d+ms rid=`, "m"));
+    expect(verbose.stderr).toMatch(new RegExp(`^http GET /projects/${emu().projectId} 200 \\d+ms rid=`, "m"));
     expect(quiet.stderr).not.toMatch(/^http /m);
     expectNoSecrets(verbose);
   });
@@ -285,11 +265,11 @@ describe("network options", () => {
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     try {
-      const proxied = await svc(["config", "status", "--quiet"], { HTTP_PROXY: proxyUrl, NO_PROXY: "" });
+      const proxied = await svc(["config", "status", "--quiet"], { env: { HTTP_PROXY: proxyUrl, NO_PROXY: "" } });
       expect(proxied.code).toBe(0);
       expect(tunnels.length).toBeGreaterThan(0);
       const count = tunnels.length;
-      const direct = await svc(["config", "status", "--quiet"], { HTTP_PROXY: proxyUrl, NO_PROXY: "127.0.0.1" });
+      const direct = await svc(["config", "status", "--quiet"], { env: { HTTP_PROXY: proxyUrl, NO_PROXY: "127.0.0.1" } });
       expect(direct.code).toBe(0);
       expect(tunnels.length).toBe(count);
     } finally {

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderPlanDot, renderPlanMermaid } from "../../../src/cli/views/graph.js";
 import type { Change, PushResult } from "../../../src/model/plan.js";
 import { launchBrowser, SKIP_BROWSER } from "../instant/browser.js";
-import { ROOT, sharedEmulatorProject } from "./harness.js";
+import { ROOT, useEmulatorProject } from "./harness.js";
 
-const { svc } = sharedEmulatorProject();
+const { svc } = useEmulatorProject();
 
 /** A plan with every action and a chain, as the engine would order it. */
 function syntheticPlan(): PushResult {

@@ -2,12 +2,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createPlatformApi } from "../../../src/api/index.js";
-import { emulatorEnv, runSvc, useEmulatorProject, type RunResult } from "./harness.js";
+import { useEmulatorProject } from "./harness.js";
 
-const project = useEmulatorProject();
-
-const ENV = ["--env", ".env.ci"];
-const svc = (args: string[]): Promise<RunResult> => runSvc([...args, ...ENV], { cwd: project.cwd(), env: emulatorEnv(project.emu()) });
+const project = useEmulatorProject({ per: "test" });
+const { svc } = project;
 
 describe("the text plan says everything applying it needs", () => {
   it("names --allow-protected under the summary on a protected branch", async () => {
@@ -50,7 +48,7 @@ describe("a pulled file", () => {
     writeFileSync(join(project.cwd(), "pulled.ts"), pulled.stdout);
     const plan = await svc(["config", "plan", "--config", "pulled.ts"]);
     expect(plan.stdout.startsWith("No changes. Branch main matches pulled.ts.\n")).toBe(true);
-    const preview = await runSvc(["branch", "create", "pr-3", "--config", "pulled.ts", "--json", ...ENV], { cwd: project.cwd(), env: emulatorEnv(project.emu()) });
+    const preview = await svc(["branch", "create", "pr-3", "--config", "pulled.ts", "--json"]);
     expect(preview.code).toBe(0);
     const created = (await api.listBranches({ projectId: project.emu().projectId })).find((b) => b.name === "pr-3");
     expect(created?.protected).toBe(false);

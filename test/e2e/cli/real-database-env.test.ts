@@ -11,13 +11,13 @@ import { promisify } from "node:util";
 import { parse } from "dotenv";
 import { beforeAll, describe, expect, it } from "vitest";
 import { physicalName } from "../../../src/emulator/postgres/branch-databases.js";
-import { emulatorEnv, runSvc, sharedEmulatorProject } from "./harness.js";
+import { emulatorEnv, runSvc, useEmulatorProject } from "./harness.js";
 
 beforeAll(async () => {
   const psql = await promisify(execFile)("psql", ["--version"]).catch(() => null);
   if (psql === null) throw new Error("psql is missing: install it with `apt-get install -y --no-install-recommends postgresql-client`");
 });
-const shared = sharedEmulatorProject({ realDatabases: true });
+const shared = useEmulatorProject({ emulator: { realDatabases: true } });
 
 async function psql(url: string, sql: string): Promise<string> {
   const { stdout } = await promisify(execFile)("psql", [url, "-v", "ON_ERROR_STOP=1", "-Atc", sql], { env: { PATH: process.env.PATH ?? "" } });

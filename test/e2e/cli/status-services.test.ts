@@ -1,15 +1,16 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { emulatorEnv, runSvc, useEmulatorProject, type RunResult } from "./harness.js";
+import { useEmulatorProject } from "./harness.js";
 
 // The fixture policy, plus a custom domain for function hello on the default branch.
-const project = useEmulatorProject((cwd) => {
-  const policy = readFileSync(join(cwd, "svc.ts"), "utf8").replace('source: "./functions/hello",', 'source: "./functions/hello", customDomains: ["shop.example.com"],');
-  writeFileSync(join(cwd, "svc.ts"), policy);
+const { svc } = useEmulatorProject({
+  per: "test",
+  prepare: (cwd) => {
+    const policy = readFileSync(join(cwd, "svc.ts"), "utf8").replace('source: "./functions/hello",', 'source: "./functions/hello", customDomains: ["shop.example.com"],');
+    writeFileSync(join(cwd, "svc.ts"), policy);
+  },
 });
-
-const svc = (args: string[]): Promise<RunResult> => runSvc([...args, "--env", ".env.ci"], { cwd: project.cwd(), env: emulatorEnv(project.emu()) });
 
 describe("what status and branch create show", () => {
   it("status lists every function's URL, the triggers and the custom domains with their CNAME targets, in text and JSON", async () => {

@@ -2,9 +2,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { planDocumentSchema } from "../../../src/cli/views/json-schema.js";
-import { sharedEmulatorProject } from "./harness.js";
+import { useEmulatorProject } from "./harness.js";
 
-const { emu, cwd, svc } = sharedEmulatorProject();
+const { emu, cwd, svc } = useEmulatorProject();
 const VERIFIED = "Verified on a local replica: applying this plan converges";
 
 describe("svc config plan --verify", () => {
