@@ -1,7 +1,14 @@
 /**
  * `renderPolicySource(pulled)`: a pulled branch as deterministic `svc.ts` text (policy.md §14).
- * Loading the text yields a config equal to `pulled.config`.
+ * Loading the text yields a config equal to `pulled.config`. Where a kind descriptor owns an
+ * object (the Data API settings, the branch tuning, its compute settings), its fields render as
+ * the descriptor says: fields a pull does not write are left out, durations as text (`"1h"`).
  */
+import { formatDuration } from "../config/durations.js";
+import { BRANCH_SETTINGS } from "../model/kinds/branch.js";
+import { COMPUTE_SETTINGS } from "../model/kinds/compute.js";
+import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
+import type { FieldDescriptor } from "../model/kinds/field.js";
 
 /** What rendering needs from a `PulledBranchConfig` (engine.md §11). */
 export interface RenderablePulledConfig {
@@ -17,17 +24,37 @@ function renderKey(key: string): string {
   return IDENTIFIER.test(key) ? key : JSON.stringify(key);
 }
 
-/** A JSON-like literal with 2-space indentation, JSON-quoted strings and keys in their given order. */
-function renderValue(value: unknown, indent: string): string {
+/** The objects a kind descriptor owns, by their path from the top of the policy (`branch`: the tuning). */
+const DESCRIBED: ReadonlyMap<string, readonly FieldDescriptor[]> = new Map<string, readonly FieldDescriptor[]>([
+  ["dataApi.settings", DATA_API_SETTINGS],
+  ["branch", BRANCH_SETTINGS],
+  ["branch.postgres.computeSettings", COMPUTE_SETTINGS],
+]);
+
+/** A descriptor field's value: a duration given in seconds as text (`3600` → `"1h"`). */
+function fieldValue(field: FieldDescriptor | undefined, value: unknown): unknown {
+  const rule = field?.policyRule ?? field?.rule;
+  return rule?.type === "duration" && typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? formatDuration(value) : value;
+}
+
+/**
+ * A JSON-like literal with 2-space indentation, JSON-quoted strings and keys in their given
+ * order; `path` locates the value in the policy, so descriptor-owned objects render their fields.
+ */
+function renderValue(value: unknown, indent: string, path: string): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
-    return `[\n${value.map((v) => `${inner}${renderValue(v, inner)},`).join("\n")}\n${indent}]`;
+    return `[\n${value.map((v) => `${inner}${renderValue(v, inner, `${path}[]`)},`).join("\n")}\n${indent}]`;
   }
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  const fields = DESCRIBED.get(path) ?? [];
+  const entries = Object.entries(value).flatMap(([key, v]): [string, unknown][] => {
+    const field = fields.find((f) => f.policyKey === key);
+    return v === undefined || field?.pulled === false ? [] : [[key, fieldValue(field, v)]];
+  });
   if (entries.length === 0) return "{}";
-  return `{\n${entries.map(([k, v]) => `${inner}${renderKey(k)}: ${renderValue(v, inner)},`).join("\n")}\n${indent}}`;
+  return `{\n${entries.map(([k, v]) => `${inner}${renderKey(k)}: ${renderValue(v, inner, `${path}.${k}`)},`).join("\n")}\n${indent}}`;
 }
 
 /** The tuning the pulled closure returns for the branch it was pulled from. */
@@ -49,16 +76,16 @@ export function renderPolicySource(pulled: RenderablePulledConfig): string {
     "export default defineConfig({",
   ];
   const { auth, dataApi, roles, databases, branch } = pulled.config;
-  if (auth !== undefined) lines.push(`  auth: ${renderValue(auth, "  ")},`);
-  if (dataApi !== undefined) lines.push(`  dataApi: ${renderValue(dataApi, "  ")},`);
-  if (roles !== undefined) lines.push(`  roles: ${renderValue(roles, "  ")},`);
-  if (databases !== undefined) lines.push(`  databases: ${renderValue(databases, "  ")},`);
+  if (auth !== undefined) lines.push(`  auth: ${renderValue(auth, "  ", "auth")},`);
+  if (dataApi !== undefined) lines.push(`  dataApi: ${renderValue(dataApi, "  ", "dataApi")},`);
+  if (roles !== undefined) lines.push(`  roles: ${renderValue(roles, "  ", "roles")},`);
+  if (databases !== undefined) lines.push(`  databases: ${renderValue(databases, "  ", "databases")},`);
   const isDefault = pulled.branch.isDefault === true;
   const tuning = tuningOf(branch, pulled.branch.name, isDefault);
   if (tuning !== undefined) {
     // The tuning applies to the kind of branch it was pulled from (default or not), so a preview
     // created from a pulled default branch's file does not inherit its protection.
-    const [onDefault, onOthers] = isDefault ? [renderValue(tuning, "  "), "{}"] : ["{}", renderValue(tuning, "  ")];
+    const [onDefault, onOthers] = isDefault ? [renderValue(tuning, "  ", "branch"), "{}"] : ["{}", renderValue(tuning, "  ", "branch")];
     lines.push(`  branch: (t) => (t.isDefault ? ${onDefault} : ${onOthers}),`);
   }
   lines.push("});");

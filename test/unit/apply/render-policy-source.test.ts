@@ -57,6 +57,20 @@ describe("renderPolicySource", () => {
     expect(renderPolicySource(preview)).toContain('  branch: (t) => (t.isDefault ? {} : {\n    ttl: "7d",\n  }),');
   });
 
+  it("renders the durations of the branch and compute descriptors as text, other numbers as they are", () => {
+    const seconds = {
+      ...pulled,
+      config: {
+        dataApi: { settings: { jwtCacheMaxLifetime: 3600 } },
+        branch: () => ({ ttl: 604_800, postgres: { computeSettings: { autoscalingLimitMaxCu: 2, suspendTimeout: 300 } } }),
+      },
+    };
+    const text = renderPolicySource(seconds);
+    expect(text).toContain("      jwtCacheMaxLifetime: 3600,\n");
+    expect(text).toContain('    ttl: "1w",\n');
+    expect(text).toContain('        autoscalingLimitMaxCu: 2,\n        suspendTimeout: "5m",\n');
+  });
+
   it("is deterministic and omits what the pulled config omits", () => {
     const bare = { ...pulled, config: { branch: () => ({ protected: false }) }, preview: undefined };
     const text = renderPolicySource(bare);
