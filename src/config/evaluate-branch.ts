@@ -1,6 +1,7 @@
 /**
  * Evaluates the branch closure once and validates its result (policy.md §10.1–§10.2): a throw
- * or a promise becomes a `ConfigValidationError` on `branch` naming the branch; tuning issues
+ * or a promise becomes a `ConfigValidationError` on `branch` naming the branch (and, for a throw
+ * in a loaded file, its `file:line:column`); tuning issues
  * carry paths starting with `branch.`.
  */
 import { ConfigValidationError, ErrorCode, isPlatformError, type ConfigIssue, type ConfigValidationContext } from "../errors/index.js";
@@ -11,6 +12,7 @@ import type { BranchClosure } from "./policy-types.js";
 import type { BranchTarget } from "../model/desired-state.js";
 import { branchTuningSchema, type ParsedBranchTuning, type ParsedFunctionTuning } from "./schemas/branch-tuning.js";
 import { messageOf } from "./validate-static.js";
+import { policyStackLocation } from "./policy-stack-location.js";
 
 /** The validated tuning and where its function overrides came from. */
 export interface EvaluatedTuning {
@@ -61,8 +63,9 @@ function callOnce(closure: BranchClosure, target: Readonly<BranchTarget>, contex
   } catch (err) {
     // An exceeded time limit or an exit attempt is a load failure of its own (evaluation-guard.ts).
     if (isPlatformError(err, ErrorCode.CONFIG_LOAD_FAILED)) throw err;
+    const at = context.file === undefined ? undefined : policyStackLocation(context.file, err);
     throw new ConfigValidationError(
-      [{ path: "branch", message: `the branch function failed for branch "${target.name}": ${messageOf(err)}` }],
+      [{ path: "branch", message: `the branch function failed for branch "${target.name}": ${messageOf(err)}${at === undefined ? "" : ` (at ${at})`}` }],
       context,
       err,
     );

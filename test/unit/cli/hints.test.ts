@@ -5,6 +5,7 @@ import type { ApiBranch, PlatformApi } from "../../../src/api/platform-api.js";
 import { resolveBranch } from "../../../src/cli/target.js";
 import { describeError, renderErrorText } from "../../../src/cli/views/error-view.js";
 import { loadConfigFromFile } from "../../../src/config/load-config.js";
+import { resolvePolicy } from "../../../src/config/resolve-policy.js";
 import { createClaimableDatabase } from "../../../src/instant/index.js";
 import { createTempTree } from "../../helpers/temp-dir.js";
 
@@ -63,6 +64,14 @@ describe("a svc.ts that exists but fails", () => {
     const column = line.indexOf("trim") + 1;
     expect(text).toContain(`(at ${tree.path("svc.ts")}:3:${column})`);
     expect(text).toContain(`hint: Fix ${tree.path("svc.ts")}:3:${column} (the error above)`);
+  });
+
+  it("names file:line:column of a throw in the branch closure", async () => {
+    const line = "  branch: (b) => ({ compute: { suspendTimeout: (process.env.SVC_HINT_TEST_UNSET as unknown as string).length } }),";
+    tree.write("svc.ts", `export default {\n${line}\n};\n`);
+    const { config } = await loadConfigFromFile({ cwd: tree.root });
+    const text = await printed(Promise.resolve().then(() => resolvePolicy(config, { id: "br-1", name: "main", exists: true })));
+    expect(text).toContain(`the branch function failed for branch "main": Cannot read properties of undefined (reading 'length') (at ${tree.path("svc.ts")}:2:${line.indexOf("length") + 1})`);
   });
 
   it("gives top-level-await advice that does not point into the synchronous branch closure", async () => {
