@@ -34,7 +34,7 @@ export async function inspectWith(api: PlatformApi, projectId: string, branchId:
   const ref = { projectId, branchId };
   const project = await inReadWave(emit, 1, () => api.getProject({ projectId }));
 
-  const [branches, endpoints, databases, roles, auth, buckets, functions, credentials] = await inReadWave(emit, 2, () => Promise.allSettled([
+  const [branches, endpoints, databases, roles, auth, buckets, functions, credentials, triggers, customDomains] = await inReadWave(emit, 2, () => Promise.allSettled([
     api.listBranches({ projectId }),
     api.listEndpoints(ref),
     api.listDatabases(ref),
@@ -43,6 +43,8 @@ export async function inspectWith(api: PlatformApi, projectId: string, branchId:
     noneIfUnavailable(api.listBuckets(ref), []),
     noneIfUnavailable(api.listFunctions(ref), []),
     noneIfUnavailable(api.listCredentials(ref), []),
+    noneIfUnavailable(api.listTriggers(ref), []),
+    noneIfUnavailable(api.listCustomDomains(ref), []),
   ]));
   const allBranches = settled(branches);
   const branch = allBranches.find((b) => b.id === branchId);
@@ -63,6 +65,8 @@ export async function inspectWith(api: PlatformApi, projectId: string, branchId:
     buckets: settled(buckets),
     functions: settled(functions),
     credentials: settled(credentials),
+    triggers: settled(triggers),
+    customDomains: settled(customDomains),
   });
 }
 

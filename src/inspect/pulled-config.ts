@@ -2,7 +2,20 @@
  * The live branch as a policy (policy.md §14, seed 002 `PulledBranchConfig`). Pure: builds the
  * result from records already read.
  */
-import type { ApiAuthIntegration, ApiBranch, ApiBucket, ApiCredential, ApiDataApi, ApiDatabase, ApiEndpoint, ApiFunction, ApiProject, ApiRole } from "../api/wire-types.js";
+import type {
+  ApiAuthIntegration,
+  ApiBranch,
+  ApiBucket,
+  ApiCredential,
+  ApiCustomDomain,
+  ApiDataApi,
+  ApiDatabase,
+  ApiEndpoint,
+  ApiFunction,
+  ApiProject,
+  ApiRole,
+  ApiTrigger,
+} from "../api/wire-types.js";
 import { defineConfig } from "../config/define-config.js";
 import { policyValueOf } from "../config/schemas/fields.js";
 import type { BranchTuning, ComputeSettings, DataApiDef, DataApiSettingsDef, DatabaseDef, PolicyConfig, RoleDef } from "../config/policy-types.js";
@@ -12,6 +25,7 @@ import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { fromWire } from "../model/kinds/field.js";
 import { databaseNameIssue, roleNameIssue } from "../rules/pg-names.js";
 import { compareCodePoints, normalizeCompute, normalizeTimestamp } from "./normalize.js";
+import { type PulledCustomDomain, type PulledTrigger, pulledCustomDomains, pulledTriggers } from "./pulled-triggers-domains.js";
 import { DEFAULT_SERVICE_DATABASE } from "./read-needs.js";
 
 /** A credential as `pullConfig` shows it: metadata, never secrets. */
@@ -29,11 +43,18 @@ export interface PulledBranchConfig {
   branch: { id: string; name: string; parent?: string; isDefault: boolean; protected: boolean; expiresAt?: string };
   /** A policy that passes `defineConfig`; planning it against this branch gives no changes. */
   config: PolicyConfig;
-  /** Live items the policy does not carry; omitted when all three lists are empty. */
+  /**
+   * Live items the policy does not carry (functions have no source to pull, and triggers and
+   * hostnames may only name declared functions); omitted when every list is empty.
+   */
   preview?: {
     buckets: { name: string; access: string }[];
     functions: { slug: string; name: string }[];
     credentials: PulledCredential[];
+    /** The branch's own triggers (not inherited ones) as `triggers` would declare them. */
+    triggers: PulledTrigger[];
+    /** Hostnames registered to the branch's functions, as each function's `customDomains` would list them. */
+    customDomains: PulledCustomDomain[];
   };
 }
 
@@ -53,6 +74,8 @@ export interface PulledBranchRecords {
   buckets: readonly ApiBucket[];
   functions: readonly ApiFunction[];
   credentials: readonly ApiCredential[];
+  triggers: readonly ApiTrigger[];
+  customDomains: readonly ApiCustomDomain[];
 }
 
 /** Builds the pulled config; the policy is validated through `defineConfig`. */
@@ -79,7 +102,9 @@ export function buildPulledBranchConfig(records: PulledBranchRecords): PulledBra
     .filter((c) => c.revoked_at === undefined)
     .map(pulledCredential)
     .sort((a, b) => compareCodePoints(a.tokenId, b.tokenId));
-  const hasPreview = buckets.length + functions.length + credentials.length > 0;
+  const triggers = pulledTriggers(records.triggers);
+  const customDomains = pulledCustomDomains(records.customDomains);
+  const hasPreview = buckets.length + functions.length + credentials.length + triggers.length + customDomains.length > 0;
 
   return {
     project: {
@@ -98,7 +123,7 @@ export function buildPulledBranchConfig(records: PulledBranchRecords): PulledBra
       ...(branch.expires_at === undefined ? {} : { expiresAt: normalizeTimestamp(branch.expires_at) }),
     },
     config: defineConfig(policy),
-    ...(hasPreview ? { preview: { buckets, functions, credentials } } : {}),
+    ...(hasPreview ? { preview: { buckets, functions, credentials, triggers, customDomains } } : {}),
   };
 }
 

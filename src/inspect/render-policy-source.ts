@@ -15,7 +15,13 @@ export interface RenderablePulledConfig {
   project: { id: string; name: string };
   branch: { id: string; name: string; isDefault?: boolean };
   config: { auth?: unknown; dataApi?: unknown; roles?: unknown; databases?: unknown; branch?: unknown };
-  preview?: { buckets?: { name: string; access: string }[]; functions?: { slug: string; name: string }[] };
+  preview?: {
+    buckets?: { name: string; access: string }[];
+    functions?: { slug: string; name: string }[];
+    /** Triggers in policy form with their names (`pulledTriggers`). */
+    triggers?: readonly ({ name: string } & object)[];
+    customDomains?: readonly { domain: string; function: string }[];
+  };
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -63,6 +69,31 @@ function tuningOf(branch: unknown, name: string, isDefault: boolean): unknown {
   return (branch as (t: { name: string; exists: boolean; isDefault: boolean }) => unknown)({ name, exists: true, isDefault }) ?? {};
 }
 
+/** A literal on one line (`{ type: "schedule", cron: "0 3 * * *" }`), for a comment. */
+function renderInline(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
+  if (Array.isArray(value)) return `[${value.map(renderInline).join(", ")}]`;
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  return entries.length === 0 ? "{}" : `{ ${entries.map(([k, v]) => `${renderKey(k)}: ${renderInline(v)}`).join(", ")} }`;
+}
+
+/** The trigger and custom-domain comments: each line is what to declare (next to the functions they name). */
+function triggerAndDomainComments(preview: RenderablePulledConfig["preview"]): string[] {
+  const lines: string[] = [];
+  const triggers = preview?.triggers ?? [];
+  if (triggers.length > 0) {
+    lines.push("", comment("Triggers on this branch (declare them under `triggers`, with the functions they call, to manage them):"));
+    for (const { name, ...definition } of triggers) lines.push(comment(`  ${renderKey(name)}: ${renderInline(definition)},`));
+  }
+  const bySlug = new Map<string, string[]>();
+  for (const d of preview?.customDomains ?? []) bySlug.set(d.function, [...(bySlug.get(d.function) ?? []), d.domain]);
+  if (bySlug.size > 0) {
+    lines.push("", comment("Custom domains on this branch (list them in their function's `customDomains` to manage them):"));
+    for (const [slug, domains] of bySlug) lines.push(comment(`  ${renderKey(slug)}: ${renderInline({ customDomains: domains })},`));
+  }
+  return lines;
+}
+
 function comment(text: string): string {
   return `// ${text.replace(/[\r\n]+/g, " ")}`;
 }
@@ -99,5 +130,6 @@ export function renderPolicySource(pulled: RenderablePulledConfig): string {
     lines.push("", comment("Functions on this branch (declare them under `functions` with a `source` to manage them):"));
     for (const f of functions) lines.push(comment(`  ${f.slug}: { name: ${JSON.stringify(f.name)} }`));
   }
+  lines.push(...triggerAndDomainComments(pulled.preview));
   return `${lines.join("\n")}\n`;
 }

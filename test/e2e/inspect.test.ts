@@ -110,7 +110,7 @@ describe("inspecting a branch on the emulator", () => {
 
     const reads = events.flatMap((e) => (e.type === "read" ? [e] : []));
     expect(reads.filter((r) => r.wave === 1).map((r) => r.request)).toEqual([`GET /projects/${emu.projectId}`]);
-    expect(reads.filter((r) => r.wave === 2)).toHaveLength(8);
+    expect(reads.filter((r) => r.wave === 2)).toHaveLength(10);
     expect(reads.filter((r) => r.wave === 3).map((r) => [r.request, r.status])).toEqual([[expect.stringMatching(/\/data-api\/neondb$/), expect.any(Number)]]);
   });
 

@@ -52,6 +52,31 @@ describe("renderPolicySource", () => {
     );
   });
 
+  it("lists the branch's triggers as `triggers` entries and its hostnames under their functions, each a literal to declare", () => {
+    const triggers = [
+      { name: "nightly", type: "schedule", function: "hello", functionPath: "/cron", cron: "0 3 * * *" },
+      { name: "on-upload", type: "storage_object_created", function: "hello", bucket: "uploads", prefix: "incoming/" },
+    ];
+    const customDomains = [
+      { domain: "a.example.com", function: "hello" },
+      { domain: "b.example.com", function: "hello" },
+    ];
+    const text = renderPolicySource({ ...pulled, preview: { ...pulled.preview, triggers, customDomains } });
+    const section = (heading: string) => {
+      const lines = text.split("\n");
+      const start = lines.findIndex((l) => l.startsWith(`// ${heading}`));
+      const end = lines.indexOf("", start);
+      return lines.slice(start + 1, end === -1 ? undefined : end).map((l) => l.replace(/^\/\/ {3}/, ""));
+    };
+    const evaluate = (body: string[]) => new Function(`return {${body.join("\n")}};`)() as unknown;
+    expect(section("Triggers on this branch")).toEqual([
+      'nightly: { type: "schedule", function: "hello", functionPath: "/cron", cron: "0 3 * * *" },',
+      '"on-upload": { type: "storage_object_created", function: "hello", bucket: "uploads", prefix: "incoming/" },',
+    ]);
+    expect(evaluate(section("Triggers on this branch"))).toEqual(Object.fromEntries(triggers.map(({ name, ...def }) => [name, def])));
+    expect(evaluate(section("Custom domains on this branch"))).toEqual({ hello: { customDomains: ["a.example.com", "b.example.com"] } });
+  });
+
   it("gives a pulled preview's tuning to other previews, never to the default branch", () => {
     const preview = { ...pulled, branch: { id: "br-pr-2", name: "pr-2", isDefault: false }, config: { branch: () => ({ ttl: "7d" }) } };
     expect(renderPolicySource(preview)).toContain('  branch: (t) => (t.isDefault ? {} : {\n    ttl: "7d",\n  }),');

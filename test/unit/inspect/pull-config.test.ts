@@ -56,6 +56,13 @@ describe("pullConfig", () => {
           expiresAt: "2026-04-01T00:00:00Z",
         },
       ],
+      // The branch's own triggers in policy form (cron whitespace collapsed, defaults left out;
+      // the inherited one belongs to the parent's policy) and its hostnames, normalised.
+      triggers: [
+        { name: "nightly", type: "schedule", function: "api", functionPath: "/cron", cron: "0 3 * * *" },
+        { name: "on-upload", type: "storage_object_created", function: "worker", bucket: "uploads", prefix: "incoming/" },
+      ],
+      customDomains: [{ domain: "api.shop.example.com", function: "api" }],
     });
     expect(JSON.stringify(pulled)).not.toMatch(/api_token|s3_secret|nt_live_|nsk_live_/);
   });
@@ -97,6 +104,8 @@ describe("pullConfig", () => {
         [`GET ${mainPath}/buckets`]: { status: 404, body: { code: "not_found", message: "no storage", reason: "org_not_entitled" } },
         [`GET ${mainPath}/functions`]: { status: 200, body: { functions: [] } },
         [`GET ${mainPath}/credentials`]: { status: 200, body: { credentials: [] } },
+        [`GET ${mainPath}/triggers`]: { status: 200, body: { triggers: [] } },
+        [`GET ${mainPath}/custom-domains`]: { status: 200, body: { custom_domains: [] } },
       },
     );
 
