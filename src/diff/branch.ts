@@ -3,6 +3,7 @@ import { COMPUTE_SETTINGS, type ComputeValues } from "../model/kinds/compute.js"
 import { type FieldDescriptor, planKeyOf, sameFieldValue, strongestClass } from "../model/kinds/field.js";
 import type { Json } from "../model/json.js";
 import type { LiveState } from "../model/live-state.js";
+import type { ChangeOp } from "../model/planned-change.js";
 import type { ConflictReport } from "../model/plan.js";
 import type { ResolvedPolicy } from "../model/desired-state.js";
 import { makeChange } from "./change-builder.js";
@@ -29,7 +30,7 @@ export function diffBranch(desired: ResolvedPolicy, live: LiveState, now: Date, 
   const after = { ...before };
   const changed: FieldDescriptor[] = [];
   const reasons: string[] = [];
-  const op: { type: "branch-update"; protected?: boolean; expiresAt?: string | null } = { type: "branch-update" };
+  const op: Extract<ChangeOp, { type: "branch-update" }> = { type: "branch-update" };
 
   if (want.protected !== undefined && !sameFieldValue(protection, want.protected, before.protected)) {
     changed.push(protection);

@@ -2,6 +2,8 @@
  * A change of the plan with what the executor needs to carry it out: produced by `diff/`, run by
  * `apply/`. Plain, secret-free data.
  */
+import type { BranchValues } from "./kinds/branch.js";
+import type { ComputeValues } from "./kinds/compute.js";
 import type { Change } from "./plan.js";
 
 /** The deployment fingerprint of one declared function (engine.md §6). Never shown in plans. */
@@ -22,9 +24,9 @@ export interface FunctionTag {
 /** What the executor does for a change: plain, secret-free data (env values come from the policy). */
 export type ChangeOp =
   /** The planned values are part of the internal digest of saved plans; the handler sends the change's `after`. */
-  | { type: "branch-update"; protected?: boolean; expiresAt?: string | null }
+  | ({ type: "branch-update" } & Partial<BranchValues>)
   /** The planned values are part of the internal digest of saved plans; the handler sends the change's `after`. */
-  | { type: "compute-update"; endpointId: string; minCu?: number; maxCu?: number; suspendTimeoutSeconds?: number }
+  | ({ type: "compute-update"; endpointId: string } & Partial<ComputeValues>)
   /** `database` is part of the internal digest of saved plans; the handler sends the change's `after`. */
   | { type: "auth-create"; database: string }
   | { type: "data-api-create"; database: string }
