@@ -1,7 +1,8 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createPlatformApi } from "../../../src/api/index.js";
+import { planDocumentSchema } from "../../../src/cli/views/json-schema.js";
 import { useEmulatorProject } from "./harness.js";
 
 const project = useEmulatorProject({ per: "test" });
@@ -27,6 +28,21 @@ describe("the text plan says everything applying it needs", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^ {2}~ compute +\[override\]$/m);
     expect(run.stdout).not.toContain("needs --update-existing");
+  });
+
+  it("lists every env change in text, Markdown and JSON: added and removed names, and the names one of whose values may have changed", async () => {
+    expect((await svc(["config", "apply", "--yes"])).code).toBe(0);
+    const policy = join(project.cwd(), "svc.ts");
+    writeFileSync(policy, readFileSync(policy, "utf8").replace('SHORT_FLAG: process.env.SHORT_FLAG ?? "0"', 'SHORT_FLAG: "", NEW_FLAG: "on"'));
+    const edited = { env: { API_TOKEN: "rotated-token-value-5150" } };
+    const valueLine = "env: a value may have changed in one or more of API_TOKEN (values redacted; the platform keeps no values to compare)";
+    const text = await svc(["config", "plan"], edited);
+    expect(text.stdout).toContain(`  ~ function.hello\n      env.NEW_FLAG: (none) -> (sensitive)\n      env.SHORT_FLAG: (sensitive) -> (none)\n      ${valueLine}\n`);
+    const markdown = await svc(["config", "plan", "--markdown"], edited);
+    expect(markdown.stdout).toContain(`~ ${valueLine}\n`);
+    const json = planDocumentSchema.parse(JSON.parse((await svc(["config", "plan", "--json"], edited)).stdout));
+    expect(json.changes.find((c) => c.address === "function.hello")?.fields).toContainEqual({ name: "env", before: "(sensitive)", after: "(sensitive)", sensitive: true, names: ["API_TOKEN"] });
+    for (const run of [text, markdown]) expect(run.stdout + run.stderr).not.toContain("rotated-token-value-5150");
   });
 
   it("says a saved plan was applied already without listing its changes as if they would run", async () => {
