@@ -36,8 +36,9 @@ const JITI_OPTIONS = {
   tsconfigPaths: false,
 } as const satisfies JitiOptions;
 
+const nativeRequire = createRequire(import.meta.url);
 /** Node's CommonJS module cache, which jiti uses for the `.cjs` files it requires natively. */
-const nativeModuleCache = createRequire(import.meta.url).cache;
+const nativeModuleCache = nativeRequire.cache;
 
 /**
  * Evaluates the policy module `file` afresh and returns its exports object (policy.md §12).
@@ -57,13 +58,14 @@ export async function evaluatePolicyModule(file: string, options: { timeoutMs?: 
   } catch (cause) {
     throw unreadablePolicyError(file, cause);
   }
-  const esbuild = await importDependency(file, "esbuild", () => import("esbuild"));
-  // The policy's own transform overlaps loading jiti; its failure is reported like any evaluation error.
+  const esbuild = requireDependency<PolicyEsbuild>(file, "esbuild");
+  // The policy's own transform runs in esbuild's service while this thread loads jiti.
   const transformed = transformPolicyFile(esbuild, file, source).then(
     (code) => ({ code }),
     (error: unknown) => ({ error }),
   );
-  const [{ createJiti }, virtualModules] = await Promise.all([importDependency(file, "jiti", () => import("jiti")), hostModules()]);
+  const { createJiti } = requireDependency<typeof import("jiti")>(file, "jiti");
+  const virtualModules = await hostModules();
   const cachedBefore = new Set(Object.keys(nativeModuleCache));
   try {
     const ready = await transformed;
@@ -96,10 +98,14 @@ function warmUpSyncTransform(esbuild: PolicyEsbuild, code: string): void {
   syncTransformStarted = true;
 }
 
-/** Imports a package the evaluation needs; a missing one is a `ConfigLoadError` naming it. */
-async function importDependency<T>(file: string, name: string, load: () => Promise<T>): Promise<T> {
+/**
+ * Loads a package the evaluation needs with `require`: both are CommonJS, and `import()` of them
+ * costs several times more (Node scans a CommonJS module imported from ESM for its exports). A
+ * missing one is a `ConfigLoadError` naming it.
+ */
+function requireDependency<T>(file: string, name: "jiti" | "esbuild"): T {
   try {
-    return await load();
+    return nativeRequire(name) as T;
   } catch (cause) {
     throw dependencyUnavailableError(file, name, cause);
   }

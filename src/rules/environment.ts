@@ -21,16 +21,14 @@ export const MAX_ENV_NAME_LENGTH = 255;
 /** Valid environment variable names. */
 export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-const utf8 = new TextEncoder();
-
 /** The size in bytes of `env` as the deployment's `environment` part (UTF-8 JSON). */
 export function environmentBytes(env: Readonly<Record<string, string>>): number {
-  return utf8.encode(JSON.stringify(env)).byteLength;
+  return Buffer.byteLength(JSON.stringify(env), "utf8");
 }
 
 /** The size in bytes of one entry (`"NAME":"value",`) of the `environment` part. */
 export function environmentEntryBytes(name: string, value: string): number {
-  return utf8.encode(JSON.stringify({ [name]: value })).byteLength - 1;
+  return Buffer.byteLength(JSON.stringify({ [name]: value }), "utf8") - 1;
 }
 
 /** Whether `name` is a valid environment variable name. */

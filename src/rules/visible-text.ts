@@ -35,8 +35,15 @@ export function unsafeCharacterKind(code: number): UnsafeCharacterKind | null {
   return null;
 }
 
+/**
+ * Every code unit that can be (part of) an unsafe character: a cheap first pass, since nearly all
+ * text has none. Surrogates are listed whole; the exact walk tells paired ones from lone ones.
+ */
+const MAYBE_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff\ud800-\udfff]/;
+
 /** The first unsafe character of `text` (its kind and `\uXXXX` form), or `null` when there is none. */
 export function findUnsafeCharacter(text: string): { kind: UnsafeCharacterKind; escaped: string } | null {
+  if (!MAYBE_UNSAFE.test(text)) return null;
   for (const ch of text) {
     const code = ch.codePointAt(0) ?? 0;
     const kind = unsafeCharacterKind(code);

@@ -6,16 +6,24 @@ let tree: TempTree | undefined;
 afterEach(() => {
   tree?.remove();
   tree = undefined;
-  vi.doUnmock("jiti");
-  vi.doUnmock("esbuild");
+  vi.doUnmock("node:module");
   vi.resetModules();
 });
 
 describe("when a package that evaluates policies cannot be loaded", () => {
   it.each(["jiti", "esbuild"])("names the missing package %s and the policy it could not evaluate", async (name) => {
     vi.resetModules();
-    vi.doMock(name, () => {
-      throw new Error(`Cannot find package '${name}' imported from svc-config`);
+    vi.doMock("node:module", async (importOriginal) => {
+      const actual = await importOriginal<typeof import("node:module")>();
+      const createRequire = (from: string | URL): NodeJS.Require => {
+        const real = actual.createRequire(from);
+        const missing = (id: string): unknown => {
+          if (id === name) throw new Error(`Cannot find module '${name}'`);
+          return real(id);
+        };
+        return Object.assign(missing, real);
+      };
+      return { ...actual, createRequire, default: { ...actual, createRequire } };
     });
     const { loadConfigFromFile } = await import("../../../src/config/load-config.js");
     tree = createTempTree({ ".git/": "", "svc.ts": "export default {};" });
