@@ -97,13 +97,29 @@ export async function inputsUnchanged(inputs: InputHashes, hash: FileHasher): Pr
   return paths.every((path, i) => now[i] === inputs[path]);
 }
 
-/** Reads and writes entries under one cache directory. */
-export class ArchiveCache {
-  private readonly dir: string;
+/**
+ * Archives built in this process, by identity (the latest one each), checked like the directory's:
+ * what lets an operation reuse the archives of the plan before it (engine.md §14, "once per
+ * run") with or without a cache directory. Lives as long as its holder keeps it.
+ */
+export type ArchiveMemory = Map<string, CachedArchive & { inputs: InputHashes }>;
 
-  /** @param cacheDir the cache directory; created on the first write. */
-  constructor(cacheDir: string) {
-    this.dir = join(resolve(cacheDir), CACHE_FORMAT);
+/**
+ * Looks archives up in an {@link ArchiveMemory} first, then in a cache directory (when given),
+ * and stores each new one in both.
+ */
+export class ArchiveCache {
+  private readonly dir: string | undefined;
+
+  /**
+   * @param cacheDir the cache directory (created on the first write); none keeps archives in `memory` only.
+   * @param memory the archives of earlier operations of this run.
+   */
+  constructor(
+    cacheDir: string | undefined,
+    private readonly memory: ArchiveMemory = new Map(),
+  ) {
+    this.dir = cacheDir === undefined ? undefined : join(resolve(cacheDir), CACHE_FORMAT);
   }
 
   /**
@@ -111,17 +127,23 @@ export class ArchiveCache {
    * bytes match their digest; `undefined` otherwise (absent, corrupt, stale).
    */
   async lookup(identity: string, verify: (inputs: InputHashes) => Promise<boolean>): Promise<CachedArchive | undefined> {
+    const remembered = this.memory.get(identity);
+    if (remembered !== undefined && (await verify(remembered.inputs))) return { archive: remembered.archive, warnings: remembered.warnings };
+    if (this.dir === undefined) return undefined;
     const record = parseRecord(await readFile(join(this.dir, `${identity}.json`), "utf8").catch(() => ""));
     if (record === undefined || !(await verify(record.inputs))) return undefined;
     const zip = await readFile(join(this.dir, `${record.zipSha256}.zip`)).catch(() => undefined);
     if (zip === undefined || zip.byteLength !== record.zipBytes || sha256Hex(zip) !== record.zipSha256) return undefined;
     const archive = { zip: new Uint8Array(zip), zipSha256: record.zipSha256, zipBytes: record.zipBytes, unzippedBytes: record.unzippedBytes, entries: record.entries };
+    this.memory.set(identity, { archive, warnings: record.warnings, inputs: record.inputs });
     return { archive, warnings: record.warnings };
   }
 
   /** Stores `built` under `identity` with the hashes of its inputs. Never throws. */
   async store(identity: string, inputs: InputHashes, built: CachedArchive): Promise<void> {
     const { archive, warnings } = built;
+    this.memory.set(identity, { archive, warnings, inputs });
+    if (this.dir === undefined) return;
     const record: CacheRecord = {
       inputs,
       zipSha256: archive.zipSha256,

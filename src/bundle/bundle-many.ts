@@ -8,7 +8,7 @@
 import pLimit from "p-limit";
 import type { ResolvedFunction, ResolvedFunctionConfig } from "../model/desired-state.js";
 import { BundleError, ErrorCode, PlatformError, type BundleFailure } from "../errors/index.js";
-import { ArchiveCache, buildIdentity, createFileHasher, esbuildInputHashes, inputsUnchanged, type FileHasher } from "./archive-cache.js";
+import { ArchiveCache, type ArchiveMemory, buildIdentity, createFileHasher, esbuildInputHashes, inputsUnchanged, type FileHasher } from "./archive-cache.js";
 import {
   asBundleError,
   buildFunctionArchive,
@@ -18,7 +18,7 @@ import {
   type BuildFunctionArchiveOptions,
   type FunctionArchive,
 } from "./archive.js";
-import { locateFunction } from "./entry.js";
+import { locateFunction, type LocatedFunction } from "./entry.js";
 import { esbuildOptions, runEsbuild } from "./esbuild-bundler.js";
 import { esbuildVersion } from "./lazy-modules.js";
 
@@ -44,6 +44,8 @@ export interface BundleFunctionsOptions extends Omit<BuildFunctionArchiveOptions
   onProgress?: (progress: BundleProgress) => void;
   /** The content-addressed archive cache (engine.md §14). @default none: every function is built */
   cacheDir?: string;
+  /** Archives of earlier calls of this run, reused while their inputs are unchanged, and added to. @default none */
+  memory?: ArchiveMemory;
 }
 
 /** An esbuild function waiting for its build. */
@@ -58,12 +60,12 @@ interface EsbuildJob {
 type Outcome = FunctionArchive | BundleError;
 
 /**
- * Bundles `functions` (entry search included) and returns their archives by slug, in input
+ * Bundles `functions` (entry search included, unless already located) and returns their archives by slug, in input
  * order. When any fails, the others still finish and one `BundleError` lists every failure.
  * Throws `PLATFORM_INVALID_OPTIONS` for a concurrency outside 1–16.
  */
 export async function bundleFunctions(
-  functions: readonly ResolvedFunction[],
+  functions: readonly (ResolvedFunction | LocatedFunction)[],
   options: BundleFunctionsOptions = {},
 ): Promise<Map<string, FunctionArchive>> {
   const concurrency = options.concurrency ?? DEFAULT_BUNDLE_CONCURRENCY;
@@ -77,16 +79,16 @@ export async function bundleFunctions(
   const run = new BundleRun(options, pLimit(concurrency));
   await Promise.all(functions.map((fn) => run.start(fn)));
   // Input order, so a batch's entries do not depend on which lookup finished first.
-  const order = new Map(functions.map((fn, i) => [fn.slug, i]));
+  const order = new Map(functions.map((fn, i) => [slugOf(fn), i]));
   const waiting = run.waiting.sort((a, b) => (order.get(a.fn.slug) ?? 0) - (order.get(b.fn.slug) ?? 0));
   await Promise.all(groupJobs(waiting).map((jobs) => run.build(jobs)));
 
   const archives = new Map<string, FunctionArchive>();
   const errors: BundleError[] = [];
   for (const fn of functions) {
-    const outcome = run.outcomes.get(fn.slug);
+    const outcome = run.outcomes.get(slugOf(fn));
     if (outcome instanceof BundleError) errors.push(outcome);
-    else if (outcome !== undefined) archives.set(fn.slug, outcome);
+    else if (outcome !== undefined) archives.set(slugOf(fn), outcome);
   }
   if (errors.length > 0) {
     const failures: BundleFailure[] = errors.flatMap((e) => e.failures);
@@ -107,20 +109,22 @@ class BundleRun {
     private readonly options: BundleFunctionsOptions,
     private readonly limit: ReturnType<typeof pLimit>,
   ) {
-    this.cache = options.cacheDir === undefined ? undefined : new ArchiveCache(options.cacheDir);
+    const { cacheDir, memory } = options;
+    this.cache = cacheDir === undefined && memory === undefined ? undefined : new ArchiveCache(cacheDir, memory);
   }
 
   /**
    * Finds the function's entry, then builds it on its own (custom bundlers, `"none"`, the
    * `bundleFunction` option), reuses its cached archive, or leaves it for a batched build.
    */
-  start(fn: ResolvedFunction): Promise<void> {
+  start(fn: ResolvedFunction | LocatedFunction): Promise<void> {
+    const slug = slugOf(fn);
     return this.limit(async () => {
-      this.progress({ slug: fn.slug, phase: "start" });
+      this.progress({ slug, phase: "start" });
       try {
-        const { config, entry } = await locateFunction(fn);
+        const { config, entry } = "config" in fn ? fn : await locateFunction(fn);
         if (this.options.bundleFunction !== undefined || config.bundler !== "esbuild" || entry === null) {
-          this.settle(fn.slug, await buildFunctionArchive(config, { ...this.options, ...(this.cache ? { cache: this.cache } : {}) }));
+          this.settle(slug, await buildFunctionArchive(config, { ...this.options, ...(this.cache ? { cache: this.cache } : {}) }));
           return;
         }
         const workingDir = this.options.workingDir ?? (await esbuildWorkingDir(config, entry));
@@ -130,10 +134,10 @@ class BundleRun {
           this.waiting.push(job);
           return;
         }
-        hit.warnings.forEach((message) => this.warn(fn.slug, message));
-        this.settle(fn.slug, { slug: fn.slug, ...hit.archive });
+        hit.warnings.forEach((message) => this.warn(slug, message));
+        this.settle(slug, { slug, ...hit.archive });
       } catch (err) {
-        this.settle(fn.slug, asBundleError(fn.slug, err));
+        this.settle(slug, asBundleError(slug, err));
       }
     });
   }
@@ -207,6 +211,10 @@ class BundleRun {
       // A failing warning listener must not fail the bundle.
     }
   }
+}
+
+function slugOf(fn: ResolvedFunction | LocatedFunction): string {
+  return "config" in fn ? fn.config.slug : fn.slug;
 }
 
 /** Jobs with the same build options (working directory, source map), at most {@link MAX_ENTRIES_PER_BUILD} entries a group. */

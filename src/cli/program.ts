@@ -89,6 +89,7 @@ function addApplyFlags(cmd: Command): Command {
     .option("--yes", "skip the prompt; implies --update-existing and --allow-protected, never --allow-data-loss")
     .option("--concurrency <n>", "parallel bundles and in-flight requests, 1-16 (default: 8)", concurrency)
     .option("--allow-external-sources", "ship function sources that resolve outside the policy's directory (default: off)")
+    .option("--no-cache", "neither read nor write the bundle cache (node_modules/.cache/svc-config beside svc.ts)")
     .option("--json", "print the result document (docs/plan-format.md) on stdout");
 }
 
@@ -151,6 +152,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
   const validate = addPolicy(addCommon(config.command("validate").description("check svc.ts offline: no key, no network")))
     .option("--json", "print {formatVersion, command, configPath, valid, issues} on stdout")
     .option("--no-bundle", "skip bundling the functions")
+    .option("--no-cache", "neither read nor write the bundle cache (node_modules/.cache/svc-config beside svc.ts)")
     .option("--allow-external-sources", "accept function sources that resolve outside the policy's directory (default: off)");
   examples(validate, ["svc config validate", "svc config validate --env .env.ci --json"]);
   run(validate, (opts) => runValidate(ctx, opts));
@@ -175,7 +177,8 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option("--verify", "apply the plan to a local replica of what it read (an in-process emulator), plan again, and report whether it converges")
     .option("--detailed-exitcode", "exit 0 no changes, 2 changes (also pending outside --target), 3 blocking conflicts")
     .option("--concurrency <n>", "parallel bundles and reads, 1-16 (default: 8)", concurrency)
-    .option("--allow-external-sources", "bundle function sources that resolve outside the policy's directory (default: off)");
+    .option("--allow-external-sources", "bundle function sources that resolve outside the policy's directory (default: off)")
+    .option("--no-cache", "neither read nor write the bundle cache (node_modules/.cache/svc-config beside svc.ts)");
   examples(plan, ["svc config plan", "svc config plan --markdown --detailed-exitcode --out plan.json > plan.md", "svc config plan --branch name:main --json", "svc config plan --graph dot | dot -Tsvg > plan.svg"]);
   addFleet(plan);
   run(plan, (opts) => (typeof opts.branches === "string" ? runFleet(ctx, { ...(opts as ApplyFlags), branches: opts.branches }, "plan") : runPlan(ctx, opts)));

@@ -12,6 +12,7 @@ import type { EngineEvent } from "../model/events.js";
 import { inReadWave, withApiEvents } from "./events.js";
 import type { PlatformApiPolling, PlatformApiTimeouts } from "../api/client-options.js";
 import { type OperationRuntime, prepareRuntime } from "./options.js";
+import { withMemory } from "./run-archives.js";
 import { bundleAll, preparePlan } from "./prepare-plan.js";
 import { gateAndExecute } from "./push-config.js";
 
@@ -159,7 +160,7 @@ async function createBranchWith(rt: OperationRuntime, config: PolicyConfig, opti
   const projectId = options.projectId;
   const name = options.branchName;
   const desired = resolvePolicy(config, Object.freeze({ name, exists: false, isDefault: false }), options.baseDir === undefined ? {} : { baseDir: options.baseDir });
-  const bundleInput = { allowDataLoss: false, ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}) };
+  const bundleInput = { allowDataLoss: false, ...withMemory(config), ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}) };
   const bundleWarnings: EngineWarning[] = [];
   const bundling = bundleAll(rt, desired, bundleInput, bundleWarnings);
   // Handled below; until then a failing build must not be an unhandled rejection.

@@ -1,6 +1,7 @@
 import type { ResolvedFunctionConfig, ResolvedPolicy } from "../model/desired-state.js";
 import { bundleFunctions } from "../bundle/bundle-many.js";
 import type { FunctionArchive } from "../bundle/archive.js";
+import type { ArchiveMemory } from "../bundle/archive-cache.js";
 import { diffState } from "../diff/diff-state.js";
 import type { DiffResult } from "../diff/plan-types.js";
 import type { FunctionTag } from "../model/planned-change.js";
@@ -59,6 +60,8 @@ export interface PreparePlanInput {
   archives?: ReadonlyMap<string, FunctionArchive>;
   /** The bundler warnings of `archives`, reported with the plan's warnings. */
   archiveWarnings?: readonly EngineWarning[];
+  /** Archives of earlier operations on the same policy (see `run-archives.ts`). */
+  memory?: ArchiveMemory;
   allowDataLoss: boolean;
   now: () => Date;
 }
@@ -70,7 +73,7 @@ export interface PreparePlanInput {
 export async function bundleAll(
   rt: OperationRuntime,
   desired: ResolvedPolicy,
-  input: Pick<PreparePlanInput, "bundleFunction" | "archives">,
+  input: Pick<PreparePlanInput, "bundleFunction" | "archives" | "memory">,
   warnings: EngineWarning[],
   onArchive?: (slug: string, zipSha256: string) => void,
 ): Promise<ReadonlyMap<string, FunctionArchive>> {
@@ -80,6 +83,7 @@ export async function bundleAll(
   return bundleFunctions(desired.functions, {
     concurrency: rt.concurrency,
     ...(rt.cacheDir === undefined ? {} : { cacheDir: rt.cacheDir }),
+    ...(input.memory === undefined ? {} : { memory: input.memory }),
     ...(desired.baseDir === null ? {} : { workingDir: desired.baseDir }),
     ...(input.bundleFunction ? { bundleFunction: input.bundleFunction } : {}),
     onProgress: (p) => {

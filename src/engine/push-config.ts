@@ -1,3 +1,4 @@
+import { withMemory } from "./run-archives.js";
 import type { PolicyConfig } from "../config/policy-types.js";
 import { resolvePolicy } from "../config/resolve-policy.js";
 import type { BranchTarget, ResolvedPolicy } from "../model/desired-state.js";
@@ -142,6 +143,7 @@ export async function pushConfig(config: PolicyConfig, options: PushConfigOption
     const full = await preparePlan(rt, {
       ids: { projectId: options.projectId, branchId: options.branchId },
       resolveDesired: resolverFor(config, options),
+      ...withMemory(config),
       ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}),
       allowDataLoss: options.allowDataLoss ?? false,
       now: () => new Date(),

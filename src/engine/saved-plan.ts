@@ -1,3 +1,4 @@
+import { withMemory } from "./run-archives.js";
 import type { PolicyConfig } from "../config/policy-types.js";
 import { ErrorCode } from "../errors/codes.js";
 import { StalePlanError } from "../errors/engine-errors.js";
@@ -99,6 +100,7 @@ export async function applyPlan(saved: SavedPlan, options: ApplyPlanOptions): Pr
     const full = await preparePlan(rt, {
       ids: { projectId: options.projectId, branchId: options.branchId },
       resolveDesired: resolverFor(options.config, options),
+      ...withMemory(options.config),
       ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}),
       allowDataLoss: options.allowDataLoss ?? false,
       now: () => new Date(),

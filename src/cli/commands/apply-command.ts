@@ -5,7 +5,7 @@ import { declaredDatabasesOf, prepareEnvWriter } from "../write-env.js";
 import { gateAndExecute, type ApplyFlags, type ExecuteInput } from "./gated-run.js";
 import { computePlan, planAgain, selectionOptions, type PlannedRun } from "./plan-command.js";
 import { runSavedPlanApply } from "./saved-plan-apply.js";
-import { engineTuning } from "../engine-tuning.js";
+import { bundleCacheOption, engineTuning } from "../engine-tuning.js";
 
 /** `svc config apply [PLANFILE]` and `svc deploy`. */
 export async function runApply(ctx: CommandContext, planFile: string | undefined, flags: ApplyFlags): Promise<number> {
@@ -65,10 +65,10 @@ function applyGranted(ctx: CommandContext, run: PlannedRun, flags: ApplyFlags): 
       api: run.target.api,
       config: run.policy.config,
       ...granted,
-      bundleFunction: run.bundler,
       signal: ctx.signal,
       onEvent,
       ...engineTuning(ctx.io, flags),
+      ...bundleCacheOption(flags, run.policy.resolvedPath),
       ...selectionOptions(flags),
     });
 }

@@ -17,7 +17,7 @@ import { reportFailure, type ApplyFlags } from "./gated-run.js";
 import { computePlan } from "./plan-command.js";
 import { declaredDatabasesOf, prepareEnvWriter, type WriteEnvFlags } from "../write-env.js";
 import { connect, echoInfo, loadEnv, loadPolicy, printEcho, viewTarget, type Target } from "./target-setup.js";
-import { engineTuning } from "../engine-tuning.js";
+import { bundleCacheOption, engineTuning } from "../engine-tuning.js";
 
 /** Flags of `svc branch create NAME`. */
 export interface BranchCreateFlags extends Omit<ApplyFlags, "branch" | "out" | "markdown" | "detailedExitcode"> {
@@ -92,6 +92,7 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
       onEvent: progress.onEvent,
       ...(flags.allowDataLoss === true ? { allowDataLoss: true } : {}),
       ...engineTuning(ctx.io, flags),
+      ...bundleCacheOption(flags, policy.resolvedPath),
       ...(hooks.annotations === undefined ? {} : { annotations: hooks.annotations }),
     });
   } catch (err) {

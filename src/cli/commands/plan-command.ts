@@ -3,7 +3,6 @@ import { LIBRARY_VERSION } from "../../version.js";
 import type { CommandContext } from "../context.js";
 import type { EnginePort } from "../engine-port.js";
 import { writeFileAtomic } from "../files.js";
-import type { ResolvedFunctionConfig } from "../../model/desired-state.js";
 import type { PushResult } from "../../model/plan.js";
 import type { TargetFlags } from "../target.js";
 import { renderPlanGraph, type GraphFormat } from "../views/graph.js";
@@ -13,7 +12,7 @@ import { renderPlanText } from "../views/text-plan.js";
 import { hasBlockingAnywhere, hasPendingOutside, planNotes } from "../views/plan-notes.js";
 import { summaryLine, type ViewTarget } from "../views/view-model.js";
 import { echoInfo, loadEnv, loadPolicy, printEcho, resolveTarget, viewTarget, type LoadedPolicy, type PolicyFlags, type Target } from "./target-setup.js";
-import { engineTuning } from "../engine-tuning.js";
+import { bundleCacheOption, engineTuning } from "../engine-tuning.js";
 
 /** Flags of `svc config plan`. */
 export interface PlanFlags extends PolicyFlags, TargetFlags {
@@ -30,29 +29,13 @@ export interface PlanFlags extends PolicyFlags, TargetFlags {
   verify?: boolean;
   /** `--graph dot|mermaid`: print the dependency graph instead of the plan. */
   graph?: GraphFormat;
+  /** commander's `--no-cache` sets this to false. */
+  cache?: boolean;
 }
 
 /** The engine's `targets` / `exclude` options for `--target` / `--exclude`. */
 export function selectionOptions(flags: Pick<PlanFlags, "target" | "exclude">): { targets?: string[]; exclude?: string[] } {
   return { ...(flags.target === undefined ? {} : { targets: flags.target }), ...(flags.exclude === undefined ? {} : { exclude: flags.exclude }) };
-}
-
-/**
- * A bundler that builds each slug once per process run, so apply reuses the plan's ZIPs (cli.md §4.5).
- * Bundler warnings (a file `bundler: "none"` excluded, an esbuild warning) go to stderr once each.
- */
-export function memoizedBundler(engine: EnginePort, ctx: Pick<CommandContext, "err">): (fn: ResolvedFunctionConfig) => Promise<Uint8Array> {
-  const cache = new Map<string, Promise<Uint8Array>>();
-  const onWarning = (w: { slug: string; message: string }): void => ctx.err(`warning: function ${w.slug}: ${w.message}\n`);
-  return (fn) => {
-    let zip = cache.get(fn.slug);
-    if (zip === undefined) {
-      zip = engine.buildFunctionBundle(fn, { onWarning });
-      cache.set(fn.slug, zip);
-      zip.catch(() => cache.delete(fn.slug));
-    }
-    return zip;
-  };
 }
 
 /** Everything a plan run produced, for `plan` itself and for `apply`. */
@@ -62,7 +45,6 @@ export interface PlannedRun {
   target: Target;
   view: ViewTarget;
   result: PushResult;
-  bundler: (fn: ResolvedFunctionConfig) => Promise<Uint8Array>;
 }
 
 /**
@@ -75,7 +57,7 @@ export async function computePlan(ctx: CommandContext, flags: PlanFlags, compact
   const policy = await loadPolicy(ctx, engine, flags);
   const target = await resolveTarget(ctx, engine, flags, origins);
   printEcho(ctx, echoInfo(target, policy), compactEcho);
-  return planAgain(ctx, { engine, policy, target, bundler: memoizedBundler(engine, ctx) }, flags);
+  return planAgain(ctx, { engine, policy, target }, flags);
 }
 
 /**
@@ -84,7 +66,7 @@ export async function computePlan(ctx: CommandContext, flags: PlanFlags, compact
  * after its plan was shown (the same policy evaluation and bundles, the branch read afresh).
  */
 export async function planAgain(ctx: CommandContext, run: Omit<PlannedRun, "result" | "view">, flags: PlanFlags): Promise<PlannedRun> {
-  const { engine, policy, target, bundler } = run;
+  const { engine, policy, target } = run;
   const progress = ctx.progress();
   try {
     const result = await engine.plan(policy.config, {
@@ -92,14 +74,14 @@ export async function planAgain(ctx: CommandContext, run: Omit<PlannedRun, "resu
       branchId: target.branch.id,
       api: target.api,
       allowDataLoss: true,
-      bundleFunction: bundler,
       signal: ctx.signal,
       onEvent: progress.onEvent,
       ...engineTuning(ctx.io, flags),
+      ...bundleCacheOption(flags, policy.resolvedPath),
       ...selectionOptions(flags),
       ...(flags.verify === true ? { verify: true } : {}),
     });
-    return { engine, policy, target, view: viewTarget(target, policy.relativePath), result, bundler };
+    return { engine, policy, target, view: viewTarget(target, policy.relativePath), result };
   } finally {
     progress.stop();
   }

@@ -9,10 +9,9 @@ import type { SavedPlan } from "../../v1.js";
 import { resolveBranch } from "../target.js";
 import { changeFields, formatFieldLine, symbolFor } from "../views/plan-fields.js";
 import { gateAndExecute, type ApplyFlags } from "./gated-run.js";
-import { memoizedBundler } from "./plan-command.js";
 import { declaredDatabasesOf, type EnvWriter } from "../write-env.js";
 import { connect, echoInfo, loadEnv, loadPolicy, printEcho, viewTarget, type Target } from "./target-setup.js";
-import { engineTuning } from "../engine-tuning.js";
+import { bundleCacheOption, engineTuning } from "../engine-tuning.js";
 
 /** Reads and checks the shape of a saved plan (`CLI_PLAN_UNREADABLE` otherwise). */
 export function readSavedPlan(cwd: string, file: string): SavedPlan {
@@ -108,8 +107,7 @@ export async function runSavedPlanApply(ctx: CommandContext, file: string, flags
   printEcho(ctx, echoInfo(target, policy), flags.json === true);
   const view = viewTarget(target, policy.relativePath);
   const planned = asResult(saved);
-  const bundler = memoizedBundler(engine, ctx);
-  const baseOptions = { projectId: saved.projectId, branchId: saved.branchId, api, signal: ctx.signal, bundleFunction: bundler, ...engineTuning(ctx.io, flags) };
+  const baseOptions = { projectId: saved.projectId, branchId: saved.branchId, api, signal: ctx.signal, ...engineTuning(ctx.io, flags), ...bundleCacheOption(flags, policy.resolvedPath) };
   const alreadyApplied = (): number => {
     ctx.out(`Nothing to apply: branch ${saved.branchName} already matches ${name} (was it applied already?)\n`);
     return 0;

@@ -1,4 +1,4 @@
-import { toFunctionConfig } from "../../bundle/entry.js";
+import { locateFunction, type LocatedFunction } from "../../bundle/entry.js";
 import { checkSourcesInsideProject } from "../../engine/source-scope.js";
 import type { BranchTarget, ResolvedPolicy } from "../../model/desired-state.js";
 import { ErrorCode } from "../../errors/codes.js";
@@ -7,6 +7,7 @@ import type { CommandContext } from "../context.js";
 import type { EnginePort } from "../engine-port.js";
 import type { PolicyConfig } from "../../v1.js";
 import { stringifyDocument } from "../views/json-plan.js";
+import { bundleCacheOption } from "../engine-tuning.js";
 import { displayPath, loadEnv, loadPolicy, type LoadedPolicy, type PolicyFlags } from "./target-setup.js";
 
 /** Flags of `svc config validate`. */
@@ -16,6 +17,8 @@ export interface ValidateFlags extends PolicyFlags {
   bundle?: boolean;
   /** `--allow-external-sources`: sources outside the policy's directory are not an issue. */
   allowExternalSources?: boolean;
+  /** commander's `--no-cache` sets this to false. */
+  cache?: boolean;
 }
 
 /** One validation issue and the synthetic target it appeared for (`null` = the static policy). */
@@ -53,7 +56,7 @@ function dedupe(issues: readonly ValidateIssue[]): ValidateIssue[] {
   });
 }
 
-async function checkPolicy(engine: EnginePort, config: PolicyConfig, options: { bundle: boolean; allowExternalSources: boolean }): Promise<ValidateIssue[]> {
+async function checkPolicy(engine: EnginePort, config: PolicyConfig, options: { bundle: boolean; allowExternalSources: boolean; cacheDir?: string }): Promise<ValidateIssue[]> {
   const { bundle } = options;
   const issues: ValidateIssue[] = [];
   const resolved: ResolvedPolicy[] = [];
@@ -76,17 +79,20 @@ async function checkPolicy(engine: EnginePort, config: PolicyConfig, options: { 
     }
   }
   const functions = new Map(resolved.flatMap((r) => r.functions.map((f) => [f.slug, f] as const)));
+  const located: LocatedFunction[] = [];
   for (const fn of functions.values()) {
-    let config;
     try {
-      config = await toFunctionConfig(fn);
+      located.push(await locateFunction(fn));
     } catch (err) {
       issues.push({ path: `functions.${fn.slug}.source`, message: err instanceof Error ? err.message : String(err), target: null });
-      continue;
     }
-    if (!bundle) continue;
+  }
+  if (bundle && located.length > 0) {
+    // Built as plan builds them (the policy's directory as esbuild's), so both share cache entries.
+    const baseDir = resolved[0]?.baseDir ?? null;
     try {
-      await engine.buildFunctionBundle(config);
+      const { bundleFunctions } = await import("../../bundle/bundle-many.js");
+      await bundleFunctions(located, { ...(baseDir === null ? {} : { workingDir: baseDir }), ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }) });
     } catch (err) {
       const found = issuesOf(err, null);
       if (found === undefined) throw err;
@@ -99,7 +105,7 @@ async function checkPolicy(engine: EnginePort, config: PolicyConfig, options: { 
 /**
  * `svc config validate` (cli.md §4.7): offline (no key, no network). Loads the `--env` files and
  * the policy, resolves it for the default branch and a new preview branch, checks every function
- * source and, unless `--no-bundle`, bundles each function. Lists every issue; exit 1 if any.
+ * source and, unless `--no-bundle`, bundles each function (through the bundle cache unless `--no-cache`). Lists every issue; exit 1 if any.
  */
 export async function runValidate(ctx: CommandContext, flags: ValidateFlags): Promise<number> {
   const engine = await ctx.engine();
@@ -109,7 +115,11 @@ export async function runValidate(ctx: CommandContext, flags: ValidateFlags): Pr
   let issues: ValidateIssue[];
   try {
     policy = await loadPolicy(ctx, engine, flags);
-    issues = await checkPolicy(engine, policy.config, { bundle: flags.bundle !== false, allowExternalSources: flags.allowExternalSources === true });
+    issues = await checkPolicy(engine, policy.config, {
+      bundle: flags.bundle !== false,
+      allowExternalSources: flags.allowExternalSources === true,
+      ...bundleCacheOption(flags, policy.resolvedPath),
+    });
   } catch (err) {
     const found = issuesOf(err, null);
     if (found === undefined || !isPlatformError(err) || (err.code !== ErrorCode.CONFIG_LOAD_FAILED && err.code !== ErrorCode.CONFIG_INVALID)) throw err;

@@ -50,7 +50,7 @@ describe("outside text is printed escaped", () => {
 describe("function sources and shipped files", () => {
   const FN = "export default () => new Response('ok');\n";
 
-  it("plan names each file bundler none leaves out on stderr", async () => {
+  it("plan names each file bundler none leaves out among its warnings", async () => {
     const dir = policyDir('export default { functions: { api: { name: "Api", source: "./fn", bundler: "none" } } };');
     mkdirSync(join(dir, "fn"));
     writeFileSync(join(dir, "fn", "index.mjs"), FN);
@@ -60,8 +60,8 @@ describe("function sources and shipped files", () => {
     const run = await runSvc(["config", "plan"], { cwd: dir, env: emulatorEnv(emu) });
 
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("warning: function api: excluded .env.local: ");
-    expect(run.stderr).toContain("warning: function api: excluded server.pem: ");
+    expect(run.stdout).toContain("BUNDLER function.api: function api: excluded .env.local: ");
+    expect(run.stdout).toContain("BUNDLER function.api: function api: excluded server.pem: ");
   });
 
   it("validate and plan refuse a source outside the project until --allow-external-sources", async () => {
