@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { sharedEmulatorProject } from "./harness.js";
+import { useEmulatorProject } from "./harness.js";
 
-const project = sharedEmulatorProject();
+const project = useEmulatorProject();
 
 /** The CLI project's policy plus a storage trigger and a hostname, so the branch has one of each kind. */
 function writeFullPolicy(): void {
