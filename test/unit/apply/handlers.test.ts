@@ -18,21 +18,18 @@ function context(fake: FakePlatform, desired: ResolvedPolicy, timing = { deploym
   };
 }
 /** A change carrying `op`; `after` is what it plans (handlers send it). */
+/** An override update of a service or control-plane kind, as the diff plans it. */
+const update = (kind: "branch" | "compute" | "dataApi", fields: string[], before: Json, after: Json, op: ChangeOp) =>
+  makeChange({ address: kind, kind, action: "update", class: "override", fields, before, after, reason: "", op });
 const planned = (op: ChangeOp, after: { [key: string]: Json } = {}) => makeChange({ address: "x", kind: "bucket", action: "update", class: "additive", fields: ["*"], before: null, after, reason: "", op });
 
 describe("change handlers", () => {
   it("waits for the operations of a branch update and reports their ids and the expiry", async () => {
     const fake = createFakePlatform();
-    const change = makeChange({
-      address: "branch",
-      kind: "branch",
-      action: "update",
-      class: "override",
-      fields: ["protected", "expiresAt"],
-      before: { protected: false, expiresAt: null },
-      after: { protected: true, expiresAt: "2026-02-01T00:00:00Z" },
-      reason: "",
-      op: { type: "branch-update", protected: true, expiresAt: "2026-02-01T00:00:00Z" },
+    const change = update("branch", ["protected", "expiresAt"], { protected: false, expiresAt: null }, { protected: true, expiresAt: "2026-02-01T00:00:00Z" }, {
+      type: "branch-update",
+      protected: true,
+      expiresAt: "2026-02-01T00:00:00Z",
     });
     const details = await applyChange(context(fake, policyWith()), change);
     expect(fake.bodies).toEqual([{ method: "updateBranch", body: { protected: true, expires_at: "2026-02-01T00:00:00Z" } }]);
@@ -42,17 +39,13 @@ describe("change handlers", () => {
 
   it("patches the compute with the planned values of the changed settings only, in wire names", async () => {
     const fake = createFakePlatform();
-    const change = makeChange({
-      address: "compute",
-      kind: "compute",
-      action: "update",
-      class: "override",
-      fields: ["autoscalingLimitMaxCu", "suspendTimeout"],
-      before: { autoscalingLimitMinCu: 1, autoscalingLimitMaxCu: 2, suspendTimeout: 300 },
-      after: { autoscalingLimitMinCu: 1, autoscalingLimitMaxCu: 4, suspendTimeout: -1 },
-      reason: "",
-      op: { type: "compute-update", endpointId: "ep-1", maxCu: 4, suspendTimeoutSeconds: -1 },
-    });
+    const change = update(
+      "compute",
+      ["autoscalingLimitMaxCu", "suspendTimeout"],
+      { autoscalingLimitMinCu: 1, autoscalingLimitMaxCu: 2, suspendTimeout: 300 },
+      { autoscalingLimitMinCu: 1, autoscalingLimitMaxCu: 4, suspendTimeout: -1 },
+      { type: "compute-update", endpointId: "ep-1", maxCu: 4, suspendTimeoutSeconds: -1 },
+    );
     await applyChange(context(fake, policyWith()), change);
     expect(fake.bodies[0]).toMatchObject({ method: "updateEndpoint", body: { endpointId: "ep-1", endpoint: { autoscaling_limit_max_cu: 4, suspend_timeout_seconds: -1 } } });
   });
@@ -67,17 +60,13 @@ describe("change handlers", () => {
 
   it("patches the Data API with the planned values of the changed settings only, in wire names", async () => {
     const fake = createFakePlatform();
-    const change = makeChange({
-      address: "dataApi",
-      kind: "dataApi",
-      action: "update",
-      class: "override",
-      fields: ["settings.dbMaxRows", "settings.openapiMode"],
-      before: { enabled: true, settings: { dbMaxRows: 10, dbSchemas: ["public"], openapiMode: "ignore-privileges" } },
-      after: { enabled: true, settings: { dbMaxRows: 20, dbSchemas: ["public"], openapiMode: "disabled" } },
-      reason: "",
-      op: { type: "data-api-update", database: "app", settings: { db_max_rows: 20, openapi_mode: "disabled" } },
-    });
+    const change = update(
+      "dataApi",
+      ["settings.dbMaxRows", "settings.openapiMode"],
+      { enabled: true, settings: { dbMaxRows: 10, dbSchemas: ["public"], openapiMode: "ignore-privileges" } },
+      { enabled: true, settings: { dbMaxRows: 20, dbSchemas: ["public"], openapiMode: "disabled" } },
+      { type: "data-api-update", database: "app", settings: { db_max_rows: 20, openapi_mode: "disabled" } },
+    );
     await applyChange(context(fake, policyWith()), change);
     expect(fake.bodies).toEqual([{ method: "updateDataApi", body: { databaseName: "app", settings: { db_max_rows: 20, openapi_mode: "disabled" } } }]);
   });
