@@ -174,12 +174,12 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
     listRoles: async (ref) =>
       (await send({ method: "GET", path: `${branchPath(ref)}/roles`, schema: z.object({ roles: z.array(RoleSchema) }) })).data.roles,
 
-    createRole: async ({ name, noLogin, ...ref }) =>
+    createRole: async ({ name, fields, ...ref }) =>
       (
         await send({
           method: "POST",
           path: `${branchPath(ref)}/roles`,
-          json: { role: { name, ...(noLogin === true ? { no_login: true } : {}) } },
+          json: { role: { name, ...fields } },
           schema: z.object({ role: RoleSchema, operations: OperationsField }),
         })
       ).data,
@@ -187,22 +187,22 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
     deleteRole: async ({ role, ...ref }) =>
       (await send({ method: "DELETE", path: `${branchPath(ref)}/roles/${seg(role)}`, schema: z.object({ operations: OperationsField }) })).data,
 
-    createDatabase: async ({ name, ownerName, ...ref }) =>
+    createDatabase: async ({ name, fields, ...ref }) =>
       (
         await send({
           method: "POST",
           path: `${branchPath(ref)}/databases`,
-          json: { database: { name, owner_name: ownerName } },
+          json: { database: { name, ...fields } },
           schema: z.object({ database: DatabaseSchema, operations: OperationsField }),
         })
       ).data,
 
-    updateDatabase: async ({ database, ownerName, ...ref }) =>
+    updateDatabase: async ({ database, fields, ...ref }) =>
       (
         await send({
           method: "PATCH",
           path: `${branchPath(ref)}/databases/${seg(database)}`,
-          json: { database: { owner_name: ownerName } },
+          json: { database: fields },
           schema: z.object({ database: DatabaseSchema, operations: OperationsField }),
         })
       ).data,

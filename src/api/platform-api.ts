@@ -250,14 +250,14 @@ export interface PlatformApi {
   listDatabases(params: BranchRef): Promise<ApiDatabase[]>;
   /** `GET …/roles`. */
   listRoles(params: BranchRef): Promise<ApiRole[]>;
-  /** `POST …/roles` `{role: {name, no_login?}}`; the password in the response is dropped, never read. */
-  createRole(params: BranchRef & { name: string; noLogin?: boolean }): Promise<{ role: ApiRole; operations: ApiOperation[] }>;
+  /** `POST …/roles` `{role: {name, ...fields}}` (`fields`: wire names, e.g. `no_login`); the password in the response is dropped, never read. */
+  createRole(params: BranchRef & { name: string; fields: Record<string, unknown> }): Promise<{ role: ApiRole; operations: ApiOperation[] }>;
   /** `DELETE …/roles/{role}` (409 while it owns a database). */
   deleteRole(params: BranchRef & { role: string }): Promise<{ operations: ApiOperation[] }>;
-  /** `POST …/databases` `{database: {name, owner_name}}`. */
-  createDatabase(params: BranchRef & { name: string; ownerName: string }): Promise<{ database: ApiDatabase; operations: ApiOperation[] }>;
-  /** `PATCH …/databases/{db}` `{database: {owner_name}}`. */
-  updateDatabase(params: BranchRef & { database: string; ownerName: string }): Promise<{ database: ApiDatabase; operations: ApiOperation[] }>;
+  /** `POST …/databases` `{database: {name, ...fields}}` (`fields`: wire names, `owner_name`). */
+  createDatabase(params: BranchRef & { name: string; fields: Record<string, unknown> }): Promise<{ database: ApiDatabase; operations: ApiOperation[] }>;
+  /** `PATCH …/databases/{db}` `{database: fields}` (wire names, `owner_name`). */
+  updateDatabase(params: BranchRef & { database: string; fields: Record<string, unknown> }): Promise<{ database: ApiDatabase; operations: ApiOperation[] }>;
   /** `DELETE …/databases/{db}`: the database and its data. */
   deleteDatabase(params: BranchRef & { database: string }): Promise<{ operations: ApiOperation[] }>;
   /** `GET /projects/{p}/connection_uri`: a secret URI. */

@@ -17,6 +17,7 @@ import type { DataApiSettings } from "../model/kinds/data-api.js";
 import { fromPolicy } from "../model/kinds/field.js";
 import { BUCKET_DEFAULTS } from "../model/kinds/bucket.js";
 import { TRIGGER_DEFAULTS } from "../model/kinds/trigger.js";
+import { ROLE_DEFAULTS, ROLE_FIELDS } from "../model/kinds/roles.js";
 import { isOn } from "./schemas/common.js";
 import type { ParsedPolicy } from "./schemas/policy.js";
 import { compareCodePoints, sortedEntries } from "./sort.js";
@@ -72,7 +73,7 @@ export function resolvePolicy(config: PolicyConfig, target: BranchTarget, option
     })),
     functions: resolvedFunctions.functions,
     triggers: resolveTriggers(parsed.triggers ?? {}),
-    roles: sortedEntries(parsed.roles ?? {}).map(([name, role]) => ({ name, login: role.login ?? true })),
+    roles: sortedEntries(parsed.roles ?? {}).map(([name, role]) => ({ name, ...ROLE_DEFAULTS, ...fromPolicy(ROLE_FIELDS, role) })),
     databases: sortedEntries(parsed.databases ?? {}).map(([name, database]) => ({ name, owner: database.owner })),
     prune: {
       functions: parsed.prune?.functions ?? false,

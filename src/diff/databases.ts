@@ -1,6 +1,8 @@
 import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
-import { changeId, existingIds, makeChange } from "./change-builder.js";
+import { DATABASE_FIELDS, type DatabaseValues } from "../model/kinds/databases.js";
+import { sameFieldValue, strongestClass } from "../model/kinds/field.js";
+import { changeId, existingIds, fieldsView, makeChange } from "./change-builder.js";
 import type { DiffSink } from "./plan-types.js";
 import { serviceDatabase } from "./services.js";
 
@@ -10,9 +12,9 @@ function managesDatabases(desired: ResolvedPolicy): boolean {
 }
 
 /**
- * Diffs declared databases (after the roles). A database on the branch is recognised, whether
- * created here or inherited; an absent one is created (additive, after its owner's creation); a
- * different owner is an update (override). An owner that is neither on the branch nor declared
+ * Diffs declared databases (after the roles) field by field (`kinds/databases.ts`). A database on
+ * the branch is recognised, whether created here or inherited; an absent one is created
+ * (additive, after its owner's creation); a different owner is an update (override). An owner that is neither on the branch nor declared
  * under `roles` is the blocking `UNKNOWN_ROLE`.
  */
 export function diffDatabases(desired: ResolvedPolicy, live: LiveState, sink: DiffSink): void {
@@ -27,24 +29,28 @@ export function diffDatabases(desired: ResolvedPolicy, live: LiveState, sink: Di
       });
       continue;
     }
-    const current = live.databaseOwners[database.name];
+    const owner = live.databaseOwners[database.name];
+    const current: DatabaseValues | undefined = owner === undefined ? undefined : { owner };
     const dependsOn = [...existingIds(sink.changes, ["update:branch", "update:compute"]), ...ownerCreate];
     if (current === undefined) {
       sink.changes.push(
         makeChange({
           address: `database.${database.name}`, kind: "database", action: "create", class: "additive", fields: ["*"],
-          before: null, after: { owner: database.owner },
+          before: null, after: fieldsView(DATABASE_FIELDS, database),
           reason: `database ${database.name} is declared and absent on the branch`,
           dependsOn,
           op: { type: "database-create", name: database.name, owner: database.owner },
         }),
       );
-    } else if (current !== database.owner) {
+      continue;
+    }
+    const changed = DATABASE_FIELDS.filter((field) => !sameFieldValue(field, current[field.modelKey], database[field.modelKey]));
+    if (changed.length > 0) {
       sink.changes.push(
         makeChange({
-          address: `database.${database.name}`, kind: "database", action: "update", class: "override", fields: ["owner"],
-          before: { owner: current }, after: { owner: database.owner },
-          reason: `database ${database.name} is owned by ${current} on the branch; the policy gives it to ${database.owner}`,
+          address: `database.${database.name}`, kind: "database", action: "update", class: strongestClass(changed), fields: changed.map((field) => field.policyKey),
+          before: fieldsView(DATABASE_FIELDS, current), after: fieldsView(DATABASE_FIELDS, database),
+          reason: `database ${database.name} is owned by ${current.owner} on the branch; the policy gives it to ${database.owner}`,
           dependsOn,
           op: { type: "database-update", name: database.name, owner: database.owner },
         }),
@@ -96,7 +102,7 @@ export function pruneDatabases(desired: ResolvedPolicy, live: LiveState, allowDa
     sink.changes.push(
       makeChange({
         address, kind: "database", action: "delete", class: "destructive", fields: ["*"],
-        before: { owner }, after: null,
+        before: fieldsView(DATABASE_FIELDS, { owner }), after: null,
         reason: `database ${name} is not declared and prune.databases is set; its data is deleted with it`,
         dependsOn: existingIds(sink.changes, ["update:branch", "update:compute"]),
         op: { type: "database-delete", name },

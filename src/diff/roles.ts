@@ -1,6 +1,8 @@
 import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
-import { changeId, existingIds, makeChange } from "./change-builder.js";
+import { sameFieldValue } from "../model/kinds/field.js";
+import { ROLE_FIELDS } from "../model/kinds/roles.js";
+import { changeId, existingIds, fieldsView, makeChange } from "./change-builder.js";
 import type { DiffSink } from "./plan-types.js";
 
 /** Whether the policy manages roles: it declares some or prunes them. */
@@ -9,9 +11,10 @@ function managesRoles(desired: ResolvedPolicy): boolean {
 }
 
 /**
- * Diffs declared roles. A role on the branch is recognised, whether created here or inherited
- * from the parent; an absent one is created (additive). `login` cannot change once a role
- * exists: a difference is the blocking `ROLE_LOGIN_IMMUTABLE`. Passwords are never compared.
+ * Diffs declared roles field by field (`kinds/roles.ts`). A role on the branch is recognised,
+ * whether created here or inherited from the parent; an absent one is created (additive). The
+ * platform cannot change a role's fields once it exists: a `login` difference is the blocking
+ * `ROLE_LOGIN_IMMUTABLE`. Passwords are never compared.
  */
 export function diffRoles(desired: ResolvedPolicy, live: LiveState, sink: DiffSink): void {
   if (live.roles === undefined) return;
@@ -22,13 +25,13 @@ export function diffRoles(desired: ResolvedPolicy, live: LiveState, sink: DiffSi
       sink.changes.push(
         makeChange({
           address: `role.${role.name}`, kind: "role", action: "create", class: "additive", fields: ["*"],
-          before: null, after: { login: role.login },
+          before: null, after: fieldsView(ROLE_FIELDS, role),
           reason: `role ${role.name} is declared and absent on the branch; the platform generates its password`,
           dependsOn: existingIds(sink.changes, ["update:branch", "update:compute"]),
           op: { type: "role-create", name: role.name, login: role.login },
         }),
       );
-    } else if (current.login !== role.login) {
+    } else if (ROLE_FIELDS.some((field) => !sameFieldValue(field, current[field.modelKey], role[field.modelKey]))) {
       sink.conflicts.push({
         kind: "role", identifier: role.name, field: "login", current: current.login, desired: role.login, blocking: true, code: "ROLE_LOGIN_IMMUTABLE",
         reason: `role ${role.name} ${current.login ? "can" : "cannot"} log in; the platform cannot change that for an existing role. Declare login: ${current.login}, or use a new role name`,
@@ -85,7 +88,7 @@ export function pruneRoles(desired: ResolvedPolicy, live: LiveState, sink: DiffS
     sink.changes.push(
       makeChange({
         address, kind: "role", action: "delete", class: "override", fields: ["*"],
-        before: { login: role.login }, after: null,
+        before: fieldsView(ROLE_FIELDS, role), after: null,
         reason: `role ${role.name} is not declared and prune.roles is set`,
         dependsOn: existingIds(sink.changes, ownedBefore.flatMap((d) => [changeId("delete", `database.${d}`), changeId("update", `database.${d}`)])),
         op: { type: "role-delete", name: role.name },

@@ -9,6 +9,7 @@ import type {
   ApiBucket,
   ApiCustomDomain,
   ApiDataApi,
+  ApiDatabase,
   ApiDeployment,
   ApiEndpoint,
   ApiFunction,
@@ -24,6 +25,8 @@ import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { BUCKET_FIELDS } from "../model/kinds/bucket.js";
 import { domainKey } from "../model/kinds/domain.js";
 import { fromWire } from "../model/kinds/field.js";
+import { DATABASE_FIELDS } from "../model/kinds/databases.js";
+import { ROLE_DEFAULTS, ROLE_FIELDS } from "../model/kinds/roles.js";
 import { triggerFromWire } from "../model/kinds/trigger.js";
 
 /** Prefix of the fingerprint marker env names (engine.md §6). */
@@ -109,12 +112,22 @@ export function normalizeBuckets(buckets: readonly ApiBucket[]): NonNullable<Liv
   );
 }
 
-/** Roles sorted by name: `no_login` authentication reads as `login: false`; never a password. */
+/** Roles sorted by name, their fields read through the role descriptor (never a password). */
 export function normalizeRoles(roles: readonly ApiRole[]): LiveRole[] {
   return sortBy(
-    roles.map((r) => ({ name: r.name, login: r.authentication_method !== "no_login", protected: r.protected === true })),
+    roles.map((r) => ({ name: r.name, ...ROLE_DEFAULTS, ...fromWire(ROLE_FIELDS, r), protected: r.protected === true })),
     (r) => r.name,
   );
+}
+
+/** Each database's owner by database name, read through the database descriptor (an owner breaking its rule leaves the database out). */
+export function normalizeDatabaseOwners(databases: readonly ApiDatabase[]): Record<string, string> {
+  const owners: Record<string, string> = {};
+  for (const database of databases) {
+    const { owner } = fromWire(DATABASE_FIELDS, database);
+    if (owner !== undefined) owners[database.name] = owner;
+  }
+  return owners;
 }
 
 /** Functions sorted by slug, env names split from fingerprint markers. */

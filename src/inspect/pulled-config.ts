@@ -22,7 +22,9 @@ import type { BranchTuning, ComputeSettings, DataApiDef, DataApiSettingsDef, Dat
 import { BRANCH_SETTINGS } from "../model/kinds/branch.js";
 import { COMPUTE_SETTINGS } from "../model/kinds/compute.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
-import { fromWire } from "../model/kinds/field.js";
+import { DATABASE_FIELDS } from "../model/kinds/databases.js";
+import { type FieldDescriptor, fromWire, sameFieldValue } from "../model/kinds/field.js";
+import { ROLE_DEFAULTS, ROLE_FIELDS } from "../model/kinds/roles.js";
 import { databaseNameIssue, roleNameIssue } from "../rules/pg-names.js";
 import { compareCodePoints, normalizeCompute, normalizeTimestamp } from "./normalize.js";
 import { type PulledCustomDomain, type PulledTrigger, pulledCustomDomains, pulledTriggers } from "./pulled-triggers-domains.js";
@@ -145,19 +147,38 @@ export function pulledSettings(wire: Record<string, unknown>): DataApiSettingsDe
 }
 
 /**
+ * A wire record's pulled fields in the form a policy writes them (through the kind's
+ * descriptor): values the policy cannot state, and values equal to the default, left out.
+ */
+function pulledFields(fields: readonly FieldDescriptor[], record: Readonly<Record<string, unknown>>, defaults: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
+  const values: Readonly<Partial<Record<string, unknown>>> = fromWire(fields, record);
+  const out: Record<string, unknown> = {};
+  for (const field of fields.filter((f) => f.pulled)) {
+    const value = policyValueOf(field, values[field.modelKey]);
+    if (value !== undefined && !sameFieldValue(field, value, defaults[field.modelKey])) out[field.policyKey] = value;
+  }
+  return out;
+}
+
+/**
  * The branch's roles as `roles`, sorted: `login: false` for a `NOLOGIN` role. Protected roles
  * belong to the platform and names a policy could not declare are left out (planning the pull
  * lists them as unmanaged).
  */
 function pulledRoles(roles: readonly ApiRole[]): Record<string, RoleDef> {
   const kept = roles.filter((r) => r.protected !== true && roleNameIssue(r.name) === null).sort((a, b) => compareCodePoints(a.name, b.name));
-  return Object.fromEntries(kept.map((r) => [r.name, r.authentication_method === "no_login" ? { login: false } : {}]));
+  return Object.fromEntries(kept.map((r) => [r.name, pulledFields(ROLE_FIELDS, r, ROLE_DEFAULTS)]));
 }
 
-/** The branch's databases as `databases` (name → owner), sorted; undeclarable names left out. */
+/** The branch's databases as `databases` (name → owner), sorted; undeclarable names and owners left out. */
 function pulledDatabases(databases: readonly ApiDatabase[]): Record<string, DatabaseDef> {
-  const kept = databases.filter((d) => databaseNameIssue(d.name) === null && roleNameIssue(d.owner_name) === null).sort((a, b) => compareCodePoints(a.name, b.name));
-  return Object.fromEntries(kept.map((d) => [d.name, { owner: d.owner_name }]));
+  const kept = databases.filter((d) => databaseNameIssue(d.name) === null).sort((a, b) => compareCodePoints(a.name, b.name));
+  return Object.fromEntries(
+    kept.flatMap((d) => {
+      const { owner } = pulledFields(DATABASE_FIELDS, d);
+      return typeof owner === "string" ? [[d.name, { owner }]] : [];
+    }),
+  );
 }
 
 /**

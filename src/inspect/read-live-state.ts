@@ -15,6 +15,7 @@ import {
   normalizeAuth,
   normalizeBranch,
   normalizeBuckets,
+  normalizeDatabaseOwners,
   normalizeRoles,
   normalizeCompute,
   normalizeCustomDomains,
@@ -137,7 +138,7 @@ export async function readFeatureState(options: {
     ...(triggers === undefined ? {} : { triggers: normalizeTriggers(triggers) }),
     ...(customDomains === undefined ? {} : { customDomains: normalizeCustomDomains(customDomains) }),
     ...(needs.parentFunctions ? { parentFunctionSlugs: (parentFunctions ?? []).map((f) => f.slug).sort(compareCodePoints) } : {}),
-    ...(roles === undefined ? {} : { roles: normalizeRoles(roles), databaseOwners: Object.fromEntries((databases ?? []).map((d) => [d.name, d.owner_name])) }),
+    ...(roles === undefined ? {} : { roles: normalizeRoles(roles), databaseOwners: normalizeDatabaseOwners(databases ?? []) }),
     ...(needs.parentRolesDatabases ? { parentRoles: parentRolesDatabases?.roles ?? [], parentDatabases: parentRolesDatabases?.databases ?? [] } : {}),
   };
   return { state, unavailable };

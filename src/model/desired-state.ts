@@ -4,6 +4,8 @@
  */
 import type { ComputeValues } from "./kinds/compute.js";
 import type { DataApiSettings } from "./kinds/data-api.js";
+import type { DatabaseValues } from "./kinds/databases.js";
+import type { RoleValues } from "./kinds/roles.js";
 
 /** What a branch closure is called with (docs/policy.md#the-branch-closure). Frozen. */
 export interface BranchTarget {
@@ -104,10 +106,10 @@ export interface ResolvedPolicy {
   buckets: { name: string; access: "private" | "public_read" }[];
   functions: ResolvedFunction[];
   triggers: ResolvedTrigger[];
-  /** Declared roles, sorted by name; `login` defaults to true. */
-  roles: { name: string; login: boolean }[];
-  /** Declared databases, sorted by name. */
-  databases: { name: string; owner: string }[];
+  /** Declared roles, sorted by name, every field resolved (`kinds/roles.ts`: `login` defaults to true). */
+  roles: ({ name: string } & RoleValues)[];
+  /** Declared databases, sorted by name (`kinds/databases.ts`). */
+  databases: ({ name: string } & DatabaseValues)[];
   /** Every flag resolved; `roles` and `databases` are set only by name (`prune: true` leaves them off). @default false each */
   prune: { functions: boolean; triggers: boolean; customDomains: boolean; buckets: boolean; roles: boolean; databases: boolean };
   branch: {

@@ -2,6 +2,7 @@ import type { AuthValues } from "./kinds/auth.js";
 import type { ComputeValues } from "./kinds/compute.js";
 import type { BucketValues } from "./kinds/bucket.js";
 import type { DataApiSettings } from "./kinds/data-api.js";
+import type { RoleValues } from "./kinds/roles.js";
 
 /**
  * The live state of one branch in the normalised shape the diff reads (engine.md §4.1).
@@ -31,7 +32,7 @@ export interface LiveState {
   databases?: string[];
   /** Read when the policy manages roles or databases; the platform's passwords are never read. */
   roles?: LiveRole[];
-  /** Owner of each database, by name; read with `roles`. */
+  /** Owner of each database (`kinds/databases.ts`), by name; read with `roles`. */
   databaseOwners?: Record<string, string>;
   /** Role and database names on the parent branch; read only when pruning them (inherited detection). */
   parentRoles?: string[];
@@ -50,11 +51,9 @@ export interface LiveState {
   parentFunctionSlugs?: string[];
 }
 
-/** A PostgreSQL role of the branch. */
-export interface LiveRole {
+/** A PostgreSQL role of the branch: its name, its fields (`kinds/roles.ts`) and whether the platform protects it. */
+export interface LiveRole extends RoleValues {
   name: string;
-  /** False for a `NOLOGIN` role (`authentication_method: "no_login"`). */
-  login: boolean;
   /** Platform-managed: never deleted. */
   protected: boolean;
 }

@@ -39,6 +39,7 @@ export type ChangeOp =
   | { type: "data-api-delete"; database: string }
   | { type: "bucket-create"; name: string; access: string }
   | { type: "bucket-delete"; name: string }
+  /** `login`, `owner`: part of the internal digest of saved plans; the handlers send the change's `after` (descriptor `toWire`). */
   | { type: "role-create"; name: string; login: boolean }
   | { type: "role-delete"; name: string }
   | { type: "database-create"; name: string; owner: string }

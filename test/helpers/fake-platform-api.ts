@@ -90,6 +90,9 @@ export function createFakePlatform(options: { buildPolls?: number } = {}): FakeP
       if (t === undefined) throw Object.assign(new Error("trigger not found"), { code: "PLATFORM_NOT_FOUND" });
       return Object.assign(t, { inherited: false });
     }),
+    createRole: (p) => request("createRole", p.name, () => (fake.bodies.push({ method: "createRole", body: { name: p.name, ...p.fields } }), { role: { name: p.name }, operations: [] })),
+    createDatabase: (p) => request("createDatabase", p.name, () => (fake.bodies.push({ method: "createDatabase", body: { name: p.name, ...p.fields } }), { database: { name: p.name, owner_name: String(p.fields["owner_name"]) }, operations: [] })),
+    updateDatabase: (p) => request("updateDatabase", p.database, () => (fake.bodies.push({ method: "updateDatabase", body: { database: p.database, ...p.fields } }), { database: { name: p.database, owner_name: String(p.fields["owner_name"]) }, operations: [] })),
     listCustomDomains: (p) => request("listCustomDomains", p.branchId, () => [...fake.domains]),
     deleteCustomDomain: (p) => request("deleteCustomDomain", p.domain, () => void (fake.domains = fake.domains.filter((d) => d.domain !== p.domain))),
     createBucket: (p) =>

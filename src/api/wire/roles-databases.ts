@@ -1,9 +1,11 @@
 /** Wire shapes of roles, databases and connection URIs (api.md §7). */
 import { z } from "zod";
+import { ROLE_FIELDS } from "../../model/kinds/roles.js";
 import { OperationSchema, PgNameSchema, QueryBooleanSchema, TimestampSchema } from "./common.js";
+import { wireFieldsSchema } from "./fields.js";
 
 /** `POST …/roles` body. */
-export const RoleCreateRequestSchema = z.object({ role: z.object({ name: PgNameSchema, no_login: z.boolean().optional() }) });
+export const RoleCreateRequestSchema = z.object({ role: z.object({ name: PgNameSchema, ...wireFieldsSchema(ROLE_FIELDS).shape }) });
 /** `POST …/roles` body. */
 export type RoleCreateRequest = z.infer<typeof RoleCreateRequestSchema>;
 

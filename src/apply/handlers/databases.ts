@@ -1,31 +1,40 @@
+import { DATABASE_FIELDS } from "../../model/kinds/databases.js";
+import { fromPlan, toWire } from "../../model/kinds/field.js";
+import type { Change } from "../../model/plan.js";
 import type { ChangeOp } from "../../model/planned-change.js";
+import { sameValue } from "../../model/same-value.js";
 import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, mutateWithReconcile } from "../execution-context.js";
 import { waitFor } from "./control-plane.js";
 
 type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
 
-async function ownerOf(ctx: ExecutionContext, name: string): Promise<string | undefined> {
-  return (await ctx.request(() => ctx.api.listDatabases(branchRef(ctx)))).find((d) => d.name === name)?.owner_name;
+async function databaseRecord(ctx: ExecutionContext, name: string): Promise<Readonly<Record<string, unknown>> | undefined> {
+  return (await ctx.request(() => ctx.api.listDatabases(branchRef(ctx)))).find((d) => d.name === name);
 }
 
-/** `POST …/databases` `{name, owner_name}` with the planned owner, then waits for its operations. */
-export async function applyDatabaseCreate(ctx: ExecutionContext, changeId: string, op: Op<"database-create">): Promise<HandlerDetails> {
+/** `POST …/databases` `{name, owner_name}` with the planned fields, then waits for its operations. */
+export async function applyDatabaseCreate(ctx: ExecutionContext, change: Change, op: Op<"database-create">): Promise<HandlerDetails> {
+  const fields = toWire(DATABASE_FIELDS, fromPlan(DATABASE_FIELDS, change.after));
   const result = await mutateWithReconcile(
     ctx,
-    () => ctx.api.createDatabase({ ...branchRef(ctx), name: op.name, ownerName: op.owner }),
-    async () => (await ownerOf(ctx, op.name)) !== undefined,
+    () => ctx.api.createDatabase({ ...branchRef(ctx), name: op.name, fields }),
+    async () => (await databaseRecord(ctx, op.name)) !== undefined,
   );
-  return { operationIds: await waitFor(ctx, changeId, result?.operations ?? []) };
+  return { operationIds: await waitFor(ctx, change.id, result?.operations ?? []) };
 }
 
-/** `PATCH …/databases/{db}` `{owner_name}` with the planned owner, then waits for its operations. */
-export async function applyDatabaseUpdate(ctx: ExecutionContext, changeId: string, op: Op<"database-update">): Promise<HandlerDetails> {
+/** `PATCH …/databases/{db}` with the planned values of the changed fields (`owner_name`), then waits for its operations. */
+export async function applyDatabaseUpdate(ctx: ExecutionContext, change: Change, op: Op<"database-update">): Promise<HandlerDetails> {
+  const fields = toWire(DATABASE_FIELDS, fromPlan(DATABASE_FIELDS, change.after, change.fields));
   const result = await mutateWithReconcile(
     ctx,
-    () => ctx.api.updateDatabase({ ...branchRef(ctx), database: op.name, ownerName: op.owner }),
-    async () => (await ownerOf(ctx, op.name)) === op.owner,
+    () => ctx.api.updateDatabase({ ...branchRef(ctx), database: op.name, fields }),
+    async () => {
+      const record = await databaseRecord(ctx, op.name);
+      return record !== undefined && Object.entries(fields).every(([key, value]) => sameValue(record[key], value));
+    },
   );
-  return { operationIds: await waitFor(ctx, changeId, result?.operations ?? []) };
+  return { operationIds: await waitFor(ctx, change.id, result?.operations ?? []) };
 }
 
 /** `DELETE …/databases/{db}` (its data with it; 404 counts as success), then waits for its operations. */
@@ -33,7 +42,7 @@ export async function applyDatabaseDelete(ctx: ExecutionContext, changeId: strin
   const result = await mutateWithReconcile(
     ctx,
     () => ctx.api.deleteDatabase({ ...branchRef(ctx), database: op.name }).catch(absentOn404<{ operations: [] }>),
-    async () => (await ownerOf(ctx, op.name)) === undefined,
+    async () => (await databaseRecord(ctx, op.name)) === undefined,
   );
   return { operationIds: await waitFor(ctx, changeId, result?.operations ?? []) };
 }

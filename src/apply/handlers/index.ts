@@ -23,10 +23,10 @@ export function applyChange(ctx: ExecutionContext, planned: PlannedChange): Prom
     case "data-api-delete": return applyDataApiDelete(ctx, op);
     case "bucket-create": return applyBucketCreate(ctx, planned.change, op);
     case "bucket-delete": return applyBucketDelete(ctx, op);
-    case "role-create": return applyRoleCreate(ctx, id, op);
+    case "role-create": return applyRoleCreate(ctx, planned.change, op);
     case "role-delete": return applyRoleDelete(ctx, id, op);
-    case "database-create": return applyDatabaseCreate(ctx, id, op);
-    case "database-update": return applyDatabaseUpdate(ctx, id, op);
+    case "database-create": return applyDatabaseCreate(ctx, planned.change, op);
+    case "database-update": return applyDatabaseUpdate(ctx, planned.change, op);
     case "database-delete": return applyDatabaseDelete(ctx, id, op);
     case "function-deploy": return applyFunctionDeploy(ctx, planned.change, op);
     case "function-delete": return applyFunctionDelete(ctx, op);

@@ -1,3 +1,6 @@
+import { fromPlan, toWire } from "../../model/kinds/field.js";
+import { ROLE_FIELDS } from "../../model/kinds/roles.js";
+import type { Change } from "../../model/plan.js";
 import type { ChangeOp } from "../../model/planned-change.js";
 import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, mutateWithReconcile } from "../execution-context.js";
 import { waitFor } from "./control-plane.js";
@@ -9,16 +12,18 @@ async function roleExists(ctx: ExecutionContext, name: string): Promise<boolean>
 }
 
 /**
- * `POST …/roles` `{name, no_login?}`, then waits for its operations. The platform answers with
- * the new password; the client drops it unread, so it never reaches a result or a log.
+ * `POST …/roles` `{name, …}` with the planned fields (`no_login` for `login: false`), then waits
+ * for its operations. The platform answers with the new password; the client drops it unread,
+ * so it never reaches a result or a log.
  */
-export async function applyRoleCreate(ctx: ExecutionContext, changeId: string, op: Op<"role-create">): Promise<HandlerDetails> {
+export async function applyRoleCreate(ctx: ExecutionContext, change: Change, op: Op<"role-create">): Promise<HandlerDetails> {
+  const fields = toWire(ROLE_FIELDS, fromPlan(ROLE_FIELDS, change.after));
   const result = await mutateWithReconcile(
     ctx,
-    () => ctx.api.createRole({ ...branchRef(ctx), name: op.name, ...(op.login ? {} : { noLogin: true }) }),
+    () => ctx.api.createRole({ ...branchRef(ctx), name: op.name, fields }),
     () => roleExists(ctx, op.name),
   );
-  return { operationIds: await waitFor(ctx, changeId, result?.operations ?? []) };
+  return { operationIds: await waitFor(ctx, change.id, result?.operations ?? []) };
 }
 
 /** `DELETE …/roles/{role}` (404 counts as success), then waits for its operations. */

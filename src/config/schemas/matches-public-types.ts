@@ -9,8 +9,10 @@ import type { AUTH_FIELDS } from "../../model/kinds/auth.js";
 import type { BRANCH_SETTINGS } from "../../model/kinds/branch.js";
 import type { COMPUTE_SETTINGS } from "../../model/kinds/compute.js";
 import type { DataApiSettings } from "../../model/kinds/data-api.js";
+import type { DatabaseValues } from "../../model/kinds/databases.js";
 import type { FieldDescriptor } from "../../model/kinds/field.js";
-import type { BranchTuning, BucketDef, ComputeSettings, DataApiDef, DataApiSettingsDef, FunctionDef, PolicyConfig, PruneDef, TriggerDef } from "../policy-types.js";
+import type { RoleValues } from "../../model/kinds/roles.js";
+import type { BranchTuning, BucketDef, ComputeSettings, DataApiDef, DataApiSettingsDef, DatabaseDef, FunctionDef, PolicyConfig, PruneDef, RoleDef, TriggerDef } from "../policy-types.js";
 import type { branchTuningSchema } from "./branch-tuning.js";
 import type { bucketsSchema } from "./buckets.js";
 import type { dataApiSchema } from "./data-api.js";
@@ -44,4 +46,6 @@ export type PublicTypesMatchSchemas = [
   Assert<Same<keyof ComputeSettings, PolicyKeys<typeof COMPUTE_SETTINGS>>>,
   // The auth integration's fields are stated under `dataApi` (its database).
   Assert<Same<Extract<KeysOf<Exclude<DataApiDef, boolean>>, PolicyKeys<typeof AUTH_FIELDS>>, PolicyKeys<typeof AUTH_FIELDS>>>,
+  Assert<Same<Required<RoleDef>, RoleValues>>,
+  Assert<Same<DatabaseDef, DatabaseValues>>,
 ];

@@ -71,6 +71,29 @@ describe("change handlers", () => {
     expect(fake.bodies).toEqual([{ method: "updateDataApi", body: { databaseName: "app", settings: { db_max_rows: 20, openapi_mode: "disabled" } } }]);
   });
 
+  it("creates roles and databases from their planned fields in wire names: no_login only for a role that cannot log in", async () => {
+    const fake = createFakePlatform();
+    const change = (address: string, after: { [key: string]: string | boolean }, op: ChangeOp) => makeChange({ address, kind: op.type.startsWith("role") ? "role" : "database", action: "create", class: "additive", fields: ["*"], before: null, after, reason: "", op });
+    await applyChange(context(fake, policyWith()), change("role.reader", { login: false }, { type: "role-create", name: "reader", login: false }));
+    await applyChange(context(fake, policyWith()), change("role.app_owner", { login: true }, { type: "role-create", name: "app_owner", login: true }));
+    await applyChange(context(fake, policyWith()), change("database.appdb", { owner: "app_owner" }, { type: "database-create", name: "appdb", owner: "app_owner" }));
+    expect(fake.bodies).toEqual([
+      { method: "createRole", body: { name: "reader", no_login: true } },
+      { method: "createRole", body: { name: "app_owner" } },
+      { method: "createDatabase", body: { name: "appdb", owner_name: "app_owner" } },
+    ]);
+  });
+
+  it("gives a database the planned owner of its update, in wire names", async () => {
+    const fake = createFakePlatform();
+    const change = makeChange({
+      address: "database.appdb", kind: "database", action: "update", class: "override", fields: ["owner"], reason: "",
+      before: { owner: "intruder" }, after: { owner: "app_owner" }, op: { type: "database-update", name: "appdb", owner: "app_owner" },
+    });
+    await applyChange(context(fake, policyWith()), change);
+    expect(fake.bodies).toEqual([{ method: "updateDatabase", body: { database: "appdb", owner_name: "app_owner" } }]);
+  });
+
   it("patches an inherited trigger with its type, the changed fields and enabled, as planned", async () => {
     const fake = createFakePlatform();
     fake.triggers.push({ trigger_id: "t1", type: "schedule", function_slug: "hello", name: "tick", function_path: "/", enabled: false, inherited: true, schedule: { cron: "0 * * * *" } });

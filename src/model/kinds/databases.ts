@@ -1,0 +1,16 @@
+/**
+ * The database resource kind (docs/policy.md#roles-and-databases): the one place that names each
+ * field of a PostgreSQL database in policy, model and wire vocabulary. The policy schema, the
+ * public type's compile-time check, the request schemas, the inspector, the diff, the handlers
+ * and the pull all read it. Giving a database another owner is an override. Plain data, no I/O.
+ */
+import { type ModelValues, defineField } from "./field.js";
+
+/**
+ * The fields of a database, in the order plans, pulls and requests list them. The platform
+ * reports any owner name; a policy names a role it could declare (`policyRule`).
+ */
+export const DATABASE_FIELDS = [{ ...defineField("owner", "owner_name", { type: "string", nonEmpty: true }, "override"), policyRule: { type: "role-name" } }] as const;
+
+/** A database's fields in model (= policy) vocabulary, every key present. */
+export type DatabaseValues = ModelValues<typeof DATABASE_FIELDS>;

@@ -1,0 +1,23 @@
+/**
+ * The role resource kind (docs/policy.md#roles-and-databases): the one place that names each
+ * field of a PostgreSQL role in policy, model and wire vocabulary. The policy schema, the public
+ * type's compile-time check, the request schema, the inspector, the diff, the handler and the pull
+ * all read it. The platform has no role update and never reports a password: a role's fields are
+ * fixed once it exists (a difference is a blocking conflict, not a change). Plain data, no I/O.
+ */
+import { type ModelValues, type WireForm, defineField } from "./field.js";
+
+/** `login` travels as `no_login: true` on create (omitted for a login role) and comes back as `authentication_method: "no_login"`. */
+const LOGIN_WIRE: WireForm = {
+  read: (record) => record["authentication_method"] !== "no_login",
+  write: (value) => (value === false ? { no_login: true } : {}),
+};
+
+/** The fields of a role, in the order plans, pulls and requests list them. */
+export const ROLE_FIELDS = [{ ...defineField("login", "no_login", { type: "boolean" }, "override"), wire: LOGIN_WIRE }] as const;
+
+/** A role's fields in model (= policy) vocabulary, every key present. */
+export type RoleValues = ModelValues<typeof ROLE_FIELDS>;
+
+/** What an omitted field resolves to; a pull leaves out a value equal to it. */
+export const ROLE_DEFAULTS: RoleValues = { login: true };
