@@ -123,6 +123,8 @@ function targets(phases: readonly Phase[]): string[] {
       out.push(`mix N=1000 no-op plan ≤ 1.2× (N=10 plan + extra list pages × latency = ${fmt(bound)}): ${fmt(noop1000.ms / bound, "x")} — ${verdict(noop1000.ms / bound <= 1.2)}`);
     }
   }
+  const noop200 = find(phases, "mix", 200, "no-op plan (keyed)");
+  if (noop200 !== undefined) out.push(`mix N=200 no-op plan from process start (bundle cache warm after the apply) ≤ 0.7 s: ${fmt(noop200.ms)} — ${verdict(noop200.ms <= 700)}`);
   const apply1000 = find(phases, "mix", 1000, "first apply (keyed)");
   if (apply1000 !== undefined) {
     const r = apply1000.ms / unlimitedApplyMs();
@@ -138,8 +140,8 @@ function targets(phases: readonly Phase[]): string[] {
     const vb = find(phases, shape, 5000, "validate (bundles)");
     const p = find(phases, shape, 5000, "no-op plan (keyed)");
     if (v !== undefined) out.push(`${shape} N=5000 validate --no-bundle ≤ 2 s: ${fmt(v.ms)} — ${verdict(v.ms <= 2000)}`);
-    if (vb !== undefined) out.push(`${shape} N=5000 validate ≤ 10 s (no bundle cache yet): ${fmt(vb.ms)} — ${verdict(vb.ms <= 10_000)}`);
-    if (p !== undefined) out.push(`${shape} N=5000 no-op plan ≤ 10 s (no bundle cache yet): ${fmt(p.ms)} — ${verdict(p.ms <= 10_000)}`);
+    if (vb !== undefined) out.push(`${shape} N=5000 validate ≤ 10 s (bundle cache warm after the apply): ${fmt(vb.ms)} — ${verdict(vb.ms <= 10_000)}`);
+    if (p !== undefined) out.push(`${shape} N=5000 no-op plan ≤ 10 s (bundle cache warm after the apply): ${fmt(p.ms)} — ${verdict(p.ms <= 10_000)}`);
     const rss = phases.filter((x) => x.shape === shape && x.n === 5000).reduce((m, x) => Math.max(m, x.rssMb), 0);
     if (rss > 0) out.push(`${shape} N=5000 peak RSS ≤ 500 MB: ${rss.toFixed(0)} MB — ${verdict(rss <= 500)}`);
     for (const phase of ["validate --no-bundle", "first apply (keyed)", "no-op plan (keyed)", "validate (bundles)"]) {
