@@ -1,6 +1,19 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { bundleFunctions } from "../../../src/bundle/bundle-many.js";
 import { findEntry } from "../../../src/bundle/entry.js";
 import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
+
+/** Every path `stat` was called with. */
+const stats = vi.hoisted(() => ({ paths: [] as string[] }));
+
+vi.mock("node:fs/promises", async (importOriginal) => {
+  const real = await importOriginal<typeof import("node:fs/promises")>();
+  const stat = ((path: string, ...rest: []) => {
+    stats.paths.push(String(path));
+    return real.stat(path, ...rest);
+  }) as typeof real.stat;
+  return { ...real, stat, default: { ...real, stat } };
+});
 
 let tree: TempTree | undefined;
 afterEach(() => {
@@ -35,5 +48,16 @@ describe("entry of a directory source", () => {
     await expect(findEntry(t.path("nope"))).rejects.toThrow(
       `source ${t.path("nope")} does not exist: check the function's source in the policy (relative paths resolve from the policy file's directory)`,
     );
+  });
+});
+
+describe("entry lookup cost", () => {
+  it("stats the source and each candidate once while bundling a directory source", async () => {
+    const t = makeTree({ "fn/index.js": "export default () => new Response('js');\n", "fn/index.mjs": "" });
+    stats.paths.length = 0;
+    const fn = { slug: "fn", name: "fn", sourcePath: t.path("fn"), env: {}, runtime: "nodejs24" as const, bundler: "esbuild" as const, sourcemap: false, customDomains: [] };
+    const archives = await bundleFunctions([fn], { workingDir: t.root });
+    expect(archives.get("fn")?.entries).toBe(1);
+    expect(stats.paths).toEqual([t.path("fn"), t.path("fn/index.ts"), t.path("fn/index.js")]);
   });
 });
