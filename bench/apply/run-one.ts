@@ -20,10 +20,13 @@ function emulatorOptions(latencyMs: number, seed?: StateDocument): EmulatorOptio
   return { latencyMs, timings: BENCH_TIMINGS, idSeed: 1, apiKey: BENCH_API_KEY, ...(seed !== undefined ? { seed } : {}) };
 }
 
+/** The bundle cache every run shares (`SVC_BENCH_CACHE_DIR`, set by main.ts): warm, as the CLI's default cache is after a first run. */
+const cacheOption = process.env.SVC_BENCH_CACHE_DIR === undefined ? {} : { cacheDir: process.env.SVC_BENCH_CACHE_DIR };
+
 async function converge(stateFile: string): Promise<void> {
   const emu = await startEmulator(emulatorOptions(0));
   try {
-    const result = await apply(widePolicy(), { apiKey: emu.apiKey, apiHost: emu.apiHost, projectId: emu.projectId, branchId: emu.defaultBranchId, baseDir: BENCH_BASE_DIR, updateExisting: true, polling: { initialMs: 20, maxMs: 50 }, fingerprintKey: BENCH_FINGERPRINT_KEY });
+    const result = await apply(widePolicy(), { apiKey: emu.apiKey, apiHost: emu.apiHost, projectId: emu.projectId, branchId: emu.defaultBranchId, baseDir: BENCH_BASE_DIR, updateExisting: true, polling: { initialMs: 20, maxMs: 50 }, fingerprintKey: BENCH_FINGERPRINT_KEY, ...cacheOption });
     if (result.failed.length > 0) throw new Error(`converging wide failed: ${result.failed.map((f) => `${f.change.id}: ${f.error.message}`).join("; ")}`);
     await emu.settle();
     writeFileSync(stateFile, JSON.stringify(emu.state.snapshot({ secrets: true })));
@@ -38,7 +41,7 @@ async function measure(scenario: ScenarioName, op: "plan" | "apply", concurrency
   try {
     const recorder = createRequestRecorder();
     const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost, fetch: recorder.fetch });
-    const options = { api, projectId: emu.projectId, branchId: emu.defaultBranchId, baseDir: BENCH_BASE_DIR, concurrency, fingerprintKey: BENCH_FINGERPRINT_KEY };
+    const options = { api, projectId: emu.projectId, branchId: emu.defaultBranchId, baseDir: BENCH_BASE_DIR, concurrency, fingerprintKey: BENCH_FINGERPRINT_KEY, ...cacheOption };
     await plan(warmUpPolicy(), { ...options, concurrency: 8 });
     recorder.clear();
     const config = scenarioPolicy(scenario);
