@@ -50,7 +50,7 @@ export async function inspectWith(api: PlatformApi, projectId: string, branchId:
   const branch = allBranches.find((b) => b.id === branchId);
   if (branch === undefined) throw branchNotFoundError({ projectId, branchId, branches: allBranches });
 
-  const database = dataApiDatabase(settled(databases));
+  const database = dataApiDatabase(settled(databases), settled(auth)?.db_name);
   const dataApi = database === null ? null : await inReadWave(emit, 3, () => noneIfUnavailable(api.getDataApi({ ...ref, databaseName: database }), null));
 
   return buildPulledBranchConfig({
@@ -70,9 +70,15 @@ export async function inspectWith(api: PlatformApi, projectId: string, branchId:
   });
 }
 
-/** The database whose Data API a pull reads: `neondb`, else the only database, else none. */
-export function dataApiDatabase(databases: readonly ApiDatabase[]): string | null {
-  if (databases.some((d) => d.name === DEFAULT_SERVICE_DATABASE)) return DEFAULT_SERVICE_DATABASE;
+/**
+ * The database whose Data API a pull reads: the one the branch's auth integration uses (the
+ * service database a plan of the pulled file reads too), else `neondb`, else the only database,
+ * else none.
+ */
+export function dataApiDatabase(databases: readonly ApiDatabase[], authDatabase?: string): string | null {
+  for (const preferred of [authDatabase, DEFAULT_SERVICE_DATABASE]) {
+    if (preferred !== undefined && databases.some((d) => d.name === preferred)) return preferred;
+  }
   const only = databases.length === 1 ? databases[0] : undefined;
   return only === undefined ? null : only.name;
 }

@@ -120,6 +120,6 @@ describe("databases", () => {
     const live = liveWith({ databases: ["svc_claim_0123"], roles: [{ name: "svc_claim_0123", login: true, protected: false }], databaseOwners: { svc_claim_0123: "svc_claim_0123" } });
     const result = plan(policyWith({ dataApi: { state: "enabled", database: "neondb", authProvider: "external", jwksUrl: "https://id.example.test/jwks", settings: {} } }), live);
     expect(result.conflicts).toMatchObject([{ code: "SERVICE_DATABASE_MISSING", current: ["svc_claim_0123"], desired: "neondb" }]);
-    expect(result.conflicts[0]?.reason).toContain("declare it under databases");
+    expect(result.conflicts[0]?.reason).toContain("set dataApi.database to one of them, or declare it under databases");
   });
 });

@@ -120,6 +120,20 @@ describe("pullConfig", () => {
     expect(pulled.preview).toBeUndefined();
   });
 
+  it("reads the Data API on the database the branch's auth uses, and the pulled file plans clean", async () => {
+    const { api } = fixturePlatform(routes, {
+      [`GET ${BRANCH_PATH}/databases`]: { status: 200, body: { databases: [{ name: "neondb", owner_name: "neondb_owner" }, { name: "app", owner_name: "neondb_owner" }] } },
+      [`GET ${BRANCH_PATH}/auth`]: { status: 200, body: { auth_provider: "better_auth", branch_id: BRANCH, db_name: "app", created_at: "2026-03-01T12:05:00Z" } },
+      [`GET ${BRANCH_PATH}/data-api/app`]: { status: 200, body: { url: "u", status: "ready", settings: { db_max_rows: 50 } } },
+    });
+    const pulled = await pullConfig({ projectId: PROJECT, branchId: BRANCH, api });
+    expect(pulled.config.dataApi).toEqual({ database: "app", settings: { dbMaxRows: 50 } });
+
+    const live = await readLiveState({ api, projectId: PROJECT, branchId: BRANCH, needs: (target) => readNeedsForPolicy(resolvePolicy(pulled.config, target)) });
+    const plan = diffState(resolvePolicy(pulled.config, branchTargetOf(live.state.branch)), live.state, { now: new Date("2026-03-02T00:00:00Z"), functionTags: {}, allowDataLoss: false });
+    expect([plan.changes, plan.conflicts]).toEqual([[], []]);
+  });
+
   it("rejects a branch name, listing the available branches as name (id)", async () => {
     const { api } = fixturePlatform(routes);
 
