@@ -152,8 +152,8 @@ export function diffCompute(desired: ResolvedPolicy, live: LiveState, sink: Diff
   const after = { ...before };
   const patch: Partial<ComputeValues> = {};
   for (const field of changed) {
-    const value = want[field.modelKey] as number;
-    after[planKeyOf(field)] = value;
+    const value = want[field.modelKey];
+    after[planKeyOf(field)] = value ?? null;
     patch[field.modelKey] = value;
   }
   const fields = changed.map(planKeyOf);

@@ -14,13 +14,20 @@ export const COMPUTE_SIZES: readonly number[] = [
   ...Array.from({ length: 20 }, (_, i) => 18 + 2 * i),
 ];
 
-const computeSize = {
+/** The compute sizes as a value rule (the policy's and the endpoint requests'). */
+export const COMPUTE_SIZE = {
   type: "number-in",
   values: COMPUTE_SIZES,
   what: "compute size",
   unit: "CU",
   allowed: "0.25, 0.5, 1–16, even numbers 18–56",
 } as const;
+
+/**
+ * The suspend timeout as a value rule: 60 s to 7 days, `0` (the platform's default) or, from a
+ * policy's `false`, -1 (never).
+ */
+export const SUSPEND_TIMEOUT = { type: "duration", min: 60, max: 7 * 86_400, off: { model: -1, means: "to never suspend" }, zero: true } as const;
 
 /** The compute settings, in the order plans, pulls and requests list them. */
 export const COMPUTE_SETTINGS = [
@@ -29,7 +36,7 @@ export const COMPUTE_SETTINGS = [
     modelKey: "minCu",
     wireKey: "autoscaling_limit_min_cu",
     rule: { type: "number" },
-    policyRule: computeSize,
+    policyRule: COMPUTE_SIZE,
     compare: "exact",
     changeClass: "override",
     pulled: true,
@@ -39,7 +46,7 @@ export const COMPUTE_SETTINGS = [
     modelKey: "maxCu",
     wireKey: "autoscaling_limit_max_cu",
     rule: { type: "number" },
-    policyRule: computeSize,
+    policyRule: COMPUTE_SIZE,
     compare: "exact",
     changeClass: "override",
     pulled: true,
@@ -49,8 +56,7 @@ export const COMPUTE_SETTINGS = [
     modelKey: "suspendTimeoutSeconds",
     wireKey: "suspend_timeout_seconds",
     rule: { type: "number" },
-    // `false` never suspends (-1 on the wire); `0` is the platform's default.
-    policyRule: { type: "duration", min: 60, max: 7 * 86_400, off: { model: -1, means: "to never suspend" }, zero: true },
+    policyRule: SUSPEND_TIMEOUT,
     compare: "duration",
     changeClass: "override",
     pulled: true,
