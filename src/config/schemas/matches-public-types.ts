@@ -8,11 +8,29 @@ import type * as z from "zod";
 import type { AUTH_FIELDS } from "../../model/kinds/auth.js";
 import type { BRANCH_SETTINGS } from "../../model/kinds/branch.js";
 import type { COMPUTE_SETTINGS } from "../../model/kinds/compute.js";
+import type { BUCKET_FIELDS } from "../../model/kinds/bucket.js";
 import type { DataApiSettings } from "../../model/kinds/data-api.js";
 import type { DatabaseValues } from "../../model/kinds/databases.js";
-import type { FieldDescriptor } from "../../model/kinds/field.js";
+import type { DOMAIN_HOSTNAME } from "../../model/kinds/domain.js";
+import type { FieldDescriptor, ValueOf } from "../../model/kinds/field.js";
+import type { FunctionValues } from "../../model/kinds/function.js";
 import type { RoleValues } from "../../model/kinds/roles.js";
-import type { BranchTuning, BucketDef, ComputeSettings, DataApiDef, DataApiSettingsDef, DatabaseDef, FunctionDef, PolicyConfig, PruneDef, RoleDef, TriggerDef } from "../policy-types.js";
+import type { SCHEDULE_TRIGGER_FIELDS, STORAGE_TRIGGER_FIELDS, TRIGGER_FIELDS } from "../../model/kinds/trigger.js";
+import type {
+  BranchTuning,
+  BucketDef,
+  ComputeSettings,
+  DataApiDef,
+  DataApiSettingsDef,
+  DatabaseDef,
+  FunctionDef,
+  PolicyConfig,
+  PruneDef,
+  RoleDef,
+  ScheduleTriggerDef,
+  StorageTriggerDef,
+  TriggerDef,
+} from "../policy-types.js";
 import type { branchTuningSchema } from "./branch-tuning.js";
 import type { bucketsSchema } from "./buckets.js";
 import type { dataApiSchema } from "./data-api.js";
@@ -30,6 +48,12 @@ type Assert<T extends true> = T;
 type Parsed<S extends z.ZodType> = Exclude<z.output<S>, undefined>;
 /** The policy keys of a descriptor. */
 type PolicyKeys<F extends readonly FieldDescriptor[]> = F[number]["policyKey"];
+/** A descriptor's fields as the policy states them: policy key → value type (its `policyRule` when it has one). */
+type PolicyValues<F extends readonly FieldDescriptor[]> = {
+  [D in F[number] as D["policyKey"]]: ValueOf<D extends { policyRule: infer P extends FieldDescriptor["rule"] } ? P : D["rule"]>;
+};
+/** An object type with its intersections merged, so `Same` compares members. */
+type Flat<T> = { [K in keyof T]: T[K] };
 
 /** Each entry fails to compile when its pair disagrees. */
 export type PublicTypesMatchSchemas = [
@@ -48,4 +72,11 @@ export type PublicTypesMatchSchemas = [
   Assert<Same<Extract<KeysOf<Exclude<DataApiDef, boolean>>, PolicyKeys<typeof AUTH_FIELDS>>, PolicyKeys<typeof AUTH_FIELDS>>>,
   Assert<Same<Required<RoleDef>, RoleValues>>,
   Assert<Same<DatabaseDef, DatabaseValues>>,
+  Assert<Same<Required<BucketDef>, PolicyValues<typeof BUCKET_FIELDS>>>,
+  // A function's declarative fields; `source`, `bundler`, `sourcemap`, `env`, `dev` feed the bundle and the deployment.
+  Assert<Same<Required<Pick<FunctionDef, keyof FunctionValues>>, FunctionValues>>,
+  Assert<Same<Flat<Required<Omit<ScheduleTriggerDef, "type">>>, Flat<PolicyValues<typeof TRIGGER_FIELDS> & PolicyValues<typeof SCHEDULE_TRIGGER_FIELDS>>>>,
+  Assert<Same<Flat<Required<Omit<StorageTriggerDef, "type">>>, Flat<PolicyValues<typeof TRIGGER_FIELDS> & PolicyValues<typeof STORAGE_TRIGGER_FIELDS>>>>,
+  // A function's `customDomains` lists the domain kind's keys.
+  Assert<Same<NonNullable<FunctionDef["customDomains"]>[number], ValueOf<(typeof DOMAIN_HOSTNAME)["rule"]>>>,
 ];
