@@ -1,8 +1,10 @@
 /**
  * The executor's limit on requests in flight (engine.md §3, §7.2): it starts at `concurrency`,
  * grows ×1.5 after each full window of answers without throttling, up to `maxConcurrency`, and
- * halves on a 429/503/423 or when latency climbs well above the fastest seen (then holds for a
- * window before it can halve again). Slots are taken only while a request is in flight.
+ * halves on a 429/503/423 or when latency climbs well above the fastest seen for the same kind
+ * of request (then holds for a window before it can halve again): an upload is slower than a
+ * read by nature, and comparing the two would halve the limit for no reason. Slots are taken
+ * only while a request is in flight.
  */
 
 /** Statuses that mean "slow down" (api.md §2.2). */
@@ -18,8 +20,11 @@ export interface AdaptiveLimit {
   readonly peak: number;
   /** A throttling answer was seen: halve the limit. */
   throttled(): void;
-  /** A request took `ms` (retries included): a sustained climb backs off like throttling. */
-  latency(ms: number): void;
+  /**
+   * A request of kind `kind` (e.g. its method and path template) took `ms`, retries included: a
+   * sustained climb within one kind backs off like throttling.
+   */
+  latency(ms: number, kind?: string): void;
 }
 
 /** Options of {@link createAdaptiveLimit}. */
@@ -40,9 +45,7 @@ export function createAdaptiveLimit(options: AdaptiveLimitOptions): AdaptiveLimi
   let peak = 0;
   let answers = 0;
   let hold = 0;
-  let fastest = Number.POSITIVE_INFINITY;
-  let average: number | undefined;
-  let samples = 0;
+  const kinds = new Map<string, { fastest: number; average: number; samples: number }>();
 
   const pump = (): void => {
     while (active < limit && queue.length > 0) {
@@ -76,13 +79,15 @@ export function createAdaptiveLimit(options: AdaptiveLimitOptions): AdaptiveLimi
       pump();
     });
 
-  const latency = (ms: number): void => {
-    fastest = Math.min(fastest, ms);
-    average = average === undefined ? ms : 0.8 * average + 0.2 * ms;
-    samples += 1;
-    if (samples > 2 * options.initial && average > LATENCY_FACTOR * fastest + LATENCY_FLOOR_MS) {
+  const latency = (ms: number, kind = ""): void => {
+    const seen = kinds.get(kind) ?? { fastest: ms, average: ms, samples: 0 };
+    kinds.set(kind, seen);
+    seen.fastest = Math.min(seen.fastest, ms);
+    seen.average = 0.8 * seen.average + 0.2 * ms;
+    seen.samples += 1;
+    if (seen.samples > 2 * options.initial && seen.average > LATENCY_FACTOR * seen.fastest + LATENCY_FLOOR_MS) {
       backOff();
-      average = fastest;
+      seen.average = seen.fastest;
     }
   };
   return Object.defineProperties(run, {

@@ -115,7 +115,7 @@ export async function gateAndExecute(rt: OperationRuntime, prepared: PreparedPla
         rt.emit(event);
         if (event.status !== undefined && THROTTLE_STATUSES.has(event.status)) limit.throttled();
       },
-      onRequest: (report) => limit.latency(report.ms),
+      onRequest: (report) => limit.latency(report.ms, requestKind(report.method, report.path)),
     },
     () => executePlan(prepared.diff.changes, ctx),
   );
@@ -125,6 +125,14 @@ export async function gateAndExecute(rt: OperationRuntime, prepared: PreparedPla
   }
   if (outcome.failed.length > 0) throw new ApplyFailedError(result);
   return result;
+}
+
+/**
+ * A request's kind for latency tracking: its method and path with every id segment (the odd
+ * ones: `/projects/{p}/branches/{b}/functions/{slug}/deployments`) replaced by `*`.
+ */
+function requestKind(method: string, path: string): string {
+  return `${method} ${path.split("/").map((segment, i) => (i % 2 === 0 && i > 0 ? "*" : segment)).join("/")}`;
 }
 
 /** Resolves `config` for the live branch (one closure evaluation). */

@@ -39,6 +39,17 @@ describe("the adaptive request limit", () => {
     expect(limit.limit).toBe(4);
   });
 
+  it("compares latency within a kind of request: slower uploads next to fast reads do not halve the limit", () => {
+    const limit = createAdaptiveLimit({ initial: 8, max: 32 });
+    for (let i = 0; i < 20; i++) {
+      limit.latency(40, "GET /projects/*/branches/*/functions");
+      limit.latency(400, "POST /projects/*/branches/*/functions/*/deployments");
+    }
+    expect(limit.limit).toBe(8);
+    for (let i = 0; i < 20; i++) limit.latency(2000, "POST /projects/*/branches/*/functions/*/deployments");
+    expect(limit.limit).toBe(4);
+  });
+
   it("settles a call whose function throws before returning a promise, and frees its slot", async () => {
     const limit = createAdaptiveLimit({ initial: 1, max: 1 });
     const refused = limit<never>(() => {
