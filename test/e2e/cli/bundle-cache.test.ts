@@ -4,16 +4,10 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../../src/emulator/index.js";
-import { emptyDir, emulatorEnv, ensureBuilt, runSvc, startTestEmulator } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import { emptyDir, emulatorEnv, runSvc, useEmulatorProject } from "./harness.js";
 
-let emu: RunningEmulator;
-beforeAll(async () => {
-  await ensureBuilt();
-  emu = await startTestEmulator();
-}, 180_000);
-afterAll(() => emu.close());
+const { emu } = useEmulatorProject();
 
 /** A project whose svc.ts lives in `infra/`, with one esbuild and one prebuilt function. */
 function project(): { root: string; policyDir: string } {
@@ -37,7 +31,7 @@ function cacheFiles(policyDir: string): string[] {
 describe("the CLI's bundle cache", () => {
   it("lives in node_modules/.cache/svc-config beside svc.ts; --no-cache writes nothing and plans the same archives", async () => {
     const { root, policyDir } = project();
-    const env = emulatorEnv(emu);
+    const env = emulatorEnv(emu());
     const plan = async (name: string, ...flags: string[]) => {
       const run = await runSvc(["config", "plan", "--config", "infra/svc.ts", "--out", name, ...flags], { cwd: root, env });
       expect(run.code).toBe(0);
