@@ -43,7 +43,7 @@ delete env.NO_COLOR;
 
 /** What to try next, with the user's own svc.ts (the same commands the README and docs/cli.md show). */
 const NEXT_STEPS = `
-Next, with your own svc.ts (in your app, after npm install svc-config):
+Next, with your own svc.ts (in your app, once svc-config is installed as the README's Install section says):
   npx svc config init                                # scaffold svc.ts and an example function
   npx svc config validate                            # check it offline
   npx svc emulator --port 0 > .env.emulator &        # a local platform; its SVC_* lines go to .env.emulator

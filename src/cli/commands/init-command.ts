@@ -40,17 +40,42 @@ export function runInit(ctx: CommandContext, flags: InitFlags): number {
     writeFileAtomic(path, content);
     ctx.out(`wrote ${name}\n`);
   }
-  ctx.info(
-    [
-      "",
-      "Next steps:",
-      "  1. npm install --save-dev svc-config @types/node   (svc.ts reads process.env; @types/node types it)",
-      "  2. npx svc config validate                        (offline check, no key needed)",
-      "  3. export SVC_API_KEY=… SVC_PROJECT_ID=…, then npx svc config plan",
-      "Try it locally first: npx svc emulator --port 0 > .env.emulator & then npx svc config plan --env .env.emulator",
-      "Every svc.ts key: docs/policy.md in the svc-config package.",
-      "",
-    ].join("\n"),
-  );
+  ctx.info(nextSteps(missingPackages(ctx.io.cwd)));
   return 0;
+}
+
+/** Why each package the scaffold needs matters, for the install step. */
+const NEEDED: Record<string, string> = {
+  "svc-config": "svc-config: the tarball or path the README's Install section names",
+  "@types/node": "@types/node: types the process.env svc.ts reads",
+};
+
+/** The packages of {@link NEEDED} that no `node_modules` from `cwd` upwards holds. */
+function missingPackages(cwd: string): string[] {
+  return Object.keys(NEEDED).filter((name) => {
+    for (let dir = cwd; ; dir = dirname(dir)) {
+      if (existsSync(join(dir, "node_modules", name, "package.json"))) return false;
+      if (dirname(dir) === dir) return true;
+    }
+  });
+}
+
+/** What to do after init: install only what is missing, validate, plan; locally first against the emulator. */
+function nextSteps(missing: readonly string[]): string {
+  const steps = [
+    ...(missing.length === 0 ? [] : [`npm install --save-dev ${missing.join(" ")}   (${missing.map((name) => NEEDED[name]).join("; ")})`]),
+    "npx svc config validate   (offline check, no key needed)",
+    "export SVC_API_KEY=… SVC_PROJECT_ID=…, then npx svc config plan",
+  ];
+  return [
+    "",
+    "Next steps:",
+    ...steps.map((step, i) => `  ${i + 1}. ${step}`),
+    "Try it locally first, against the emulator (its SVC_* lines go to .env.emulator):",
+    "  npx svc emulator --port 0 > .env.emulator &",
+    "  until grep -qs SVC_CLAIM_API_HOST .env.emulator; do sleep 0.2; done",
+    "  npx svc config plan --env .env.emulator",
+    "Every svc.ts key: docs/policy.md in the svc-config package.",
+    "",
+  ].join("\n");
 }

@@ -53,7 +53,7 @@ describe("svc config init", () => {
     expect(run.stdout).toBe("wrote svc.ts\nwrote functions/hello/index.ts\nwrote svc-env.d.ts\n");
     expect(run.stderr).toContain("Next steps:");
     // process.env in svc.ts needs @types/node; the scaffold says so where a user looks.
-    expect(run.stderr).toContain("npm install --save-dev svc-config @types/node");
+    expect(run.stderr).toContain("  1. npm install --save-dev svc-config @types/node   (svc-config: the tarball or path the README's Install section names; @types/node: types the process.env svc.ts reads)");
     expect(readFileSync(join(dir, "svc-env.d.ts"), "utf8")).toContain("npm install --save-dev @types/node");
 
     mkdirSync(join(dir, "node_modules"));
@@ -71,7 +71,11 @@ describe("svc config init", () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("error CLI_FILE_EXISTS: Not overwriting svc.ts, functions/hello/index.ts, svc-env.d.ts");
     expect(again.stderr).toContain("hint: Pass --force");
-    expect((await runSvc(["config", "init", "--force", "--no-example"], { cwd: dir, env: {} })).code).toBe(0);
+    const forced = await runSvc(["config", "init", "--force", "--no-example"], { cwd: dir, env: {} });
+    expect(forced.code).toBe(0);
+    // Both packages are installed now: no install step.
+    expect(forced.stderr).not.toContain("npm install");
+    expect(forced.stderr).toContain("  1. npx svc config validate");
     expect(readFileSync(join(dir, "svc.ts"), "utf8")).not.toContain("functions");
   });
 });
