@@ -4,6 +4,7 @@
  */
 import * as z from "zod";
 import { cronExpressionSchema } from "../../rules/cron.js";
+import { TRIGGER_FIELDS, TRIGGER_TYPE_FIELDS, type TriggerType } from "../../model/kinds/trigger.js";
 import { nameIssue } from "../../rules/names.js";
 import { check, nameKey, recordOf, strictObject } from "./common.js";
 
@@ -24,26 +25,34 @@ const prefixSchema = check(
   () => "must be 1 to 1024 UTF-8 bytes; omit it to match every object",
 );
 
-const common = {
+/**
+ * The policy schema of each field of the trigger descriptor (`model/kinds/trigger.ts`), by
+ * policy key, with the messages of policy.md §8: a descriptor field without a schema here, or a
+ * schema for no field, fails to compile.
+ */
+const FIELD_SCHEMAS = {
   function: z.string(),
   functionPath: functionPathSchema.optional(),
   enabled: z.boolean().optional(),
-};
-
-/** A `schedule` trigger (strict). */
-const scheduleTriggerSchema = strictObject({
-  type: z.literal("schedule"),
-  ...common,
   cron: cronExpressionSchema,
-});
-
-/** A `storage_object_created` trigger (strict). */
-const storageTriggerSchema = strictObject({
-  type: z.literal("storage_object_created"),
-  ...common,
   bucket: z.string(),
   prefix: prefixSchema.optional(),
-});
+} satisfies Record<TriggerPolicyKey, z.ZodType>;
+
+type TriggerPolicyKey = (typeof TRIGGER_FIELDS | (typeof TRIGGER_TYPE_FIELDS)[TriggerType])[number]["policyKey"];
+
+/** The schemas of a trigger's fields, in descriptor order: the common ones, then the type's own. */
+function fieldShape<const T extends TriggerType>(type: T) {
+  const fields: readonly { policyKey: TriggerPolicyKey }[] = [...TRIGGER_FIELDS, ...TRIGGER_TYPE_FIELDS[type]];
+  // The cast restates the keys the descriptor gives the type.
+  return Object.fromEntries(fields.map((f) => [f.policyKey, FIELD_SCHEMAS[f.policyKey]])) as Pick<typeof FIELD_SCHEMAS, (typeof TRIGGER_FIELDS | (typeof TRIGGER_TYPE_FIELDS)[T])[number]["policyKey"]>;
+}
+
+/** A `schedule` trigger (strict). */
+const scheduleTriggerSchema = strictObject({ type: z.literal("schedule"), ...fieldShape("schedule") });
+
+/** A `storage_object_created` trigger (strict). */
+const storageTriggerSchema = strictObject({ type: z.literal("storage_object_created"), ...fieldShape("storage_object_created") });
 
 /** One `TriggerDef`, discriminated by `type`. */
 export const triggerDefSchema = z.discriminatedUnion("type", [scheduleTriggerSchema, storageTriggerSchema]);
