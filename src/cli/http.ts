@@ -1,4 +1,4 @@
-import { EnvHttpProxyAgent, fetch as undiciFetch } from "undici";
+import type { fetch as UndiciFetch } from "undici";
 import type { CliIo } from "./io.js";
 
 function pick(env: CliIo["env"], upper: string): string | undefined {
@@ -6,23 +6,31 @@ function pick(env: CliIo["env"], upper: string): string | undefined {
   return value === undefined || value === "" ? undefined : value;
 }
 
-type UndiciInit = NonNullable<Parameters<typeof undiciFetch>[1]>;
+type UndiciInit = NonNullable<Parameters<typeof UndiciFetch>[1]>;
 
 /**
  * A `fetch` that honours `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` (either case), which Node
  * 20's built-in one ignores (cli.md §3). Reads them from the CLI's environment, never the
- * library's; passed to `createPlatformApi` as its `fetch`. It logs nothing: `--verbose`
- * request lines come from the engine's `read`/`retry` events (terminal/request-log.ts).
+ * library's; passed to `createPlatformApi` as its `fetch`. Without a proxy variable it is Node's
+ * own `fetch`, and the undici package (about 100 ms of start-up) is loaded only on the first
+ * request through a proxy. It logs nothing: `--verbose` request lines come from the engine's
+ * `read`/`retry` events (terminal/request-log.ts).
  */
 export function createProxyAwareFetch(env: CliIo["env"]): typeof globalThis.fetch {
   const httpProxy = pick(env, "HTTP_PROXY");
   const httpsProxy = pick(env, "HTTPS_PROXY") ?? httpProxy;
+  if (httpsProxy === undefined) return globalThis.fetch;
   const noProxy = pick(env, "NO_PROXY");
-  const dispatcher = new EnvHttpProxyAgent({
-    ...(httpProxy === undefined ? {} : { httpProxy }),
-    ...(httpsProxy === undefined ? {} : { httpsProxy }),
-    ...(noProxy === undefined ? {} : { noProxy }),
-  });
-  const proxied = (input: Parameters<typeof undiciFetch>[0], init?: RequestInit) => undiciFetch(input, { ...(init as UndiciInit | undefined), dispatcher });
+  let proxiedFetch: Promise<typeof UndiciFetch> | undefined;
+  const load = async (): Promise<typeof UndiciFetch> => {
+    const { EnvHttpProxyAgent, fetch: undiciFetch } = await import("undici");
+    const dispatcher = new EnvHttpProxyAgent({
+      ...(httpProxy === undefined ? {} : { httpProxy }),
+      httpsProxy,
+      ...(noProxy === undefined ? {} : { noProxy }),
+    });
+    return (input, init) => undiciFetch(input, { ...init, dispatcher });
+  };
+  const proxied = async (input: Parameters<typeof UndiciFetch>[0], init?: RequestInit) => (await (proxiedFetch ??= load()))(input, init as UndiciInit | undefined);
   return proxied as unknown as typeof globalThis.fetch;
 }

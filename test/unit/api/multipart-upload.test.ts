@@ -49,7 +49,8 @@ function expectedBody(boundary: string, zip: Uint8Array, runtime: string, enviro
 const fetches: { name: string; fetch: () => typeof globalThis.fetch }[] = [
   { name: "the built-in fetch", fetch: () => globalThis.fetch },
   { name: "undici's fetch", fetch: () => undiciFetch as unknown as typeof globalThis.fetch },
-  { name: "the CLI's proxy-aware fetch", fetch: () => createProxyAwareFetch({}) },
+  // A proxy is configured, so the CLI's fetch goes through undici; the test server's host is in NO_PROXY.
+  { name: "the CLI's proxy-aware fetch", fetch: () => createProxyAwareFetch({ HTTPS_PROXY: "http://127.0.0.1:9", NO_PROXY: "127.0.0.1" }) },
 ];
 
 describe("deployment uploads on any fetch", () => {
