@@ -9,6 +9,7 @@ import { inReadWave, withApiEvents } from "./events.js";
 import { prepareRuntime, type ConfigOperationOptions } from "./options.js";
 import { ErrorCode, isPlatformError } from "../errors/index.js";
 import { buildPulledBranchConfig, type PulledBranchConfig } from "../inspect/pulled-config.js";
+import { compareCodePoints } from "../inspect/normalize.js";
 import { branchNotFoundError } from "../inspect/read-live-state.js";
 import { DEFAULT_SERVICE_DATABASE } from "../inspect/read-needs.js";
 
@@ -50,8 +51,11 @@ export async function inspectWith(api: PlatformApi, projectId: string, branchId:
   const branch = allBranches.find((b) => b.id === branchId);
   if (branch === undefined) throw branchNotFoundError({ projectId, branchId, branches: allBranches });
 
-  const database = dataApiDatabase(settled(databases), settled(auth)?.db_name);
-  const dataApi = database === null ? null : await inReadWave(emit, 3, () => noneIfUnavailable(api.getDataApi({ ...ref, databaseName: database }), null));
+  const candidates = dataApiDatabases(settled(databases), settled(auth)?.db_name);
+  const found = await inReadWave(emit, 3, () => Promise.all(candidates.map((name) => noneIfUnavailable(api.getDataApi({ ...ref, databaseName: name }), null))));
+  const index = found.findIndex((record) => record !== null);
+  const database = index < 0 ? null : (candidates[index] ?? null);
+  const dataApi = index < 0 ? null : (found[index] ?? null);
 
   return buildPulledBranchConfig({
     project,
@@ -71,16 +75,15 @@ export async function inspectWith(api: PlatformApi, projectId: string, branchId:
 }
 
 /**
- * The database whose Data API a pull reads: the one the branch's auth integration uses (the
- * service database a plan of the pulled file reads too), else `neondb`, else the only database,
- * else none.
+ * The databases whose Data API a pull reads, in preference order (the first that has one is
+ * pulled, with its `database`, so a plan of the pulled file reads the same one): the database
+ * the branch's auth integration uses, alone; without auth, every database, `neondb` first and
+ * the others by name.
  */
-export function dataApiDatabase(databases: readonly ApiDatabase[], authDatabase?: string): string | null {
-  for (const preferred of [authDatabase, DEFAULT_SERVICE_DATABASE]) {
-    if (preferred !== undefined && databases.some((d) => d.name === preferred)) return preferred;
-  }
-  const only = databases.length === 1 ? databases[0] : undefined;
-  return only === undefined ? null : only.name;
+export function dataApiDatabases(databases: readonly ApiDatabase[], authDatabase?: string): string[] {
+  const names = databases.map((d) => d.name);
+  if (authDatabase !== undefined && names.includes(authDatabase)) return [authDatabase];
+  return names.sort((a, b) => (a === DEFAULT_SERVICE_DATABASE ? -1 : b === DEFAULT_SERVICE_DATABASE ? 1 : compareCodePoints(a, b)));
 }
 
 async function noneIfUnavailable<T>(read: Promise<T>, none: T): Promise<T> {

@@ -13,6 +13,25 @@ const MAIN = "br-main-000001";
 const routes = loadRoutes("full-branch");
 const BRANCH_PATH = `/api/v2/projects/${PROJECT}/branches/${BRANCH}`;
 
+const MAIN_PATH = `/api/v2/projects/${PROJECT}/branches/${MAIN}`;
+
+/** The project's default branch: no endpoints, no storage, nothing deployed; `overrides` add its databases and Data APIs. */
+function mainBranchPlatform(overrides: Parameters<typeof fixturePlatform>[1]) {
+  const main = (routes[`GET /api/v2/projects/${PROJECT}/branches`] as { branches: Record<string, unknown>[] }).branches[1];
+  return fixturePlatform(
+    { ...routes, [`GET ${MAIN_PATH}`]: { branch: main } },
+    {
+      [`GET ${MAIN_PATH}/endpoints`]: { status: 200, body: { endpoints: [] } },
+      [`GET ${MAIN_PATH}/buckets`]: { status: 404, body: { code: "not_found", message: "no storage", reason: "org_not_entitled" } },
+      [`GET ${MAIN_PATH}/functions`]: { status: 200, body: { functions: [] } },
+      [`GET ${MAIN_PATH}/credentials`]: { status: 200, body: { credentials: [] } },
+      [`GET ${MAIN_PATH}/triggers`]: { status: 200, body: { triggers: [] } },
+      [`GET ${MAIN_PATH}/custom-domains`]: { status: 200, body: { custom_domains: [] } },
+      ...overrides,
+    },
+  );
+}
+
 describe("pullConfig", () => {
   it("returns the project, the branch, a policy and a secret-free preview", async () => {
     const { api } = fixturePlatform(routes);
@@ -93,21 +112,10 @@ describe("pullConfig", () => {
   });
 
   it("pulls a default branch without parent, TTL or preview, and an external Data API when auth is off", async () => {
-    const main = (routes[`GET /api/v2/projects/${PROJECT}/branches`] as { branches: Record<string, unknown>[] }).branches[1];
-    const mainPath = `/api/v2/projects/${PROJECT}/branches/${MAIN}`;
-    const { api } = fixturePlatform(
-      { ...routes, [`GET ${mainPath}`]: { branch: main } },
-      {
-        [`GET ${mainPath}/endpoints`]: { status: 200, body: { endpoints: [] } },
-        [`GET ${mainPath}/databases`]: { status: 200, body: { databases: [{ name: "app", owner_name: "o" }] } },
-        [`GET ${mainPath}/data-api/app`]: { status: 200, body: { url: "u", status: "ready", settings: null } },
-        [`GET ${mainPath}/buckets`]: { status: 404, body: { code: "not_found", message: "no storage", reason: "org_not_entitled" } },
-        [`GET ${mainPath}/functions`]: { status: 200, body: { functions: [] } },
-        [`GET ${mainPath}/credentials`]: { status: 200, body: { credentials: [] } },
-        [`GET ${mainPath}/triggers`]: { status: 200, body: { triggers: [] } },
-        [`GET ${mainPath}/custom-domains`]: { status: 200, body: { custom_domains: [] } },
-      },
-    );
+    const { api } = mainBranchPlatform({
+      [`GET ${MAIN_PATH}/databases`]: { status: 200, body: { databases: [{ name: "app", owner_name: "o" }] } },
+      [`GET ${MAIN_PATH}/data-api/app`]: { status: 200, body: { url: "u", status: "ready", settings: null } },
+    });
 
     const pulled = await pullConfig({ projectId: PROJECT, branchId: MAIN, api });
 
@@ -130,6 +138,22 @@ describe("pullConfig", () => {
     expect(pulled.config.dataApi).toEqual({ database: "app", settings: { dbMaxRows: 50 } });
 
     const live = await readLiveState({ api, projectId: PROJECT, branchId: BRANCH, needs: (target) => readNeedsForPolicy(resolvePolicy(pulled.config, target)) });
+    const plan = diffState(resolvePolicy(pulled.config, branchTargetOf(live.state.branch)), live.state, { now: new Date("2026-03-02T00:00:00Z"), functionTags: {}, allowDataLoss: false });
+    expect([plan.changes, plan.conflicts]).toEqual([[], []]);
+  });
+
+  it("finds a Data API on another database when the branch has no auth, and the pulled file plans clean", async () => {
+        const { api, requests } = mainBranchPlatform({
+      [`GET ${MAIN_PATH}/databases`]: { status: 200, body: { databases: [{ name: "reports", owner_name: "neondb_owner" }, { name: "app", owner_name: "neondb_owner" }, { name: "neondb", owner_name: "neondb_owner" }] } },
+      [`GET ${MAIN_PATH}/data-api/neondb`]: { status: 404, body: { code: "not_found", message: "no data api" } },
+      [`GET ${MAIN_PATH}/data-api/app`]: { status: 200, body: { url: "u", status: "ready", settings: { db_max_rows: 50 } } },
+      [`GET ${MAIN_PATH}/data-api/reports`]: { status: 404, body: { code: "not_found", message: "no data api" } },
+    });
+    const pulled = await pullConfig({ projectId: PROJECT, branchId: MAIN, api });
+    expect(pulled.config.dataApi).toEqual({ database: "app", settings: { dbMaxRows: 50 }, authProvider: "external" });
+    expect(requests.filter((r) => r.wave === 3).map((r) => r.path.slice(MAIN_PATH.length))).toEqual(["/data-api/neondb", "/data-api/app", "/data-api/reports"]);
+
+    const live = await readLiveState({ api, projectId: PROJECT, branchId: MAIN, needs: (target) => readNeedsForPolicy(resolvePolicy(pulled.config, target)) });
     const plan = diffState(resolvePolicy(pulled.config, branchTargetOf(live.state.branch)), live.state, { now: new Date("2026-03-02T00:00:00Z"), functionTags: {}, allowDataLoss: false });
     expect([plan.changes, plan.conflicts]).toEqual([[], []]);
   });
