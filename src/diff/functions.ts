@@ -114,7 +114,7 @@ function compareDeployment(fn: ResolvedFunction, live: LiveFunction, tag: Functi
     const named = [...runtimeField, ...nameFields];
     const why = [
       ...(named.length > 0 ? [`${named.join(", ")} changed`] : []),
-      ...(kept.length > 0 ? [`the value of one or more of ${kept.join(", ")} may have changed (the platform keeps no values to compare)`] : []),
+      ...(kept.length > 0 ? [`the value of ${kept.length === 1 ? "" : "one or more of "}${kept.join(", ")} may have changed (the platform keeps no values to compare)`] : []),
       ...(/^[KH]/.test(parsed.configTag) && parsed.configTag[0] !== tag.configTag?.[0] ? ["the fingerprint mode changed (SVC_FINGERPRINT_KEY set or unset)"] : []),
     ];
     const fields = [...named, ...valueField];

@@ -136,11 +136,14 @@ export function formatValue(value: Json | null): string {
 
 /**
  * One `name: before -> after` line. An env value change names the candidates without values:
- * `env: a value may have changed in one or more of A, B (values redacted; …)`.
+ * `env: a value may have changed in one or more of A, B (values redacted; …)`, or
+ * `env: the value of A may have changed (…)` for one.
  */
 export function formatFieldLine(field: FieldDiff): string {
   if (field.names !== undefined) {
-    const which = field.names.length === 0 ? "the env fingerprint differs" : `a value may have changed in one or more of ${field.names.join(", ")}`;
+    const [only, ...more] = field.names;
+    const which =
+      only === undefined ? "the env fingerprint differs" : more.length === 0 ? `the value of ${only} may have changed` : `a value may have changed in one or more of ${field.names.join(", ")}`;
     return `env: ${which} (values redacted; the platform keeps no values to compare)`;
   }
   return `${field.name}: ${formatValue(field.before)} -> ${formatValue(field.after)}`;

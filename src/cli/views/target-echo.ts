@@ -8,11 +8,8 @@ export interface EchoInfo {
   keyLabel?: string;
 }
 
+/** Width of the value column, unless a value is longer (then every label moves right with it). */
 const VALUE_WIDTH = 38;
-
-function row(title: string, value: string, label: string): string {
-  return `${title.padEnd(9)}${value.padEnd(VALUE_WIDTH)} [${label}]`.trimEnd();
-}
 
 function branchValue(branch: NonNullable<EchoInfo["branch"]>): string {
   const flags = [branch.protected ? "protected" : undefined, branch.isDefault ? "default" : undefined].filter((f) => f !== undefined);
@@ -22,12 +19,13 @@ function branchValue(branch: NonNullable<EchoInfo["branch"]>): string {
 
 /** The multi-line echo for text mode. */
 export function renderTargetBlock(info: EchoInfo): string {
-  const lines = [row("Project", info.project.name === undefined ? info.project.id : `${info.project.id} (${info.project.name})`, info.project.label)];
-  if (info.branch !== undefined) lines.push(row("Branch", branchValue(info.branch), info.branch.label));
-  lines.push(row("API", info.api.host, info.api.insecure ? `${info.api.label}] [INSECURE` : info.api.label));
-  if (info.config !== undefined) lines.push(row("Config", info.config.path, info.config.label));
-  if (info.keyLabel !== undefined) lines.push(row("Key", "set", info.keyLabel));
-  return `${lines.join("\n")}\n`;
+  const rows: [string, string, string][] = [["Project", info.project.name === undefined ? info.project.id : `${info.project.id} (${info.project.name})`, info.project.label]];
+  if (info.branch !== undefined) rows.push(["Branch", branchValue(info.branch), info.branch.label]);
+  rows.push(["API", info.api.host, info.api.insecure ? `${info.api.label}] [INSECURE` : info.api.label]);
+  if (info.config !== undefined) rows.push(["Config", info.config.path, info.config.label]);
+  if (info.keyLabel !== undefined) rows.push(["Key", "set", info.keyLabel]);
+  const width = Math.max(VALUE_WIDTH, ...rows.map(([, value]) => value.length + 1));
+  return `${rows.map(([title, value, label]) => `${title.padEnd(9)}${value.padEnd(width)} [${label}]`.trimEnd()).join("\n")}\n`;
 }
 
 /** The one-line echo for `--json`, `--markdown` and `--quiet`. */

@@ -35,7 +35,7 @@ describe("the text plan says everything applying it needs", () => {
     const policy = join(project.cwd(), "svc.ts");
     writeFileSync(policy, readFileSync(policy, "utf8").replace('SHORT_FLAG: process.env.SHORT_FLAG ?? "0"', 'SHORT_FLAG: "", NEW_FLAG: "on"'));
     const edited = { env: { API_TOKEN: "rotated-token-value-5150" } };
-    const valueLine = "env: a value may have changed in one or more of API_TOKEN (values redacted; the platform keeps no values to compare)";
+    const valueLine = "env: the value of API_TOKEN may have changed (values redacted; the platform keeps no values to compare)";
     const text = await svc(["config", "plan"], edited);
     expect(text.stdout).toContain(`  ~ function.hello\n      env.NEW_FLAG: (none) -> (sensitive)\n      env.SHORT_FLAG: (sensitive) -> (none)\n      ${valueLine}\n`);
     const markdown = await svc(["config", "plan", "--markdown"], edited);

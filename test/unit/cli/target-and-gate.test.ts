@@ -116,6 +116,12 @@ describe("target echo", () => {
     expect(renderTargetLine(info)).toBe("Target: project calm-river-123456, branch preview/pr-42 (br-young-leaf-482913), api https://api.example.test/api/v2\n");
   });
 
+  it("keeps the sources in one column when a value is longer than the column", () => {
+    const lines = renderTargetBlock({ ...info, branch: { ...info.branch, name: "main", id: "br-small-cloud-973985", protected: true, isDefault: true } }).trimEnd().split("\n");
+    expect(lines[1]).toBe("Branch   main (br-small-cloud-973985), protected, default  [--branch, matched by name]");
+    expect(new Set(lines.map((l) => l.indexOf("[")))).toEqual(new Set([lines[1]?.indexOf("[")]));
+  });
+
   it("marks an insecure API line", () => {
     expect(renderTargetBlock({ ...info, api: { ...info.api, insecure: true } })).toMatch(/^API .*\[default\] \[INSECURE\]$/m);
   });

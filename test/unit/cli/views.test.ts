@@ -16,7 +16,7 @@ describe("text plan view", () => {
     ["a before -> after field line", /^ {6}suspendTimeout: 300 -> 3600$/m],
     ["a destructive delete naming both flags", /^ {2}- bucket\.tmp {2,}\[destructive: needs --update-existing --allow-data-loss\]$/m],
     ["a create with its fields from absent", /^ {6}access: \(none\) -> "public_read"$/m],
-    ["an env value change naming the candidates, never a value", /^ {6}env: a value may have changed in one or more of GREETING \(values redacted; the platform keeps no values to compare\)$/m],
+    ["an env value change naming the candidates, never a value", /^ {6}env: the value of GREETING may have changed \(values redacted; the platform keeps no values to compare\)$/m],
     ["an added env name as sensitive", /^ {6}env\.NEW_FLAG: \(none\) -> \(sensitive\)$/m],
     ["a replace symbol", /^ {2}-\/\+ domain\.shop\.example\.com {2,}\[override/m],
     ["unmanaged entries sorted by address", /Unmanaged \(on the branch[^\n]*\n {2}function\.hello\.env\.OLD_FLAG\n {2}trigger\.nightly \(inherited\)/],
@@ -75,7 +75,7 @@ describe("Markdown plan view", () => {
     ["a collapsible section per change", "<details><summary><code>~ function.hello</code> (update)</summary>"],
     ["a diff fence", "```diff\n"],
     ["an added env name in the change's diff", "~ env.NEW_FLAG: (none) -> (sensitive)\n"],
-    ["the env names whose value may have changed", "~ env: a value may have changed in one or more of GREETING (values redacted; the platform keeps no values to compare)\n"],
+    ["the env names whose value may have changed", "~ env: the value of GREETING may have changed (values redacted; the platform keeps no values to compare)\n"],
     ["the unmanaged list", "- trigger.nightly (inherited)"],
   ])("contains %s", (_name, needle) => {
     expect(md).toContain(needle);

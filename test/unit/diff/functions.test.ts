@@ -43,7 +43,7 @@ describe("function change detection", () => {
     const result = plan(one({ KEY: "new" }), [liveFn("hello", tagWith("C0DE", "0002"), { envNames: ["KEY"] })]);
     expect(result.changes[0]?.change).toMatchObject({
       fields: ["env"], before: { env: { KEY: "[redacted]" } }, after: { env: { KEY: "[redacted]" } },
-      reason: "the value of one or more of KEY may have changed (the platform keeps no values to compare); the archive is kept",
+      reason: "the value of KEY may have changed (the platform keeps no values to compare); the archive is kept",
     });
     expect(JSON.stringify(result)).not.toContain("new");
   });
@@ -53,7 +53,7 @@ describe("function change detection", () => {
     const result = plan(one({ KEEP: "v", NEW: "n", OLD: "" }), [live]);
     expect(result.changes[0]?.change).toMatchObject({
       fields: ["env.NEW", "env.OLD", "env"],
-      reason: "env.NEW, env.OLD changed; the value of one or more of KEEP may have changed (the platform keeps no values to compare); the archive is kept",
+      reason: "env.NEW, env.OLD changed; the value of KEEP may have changed (the platform keeps no values to compare); the archive is kept",
     });
   });
 
