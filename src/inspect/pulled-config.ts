@@ -2,20 +2,7 @@
  * The live branch as a policy (policy.md §14, seed 002 `PulledBranchConfig`). Pure: builds the
  * result from records already read.
  */
-import type {
-  ApiAuthIntegration,
-  ApiBranch,
-  ApiBucket,
-  ApiCredential,
-  ApiCustomDomain,
-  ApiDataApi,
-  ApiDatabase,
-  ApiEndpoint,
-  ApiFunction,
-  ApiProject,
-  ApiRole,
-  ApiTrigger,
-} from "../api/wire-types.js";
+import type { ApiAuthIntegration, ApiBranch, ApiBucket, ApiCredential, ApiCustomDomain, ApiDataApi, ApiDatabase, ApiEndpoint, ApiFunction, ApiProject, ApiRole, ApiTrigger } from "../api/wire-types.js";
 import { defineConfig } from "../config/define-config.js";
 import { policyValueOf } from "../config/schemas/fields.js";
 import type { BranchTuning, ComputeSettings, DataApiDef, DataApiSettingsDef, DatabaseDef, PolicyConfig, RoleDef } from "../config/policy-types.js";

@@ -17,6 +17,15 @@ function writeFullPolicy(): void {
   writeFileSync(path, policy);
 }
 
+/** What the pull lists after the policy: each trigger as its `triggers` entry, the hostname under its function. */
+const PULLED_COMMENTS = `// Triggers on this branch (declare them under \`triggers\`, with the functions they call, to manage them):
+//   hourly: { type: "schedule", function: "hello", cron: "0 * * * *" },
+//   "on-avatar": { type: "storage_object_created", function: "hello", functionPath: "/upload", enabled: false, bucket: "avatars", prefix: "in/" },
+
+// Custom domains on this branch (list them in their function's \`customDomains\` to manage them):
+//   hello: { customDomains: ["hello.example.com"] },
+`;
+
 describe("svc config pull on a branch with functions, a bucket, triggers and a custom domain", () => {
   it("lists the triggers and the hostname as policy to declare, and the pulled file plans clean, naming that file", async () => {
     writeFullPolicy();
@@ -25,16 +34,7 @@ describe("svc config pull on a branch with functions, a bucket, triggers and a c
 
     const pulled = await project.svc(["config", "pull"]);
     expect(pulled.code).toBe(0);
-    expect(pulled.stdout).toContain(
-      [
-        "// Triggers on this branch (declare them under `triggers`, with the functions they call, to manage them):",
-        '//   hourly: { type: "schedule", function: "hello", cron: "0 * * * *" },',
-        '//   "on-avatar": { type: "storage_object_created", function: "hello", functionPath: "/upload", enabled: false, bucket: "avatars", prefix: "in/" },',
-        "",
-        "// Custom domains on this branch (list them in their function's `customDomains` to manage them):",
-        '//   hello: { customDomains: ["hello.example.com"] },',
-      ].join("\n"),
-    );
+    expect(pulled.stdout).toContain(PULLED_COMMENTS);
 
     writeFileSync(join(project.cwd(), "pulled.ts"), pulled.stdout);
     const plan = await project.svc(["config", "plan", "--config", "pulled.ts", "--detailed-exitcode"]);
