@@ -28,6 +28,9 @@ export const DEFAULT_BUNDLE_CONCURRENCY = 8;
 /** At most this many entries go through one esbuild call, so the outputs held at once stay bounded. */
 export const MAX_ENTRIES_PER_BUILD = 256;
 
+/** Entry searches and cache lookups in flight at once: small reads, bounded only to spare file handles. */
+const LOOKUP_CONCURRENCY = 64;
+
 /** Progress of one function's bundle, for the engine's `bundle` event (engine.md §8.4). */
 export type BundleProgress =
   | { slug: string; phase: "start" }
@@ -104,6 +107,7 @@ class BundleRun {
   readonly waiting: EsbuildJob[] = [];
   private readonly cache: ArchiveCache | undefined;
   private readonly hash: FileHasher = createFileHasher();
+  private readonly lookups = pLimit(LOOKUP_CONCURRENCY);
 
   constructor(
     private readonly options: BundleFunctionsOptions,
@@ -119,12 +123,13 @@ class BundleRun {
    */
   start(fn: ResolvedFunction | LocatedFunction): Promise<void> {
     const slug = slugOf(fn);
-    return this.limit(async () => {
+    return this.lookups(async () => {
       this.progress({ slug, phase: "start" });
       try {
         const { config, entry } = "config" in fn ? fn : await locateFunction(fn);
         if (this.options.bundleFunction !== undefined || config.bundler !== "esbuild" || entry === null) {
-          this.settle(slug, await buildFunctionArchive(config, { ...this.options, ...(this.cache ? { cache: this.cache } : {}) }));
+          const single = { ...this.options, ...(this.cache ? { cache: this.cache } : {}) };
+          this.settle(slug, await this.limit(() => buildFunctionArchive(config, single)));
           return;
         }
         const workingDir = this.options.workingDir ?? (await esbuildWorkingDir(config, entry));

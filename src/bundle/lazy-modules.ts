@@ -49,11 +49,17 @@ export function loadJszip(): Promise<JSZipConstructor> {
  * archive cache never needs the bundler itself); `undefined` when esbuild is not installed.
  */
 export function esbuildVersion(): string | undefined {
-  try {
-    const manifest: unknown = createRequire(import.meta.url)("esbuild/package.json");
-    const version = (manifest as { version?: unknown }).version;
-    return typeof version === "string" ? version : undefined;
-  } catch {
-    return undefined;
+  if (installedEsbuild === null) {
+    try {
+      const manifest: unknown = createRequire(import.meta.url)("esbuild/package.json");
+      const version = (manifest as { version?: unknown }).version;
+      installedEsbuild = typeof version === "string" ? version : undefined;
+    } catch {
+      installedEsbuild = undefined;
+    }
   }
+  return installedEsbuild;
 }
+
+/** `null` until {@link esbuildVersion} first looks. */
+let installedEsbuild: string | undefined | null = null;
