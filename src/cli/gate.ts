@@ -118,7 +118,7 @@ export function confirmationRequired(missing: readonly GateReason[], input: Gate
   if (inferred) parts.push(`name the branch with --branch ${input.branchName} or SVC_BRANCH_ID (--yes does not waive this)`);
   return new CliError(
     CliErrorCode.CONFIRMATION_REQUIRED,
-    `This apply needs confirmation, and this run cannot ask (not an interactive terminal, or --yes given): ${missing.map((r) => r.kind).join(", ")}.`,
+    `This apply needs confirmation, and this run cannot ask (not an interactive terminal, or --yes given): ${missing.map((r) => r.line).join("; ")}.`,
     { hint: parts.join("; "), details: { missing: missing.map((r) => r.grant) } },
   );
 }

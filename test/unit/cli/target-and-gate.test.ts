@@ -156,6 +156,10 @@ describe("confirmation gate", () => {
     const missing = gateReasons({ ...input, inferredTarget: false }).filter((r) => r.kind !== "data-loss");
     const err = confirmationRequired(missing, { ...input, inferredTarget: false });
     expect(err.code).toBe("CLI_CONFIRMATION_REQUIRED");
+    expect(err.message).toBe(
+      "This apply needs confirmation, and this run cannot ask (not an interactive terminal, or --yes given): " +
+        '4 changes override existing settings or delete resources (--update-existing); branch "main" is protected (--allow-protected).',
+    );
     expect(err.hint).toBe('add --update-existing --allow-protected to apply 4 override changes to protected branch "main"');
   });
 
