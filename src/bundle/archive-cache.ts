@@ -139,6 +139,19 @@ export class ArchiveCache {
     return { archive, warnings: record.warnings };
   }
 
+  /**
+   * The archive remembered in memory under `identity`, unchecked: for what has no files to
+   * re-hash (a custom bundler's output within one run). Never read from or written to the directory.
+   */
+  recall(identity: string): CachedArchive | undefined {
+    return this.memory.get(identity);
+  }
+
+  /** Remembers `built` in memory only (see {@link recall}). */
+  remember(identity: string, built: CachedArchive): void {
+    this.memory.set(identity, { ...built, inputs: {} });
+  }
+
   /** Stores `built` under `identity` with the hashes of its inputs. Never throws. */
   async store(identity: string, inputs: InputHashes, built: CachedArchive): Promise<void> {
     const { archive, warnings } = built;

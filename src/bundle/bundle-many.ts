@@ -128,8 +128,7 @@ class BundleRun {
       try {
         const { config, entry } = "config" in fn ? fn : await locateFunction(fn);
         if (this.options.bundleFunction !== undefined || config.bundler !== "esbuild" || entry === null) {
-          const single = { ...this.options, ...(this.cache ? { cache: this.cache } : {}) };
-          this.settle(slug, await this.limit(() => buildFunctionArchive(config, single)));
+          this.settle(slug, await this.buildAlone(config));
           return;
         }
         const workingDir = this.options.workingDir ?? (await esbuildWorkingDir(config, entry));
@@ -145,6 +144,23 @@ class BundleRun {
         this.settle(slug, asBundleError(slug, err));
       }
     });
+  }
+
+  /**
+   * Builds a function on its own path (custom bundler, `"none"`, the `bundleFunction` option, an
+   * esbuild source without an entry). A custom bundler's output has no files to re-hash, so it is
+   * reused only from this run's memory, and only for the same bundler function and function config.
+   */
+  private async buildAlone(config: ResolvedFunctionConfig): Promise<FunctionArchive> {
+    const cache = this.cache;
+    const build = () => buildFunctionArchive(config, { ...this.options, ...(cache ? { cache } : {}) });
+    if (cache === undefined || typeof config.bundler !== "function" || this.options.bundleFunction !== undefined) return this.limit(build);
+    const identity = buildIdentity({ bundler: "custom", instance: customBundlerId(config.bundler), fn: { ...config, bundler: undefined } });
+    const kept = cache.recall(identity);
+    if (kept !== undefined) return { slug: config.slug, ...kept.archive };
+    const archive = await this.limit(build);
+    cache.remember(identity, { archive, warnings: [] });
+    return archive;
   }
 
   /**
@@ -216,6 +232,18 @@ class BundleRun {
       // A failing warning listener must not fail the bundle.
     }
   }
+}
+
+/** A number per custom bundler function, so a memory key tells two bundlers apart. */
+const customBundlerIds = new WeakMap<object, number>();
+let nextCustomBundlerId = 0;
+
+function customBundlerId(bundler: object): number {
+  const known = customBundlerIds.get(bundler);
+  if (known !== undefined) return known;
+  const id = nextCustomBundlerId++;
+  customBundlerIds.set(bundler, id);
+  return id;
 }
 
 function slugOf(fn: ResolvedFunction | LocatedFunction): string {

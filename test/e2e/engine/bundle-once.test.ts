@@ -73,6 +73,25 @@ describe("a run bundles each function once, in one esbuild call", () => {
     expect(replanned.changes.map((c) => c.id)).toEqual(["update:function.beta"]);
   });
 
+  it("a custom bundler runs once for a plan and the applyPlan after it, and again for a newly loaded policy", async () => {
+    const { tree } = project();
+    const branchId = await freshBranch("once-custom");
+    let calls = 0;
+    const policy = () =>
+      defineConfig({
+        functions: {
+          made: { name: "made", source: "./alpha", bundler: async () => (calls++, { "index.mjs": "export default () => new Response('made');\n" }) },
+        },
+      });
+    const config = policy();
+    const options = { projectId: emu.projectId, branchId, apiKey: emu.apiKey, apiHost: emu.apiHost, baseDir: tree.root, polling };
+    const planned = await plan(config, options);
+    await applyPlan(toSavedPlan(planned), { ...options, config });
+    expect(calls).toBe(1);
+    expect((await plan(policy(), options)).changes).toEqual([]);
+    expect(calls).toBe(2);
+  });
+
   it("createBranch bundles once before creating the branch", async () => {
     const { tree, config } = project();
     const created = await createBranch(config, { projectId: emu.projectId, branchName: "once-create", apiKey: emu.apiKey, baseDir: tree.root, polling, api: createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost, polling }) });
