@@ -1,5 +1,7 @@
+import { BUCKET_FIELDS } from "../model/kinds/bucket.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { toWire } from "../model/kinds/field.js";
+import { triggerFields } from "../model/kinds/trigger.js";
 import type { LiveState, LiveTrigger } from "../model/live-state.js";
 
 /** Value of every env var on a replica: the platform reports names only, so values never matter. */
@@ -36,14 +38,13 @@ export interface ReplicaSeed {
   projects: { owner: string; id: string; name: string; region_id: string; pg_version: number; branches: BranchSeed[] }[];
 }
 
-function triggerSeed(t: LiveTrigger): NonNullable<BranchSeed["triggers"]>[number] {
-  return {
-    id: t.id, name: t.name, function_slug: t.function, function_path: t.functionPath,
-    type: t.type === "storage_object_created" ? "storage_object_created" : "schedule", enabled: t.enabled,
-    ...(t.cron === undefined ? {} : { cron: t.cron }),
-    ...(t.bucket === undefined ? {} : { bucket_name: t.bucket }),
-    ...(t.prefix === undefined ? {} : { prefix: t.prefix }),
-  };
+type TriggerSeed = NonNullable<BranchSeed["triggers"]>[number];
+
+/** A trigger in the seed's flat form: its descriptor's fields (`kinds/trigger.ts`) in wire names, the type's own beside the common ones. */
+function triggerSeed(t: LiveTrigger): TriggerSeed {
+  const type = t.type === "storage_object_created" ? "storage_object_created" : "schedule";
+  // The seed's keys are the descriptor's wire keys; the live trigger holds every required field.
+  return { id: t.id, name: t.name, type, ...toWire(triggerFields(t.type), { ...t }) } as TriggerSeed;
 }
 
 /**
@@ -74,7 +75,7 @@ export function replicaSeed(live: LiveState, apiKey: string): ReplicaSeed {
     // Roles and owners as read when the plan manages them; else one stand-in owner.
     roles: live.roles === undefined ? [{ name: REPLICA_OWNER }] : live.roles.map((r) => ({ name: r.name, ...(r.login ? {} : { no_login: true }) })),
     databases: (live.databases ?? []).map((name) => ({ name, owner_name: live.databaseOwners?.[name] ?? REPLICA_OWNER })),
-    buckets: (live.buckets ?? []).map((b) => ({ name: b.name, access_level: b.access })),
+    buckets: (live.buckets ?? []).map((b) => ({ name: b.name, ...toWire(BUCKET_FIELDS, b) })),
     objects: Object.entries(hasObjects).filter(([, has]) => has).map(([bucket]) => ({ bucket, key: "replica-object" })),
     functions,
     triggers: (live.triggers ?? []).filter((t) => !t.inherited).map(triggerSeed),
