@@ -83,6 +83,14 @@ export function resolvePolicy(config: PolicyConfig, target: BranchTarget, option
       roles: parsed.prune?.roles ?? false,
       databases: parsed.prune?.databases ?? false,
     },
+    pruneStated: {
+      functions: parsed.prune?.functions !== undefined,
+      triggers: parsed.prune?.triggers !== undefined,
+      customDomains: parsed.prune?.customDomains !== undefined,
+      buckets: parsed.prune?.buckets !== undefined,
+      roles: parsed.prune?.roles !== undefined,
+      databases: parsed.prune?.databases !== undefined,
+    },
     branch: resolveBranch(evaluated),
     deprecatedKeys: deprecatedKeys(parsed, evaluated),
   } satisfies ResolvedPolicy);

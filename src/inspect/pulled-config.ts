@@ -94,6 +94,11 @@ export function buildPulledBranchConfig(records: PulledBranchRecords): PulledBra
   const triggers = pulledTriggers(records.triggers);
   const customDomains = pulledCustomDomains(records.customDomains);
   const hasPreview = buckets.length + functions.length + credentials.length + triggers.length + customDomains.length > 0;
+  // Stated (false: nothing is deleted), the flags make a plan of the pulled file read these kinds
+  // and list what it does not declare as unmanaged.
+  if (records.buckets.length + records.functions.length + records.triggers.length + records.customDomains.length > 0) {
+    policy.prune = { buckets: false, functions: false, triggers: false, customDomains: false };
+  }
 
   return {
     project: {

@@ -58,22 +58,24 @@ export function allFeatureReads(database: string = DEFAULT_SERVICE_DATABASE): Re
 /** The reads a plan of `policy` needs (engine.md §4.2 "When" column). */
 export function readNeedsForPolicy(policy: ResolvedPolicy): ReadNeeds {
   const { dataApi, prune } = policy;
+  // A kind is read when pruned or when its prune flag is stated at all (to list unmanaged items).
+  const listed = policy.pruneStated;
   const dataApiManaged = dataApi.state !== "unmanaged";
   const authOn = policy.auth === "enabled";
   const builtinDataApi = dataApi.state === "enabled" && dataApi.authProvider === "builtin";
   const storageTriggers = policy.triggers.some((t) => t.type === "storage_object_created");
   const anyDomains = policy.functions.some((f) => f.customDomains.length > 0);
-  const pruneRolesDatabases = prune.roles || prune.databases;
+  const pruneRolesDatabases = prune.roles || prune.databases || listed.roles || listed.databases;
   const rolesDatabases = policy.roles.length > 0 || policy.databases.length > 0 || pruneRolesDatabases;
   return {
     databases: dataApiManaged || authOn || rolesDatabases,
     dataApiDatabase: dataApiManaged ? (dataApi.state === "enabled" ? dataApi.database : DEFAULT_SERVICE_DATABASE) : null,
     auth: authOn || policy.authDeclaredOff || builtinDataApi,
-    buckets: policy.buckets.length > 0 || storageTriggers || prune.buckets,
-    functions: policy.functions.length > 0 || prune.functions,
-    triggers: policy.triggers.length > 0 || prune.functions || prune.triggers || prune.buckets,
-    customDomains: anyDomains || prune.customDomains || prune.functions,
-    parentFunctions: prune.functions,
+    buckets: policy.buckets.length > 0 || storageTriggers || prune.buckets || listed.buckets,
+    functions: policy.functions.length > 0 || prune.functions || listed.functions,
+    triggers: policy.triggers.length > 0 || prune.functions || prune.triggers || prune.buckets || listed.triggers,
+    customDomains: anyDomains || prune.customDomains || prune.functions || listed.customDomains,
+    parentFunctions: prune.functions || listed.functions,
     roles: rolesDatabases,
     parentRolesDatabases: pruneRolesDatabases,
   };

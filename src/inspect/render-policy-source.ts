@@ -14,7 +14,7 @@ import type { FieldDescriptor } from "../model/kinds/field.js";
 export interface RenderablePulledConfig {
   project: { id: string; name: string };
   branch: { id: string; name: string; isDefault?: boolean };
-  config: { auth?: unknown; dataApi?: unknown; roles?: unknown; databases?: unknown; branch?: unknown };
+  config: { auth?: unknown; dataApi?: unknown; roles?: unknown; databases?: unknown; prune?: unknown; branch?: unknown };
   preview?: {
     buckets?: { name: string; access: string }[];
     functions?: { slug: string; name: string }[];
@@ -98,7 +98,7 @@ function comment(text: string): string {
   return `// ${text.replace(/[\r\n]+/g, " ")}`;
 }
 
-/** Renders a pulled branch as `svc.ts` source: keys `auth`, `dataApi`, `roles`, `databases`, `branch`, then comments. */
+/** Renders a pulled branch as `svc.ts` source: keys `auth`, `dataApi`, `roles`, `databases`, `prune`, `branch`, then comments. */
 export function renderPolicySource(pulled: RenderablePulledConfig): string {
   const lines = [
     comment(`svc.ts pulled from project ${JSON.stringify(pulled.project.name)} (${pulled.project.id}), branch ${JSON.stringify(pulled.branch.name)} (${pulled.branch.id}).`),
@@ -106,11 +106,15 @@ export function renderPolicySource(pulled: RenderablePulledConfig): string {
     "",
     "export default defineConfig({",
   ];
-  const { auth, dataApi, roles, databases, branch } = pulled.config;
+  const { auth, dataApi, roles, databases, prune, branch } = pulled.config;
   if (auth !== undefined) lines.push(`  auth: ${renderValue(auth, "  ", "auth")},`);
   if (dataApi !== undefined) lines.push(`  dataApi: ${renderValue(dataApi, "  ", "dataApi")},`);
   if (roles !== undefined) lines.push(`  roles: ${renderValue(roles, "  ", "roles")},`);
   if (databases !== undefined) lines.push(`  databases: ${renderValue(databases, "  ", "databases")},`);
+  if (prune !== undefined) {
+    lines.push(`  ${comment("false: undeclared items of these kinds are listed as unmanaged when you plan, never deleted; true deletes them.")}`);
+    lines.push(`  prune: ${renderValue(prune, "  ", "prune")},`);
+  }
   const isDefault = pulled.branch.isDefault === true;
   const tuning = tuningOf(branch, pulled.branch.name, isDefault);
   if (tuning !== undefined) {

@@ -112,6 +112,12 @@ export interface ResolvedPolicy {
   databases: ({ name: string } & DatabaseValues)[];
   /** Every flag resolved; `roles` and `databases` are set only by name (`prune: true` leaves them off). @default false each */
   prune: { functions: boolean; triggers: boolean; customDomains: boolean; buckets: boolean; roles: boolean; databases: boolean };
+  /**
+   * The kinds whose prune flag the policy states (`true` or `false`; `prune: false` states the four
+   * that `prune: true` sets). A plan reads a stated kind even when the policy declares none of it,
+   * so its undeclared items are listed as unmanaged (a pulled `svc.ts` states them).
+   */
+  pruneStated: { functions: boolean; triggers: boolean; customDomains: boolean; buckets: boolean; roles: boolean; databases: boolean };
   branch: {
     parent?: string;
     protected?: boolean;

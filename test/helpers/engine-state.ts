@@ -17,6 +17,7 @@ export function policyWith(overrides: Partial<ResolvedPolicy> = {}): ResolvedPol
     roles: [],
     databases: [],
     prune: { functions: false, triggers: false, customDomains: false, buckets: false, roles: false, databases: false },
+    pruneStated: { functions: false, triggers: false, customDomains: false, buckets: false, roles: false, databases: false },
     branch: {},
     deprecatedKeys: [],
     ...overrides,

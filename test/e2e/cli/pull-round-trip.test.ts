@@ -27,7 +27,7 @@ const PULLED_COMMENTS = `// Triggers on this branch (declare them under \`trigge
 `;
 
 describe("svc config pull on a branch with functions, a bucket, triggers and a custom domain", () => {
-  it("lists the triggers and the hostname as policy to declare, and the pulled file plans clean, naming that file", async () => {
+  it("lists the triggers and the hostname as policy to declare, and the pulled file plans clean, naming that file and listing what it leaves unmanaged", async () => {
     writeFullPolicy();
     const applied = await project.svc(["config", "apply", "--yes", "--update-existing"]);
     expect(applied.code).toBe(0);
@@ -40,5 +40,8 @@ describe("svc config pull on a branch with functions, a bucket, triggers and a c
     const plan = await project.svc(["config", "plan", "--config", "pulled.ts", "--detailed-exitcode"]);
     expect(plan.code).toBe(0);
     expect(plan.stdout.startsWith("No changes. Branch main matches pulled.ts.\n")).toBe(true);
+    // The pulled file states its prune flags (false), so the plan reads and lists what it leaves undeclared.
+    const unmanaged = plan.stdout.split("\n").filter((line) => line.startsWith("  ") && plan.stdout.indexOf(line) > plan.stdout.indexOf("Unmanaged (on the branch, not declared in pulled.ts"));
+    expect(unmanaged.map((line) => line.trim())).toEqual(["bucket.avatars", "domain.hello.example.com", "function.hello", "trigger.hourly", "trigger.on-avatar"]);
   });
 });

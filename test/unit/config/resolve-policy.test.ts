@@ -46,6 +46,7 @@ describe("resolvePolicy: fixtures", () => {
       roles: [],
       databases: [],
       prune: { functions: false, triggers: false, customDomains: false, buckets: false, roles: false, databases: false },
+      pruneStated: { functions: false, triggers: false, customDomains: false, buckets: false, roles: false, databases: false },
       branch: {},
       deprecatedKeys: [],
     });
@@ -165,6 +166,17 @@ describe("resolvePolicy: toggles and defaults", () => {
 
   it("types every resolved prune flag as a required boolean", () => {
     expectTypeOf<ResolvedPolicy["prune"]>().toEqualTypeOf<Record<"functions" | "triggers" | "customDomains" | "buckets" | "roles" | "databases", boolean>>();
+  });
+
+  it.each<[string, PolicyConfig["prune"], string[]]>([
+    ["omitted", undefined, []],
+    ["false", false, ["functions", "triggers", "customDomains", "buckets"]],
+    ["true", true, ["functions", "triggers", "customDomains", "buckets"]],
+    ["named, false or true", { buckets: false, databases: true }, ["buckets", "databases"]],
+    ["an empty object", {}, []],
+  ])("records which prune flags a policy states (%s), so a plan reads those kinds", (_, prune, stated) => {
+    const resolved = resolvePolicy(defineConfig(prune === undefined ? {} : { prune }), main, { baseDir });
+    expect(Object.keys(resolved.pruneStated).filter((kind) => resolved.pruneStated[kind as keyof typeof resolved.pruneStated])).toEqual(stated);
   });
 });
 

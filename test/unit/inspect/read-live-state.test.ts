@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ResolvedPolicy } from "../../../src/model/desired-state.js";
+import { policyWith } from "../../helpers/engine-state.js";
 import { readBucketsHaveObjects, readLiveState } from "../../../src/inspect/read-live-state.js";
 import { allFeatureReads, NO_FEATURE_READS, readNeedsForPolicy } from "../../../src/inspect/read-needs.js";
 import { fixturePlatform, loadRoutes } from "./fixture-platform.js";
@@ -148,22 +149,8 @@ describe("reading live state", () => {
 });
 
 describe("reads a policy needs", () => {
-  const base: ResolvedPolicy = {
-    target: { name: "main", exists: true },
-    baseDir: null,
-    auth: "unmanaged",
-    authDeclaredOff: false,
-    dataApi: { state: "unmanaged" },
-    aiGateway: false,
-    buckets: [],
-    functions: [],
-    triggers: [],
-    roles: [],
-    databases: [],
-    prune: { functions: false, triggers: false, customDomains: false, buckets: false, roles: false, databases: false },
-    branch: {},
-    deprecatedKeys: [],
-  };
+  const NOT_STATED = { functions: false, triggers: false, customDomains: false, buckets: false, roles: false, databases: false };
+  const base = policyWith({ target: { name: "main", exists: true }, baseDir: null });
   const fn = {
     slug: "api",
     name: "API",
@@ -205,6 +192,16 @@ describe("reads a policy needs", () => {
       name: "pruning buckets reads buckets and triggers",
       policy: { prune: { functions: false, triggers: false, customDomains: false, buckets: true, roles: false, databases: false } },
       expected: { buckets: true, triggers: true, functions: false },
+    },
+    {
+      name: "a prune flag stated false reads its kind alone, to list undeclared items",
+      policy: { pruneStated: { ...NOT_STATED, functions: true, buckets: true } },
+      expected: { functions: true, parentFunctions: true, buckets: true, triggers: false, customDomains: false, roles: false },
+    },
+    {
+      name: "stated triggers, hostnames, roles and databases read theirs",
+      policy: { pruneStated: { functions: false, triggers: true, customDomains: true, buckets: false, roles: true, databases: true } },
+      expected: { triggers: true, customDomains: true, roles: true, parentRolesDatabases: true, databases: true, functions: false, buckets: false },
     },
   ])("$name", ({ policy, expected }) => {
     expect(readNeedsForPolicy({ ...base, ...policy })).toMatchObject(expected);
