@@ -39,7 +39,7 @@ export type BundleProgress =
 /** Options of {@link bundleFunctions}. */
 export interface BundleFunctionsOptions extends Omit<BuildFunctionArchiveOptions, "cache"> {
   /**
-   * At most this many builds run at once (1–16); a batched esbuild call counts as one.
+   * At most this many builds run at once (1–64); a batched esbuild call counts as one.
    * @default 8
    */
   concurrency?: number;
@@ -65,17 +65,17 @@ type Outcome = FunctionArchive | BundleError;
 /**
  * Bundles `functions` (entry search included, unless already located) and returns their archives by slug, in input
  * order. When any fails, the others still finish and one `BundleError` lists every failure.
- * Throws `PLATFORM_INVALID_OPTIONS` for a concurrency outside 1–16.
+ * Throws `PLATFORM_INVALID_OPTIONS` for a concurrency outside 1–64.
  */
 export async function bundleFunctions(
   functions: readonly (ResolvedFunction | LocatedFunction)[],
   options: BundleFunctionsOptions = {},
 ): Promise<Map<string, FunctionArchive>> {
   const concurrency = options.concurrency ?? DEFAULT_BUNDLE_CONCURRENCY;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
     throw new PlatformError(
       ErrorCode.INVALID_OPTIONS,
-      `concurrency must be an integer from 1 to 16, got ${String(concurrency)}`,
+      `concurrency must be an integer from 1 to 64, got ${String(concurrency)}`,
       { details: { option: "concurrency", value: String(concurrency) } },
     );
   }

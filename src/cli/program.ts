@@ -32,7 +32,7 @@ function repeatable(value: string, previous: string[] | undefined): string[] {
 function concurrency(value: string, previous: number | undefined): number {
   if (previous !== undefined) throw new InvalidArgumentError("--concurrency was given twice.");
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 16) throw new InvalidArgumentError("--concurrency must be an integer from 1 to 16.");
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError("--concurrency must be an integer from 1 to 64.");
   return n;
 }
 
@@ -87,7 +87,7 @@ function addApplyFlags(cmd: Command): Command {
     .option("--allow-protected", "allow applying to a protected branch (default: off)")
     .option("--allow-data-loss", "allow deleting a bucket that still holds objects (default: off; never implied by --yes)")
     .option("--yes", "skip the prompt; implies --update-existing and --allow-protected, never --allow-data-loss")
-    .option("--concurrency <n>", "parallel bundles and in-flight requests, 1-16 (default: 8)", concurrency)
+    .option("--concurrency <n>", "parallel bundles and in-flight requests at the start, 1-64 (default: 8)", concurrency)
     .option("--allow-external-sources", "ship function sources that resolve outside the policy's directory (default: off)")
     .option("--no-cache", "neither read nor write the bundle cache (node_modules/.cache/svc-config beside svc.ts)")
     .option("--json", "print the result document (docs/plan-format.md) on stdout");
@@ -176,7 +176,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .addOption(new Option("--graph <format>", "print the dependency graph of the changes instead of the plan (Graphviz DOT or Mermaid)").argParser(graphFormat).conflicts(["json", "markdown"]))
     .option("--verify", "apply the plan to a local replica of what it read (an in-process emulator), plan again, and report whether it converges")
     .option("--detailed-exitcode", "exit 0 no changes, 2 changes (also pending outside --target), 3 blocking conflicts")
-    .option("--concurrency <n>", "parallel bundles and reads, 1-16 (default: 8)", concurrency)
+    .option("--concurrency <n>", "parallel bundles and reads, 1-64 (default: 8)", concurrency)
     .option("--allow-external-sources", "bundle function sources that resolve outside the policy's directory (default: off)")
     .option("--no-cache", "neither read nor write the bundle cache (node_modules/.cache/svc-config beside svc.ts)");
   examples(plan, ["svc config plan", "svc config plan --markdown --detailed-exitcode --out plan.json > plan.md", "svc config plan --branch name:main --json", "svc config plan --graph dot | dot -Tsvg > plan.svg"]);

@@ -55,7 +55,7 @@ export interface PlanOptions extends ConfigOperationOptions, SelectionOptions {
   bundleFunction?: (fn: ResolvedFunctionConfig) => Promise<Uint8Array>;
   /** Base directory of relative function sources. @default the policy file's directory */
   baseDir?: string;
-  /** Bundles at once and in-flight executor requests, 1–16. @default 8 */
+  /** Bundles at once and in-flight executor requests at the start, 1–64. @default 8 */
   concurrency?: number;
   /**
    * In-flight requests grow from `concurrency` toward this while the platform answers without
@@ -156,7 +156,7 @@ export function prepareRuntime(
   checkProjectId(options.projectId);
   if (target === "branch") checkBranchId(options.branchId);
   const concurrency = options.concurrency ?? 8;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) invalid("concurrency", concurrency, "must be an integer from 1 to 16");
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) invalid("concurrency", concurrency, "must be an integer from 1 to 64");
   const maxConcurrency = options.maxConcurrency ?? Math.max(32, concurrency);
   if (!Number.isInteger(maxConcurrency) || maxConcurrency < concurrency || maxConcurrency > 64) {
     invalid("maxConcurrency", maxConcurrency, `must be an integer from concurrency (${concurrency}) to 64`);

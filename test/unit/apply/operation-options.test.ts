@@ -10,7 +10,7 @@ describe("operation options", () => {
     ["neither apiKey nor api", { projectId: "proj-1", branchId: "br-1" }, ErrorCode.MISSING_API_KEY],
     ["a blank apiKey", { projectId: "proj-1", branchId: "br-1", apiKey: "  " }, ErrorCode.MISSING_API_KEY],
     ["a malformed projectId", { projectId: "Proj_1", branchId: "br-1", apiKey: "k" }, ErrorCode.INVALID_OPTIONS],
-    ["a concurrency above 16", { projectId: "proj-1", branchId: "br-1", apiKey: "k", concurrency: 17 }, ErrorCode.INVALID_OPTIONS],
+    ["a concurrency above 64", { projectId: "proj-1", branchId: "br-1", apiKey: "k", concurrency: 65 }, ErrorCode.INVALID_OPTIONS],
     ["a fractional concurrency", { projectId: "proj-1", branchId: "br-1", apiKey: "k", concurrency: 1.5 }, ErrorCode.INVALID_OPTIONS],
     ["a negative timeout", { projectId: "proj-1", branchId: "br-1", apiKey: "k", timeouts: { requestMs: -1 } }, ErrorCode.INVALID_OPTIONS],
   ])("plan rejects %s before any request", async (_label, options, code) => {
@@ -47,6 +47,12 @@ describe("operation options", () => {
   it("names the operation when the API key is missing", async () => {
     const err = await createBranch(config, { projectId: "proj-1", branchName: "x" }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: ErrorCode.MISSING_API_KEY, details: { operation: "createBranch" } });
+  });
+
+  it.each([1, 64])("accepts concurrency %s (the documented range is 1–64)", async (concurrency) => {
+    const fake = createFakePlatform();
+    const err = await plan(config, { projectId: "proj-1", branchId: "br-1", api: fake.api, concurrency, maxConcurrency: 64 }).catch((e: unknown) => e);
+    expect(isPlatformError(err, ErrorCode.INVALID_OPTIONS)).toBe(false);
   });
 
   it("uses an injected api as is", async () => {
