@@ -208,7 +208,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
   app.onError((err, c) => {
     if (err instanceof EmulatorHttpError) return errorResponse(c, err.status as ContentfulStatusCode, { ...err.answer }, err.headers);
     if (err instanceof RuleError) {
-      const issues = err.field !== undefined ? { issues: [{ path: err.field, message: err.message }] } : {};
+      const issues = err.field !== undefined ? { issues: [{ path: err.field, message: err.issue }] } : {};
       return errorResponse(c, RULE_ERROR_STATUS[err.kind], { code: err.code, message: err.message, ...issues });
     }
     if (err instanceof HTTPException) {

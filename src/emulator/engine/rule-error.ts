@@ -31,14 +31,17 @@ export class RuleError extends Error {
   readonly code: string;
   /** The request field at fault, reported as the single `issues` entry. */
   readonly field: string | undefined;
+  /** That issue's message. @default the error's message */
+  readonly issue: string;
   constructor(
     readonly kind: RuleErrorKind,
     message: string,
-    options: { code?: string; field?: string } = {},
+    options: { code?: string; field?: string; issue?: string } = {},
   ) {
     super(message);
     this.name = "RuleError";
     this.code = options.code ?? DEFAULT_CODE[kind];
     this.field = options.field;
+    this.issue = options.issue ?? message;
   }
 }

@@ -1,40 +1,13 @@
 /** The emulator's domain functions on an in-memory world, without HTTP. */
 import { beforeEach, describe, expect, it } from "vitest";
 import { createBranch, deleteBranch, setDefaultBranch, updateBranch } from "../../../src/emulator/engine/branches.js";
-import { createClock } from "../../../src/emulator/engine/clock.js";
 import { disableDataApi, effectiveDataApiSettings, enableDataApi, findDataApi, updateDataApiSettings } from "../../../src/emulator/engine/data-api.js";
 import { deleteFunction, deployFunction, mergeEnvironment, renameFunction } from "../../../src/emulator/engine/deployments.js";
 import { newBranchRecord } from "../../../src/emulator/engine/lifecycle.js";
 import { createSnapshot, finalizeRestore, restoreBranch, restoreSnapshot, type RestoreBranchInput } from "../../../src/emulator/engine/restore.js";
-import { RuleError } from "../../../src/emulator/engine/rule-error.js";
-import { createSeededRandom } from "../../../src/emulator/engine/random.js";
-import { defaultSeed, loadSeed } from "../../../src/emulator/seed.js";
-import type { BranchRec, ProjectRec } from "../../../src/emulator/store/records.js";
 import { createTrigger, deleteTrigger, updateTrigger } from "../../../src/emulator/engine/triggers.js";
-import { World } from "../../../src/emulator/store/world.js";
-
-const TIMINGS = { opSchedulingMs: 0, opRunMs: 0, deployPendingMs: 100, deployBuildMs: 300, domainActivationMs: 0, claimTransferMs: 0 };
-const ARCHIVE = { sha256: "a".repeat(64), buildError: null };
-
-function world(): { world: World; project: ProjectRec; main: BranchRec } {
-  const w = new World(createClock(new Date("2026-11-20T12:00:00Z")), TIMINGS, createSeededRandom(7));
-  const seeded = loadSeed(w, defaultSeed("svcemu_unit_key_000000000000000000000000000000"));
-  const project = w.projects.get(seeded.projectId ?? "");
-  const main = project?.branches.get(seeded.defaultBranchId ?? "");
-  if (project === undefined || main === undefined) throw new Error("the default seed has no project");
-  return { world: w, project, main };
-}
-
-/** The rule error a call throws, as `[kind, code]`. */
-function refusal(call: () => unknown): [string, string] | null {
-  try {
-    call();
-    return null;
-  } catch (err) {
-    if (err instanceof RuleError) return [err.kind, err.code];
-    throw err;
-  }
-}
+import type { BranchRec } from "../../../src/emulator/store/records.js";
+import { ARCHIVE, refusal, unitWorld as world } from "./unit-world.js";
 
 describe("deployments", () => {
   let w: ReturnType<typeof world>;
