@@ -6,6 +6,7 @@
  */
 import type { OperationRec, ProjectRec } from "../store/records.js";
 import type { World } from "../store/world.js";
+import { RuleError } from "./rule-error.js";
 
 /** One operation of a chain and its effects. */
 export interface OperationSpec {
@@ -88,6 +89,12 @@ export function lockHolder(project: ProjectRec): OperationRec | undefined {
     if (op !== undefined) return op;
   }
   return undefined;
+}
+
+/** Refuses (`locked`, 423) while an operation is in flight on the project; the message names it. */
+export function requireUnlocked(project: ProjectRec): void {
+  const op = lockHolder(project);
+  if (op !== undefined) throw new RuleError("locked", `project ${project.id} is locked by operation ${op.id} (${op.action}, ${op.status}); retry after it finishes`);
 }
 
 /** Drops operations older than 183 days (the seed allows deleting those older than 6 months). */

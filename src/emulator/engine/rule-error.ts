@@ -4,16 +4,17 @@
  * emulator.md §6; the message names the resource and the fix.
  */
 
-/** What kind of rule failed; decides the HTTP status (400, 403, 404, 409, 422). */
-export type RuleErrorKind = "invalid" | "forbidden" | "not_found" | "conflict" | "unprocessable";
+/** What kind of rule failed; decides the HTTP status (400, 403, 404, 409, 422, 423). */
+export type RuleErrorKind = "invalid" | "forbidden" | "not_found" | "conflict" | "unprocessable" | "locked";
 
 /** The HTTP status of each kind. */
-export const RULE_ERROR_STATUS: Readonly<Record<RuleErrorKind, 400 | 403 | 404 | 409 | 422>> = Object.freeze({
+export const RULE_ERROR_STATUS: Readonly<Record<RuleErrorKind, 400 | 403 | 404 | 409 | 422 | 423>> = Object.freeze({
   invalid: 400,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
   unprocessable: 422,
+  locked: 423,
 });
 
 /** Default error `code` of each kind (emulator.md §6). */
@@ -23,6 +24,7 @@ const DEFAULT_CODE: Readonly<Record<RuleErrorKind, string>> = Object.freeze({
   not_found: "not_found",
   conflict: "conflict",
   unprocessable: "unprocessable",
+  locked: "locked",
 });
 
 /** A domain rule that refused a request. */

@@ -1,13 +1,12 @@
 /**
  * Path parameters and visibility (emulator.md §3 steps 6–7, 9): ids are checked against their
- * pattern (400), then the caller must see the resource (404, never 403 across accounts), then
- * control-plane mutations need the project unlocked (423).
+ * pattern (400), then the caller must see the resource (404, never 403 across accounts); the
+ * project lock (423) is the engine's `requireUnlocked`.
  */
 import type { Context } from "hono";
 import { bucketNameIssue } from "../../rules/names.js";
 import { URL_SEGMENT_ISSUE_MESSAGES, urlSegmentIssue } from "../../rules/url-segment.js";
 import { escapeUnsafeText } from "../../rules/visible-text.js";
-import { lockHolder } from "../engine/operations.js";
 import { roleRank } from "../engine/access.js";
 import type { BranchRec, ProjectRec, ProjectRole } from "../store/records.js";
 import type { World } from "../store/world.js";
@@ -103,13 +102,3 @@ export function requireFeatures(world: World, project: ProjectRec, feature: stri
   }
 }
 
-/** 423 `locked` while an operation is in flight on the project (message names it). */
-export function requireUnlocked(project: ProjectRec): void {
-  const op = lockHolder(project);
-  if (op !== undefined) {
-    throw new EmulatorHttpError(423, {
-      code: "locked",
-      message: `project ${project.id} is locked by operation ${op.id} (${op.action}, ${op.status}); retry after it finishes`,
-    });
-  }
-}

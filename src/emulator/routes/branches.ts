@@ -2,14 +2,16 @@
 import { Hono } from "hono";
 import { BranchCountQuerySchema, BranchCreateRequestSchema, BranchListQuerySchema, BranchUpdateRequestSchema, LsnSchema } from "../../api/wire/index.js";
 import { createBranch, deleteBranch, futureTime, setDefaultBranch, updateBranch } from "../engine/branches.js";
+import { checkComputeRange } from "../engine/endpoints.js";
+import { requireUnlocked } from "../engine/operations.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { badRequest } from "../http/errors.js";
-import { checkId, requireUnlocked, visibleBranch, visibleProject } from "../http/scope.js";
+import { checkId, visibleBranch, visibleProject } from "../http/scope.js";
 import { readJson, readQuery } from "../http/validate.js";
 import { branchView, databaseView, endpointView, operationView, roleView } from "../http/views.js";
 import type { EmulatorRuntime } from "../runtime.js";
 import type { BranchRec } from "../store/records.js";
-import { checkComputeRange, connectionUriEntry, nextPage } from "./shared.js";
+import { connectionUriEntry, nextPage } from "./shared.js";
 
 function annotationOf(b: BranchRec): { object: { type: string; id: string }; value: Record<string, string> } {
   return { object: { type: "console/branch", id: b.id }, value: { ...b.annotation } };

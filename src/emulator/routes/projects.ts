@@ -2,18 +2,19 @@
 import { Hono } from "hono";
 import { ProjectCreateRequestSchema, ProjectRecoverRequestSchema, ProjectListQuerySchema, ProjectUpdateRequestSchema, SharedProjectListQuerySchema } from "../../api/wire/index.js";
 import { isoTime } from "../engine/clock.js";
+import { checkComputeRange } from "../engine/endpoints.js";
 import { beginStart, finishStart, newBranchRecord, newEndpointRecord, newProjectRecord, newRole } from "../engine/lifecycle.js";
-import { startOperations, type OperationSpec } from "../engine/operations.js";
+import { type OperationSpec, requireUnlocked, startOperations } from "../engine/operations.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { deleteProject, recoverProject } from "../engine/project-deletion.js";
 import { badRequest, conflict, forbidden, notFound } from "../http/errors.js";
-import { requireRole, requireUnlocked, visibleProject } from "../http/scope.js";
+import { requireRole, visibleProject } from "../http/scope.js";
 import { readJson, readQuery } from "../http/validate.js";
 import { branchView, databaseView, endpointView, operationView, projectView, roleView } from "../http/views.js";
 import type { EmulatorRuntime } from "../runtime.js";
 import type { ProjectRec } from "../store/records.js";
 import { PLAN_LIMITS } from "../store/world.js";
-import { checkComputeRange, connectionUriEntry, cursorPage } from "./shared.js";
+import { connectionUriEntry, cursorPage } from "./shared.js";
 
 /** Routes of the project group. */
 export function projectRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {

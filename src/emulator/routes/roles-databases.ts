@@ -2,10 +2,10 @@
 import { Hono, type Context } from "hono";
 import { ConnectionUriQuerySchema, DatabaseCreateRequestSchema, DatabaseUpdateRequestSchema, RoleCreateRequestSchema } from "../../api/wire/index.js";
 import { newRole } from "../engine/lifecycle.js";
-import { startOperations } from "../engine/operations.js";
+import { requireUnlocked, startOperations } from "../engine/operations.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { EmulatorHttpError, conflict, notFound } from "../http/errors.js";
-import { branchFromPath, requireUnlocked, visibleProject } from "../http/scope.js";
+import { branchFromPath, visibleProject } from "../http/scope.js";
 import { readJson, readQuery } from "../http/validate.js";
 import { databaseView, operationView, roleView } from "../http/views.js";
 import type { EmulatorRuntime } from "../runtime.js";

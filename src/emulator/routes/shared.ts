@@ -4,7 +4,7 @@ import { isoTime } from "../engine/clock.js";
 import { socketHostUrl } from "../postgres/local-hosts.js";
 import type { EndpointRec, ProjectRec, RoleRec } from "../store/records.js";
 import type { World } from "../store/world.js";
-import { badRequest, unprocessable } from "../http/errors.js";
+import { badRequest } from "../http/errors.js";
 
 /** `postgresql://role:password@host/db?sslmode=require`; hosts end in `.emulator.invalid` and point at nothing, except for a claimed claimable project (its local hosts). */
 export function connectionUri(world: World, project: ProjectRec, endpoint: EndpointRec, role: RoleRec, database: string, pooled: boolean): string {
@@ -78,12 +78,4 @@ export function nextPage<T>(sorted: T[], cursor: string | undefined, limit: numb
   const page = sorted.slice(start, start + limit);
   const end = start + page.length;
   return { page, next: end < sorted.length ? Buffer.from(JSON.stringify({ o: end, s: sort })).toString("base64url") : undefined };
-}
-
-/** 422 unless min ≤ max and, when they differ, both ≤ 16 and max − min ≤ 8 (api.md §3). */
-export function checkComputeRange(minCu: number, maxCu: number, path: string): void {
-  if (minCu > maxCu) throw unprocessable(`${path}: autoscaling_limit_min_cu (${minCu}) must not exceed autoscaling_limit_max_cu (${maxCu})`);
-  if (minCu !== maxCu && (maxCu > 16 || maxCu - minCu > 8)) {
-    throw unprocessable(`${path}: with autoscaling, both limits must be at most 16 and differ by at most 8 (got ${minCu}-${maxCu})`);
-  }
 }

@@ -12,11 +12,11 @@ import {
   SnapshotUpdateRequestSchema,
 } from "../../api/wire/index.js";
 import { beginStart, finishStart, finishSuspend } from "../engine/lifecycle.js";
-import { startOperations, type OperationSpec } from "../engine/operations.js";
+import { type OperationSpec, requireUnlocked, startOperations } from "../engine/operations.js";
 import { createSnapshot, findSnapshot, finalizeRestore, listSnapshots, restoreBranch, restoreSnapshot } from "../engine/restore.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { notFound } from "../http/errors.js";
-import { requireUnlocked, visibleBranch, visibleProject } from "../http/scope.js";
+import { visibleBranch, visibleProject } from "../http/scope.js";
 import { readJson, readQuery } from "../http/validate.js";
 import { branchView, operationView, snapshotView } from "../http/views.js";
 import type { EmulatorRuntime } from "../runtime.js";
