@@ -4,15 +4,16 @@
  * emulator.md §6; the message names the resource and the fix.
  */
 
-/** What kind of rule failed; decides the HTTP status (400, 403, 404, 409, 422, 423). */
-export type RuleErrorKind = "invalid" | "forbidden" | "not_found" | "conflict" | "unprocessable" | "locked";
+/** What kind of rule failed; decides the HTTP status (400, 403, 404, 409, 412, 422, 423). */
+export type RuleErrorKind = "invalid" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "unprocessable" | "locked";
 
 /** The HTTP status of each kind. */
-export const RULE_ERROR_STATUS: Readonly<Record<RuleErrorKind, 400 | 403 | 404 | 409 | 422 | 423>> = Object.freeze({
+export const RULE_ERROR_STATUS: Readonly<Record<RuleErrorKind, 400 | 403 | 404 | 409 | 412 | 422 | 423>> = Object.freeze({
   invalid: 400,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  precondition_failed: 412,
   unprocessable: 422,
   locked: 423,
 });
@@ -23,6 +24,7 @@ const DEFAULT_CODE: Readonly<Record<RuleErrorKind, string>> = Object.freeze({
   forbidden: "forbidden",
   not_found: "not_found",
   conflict: "conflict",
+  precondition_failed: "precondition_failed",
   unprocessable: "unprocessable",
   locked: "locked",
 });
