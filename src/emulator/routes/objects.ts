@@ -9,6 +9,7 @@ import { ObjectDeleteByPrefixQuerySchema, PresignRequestSchema } from "../../api
 import { createHash } from "node:crypto";
 import { isoTime } from "../engine/clock.js";
 import { signGrant, verifyGrant } from "../engine/presign.js";
+import { findBucket } from "../engine/storage.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { EmulatorHttpError, forbidden, notFound, payloadTooLarge } from "../http/errors.js";
 import { readJson, readQuery } from "../http/validate.js";
@@ -45,10 +46,7 @@ export function objectRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   const base = "/projects/:project_id/branches/:branch_id/buckets/:bucket_name";
   const bucketOf = (c: Context<EmulatorEnv>): BucketRec => {
     const { branch } = storageScope(rt, c, "storage");
-    const name = checkBucketName(c.req.param("bucket_name") ?? "");
-    const bucket = branch.buckets.get(name);
-    if (bucket === undefined) throw notFound(`bucket "${name}" not found on branch ${branch.id}`);
-    return bucket;
+    return findBucket(branch, checkBucketName(c.req.param("bucket_name") ?? ""));
   };
   const objectOf = (c: Context<EmulatorEnv>): { bucket: BucketRec; object: ObjectRec } => {
     const bucket = bucketOf(c);

@@ -1,18 +1,20 @@
 /**
  * Object storage (api.md §12): feature state, buckets, object listing; and the AI gateway
- * (api.md §17), which shares the storage-style 404 `reason`s. Object download, delete,
- * delete-by-prefix and presigned URLs are in `objects.ts`.
+ * (api.md §17), which shares the storage-style 404 `reason`s. Bucket rules and the listing walk
+ * are `engine/storage.ts`; object download, delete, delete-by-prefix and presigned URLs are in
+ * `objects.ts`.
  */
 import { Hono, type Context } from "hono";
 import { BucketCreateRequestSchema, ObjectListQuerySchema } from "../../api/wire/index.js";
+import { isoTime } from "../engine/clock.js";
+import { createBucket, deleteBucket, findBucket, listBuckets, listObjects } from "../engine/storage.js";
 import type { EmulatorEnv } from "../http/env.js";
-import { EmulatorHttpError, conflict, notFound } from "../http/errors.js";
+import { EmulatorHttpError, notFound } from "../http/errors.js";
 import { checkBucketName, checkId, visibleProject } from "../http/scope.js";
 import { readJson, readQuery } from "../http/validate.js";
 import { bucketView } from "../http/views.js";
 import type { EmulatorRuntime } from "../runtime.js";
 import type { BranchRec, ProjectRec } from "../store/records.js";
-import { isoTime } from "../engine/clock.js";
 
 /** Visible project and branch with the storage / AI-gateway checks; 404s carry a `reason`, bucket create on a deleted project 410. */
 export function storageScope(rt: EmulatorRuntime, c: Context<EmulatorEnv>, feature: "storage" | "ai_gateway", includeDeleted = false): { project: ProjectRec; branch: BranchRec } {
@@ -55,56 +57,32 @@ export function storageRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
 
   r.get(`${base}/buckets`, (c) => {
     const { branch } = scope(c, "storage");
-    const buckets = [...branch.buckets.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return c.json({ buckets: buckets.map(bucketView) });
+    return c.json({ buckets: listBuckets(branch).map(bucketView) });
   });
 
   r.post(`${base}/buckets`, async (c) => {
     const { branch } = scope(c, "storage", true);
     const body = await readJson(c, BucketCreateRequestSchema);
-    if (branch.buckets.has(body.name)) throw conflict(`bucket "${body.name}" already exists on branch ${branch.id}`, "already_exists");
-    const bucket = { name: body.name, accessLevel: body.access_level ?? "private", createdAt: rt.world.clock.now(), inherited: false, objects: new Map() };
-    branch.buckets.set(bucket.name, bucket);
-    return c.json({ bucket: bucketView(bucket) }, 201);
+    return c.json({ bucket: bucketView(createBucket(rt.world, branch, body)) }, 201);
   });
 
   r.delete(`${base}/buckets/:bucket_name`, (c) => {
     const { branch } = scope(c, "storage");
-    const name = checkBucketName(c.req.param("bucket_name"));
-    if (!branch.buckets.delete(name)) throw notFound(`bucket "${name}" not found on branch ${branch.id}`);
+    deleteBucket(branch, checkBucketName(c.req.param("bucket_name")));
     return c.body(null, 204);
   });
 
   r.get(`${base}/buckets/:bucket_name/objects`, (c) => {
     const { branch } = scope(c, "storage");
-    const name = checkBucketName(c.req.param("bucket_name"));
-    const bucket = branch.buckets.get(name);
-    if (bucket === undefined) throw notFound(`bucket "${name}" not found on branch ${branch.id}`);
-    const q = readQuery(c, ObjectListQuerySchema);
-    const prefix = q.prefix ?? "";
-    const limit = q.limit ?? 100;
-    const keys = [...bucket.objects.keys()].filter((k) => k.startsWith(prefix) && (q.cursor === undefined || k > q.cursor)).sort();
-    const folders = new Set<string>();
-    const objects: { key: string; size: number; last_modified: string; etag: string }[] = [];
-    let lastKey: string | undefined;
-    let truncated = false;
-    for (const key of keys) {
-      if (objects.length + folders.size >= limit) {
-        truncated = true;
-        break;
-      }
-      lastKey = key;
-      if (q.delimiter !== undefined && q.delimiter !== "") {
-        const cut = key.indexOf(q.delimiter, prefix.length);
-        if (cut >= 0) {
-          folders.add(key.slice(0, cut + q.delimiter.length));
-          continue;
-        }
-      }
-      const o = bucket.objects.get(key);
-      if (o !== undefined) objects.push({ key: o.key, size: o.size, last_modified: isoTime(o.lastModified), etag: o.etag });
-    }
-    return c.json({ folders: [...folders], objects, prefix, ...(truncated && lastKey !== undefined ? { next_cursor: lastKey } : {}), is_truncated: truncated });
+    const bucket = findBucket(branch, checkBucketName(c.req.param("bucket_name")));
+    const page = listObjects(bucket, readQuery(c, ObjectListQuerySchema));
+    return c.json({
+      folders: page.folders,
+      objects: page.objects.map((o) => ({ key: o.key, size: o.size, last_modified: isoTime(o.lastModified), etag: o.etag })),
+      prefix: page.prefix,
+      ...(page.nextCursor !== undefined ? { next_cursor: page.nextCursor } : {}),
+      is_truncated: page.truncated,
+    });
   });
 
   return r;
