@@ -6,7 +6,8 @@
  */
 import type { BranchRec, EndpointRec, OperationRec, ProjectRec } from "../store/records.js";
 import { PLAN_LIMITS, type World } from "../store/world.js";
-import { beginStart, finishStart, finishSuspend, newBranchRecord, newEndpointRecord, removeBranch, scheduleExpiry, type EndpointInit } from "./lifecycle.js";
+import { startComputeSpec } from "./endpoints.js";
+import { finishSuspend, markBranchReady, newBranchRecord, newEndpointRecord, removeBranch, scheduleExpiry, type EndpointInit } from "./lifecycle.js";
 import { startOperations, type OperationFailureHook, type OperationSpec } from "./operations.js";
 import { checkPointInTime } from "./restore.js";
 import { RuleError } from "./rule-error.js";
@@ -69,15 +70,8 @@ export function createBranch(world: World, project: ProjectRec, input: BranchCre
   if (input.annotation !== undefined) branch.annotation = { ...input.annotation };
   const endpoints = input.endpoints.map((e) => newEndpointRecord(world, project, branch.id, { ...e }));
   const specs: OperationSpec[] = [
-    {
-      action: "create_branch",
-      branchId: branch.id,
-      onFinish: () => {
-        branch.currentState = "ready";
-        branch.stateChangedAt = world.clock.now();
-      },
-    },
-    ...endpoints.map((ep): OperationSpec => ({ action: "start_compute", branchId: branch.id, endpointId: ep.id, onStart: () => beginStart(ep), onFinish: (failed) => finishStart(world, ep, failed) })),
+    { action: "create_branch", branchId: branch.id, onFinish: () => markBranchReady(world, branch) },
+    ...endpoints.map((ep) => startComputeSpec(world, ep)),
   ];
   return { branch, endpoints, operations: startOperations(world, project, specs, shouldFail) };
 }

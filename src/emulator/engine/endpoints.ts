@@ -25,7 +25,8 @@ export function checkComputeRange(minCu: number, maxCu: number, path: string): v
   }
 }
 
-function startSpec(world: World, ep: EndpointRec): OperationSpec {
+/** The `start_compute` operation of an endpoint, with its state changes. */
+export function startComputeSpec(world: World, ep: EndpointRec): OperationSpec {
   return { action: "start_compute", branchId: ep.branchId, endpointId: ep.id, onStart: () => beginStart(ep), onFinish: (failed) => finishStart(world, ep, failed) };
 }
 
@@ -70,7 +71,7 @@ export function createEndpoint(world: World, project: ProjectRec, input: Endpoin
   }
   const { branch_id: branchId, ...options } = input;
   const endpoint = newEndpointRecord(world, project, branchId, { ...options, autoscaling_limit_min_cu: min, autoscaling_limit_max_cu: max });
-  return { endpoint, operations: startOperations(world, project, [startSpec(world, endpoint)], shouldFail) };
+  return { endpoint, operations: startOperations(world, project, [startComputeSpec(world, endpoint)], shouldFail) };
 }
 
 /** Updates an endpoint's settings and starts `apply_config` (and `suspend_compute` when it disables an active one). */
@@ -111,7 +112,7 @@ export function deleteEndpoint(world: World, project: ProjectRec, id: string, sh
 export function startEndpoint(world: World, project: ProjectRec, endpoint: EndpointRec, shouldFail: OperationFailureHook): OperationRec[] {
   requireUnlocked(project);
   requireEnabled(endpoint, "starting");
-  const spec = startSpec(world, endpoint);
+  const spec = startComputeSpec(world, endpoint);
   return startOperations(world, project, [endpoint.currentState === "active" ? skipped(spec) : spec], shouldFail);
 }
 
@@ -126,5 +127,5 @@ export function suspendEndpoint(world: World, project: ProjectRec, endpoint: End
 export function restartEndpoint(world: World, project: ProjectRec, endpoint: EndpointRec, shouldFail: OperationFailureHook): OperationRec[] {
   requireUnlocked(project);
   requireEnabled(endpoint, "restarting");
-  return startOperations(world, project, [suspendSpec(world, endpoint), startSpec(world, endpoint)], shouldFail);
+  return startOperations(world, project, [suspendSpec(world, endpoint), startComputeSpec(world, endpoint)], shouldFail);
 }

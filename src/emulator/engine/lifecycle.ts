@@ -142,6 +142,12 @@ export function newEndpointRecord(world: World, project: ProjectRec, branchId: s
   return endpoint;
 }
 
+/** Ends a branch's creation: `ready` from now on. */
+export function markBranchReady(world: World, branch: BranchRec): void {
+  branch.currentState = "ready";
+  branch.stateChangedAt = world.clock.now();
+}
+
 /** Marks an endpoint as starting (`pending_state: active`). */
 export function beginStart(endpoint: EndpointRec): void {
   endpoint.pendingState = "active";

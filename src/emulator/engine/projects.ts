@@ -7,8 +7,8 @@
 import type { ProjectCreateRequest, ProjectUpdateRequest } from "../../api/wire/index.js";
 import type { BranchRec, EndpointRec, OperationRec, Principal, ProjectRec, RoleRec } from "../store/records.js";
 import { PLAN_LIMITS, type World } from "../store/world.js";
-import { checkComputeRange } from "./endpoints.js";
-import { beginStart, finishStart, newBranchRecord, newEndpointRecord, newProjectRecord, newRole } from "./lifecycle.js";
+import { checkComputeRange, startComputeSpec } from "./endpoints.js";
+import { markBranchReady, newBranchRecord, newEndpointRecord, newProjectRecord, newRole } from "./lifecycle.js";
 import { requireUnlocked, startOperations, type OperationFailureHook, type OperationSpec } from "./operations.js";
 import { recoverProject } from "./project-deletion.js";
 import { RuleError } from "./rule-error.js";
@@ -116,15 +116,8 @@ export function createProject(world: World, principal: Principal, input: Project
   branch.databases.set(databaseName, { id: world.newDatabaseId(), name: databaseName, ownerName: role.name, createdAt: now, updatedAt: now });
   const endpoint = newEndpointRecord(world, project, branch.id, { type: "read_write" });
   const specs: OperationSpec[] = [
-    {
-      action: "create_timeline",
-      branchId: branch.id,
-      onFinish: () => {
-        branch.currentState = "ready";
-        branch.stateChangedAt = world.clock.now();
-      },
-    },
-    { action: "start_compute", branchId: branch.id, endpointId: endpoint.id, onStart: () => beginStart(endpoint), onFinish: (failed) => finishStart(world, endpoint, failed) },
+    { action: "create_timeline", branchId: branch.id, onFinish: () => markBranchReady(world, branch) },
+    startComputeSpec(world, endpoint),
   ];
   return { project, branch, endpoint, role, databaseName, operations: startOperations(world, project, specs, shouldFail) };
 }

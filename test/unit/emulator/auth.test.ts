@@ -1,19 +1,6 @@
 /** Branch auth's domain functions on an in-memory world, without HTTP. */
 import { beforeEach, describe, expect, it } from "vitest";
-import {
-  addAuthDomain,
-  addOAuthProvider,
-  createAuthUser,
-  deleteAuthUser,
-  disableAuth,
-  enableAuth,
-  findAuth,
-  findOAuthProvider,
-  removeAuthDomains,
-  removeOAuthProvider,
-  updateEmailServer,
-  updateOAuthProvider,
-} from "../../../src/emulator/engine/auth.js";
+import { addAuthDomain, addOAuthProvider, createAuthUser, deleteAuthUser, disableAuth, enableAuth, findAuth, findOAuthProvider, removeAuthDomains, removeOAuthProvider, updateEmailServer, updateOAuthProvider } from "../../../src/emulator/engine/auth.js";
 import type { AuthRec } from "../../../src/emulator/store/records.js";
 import { refusal, unitWorld, type UnitWorld } from "./unit-world.js";
 

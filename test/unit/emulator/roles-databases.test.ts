@@ -1,19 +1,7 @@
 /** Roles' and databases' domain functions on an in-memory world, without HTTP. */
 import { beforeEach, describe, expect, it } from "vitest";
 import { enableDataApi } from "../../../src/emulator/engine/data-api.js";
-import {
-  connectionTarget,
-  createDatabase,
-  createRole,
-  deleteDatabase,
-  deleteRole,
-  findDatabase,
-  findRole,
-  resetRolePassword,
-  revealRolePassword,
-  updateDatabase,
-  type BranchScope,
-} from "../../../src/emulator/engine/roles-databases.js";
+import { connectionTarget, createDatabase, createRole, deleteDatabase, deleteRole, findDatabase, findRole, resetRolePassword, revealRolePassword, updateDatabase, type BranchScope } from "../../../src/emulator/engine/roles-databases.js";
 import { refusal, unitWorld } from "./unit-world.js";
 
 describe("roles and databases", () => {
