@@ -7,7 +7,7 @@
 import type { BranchRec, EndpointRec, OperationRec, ProjectRec } from "../store/records.js";
 import { PLAN_LIMITS, type World } from "../store/world.js";
 import { startComputeSpec } from "./endpoints.js";
-import { finishSuspend, markBranchReady, newBranchRecord, newEndpointRecord, removeBranch, scheduleExpiry, type EndpointInit } from "./lifecycle.js";
+import { createBranchSpec, finishSuspend, newBranchRecord, newEndpointRecord, removeBranch, scheduleExpiry, type EndpointInit } from "./lifecycle.js";
 import { startOperations, type OperationFailureHook, type OperationSpec } from "./operations.js";
 import { checkPointInTime } from "./restore.js";
 import { RuleError } from "./rule-error.js";
@@ -70,7 +70,7 @@ export function createBranch(world: World, project: ProjectRec, input: BranchCre
   if (input.annotation !== undefined) branch.annotation = { ...input.annotation };
   const endpoints = input.endpoints.map((e) => newEndpointRecord(world, project, branch.id, { ...e }));
   const specs: OperationSpec[] = [
-    { action: "create_branch", branchId: branch.id, onFinish: () => markBranchReady(world, branch) },
+    createBranchSpec(world, branch),
     ...endpoints.map((ep) => startComputeSpec(world, ep)),
   ];
   return { branch, endpoints, operations: startOperations(world, project, specs, shouldFail) };

@@ -6,6 +6,7 @@
 import type { BranchRec, EndpointRec, ProjectRec, RoleRec } from "../store/records.js";
 import type { World } from "../store/world.js";
 import { scheduleBuild } from "./deployments.js";
+import type { OperationSpec } from "./operations.js";
 
 /** Compute options of a new endpoint (wire names already validated). */
 export interface EndpointInit {
@@ -146,6 +147,11 @@ export function newEndpointRecord(world: World, project: ProjectRec, branchId: s
 export function markBranchReady(world: World, branch: BranchRec): void {
   branch.currentState = "ready";
   branch.stateChangedAt = world.clock.now();
+}
+
+/** The `create_branch` operation of a new branch: `ready` once it finishes. */
+export function createBranchSpec(world: World, branch: BranchRec): OperationSpec {
+  return { action: "create_branch", branchId: branch.id, onFinish: () => markBranchReady(world, branch) };
 }
 
 /** Marks an endpoint as starting (`pending_state: active`). */

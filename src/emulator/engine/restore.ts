@@ -4,9 +4,11 @@
  * (or a snapshot) and its endpoints the source's compute settings. The emulator keeps no history,
  * so a point in time is validated and recorded but restores the records as they are.
  */
-import type { BranchRec, DatabaseContent, EndpointRec, ProjectRec, SnapshotRec } from "../store/records.js";
+import type { BackupScheduleEntry, BranchRec, DatabaseContent, EndpointRec, OperationRec, ProjectRec, SnapshotRec } from "../store/records.js";
 import type { World } from "../store/world.js";
-import { lsnAt, newBranchRecord } from "./lifecycle.js";
+import { startComputeSpec } from "./endpoints.js";
+import { createBranchSpec, finishSuspend, lsnAt, newBranchRecord } from "./lifecycle.js";
+import { requireUnlocked, startOperations, type OperationFailureHook, type OperationSpec } from "./operations.js";
 import { RuleError } from "./rule-error.js";
 
 
@@ -69,12 +71,39 @@ export function findSnapshot(project: ProjectRec, id: string, now: number): Snap
   return snapshot;
 }
 
+/** Renames a snapshot. */
+export function renameSnapshot(snapshot: SnapshotRec, name: string): void {
+  snapshot.name = name;
+}
+
+/** Deletes the project's snapshot `id` (`not_found` when absent or expired); returns it. */
+export function deleteSnapshot(project: ProjectRec, id: string, now: number): SnapshotRec {
+  const snapshot = findSnapshot(project, id, now);
+  project.snapshots.delete(snapshot.id);
+  return snapshot;
+}
+
+/** Replaces a branch's backup schedule (a copy of `schedule`); returns a copy of the stored one. */
+export function setBackupSchedule(world: World, branch: BranchRec, schedule: BackupScheduleEntry[]): BackupScheduleEntry[] {
+  branch.backupSchedule = structuredClone(schedule);
+  branch.updatedAt = world.clock.now();
+  return structuredClone(branch.backupSchedule);
+}
+
 /**
  * Restores a snapshot into a new branch (child of the snapshot's source branch, or of the default
  * branch once the source is gone) holding the snapshot's roles and databases. The branch waits for
  * `finalize_restore` to take over `targetBranchId` (default: the source branch) unless `finalize`.
+ * Refused while the project is locked; starts the new branch's `create_branch`.
  */
-export function restoreSnapshot(world: World, project: ProjectRec, snapshot: SnapshotRec, input: { name?: string; targetBranchId?: string; finalize?: boolean }): { branch: BranchRec; replaced?: BranchRec } {
+export function restoreSnapshot(
+  world: World,
+  project: ProjectRec,
+  snapshot: SnapshotRec,
+  input: { name?: string; targetBranchId?: string; finalize?: boolean },
+  shouldFail?: OperationFailureHook,
+): { branch: BranchRec; replaced?: BranchRec; operations: OperationRec[] } {
+  requireUnlocked(project);
   const targetId = input.targetBranchId ?? snapshot.sourceBranchId;
   const target = project.branches.get(targetId);
   if (input.targetBranchId !== undefined && target === undefined) throw new RuleError("not_found", `target branch ${targetId} not found in project ${project.id}`, { field: "target_branch_id" });
@@ -85,17 +114,19 @@ export function restoreSnapshot(world: World, project: ProjectRec, snapshot: Sna
   const content = captureDatabases(snapshot.content);
   branch.roles = content.roles;
   branch.databases = content.databases;
-  if (target === undefined) return { branch };
-  branch.pendingRestore = { snapshotId: snapshot.id, targetBranchId: target.id };
-  if (input.finalize !== true) return { branch };
-  return { branch, replaced: finalizeRestore(world, project, branch, {}) };
+  if (target !== undefined) branch.pendingRestore = { snapshotId: snapshot.id, targetBranchId: target.id };
+  const replaced = target !== undefined && input.finalize === true ? finalizeRestore(world, project, branch, {}) : undefined;
+  const operations = startOperations(world, project, [createBranchSpec(world, branch)], shouldFail);
+  return { branch, ...(replaced !== undefined ? { replaced } : {}), operations };
 }
 
 /**
  * Completes a snapshot restore: the target branch's computes move to the restored branch, which
  * takes the target's name (and default flag); the target keeps `name`, else `<name>_old_<time>`.
+ * Refused while the project is locked.
  */
 export function finalizeRestore(world: World, project: ProjectRec, branch: BranchRec, input: { name?: string }): BranchRec {
+  requireUnlocked(project);
   const pending = branch.pendingRestore;
   if (pending === undefined) throw new RuleError("unprocessable", `branch ${branch.id} has no restore to finalize; restore a snapshot into it first (POST /projects/${project.id}/snapshots/{snapshot_id}/restore)`);
   const target = project.branches.get(pending.targetBranchId);
@@ -124,7 +155,8 @@ export function finalizeRestore(world: World, project: ProjectRec, branch: Branc
 
 /** Input of {@link restoreBranch}. */
 export interface RestoreBranchInput {
-  source: BranchRec;
+  /** The branch restored from (`not_found` when the project has none of that id). */
+  sourceBranchId: string;
   /** The point of the source's history (validated; records are restored as they are). */
   timestamp?: number;
   lsn?: string;
@@ -135,11 +167,15 @@ export interface RestoreBranchInput {
 /**
  * Restores `target` from `input.source` (itself for a point in time): its roles and databases
  * become copies of the source's, its endpoints take the compute settings of the source's endpoint
- * of the same type. Returns the preserved branch when `preserveUnderName` is given.
+ * of the same type. Refused while the project is locked. Starts the preserved branch's
+ * `create_branch` (when `preserveUnderName` is given) and restarts the target's active computes
+ * onto the restored state.
  */
-export function restoreBranch(world: World, project: ProjectRec, target: BranchRec, input: RestoreBranchInput): { preserved?: BranchRec } {
+export function restoreBranch(world: World, project: ProjectRec, target: BranchRec, input: RestoreBranchInput, shouldFail?: OperationFailureHook): { preserved?: BranchRec; operations: OperationRec[] } {
   const now = world.clock.now();
-  const { source } = input;
+  const source = project.branches.get(input.sourceBranchId);
+  if (source === undefined) throw new RuleError("not_found", `source branch ${input.sourceBranchId} not found in project ${project.id}`);
+  requireUnlocked(project);
   const self = source.id === target.id;
   if (input.timestamp !== undefined && input.lsn !== undefined) throw new RuleError("invalid", "give source_lsn or source_timestamp, not both", { field: "source_timestamp" });
   if (self && input.timestamp === undefined && input.lsn === undefined) {
@@ -169,7 +205,18 @@ export function restoreBranch(world: World, project: ProjectRec, target: BranchR
   }
   target.lastResetAt = now;
   target.updatedAt = now;
-  return preserved !== undefined ? { preserved } : {};
+  const specs = [...(preserved !== undefined ? [createBranchSpec(world, preserved)] : []), ...restartSpecs(world, project, target)];
+  return { ...(preserved !== undefined ? { preserved } : {}), operations: startOperations(world, project, specs, shouldFail) };
+}
+
+/** A restored branch's active computes restart onto the restored state. */
+function restartSpecs(world: World, project: ProjectRec, branch: BranchRec): OperationSpec[] {
+  return [...project.endpoints.values()]
+    .filter((e) => e.branchId === branch.id && e.currentState === "active")
+    .flatMap((ep): OperationSpec[] => [
+      { action: "suspend_compute", branchId: branch.id, endpointId: ep.id, onFinish: (failed) => finishSuspend(world, ep, failed) },
+      startComputeSpec(world, ep),
+    ]);
 }
 
 function copyComputeSettings(project: ProjectRec, source: BranchRec, target: BranchRec, now: number): void {

@@ -11,38 +11,13 @@ import {
   SnapshotRestoreRequestSchema,
   SnapshotUpdateRequestSchema,
 } from "../../api/wire/index.js";
-import { beginStart, finishStart, finishSuspend } from "../engine/lifecycle.js";
-import { type OperationSpec, requireUnlocked, startOperations } from "../engine/operations.js";
-import { createSnapshot, findSnapshot, finalizeRestore, listSnapshots, restoreBranch, restoreSnapshot } from "../engine/restore.js";
+import { createSnapshot, deleteSnapshot, findSnapshot, finalizeRestore, listSnapshots, renameSnapshot, restoreBranch, restoreSnapshot, setBackupSchedule } from "../engine/restore.js";
 import type { EmulatorEnv } from "../http/env.js";
-import { notFound } from "../http/errors.js";
 import { visibleBranch, visibleProject } from "../http/scope.js";
 import { readJson, readQuery } from "../http/validate.js";
 import { branchView, operationView, snapshotView } from "../http/views.js";
 import type { EmulatorRuntime } from "../runtime.js";
 import type { BranchRec, ProjectRec } from "../store/records.js";
-import type { World } from "../store/world.js";
-
-function createBranchSpec(world: World, branch: BranchRec): OperationSpec {
-  return {
-    action: "create_branch",
-    branchId: branch.id,
-    onFinish: () => {
-      branch.currentState = "ready";
-      branch.stateChangedAt = world.clock.now();
-    },
-  };
-}
-
-/** A restored branch's active computes restart onto the restored state. */
-function restartSpecs(world: World, project: ProjectRec, branch: BranchRec): OperationSpec[] {
-  return [...project.endpoints.values()]
-    .filter((e) => e.branchId === branch.id && e.currentState === "active")
-    .flatMap((ep): OperationSpec[] => [
-      { action: "suspend_compute", branchId: branch.id, endpointId: ep.id, onFinish: (failed) => finishSuspend(world, ep, failed) },
-      { action: "start_compute", branchId: branch.id, endpointId: ep.id, onStart: () => beginStart(ep), onFinish: (failed) => finishStart(world, ep, failed) },
-    ]);
-}
 
 function parseTime(value: string | undefined): number | undefined {
   return value === undefined ? undefined : Date.parse(value);
@@ -83,15 +58,13 @@ export function snapshotRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     const project = projectOf(c);
     const snapshot = findSnapshot(project, c.req.param("snapshot_id"), now);
     const body = await readJson(c, SnapshotUpdateRequestSchema);
-    snapshot.name = body.snapshot.name;
+    renameSnapshot(snapshot, body.snapshot.name);
     return c.json({ snapshot: snapshotView(snapshot) });
   });
 
   r.delete("/projects/:project_id/snapshots/:snapshot_id", (c) => {
     const now = rt.world.now();
-    const project = projectOf(c);
-    const snapshot = findSnapshot(project, c.req.param("snapshot_id"), now);
-    project.snapshots.delete(snapshot.id);
+    const snapshot = deleteSnapshot(projectOf(c), c.req.param("snapshot_id"), now);
     return c.json({ snapshot: snapshotView(snapshot), operations: [] });
   });
 
@@ -101,14 +74,18 @@ export function snapshotRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     const project = projectOf(c);
     const snapshot = findSnapshot(project, c.req.param("snapshot_id"), now);
     const body = await readJson(c, SnapshotRestoreRequestSchema, { optional: true });
-    requireUnlocked(project);
-    const { branch, replaced } = restoreSnapshot(world, project, snapshot, {
-      ...(body.name !== undefined ? { name: body.name } : {}),
-      ...(body.target_branch_id !== undefined ? { targetBranchId: body.target_branch_id } : {}),
-      ...(body.finalize_restore !== undefined ? { finalize: body.finalize_restore } : {}),
-    });
-    const ops = startOperations(world, project, [createBranchSpec(world, branch)], rt.shouldFailOperation);
-    return c.json({ branch: branchView(branch), ...(replaced !== undefined ? { replaced_branch: branchView(replaced) } : {}), operations: ops.map(operationView) }, 201);
+    const { branch, replaced, operations } = restoreSnapshot(
+      world,
+      project,
+      snapshot,
+      {
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.target_branch_id !== undefined ? { targetBranchId: body.target_branch_id } : {}),
+        ...(body.finalize_restore !== undefined ? { finalize: body.finalize_restore } : {}),
+      },
+      rt.shouldFailOperation,
+    );
+    return c.json({ branch: branchView(branch), ...(replaced !== undefined ? { replaced_branch: branchView(replaced) } : {}), operations: operations.map(operationView) }, 201);
   });
 
   r.get("/projects/:project_id/branches/:branch_id/backup_schedule", (c) => {
@@ -121,9 +98,7 @@ export function snapshotRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     rt.world.now();
     const { branch } = branchOf(c);
     const body = await readJson(c, BackupScheduleSchema);
-    branch.backupSchedule = structuredClone(body.schedule);
-    branch.updatedAt = rt.world.clock.now();
-    return c.json({ schedule: structuredClone(branch.backupSchedule) });
+    return c.json({ schedule: setBackupSchedule(rt.world, branch, body.schedule) });
   });
 
   r.post("/projects/:project_id/branches/:branch_id/restore", async (c) => {
@@ -131,19 +106,20 @@ export function snapshotRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     world.now();
     const { project, branch } = branchOf(c);
     const body = await readJson(c, BranchRestoreRequestSchema);
-    const source = project.branches.get(body.source_branch_id);
-    if (source === undefined) throw notFound(`source branch ${body.source_branch_id} not found in project ${project.id}`);
-    requireUnlocked(project);
     const timestamp = parseTime(body.source_timestamp);
-    const { preserved } = restoreBranch(world, project, branch, {
-      source,
-      ...(timestamp !== undefined ? { timestamp } : {}),
-      ...(body.source_lsn !== undefined ? { lsn: body.source_lsn } : {}),
-      ...(body.preserve_under_name !== undefined ? { preserveUnderName: body.preserve_under_name } : {}),
-    });
-    const specs = [...(preserved !== undefined ? [createBranchSpec(world, preserved)] : []), ...restartSpecs(world, project, branch)];
-    const ops = startOperations(world, project, specs, rt.shouldFailOperation);
-    return c.json({ branch: branchView(branch), ...(preserved !== undefined ? { preserved_branch: branchView(preserved) } : {}), operations: ops.map(operationView) });
+    const { preserved, operations } = restoreBranch(
+      world,
+      project,
+      branch,
+      {
+        sourceBranchId: body.source_branch_id,
+        ...(timestamp !== undefined ? { timestamp } : {}),
+        ...(body.source_lsn !== undefined ? { lsn: body.source_lsn } : {}),
+        ...(body.preserve_under_name !== undefined ? { preserveUnderName: body.preserve_under_name } : {}),
+      },
+      rt.shouldFailOperation,
+    );
+    return c.json({ branch: branchView(branch), ...(preserved !== undefined ? { preserved_branch: branchView(preserved) } : {}), operations: operations.map(operationView) });
   });
 
   r.post("/projects/:project_id/branches/:branch_id/finalize_restore", async (c) => {
@@ -151,7 +127,6 @@ export function snapshotRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     world.now();
     const { project, branch } = branchOf(c);
     const body = await readJson(c, FinalizeRestoreRequestSchema, { optional: true });
-    requireUnlocked(project);
     const replaced = finalizeRestore(world, project, branch, body.name !== undefined ? { name: body.name } : {});
     return c.json({ branch: branchView(branch), replaced_branch: branchView(replaced), operations: [] });
   });

@@ -3,8 +3,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createBranch, deleteBranch, setDefaultBranch, updateBranch } from "../../../src/emulator/engine/branches.js";
 import { disableDataApi, effectiveDataApiSettings, enableDataApi, findDataApi, updateDataApiSettings } from "../../../src/emulator/engine/data-api.js";
 import { deleteFunction, deployFunction, mergeEnvironment, renameFunction } from "../../../src/emulator/engine/deployments.js";
-import { newBranchRecord } from "../../../src/emulator/engine/lifecycle.js";
-import { createSnapshot, finalizeRestore, restoreBranch, restoreSnapshot, type RestoreBranchInput } from "../../../src/emulator/engine/restore.js";
+import { newBranchRecord, newEndpointRecord } from "../../../src/emulator/engine/lifecycle.js";
+import { createSnapshot, deleteSnapshot, finalizeRestore, listSnapshots, renameSnapshot, restoreBranch, restoreSnapshot, setBackupSchedule, type RestoreBranchInput } from "../../../src/emulator/engine/restore.js";
 import { createTrigger, deleteTrigger, updateTrigger } from "../../../src/emulator/engine/triggers.js";
 import type { BranchRec } from "../../../src/emulator/store/records.js";
 import { ARCHIVE, refusal, unitWorld as world } from "./unit-world.js";
@@ -98,16 +98,62 @@ describe("snapshots and restore", () => {
   it("restores a branch from another one, preserving the old state on request", () => {
     const child = newBranchRecord(w.world, w.project, { name: "child", parent: w.main });
     child.roles.set("extra", { ...w.main.roles.get("neondb_owner")!, name: "extra" });
-    const { preserved } = restoreBranch(w.world, w.project, child, { source: w.main, preserveUnderName: "child-old" });
+    const { preserved } = restoreBranch(w.world, w.project, child, { sourceBranchId: w.main.id, preserveUnderName: "child-old" });
     expect([...child.roles.keys()]).toEqual(["neondb_owner"]);
     expect([...(preserved?.roles.keys() ?? [])].sort()).toEqual(["extra", "neondb_owner"]);
     expect(child.lastResetAt).toBe(w.world.clock.now());
   });
 
+  it("renames and deletes a snapshot once, and stores a backup schedule apart from the caller's copy", () => {
+    const snapshot = createSnapshot(w.world, w.project, w.main, { name: "s1" });
+    renameSnapshot(snapshot, "before-migration");
+    expect(listSnapshots(w.project, w.world.clock.now()).map((s) => s.name)).toEqual(["before-migration"]);
+    expect(deleteSnapshot(w.project, snapshot.id, w.world.clock.now())).toBe(snapshot);
+    expect(refusal(() => deleteSnapshot(w.project, snapshot.id, w.world.clock.now()))).toEqual(["not_found", "not_found"]);
+    const schedule = [{ frequency: "daily" as const, hour: 3, retention_seconds: 86_400 }];
+    const stored = setBackupSchedule(w.world, w.main, schedule);
+    schedule[0]!.hour = 4;
+    expect([stored, w.main.backupSchedule, w.main.updatedAt]).toEqual([[{ frequency: "daily", hour: 3, retention_seconds: 86_400 }], stored, w.world.clock.now()]);
+  });
+
+  it("starts the restored branch's create_branch, and restarts the target's active computes after a branch restore", () => {
+    const snapshot = createSnapshot(w.world, w.project, w.main, {});
+    const restored = restoreSnapshot(w.world, w.project, snapshot, { name: "restored" });
+    expect(restored.operations.map((o) => [o.action, o.branchId])).toEqual([["create_branch", restored.branch.id]]);
+    w.world.clock.advance(1);
+    w.world.now();
+    expect(restored.branch.currentState).toBe("ready");
+    const child = newBranchRecord(w.world, w.project, { name: "child", parent: w.main });
+    const endpoint = newEndpointRecord(w.world, w.project, child.id, { type: "read_write" });
+    endpoint.currentState = "active";
+    const { preserved, operations } = restoreBranch(w.world, w.project, child, { sourceBranchId: w.main.id, preserveUnderName: "child-old" });
+    expect(operations.map((o) => [o.action, o.branchId])).toEqual([
+      ["create_branch", preserved?.id],
+      ["suspend_compute", child.id],
+      ["start_compute", child.id],
+    ]);
+  });
+
+  it("refuses a restore from an unknown branch, and any restore while the project is locked", () => {
+    expect(refusal(() => restoreBranch(w.world, w.project, w.main, { sourceBranchId: "br-nope" }))).toEqual(["not_found", "not_found"]);
+    const slow = world({ opRunMs: 1_000 });
+    const snapshot = createSnapshot(slow.world, slow.project, slow.main, {});
+    const { branch } = restoreSnapshot(slow.world, slow.project, snapshot, { name: "restored" });
+    expect([
+      refusal(() => restoreSnapshot(slow.world, slow.project, snapshot, { name: "again" })),
+      refusal(() => finalizeRestore(slow.world, slow.project, branch, {})),
+      refusal(() => restoreBranch(slow.world, slow.project, slow.main, { sourceBranchId: slow.main.id, lsn: "0/1" })),
+    ]).toEqual([
+      ["locked", "locked"],
+      ["locked", "locked"],
+      ["locked", "locked"],
+    ]);
+  });
+
   it.each<[string, (w: ReturnType<typeof world>, child: BranchRec) => RestoreBranchInput, [string, string]]>([
-    ["from itself without a point in time", (_w, child) => ({ source: child }), ["invalid", "invalid_request"]],
-    ["to a time before the branch existed", (w) => ({ source: w.main, timestamp: Date.parse("2020-01-01T00:00:00Z") }), ["unprocessable", "unprocessable"]],
-    ["with both an LSN and a time", (w) => ({ source: w.main, lsn: "0/1", timestamp: w.world.clock.now() }), ["invalid", "invalid_request"]],
+    ["from itself without a point in time", (_w, child) => ({ sourceBranchId: child.id }), ["invalid", "invalid_request"]],
+    ["to a time before the branch existed", (w) => ({ sourceBranchId: w.main.id, timestamp: Date.parse("2020-01-01T00:00:00Z") }), ["unprocessable", "unprocessable"]],
+    ["with both an LSN and a time", (w) => ({ sourceBranchId: w.main.id, lsn: "0/1", timestamp: w.world.clock.now() }), ["invalid", "invalid_request"]],
   ])("refuses a restore %s", (_name, input, expected) => {
     const child = newBranchRecord(w.world, w.project, { name: "child", parent: w.main });
     expect(refusal(() => restoreBranch(w.world, w.project, child, input(w, child)))).toEqual(expected);
