@@ -1,9 +1,10 @@
 /** API keys, personal and organization (api.md §18); tokens are returned once and stored hashed. */
 import { Hono, type Context } from "hono";
 import { ApiKeyCreateRequestSchema, OrgApiKeyCreateRequestSchema } from "../../api/wire/index.js";
+import { createApiKey, listApiKeys, orgKeyOwner, personalKeyOwner, revokeApiKey, type KeyOwner } from "../engine/api-keys.js";
 import { isoTime } from "../engine/clock.js";
 import type { EmulatorEnv } from "../http/env.js";
-import { badRequest, forbidden, notFound } from "../http/errors.js";
+import { badRequest } from "../http/errors.js";
 import { checkId } from "../http/scope.js";
 import { readJson } from "../http/validate.js";
 import type { EmulatorRuntime } from "../runtime.js";
@@ -40,77 +41,39 @@ export function apiKeyRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     if (!/^\d{1,18}$/.test(raw)) throw badRequest(`path parameter key_id "${raw.slice(0, 40)}" must be an integer`, [{ path: "key_id", message: "must be an integer" }]);
     return Number(raw);
   };
-  const personal = (c: Context<EmulatorEnv>): string => {
-    const principal = c.get("principal");
-    if (principal.orgId !== undefined) throw forbidden("/api_keys manages personal keys and needs a personal API key; use /organizations/{org_id}/api_keys for organization keys");
-    return principal.userId;
-  };
-  const orgAdmin = (c: Context<EmulatorEnv>): string => {
+  const orgOwner = (c: Context<EmulatorEnv>): KeyOwner => {
     const orgId = c.req.param("org_id") ?? "";
     checkId("org_id", orgId);
-    const org = rt.world.orgs.get(orgId);
-    const principal = c.get("principal");
-    const visible = org !== undefined && (principal.orgId === orgId || org.members.has(principal.userId));
-    if (!visible) throw notFound(`organization ${orgId} not found (or not visible to this API key)`);
-    const isAdmin = principal.orgId === orgId ? principal.key.projectId === undefined : org.members.get(principal.userId) === "admin";
-    if (!isAdmin) throw forbidden(`managing the API keys of organization ${orgId} needs an organization admin`);
-    return orgId;
+    return orgKeyOwner(rt.world, c.get("principal"), orgId);
   };
 
-  r.get("/api_keys", (c) => {
-    const userId = personal(c);
-    const keys = [...rt.world.keysById.values()].filter((k) => k.kind === "personal" && k.accountId === userId && !k.revoked);
-    return c.json(keys.map(listItem));
-  });
+  r.get("/api_keys", (c) => c.json(listApiKeys(rt.world, personalKeyOwner(c.get("principal"))).map(listItem)));
 
   r.post("/api_keys", async (c) => {
-    const userId = personal(c);
+    const owner = personalKeyOwner(c.get("principal"));
     const body = await readJson(c, ApiKeyCreateRequestSchema);
-    const token = rt.world.ids.apiKeyToken();
-    const rec = rt.world.addKey(token, { name: body.key_name, kind: "personal", accountId: userId, createdBy: userId, admin: false, createdAt: rt.world.clock.now() });
-    return c.json({ id: rec.id, key: token, name: rec.name, created_at: isoTime(rec.createdAt), created_by: userId });
+    const { record, token } = createApiKey(rt.world, owner, { name: body.key_name, createdBy: owner.accountId });
+    return c.json({ id: record.id, key: token, name: record.name, created_at: isoTime(record.createdAt), created_by: owner.accountId });
   });
 
   r.delete("/api_keys/:key_id", (c) => {
-    const userId = personal(c);
-    const id = keyId(c);
-    const rec = rt.world.keysById.get(id);
-    if (rec === undefined || rec.kind !== "personal" || rec.accountId !== userId || rec.revoked) throw notFound(`API key ${id} not found (or already revoked)`);
-    rec.revoked = true;
-    return c.json(revokeView(rec));
+    const owner = personalKeyOwner(c.get("principal"));
+    return c.json(revokeView(revokeApiKey(rt.world, owner, keyId(c))));
   });
 
-  r.get("/organizations/:org_id/api_keys", (c) => {
-    const orgId = orgAdmin(c);
-    const keys = [...rt.world.keysById.values()].filter((k) => k.kind === "org" && k.accountId === orgId && !k.revoked);
-    return c.json(keys.map(listItem));
-  });
+  r.get("/organizations/:org_id/api_keys", (c) => c.json(listApiKeys(rt.world, orgOwner(c)).map(listItem)));
 
   r.post("/organizations/:org_id/api_keys", async (c) => {
-    const orgId = orgAdmin(c);
+    const owner = orgOwner(c);
     const body = await readJson(c, OrgApiKeyCreateRequestSchema);
-    if (body.project_id !== undefined && rt.world.projects.get(body.project_id)?.orgId !== orgId) throw notFound(`project_id: project ${body.project_id} not found in organization ${orgId}`);
-    const token = rt.world.ids.apiKeyToken();
     const createdBy = c.get("principal").userId;
-    const rec = rt.world.addKey(token, {
-      name: body.key_name,
-      kind: "org",
-      accountId: orgId,
-      createdBy,
-      ...(body.project_id !== undefined ? { projectId: body.project_id } : {}),
-      admin: false,
-      createdAt: rt.world.clock.now(),
-    });
-    return c.json({ id: rec.id, key: token, name: rec.name, created_at: isoTime(rec.createdAt), created_by: createdBy, ...(rec.projectId !== undefined ? { project_id: rec.projectId } : {}) });
+    const { record, token } = createApiKey(rt.world, owner, { name: body.key_name, createdBy, ...(body.project_id !== undefined ? { projectId: body.project_id } : {}) });
+    return c.json({ id: record.id, key: token, name: record.name, created_at: isoTime(record.createdAt), created_by: createdBy, ...(record.projectId !== undefined ? { project_id: record.projectId } : {}) });
   });
 
   r.delete("/organizations/:org_id/api_keys/:key_id", (c) => {
-    const orgId = orgAdmin(c);
-    const id = keyId(c);
-    const rec = rt.world.keysById.get(id);
-    if (rec === undefined || rec.kind !== "org" || rec.accountId !== orgId || rec.revoked) throw notFound(`API key ${id} not found in organization ${orgId} (or already revoked)`);
-    rec.revoked = true;
-    return c.json(revokeView(rec));
+    const owner = orgOwner(c);
+    return c.json(revokeView(revokeApiKey(rt.world, owner, keyId(c))));
   });
 
   return r;
