@@ -4,11 +4,10 @@
  */
 import { Hono, type Context } from "hono";
 import { MemberListQuerySchema, MemberRoleDeleteQuerySchema, MemberRolePutQuerySchema, MemberRoleRequestSchema, PermissionCreateRequestSchema } from "../../api/wire/index.js";
-import { memberRole, roleRank } from "../engine/access.js";
+import { memberRole } from "../engine/access.js";
+import { clearMemberRole, grantPermission, listMembers, listPermissions, managedOrg, requireMember, revokePermission, setMemberRole } from "../engine/project-access.js";
 import { isoTime } from "../engine/clock.js";
-import { requireUnlocked } from "../engine/operations.js";
 import type { EmulatorEnv } from "../http/env.js";
-import { conflict, notFound } from "../http/errors.js";
 import { requireRole, visibleProject } from "../http/scope.js";
 import { readJson, readQuery } from "../http/validate.js";
 import type { EmulatorRuntime } from "../runtime.js";
@@ -32,14 +31,6 @@ function memberView(world: World, org: OrgRec, project: ProjectRec, userId: stri
   };
 }
 
-/** Rule 1: members routes exist only for organization projects with per-project role management. */
-function managedOrg(world: World, project: ProjectRec): OrgRec {
-  const org = project.orgId !== undefined ? world.orgs.get(project.orgId) : undefined;
-  if (org === undefined) throw notFound(`project ${project.id} is not owned by an organization, so it has no members; use permissions to share it`);
-  if (!org.projectRoleManagement) throw notFound(`per-project role management is disabled in organization ${org.id}; members of project ${project.id} follow their organization role`);
-  return org;
-}
-
 /** The caller's own user id when it acts as a person (personal key), else undefined. */
 function selfId(c: Context<EmulatorEnv>): string | undefined {
   const principal = c.get("principal");
@@ -56,33 +47,20 @@ export function accessRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   };
 
   r.get(`${base}/permissions`, (c) => {
-    const p = project(c);
-    return c.json({ project_permissions: p.permissions.filter((perm) => perm.revokedAt === undefined).map(permissionView) });
+    return c.json({ project_permissions: listPermissions(project(c)).map(permissionView) });
   });
 
   r.post(`${base}/permissions`, async (c) => {
-    const world = rt.world;
     const p = project(c);
-    requireRole(world, c, p, "ADMIN", "granting access");
+    requireRole(rt.world, c, p, "ADMIN", "granting access");
     const body = await readJson(c, PermissionCreateRequestSchema);
-    const email = body.email.toLowerCase();
-    if (p.permissions.some((perm) => perm.revokedAt === undefined && perm.email.toLowerCase() === email)) {
-      throw conflict(`${body.email} already has access to project ${p.id}; revoke the existing permission first to grant it again`, "already_exists");
-    }
-    const perm: PermissionRec = { id: `perm-${world.ids.hex(16)}`, email: body.email, grantedAt: world.clock.now() };
-    p.permissions.push(perm);
-    return c.json(permissionView(perm));
+    return c.json(permissionView(grantPermission(rt.world, p, body.email)));
   });
 
   r.delete(`${base}/permissions/:permission_id`, (c) => {
-    const world = rt.world;
     const p = project(c);
-    requireRole(world, c, p, "ADMIN", "revoking access");
-    const id = c.req.param("permission_id");
-    const perm = p.permissions.find((x) => x.id === id && x.revokedAt === undefined);
-    if (perm === undefined) throw notFound(`permission ${id} not found on project ${p.id}; GET …/permissions lists the active ones`);
-    perm.revokedAt = world.clock.now();
-    return c.json(permissionView(perm));
+    requireRole(rt.world, c, p, "ADMIN", "revoking access");
+    return c.json(permissionView(revokePermission(rt.world, p, c.req.param("permission_id"))));
   });
 
   r.get(`${base}/members`, (c) => {
@@ -90,14 +68,7 @@ export function accessRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     const p = project(c);
     const org = managedOrg(world, p);
     const q = readQuery(c, MemberListQuerySchema);
-    const admin = world.roleOf(c.get("principal"), p) === "ADMIN";
-    const users = [...org.members.keys()]
-      .filter((uid) => admin || memberRole(org, p, uid) !== null)
-      .sort((a, b) => {
-        const ea = world.users.get(a)?.email ?? a;
-        const eb = world.users.get(b)?.email ?? b;
-        return ea < eb ? -1 : ea > eb ? 1 : 0;
-      });
+    const users = listMembers(world, org, p, world.roleOf(c.get("principal"), p) === "ADMIN");
     const { page, next } = nextPage(users, q.cursor, q.limit ?? 100, "email");
     return c.json({ members: page.map((uid) => memberView(world, org, p, uid)), ...(next !== undefined ? { pagination: { next, cursor: next } } : {}) });
   });
@@ -108,7 +79,7 @@ export function accessRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     const org = managedOrg(world, p);
     requireRole(world, c, p, "ADMIN", "changing member roles");
     const memberId = c.req.param("member_id") ?? "";
-    if (!org.members.has(memberId)) throw notFound(`member ${memberId} not found in organization ${org.id}; GET …/members lists member ids`);
+    requireMember(org, memberId);
     return { world, p, org, memberId };
   };
 
@@ -116,29 +87,14 @@ export function accessRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     const { world, p, org, memberId } = memberOf(c);
     const q = readQuery(c, MemberRolePutQuerySchema);
     const body = await readJson(c, MemberRoleRequestSchema);
-    requireUnlocked(p);
-    if (memberId === selfId(c) && roleRank(body.role) < roleRank(memberRole(org, p, memberId)) && q.confirm_self_demotion !== true) {
-      throw conflict(`this lowers your own role on project ${p.id} to ${body.role}; repeat with ?confirm_self_demotion=true to confirm`, "confirmation_required");
-    }
-    p.memberRoles.set(memberId, body.role);
+    setMemberRole(org, p, { memberId, actingUserId: selfId(c), confirmed: q.confirm_self_demotion === true }, body.role);
     return c.json({ member: memberView(world, org, p, memberId) });
   });
 
   r.delete(`${base}/members/:member_id/role`, (c) => {
     const { world, p, org, memberId } = memberOf(c);
     const q = readQuery(c, MemberRoleDeleteQuerySchema);
-    requireUnlocked(p);
-    const explicit = p.memberRoles.get(memberId);
-    if (explicit !== undefined && memberId === selfId(c) && q.confirm_self_lockout !== true) {
-      const before = memberRole(org, p, memberId);
-      p.memberRoles.delete(memberId);
-      const after = memberRole(org, p, memberId);
-      p.memberRoles.set(memberId, explicit);
-      if (before === "ADMIN" && after !== "ADMIN") {
-        throw conflict(`removing your own grant on project ${p.id} leaves you ${after ?? "without access"}, so you would lose manage access; repeat with ?confirm_self_lockout=true to confirm`, "confirmation_required");
-      }
-    }
-    p.memberRoles.delete(memberId);
+    clearMemberRole(org, p, { memberId, actingUserId: selfId(c), confirmed: q.confirm_self_lockout === true });
     return c.json({ member: memberView(world, org, p, memberId) });
   });
 
