@@ -1,5 +1,6 @@
 /** The emulator's injectable clock (emulator.md §7.1): system, manual, or caller-supplied. */
-import { ErrorCode, PlatformError } from "../../errors/index.js";
+import { ErrorCode, isPlatformError, PlatformError } from "../../errors/index.js";
+import { RuleError } from "./rule-error.js";
 
 /** Anything that tells the time in epoch milliseconds. */
 export interface TimeSource {
@@ -77,4 +78,19 @@ export function createClock(spec: "system" | "manual" | Date | TimeSource = "sys
 /** Epoch ms as an RFC 3339 UTC timestamp with millisecond precision. */
 export function isoTime(ms: number): string {
   return new Date(ms).toISOString();
+}
+
+/** A change asked of the clock (wire names): move forward, move to a time (epoch ms or RFC 3339), or switch mode. */
+export type ClockChange = { advance_ms: number } | { set: string | number } | { mode: "manual" | "system" };
+
+/** Applies a change to the clock; a change it refuses (backwards, a caller-supplied clock) is an `invalid` rule error. */
+export function changeClock(clock: EmulatorClock, change: ClockChange): void {
+  try {
+    if ("advance_ms" in change) clock.advance(change.advance_ms);
+    else if ("set" in change) clock.set(typeof change.set === "number" ? change.set : Date.parse(change.set));
+    else clock.setMode(change.mode);
+  } catch (err) {
+    if (isPlatformError(err)) throw new RuleError("invalid", err.message);
+    throw err;
+  }
 }

@@ -4,6 +4,7 @@
  */
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
+import { changeClock } from "../engine/clock.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { badRequest, forbidden, notFound, unauthorized } from "../http/errors.js";
 import { readJson } from "../http/validate.js";
@@ -81,14 +82,7 @@ export function mountAdminRoutes(app: Hono<EmulatorEnv>, control: EmulatorCore):
   });
 
   r.post("/clock", async (c) => {
-    const body = await readJson(c, ClockBodySchema);
-    try {
-      if ("advance_ms" in body) control.clock.advance(body.advance_ms);
-      else if ("set" in body) control.clock.set(typeof body.set === "number" ? body.set : Date.parse(body.set));
-      else control.clock.setMode(body.mode);
-    } catch (err) {
-      throw badRequest((err as Error).message);
-    }
+    changeClock(control.clock, await readJson(c, ClockBodySchema));
     control.world.now();
     return c.json({ now: new Date(control.clock.now()).toISOString(), mode: control.clock.mode });
   });
