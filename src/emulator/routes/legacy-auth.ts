@@ -8,6 +8,7 @@ import { Hono, type Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { randomUUID } from "node:crypto";
 import { LegacyAuthCreateRequestSchema, LegacyAuthProjectRequestSchema, LegacyAuthUserCreateRequestSchema } from "../../api/wire/index.js";
+import { completeAuthTransfer, findProviderAuth, legacyTargetBranch, projectDefaultDatabase, startAuthTransfer } from "../engine/legacy-auth.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { EmulatorHttpError, badRequest, notFound } from "../http/errors.js";
 import { checkId, visibleProject } from "../http/scope.js";
@@ -113,15 +114,8 @@ export function legacyAuthRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   const target = (c: Context<EmulatorEnv>, projectId: string, branchId: unknown): { project: ProjectRec; branch: BranchRec } => {
     rt.world.now();
     const project = visibleProject(rt.world, c, projectId);
-    if (typeof branchId === "string") {
-      checkId("branch_id", branchId);
-      const branch = project.branches.get(branchId);
-      if (branch === undefined) throw notFound(`branch ${branchId} not found in project ${project.id}`);
-      return { project, branch };
-    }
-    const branch = rt.world.defaultBranch(project);
-    if (branch === undefined) throw notFound(`project ${project.id} has no default branch`);
-    return { project, branch };
+    if (typeof branchId === "string") checkId("branch_id", branchId);
+    return { project, branch: legacyTargetBranch(rt.world, project, typeof branchId === "string" ? branchId : undefined) };
   };
 
   const reply = (c: Context<EmulatorEnv>, f: Forwarded): Response => c.json(f.body as Record<string, unknown>, f.status);
@@ -130,19 +124,13 @@ export function legacyAuthRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   legacy("POST", "/projects/auth/keys", { label: "POST /projects/auth/keys" }, async (c) => {
     const body = await readJson(c, LegacyAuthProjectRequestSchema);
     const { project, branch } = target(c, body.project_id, body.branch_id);
-    const auth = branch.auth;
-    if (auth === undefined || auth.provider !== body.auth_provider) throw notFound(`no ${body.auth_provider} auth integration on branch ${branch.id} of project ${project.id}`);
-    return c.json(authCredentialsView(rt.world, project, branch, auth), 201);
+    return c.json(authCredentialsView(rt.world, project, branch, findProviderAuth(project, branch, body.auth_provider)), 201);
   });
 
   legacy("POST", "/projects/auth/transfer_ownership", { label: "POST /projects/auth/transfer_ownership" }, async (c) => {
     const body = await readJson(c, LegacyAuthProjectRequestSchema);
     const { project, branch } = target(c, body.project_id, body.branch_id);
-    const auth = branch.auth;
-    if (auth === undefined || auth.provider !== body.auth_provider) throw notFound(`no ${body.auth_provider} auth integration on branch ${branch.id} of project ${project.id}`);
-    const id = rt.world.ids.hex(24);
-    rt.world.authTransfers.set(id, { projectId: project.id, branchId: branch.id });
-    auth.transferStatus = "initiated";
+    const id = startAuthTransfer(rt.world, project, branch, body.auth_provider);
     return c.json({ url: `${new URL(c.req.url).origin}/__emulator/auth-transfer/${id}` });
   });
 
@@ -150,7 +138,7 @@ export function legacyAuthRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     const body = await readJson(c, LegacyAuthCreateRequestSchema);
     const { project, branch } = target(c, body.project_id, body.branch_id);
     setLink({ project_id: project.id, branch_id: branch.id });
-    const database = body.database_name ?? projectDefaultDatabase(rt, project);
+    const database = body.database_name ?? projectDefaultDatabase(rt.world, project);
     return reply(c, await forward(c, "POST", branchPath(project, branch), { auth_provider: body.auth_provider, ...(database !== undefined ? { database_name: database } : {}) }));
   });
 
@@ -211,25 +199,11 @@ export function legacyAuthRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   return r;
 }
 
-/** The project's default database: the oldest database of its root branch (the one created with the project). */
-function projectDefaultDatabase(rt: EmulatorRuntime, project: ProjectRec): string | undefined {
-  const root = [...project.branches.values()].find((b) => b.parentId === undefined) ?? rt.world.defaultBranch(project);
-  const databases = [...(root?.databases.values() ?? [])].sort((a, b) => a.id - b.id);
-  return databases[0]?.name;
-}
-
 /** `/__emulator/auth-transfer/<id>`: completes a legacy auth ownership transfer (authorised by its id). */
 export function authTransferRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   const r = new Hono<EmulatorEnv>();
   r.get("/:id", (c) => {
-    const world = rt.world;
-    const id = c.req.param("id");
-    const transfer = world.authTransfers.get(id);
-    const auth = transfer !== undefined ? world.projects.get(transfer.projectId)?.branches.get(transfer.branchId)?.auth : undefined;
-    if (transfer === undefined || auth === undefined) throw notFound("this auth transfer link is unknown or was already used; request a new one with POST /projects/auth/transfer_ownership");
-    auth.ownedBy = "user";
-    auth.transferStatus = "finished";
-    world.authTransfers.delete(id);
+    const transfer = completeAuthTransfer(rt.world, c.req.param("id"));
     return c.json({ transferred: true, project_id: transfer.projectId, branch_id: transfer.branchId });
   });
   return r;
