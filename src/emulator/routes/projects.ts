@@ -5,7 +5,6 @@
 import { Hono } from "hono";
 import { ProjectCreateRequestSchema, ProjectRecoverRequestSchema, ProjectListQuerySchema, ProjectUpdateRequestSchema, SharedProjectListQuerySchema } from "../../api/wire/index.js";
 import { isoTime } from "../engine/clock.js";
-import { requireUnlocked } from "../engine/operations.js";
 import { deleteProject } from "../engine/project-deletion.js";
 import { createProject, listProjects, listSharedProjects, recoverDeletedProject, updateProject } from "../engine/projects.js";
 import type { EmulatorEnv } from "../http/env.js";
@@ -89,7 +88,6 @@ export function projectRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     world.now();
     const project = visibleProject(world, c, c.req.param("project_id"));
     requireRole(world, c, project, "ADMIN", "deleting a project");
-    requireUnlocked(project);
     deleteProject(world, project);
     return c.json({ project: projectView(world, project) });
   });

@@ -1,5 +1,6 @@
 /** Projects' domain functions on an in-memory world, without HTTP. */
 import { beforeEach, describe, expect, it } from "vitest";
+import { startOperations } from "../../../src/emulator/engine/operations.js";
 import { deleteProject } from "../../../src/emulator/engine/project-deletion.js";
 import { createProject, listProjects, recoverDeletedProject, updateProject } from "../../../src/emulator/engine/projects.js";
 import { refusal, unitWorld, type UnitWorld } from "./unit-world.js";
@@ -42,5 +43,12 @@ describe("projects", () => {
     expect([listProjects(w.world, w.principal, {}).length, listProjects(w.world, w.principal, { recoverable: true }).map((p) => p.id)]).toEqual([0, [w.project.id]]);
     recoverDeletedProject(w.world, w.project);
     expect(listProjects(w.world, w.principal, {}).map((p) => p.id)).toEqual([w.project.id]);
+  });
+
+  it("refuses to delete a project while an operation holds its lock", () => {
+    const slow = unitWorld({ opRunMs: 1_000 });
+    startOperations(slow.world, slow.project, [{ action: "apply_config", branchId: slow.main.id }]);
+    expect(refusal(() => deleteProject(slow.world, slow.project))).toEqual(["locked", "locked"]);
+    expect(slow.project.deletedAt).toBeUndefined();
   });
 });
