@@ -209,7 +209,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
     if (err instanceof EmulatorHttpError) return errorResponse(c, err.status as ContentfulStatusCode, { ...err.answer }, err.headers);
     if (err instanceof RuleError) {
       const issues = err.field !== undefined ? { issues: [{ path: err.field, message: err.issue }] } : {};
-      return errorResponse(c, RULE_ERROR_STATUS[err.kind], { code: err.code, message: err.message, ...issues });
+      return errorResponse(c, RULE_ERROR_STATUS[err.kind], { code: err.code, message: err.message, ...(err.reason !== undefined ? { reason: err.reason } : {}), ...issues });
     }
     if (err instanceof HTTPException) {
       const status = err.status as ContentfulStatusCode;

@@ -4,15 +4,16 @@
  * emulator.md §6; the message names the resource and the fix.
  */
 
-/** What kind of rule failed; decides the HTTP status (400, 403, 404, 409, 412, 422, 423). */
-export type RuleErrorKind = "invalid" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "unprocessable" | "locked";
+/** What kind of rule failed; decides the HTTP status (400, 403, 404, 409, 410, 412, 422, 423). */
+export type RuleErrorKind = "invalid" | "forbidden" | "not_found" | "conflict" | "gone" | "precondition_failed" | "unprocessable" | "locked";
 
 /** The HTTP status of each kind. */
-export const RULE_ERROR_STATUS: Readonly<Record<RuleErrorKind, 400 | 403 | 404 | 409 | 412 | 422 | 423>> = Object.freeze({
+export const RULE_ERROR_STATUS: Readonly<Record<RuleErrorKind, 400 | 403 | 404 | 409 | 410 | 412 | 422 | 423>> = Object.freeze({
   invalid: 400,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  gone: 410,
   precondition_failed: 412,
   unprocessable: 422,
   locked: 423,
@@ -24,6 +25,7 @@ const DEFAULT_CODE: Readonly<Record<RuleErrorKind, string>> = Object.freeze({
   forbidden: "forbidden",
   not_found: "not_found",
   conflict: "conflict",
+  gone: "gone",
   precondition_failed: "precondition_failed",
   unprocessable: "unprocessable",
   locked: "locked",
@@ -37,15 +39,18 @@ export class RuleError extends Error {
   readonly field: string | undefined;
   /** That issue's message. @default the error's message */
   readonly issue: string;
+  /** A machine-readable sub-reason reported as the body's `reason` (storage and AI-gateway 404s). */
+  readonly reason: string | undefined;
   constructor(
     readonly kind: RuleErrorKind,
     message: string,
-    options: { code?: string; field?: string; issue?: string } = {},
+    options: { code?: string; field?: string; issue?: string; reason?: string } = {},
   ) {
     super(message);
     this.name = "RuleError";
     this.code = options.code ?? DEFAULT_CODE[kind];
     this.field = options.field;
     this.issue = options.issue ?? message;
+    this.reason = options.reason;
   }
 }

@@ -4,7 +4,7 @@
  * stops after `limit` entries (objects and folders together).
  */
 import type { BucketCreateRequest, ObjectListQuery } from "../../api/wire/index.js";
-import type { BranchRec, BucketRec, ObjectRec } from "../store/records.js";
+import type { BranchRec, BucketRec, ObjectRec, ProjectRec } from "../store/records.js";
 import type { World } from "../store/world.js";
 import { RuleError } from "./rule-error.js";
 
@@ -17,6 +17,32 @@ export interface ObjectListing {
   /** The last key walked when the page is full (the next page's cursor). */
   nextCursor?: string;
   truncated: boolean;
+}
+
+/** What a storage-style route serves. */
+export type StorageFeature = "storage" | "ai_gateway";
+
+/** Refuses (`gone`, 410 `project_deleted`) a deleted project: buckets are created only on live ones. */
+export function requireLiveProject(project: ProjectRec): void {
+  if (project.deletedAt !== undefined) throw new RuleError("gone", `project ${project.id} is deleted; recover it before creating buckets`, { code: "project_deleted" });
+}
+
+/**
+ * The project's branch `branchId` where `feature` is available; `not_found` with a `reason`:
+ * `branch_not_found`, `org_not_entitled` (storage, organization without platform features),
+ * `region_unavailable` or `ai_gateway_unavailable` (region without platform features).
+ */
+export function storageBranch(world: World, project: ProjectRec, branchId: string, feature: StorageFeature): BranchRec {
+  const branch = project.branches.get(branchId);
+  if (branch === undefined) throw new RuleError("not_found", `branch ${branchId} not found in project ${project.id}`, { reason: "branch_not_found" });
+  if (feature === "storage" && project.orgId !== undefined && world.orgs.get(project.orgId)?.platformFeatures === false) {
+    throw new RuleError("not_found", `object storage is not available: organization ${project.orgId} is not entitled to platform features`, { reason: "org_not_entitled" });
+  }
+  if (!world.regionOf(project).features) {
+    const what = feature === "storage" ? "object storage is" : "the AI gateway is";
+    throw new RuleError("not_found", `${what} not available in region ${project.regionId}; use a region with platform features`, { reason: feature === "storage" ? "region_unavailable" : "ai_gateway_unavailable" });
+  }
+  return branch;
 }
 
 /** The branch's buckets by name. */

@@ -7,9 +7,8 @@
 import { Hono, type Context } from "hono";
 import { BucketCreateRequestSchema, ObjectListQuerySchema } from "../../api/wire/index.js";
 import { isoTime } from "../engine/clock.js";
-import { createBucket, deleteBucket, findBucket, listBuckets, listObjects } from "../engine/storage.js";
+import { createBucket, deleteBucket, findBucket, listBuckets, listObjects, requireLiveProject, storageBranch, type StorageFeature } from "../engine/storage.js";
 import type { EmulatorEnv } from "../http/env.js";
-import { EmulatorHttpError, notFound } from "../http/errors.js";
 import { checkBucketName, checkId, visibleProject } from "../http/scope.js";
 import { readJson, readQuery } from "../http/validate.js";
 import { bucketView } from "../http/views.js";
@@ -17,25 +16,13 @@ import type { EmulatorRuntime } from "../runtime.js";
 import type { BranchRec, ProjectRec } from "../store/records.js";
 
 /** Visible project and branch with the storage / AI-gateway checks; 404s carry a `reason`, bucket create on a deleted project 410. */
-export function storageScope(rt: EmulatorRuntime, c: Context<EmulatorEnv>, feature: "storage" | "ai_gateway", includeDeleted = false): { project: ProjectRec; branch: BranchRec } {
-  const world = rt.world;
-  world.now();
-  const project = visibleProject(world, c, c.req.param("project_id") ?? "", includeDeleted);
-  if (project.deletedAt !== undefined) {
-    throw new EmulatorHttpError(410, { code: "project_deleted", message: `project ${project.id} is deleted; recover it before creating buckets` });
-  }
+export function storageScope(rt: EmulatorRuntime, c: Context<EmulatorEnv>, feature: StorageFeature, includeDeleted = false): { project: ProjectRec; branch: BranchRec } {
+  rt.world.now();
+  const project = visibleProject(rt.world, c, c.req.param("project_id") ?? "", includeDeleted);
+  requireLiveProject(project);
   const branchId = c.req.param("branch_id") ?? "";
   checkId("branch_id", branchId);
-  const branch = project.branches.get(branchId);
-  if (branch === undefined) throw notFound(`branch ${branchId} not found in project ${project.id}`, "not_found", "branch_not_found");
-  if (feature === "storage" && project.orgId !== undefined && world.orgs.get(project.orgId)?.platformFeatures === false) {
-    throw notFound(`object storage is not available: organization ${project.orgId} is not entitled to platform features`, "not_found", "org_not_entitled");
-  }
-  if (!world.regionOf(project).features) {
-    const what = feature === "storage" ? "object storage is" : "the AI gateway is";
-    throw notFound(`${what} not available in region ${project.regionId}; use a region with platform features`, "not_found", feature === "storage" ? "region_unavailable" : "ai_gateway_unavailable");
-  }
-  return { project, branch };
+  return { project, branch: storageBranch(rt.world, project, branchId, feature) };
 }
 
 /** Routes of the storage and AI gateway group. */
@@ -43,7 +30,7 @@ export function storageRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
   const r = new Hono<EmulatorEnv>();
   const base = "/projects/:project_id/branches/:branch_id";
 
-  const scope = (c: Context<EmulatorEnv>, feature: "storage" | "ai_gateway", includeDeleted = false): { project: ProjectRec; branch: BranchRec } => storageScope(rt, c, feature, includeDeleted);
+  const scope = (c: Context<EmulatorEnv>, feature: StorageFeature, includeDeleted = false): { project: ProjectRec; branch: BranchRec } => storageScope(rt, c, feature, includeDeleted);
 
   r.get(`${base}/storage`, (c) => {
     const { project, branch } = scope(c, "storage");

@@ -1,6 +1,7 @@
 /** Buckets' and object listing's domain functions on an in-memory world, without HTTP. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { createBucket, deleteBucket, findBucket, listBuckets, listObjects } from "../../../src/emulator/engine/storage.js";
+import { RuleError } from "../../../src/emulator/engine/rule-error.js";
+import { createBucket, deleteBucket, findBucket, listBuckets, listObjects, requireLiveProject, storageBranch } from "../../../src/emulator/engine/storage.js";
 import type { BucketRec } from "../../../src/emulator/store/records.js";
 import { refusal, unitWorld, type UnitWorld } from "./unit-world.js";
 
@@ -27,6 +28,45 @@ describe("buckets", () => {
       ["not_found", "not_found"],
       ["not_found", "not_found"],
     ]);
+  });
+});
+
+describe("storage scope", () => {
+  let w: UnitWorld;
+  beforeEach(() => {
+    w = unitWorld();
+  });
+  /** The refusal's `[kind, code, reason]`. */
+  const refusedWith = (call: () => unknown): [string, string, string | undefined] | null => {
+    try {
+      call();
+      return null;
+    } catch (err) {
+      if (err instanceof RuleError) return [err.kind, err.code, err.reason];
+      throw err;
+    }
+  };
+
+  it("refuses a deleted project as gone", () => {
+    requireLiveProject(w.project);
+    w.project.deletedAt = w.world.clock.now();
+    expect(refusedWith(() => requireLiveProject(w.project))).toEqual(["gone", "project_deleted", undefined]);
+  });
+
+  it("finds the branch, and says why storage or the AI gateway is unavailable", () => {
+    expect(storageBranch(w.world, w.project, w.main.id, "ai_gateway")).toBe(w.main);
+    expect(refusedWith(() => storageBranch(w.world, w.project, "br-nope", "storage"))).toEqual(["not_found", "not_found", "branch_not_found"]);
+    w.world.orgs.set("org-acme", { id: "org-acme", name: "Acme", plan: "scale", platformFeatures: false, members: new Map(), projectRoleManagement: true, memberDefaultProjectRole: null, createdAt: 0 });
+    w.project.orgId = "org-acme";
+    expect(refusedWith(() => storageBranch(w.world, w.project, w.main.id, "storage"))).toEqual(["not_found", "not_found", "org_not_entitled"]);
+    expect(storageBranch(w.world, w.project, w.main.id, "ai_gateway")).toBe(w.main);
+    w.project.regionId = "aws-us-west-2";
+    expect([refusedWith(() => storageBranch(w.world, w.project, w.main.id, "ai_gateway")), refusedWith(() => storageBranch(w.world, w.project, w.main.id, "storage"))]).toEqual([
+      ["not_found", "not_found", "ai_gateway_unavailable"],
+      ["not_found", "not_found", "org_not_entitled"],
+    ]);
+    delete w.project.orgId;
+    expect(refusedWith(() => storageBranch(w.world, w.project, w.main.id, "storage"))).toEqual(["not_found", "not_found", "region_unavailable"]);
   });
 });
 
