@@ -5,6 +5,7 @@
  */
 import type { Duration } from "./durations.js";
 import type { BranchTarget, FileBundler } from "../model/desired-state.js";
+import type { PushResult } from "../model/plan.js";
 
 /** `true`, `{}` or `{ enabled: true }` = on; `false` or `{ enabled: false }` = off (docs/policy.md#auth). */
 export type Toggle = boolean | { enabled?: boolean };
@@ -93,18 +94,29 @@ interface FunctionDefCommon {
   dev?: { port?: number };
 }
 
+/**
+ * A package esbuild leaves out of the bundle (docs/policy.md#externalpackages): a native module,
+ * or one that reads its own files at run time. With `includeFiles` (the default) the version
+ * installed in the project is staged for linux/arm64/glibc and shipped under `node_modules/`;
+ * `includeFiles: false` only marks it external (the runtime must provide it).
+ */
+export type ExternalPackage = string | { name: string; includeFiles?: boolean };
+
 /** A function bundled by esbuild (the default). */
 export interface EsbuildFunctionDef extends FunctionDefCommon {
   /** @default "esbuild" */
   bundler?: "esbuild";
   /** Ship `index.mjs.map` (no embedded sources). @default false */
   sourcemap?: boolean;
+  /** Packages shipped unbundled under `node_modules/` (esbuild only). @default [] */
+  externalPackages?: ExternalPackage[];
 }
 
-/** A function shipped as is (`"none"`) or built by a custom bundler; no source maps. */
+/** A function shipped as is (`"none"`) or built by a custom bundler; no source maps, no external packages. */
 export interface OtherBundlerFunctionDef extends FunctionDefCommon {
   bundler: "none" | FileBundler;
   sourcemap?: false;
+  externalPackages?: never;
 }
 
 /** A function of the branch (docs/policy.md#functions). */
@@ -212,6 +224,73 @@ export interface PreviewDef {
   aiGateway?: Toggle;
 }
 
+/** The platform branch a hook runs for. */
+export interface HookBranch {
+  projectId: string;
+  /** `null` while the branch does not exist yet (`create.before`, `checkout.before` of a new preview). */
+  id: string | null;
+  name: string;
+  /** Whether this command created the branch. */
+  created: boolean;
+  isDefault: boolean;
+  isProtected: boolean;
+  /** The parent branch's id, when the branch has one and it is known. */
+  parentId?: string;
+}
+
+/** The git checkout the command runs in; `null` outside a git work tree. */
+export interface HookGitState {
+  /** The checked-out branch; `null` on a detached HEAD. */
+  branch: string | null;
+  /** The full hash of `HEAD`; `null` before the first commit. */
+  commit: string | null;
+}
+
+/** What a hook receives (docs/policy.md#hooks). */
+export interface HookContext {
+  /** `checkout` = `svc branch sync`; `create` = a branch is created; `deploy` = `svc config apply` / `svc deploy`. */
+  event: "checkout" | "create" | "deploy";
+  phase: "before" | "after";
+  git: HookGitState | null;
+  branch: HookBranch;
+  /**
+   * `after` hooks only: the variables a function on the branch sees (`DATABASE_URL`,
+   * `DATABASE_URL_UNPOOLED`, `SVC_BRANCH`, service URLs). They hold secrets: never log them.
+   */
+  env?: Readonly<Record<string, string>>;
+  /** `deploy.after` only: the apply's result. */
+  result?: PushResult;
+}
+
+/** What `checkout.before` may return: another name for the platform branch. */
+export interface CheckoutBeforeResult {
+  name?: string;
+}
+
+/**
+ * A hook: a function, a shell command (run by `sh -c` with the context's variables, no stdin,
+ * `CI=1`), or a non-empty list of shell commands run in order until one fails.
+ */
+export type HookCommand<R = void> = string | readonly string[] | ((ctx: HookContext) => R | Promise<R>);
+
+/** The hooks of one event. */
+export interface HookPhases<BeforeResult = void> {
+  /** Runs before any change; a failure aborts the command with nothing changed. */
+  before?: HookCommand<BeforeResult>;
+  /** Runs once the command succeeded; a failure is reported as a warning and the command exits 7 (its changes stay). */
+  after?: HookCommand;
+}
+
+/** Lifecycle hooks the CLI runs (docs/policy.md#hooks); the library never runs them. */
+export interface LifecycleHooks {
+  /** `svc branch sync`; `before` may return `{ name }` to choose the platform branch's name. */
+  checkout?: HookPhases<void | CheckoutBeforeResult>;
+  /** A branch is created (`svc branch create`, or a sync that creates its branch). */
+  create?: HookPhases;
+  /** `svc config apply` and `svc deploy` (never plan, status, validate or dev). */
+  deploy?: HookPhases;
+}
+
 /** A policy: what one branch of a project should look like (docs/policy.md#top-level-keys). */
 export interface PolicyConfig {
   /** Auth integration; `false` never disables it. Omitted = not managed. */
@@ -232,6 +311,8 @@ export interface PolicyConfig {
   databases?: Record<string, DatabaseDef>;
   /** @default false */
   prune?: boolean | PruneDef;
+  /** Commands the CLI runs around sync, branch creation and deploys. @default none */
+  hooks?: LifecycleHooks;
   /** Per-branch tuning. @default () => ({}) */
   branch?: BranchClosure;
   /** @deprecated use the top-level keys. */

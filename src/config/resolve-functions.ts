@@ -65,6 +65,7 @@ export function resolveFunctions(
       sourcemap: fn.sourcemap ?? false,
       customDomains: [...domains].sort(compareCodePoints),
       ...(fn.dev === undefined ? {} : { dev: { ...fn.dev } }),
+      ...(fn.externalPackages === undefined || fn.externalPackages.length === 0 ? {} : { externalPackages: fn.externalPackages.map((p) => ({ ...p })) }),
     });
   }
   return { functions, issues };

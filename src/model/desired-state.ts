@@ -54,6 +54,16 @@ export interface ResolvedFunction {
   /** Normalised, sorted hostnames on this branch; `[]` = none. */
   customDomains: string[];
   dev?: { port?: number };
+  /** Packages esbuild leaves external, in declaration order; absent when none are declared. */
+  externalPackages?: ResolvedExternalPackage[];
+}
+
+/** A package a function ships unbundled (`externalPackages`), normalised. */
+export interface ResolvedExternalPackage {
+  /** The npm package name, e.g. `@node-rs/argon2`. */
+  name: string;
+  /** Whether the bundle stages the package's files under `node_modules/` (else it is only external). */
+  includeFiles: boolean;
 }
 
 /** One trigger of the resolved policy. */

@@ -6,6 +6,7 @@ import { escapeUnsafeText } from "../../rules/visible-text.js";
 import { describeType, describeValue } from "../issues.js";
 import type { FileBundler } from "../../model/desired-state.js";
 import { boundedString, check, recordOf, strictObject } from "./common.js";
+import { EXTERNAL_PACKAGES_NEED_ESBUILD, externalPackagesSchema } from "./external-packages.js";
 
 const SLUG = /^[a-z0-9]{1,20}$/;
 const RESERVED_ENV_PREFIX = "SVC_FINGERPRINT_";
@@ -103,6 +104,7 @@ export const functionDefSchema = strictObject(
     sourcemap: z.boolean().optional(),
     customDomains: customDomainsSchema.optional(),
     dev: strictObject({ port: portSchema.optional() }, "{ port?: number }").optional(),
+    externalPackages: externalPackagesSchema.optional(),
   },
   "a function definition { name, source, … }",
 ).superRefine((fn, ctx) => {
@@ -112,6 +114,9 @@ export const functionDefSchema = strictObject(
       path: ["sourcemap"],
       message: 'only the esbuild bundler ships source maps; remove `sourcemap` or use bundler "esbuild"',
     });
+  }
+  if (fn.externalPackages !== undefined && fn.bundler !== undefined && fn.bundler !== "esbuild") {
+    ctx.addIssue({ code: "custom", path: ["externalPackages"], message: EXTERNAL_PACKAGES_NEED_ESBUILD });
   }
 });
 

@@ -24,6 +24,7 @@ import type {
   DataApiSettingsDef,
   DatabaseDef,
   FunctionDef,
+  LifecycleHooks,
   PolicyConfig,
   PruneDef,
   RoleDef,
@@ -35,6 +36,7 @@ import type { branchTuningSchema } from "./branch-tuning.js";
 import type { bucketsSchema } from "./buckets.js";
 import type { dataApiSchema } from "./data-api.js";
 import type { functionDefSchema } from "./functions.js";
+import type { hooksSchema } from "./hooks.js";
 import type { policySchema } from "./policy.js";
 import type { pruneSchema } from "./prune.js";
 import type { triggerDefSchema } from "./triggers.js";
@@ -62,6 +64,8 @@ export type PublicTypesMatchSchemas = [
   Assert<Same<Required<DataApiSettingsDef>, DataApiSettings>>,
   Assert<Same<KeysOf<Required<Parsed<typeof dataApiSchema>>["settings"]>, keyof DataApiSettings>>,
   Assert<Same<KeysOf<FunctionDef>, KeysOf<Parsed<typeof functionDefSchema>>>>,
+  Assert<Same<keyof LifecycleHooks, keyof Parsed<typeof hooksSchema>>>,
+  Assert<Same<KeysOf<Required<LifecycleHooks>[keyof LifecycleHooks]>, KeysOf<Required<Parsed<typeof hooksSchema>>[keyof LifecycleHooks]>>>,
   Assert<Same<KeysOf<TriggerDef>, KeysOf<Parsed<typeof triggerDefSchema>>>>,
   Assert<Same<KeysOf<BucketDef>, KeysOf<Parsed<typeof bucketsSchema>[string]>>>,
   Assert<Same<KeysOf<Exclude<PruneDef, boolean>>, KeysOf<Parsed<typeof pruneSchema>>>>,

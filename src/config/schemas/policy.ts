@@ -7,6 +7,7 @@ import { strictObject, toggleSchema } from "./common.js";
 import { dataApiSchema } from "./data-api.js";
 import { databasesSchema } from "./databases.js";
 import { functionsSchema } from "./functions.js";
+import { hooksSchema } from "./hooks.js";
 import { pruneSchema } from "./prune.js";
 import { rolesSchema } from "./roles.js";
 import { triggersSchema } from "./triggers.js";
@@ -38,6 +39,7 @@ export const policySchema = strictObject(
     roles: rolesSchema.optional(),
     databases: databasesSchema.optional(),
     prune: pruneSchema.optional(),
+    hooks: hooksSchema.optional(),
     branch: branchClosureSchema.optional(),
     preview: previewSchema.optional(),
   },
