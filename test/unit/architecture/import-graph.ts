@@ -67,7 +67,7 @@ function below(layer: string): string[] {
 const ALLOWED: Record<string, string[]> = {
   v1: below("cli"),
   index: ["v1"],
-  cli: ["v1", ...below("cli"), "instant"],
+  cli: ["v1", ...below("cli"), "instant", "runtime"],
   engine: below("engine"),
   inspect: below("inspect"),
   apply: [...below("apply"), "apply/handlers"],
@@ -85,7 +85,11 @@ const ALLOWED: Record<string, string[]> = {
   version: [],
   instant: ["api", "api/wire", "errors", "rules", "version"],
   vite: ["instant", "api", "api/wire", "errors", "version"],
-  emulator: ["api/wire", "rules", "errors", "version"],
+  emulator: ["api/wire", "rules", "errors", "version", "runtime"],
+  // The function host, shared by `svc dev` and the emulator, runs beside user code: node built-ins and the leaves only.
+  runtime: ["errors", "rules"],
+  // `svc-config/functions` is bundled into user functions: nothing but its own files.
+  functions: [],
 };
 
 /**
