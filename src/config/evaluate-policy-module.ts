@@ -4,7 +4,7 @@ import { sep } from "node:path";
 import type { JitiOptions } from "jiti";
 import { ErrorCode, isPlatformError } from "../errors/index.js";
 import { runGuarded } from "./evaluation-guard.js";
-import { type PolicyEsbuild, TopLevelAwaitSyntaxError, policyTransform, transformPolicyFile } from "./policy-transform.js";
+import { type PolicyEsbuild, PolicySyntaxError, TopLevelAwaitSyntaxError, policyTransform, transformPolicyFile } from "./policy-transform.js";
 import {
   evaluationError,
   invalidPolicyError,
@@ -18,6 +18,9 @@ import { policyStackLocation } from "./policy-stack-location.js";
 /**
  * Every jiti option, spelled out so that no `JITI_*` environment variable changes how a policy
  * is evaluated. No caches: every call re-reads and re-runs the policy and its local imports.
+ * No interop proxy either: a `require` inside a module returns the required module's own
+ * exports, so the import interop of each transformed module (`policy-transform.ts`) decides
+ * what a default import is, the same way at every depth.
  */
 const JITI_OPTIONS = {
   fsCache: false,
@@ -25,7 +28,7 @@ const JITI_OPTIONS = {
   moduleCache: false,
   debug: false,
   sourceMaps: false,
-  interopDefault: true,
+  interopDefault: false,
   extensions: [".js", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".mtsx", ".ctsx"],
   alias: {},
   nativeModules: ["svc-config"],
@@ -79,7 +82,7 @@ export async function evaluatePolicyModule(file: string, options: { timeoutMs?: 
     if (cause instanceof TopLevelAwaitSyntaxError) throw topLevelAwaitError(file, cause.file, cause);
     const awaitIn = topLevelAwaitLocation(cause);
     if (awaitIn !== undefined) throw topLevelAwaitError(file, awaitIn ?? file, cause);
-    throw evaluationError(file, cause, policyStackLocation(file, cause));
+    throw evaluationError(file, cause, cause instanceof PolicySyntaxError ? cause.location : policyStackLocation(file, cause));
   } finally {
     forgetLocalNativeModules(cachedBefore);
   }

@@ -108,17 +108,16 @@ function selectPolicyExport(exports: unknown, file: string): unknown {
   if (fromDefault !== undefined && fromConfig !== undefined && fromDefault !== fromConfig) {
     throw conflictingExportsError(file);
   }
-  const chosen = fromDefault ?? fromConfig ?? commonJsExports(named);
+  const chosen = fromDefault ?? fromConfig ?? commonJsExports(exports);
   if (chosen === undefined) throw noPolicyExportError(file);
   return chosen;
 }
 
 /**
- * The `module.exports` object of a CommonJS module that assigned one, or `undefined` for an ES
+ * The `module.exports` value of a CommonJS module that assigned one, or `undefined` for an ES
  * module (transpiled, so marked `__esModule`) or a module that exported nothing.
  */
-function commonJsExports(exports: { default?: unknown }): unknown {
-  if (Object.hasOwn(exports, "__esModule") || Object.keys(exports).length === 0) return undefined;
-  // jiti's interop wrapper answers `default` with the raw exports object of a CommonJS module.
-  return exports.default;
+function commonJsExports(exports: object): unknown {
+  if (Object.hasOwn(exports, "__esModule")) return undefined;
+  return typeof exports === "function" || Object.keys(exports).length > 0 ? exports : undefined;
 }

@@ -18,6 +18,7 @@ import { dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { TransformOptions as EsbuildTransformOptions, Message } from "esbuild";
 import type { TransformOptions, TransformResult } from "jiti";
+import { findUnclosedBracket } from "./unclosed-bracket.js";
 
 /** The part of esbuild's API the policy transform uses. */
 export interface PolicyEsbuild {
@@ -91,7 +92,16 @@ export function restorePolicyLines<T>(err: T): T {
   return err;
 }
 
-/** esbuild's options for one module: CommonJS for jiti's synchronous evaluation. */
+/**
+ * esbuild's options for one module: CommonJS for jiti's synchronous evaluation.
+ *
+ * esbuild names the module by a neutral extension (`.mjs` as `.js`, `.mts` as `.ts`): for a file
+ * it takes as Node's ES module syntax it would give every default import the whole `exports` of
+ * the imported module, as Node does for a CommonJS dependency; but every module a policy imports
+ * is transformed to CommonJS here, so an imported ES module would arrive as `{ default: … }`.
+ * With the neutral name an import honours `__esModule`: an ES module gives its default export,
+ * a CommonJS file (no marker) its `module.exports`, at any depth and from any kind of file.
+ */
 function esbuildOptions(filename: string, ts: boolean): EsbuildTransformOptions {
   return {
     loader: ts ? "ts" : "js",
@@ -100,7 +110,7 @@ function esbuildOptions(filename: string, ts: boolean): EsbuildTransformOptions 
     format: "cjs",
     platform: "node",
     target: "node20",
-    sourcefile: filename,
+    sourcefile: filename.replace(/\.m([jt]s)$/, ".$1"),
     logLevel: "silent",
     supported: { "dynamic-import": false },
     define: {
@@ -113,16 +123,39 @@ function esbuildOptions(filename: string, ts: boolean): EsbuildTransformOptions 
 }
 
 /**
- * esbuild's failure as the error jiti's evaluation throws: a top-level `await` as
- * {@link TopLevelAwaitSyntaxError}, anything else as a `SyntaxError` whose message starts with
- * `file:line:column`.
+ * A module that does not parse: `message` is `file:line:column: <esbuild's first error>`, then
+ * the line itself, then where a bracket was probably left open when that is elsewhere.
  */
-function transformError(filename: string, err: unknown): Error {
+export class PolicySyntaxError extends SyntaxError {
+  /** The module that does not parse (the policy or a module it imports). */
+  readonly file: string;
+  /** Where to look: the bracket left open when one is found, else the error's own position. */
+  readonly location: string;
+  constructor(file: string, message: string, location: string, cause: unknown) {
+    super(message, { cause });
+    this.name = "SyntaxError";
+    this.file = file;
+    this.location = location;
+  }
+}
+
+/**
+ * esbuild's failure as the error jiti's evaluation throws: a top-level `await` as
+ * {@link TopLevelAwaitSyntaxError}, anything else as a {@link PolicySyntaxError} naming esbuild's
+ * first error at its own 1-based line and column (esbuild counts columns from 0).
+ */
+function transformError(filename: string, source: string, err: unknown): Error {
   const first = (err as { errors?: Message[] }).errors?.[0];
   if (first === undefined) return err instanceof Error ? err : new Error(String(err));
-  const where = first.location === null ? filename : `${first.location.file}:${first.location.line}:${first.location.column}`;
+  const at = first.location;
+  const where = at === null ? filename : `${filename}:${at.line}:${at.column + 1}`;
   if (first.text.startsWith("Top-level await")) return new TopLevelAwaitSyntaxError(filename, `${where}: top-level await is not supported in a policy`);
-  return new SyntaxError(`${where}: ${first.text}`, { cause: err });
+  const lines = [`${where}: ${first.text}`];
+  if (at !== null && at.lineText.trim() !== "") lines.push(`  > ${at.lineText.trim()}`);
+  const open = at === null ? undefined : findUnclosedBracket(source, at.line);
+  const openAt = open === undefined ? undefined : `${filename}:${open.line}:${open.column}`;
+  if (open !== undefined) lines.push(`  the "${open.char}" at ${openAt} is probably not closed: the next line that starts with a closing bracket is indented less than line ${open.line}`);
+  return new PolicySyntaxError(filename, lines.join("\n"), openAt ?? where, err);
 }
 
 /** Transforms the policy file ahead of evaluation; throws the error its evaluation would. */
@@ -130,7 +163,7 @@ export async function transformPolicyFile(esbuild: PolicyEsbuild, file: string, 
   try {
     return remember(file, await esbuild.transform(source, esbuildOptions(file, /\.[cm]?tsx?$/.test(file))));
   } catch (err) {
-    throw transformError(file, err);
+    throw transformError(file, source, err);
   }
 }
 
@@ -145,7 +178,7 @@ export function policyTransform(esbuild: PolicyEsbuild, ready: { file: string; s
     try {
       return { code: remember(filename, esbuild.transformSync(source, esbuildOptions(filename, ts))) };
     } catch (err) {
-      throw transformError(filename, err);
+      throw transformError(filename, source, err);
     }
   };
 }

@@ -6,6 +6,7 @@ import { isPlatformError } from "../../errors/platform-error.js";
 import type { CommandContext } from "../context.js";
 import type { EnginePort } from "../engine-port.js";
 import type { PolicyConfig } from "../../v1.js";
+import { invalidPolicyHint } from "../views/error-view.js";
 import { stringifyDocument } from "../views/json-plan.js";
 import { bundleCacheOption } from "../engine-tuning.js";
 import { displayPath, loadEnv, loadPolicy, type LoadedPolicy, type PolicyFlags } from "./target-setup.js";
@@ -142,6 +143,6 @@ export async function runValidate(ctx: CommandContext, flags: ValidateFlags): Pr
   for (const issue of issues) {
     ctx.err(`  - ${issue.path === "" ? "(policy)" : issue.path}: ${issue.message}${issue.target === null ? "" : ` [${issue.target}]`}\n`);
   }
-  ctx.err("  hint: Fix each listed path in svc.ts, then run svc config validate again.\n");
+  ctx.err(`  hint: ${invalidPolicyHint(configPath ?? undefined)}\n`);
   return 1;
 }

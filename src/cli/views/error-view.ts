@@ -47,7 +47,6 @@ const STATIC_HINTS: Record<string, string> = {
   [ErrorCode.NOT_FOUND]: "The key cannot see this project, or it does not exist: check --project-id.",
   [ErrorCode.INVALID_OPTIONS]: "Fix the named option and run the command again.",
   [ErrorCode.CONFIG_LOAD_FAILED]: "Run svc config init to create svc.ts, or pass --config PATH.",
-  [ErrorCode.CONFIG_INVALID]: "Fix each listed path in svc.ts, then run svc config validate.",
   [ErrorCode.BUNDLE_FAILED]: "Fix the listed functions, then run svc config validate.",
   [ErrorCode.FEATURE_UNAVAILABLE]: "Use a region or plan that offers the feature, or claim the project first.",
   [ErrorCode.NETWORK_ERROR]: "Check --api-host and your network or proxy settings, or retry later.",
@@ -78,6 +77,7 @@ function hintFor(err: unknown, code: string, details: Details): string | null {
     return `Finish with \`svc config apply --branch ${String(details.branchId ?? "<id>")}\`, or delete the branch.`;
   }
   if (code === ErrorCode.CONFIG_LOAD_FAILED) return loadFailedHint(details);
+  if (code === ErrorCode.CONFIG_INVALID) return invalidPolicyHint(str(details.file));
   if (code === ErrorCode.STALE_PLAN && details.shownPlan === true) return "Run the command again and review the new plan.";
   if (code === ErrorCode.STALE_PLAN) return STALE_HINTS[String(details.reason)] ?? STATIC_HINTS[code] ?? null;
   return STATIC_HINTS[code] ?? null;
@@ -119,9 +119,14 @@ function loadFailedHint(details: Details): string {
   if (str(details.awaitIn) !== undefined) {
     return "Policy files are evaluated synchronously: read values with process.env (an --env file) or readFileSync instead of await.";
   }
-  if (array(details.issues).length > 0) return `Fix each listed path in ${file}, then run svc config validate.`;
+  if (array(details.issues).length > 0) return invalidPolicyHint(file);
   const at = str(details.location);
   return `Fix ${at ?? file} (the error above), then run svc config validate.`;
+}
+
+/** The hint of an invalid policy, naming the file it was loaded from (`--config` or the search). */
+export function invalidPolicyHint(file: string | undefined): string {
+  return `Fix each listed path in ${file ?? "the policy file"}, then run svc config validate.`;
 }
 
 const STALE_HINTS: Record<string, string> = {
@@ -176,8 +181,21 @@ function causesOf(err: unknown): ErrorView["causes"] {
   return causes;
 }
 
+/**
+ * An invalid policy is one cause with one code, `PLATFORM_CONFIG_INVALID`, whichever step found
+ * it: `loadConfigFromFile` wraps the validation error of the file's export in its
+ * `ConfigLoadError` (the library's contract), while `validate` and resolving the branch closure
+ * meet it directly. The CLI shows the validation error itself.
+ */
+function shownError(err: unknown): unknown {
+  if (!isPlatformError(err, ErrorCode.CONFIG_LOAD_FAILED)) return err;
+  const cause = (err as { cause?: unknown }).cause;
+  return isPlatformError(cause, ErrorCode.CONFIG_INVALID) ? cause : err;
+}
+
 /** Reduces any thrown value to its printable parts: code, one-line message, hint, bullets, causes. */
-export function describeError(err: unknown): ErrorView {
+export function describeError(thrown: unknown): ErrorView {
+  const err = shownError(thrown);
   const known = isPlatformError(err) || isCliError(err);
   const code = known ? (err as { code: string }).code : "CLI_INTERNAL";
   const details = detailsOf(err);
@@ -198,7 +216,8 @@ export function describeError(err: unknown): ErrorView {
 /** The stderr block of cli.md §9: `error CODE: message`, request id, hint, bullets, causes with --verbose. */
 export function renderErrorText(view: ErrorView, verbose: boolean): string {
   const lines = [`error ${view.code}: ${view.message}`];
-  for (const bullet of view.bullets) lines.push(`  - ${bullet}`);
+  // A quoted source line (`> …`) is shown as is, not as a list item.
+  for (const bullet of view.bullets) lines.push(bullet.startsWith("> ") ? `    ${bullet}` : `  - ${bullet}`);
   if (view.requestId !== null) lines.push(`  request id: ${view.requestId}`);
   if (view.hint !== null) lines.push(`  hint: ${view.hint}`);
   if (verbose) {
@@ -220,7 +239,8 @@ export function toJsonError(view: ErrorView): JsonError {
 }
 
 /** The exit code for an error (cli.md §9 and §10). */
-export function exitCodeFor(err: unknown): number {
+export function exitCodeFor(thrown: unknown): number {
+  const err = shownError(thrown);
   const code = isPlatformError(err) || isCliError(err) ? (err as { code: string }).code : "CLI_INTERNAL";
   switch (code) {
     case ErrorCode.PUSH_CONFLICT:

@@ -95,13 +95,61 @@ describe("the loaded policy", () => {
   });
 });
 
+/** A policy a new user writes; line 14 is the function's `env`. */
+const REALISTIC = [
+  'import { defineConfig } from "svc-config/v1";',
+  "",
+  "export default defineConfig({",
+  "  auth: true,",
+  '  dataApi: { settings: { dbSchemas: ["api", "public"] } },',
+  "  buckets: {",
+  '    uploads: { access: "private" },',
+  '    avatars: { access: "public_read" },',
+  "  },",
+  "  functions: {",
+  "    api: {",
+  '      name: "API",',
+  '      source: "./functions/api",',
+  '      env: { LOG_LEVEL: "info" },',
+  "    },",
+  "  },",
+  '  branch: (t) => (t.isDefault ? { protected: true } : { ttl: "7d" }),',
+  "  // the end",
+  "});",
+  "",
+].join("\n");
+
 describe("evaluation errors", () => {
   it("names the file and keeps the cause of a syntax error", async () => {
     const { t, err } = await loadError({ "svc.ts": "export default { auth: true ;\n" });
     expect(err.message).toMatch(new RegExp(`^failed to evaluate ${t.path("svc.ts")}: `));
     expect(err.cause).toBeInstanceOf(Error);
     expect(err.message).toContain((err.cause as Error).message);
-    expect(err.details).toEqual({ file: t.path("svc.ts") });
+    expect(err.details).toEqual({ file: t.path("svc.ts"), location: `${t.path("svc.ts")}:1:29` });
+  });
+
+  it.each([
+    ["a doubled comma", "svc.ts", '      env: { LOG_LEVEL: "info" },,', "14:34", 'Expected identifier but found ","'],
+    ["a missing comma", "svc.ts", '      env: { LOG_LEVEL: "info" } customDomains: [],', "14:34", 'Expected "}" but found "customDomains"'],
+    ["a doubled comma in an .mjs policy", "svc.mjs", '      env: { LOG_LEVEL: "info" },,', "14:34", 'Expected identifier but found ","'],
+  ])("reports %s at esbuild's first error, 1-based, with the line itself", async (_label, name, line14, at, text) => {
+    const lines = REALISTIC.split("\n");
+    lines.splice(13, 1, line14);
+    const { t, err } = await loadError({ [name]: lines.join("\n") });
+    expect(err.message.split("\n")).toEqual([`failed to evaluate ${t.path(name)}: ${t.path(name)}:${at}: ${text}`, `  > ${line14.trim()}`]);
+    expect(err.details).toEqual({ file: t.path(name), location: `${t.path(name)}:${at}` });
+  });
+
+  it("points at the bracket left open, not only at the end of the file where the parser stops", async () => {
+    const lines = REALISTIC.split("\n");
+    lines.splice(13, 1, '      env: { LOG_LEVEL: "info" ,');
+    const { t, err } = await loadError({ "svc.ts": lines.join("\n") });
+    expect(err.message.split("\n")).toEqual([
+      `failed to evaluate ${t.path("svc.ts")}: ${t.path("svc.ts")}:19:2: Expected "}" but found ")"`,
+      "  > });",
+      `  the "{" at ${t.path("svc.ts")}:14:12 is probably not closed: the next line that starts with a closing bracket is indented less than line 14`,
+    ]);
+    expect(err.details).toEqual({ file: t.path("svc.ts"), location: `${t.path("svc.ts")}:14:12` });
   });
 
   it.each([

@@ -1,0 +1,61 @@
+/**
+ * What a new user meets on the first day, through the real bin against a real emulator: the
+ * messages of a policy that does not parse or does not validate.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { emptyDir, emulatorEnv, runSvc, useEmulatorProject } from "./harness.js";
+
+const project = useEmulatorProject();
+const emu = () => project.emu();
+
+function policyDir(files: Record<string, string>): string {
+  const dir = emptyDir();
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+describe("a policy that does not parse", () => {
+  it("shows esbuild's first error with the line, and the bracket that was left open", async () => {
+    const svc = ["export default {", "  functions: {", '    api: { name: "API", source: "./fn",', "  },", '  buckets: { uploads: { access: "private" } },', "};", ""].join("\n");
+    const run = await runSvc(["config", "validate"], { cwd: policyDir({ "svc.ts": svc }), env: {} });
+
+    expect(run.code).toBe(1);
+    const lines = run.stderr.split("\n");
+    expect(lines[0]).toMatch(/^error PLATFORM_CONFIG_LOAD_FAILED: failed to evaluate \S+\/svc\.ts: \S+\/svc\.ts:6:2: Expected "}" but found ";"$/);
+    expect(lines[1]).toBe("    > };");
+    expect(lines[2]).toMatch(/^ {2}- the "\{" at \S+\/svc\.ts:3:10 is probably not closed/);
+    expect(lines[3]).toMatch(/^ {2}hint: Fix \S+\/svc\.ts:3:10 \(the error above\)/);
+  });
+});
+
+describe("an invalid policy is PLATFORM_CONFIG_INVALID in every command, and the hint names its file", () => {
+  const invalidStatic = 'export default { buckets: { uploads: { access: "open" } } };\n';
+  const invalidTuning = 'export default { branch: () => ({ ttl: "7" }) };\n';
+
+  it.each([
+    ["the static part", ["config", "validate", "--config", "m1.ts"], invalidStatic],
+    ["the static part", ["config", "plan", "--config", "m1.ts"], invalidStatic],
+    ["the static part", ["config", "apply", "--config", "m1.ts", "--yes"], invalidStatic],
+    ["the branch tuning", ["config", "validate", "--config", "m1.ts"], invalidTuning],
+    ["the branch tuning", ["config", "plan", "--config", "m1.ts"], invalidTuning],
+  ])("%s, through svc %j", async (_part, args, policy) => {
+    const run = await runSvc(args, { cwd: policyDir({ "m1.ts": policy }), env: emulatorEnv(emu()) });
+
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^error PLATFORM_CONFIG_INVALID: /m);
+    expect(run.stderr).not.toContain("PLATFORM_CONFIG_LOAD_FAILED");
+    expect(run.stderr).toMatch(/ {2}hint: Fix each listed path in \S*m1\.ts, then run svc config validate/);
+    expect(run.stderr).not.toContain("svc.ts");
+  });
+
+  it("with --json, the error document carries the same code", async () => {
+    const run = await runSvc(["config", "plan", "--config", "m1.ts", "--json"], { cwd: policyDir({ "m1.ts": invalidStatic }), env: emulatorEnv(emu()) });
+
+    expect(run.code).toBe(1);
+    const doc = JSON.parse(run.stdout) as { error: { code: string; hint: string } };
+    expect(doc.error.code).toBe("PLATFORM_CONFIG_INVALID");
+    expect(doc.error.hint).toMatch(/m1\.ts/);
+  });
+});
