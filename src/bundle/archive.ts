@@ -4,7 +4,7 @@
  * checks the files, writes the canonical ZIP, enforces the limits and digests it.
  */
 import { escapeUnsafeText } from "../rules/visible-text.js";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import type { ResolvedFunctionConfig } from "../model/desired-state.js";
 import { BundleError } from "../errors/index.js";
 import {
@@ -111,11 +111,45 @@ async function finishPrebuiltCached(cache: ArchiveCache, fn: ResolvedFunctionCon
   return archive;
 }
 
+/** What `svc dev` runs for one function: the files a deployment ships, and the sources they came from. */
+export interface DevBuild {
+  files: BundleFiles;
+  /**
+   * Absolute paths of the source files the build read (esbuild's metafile; the shipped files for
+   * `bundler: "none"`); empty for a custom bundler, whose inputs are unknown.
+   */
+  inputs: string[];
+}
+
+/**
+ * Builds `fn` for `svc dev` on the deployment's own path (the same bundler, options and file
+ * checks), except that esbuild writes an inline source map so stacks name the user's lines, and
+ * the archive is neither zipped nor held to the size limits (a deployment checks them). Throws a
+ * `BundleError` naming the function, as a deployment would.
+ */
+export async function buildDevFiles(fn: ResolvedFunctionConfig, options: Pick<BuildFunctionArchiveOptions, "workingDir" | "onWarning"> = {}): Promise<DevBuild> {
+  const warn = (message: string): void => {
+    try {
+      options.onWarning?.({ slug: fn.slug, message });
+    } catch {
+      // A failing warning listener must not fail the build.
+    }
+  };
+  try {
+    const { files, origin, inputs } = await produceFiles(fn, options, warn, { inlineSourcemap: true });
+    checkArchivePaths(fn.slug, files, origin);
+    return { files, inputs };
+  } catch (err) {
+    throw asBundleError(fn.slug, err);
+  }
+}
+
 async function produceFiles(
   fn: ResolvedFunctionConfig,
   options: BuildFunctionArchiveOptions,
   warn: (message: string) => void,
-): Promise<{ files: BundleFiles; origin: string }> {
+  dev: { inlineSourcemap: boolean } = { inlineSourcemap: false },
+): Promise<{ files: BundleFiles; origin: string; inputs: string[] }> {
   if (options.bundleFunction) {
     let bytes: unknown;
     try {
@@ -127,15 +161,17 @@ async function produceFiles(
     if (!(bytes instanceof Uint8Array)) {
       throw bundleFailure(fn.slug, "bundleFunction must resolve to the ZIP bytes as a Uint8Array");
     }
-    return { files: await readForeignZip(fn.slug, bytes), origin: "the archive from bundleFunction" };
+    return { files: await readForeignZip(fn.slug, bytes), origin: "the archive from bundleFunction", inputs: [] };
   }
   if (fn.bundler === "none") {
-    const { files, warnings } = await collectPrebuilt(fn.slug, shippedSource(fn));
+    const source = shippedSource(fn);
+    const { files, warnings } = await collectPrebuilt(fn.slug, source);
     warnings.forEach(warn);
-    return { files, origin: "the prebuilt source" };
+    const inputs = (await sourceKind(source)) === "directory" ? sortedPaths(files).map((path) => join(source, path)) : [source];
+    return { files, origin: "the prebuilt source", inputs };
   }
   if (typeof fn.bundler === "function") {
-    return { files: await runFileBundler(fn, fn.bundler), origin: "the custom bundler's output" };
+    return { files: await runFileBundler(fn, fn.bundler), origin: "the custom bundler's output", inputs: [] };
   }
   const entry = await findEntry(fn.source);
   if (entry === null) {
@@ -145,9 +181,9 @@ async function produceFiles(
     );
   }
   const workingDir = options.workingDir ?? (await esbuildWorkingDir(fn, entry));
-  const [output] = await runEsbuild({ entries: [entry], workingDir, sourcemap: fn.sourcemap === true });
+  const [output] = await runEsbuild({ entries: [entry], workingDir, sourcemap: dev.inlineSourcemap ? "inline" : fn.sourcemap === true });
   output?.warnings.forEach(warn);
-  return { files: output?.files ?? new Map(), origin: ESBUILD_ORIGIN };
+  return { files: output?.files ?? new Map(), origin: ESBUILD_ORIGIN, inputs: output?.inputs ?? [] };
 }
 
 /** `bundler: "none"` ships `sourcePath` when present (the engine always passes it), else `source`. */
@@ -170,22 +206,8 @@ export async function esbuildWorkingDir(fn: ResolvedFunctionConfig, entry: strin
  * writes the canonical ZIP and digests it.
  */
 export async function finishArchive(slug: string, files: BundleFiles, origin: string): Promise<FunctionArchive> {
+  checkArchivePaths(slug, files, origin);
   const paths = sortedPaths(files);
-  const problems: string[] = [];
-  for (const path of paths) {
-    const issue = zipEntryNameIssue(path);
-    if (issue !== null) problems.push(`"${escapeUnsafeText(path)}": ${ZIP_ENTRY_NAME_ISSUE_MESSAGES[issue]}`);
-    else {
-      const clash = parentDirectories(path).find((dir) => files.has(dir));
-      if (clash !== undefined) problems.push(`"${escapeUnsafeText(clash)}" is both a file and a directory`);
-    }
-  }
-  if (problems.length > 0) throw bundleFailure(slug, `${origin} has unsafe paths: ${problems.join("; ")}`);
-  if (!ZIP_ROOT_ENTRIES.some((name) => files.has(name))) {
-    const shown = paths.slice(0, 10).join(", ") || "no files";
-    throw bundleFailure(slug, `${origin} has no index.mjs or index.js at its root (found: ${shown})`);
-  }
-
   const sizes = paths.map((path) => ({ path, bytes: files.get(path)?.byteLength ?? 0 }));
   const unzippedBytes = sizes.reduce((sum, f) => sum + f.bytes, 0);
   const early = checkZipLimits({ zipBytes: 0, unzippedBytes, entries: paths.length });
@@ -203,6 +225,25 @@ export async function finishArchive(slug: string, files: BundleFiles, origin: st
     unzippedBytes,
     entries: paths.length,
   };
+}
+
+/** Safe archive paths, no file that is also a directory, and a root entry; throws a `BundleError` naming the function. */
+function checkArchivePaths(slug: string, files: BundleFiles, origin: string): void {
+  const paths = sortedPaths(files);
+  const problems: string[] = [];
+  for (const path of paths) {
+    const issue = zipEntryNameIssue(path);
+    if (issue !== null) problems.push(`"${escapeUnsafeText(path)}": ${ZIP_ENTRY_NAME_ISSUE_MESSAGES[issue]}`);
+    else {
+      const clash = parentDirectories(path).find((dir) => files.has(dir));
+      if (clash !== undefined) problems.push(`"${escapeUnsafeText(clash)}" is both a file and a directory`);
+    }
+  }
+  if (problems.length > 0) throw bundleFailure(slug, `${origin} has unsafe paths: ${problems.join("; ")}`);
+  if (!ZIP_ROOT_ENTRIES.some((name) => files.has(name))) {
+    const shown = paths.slice(0, 10).join(", ") || "no files";
+    throw bundleFailure(slug, `${origin} has no index.mjs or index.js at its root (found: ${shown})`);
+  }
 }
 
 /** `a/b/c.js` → `["a", "a/b"]`. */

@@ -5,6 +5,7 @@
  * each output byte-identical to its solo build; the metafile names the files each one read.
  */
 import { relative, resolve, sep } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { BuildFailure, BuildOptions, Message, Metafile } from "esbuild";
 import { loadEsbuild } from "./lazy-modules.js";
 
@@ -27,8 +28,12 @@ export interface RunEsbuildOptions {
   entries: readonly string[];
   /** Absolute working directory: paths in diagnostics, CommonJS wrappers and maps are relative to it. */
   workingDir: string;
-  /** Also emit `index.mjs.map` (linked, no `sourcesContent`). */
-  sourcemap: boolean;
+  /**
+   * `true`: also emit `index.mjs.map` (linked, no `sourcesContent`). `"inline"` (`svc dev`): the
+   * map inside `index.mjs`, its sources as absolute file URLs, so stacks name the user's files
+   * wherever the bundle is written.
+   */
+  sourcemap: boolean | "inline";
 }
 
 /** What one entry of {@link runEsbuild} gives: archive files, esbuild's warnings and the files read. */
@@ -67,8 +72,13 @@ export function esbuildOptions(options: RunEsbuildOptions): BuildOptions {
     banner: { js: COMMONJS_SHIM_BANNER },
     logLevel: "silent",
     metafile: true,
-    ...(options.sourcemap ? { sourcemap: "linked" as const, sourcesContent: false } : { sourcemap: false }),
+    ...sourcemapOptions(options),
   };
+}
+
+function sourcemapOptions(options: RunEsbuildOptions): BuildOptions {
+  if (options.sourcemap === "inline") return { sourcemap: "inline", sourcesContent: false, sourceRoot: `${pathToFileURL(options.workingDir).href}/` };
+  return options.sourcemap ? { sourcemap: "linked", sourcesContent: false } : { sourcemap: false };
 }
 
 /** The output name of the `i`-th entry of a batch: `index.<i>` (→ `index.<i>.mjs`). */

@@ -88,8 +88,8 @@ const ALLOWED: Record<string, string[]> = {
   emulator: ["api/wire", "rules", "errors", "version", "runtime"],
   // The function host, shared by `svc dev` and the emulator, runs beside user code: node built-ins and the leaves only.
   runtime: ["errors", "rules"],
-  // `svc-config/functions` is bundled into user functions: nothing but its own files.
-  functions: [],
+  // `svc-config/functions` is bundled into user functions: its own files and dependency-free rules only.
+  functions: ["rules"],
 };
 
 /**
