@@ -33,6 +33,7 @@ import { objectRoutes } from "./routes/objects.js";
 import { operationRoutes } from "./routes/operations.js";
 import { projectRoutes } from "./routes/projects.js";
 import { roleDatabaseRoutes } from "./routes/roles-databases.js";
+import { S3_PATH_PREFIX, s3Routes } from "./s3/routes.js";
 import { snapshotRoutes } from "./routes/snapshots.js";
 import { storageRoutes } from "./routes/storage.js";
 import { triggerRoutes } from "./routes/triggers.js";
@@ -180,6 +181,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
   app.use("/claim/*", commitClaimable);
 
   parts.mountAdmin(app);
+  app.route(S3_PATH_PREFIX, s3Routes(rt, parts.commit));
   for (const group of [projectRoutes, accessRoutes, advisorRoutes, operationRoutes, branchRoutes, endpointRoutes, roleDatabaseRoutes, authRoutes, dataApiRoutes, storageRoutes, objectRoutes, legacyAuthRoutes, functionRoutes, triggerRoutes, customDomainRoutes, credentialRoutes, apiKeyRoutes, accountRoutes, snapshotRoutes, branchSchemaRoutes]) {
     app.route(API, group(rt));
   }

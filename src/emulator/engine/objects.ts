@@ -34,10 +34,16 @@ export interface PresignedObject {
   expiresAt: number;
 }
 
-/** What a redeemed presigned URL reaches. */
-export interface RedeemedGrant {
+/** Where an object lives: its project, branch and bucket, and its key. */
+export interface ObjectTarget {
+  projectId: string;
+  branchId: string;
   bucket: BucketRec;
   key: string;
+}
+
+/** What a redeemed presigned URL reaches. */
+export interface RedeemedGrant extends ObjectTarget {
   /** Required `Content-Type` of an upload ("" = any). */
   contentType: string;
 }
@@ -47,6 +53,12 @@ export function findObject(bucket: BucketRec, key: string): ObjectRec {
   const object = bucket.objects.get(key);
   if (object === undefined) throw new RuleError("not_found", `object "${key}" not found in bucket "${bucket.name}"`);
   return object;
+}
+
+/** The bytes of an object (seeded objects without a body read as `size` zero bytes); null when its blob is missing. */
+export async function readObjectBytes(world: World, object: ObjectRec): Promise<Uint8Array | null> {
+  if (object.blob === undefined) return new Uint8Array(object.size);
+  return (await world.blobs.get(object.blob)) ?? null;
 }
 
 /** Deletes the bucket's object `key` (`not_found` when absent). */
@@ -89,21 +101,25 @@ export function redeemGrant(world: World, token: string, use: GrantUse): Redeeme
   const bucket = project?.deletedAt === undefined ? project?.branches.get(grant.branchId)?.buckets.get(grant.bucket) : undefined;
   if (bucket === undefined) throw new RuleError("not_found", `bucket "${grant.bucket}" no longer exists`);
   if (use.method === "PUT" && grant.contentType !== "" && use.contentType !== grant.contentType) throw new RuleError("forbidden", `this presigned upload requires Content-Type: ${grant.contentType} (got "${use.contentType || "(none)"}")`);
-  return { bucket, key: grant.key, contentType: grant.contentType };
+  return { projectId: grant.projectId, branchId: grant.branchId, bucket, key: grant.key, contentType: grant.contentType };
 }
 
-/** Stores an upload under a redeemed grant (creating or replacing the object), its body in the blob store; `contentType` "" stores none. */
-export async function putObject(world: World, grant: RedeemedGrant, upload: { bytes: Uint8Array; contentType: string }): Promise<ObjectRec> {
+/**
+ * Stores an upload (creating or replacing the object), its body in the blob store; `contentType`
+ * "" stores none. Tells `world.onObjectCreated` once the object is in place.
+ */
+export async function putObject(world: World, target: ObjectTarget, upload: { bytes: Uint8Array; contentType: string }): Promise<ObjectRec> {
   const sent = upload.contentType;
   const blob = await world.blobs.put(upload.bytes);
   const object: ObjectRec = {
-    key: grant.key,
+    key: target.key,
     size: upload.bytes.byteLength,
     etag: `"${createHash("md5").update(upload.bytes).digest("hex")}"`,
     lastModified: world.clock.now(),
     blob,
     ...(sent !== "" ? { contentType: sent } : {}),
   };
-  grant.bucket.objects.set(grant.key, object);
+  target.bucket.objects.set(target.key, object);
+  world.onObjectCreated({ projectId: target.projectId, branchId: target.branchId, bucketName: target.bucket.name, key: target.key });
   return object;
 }

@@ -7,7 +7,7 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ObjectDeleteByPrefixQuerySchema, PresignRequestSchema } from "../../api/wire/index.js";
 import { isoTime } from "../engine/clock.js";
-import { deleteObject, deleteObjectsByPrefix, findObject, presignObject, putObject, redeemGrant } from "../engine/objects.js";
+import { deleteObject, deleteObjectsByPrefix, findObject, presignObject, putObject, readObjectBytes, redeemGrant } from "../engine/objects.js";
 import { findBucket } from "../engine/storage.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { EmulatorHttpError, payloadTooLarge } from "../http/errors.js";
@@ -18,11 +18,10 @@ import type { BucketRec, ObjectRec } from "../store/records.js";
 import type { World } from "../store/world.js";
 import { storageScope } from "./storage.js";
 
-/** The bytes of an object (seeded objects without a body read as `size` zero bytes). */
+/** The bytes of an object; a blob missing from the store is a 500. */
 async function objectBytes(world: World, o: ObjectRec): Promise<Uint8Array> {
-  if (o.blob === undefined) return new Uint8Array(o.size);
-  const bytes = await world.blobs.get(o.blob);
-  if (bytes === undefined) throw new EmulatorHttpError(500, { code: "internal_error", message: `the body of object "${o.key}" is missing from the emulator's blob store` });
+  const bytes = await readObjectBytes(world, o);
+  if (bytes === null) throw new EmulatorHttpError(500, { code: "internal_error", message: `the body of object "${o.key}" is missing from the emulator's blob store` });
   return bytes;
 }
 

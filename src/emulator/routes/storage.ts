@@ -13,6 +13,7 @@ import { checkBucketName, checkId, visibleProject } from "../http/scope.js";
 import { readJson, readQuery } from "../http/validate.js";
 import { bucketView } from "../http/views.js";
 import type { EmulatorRuntime } from "../runtime.js";
+import { S3_PATH_PREFIX } from "../s3/routes.js";
 import type { BranchRec, ProjectRec } from "../store/records.js";
 
 /** Visible project and branch with the storage / AI-gateway checks; 404s carry a `reason`, bucket create on a deleted project 410. */
@@ -34,7 +35,8 @@ export function storageRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
 
   r.get(`${base}/storage`, (c) => {
     const { project, branch } = scope(c, "storage");
-    return c.json({ enabled: true, s3_endpoint: `https://${branch.id}.storage.${rt.world.proxyHost(project.regionId)}`, region: project.regionId, force_path_style: true });
+    // The branch's S3-compatible endpoint on the emulator's own origin (path-style, SigV4).
+    return c.json({ enabled: true, s3_endpoint: `${new URL(c.req.url).origin}${S3_PATH_PREFIX}/${branch.id}`, region: project.regionId, force_path_style: true });
   });
 
   r.get(`${base}/ai_gateway`, (c) => {

@@ -56,6 +56,14 @@ export const DEFAULT_REGIONS: readonly RegionRec[] = Object.freeze([
   { id: "aws-us-west-2", name: "AWS US West 2 (Oregon)", features: false, geoLat: "45.5946", geoLong: "-121.1787" },
 ]);
 
+/** An object stored in a branch's bucket. */
+export interface ObjectCreatedEvent {
+  projectId: string;
+  branchId: string;
+  bucketName: string;
+  key: string;
+}
+
 /** Hex SHA-256 of a key token (the only form keys are stored in). */
 export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
@@ -80,6 +88,8 @@ export class World {
   readonly scheduler = new Scheduler();
   /** Called after a project was purged (its records dropped), e.g. to drop its real databases. */
   onProjectPurged: (project: ProjectRec) => void = () => undefined;
+  /** Called after an object was created or replaced (an upload through a presigned URL or the S3 endpoint), e.g. to fire storage triggers. */
+  onObjectCreated: (event: ObjectCreatedEvent) => void = () => undefined;
   readonly ids: IdFactory;
   private nextKeyId = 1;
   private nextDatabaseId = 1;

@@ -229,7 +229,7 @@ describe("storage, AI gateway, credentials, auth and data API", () => {
   afterAll(() => emu.close());
 
   it("reports storage and the AI gateway, or 404 with the region reason where unavailable", async () => {
-    expect((await api.call("GET", `${B}/storage`)).body).toMatchObject({ enabled: true, force_path_style: true, s3_endpoint: "https://br-alice-main-100001.storage.us-east-2.aws.emulator.invalid" });
+    expect((await api.call("GET", `${B}/storage`)).body).toMatchObject({ enabled: true, force_path_style: true, s3_endpoint: `${emu.url}/s3/br-alice-main-100001` });
     expect((await api.call("GET", `${B}/ai_gateway`)).body).toMatchObject({ enabled: true, base_url: "https://br-alice-main-100001.ai.us-east-2.aws.emulator.invalid" });
     const acme = client(emu, KEYS.acme);
     const storage = await acme.call<{ reason: string }>("GET", "/projects/acme-site-300003/branches/br-acme-main-300003/storage");
