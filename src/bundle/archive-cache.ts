@@ -176,7 +176,8 @@ export class ArchiveCache {
   }
 }
 
-async function writeAtomic(path: string, data: Uint8Array | string): Promise<void> {
+/** Writes `data` to `path` through a temporary file and a rename, so readers never see a partial file. */
+export async function writeAtomic(path: string, data: Uint8Array | string): Promise<void> {
   const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
     await writeFile(temp, data);

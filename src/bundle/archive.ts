@@ -18,6 +18,9 @@ import { type ArchiveCache, buildIdentity, type InputHashes, sha256Hex } from ".
 import { readForeignZip, sortedPaths, writeCanonicalZip, type BundleFiles } from "./canonical-zip.js";
 import { findEntry, sourceKind } from "./entry.js";
 import { runEsbuild } from "./esbuild-bundler.js";
+import { PackageStager, resolveExternals, withStagedFiles } from "./external-packages.js";
+import { undeclaredNativeWarnings } from "./external-packages-native.js";
+import { StagingError } from "./external-packages-stage.js";
 import { bundleFailure } from "./failure.js";
 import { runFileBundler } from "./file-map.js";
 import { collectPrebuilt } from "./prebuilt.js";
@@ -92,6 +95,7 @@ export async function buildFunctionArchive(
 /** `err` as the `BundleError` of function `slug` (an Error's message becomes its failure). */
 export function asBundleError(slug: string, err: unknown): BundleError {
   if (err instanceof BundleError) return err;
+  if (err instanceof StagingError) return bundleFailure(slug, err.message, { cause: err, reason: err.reason });
   return bundleFailure(slug, err instanceof Error ? err.message : String(err), { cause: err });
 }
 
@@ -181,9 +185,13 @@ async function produceFiles(
     );
   }
   const workingDir = options.workingDir ?? (await esbuildWorkingDir(fn, entry));
-  const [output] = await runEsbuild({ entries: [entry], workingDir, sourcemap: dev.inlineSourcemap ? "inline" : fn.sourcemap === true });
+  const externals = await resolveExternals(fn.externalPackages, entry);
+  const [output] = await runEsbuild({ entries: [entry], workingDir, sourcemap: dev.inlineSourcemap ? "inline" : fn.sourcemap === true, external: externals.external });
   output?.warnings.forEach(warn);
-  return { files: output?.files ?? new Map(), origin: ESBUILD_ORIGIN, inputs: output?.inputs ?? [] };
+  (await undeclaredNativeWarnings(fn.slug, output?.inputs ?? [], externals.external)).forEach(warn);
+  // svc dev loads external packages from the project's node_modules; a deployment ships them staged.
+  const staged = dev.inlineSourcemap ? new Map<string, Uint8Array>() : await new PackageStager(undefined).stage(externals.packages);
+  return { files: withStagedFiles(output?.files ?? new Map(), staged), origin: ESBUILD_ORIGIN, inputs: output?.inputs ?? [] };
 }
 
 /** `bundler: "none"` ships `sourcePath` when present (the engine always passes it), else `source`. */

@@ -20,6 +20,8 @@ import {
 } from "./archive.js";
 import { locateFunction, type LocatedFunction } from "./entry.js";
 import { esbuildOptions, runEsbuild } from "./esbuild-bundler.js";
+import { PackageStager, resolveExternals, withStagedFiles, type FunctionExternals } from "./external-packages.js";
+import { undeclaredNativeWarnings } from "./external-packages-native.js";
 import { esbuildVersion } from "./lazy-modules.js";
 
 /** Default number of functions bundled at once. */
@@ -49,6 +51,12 @@ export interface BundleFunctionsOptions extends Omit<BuildFunctionArchiveOptions
   cacheDir?: string;
   /** Archives of earlier calls of this run, reused while their inputs are unchanged, and added to. @default none */
   memory?: ArchiveMemory;
+  /**
+   * Stage each function's `externalPackages` into its archive (npm and the registry, or the
+   * cache). `false` keeps them external without shipping them, for offline checks.
+   * @default true
+   */
+  stageExternalPackages?: boolean;
 }
 
 /** An esbuild function waiting for its build. */
@@ -56,6 +64,8 @@ interface EsbuildJob {
   fn: ResolvedFunctionConfig;
   entry: string;
   workingDir: string;
+  /** Its `externalPackages`, with the installed versions. */
+  externals: FunctionExternals;
   /** Where its archive is cached; absent without a cache. */
   identity?: string;
 }
@@ -108,6 +118,7 @@ class BundleRun {
   private readonly cache: ArchiveCache | undefined;
   private readonly hash: FileHasher = createFileHasher();
   private readonly lookups = pLimit(LOOKUP_CONCURRENCY);
+  private readonly stager: PackageStager;
 
   constructor(
     private readonly options: BundleFunctionsOptions,
@@ -115,6 +126,7 @@ class BundleRun {
   ) {
     const { cacheDir, memory } = options;
     this.cache = cacheDir === undefined && memory === undefined ? undefined : new ArchiveCache(cacheDir, memory);
+    this.stager = new PackageStager(cacheDir);
   }
 
   /**
@@ -132,7 +144,8 @@ class BundleRun {
           return;
         }
         const workingDir = this.options.workingDir ?? (await esbuildWorkingDir(config, entry));
-        const job: EsbuildJob = { fn: config, entry, workingDir, ...this.identityOf(entry, workingDir, config.sourcemap === true) };
+        const externals = await resolveExternals(config.externalPackages, entry);
+        const job: EsbuildJob = { fn: config, entry, workingDir, externals, ...this.identityOf(entry, workingDir, config.sourcemap === true, externals) };
         const hit = job.identity === undefined ? undefined : await this.cache?.lookup(job.identity, (inputs) => inputsUnchanged(inputs, this.hash));
         if (hit === undefined) {
           this.waiting.push(job);
@@ -180,7 +193,7 @@ class BundleRun {
     const entries = [...new Set(jobs.map((job) => job.entry))];
     let outputs;
     try {
-      outputs = await runEsbuild({ entries, workingDir: first.workingDir, sourcemap: first.fn.sourcemap === true });
+      outputs = await runEsbuild({ entries, workingDir: first.workingDir, sourcemap: first.fn.sourcemap === true, external: first.externals.external });
     } catch (err) {
       if (entries.length > 1) return true;
       for (const job of jobs) this.settle(job.fn.slug, asBundleError(job.fn.slug, err));
@@ -191,10 +204,12 @@ class BundleRun {
         const output = outputs[entries.indexOf(job.entry)];
         try {
           if (output === undefined) throw new Error(`esbuild gave no output for ${job.entry}`);
-          output.warnings.forEach((message) => this.warn(job.fn.slug, message));
-          const archive = await finishArchive(job.fn.slug, output.files, ESBUILD_ORIGIN);
+          const warnings = [...output.warnings, ...(await undeclaredNativeWarnings(job.fn.slug, output.inputs, job.externals.external))];
+          warnings.forEach((message) => this.warn(job.fn.slug, message));
+          const staged = this.stages() ? await this.stager.stage(job.externals.packages) : new Map<string, Uint8Array>();
+          const archive = await finishArchive(job.fn.slug, withStagedFiles(output.files, staged), ESBUILD_ORIGIN);
           if (job.identity !== undefined) {
-            await this.cache?.store(job.identity, await esbuildInputHashes(output.inputs, this.hash), { archive, warnings: output.warnings });
+            await this.cache?.store(job.identity, await esbuildInputHashes(output.inputs, this.hash), { archive, warnings });
           }
           this.settle(job.fn.slug, archive);
         } catch (err) {
@@ -205,11 +220,21 @@ class BundleRun {
     return false;
   }
 
-  /** The cache identity of an esbuild build: its exact options (entry and working directory included) and esbuild's version. */
-  private identityOf(entry: string, workingDir: string, sourcemap: boolean): { identity?: string } {
+  /**
+   * The cache identity of an esbuild build: its exact options (entry, working directory and
+   * externals included), esbuild's version, and the names and versions of the packages it stages.
+   */
+  private identityOf(entry: string, workingDir: string, sourcemap: boolean, externals: FunctionExternals): { identity?: string } {
     const version = this.cache === undefined ? undefined : esbuildVersion();
     if (version === undefined) return {};
-    return { identity: buildIdentity({ bundler: "esbuild", esbuild: version, options: esbuildOptions({ entries: [entry], workingDir, sourcemap }) }) };
+    const options = esbuildOptions({ entries: [entry], workingDir, sourcemap, external: externals.external });
+    const staged = externals.packages.filter((p) => p.includeFiles).map((p) => [p.name, p.version]);
+    return { identity: buildIdentity({ bundler: "esbuild", esbuild: version, options, ...(staged.length === 0 ? {} : { staged: this.stages() ? staged : false }) }) };
+  }
+
+  /** Whether external packages are staged into archives (not in offline checks). */
+  private stages(): boolean {
+    return this.options.stageExternalPackages !== false;
   }
 
   private settle(slug: string, outcome: Outcome): void {
@@ -254,7 +279,7 @@ function slugOf(fn: ResolvedFunction | LocatedFunction): string {
 function groupJobs(jobs: readonly EsbuildJob[]): EsbuildJob[][] {
   const byOptions = new Map<string, EsbuildJob[]>();
   for (const job of jobs) {
-    const key = `${job.workingDir}\u0000${job.fn.sourcemap === true}`;
+    const key = `${job.workingDir}\u0000${job.fn.sourcemap === true}\u0000${job.externals.external.join(",")}`;
     pushTo(byOptions, key, job);
   }
   const groups: EsbuildJob[][] = [];

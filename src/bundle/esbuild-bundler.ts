@@ -7,6 +7,7 @@
 import { relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { BuildFailure, BuildOptions, Message, Metafile } from "esbuild";
+import { nativeLoaderHint } from "./external-packages-native.js";
 import { loadEsbuild } from "./lazy-modules.js";
 
 /**
@@ -34,6 +35,8 @@ export interface RunEsbuildOptions {
    * wherever the bundle is written.
    */
   sourcemap: boolean | "inline";
+  /** Packages left out of the bundle, subpaths included (the function's `externalPackages`). @default none */
+  external?: readonly string[];
 }
 
 /** What one entry of {@link runEsbuild} gives: archive files, esbuild's warnings and the files read. */
@@ -72,6 +75,7 @@ export function esbuildOptions(options: RunEsbuildOptions): BuildOptions {
     banner: { js: COMMONJS_SHIM_BANNER },
     logLevel: "silent",
     metafile: true,
+    ...(options.external !== undefined && options.external.length > 0 ? { external: [...options.external] } : {}),
     ...sourcemapOptions(options),
   };
 }
@@ -100,7 +104,8 @@ export async function runEsbuild(options: RunEsbuildOptions): Promise<EsbuildOut
   } catch (err) {
     if (isBuildFailure(err)) {
       const what = options.entries.length === 1 ? options.entries[0] : `${options.entries.length} entries`;
-      throw new Error(`esbuild could not bundle ${what}:\n${formatMessages(err.errors)}`, { cause: err });
+      const hint = nativeLoaderHint(err.errors.map((m) => m.text));
+      throw new Error(`esbuild could not bundle ${what}:\n${formatMessages(err.errors)}${hint === undefined ? "" : `\n    hint: ${hint}`}`, { cause: err });
     }
     throw err;
   }

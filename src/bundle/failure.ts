@@ -2,7 +2,7 @@
  * How every bundling path reports a failure: a `BundleError` with one failure naming the
  * function, and for limit failures the five largest files (engine.md §14).
  */
-import { BundleError, type BundleFailure } from "../errors/index.js";
+import { BundleError, type BundleFailure, type ExternalPackagesFailureReason } from "../errors/index.js";
 import { formatBytes, largestZipFiles, type ZipFileSize } from "../rules/zip-entries.js";
 
 /**
@@ -12,9 +12,9 @@ import { formatBytes, largestZipFiles, type ZipFileSize } from "../rules/zip-ent
 export function bundleFailure(
   slug: string,
   message: string,
-  options: { sizes?: Iterable<ZipFileSize>; cause?: unknown } = {},
+  options: { sizes?: Iterable<ZipFileSize>; cause?: unknown; reason?: ExternalPackagesFailureReason } = {},
 ): BundleError {
-  const failure: BundleFailure = { slug, message };
+  const failure: BundleFailure = { slug, message, ...(options.reason === undefined ? {} : { reason: options.reason }) };
   if (options.sizes !== undefined) {
     const largest = largestZipFiles(options.sizes);
     const list = largest.map((f) => `${f.path} (${formatBytes(f.bytes)})`).join(", ");

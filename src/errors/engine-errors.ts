@@ -94,7 +94,15 @@ export interface BundleFailure {
   message: string;
   /** The largest files with their sizes, when a limit was exceeded. */
   largestFiles?: { path: string; bytes: number }[];
+  /** Why the function's `externalPackages` could not be shipped, when that is the failure. */
+  reason?: ExternalPackagesFailureReason;
 }
+
+/**
+ * Why external packages could not be shipped: npm is missing, failed or timed out, a package has
+ * no linux/arm64/glibc build, a staged binary is foreign, or a package is not installed in the project.
+ */
+export type ExternalPackagesFailureReason = "npm-missing" | "npm-failed" | "npm-timeout" | "no-runtime-build" | "foreign-binary" | "not-installed";
 
 /** Bundling failed for one or more functions (`PLATFORM_BUNDLE_FAILED`); nothing was changed. */
 export class BundleError extends PlatformError {

@@ -18,6 +18,7 @@ export {
   type PushAbortReason,
   type StalePlanReason,
   type BundleFailure,
+  type ExternalPackagesFailureReason,
 } from "./engine-errors.js";
 export {
   ApiError,

@@ -7,8 +7,11 @@
 /** npm's longest package name. */
 const MAX_NAME_LENGTH = 214;
 
-/** A scope and a name, each of URL-safe lower-case characters, not starting with `.` or `_`. */
-const PACKAGE_NAME = /^(?:@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/;
+/**
+ * A scope and a name, each of URL-safe lower-case characters, not starting with `.` or `_` (npm's
+ * rule) nor `-` (the name is an npm argument: it must never read as a flag).
+ */
+const PACKAGE_NAME = /^(?:@[a-z0-9~][a-z0-9._~-]*\/)?[a-z0-9~][a-z0-9._~-]*$/;
 
 /**
  * Why `name` is not a package name `externalPackages` accepts, as a phrase completing

@@ -1,4 +1,6 @@
+import { dirname } from "node:path";
 import { locateFunction, type LocatedFunction } from "../../bundle/entry.js";
+import { installedPackages } from "../../bundle/external-packages-installed.js";
 import { checkSourcesInsideProject } from "../../engine/source-scope.js";
 import type { BranchTarget, ResolvedPolicy } from "../../model/desired-state.js";
 import { ErrorCode } from "../../errors/codes.js";
@@ -83,7 +85,10 @@ async function checkPolicy(engine: EnginePort, config: PolicyConfig, options: { 
   const located: LocatedFunction[] = [];
   for (const fn of functions.values()) {
     try {
-      located.push(await locateFunction(fn));
+      const found = await locateFunction(fn);
+      const missing = await missingExternalPackages(found);
+      issues.push(...missing);
+      if (missing.length === 0) located.push(found);
     } catch (err) {
       issues.push({ path: `functions.${fn.slug}.source`, message: err instanceof Error ? err.message : String(err), target: null });
     }
@@ -93,7 +98,8 @@ async function checkPolicy(engine: EnginePort, config: PolicyConfig, options: { 
     const baseDir = resolved[0]?.baseDir ?? null;
     try {
       const { bundleFunctions } = await import("../../bundle/bundle-many.js");
-      await bundleFunctions(located, { ...(baseDir === null ? {} : { workingDir: baseDir }), ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }) });
+      // Offline: external packages stay external; staging them needs npm and the registry.
+      await bundleFunctions(located, { stageExternalPackages: false, ...(baseDir === null ? {} : { workingDir: baseDir }), ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }) });
     } catch (err) {
       const found = issuesOf(err, null);
       if (found === undefined) throw err;
@@ -101,6 +107,14 @@ async function checkPolicy(engine: EnginePort, config: PolicyConfig, options: { 
     }
   }
   return dedupe(issues);
+}
+
+/** An issue for each of the function's `externalPackages` not installed in the project (read offline). */
+async function missingExternalPackages(fn: LocatedFunction): Promise<ValidateIssue[]> {
+  const declared = fn.config.externalPackages ?? [];
+  if (declared.length === 0 || fn.entry === null) return [];
+  const { missing } = await installedPackages(declared, dirname(fn.entry));
+  return missing.map((m) => ({ path: `functions.${fn.config.slug}.externalPackages[${declared.findIndex((p) => p.name === m.name)}]`, message: m.message, target: null }));
 }
 
 /**

@@ -43,7 +43,7 @@ const TYPE_EXPORTS = [
   "CreateDeploymentParams", "CreateTriggerParams", "CreatedBranch", "CustomDomainRef", "DataApiBuiltinDef",
   "DataApiDef", "DataApiDisabledDef", "DataApiExternalDef", "DataApiRef", "DataApiSettings",
   "DataApiSettingsDef", "Duration", "DurationSuggestion", "EndpointSettingsInput", "EngineEvent",
-  "EngineWarning", "ErrorDetails", "EsbuildFunctionDef", "ExternalPackage", "FileBundler", "FleetBranchOutcome", "FleetOptions", "FleetResult", "FunctionDef", "FunctionRef",
+  "EngineWarning", "ErrorDetails", "EsbuildFunctionDef", "ExternalPackage", "ExternalPackagesFailureReason", "FileBundler", "FleetBranchOutcome", "FleetOptions", "FleetResult", "FunctionDef", "FunctionRef",
   "FunctionRuntime", "FunctionTuning", "HookBranch", "HookCommand", "HookContext", "HookGitState", "HookPhases", "Json", "LifecycleHooks", "ListBucketObjectsParams", "LoadConfigFromFileOptions",
   "LoadConfigFromFileResult", "OtherBundlerFunctionDef", "PlanOptions", "PlanSelection", "PlanSummary", "PlanVerification",
   "PlatformApi", "PlatformApiOptions", "PlatformApiPolling", "PlatformApiTimeouts", "PlatformErrorOptions",
