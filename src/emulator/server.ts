@@ -21,8 +21,10 @@ import { accountRoutes } from "./routes/account.js";
 import { advisorRoutes } from "./routes/advisors.js";
 import { apiKeyRoutes } from "./routes/api-keys.js";
 import { authRoutes } from "./routes/auth.js";
+import { authSettingsRoutes } from "./routes/auth-settings.js";
 import { branchRoutes } from "./routes/branches.js";
 import { branchSchemaRoutes } from "./routes/branch-schema.js";
+import { logRoutes } from "./routes/logs.js";
 import { customDomainRoutes } from "./routes/custom-domains.js";
 import { credentialRoutes } from "./routes/credentials.js";
 import { dataApiRoutes } from "./routes/data-api.js";
@@ -182,7 +184,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
 
   parts.mountAdmin(app);
   app.route(S3_PATH_PREFIX, s3Routes(rt, parts.commit));
-  for (const group of [projectRoutes, accessRoutes, advisorRoutes, operationRoutes, branchRoutes, endpointRoutes, roleDatabaseRoutes, authRoutes, dataApiRoutes, storageRoutes, objectRoutes, legacyAuthRoutes, functionRoutes, triggerRoutes, customDomainRoutes, credentialRoutes, apiKeyRoutes, accountRoutes, snapshotRoutes, branchSchemaRoutes]) {
+  for (const group of [projectRoutes, accessRoutes, advisorRoutes, operationRoutes, branchRoutes, endpointRoutes, roleDatabaseRoutes, authRoutes, authSettingsRoutes, dataApiRoutes, storageRoutes, objectRoutes, legacyAuthRoutes, functionRoutes, triggerRoutes, customDomainRoutes, credentialRoutes, apiKeyRoutes, accountRoutes, snapshotRoutes, branchSchemaRoutes, logRoutes]) {
     app.route(API, group(rt));
   }
 

@@ -46,5 +46,3 @@ export type BranchSchemaResponse = z.infer<typeof BranchSchemaResponseSchema>;
 /** `GET …/compare_schema` response: a unified diff from the base to the branch (`""` when equal). */
 export const CompareSchemaResponseSchema = z.looseObject({ diff: z.string() });
 
-/** `GET …/logs/fields` response. */
-export const LogFieldsResponseSchema = z.looseObject({ fields: z.array(z.looseObject({ name: z.string(), type: z.string() })) });

@@ -20,8 +20,11 @@ export const SnapshotCreateRequestSchema = z.object({
 /** `POST …/branches/{b}/snapshot` parameters. */
 export type SnapshotCreateRequest = z.infer<typeof SnapshotCreateRequestSchema>;
 
-/** `PATCH …/snapshots/{id}` body. */
-export const SnapshotUpdateRequestSchema = z.object({ snapshot: z.object({ name: BranchNameSchema }) });
+/**
+ * `PATCH …/snapshots/{id}` body: every field optional; `expires_at` a timestamp, or `null` to keep
+ * the snapshot until it is deleted.
+ */
+export const SnapshotUpdateRequestSchema = z.object({ snapshot: z.object({ name: BranchNameSchema.optional(), expires_at: TimestampSchema.nullable().optional() }) });
 /** `PATCH …/snapshots/{id}` body. */
 export type SnapshotUpdateRequest = z.infer<typeof SnapshotUpdateRequestSchema>;
 
@@ -54,7 +57,8 @@ export const BackupScheduleItemSchema = z.object({
   hour: z.number().int().min(0).max(23).optional(),
   day: z.number().int().min(0).max(31).optional(),
   month: z.number().int().min(1).max(12).optional(),
-  retention_seconds: z.number().int().min(0),
+  /** How long each backup is kept; omitted, backups are kept until deleted. */
+  retention_seconds: z.number().int().min(0).optional(),
 });
 /** A backup schedule entry. */
 export type BackupScheduleItem = z.infer<typeof BackupScheduleItemSchema>;

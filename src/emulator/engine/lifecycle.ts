@@ -91,6 +91,12 @@ export function lsnAt(time: number): string {
   return `${(position >> 32n).toString(16).toUpperCase()}/${(position & 0xffffffffn).toString(16).toUpperCase()}`;
 }
 
+/** The time an LSN of the emulator's clock-derived WAL stands for: the inverse of {@link lsnAt}. */
+export function timeAtLsn(lsn: string): number {
+  const [high = "0", low = "0"] = lsn.split("/");
+  return Number(((BigInt(`0x${high}`) << 32n) | BigInt(`0x${low}`)) / 16n);
+}
+
 /** Copies what a child inherits: roles (same passwords), databases, buckets with objects, functions, triggers. */
 function copyFromParent(world: World, child: BranchRec, parent: BranchRec): void {
   for (const r of parent.roles.values()) child.roles.set(r.name, { ...r });

@@ -7,7 +7,7 @@
 import type { BackupScheduleEntry, BranchRec, DatabaseContent, EndpointRec, OperationRec, ProjectRec, SnapshotRec } from "../store/records.js";
 import type { World } from "../store/world.js";
 import { startComputeSpec } from "./endpoints.js";
-import { createBranchSpec, finishSuspend, lsnAt, newBranchRecord } from "./lifecycle.js";
+import { createBranchSpec, finishSuspend, lsnAt, newBranchRecord, timeAtLsn } from "./lifecycle.js";
 import { requireUnlocked, startOperations, type OperationFailureHook, type OperationSpec } from "./operations.js";
 import { RuleError } from "./rule-error.js";
 
@@ -37,12 +37,21 @@ function nameTaken(project: ProjectRec, name: string): boolean {
   return false;
 }
 
-/** Takes a snapshot of `branch` (its records as they are now; `timestamp`/`lsn` as given, else now). */
+/** Refuses an `expires_at` that is not in the future. */
+function checkExpiry(expiresAt: number | undefined, now: number): void {
+  if (expiresAt !== undefined && expiresAt <= now) throw new RuleError("invalid", `expires_at ${new Date(expiresAt).toISOString()} is in the past; give a future time`, { field: "expires_at" });
+}
+
+/**
+ * Takes a snapshot of `branch` (its records as they are now) at a point of its history: `timestamp`,
+ * or the moment `lsn` was written, else now. Both at once are refused.
+ */
 export function createSnapshot(world: World, project: ProjectRec, branch: BranchRec, input: { name?: string; lsn?: string; timestamp?: number; expiresAt?: number }): SnapshotRec {
   const now = world.clock.now();
-  if (input.timestamp !== undefined) checkPointInTime(project, branch, input.timestamp, "timestamp", now);
-  if (input.expiresAt !== undefined && input.expiresAt <= now) throw new RuleError("invalid", `expires_at ${new Date(input.expiresAt).toISOString()} is in the past; give a future time`, { field: "expires_at" });
-  const timestamp = input.timestamp ?? now;
+  if (input.timestamp !== undefined && input.lsn !== undefined) throw new RuleError("invalid", "give lsn or timestamp, not both", { field: "timestamp" });
+  const timestamp = input.timestamp ?? (input.lsn !== undefined ? timeAtLsn(input.lsn) : now);
+  if (input.timestamp !== undefined || input.lsn !== undefined) checkPointInTime(project, branch, timestamp, input.lsn !== undefined ? "lsn" : "timestamp", now);
+  checkExpiry(input.expiresAt, now);
   const id = world.newWordId("snap-");
   const snapshot: SnapshotRec = {
     id,
@@ -71,9 +80,12 @@ export function findSnapshot(project: ProjectRec, id: string, now: number): Snap
   return snapshot;
 }
 
-/** Renames a snapshot. */
-export function renameSnapshot(snapshot: SnapshotRec, name: string): void {
-  snapshot.name = name;
+/** Renames a snapshot and sets or clears (`null`) its expiry; omitted fields keep their values. */
+export function updateSnapshot(world: World, snapshot: SnapshotRec, input: { name?: string; expiresAt?: number | null }): void {
+  if (input.expiresAt !== undefined && input.expiresAt !== null) checkExpiry(input.expiresAt, world.clock.now());
+  if (input.name !== undefined) snapshot.name = input.name;
+  if (input.expiresAt === null) delete snapshot.expiresAt;
+  else if (input.expiresAt !== undefined) snapshot.expiresAt = input.expiresAt;
 }
 
 /** Deletes the project's snapshot `id` (`not_found` when absent or expired); returns it. */
@@ -115,17 +127,24 @@ export function restoreSnapshot(
   branch.roles = content.roles;
   branch.databases = content.databases;
   if (target !== undefined) branch.pendingRestore = { snapshotId: snapshot.id, targetBranchId: target.id };
-  const replaced = target !== undefined && input.finalize === true ? finalizeRestore(world, project, branch, {}) : undefined;
-  const operations = startOperations(world, project, [createBranchSpec(world, branch)], shouldFail);
-  return { branch, ...(replaced !== undefined ? { replaced } : {}), operations };
+  const replaced = target !== undefined && input.finalize === true ? takeOverTarget(world, project, branch, {}) : undefined;
+  const specs = [createBranchSpec(world, branch), ...(replaced !== undefined ? restartSpecs(world, project, branch) : [])];
+  return { branch, ...(replaced !== undefined ? { replaced } : {}), operations: startOperations(world, project, specs, shouldFail) };
 }
 
 /**
  * Completes a snapshot restore: the target branch's computes move to the restored branch, which
  * takes the target's name (and default flag); the target keeps `name`, else `<name>_old_<time>`.
- * Refused while the project is locked.
+ * The moved computes that were active restart onto the restored branch (`suspend_compute`, then
+ * `start_compute`). Refused while the project is locked.
  */
-export function finalizeRestore(world: World, project: ProjectRec, branch: BranchRec, input: { name?: string }): BranchRec {
+export function finalizeRestore(world: World, project: ProjectRec, branch: BranchRec, input: { name?: string }, shouldFail?: OperationFailureHook): { replaced: BranchRec; operations: OperationRec[] } {
+  const replaced = takeOverTarget(world, project, branch, input);
+  return { replaced, operations: startOperations(world, project, restartSpecs(world, project, branch), shouldFail) };
+}
+
+/** The record changes of {@link finalizeRestore}; returns the replaced target branch. */
+function takeOverTarget(world: World, project: ProjectRec, branch: BranchRec, input: { name?: string }): BranchRec {
   requireUnlocked(project);
   const pending = branch.pendingRestore;
   if (pending === undefined) throw new RuleError("unprocessable", `branch ${branch.id} has no restore to finalize; restore a snapshot into it first (POST /projects/${project.id}/snapshots/{snapshot_id}/restore)`);

@@ -1,7 +1,7 @@
 /**
- * Branch-level auth (api.md §8): the integration, OAuth providers, redirect domains, users and
- * the email provider. Parse the wire body, call the domain functions of `engine/auth.ts`, render.
- * Other auth settings routes of the index answer 501.
+ * Branch-level auth: the integration, OAuth providers, redirect domains, users and the email
+ * provider. Parse the wire body, call the domain functions of `engine/auth.ts`, render. The other
+ * settings are `auth-settings.ts`'s.
  */
 import { Hono, type Context } from "hono";
 import { AuthDisableRequestSchema, AuthDomainCreateRequestSchema, AuthDomainDeleteRequestSchema, AuthEnableRequestSchema, AuthUserCreateRequestSchema, EmailServerUpdateRequestSchema, OAuthProviderCreateRequestSchema, OAuthProviderUpdateRequestSchema } from "../../api/wire/index.js";
@@ -33,7 +33,8 @@ function authUrls(world: World, project: ProjectRec, branch: BranchRec, db: stri
   return { base_url: `https://${host}/${db}/auth`, jwks_url: `https://${host}/${db}/auth/.well-known/jwks.json` };
 }
 
-function providerView(p: { id: string; type: string; clientId?: string; clientSecret?: string }) {
+/** An OAuth provider record -> wire. */
+export function providerView(p: { id: string; type: string; clientId?: string; clientSecret?: string }) {
   return { id: p.id, type: p.type, ...(p.clientId !== undefined ? { client_id: p.clientId } : {}), ...(p.clientSecret !== undefined ? { client_secret: p.clientSecret } : {}) };
 }
 
@@ -50,6 +51,11 @@ export function authCredentialsView(world: World, project: ProjectRec, branch: B
     table_name: "users_sync",
     base_url: urls.base_url,
   };
+}
+
+/** The email provider settings as `GET …/email_provider` reads them. */
+export function emailProviderView(auth: AuthRec): AuthRec["emailServer"] {
+  return { ...auth.emailServer, password: auth.emailServer.password ?? "" };
 }
 
 /** Routes of the branch auth group. */
@@ -148,7 +154,7 @@ export function authRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
 
   r.get(`${base}/email_provider`, (c) => {
     const { auth } = enabled(c);
-    return c.json({ ...auth.emailServer, password: auth.emailServer.password ?? "" });
+    return c.json(emailProviderView(auth));
   });
 
   r.patch(`${base}/email_provider`, async (c) => {

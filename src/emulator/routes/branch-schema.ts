@@ -1,6 +1,6 @@
 /**
- * Reads a client makes once a branch exists: a database's schema, the schema difference between
- * two branches, and the fields logs can be queried by. Schemas come from the runtime's schema
+ * Reads a client makes once a branch exists: a database's schema and the schema difference between
+ * two branches. Schemas come from the runtime's schema
  * source: empty for record-only branches, the real catalog with `realDatabases`.
  */
 import { Hono, type Context } from "hono";
@@ -13,16 +13,6 @@ import { visibleBranch } from "../http/scope.js";
 import { readQuery } from "../http/validate.js";
 import type { EmulatorRuntime } from "../runtime.js";
 import type { BranchRec, ProjectRec } from "../store/records.js";
-
-/** The fields of the emulator's (empty) logs: what `logs/fields` lists (our choice, after the platform's compute logs). */
-export const LOG_FIELDS: readonly { name: string; type: string }[] = Object.freeze([
-  { name: "timestamp", type: "timestamp" },
-  { name: "level", type: "string" },
-  { name: "message", type: "string" },
-  { name: "source", type: "string" },
-  { name: "endpoint_id", type: "string" },
-  { name: "branch_id", type: "string" },
-]);
 
 function requireDatabase(branch: BranchRec, database: string): void {
   if (!branch.databases.has(database)) throw notFound(`database "${database}" not found on branch ${branch.id}; pass db_name of one of its databases`);
@@ -64,12 +54,6 @@ export function branchSchemaRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     checkAt(project, baseBranch, q.base_timestamp, "base_timestamp", now);
     const [before, after] = await Promise.all([rt.schemaSource(project, baseBranch, q.db_name), rt.schemaSource(project, branch, q.db_name)]);
     return c.json({ diff: unifiedDiff(schemaSql(before), schemaSql(after), { base: `${baseBranch.id}/${q.db_name}`, changed: `${branch.id}/${q.db_name}` }) });
-  });
-
-  r.get(`${base}/logs/fields`, (c) => {
-    rt.world.now();
-    branchOf(c);
-    return c.json({ fields: LOG_FIELDS.map((f) => ({ ...f })) });
   });
 
   return r;

@@ -11,7 +11,8 @@ import {
   SnapshotRestoreRequestSchema,
   SnapshotUpdateRequestSchema,
 } from "../../api/wire/index.js";
-import { createSnapshot, deleteSnapshot, findSnapshot, finalizeRestore, listSnapshots, renameSnapshot, restoreBranch, restoreSnapshot, setBackupSchedule } from "../engine/restore.js";
+import { createSnapshot, deleteSnapshot, findSnapshot, finalizeRestore, listSnapshots, restoreBranch, restoreSnapshot, setBackupSchedule, updateSnapshot } from "../engine/restore.js";
+import { RuleError } from "../engine/rule-error.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { visibleBranch, visibleProject } from "../http/scope.js";
 import { readJson, readQuery } from "../http/validate.js";
@@ -19,8 +20,12 @@ import { branchView, operationView, snapshotView } from "../http/views.js";
 import type { EmulatorRuntime } from "../runtime.js";
 import type { BranchRec, ProjectRec } from "../store/records.js";
 
-function parseTime(value: string | undefined): number | undefined {
-  return value === undefined ? undefined : Date.parse(value);
+/** A timestamp field as milliseconds; one that is not a time is refused naming the field. */
+function parseTime(value: string | undefined, field: string): number | undefined {
+  if (value === undefined) return undefined;
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new RuleError("invalid", `${field} ${JSON.stringify(value)} is not a timestamp; give an RFC 3339 time such as 2026-01-01T00:00:00Z`, { field });
+  return time;
 }
 
 /** Routes of snapshots, backup schedules, restore and finalize_restore. */
@@ -37,8 +42,8 @@ export function snapshotRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     const query = readQuery(c, SnapshotCreateRequestSchema);
     const body = await readJson(c, SnapshotCreateRequestSchema, { optional: true });
     const input = { ...query, ...body };
-    const expiresAt = parseTime(input.expires_at);
-    const timestamp = parseTime(input.timestamp);
+    const expiresAt = parseTime(input.expires_at, "expires_at");
+    const timestamp = parseTime(input.timestamp, "timestamp");
     const snapshot = createSnapshot(world, project, branch, {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.lsn !== undefined ? { lsn: input.lsn } : {}),
@@ -57,8 +62,9 @@ export function snapshotRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     const now = rt.world.now();
     const project = projectOf(c);
     const snapshot = findSnapshot(project, c.req.param("snapshot_id"), now);
-    const body = await readJson(c, SnapshotUpdateRequestSchema);
-    renameSnapshot(snapshot, body.snapshot.name);
+    const { snapshot: input } = await readJson(c, SnapshotUpdateRequestSchema);
+    const expiresAt = input.expires_at === null ? null : parseTime(input.expires_at, "expires_at");
+    updateSnapshot(rt.world, snapshot, { ...(input.name !== undefined ? { name: input.name } : {}), ...(expiresAt !== undefined ? { expiresAt } : {}) });
     return c.json({ snapshot: snapshotView(snapshot) });
   });
 
@@ -106,7 +112,7 @@ export function snapshotRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     world.now();
     const { project, branch } = branchOf(c);
     const body = await readJson(c, BranchRestoreRequestSchema);
-    const timestamp = parseTime(body.source_timestamp);
+    const timestamp = parseTime(body.source_timestamp, "source_timestamp");
     const { preserved, operations } = restoreBranch(
       world,
       project,
@@ -127,8 +133,8 @@ export function snapshotRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     world.now();
     const { project, branch } = branchOf(c);
     const body = await readJson(c, FinalizeRestoreRequestSchema, { optional: true });
-    const replaced = finalizeRestore(world, project, branch, body.name !== undefined ? { name: body.name } : {});
-    return c.json({ branch: branchView(branch), replaced_branch: branchView(replaced), operations: [] });
+    const { replaced, operations } = finalizeRestore(world, project, branch, body.name !== undefined ? { name: body.name } : {}, rt.shouldFailOperation);
+    return c.json({ branch: branchView(branch), replaced_branch: branchView(replaced), operations: operations.map(operationView) });
   });
 
   return r;

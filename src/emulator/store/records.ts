@@ -2,6 +2,7 @@
  * The emulator's in-memory records. They hold what the wire shapes are built from; the store
  * knows nothing about HTTP. Timestamps are epoch milliseconds (the clock's unit).
  */
+import type { AuthWebhook, EmailAndPassword, MagicLinkPlugin, OrganizationPlugin, PhoneNumberPlugin } from "../../api/wire/index.js";
 
 /** A user account (owner of personal projects and keys). */
 export interface UserRec {
@@ -197,7 +198,8 @@ export interface BackupScheduleEntry {
   hour?: number;
   day?: number;
   month?: number;
-  retention_seconds: number;
+  /** Absent: backups are kept until deleted. */
+  retention_seconds?: number;
 }
 
 /** The database records a snapshot keeps: roles (with passwords) and databases, detached copies. */
@@ -372,6 +374,18 @@ export interface AuthRec {
   domains: { domain: string; authProvider: string }[];
   ownedBy: "user" | "neon_managed";
   transferStatus?: "initiated" | "finished";
-  users: Map<string, { id: string; email: string; name?: string }>;
+  users: Map<string, { id: string; email: string; name?: string; roles?: string[] }>;
   emailServer: { host?: string; port?: number; username?: string; password?: string; sender_email?: string; sender_name?: string };
+  /** Sign-in, plugin and webhook settings; absent until first read or written (the defaults). */
+  settings?: AuthSettingsRec;
+}
+
+/** The settings of an auth integration, in wire form. */
+export interface AuthSettingsRec {
+  emailAndPassword: EmailAndPassword;
+  allowLocalhost: boolean;
+  webhook: AuthWebhook;
+  organization: OrganizationPlugin;
+  magicLink: MagicLinkPlugin;
+  phoneNumber: PhoneNumberPlugin;
 }

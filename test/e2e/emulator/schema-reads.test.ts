@@ -1,6 +1,6 @@
 /** Schema and log-field reads of a record-only branch, over real HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BranchSchemaResponseSchema, CompareSchemaResponseSchema, LogFieldsResponseSchema } from "../../../src/api/wire/index.js";
+import { BranchSchemaResponseSchema, CompareSchemaResponseSchema } from "../../../src/api/wire/index.js";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { client, KEYS, startTestEmulator, TWO_ACCOUNTS_SEED, type TestClient } from "./helpers.js";
 
@@ -30,12 +30,6 @@ describe("schema reads without real databases", () => {
     expect([res.status, CompareSchemaResponseSchema.parse(res.body)]).toEqual([200, { diff: "" }]);
   });
 
-  it("lists the log fields", async () => {
-    const res = await api.call("GET", `${MAIN}/logs/fields`);
-    const names = LogFieldsResponseSchema.parse(res.body).fields.map((f) => f.name);
-    expect(names).toEqual(expect.arrayContaining(["timestamp", "level", "message"]));
-  });
-
   it.each([
     ["schema without db_name", `${MAIN}/schema`, 400],
     ["schema of an unknown database", `${MAIN}/schema?db_name=nope`, 404],
@@ -44,10 +38,5 @@ describe("schema reads without real databases", () => {
     ["compare with an unknown base", `${MAIN}/compare_schema?db_name=neondb&base_branch_id=br-missing-000000`, 404],
   ])("refuses a %s", async (_name, path, status) => {
     expect((await api.call("GET", path)).status).toBe(status);
-  });
-
-  it("keeps the other log routes answering 501 naming them", async () => {
-    const res = await api.call<{ code: string; message: string }>("GET", `${MAIN}/logs/fields/level/values`);
-    expect([res.status, res.body.message]).toEqual([501, "GET /projects/{project_id}/branches/{branch_id}/logs/fields/{field_name}/values is not emulated by the local emulator"]);
   });
 });

@@ -79,6 +79,76 @@ describe("snapshots and restore", () => {
     });
   });
 
+  describe("as the platform's own clients send them", () => {
+    const snapshotPath = (id: string): string => `/projects/${P}/snapshots/${id}`;
+    const takeSnapshot = async (query = ""): Promise<{ id: string; timestamp: string; lsn: string }> => {
+      const created = await api.call<{ snapshot: unknown }>("POST", `${B}/${MAIN}/snapshot${query}`);
+      expect(created.status).toBe(201);
+      return SnapshotSchema.parse(created.body.snapshot) as { id: string; timestamp: string; lsn: string };
+    };
+
+    it("PATCH sets expires_at without a name, returns it, and null clears it", async () => {
+      const { id } = await takeSnapshot("?name=keep-a-week");
+      const expiresAt = new Date(emu.clock.now() + 7 * 86_400_000).toISOString();
+      const set = await api.call<{ snapshot: { name: string; expires_at?: string } }>("PATCH", snapshotPath(id), { snapshot: { expires_at: expiresAt } });
+      expect([set.status, set.body.snapshot.name, set.body.snapshot.expires_at]).toEqual([200, "keep-a-week", expiresAt]);
+      const listed = await api.call<{ snapshots: { id: string; expires_at?: string }[] }>("GET", `/projects/${P}/snapshots`);
+      expect(listed.body.snapshots.find((s) => s.id === id)?.expires_at).toBe(expiresAt);
+      const cleared = await api.call<{ snapshot: Record<string, unknown> }>("PATCH", snapshotPath(id), { snapshot: { expires_at: null } });
+      expect([cleared.status, "expires_at" in cleared.body.snapshot, cleared.body.snapshot["name"]]).toEqual([200, false, "keep-a-week"]);
+      expect((await api.call("PATCH", snapshotPath(id), { snapshot: {} })).status).toBe(200);
+    });
+
+    it.each([
+      ["an expires_at in the past", { expires_at: "2020-01-01T00:00:00Z" }, "expires_at"],
+      ["an expires_at that is not a time", { expires_at: "next week" }, "expires_at"],
+    ])("PATCH refuses %s with 400 naming the field", async (_label, snapshot, field) => {
+      const { id } = await takeSnapshot();
+      const res = await api.call<{ message: string }>("PATCH", snapshotPath(id), { snapshot });
+      expect([res.status, res.body.message]).toEqual([400, expect.stringContaining(field)]);
+    });
+
+    it("a snapshot taken at an LSN records the moment of that LSN as its timestamp", async () => {
+      const before = await takeSnapshot();
+      emu.clock.advance(120_000);
+      const atLsn = await takeSnapshot(`?lsn=${encodeURIComponent(before.lsn)}`);
+      expect([atLsn.lsn, atLsn.timestamp]).toEqual([before.lsn, before.timestamp]);
+    });
+
+    it("PUT backup_schedule takes entries without retention_seconds (kept until deleted)", async () => {
+      const path = `${B}/${MAIN}/backup_schedule`;
+      const schedule = [{ frequency: "hourly" }, { frequency: "daily", hour: 2, retention_seconds: 86_400 }];
+      const put = await api.call("PUT", path, { schedule });
+      expect([put.status, put.body]).toEqual([200, { schedule }]);
+      expect((await api.call("GET", path)).body).toEqual({ schedule });
+      expect((await api.call("PUT", path, { schedule: [] })).status).toBe(200);
+    });
+
+    it("finalize_restore returns the operations that restart the computes it moves", async () => {
+      // The default branch holds the computes (an earlier test moved them off the seed's main).
+      const branches = await api.call<{ branches: { id: string; default: boolean }[] }>("GET", B);
+      const target = branches.body.branches.find((b) => b.default)?.id ?? "";
+      const created = await api.call<{ snapshot: { id: string } }>("POST", `${B}/${target}/snapshot`);
+      const restored = await api.call<BranchReply>("POST", `/projects/${P}/snapshots/${created.body.snapshot.id}/restore`, { name: "restart-check" });
+      await emu.settle();
+      const endpoints = await api.call<{ endpoints: { id: string }[] }>("GET", `${B}/${target}/endpoints`);
+      const active = endpoints.body.endpoints.map((e) => e.id);
+      for (const endpoint of active) expect((await api.call("POST", `/projects/${P}/endpoints/${endpoint}/start`)).status).toBe(200);
+      await emu.settle();
+      expect(active.length).toBeGreaterThan(0);
+      const finalized = await api.call<{ operations: { action: string; endpoint_id?: string; branch_id?: string }[] }>("POST", `${B}/${restored.body.branch.id}/finalize_restore`, {});
+      expect(finalized.status).toBe(200);
+      expect(finalized.body.operations.map((o) => [o.action, o.branch_id, o.endpoint_id])).toEqual(
+        active.flatMap((endpoint) => [
+          ["suspend_compute", restored.body.branch.id, endpoint],
+          ["start_compute", restored.body.branch.id, endpoint],
+        ]),
+      );
+      await emu.settle();
+      expect((await api.call<{ endpoints: { current_state: string }[] }>("GET", `${B}/${restored.body.branch.id}/endpoints`)).body.endpoints.map((e) => e.current_state)).toEqual(active.map(() => "active"));
+    });
+  });
+
   describe("backup schedules", () => {
     it("reads an empty schedule, stores a PUT one and reads it back", async () => {
       const path = `${B}/${MAIN}/backup_schedule`;

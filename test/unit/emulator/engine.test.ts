@@ -3,8 +3,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createBranch, deleteBranch, setDefaultBranch, updateBranch } from "../../../src/emulator/engine/branches.js";
 import { disableDataApi, effectiveDataApiSettings, enableDataApi, findDataApi, updateDataApiSettings } from "../../../src/emulator/engine/data-api.js";
 import { deleteFunction, deployFunction, mergeEnvironment, renameFunction } from "../../../src/emulator/engine/deployments.js";
-import { newBranchRecord, newEndpointRecord } from "../../../src/emulator/engine/lifecycle.js";
-import { createSnapshot, deleteSnapshot, finalizeRestore, listSnapshots, renameSnapshot, restoreBranch, restoreSnapshot, setBackupSchedule, type RestoreBranchInput } from "../../../src/emulator/engine/restore.js";
+import { lsnAt, newBranchRecord, newEndpointRecord, timeAtLsn } from "../../../src/emulator/engine/lifecycle.js";
+import { createSnapshot, deleteSnapshot, finalizeRestore, listSnapshots, restoreBranch, restoreSnapshot, setBackupSchedule, updateSnapshot, type RestoreBranchInput } from "../../../src/emulator/engine/restore.js";
 import { createTrigger, deleteTrigger, updateTrigger } from "../../../src/emulator/engine/triggers.js";
 import type { BranchRec } from "../../../src/emulator/store/records.js";
 import { ARCHIVE, refusal, unitWorld as world } from "./unit-world.js";
@@ -89,7 +89,7 @@ describe("snapshots and restore", () => {
   it("finalizes a restore by moving the target's computes, name and default flag", () => {
     const snapshot = createSnapshot(w.world, w.project, w.main, {});
     const { branch } = restoreSnapshot(w.world, w.project, snapshot, { name: "restored" });
-    const replaced = finalizeRestore(w.world, w.project, branch, { name: "old-main" });
+    const { replaced } = finalizeRestore(w.world, w.project, branch, { name: "old-main" });
     expect([branch.name, branch.isDefault, replaced.name, replaced.isDefault]).toEqual(["main", true, "old-main", false]);
     expect([...w.project.endpoints.values()].every((e) => e.branchId === branch.id)).toBe(true);
     expect(refusal(() => finalizeRestore(w.world, w.project, branch, {}))).toEqual(["unprocessable", "unprocessable"]);
@@ -106,7 +106,7 @@ describe("snapshots and restore", () => {
 
   it("renames and deletes a snapshot once, and stores a backup schedule apart from the caller's copy", () => {
     const snapshot = createSnapshot(w.world, w.project, w.main, { name: "s1" });
-    renameSnapshot(snapshot, "before-migration");
+    updateSnapshot(w.world, snapshot, { name: "before-migration" });
     expect(listSnapshots(w.project, w.world.clock.now()).map((s) => s.name)).toEqual(["before-migration"]);
     expect(deleteSnapshot(w.project, snapshot.id, w.world.clock.now())).toBe(snapshot);
     expect(refusal(() => deleteSnapshot(w.project, snapshot.id, w.world.clock.now()))).toEqual(["not_found", "not_found"]);
@@ -114,6 +114,38 @@ describe("snapshots and restore", () => {
     const stored = setBackupSchedule(w.world, w.main, schedule);
     schedule[0]!.hour = 4;
     expect([stored, w.main.backupSchedule, w.main.updatedAt]).toEqual([[{ frequency: "daily", hour: 3, retention_seconds: 86_400 }], stored, w.world.clock.now()]);
+  });
+
+  it("sets and clears a snapshot's expiry without renaming it, and refuses one in the past", () => {
+    const snapshot = createSnapshot(w.world, w.project, w.main, { name: "s1" });
+    const later = w.world.clock.now() + 86_400_000;
+    updateSnapshot(w.world, snapshot, { expiresAt: later });
+    expect([snapshot.name, snapshot.expiresAt]).toEqual(["s1", later]);
+    updateSnapshot(w.world, snapshot, { expiresAt: null });
+    expect("expiresAt" in snapshot).toBe(false);
+    expect(refusal(() => updateSnapshot(w.world, snapshot, { expiresAt: w.world.clock.now() - 1 }))).toEqual(["invalid", "invalid_request"]);
+  });
+
+  it("records the moment of the LSN a snapshot is taken at, not the current time", () => {
+    const oneHourAgo = w.world.clock.now() - 3_600_000 + 1_000;
+    const snapshot = createSnapshot(w.world, w.project, w.main, { lsn: lsnAt(oneHourAgo) });
+    expect([snapshot.timestamp, snapshot.lsn, timeAtLsn(lsnAt(oneHourAgo))]).toEqual([oneHourAgo, lsnAt(oneHourAgo), oneHourAgo]);
+    expect(refusal(() => createSnapshot(w.world, w.project, w.main, { lsn: lsnAt(w.world.clock.now() + 60_000) }))).toEqual(["unprocessable", "unprocessable"]);
+    expect(refusal(() => createSnapshot(w.world, w.project, w.main, { lsn: "0/1", timestamp: w.world.clock.now() }))).toEqual(["invalid", "invalid_request"]);
+  });
+
+  it("restarts the computes a finalized restore moves onto the restored branch", () => {
+    const endpoint = [...w.project.endpoints.values()].find((e) => e.branchId === w.main.id);
+    if (endpoint !== undefined) endpoint.currentState = "active";
+    const snapshot = createSnapshot(w.world, w.project, w.main, {});
+    const { branch } = restoreSnapshot(w.world, w.project, snapshot, { name: "restored" });
+    w.world.clock.advance(1);
+    w.world.now();
+    const { operations } = finalizeRestore(w.world, w.project, branch, {});
+    expect(operations.map((o) => [o.action, o.branchId, o.endpointId])).toEqual([
+      ["suspend_compute", branch.id, endpoint?.id],
+      ["start_compute", branch.id, endpoint?.id],
+    ]);
   });
 
   it("starts the restored branch's create_branch, and restarts the target's active computes after a branch restore", () => {
