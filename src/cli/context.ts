@@ -5,6 +5,7 @@ import { Progress, type ProgressMode } from "./terminal/progress.js";
 import { confirm } from "./terminal/prompt.js";
 import { requestLogLine } from "./terminal/request-log.js";
 import { Scrubber } from "./terminal/scrub.js";
+import { printedLines, type Printed } from "./views/outside-text.js";
 import { COLOR_STYLE, PLAIN_STYLE, type Style } from "./views/view-model.js";
 
 /** Flags every command takes (cli.md §3). */
@@ -83,9 +84,12 @@ export class CommandContext {
     return this.#engine;
   }
 
-  /** Writes the command's main output. */
-  out(text: string): void {
-    this.io.stdout.write(text);
+  /**
+   * Writes the command's main output: a rendered view, or lines, each printed as one line
+   * (outside values in them escaped; see `printedLines`).
+   */
+  out(text: Printed | readonly string[]): void {
+    this.io.stdout.write(asPrinted(text));
   }
 
   /**
@@ -96,14 +100,14 @@ export class CommandContext {
     this.#rawStdout.write(text);
   }
 
-  /** Writes to stderr (echo, prompts, warnings, errors). */
-  err(text: string): void {
-    this.io.stderr.write(text);
+  /** Writes to stderr (echo, prompts, warnings, errors): a rendered view, or lines. */
+  err(text: Printed | readonly string[]): void {
+    this.io.stderr.write(asPrinted(text));
   }
 
-  /** Writes to stderr unless `--quiet`. */
-  info(text: string): void {
-    if (!this.quiet) this.io.stderr.write(text);
+  /** Writes to stderr unless `--quiet`: a rendered view, or lines. */
+  info(text: Printed | readonly string[]): void {
+    if (!this.quiet) this.io.stderr.write(asPrinted(text));
   }
 
   /** A progress display on stderr: live on an interactive terminal, plain lines elsewhere, none with `--quiet`. */
@@ -120,12 +124,15 @@ export class CommandContext {
   requestLog(): (event: unknown) => void {
     return (event) => {
       const line = this.verbose ? requestLogLine(event) : undefined;
-      if (line !== undefined) this.err(`${line}\n`);
+      if (line !== undefined) this.err([line]);
     };
   }
 
-  /** Asks a yes/no question (default No); an interrupt while waiting is `CLI_INTERRUPTED`. */
-  async ask(question: string): Promise<boolean> {
+  /**
+   * Asks a yes/no question (default No): `lines` each printed as one line, the last one the
+   * question. An interrupt while waiting is `CLI_INTERRUPTED`.
+   */
+  async ask(lines: readonly string[]): Promise<boolean> {
     if (this.signal.aborted) throw interrupted();
     let onAbort: (() => void) | undefined;
     const aborted = new Promise<never>((_, reject) => {
@@ -133,11 +140,15 @@ export class CommandContext {
       this.signal.addEventListener("abort", onAbort, { once: true });
     });
     try {
-      return await Promise.race([confirm(this.io, question), aborted]);
+      return await Promise.race([confirm(this.io, printedLines(lines)), aborted]);
     } finally {
       if (onAbort !== undefined) this.signal.removeEventListener("abort", onAbort);
     }
   }
+}
+
+function asPrinted(text: Printed | readonly string[]): Printed {
+  return typeof text === "string" ? text : printedLines(text);
 }
 
 function interrupted(): CliError {

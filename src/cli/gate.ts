@@ -92,13 +92,13 @@ export function grantedByFlags(reason: GateReason, flags: GateFlags): boolean {
   }
 }
 
-/** The confirmation question under the bullets. */
-export function confirmationQuestion(options: { changeCount: number; branchName: string; branchId: string; projectId: string; reasons: readonly GateReason[] }): string {
-  const bullets = options.reasons.map((r) => `  - ${r.line}`).join("\n");
-  return (
-    `This apply needs confirmation:\n${bullets}\n` +
-    `Apply ${plural(options.changeCount, "change", "changes")} to ${options.branchName} (${options.branchId}) in ${options.projectId}?`
-  );
+/** The confirmation question under the bullets, one entry per printed line. */
+export function confirmationQuestion(options: { changeCount: number; branchName: string; branchId: string; projectId: string; reasons: readonly GateReason[] }): string[] {
+  return [
+    "This apply needs confirmation:",
+    ...options.reasons.map((r) => `  - ${r.line}`),
+    `Apply ${plural(options.changeCount, "change", "changes")} to ${options.branchName} (${options.branchId}) in ${options.projectId}?`,
+  ];
 }
 
 /**

@@ -6,6 +6,8 @@
 /** A stream the CLI writes to. */
 export interface OutputStream {
   write(text: string): unknown;
+  /** Writes terminal control sequences (cursor moves, erases) the CLI itself made; default `write`. */
+  control?(sequence: string): unknown;
   isTTY?: boolean;
   columns?: number;
   rows?: number;

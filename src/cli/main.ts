@@ -39,7 +39,7 @@ function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
 function reportError(ctx: CommandContext, err: unknown): number {
   const view = describeError(err);
   // A No to a question is the user's choice, not a failure: one plain line (exit 5 still).
-  ctx.err(view.code === CliErrorCode.ABORTED ? `${view.message}\n` : renderErrorText(view, ctx.verbose));
+  ctx.err(view.code === CliErrorCode.ABORTED ? [view.message] : renderErrorText(view, ctx.verbose));
   if (ctx.jsonCommand !== undefined && !ctx.documentPrinted) {
     ctx.out(stringifyDocument({ formatVersion: 1, command: ctx.jsonCommand, error: toJsonError(view) }));
   }

@@ -1,4 +1,5 @@
 import { DEFAULT_API_HOST } from "../api/client-options.js";
+import { shown } from "./views/outside-text.js";
 import type { ApiBranch, PlatformApi } from "../api/platform-api.js";
 import { CliError, CliErrorCode } from "../errors/cli-errors.js";
 import { ErrorCode } from "../errors/codes.js";
@@ -105,7 +106,7 @@ export function resolveCredentials(flags: TargetFlags, io: CliIo, origins: EnvOr
 export type BranchMatch = "id" | "name" | "default";
 
 function notFound(projectId: string, ref: string, branches: readonly ApiBranch[], by: "id" | "name" | "ref" = "ref"): PlatformError {
-  return new PlatformError(ErrorCode.BRANCH_NOT_FOUND, `Branch "${ref}" does not exist in project ${projectId}.`, {
+  return new PlatformError(ErrorCode.BRANCH_NOT_FOUND, `Branch "${shown(ref)}" does not exist in project ${shown(projectId)}.`, {
     details: { projectId, branchId: ref, by, available: branches.slice(0, 20).map((b) => ({ name: b.name, id: b.id })) },
   });
 }
@@ -113,7 +114,7 @@ function notFound(projectId: string, ref: string, branches: readonly ApiBranch[]
 /** A branch *name* given where only an id is read (`SVC_BRANCH_ID`, `id:`): names the id it meant. */
 function nameGivenForId(projectId: string, ref: Sourced<string>, id: string, named: ApiBranch): PlatformError {
   const where = ref.source === "flag" ? `--branch id:${id}` : ref.label;
-  return new PlatformError(ErrorCode.BRANCH_NOT_FOUND, `${where} takes a branch id, and no branch has id "${id}"; "${id}" is the name of branch ${named.id}.`, {
+  return new PlatformError(ErrorCode.BRANCH_NOT_FOUND, `${shown(where)} takes a branch id, and no branch has id "${shown(id)}"; "${shown(id)}" is the name of branch ${shown(named.id)}.`, {
     details: { projectId, branchId: id, by: "id", namedBranch: { name: named.name, id: named.id }, variable: ref.source === "flag" ? null : ref.label.split(" ")[0] },
   });
 }

@@ -128,9 +128,9 @@ export async function prepareEnvWriter(ctx: CommandContext, flags: WriteEnvFlags
         return writeEnvFileAtomic(file, text, display, { mode: ENV_FILE_MODE });
       });
       const fnPart = urls.length === 0 ? "" : ` and ${urls.length} function URL${urls.length === 1 ? "" : "s"}`;
-      ctx.info(`Wrote ${prefix}DATABASE_URL (pooled), ${prefix}DATABASE_URL_DIRECT (database ${database}, role ${role})${fnPart} for branch ${target.branchName} to ${display}\n`);
-      if (previousMode !== null && previousMode !== ENV_FILE_MODE) ctx.info(`${display} had mode ${previousMode.toString(8).padStart(4, "0")}; it now has ${ENV_FILE_MODE.toString(8).padStart(4, "0")} (it holds credentials)\n`);
-      if ((await isGitIgnored(file)) === false) ctx.err(`warning: ${notIgnoredWarning(display)}\n`);
+      ctx.info([`Wrote ${prefix}DATABASE_URL (pooled), ${prefix}DATABASE_URL_DIRECT (database ${database}, role ${role})${fnPart} for branch ${target.branchName} to ${display}`]);
+      if (previousMode !== null && previousMode !== ENV_FILE_MODE) ctx.info([`${display} had mode ${previousMode.toString(8).padStart(4, "0")}; it now has ${ENV_FILE_MODE.toString(8).padStart(4, "0")} (it holds credentials)`]);
+      if ((await isGitIgnored(file)) === false) ctx.err([`warning: ${notIgnoredWarning(display)}`]);
     },
   };
 }

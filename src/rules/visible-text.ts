@@ -61,7 +61,8 @@ export function unsafeCharacterIssue(text: string): string | null {
   return found === null ? null : `contains ${UNSAFE_CHARACTER_MESSAGES[found.kind]} (${found.escaped})`;
 }
 
-function escapeCodePoint(code: number): string {
+/** A code point as `\uXXXX` (`\u{XXXXX}` beyond the BMP). */
+export function escapeCodePoint(code: number): string {
   return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`;
 }
 
@@ -80,39 +81,6 @@ export function escapeUnsafeText(text: string): string {
       out += escapeCodePoint(code);
       changed = true;
     }
-  }
-  return changed ? out : text;
-}
-
-/** A CSI sequence (`ESC [ … letter`): the colours and cursor moves a terminal view writes itself. */
-const CSI = /^\u001b\[[0-9;?]*[A-Za-z]/;
-
-/**
- * {@link escapeUnsafeText} for a whole rendered view: newlines, tabs and carriage returns (the
- * view's own layout) and CSI sequences (its colours and progress) pass; every other unsafe
- * character is escaped. The last line of defence for outside text no view escaped itself.
- */
-export function escapeForTerminal(text: string): string {
-  let out = "";
-  let changed = false;
-  let i = 0;
-  while (i < text.length) {
-    const code = text.codePointAt(i) ?? 0;
-    const width = code > 0xffff ? 2 : 1;
-    if (code === 0x1b) {
-      const csi = CSI.exec(text.slice(i, i + 32));
-      if (csi !== null) {
-        out += csi[0];
-        i += csi[0].length;
-        continue;
-      }
-    }
-    if (code === 0x0a || code === 0x09 || code === 0x0d || unsafeCharacterKind(code) === null) out += text.slice(i, i + width);
-    else {
-      out += escapeCodePoint(code);
-      changed = true;
-    }
-    i += width;
   }
   return changed ? out : text;
 }

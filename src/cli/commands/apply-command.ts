@@ -44,7 +44,7 @@ export async function applyShownPlan(ctx: CommandContext, first: PlannedRun, fla
       if (!ctx.interactive || flags.yes === true) {
         throw new PlatformError(ErrorCode.STALE_PLAN, moved, { details: { ...err.details, shownPlan: true }, cause: err });
       }
-      ctx.err(`${moved} The plan for its current state:\n`);
+      ctx.err([`${moved} The plan for its current state:`]);
       run = await planAgain(ctx, run, flags);
       reshown = true;
     }

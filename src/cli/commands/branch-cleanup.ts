@@ -72,8 +72,8 @@ export async function runBranchCleanup(ctx: CommandContext, flags: BranchCleanup
   const what = only === undefined ? "whose git branch no longer exists" : `synced from git branch ${only}`;
   const line = (b: SyncedBranch): string => `  ${b.name} (${b.id})  git branch ${b.gitBranch}`;
   if (!json) {
-    for (const b of kept) ctx.err(`Keeping ${b.name} (${b.id}), synced from ${b.gitBranch}: it is ${b.reason}.\n`);
-    if (doomed.length > 0) ctx.out(`Branches made by svc branch sync ${what}:\n${doomed.map(line).join("\n")}\n`);
+    for (const b of kept) ctx.err([`Keeping ${b.name} (${b.id}), synced from ${b.gitBranch}: it is ${b.reason}.`]);
+    if (doomed.length > 0) ctx.out([`Branches made by svc branch sync ${what}:`, ...doomed.map(line)]);
   }
   const printDocument = (deleted: SyncedBranch[], failed: (SyncedBranch & { error: string })[]): void => {
     if (!json) return;
@@ -82,13 +82,13 @@ export async function runBranchCleanup(ctx: CommandContext, flags: BranchCleanup
   };
   if (doomed.length === 0) {
     if (json) printDocument([], []);
-    else ctx.out(`Nothing to clean up: no branch made by svc branch sync ${what}.\n`);
+    else ctx.out([`Nothing to clean up: no branch made by svc branch sync ${what}.`]);
     return 0;
   }
   if (flags.yes !== true) {
     const count = `${doomed.length} branch${doomed.length === 1 ? "" : "es"}`;
     if (!ctx.interactive) throw new CliError(CliErrorCode.CONFIRMATION_REQUIRED, `Deleting ${count} needs confirmation.`, { hint: "Add --yes to delete them." });
-    if (!(await ctx.ask(`Delete ${count} and everything on them?`))) throw new CliError(CliErrorCode.ABORTED, "No branch was deleted.", { hint: "Nothing changed." });
+    if (!(await ctx.ask([`Delete ${count} and everything on them?`]))) throw new CliError(CliErrorCode.ABORTED, "No branch was deleted.", { hint: "Nothing changed." });
   }
   const deleted: SyncedBranch[] = [];
   const failed: (SyncedBranch & { error: string })[] = [];
@@ -97,11 +97,11 @@ export async function runBranchCleanup(ctx: CommandContext, flags: BranchCleanup
       const { operations } = await api.deleteBranch({ projectId: project.id, branchId: branch.id });
       await api.waitForOperations({ projectId: project.id, operations });
       deleted.push(branch);
-      if (!json) ctx.out(`Deleted branch ${branch.name} (${branch.id})\n`);
+      if (!json) ctx.out([`Deleted branch ${branch.name} (${branch.id})`]);
     } catch (err) {
       if (!isPlatformError(err)) throw err;
       failed.push({ ...branch, error: err.message });
-      ctx.err(`error ${err.code}: could not delete ${branch.name} (${branch.id}): ${err.message}\n`);
+      ctx.err([`error ${err.code}: could not delete ${branch.name} (${branch.id}): ${err.message}`]);
     }
   }
   printDocument(deleted, failed);

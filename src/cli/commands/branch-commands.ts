@@ -79,7 +79,7 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
     keyLabel: creds.apiKey.label,
   };
   ctx.err(json || ctx.quiet ? renderTargetLine(echo) : renderTargetBlock(echo));
-  if (flags.target !== undefined || flags.exclude !== undefined) ctx.info("--target/--exclude narrow applies to an existing branch; a new branch gets the whole policy.\n");
+  if (flags.target !== undefined || flags.exclude !== undefined) ctx.info(["--target/--exclude narrow applies to an existing branch; a new branch gets the whole policy."]);
   const started = ctx.io.now();
   const progress = ctx.progress();
   let created: { branchId: string; branchName: string; result: PushResult };
@@ -120,7 +120,9 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
     ctx.documentPrinted = true;
   } else {
     const urls = renderFunctionsText(functions);
-    ctx.out(`Created branch ${created.branchName} (${created.branchId})\n${renderApplyComplete(created.result, durationMs)}${urls.join("\n")}\n`);
+    ctx.out([`Created branch ${created.branchName} (${created.branchId})`]);
+    ctx.out(renderApplyComplete(created.result, durationMs));
+    ctx.out(urls);
   }
   await succeeded({ id: created.branchId, name: created.branchName }, true);
   return 0;
@@ -158,7 +160,7 @@ export async function runBranchDelete(ctx: CommandContext, ref: string, flags: B
       ctx.out(stringifyDocument({ formatVersion: 1, command: "branch delete", target: { projectId: project.id, branch: bare }, branchId: null, deleted: false }));
       ctx.documentPrinted = true;
     } else {
-      ctx.out(`Branch ${bare} does not exist; nothing to delete.\n`);
+      ctx.out([`Branch ${bare} does not exist; nothing to delete.`]);
     }
     return 0;
   }
@@ -173,7 +175,7 @@ export async function runBranchDelete(ctx: CommandContext, ref: string, flags: B
     if (!ctx.interactive) {
       throw new CliError(CliErrorCode.CONFIRMATION_REQUIRED, `Deleting branch ${branch.name} (${branch.id}) needs confirmation.`, { hint: "Add --yes to delete it." });
     }
-    if (!(await ctx.ask(`Delete branch ${branch.name} (${branch.id}) and everything on it?`))) {
+    if (!(await ctx.ask([`Delete branch ${branch.name} (${branch.id}) and everything on it?`]))) {
       throw new CliError(CliErrorCode.ABORTED, `Branch ${branch.name} was not deleted.`, { hint: "Nothing changed." });
     }
   }
@@ -183,7 +185,7 @@ export async function runBranchDelete(ctx: CommandContext, ref: string, flags: B
     ctx.out(stringifyDocument({ formatVersion: 1, command: "branch delete", target: viewTarget(target, ""), branchId: branch.id, deleted: true }));
     ctx.documentPrinted = true;
   } else {
-    ctx.out(`Deleted branch ${branch.name} (${branch.id})\n`);
+    ctx.out([`Deleted branch ${branch.name} (${branch.id})`]);
   }
   return 0;
 }
@@ -238,7 +240,7 @@ export async function runConnectionString(ctx: CommandContext, flags: Connection
   });
   if (flags.file !== undefined) {
     writeFileAtomic(resolve(ctx.io.cwd, flags.file), `${uri}\n`, 0o600);
-    ctx.info(`Wrote the connection string of ${branch.name} to ${flags.file} (mode 0600).\n`);
+    ctx.info([`Wrote the connection string of ${branch.name} to ${flags.file} (mode 0600).`]);
   } else {
     ctx.outSecret(`${uri}\n`);
   }

@@ -23,14 +23,14 @@ export interface BranchSyncFlags extends Omit<BranchCreateFlags, "ifExists"> {
 export async function runBranchSync(ctx: CommandContext, flags: BranchSyncFlags): Promise<number> {
   const gitBranch = flags.gitBranch ?? (await currentGitBranch(ctx.io.cwd));
   const name = syncBranchName(flags.nameTemplate ?? DEFAULT_NAME_TEMPLATE, gitBranch);
-  ctx.info(`Git branch ${gitBranch} -> platform branch ${name}\n`);
+  ctx.info([`Git branch ${gitBranch} -> platform branch ${name}`]);
   return runBranchCreate(ctx, name, { ...flags, ifExists: "apply" }, {
     command: "branch sync",
     annotations: { [SYNC_ANNOTATION]: gitBranch },
     checkExisting: (branch) => {
       const syncedFrom = branch.annotation[SYNC_ANNOTATION];
       if (syncedFrom === undefined) {
-        ctx.err(`warning: branch ${name} (${branch.id}) was not made by svc branch sync; the policy is applied to it, but svc branch cleanup will never delete it.\n`);
+        ctx.err([`warning: branch ${name} (${branch.id}) was not made by svc branch sync; the policy is applied to it, but svc branch cleanup will never delete it.`]);
       } else if (syncedFrom !== gitBranch) {
         throw new CliError(CliErrorCode.USAGE, `Branch ${name} (${branch.id}) was synced from git branch ${syncedFrom}, not ${gitBranch}: both names map to ${name}. Nothing was changed.`, {
           hint: "Sync one of them with another --name-template, or delete the old preview with svc branch delete.",
@@ -41,7 +41,7 @@ export async function runBranchSync(ctx: CommandContext, flags: BranchSyncFlags)
     onSuccess: async ({ api, projectId, branchId, created }) => {
       if (created || flags.json === true) return;
       const { functions } = await readBranchServices(api, { projectId, branchId });
-      ctx.out(`${renderFunctionsText(functions).join("\n")}\n`);
+      ctx.out(renderFunctionsText(functions));
     },
   });
 }

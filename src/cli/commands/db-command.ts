@@ -70,7 +70,7 @@ async function choose(ctx: CommandContext, opts: ReturnType<typeof parseDbOption
       break;
     } catch (err) {
       if (!interactive || !isPlatformError(err) || err.code !== ErrorCode.INSTANT_KEY_EXISTS) throw err;
-      ctx.err(`${err.message.replace(/ Nothing was created\.$/, "")}\n`);
+      ctx.err([err.message.replace(/ Nothing was created\.$/, "")]);
       const answer = await ask("Another variable for the connection string (empty: stop)", "");
       if (answer === "") throw err;
       key = checkKey(answer);
@@ -85,7 +85,7 @@ export async function runDb(ctx: CommandContext, raw: Record<string, unknown>): 
   let chosen: Chosen | null = null;
   const json = raw["json"] === true;
   const onExit = (): void => {
-    if (created !== null) ctx.err(`Database ${created.record.id} was created; claim it at ${created.record.claim_url}\n`);
+    if (created !== null) ctx.err([`Database ${created.record.id} was created; claim it at ${created.record.claim_url}`]);
   };
   const cancel = new AbortController();
   const onAbort = (): void => {
@@ -115,7 +115,7 @@ export async function runDb(ctx: CommandContext, raw: Record<string, unknown>): 
     const gitIgnored = await isGitIgnored(file);
     const warnings = [...result.warnings];
     if (gitIgnored === false) warnings.push(notIgnoredWarning(chosen.envDisplay));
-    for (const warning of warnings) ctx.err(`warning: ${warning}\n`);
+    for (const warning of warnings) ctx.err([`warning: ${warning}`]);
     const record = (created as InstantPostgresCreated | null)?.record;
     if (record === undefined) throw new PlatformError(ErrorCode.INSTANT_BAD_RESPONSE, "the database was not reported as created");
     const fields = documentFields(record, result.databaseUrlDirect, chosen.envDisplay, envKeys(chosen.key, chosen.prefix), { seeded: chosen.seed !== undefined, gitIgnored, warnings });
@@ -128,7 +128,7 @@ export async function runDb(ctx: CommandContext, raw: Record<string, unknown>): 
     ctx.err(dbErrorText(err, ctx.verbose));
     const orphan = created as InstantPostgresCreated | null;
     if (orphan !== null && !json && !(isPlatformError(err) && (err.code === ErrorCode.INSTANT_SEED_FAILED || err.code === ErrorCode.INSTANT_KEY_EXISTS))) {
-      ctx.err(`Database ${orphan.record.id} was created but the env file was not written; claim it at ${orphan.record.claim_url}\n`);
+      ctx.err([`Database ${orphan.record.id} was created but the env file was not written; claim it at ${orphan.record.claim_url}`]);
     }
     if (json) {
       let database: DbDocumentFields | null = null;
@@ -161,15 +161,15 @@ export async function runDbClaim(ctx: CommandContext, raw: Record<string, unknow
     }
     const claimed = record.status === "CLAIMED";
     const projectId = typeof record.svc_project_id === "string" ? record.svc_project_id : null;
-    if (!json && claimed) ctx.out(`Already claimed into project ${projectId ?? "(unknown)"}.\n`);
+    if (!json && claimed) ctx.out([`Already claimed into project ${projectId ?? "(unknown)"}.`]);
     else if (!json) {
       const expiry = record.expires_at === null ? "" : `, expires ${shortUtc(record.expires_at)} (${relativeTime(record.expires_at, ctx.io.now())})`;
-      ctx.out(`Database ${record.id}: ${record.status}${expiry}\nClaim it: ${record.claim_url}\n`);
+      ctx.out([`Database ${record.id}: ${record.status}${expiry}`, `Claim it: ${record.claim_url}`]);
     }
     let opened = false;
     if (!claimed && !json && mayOpenBrowser(ctx.interactive, ctx.io.env)) {
       opened = await openBrowser(record.claim_url);
-      if (!opened) ctx.err("warning: could not open a browser; open the URL above yourself\n");
+      if (!opened) ctx.err(["warning: could not open a browser; open the URL above yourself"]);
     }
     if (json) {
       ctx.out(stringifyDocument({ formatVersion: 1, command: "db claim", id: record.id, status: record.status, claimUrl: record.claim_url, expiresAt: record.expires_at, svcProjectId: projectId, opened }));

@@ -25,7 +25,7 @@ export async function runFleet(ctx: CommandContext, flags: FleetFlags, command: 
   const origins = loadEnv(ctx, flags);
   const policy = await loadPolicy(ctx, engine, flags);
   const { api, creds } = await connect(ctx, engine, flags, origins);
-  ctx.err(`Target: project ${creds.projectId.value}, branches ${flags.branches}, api ${creds.apiHost.value}\n`);
+  ctx.err([`Target: project ${creds.projectId.value}, branches ${flags.branches}, api ${creds.apiHost.value}`]);
   const granted = {
     updateExisting: flags.updateExisting === true || flags.yes === true,
     allowProtectedBranch: flags.allowProtected === true || flags.yes === true,
@@ -37,7 +37,7 @@ export async function runFleet(ctx: CommandContext, flags: FleetFlags, command: 
     signal: ctx.signal,
     ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
     ...selectionOptions(flags),
-    onBranch: (o: { branchName: string; error?: Error }) => ctx.info(`${o.branchName}: ${o.error === undefined ? "done" : "failed"}\n`),
+    onBranch: (o: { branchName: string; error?: Error }) => ctx.info([`${o.branchName}: ${o.error === undefined ? "done" : "failed"}`]),
   };
   const fleet = command === "plan"
     ? await engine.planFleet(policy.config, { ...options, allowDataLoss: true, ...(flags.verify === true ? { verify: true } : {}) })

@@ -2,6 +2,7 @@
  * The run every applying command shares (cli.md §4.5, §5): render the plan, gate it (flags or a
  * question), execute it with what was granted, and print the outcome or the partial failure.
  */
+import { shown } from "../views/outside-text.js";
 import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { PushConflictError } from "../../errors/engine-errors.js";
@@ -13,7 +14,7 @@ import { confirmationQuestion, confirmationRequired, gateReasons, grantedByFlags
 import { describeError, exitCodeFor, renderErrorText, toJsonError } from "../views/error-view.js";
 import { buildPlanDocument, stringifyDocument, type ApplyOutcome } from "../views/json-plan.js";
 import { renderPlanText } from "../views/text-plan.js";
-import { renderApplyComplete, renderOutcomeLists } from "../views/text-result.js";
+import { applyCompleteLine, renderApplyComplete, renderOutcomeLists } from "../views/text-result.js";
 import { selectionLine } from "../views/plan-notes.js";
 import { hasBlockingConflict, noChangesLine, type ViewTarget } from "../views/view-model.js";
 import type { WriteEnvFlags } from "../write-env.js";
@@ -111,8 +112,7 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
   if (!json && !ctx.quiet) ctx.out(renderPlanText(result, ctx.styleFor("stdout"), { branchProtected: view.branchProtected, configPath: view.configPath, granted: given }));
   if (result.changes.length === 0 && !hasBlockingConflict(result)) {
     if (json) await printDocument(ctx, view, result, { status: "no-changes", durationMs: 0, error: null }, input.wrapSuccessDocument ?? input.wrapDocument);
-    else if (ctx.quiet) ctx.out(`${selectionLine(result) ?? noChangesLine(view.branchName, view.configPath)}
-`);
+    else if (ctx.quiet) ctx.out([selectionLine(result) ?? noChangesLine(view.branchName, view.configPath)]);
     await input.onSuccess?.();
     return 0;
   }
@@ -137,7 +137,7 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
   progress.stop();
   const durationMs = ctx.io.now() - started;
   if (json) await printDocument(ctx, view, applied, { status: "applied", durationMs, error: null }, input.wrapSuccessDocument ?? input.wrapDocument);
-  else if (ctx.quiet) ctx.out(renderApplyComplete(applied, durationMs).split("\n")[0] + "\n");
+  else if (ctx.quiet) ctx.out([applyCompleteLine(applied, durationMs)]);
   else ctx.out(renderApplyComplete(applied, durationMs));
   await input.onSuccess?.();
   return 0;
@@ -146,7 +146,7 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
 /** Reports a partial failure or an interrupt with the lists of what happened; rethrows anything else. */
 export function reportFailure(ctx: CommandContext, err: unknown, options: { view: ViewTarget; planned: PushResult; json: boolean; durationMs: number; wrap: Wrap }): number {
   if (isPlatformError(err, ErrorCode.PUSH_ABORTED)) {
-    throw new PlatformError(ErrorCode.PUSH_ABORTED, `Branch ${options.view.branchName} changed while applying; nothing was changed. Re-run svc config plan.`, {
+    throw new PlatformError(ErrorCode.PUSH_ABORTED, `Branch ${shown(options.view.branchName)} changed while applying; nothing was changed. Re-run svc config plan.`, {
       details: err.details,
     });
   }

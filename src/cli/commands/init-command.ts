@@ -38,7 +38,7 @@ export function runInit(ctx: CommandContext, flags: InitFlags): number {
     const path = join(ctx.io.cwd, name);
     mkdirSync(dirname(path), { recursive: true });
     writeFileAtomic(path, content);
-    ctx.out(`wrote ${name}\n`);
+    ctx.out([`wrote ${name}`]);
   }
   ctx.info(nextSteps(missingPackages(ctx.io.cwd)));
   return 0;
@@ -61,7 +61,7 @@ function missingPackages(cwd: string): string[] {
 }
 
 /** What to do after init: install only what is missing, validate, plan; locally first against the emulator. */
-function nextSteps(missing: readonly string[]): string {
+function nextSteps(missing: readonly string[]): string[] {
   const steps = [
     ...(missing.length === 0 ? [] : [`npm install --save-dev ${missing.join(" ")}   (${missing.map((name) => NEEDED[name]).join("; ")})`]),
     "npx svc config validate   (offline check, no key needed)",
@@ -76,6 +76,5 @@ function nextSteps(missing: readonly string[]): string {
     "  until grep -qs SVC_CLAIM_API_HOST .env.emulator; do sleep 0.2; done",
     "  npx svc config plan --env .env.emulator",
     "Every svc.ts key: docs/policy.md in the svc-config package.",
-    "",
-  ].join("\n");
+  ];
 }

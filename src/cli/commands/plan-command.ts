@@ -91,7 +91,7 @@ export async function planAgain(ctx: CommandContext, run: Omit<PlannedRun, "resu
 export function writeSavedPlan(ctx: CommandContext, engine: EnginePort, result: PushResult, out: string): void {
   const saved = engine.toSavedPlan(result);
   writeFileAtomic(resolve(ctx.io.cwd, out), ctx.scrubber.scrub(`${JSON.stringify(saved, null, 2)}\n`), 0o600);
-  ctx.info(`Saved plan to ${out}\n`);
+  ctx.info([`Saved plan to ${out}`]);
 }
 
 /** `svc config plan`: prints the plan as text, JSON or Markdown; exit codes per cli.md §4.4. */
@@ -107,7 +107,7 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
   } else if (flags.markdown === true) {
     ctx.out(renderPlanMarkdown(run.result, run.view));
   } else if (ctx.quiet) {
-    ctx.out(`${[summaryLine(run.result), ...planNotes(run.result)].join("\n")}\n`);
+    ctx.out([summaryLine(run.result), ...planNotes(run.result)]);
   } else {
     ctx.out(renderPlanText(run.result, ctx.styleFor("stdout"), { branchProtected: run.view.branchProtected, configPath: run.view.configPath }));
   }

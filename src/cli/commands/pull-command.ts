@@ -6,6 +6,7 @@ import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
 import type { CommandContext } from "../context.js";
 import { writeFileAtomic } from "../files.js";
 import type { TargetFlags } from "../target.js";
+import { printedDocument } from "../views/outside-text.js";
 import { unifiedDiff } from "../views/unified-diff.js";
 import { displayPath, echoInfo, loadEnv, printEcho, resolveTarget } from "./target-setup.js";
 
@@ -37,7 +38,7 @@ export async function runPull(ctx: CommandContext, flags: PullFlags): Promise<nu
   const pulled = await engine.pullConfig({ projectId: target.project.id, branchId: target.branch.id, api: target.api, signal: ctx.signal, onEvent: ctx.requestLog() });
   const source = engine.renderPolicySource(pulled);
   if (flags.write !== true) {
-    ctx.out(source);
+    ctx.out(printedDocument(source));
     return 0;
   }
   const dest = pullDestination(ctx.io.cwd, flags.config);
@@ -45,7 +46,7 @@ export async function runPull(ctx: CommandContext, flags: PullFlags): Promise<nu
   if (existsSync(dest)) {
     const current = readFileSync(dest, "utf8");
     if (current === source) {
-      ctx.out(`${shown} already matches branch ${target.branch.name}.\n`);
+      ctx.out([`${shown} already matches branch ${target.branch.name}.`]);
       return 0;
     }
     if (flags.yes !== true) {
@@ -55,12 +56,12 @@ export async function runPull(ctx: CommandContext, flags: PullFlags): Promise<nu
         });
       }
       ctx.err(unifiedDiff(current, source, shown, `${shown} (pulled)`));
-      if (!(await ctx.ask(`Overwrite ${shown}?`))) {
+      if (!(await ctx.ask([`Overwrite ${shown}?`]))) {
         throw new CliError(CliErrorCode.ABORTED, `${shown} was left unchanged.`, { hint: "Nothing changed." });
       }
     }
   }
   writeFileAtomic(dest, ctx.scrubber.scrub(source));
-  ctx.out(`Wrote ${shown} from branch ${target.branch.name} (${target.branch.id}).\n`);
+  ctx.out([`Wrote ${shown} from branch ${target.branch.name} (${target.branch.id}).`]);
   return 0;
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { shown } from "../views/outside-text.js";
 import { basename, resolve } from "node:path";
 import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
 import { ErrorCode } from "../../errors/codes.js";
@@ -109,7 +110,7 @@ export async function runSavedPlanApply(ctx: CommandContext, file: string, flags
   const planned = asResult(saved);
   const baseOptions = { projectId: saved.projectId, branchId: saved.branchId, api, signal: ctx.signal, ...engineTuning(ctx.io, flags), ...bundleCacheOption(flags, policy.resolvedPath) };
   const alreadyApplied = (): number => {
-    ctx.out(`Nothing to apply: branch ${saved.branchName} already matches ${name} (was it applied already?)\n`);
+    ctx.out([`Nothing to apply: branch ${saved.branchName} already matches ${name} (was it applied already?)`]);
     return 0;
   };
   // A plan that was applied already is said so before its changes are shown as if they would run.
@@ -145,7 +146,7 @@ export async function runSavedPlanApply(ctx: CommandContext, file: string, flags
 }
 
 function staleTarget(name: string, saved: SavedPlan, actual: string): PlatformError {
-  return new PlatformError(ErrorCode.STALE_PLAN, `${name} targets branch ${saved.branchName} (${saved.branchId}) in ${saved.projectId}; this run targets ${actual}.`, {
+  return new PlatformError(ErrorCode.STALE_PLAN, `${shown(name)} targets branch ${shown(saved.branchName)} (${shown(saved.branchId)}) in ${shown(saved.projectId)}; this run targets ${shown(actual)}.`, {
     details: { reason: "target", expected: saved.branchId, actual },
   });
 }
@@ -158,14 +159,14 @@ function short(value: unknown): string {
 function staleMessage(name: string, saved: SavedPlan, details: { reason?: string; expected?: unknown; actual?: unknown }, lines: readonly string[]): string {
   switch (details.reason) {
     case "target":
-      return `${name} targets branch ${saved.branchName} (${saved.branchId}); this run targets ${String(details.actual)}.`;
+      return `${shown(name)} targets branch ${shown(saved.branchName)} (${shown(saved.branchId)}); this run targets ${shown(String(details.actual))}.`;
     case "state":
-      return `Branch ${saved.branchName} changed after the plan was made.`;
+      return `Branch ${shown(saved.branchName)} changed after the plan was made.`;
     case "bundle":
       return `A function builds to a different bundle than planned (${short(details.expected)} vs ${short(details.actual)}).`;
     case "changes":
-      return [`The policy now plans differently (${lines.length} changes differ):`, ...lines.map((l) => `  - ${l}`)].join("\n");
+      return [`The policy now plans differently (${lines.length} changes differ):`, ...lines.map((l) => `  - ${shown(l)}`)].join("\n");
     default:
-      return `${name} no longer matches the branch or the policy.`;
+      return `${shown(name)} no longer matches the branch or the policy.`;
   }
 }

@@ -4,6 +4,7 @@ import type { PulledBranchConfig } from "../../v1.js";
 import type { TargetFlags } from "../target.js";
 import { stringifyDocument } from "../views/json-plan.js";
 import { echoInfo, loadEnv, printEcho, resolveTarget, viewTarget, type Target } from "./target-setup.js";
+import { printedLines, type Printed } from "../views/outside-text.js";
 
 /** Flags of `svc config status`. */
 export interface StatusFlags extends TargetFlags {
@@ -26,7 +27,7 @@ function onOff(value: unknown): string {
 }
 
 /** The human status (cli.md §4.2). Secrets never appear: credentials are only counted. */
-export function renderStatusText(pulled: PulledBranchConfig, services: BranchServices): string {
+export function renderStatusText(pulled: PulledBranchConfig, services: BranchServices): Printed {
   const p = pulled.project;
   const b = pulled.branch;
   const preview = pulled.preview ?? { buckets: [], functions: [], credentials: [] };
@@ -52,7 +53,7 @@ export function renderStatusText(pulled: PulledBranchConfig, services: BranchSer
     ...preview.buckets.map((bk) => `  ${bk.name} (${bk.access})`),
     `Credentials issued: ${preview.credentials.length}`,
   ];
-  return `${lines.join("\n")}\n`;
+  return printedLines(lines);
 }
 
 function statusTarget(target: Target): object {

@@ -78,7 +78,7 @@ export async function connect(ctx: CommandContext, engine: EnginePort, flags: Ta
   const creds = resolveCredentials(flags, ctx.io, origins, { project: true });
   ctx.scrubber.add(creds.apiKey.value);
   if (creds.apiHost.insecure) {
-    ctx.err(`warning: --api-host ${creds.apiHost.value} uses http: the API key travels in clear text.\n`);
+    ctx.err([`warning: --api-host ${creds.apiHost.value} uses http: the API key travels in clear text.`]);
   }
   const api = engine.createPlatformApi({
     apiKey: creds.apiKey.value,

@@ -150,13 +150,13 @@ export async function runValidate(ctx: CommandContext, flags: ValidateFlags): Pr
     return issues.length === 0 ? 0 : 1;
   }
   if (issues.length === 0) {
-    ctx.out(`${configPath ?? "svc.ts"} is valid${flags.bundle === false ? " (bundling skipped)" : ""}.\n`);
+    ctx.out([`${configPath ?? "svc.ts"} is valid${flags.bundle === false ? " (bundling skipped)" : ""}.`]);
     return 0;
   }
-  ctx.err(`error PLATFORM_CONFIG_INVALID: ${configPath ?? "the policy"} has ${issues.length} issue${issues.length === 1 ? "" : "s"}:\n`);
+  ctx.err([`error PLATFORM_CONFIG_INVALID: ${configPath ?? "the policy"} has ${issues.length} issue${issues.length === 1 ? "" : "s"}:`]);
   for (const issue of issues) {
-    ctx.err(`  - ${issue.path === "" ? "(policy)" : issue.path}: ${issue.message}${issue.target === null ? "" : ` [${issue.target}]`}\n`);
+    ctx.err([`  - ${issue.path === "" ? "(policy)" : issue.path}: ${issue.message}${issue.target === null ? "" : ` [${issue.target}]`}`]);
   }
-  ctx.err(`  hint: ${invalidPolicyHint(configPath ?? undefined)}\n`);
+  ctx.err([`  hint: ${invalidPolicyHint(configPath ?? undefined)}`]);
   return 1;
 }

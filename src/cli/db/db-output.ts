@@ -2,6 +2,7 @@
  * What `svc db` prints (instant.md §6.4, §10): the human lines (never a connection string), the
  * JSON documents, the error block and the exit codes of the instant errors.
  */
+import { printedLines, type Printed } from "../views/outside-text.js";
 import { isCliError } from "../../errors/cli-errors.js";
 import { ErrorCode } from "../../errors/index.js";
 import { isPlatformError } from "../../errors/platform-error.js";
@@ -58,14 +59,13 @@ export function relativeTime(iso: string, now: number): string {
 }
 
 /** The three human lines of a successful `svc db` (no connection string). */
-export function successLines(fields: DbDocumentFields, now: number): string {
+export function successLines(fields: DbDocumentFields, now: number): Printed {
   const expiry = fields.expiresAt === null ? "It does not expire." : `It expires ${shortUtc(fields.expiresAt)} (${relativeTime(fields.expiresAt, now)}).`;
-  return [
+  return printedLines([
     `Created a claimable Postgres 17 database. ${expiry}`,
     `Wrote ${fields.keys.url} (pooled), ${fields.keys.direct} (direct) and ${fields.keys.claimUrl} to ${fields.envFile}`,
     `Claim it to keep it: ${fields.claimUrl}   (or run: svc db claim)`,
-    "",
-  ].join("\n");
+  ]);
 }
 
 function detailsOf(err: unknown): Record<string, unknown> {
@@ -83,15 +83,15 @@ export function dbExitCode(err: unknown): number {
 }
 
 /** The error block (cli.md §9) with the instant error's own hint and the failing statement. */
-export function dbErrorText(err: unknown, verbose: boolean): string {
+export function dbErrorText(err: unknown, verbose: boolean): Printed {
   const view = describeError(err);
   const details = detailsOf(err);
   const hint = typeof details["hint"] === "string" ? details["hint"] : view.hint;
   const text = renderErrorText({ ...view, hint: isCliError(err) ? view.hint : hint }, verbose);
   const excerpt = details["excerpt"];
   if (typeof excerpt !== "string" || excerpt === "") return text;
-  const [first, ...rest] = text.split("\n");
-  return [first, `  > ${excerpt}`, ...rest].join("\n");
+  const [first = "", ...rest] = text.replace(/\n$/, "").split("\n");
+  return printedLines([first, `  > ${excerpt}`, ...rest]);
 }
 
 /** The error in the JSON documents, with the instant error's own hint. */

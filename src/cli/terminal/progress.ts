@@ -1,4 +1,5 @@
 import type { OutputStream } from "../io.js";
+import { printedLines, shown } from "../views/outside-text.js";
 import { formatSeconds } from "../views/text-result.js";
 import { requestLogLine } from "./request-log.js";
 
@@ -117,13 +118,13 @@ export class Progress {
     }
   };
 
-  /** Starts or updates a task. */
+  /** Starts or updates a task; the subject (it holds live names) is shown escaped. */
   update(key: string, subject: string, group: string, state: TaskState): void {
     if (this.#stopped) return;
     const now = this.#options.now();
     let task = this.#tasks.get(key);
     if (task === undefined) {
-      task = { key, subject, group, state, startedAt: now, lastNoticeAt: now };
+      task = { key, subject: shown(subject), group, state, startedAt: now, lastNoticeAt: now };
       this.#tasks.set(key, task);
     } else if (task.state === state) {
       return;
@@ -138,7 +139,7 @@ export class Progress {
   note(line: string): void {
     if (this.#options.mode === "off" || this.#stopped) return;
     this.#clear();
-    this.#options.stream.write(`${line}\n`);
+    this.#options.stream.write(printedLines([line]));
     this.#drawnLines = 0;
   }
 
@@ -244,7 +245,10 @@ export class Progress {
 
   #clear(): void {
     if (this.#options.mode !== "live" || this.#drawnLines === 0) return;
-    this.#options.stream.write(`\u001b[${this.#drawnLines}F\u001b[J`);
+    const stream = this.#options.stream;
+    const sequence = `\u001b[${this.#drawnLines}F\u001b[J`;
+    if (stream.control === undefined) stream.write(sequence);
+    else stream.control(sequence);
   }
 
   #draw(final: boolean): void {

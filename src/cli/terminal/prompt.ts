@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline";
 import type { CliIo } from "../io.js";
+import type { Printed } from "../views/outside-text.js";
 
 /** Whether an answer grants the request: only `y` or `yes`, in any case (cli.md §5). */
 export function isYes(answer: string | null): boolean {
@@ -25,11 +26,12 @@ function readLine(io: CliIo): Promise<string | null> {
 }
 
 /**
- * Asks a yes/no question on stderr and reads the answer from stdin. The default is No: an
- * empty line, any other word and end of input all decline. Callers ask only interactive runs.
+ * Asks a yes/no question on stderr and reads the answer from stdin: `question` is printed text
+ * whose last line is the question itself. The default is No: an empty line, any other word and
+ * end of input all decline. Callers ask only interactive runs.
  */
-export async function confirm(io: CliIo, question: string): Promise<boolean> {
-  io.stderr.write(`${question} [y/N] `);
+export async function confirm(io: CliIo, question: Printed): Promise<boolean> {
+  io.stderr.write(`${question.replace(/\n$/, "")} [y/N] `);
   const answer = await readLine(io);
   if (answer === null) io.stderr.write("\n");
   return isYes(answer);

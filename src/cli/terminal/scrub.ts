@@ -1,5 +1,5 @@
-import { escapeForTerminal } from "../../rules/visible-text.js";
 import type { OutputStream } from "../io.js";
+import { escapeForStream, isControlSequence } from "../views/outside-text.js";
 
 /** Secrets shorter than this are not scrubbed: replacing `"1"` would garble words and counts. */
 export const MIN_SCRUB_LENGTH = 8;
@@ -41,12 +41,16 @@ export class Scrubber {
   }
 
   /**
-   * A stream that scrubs everything written to `stream` and escapes characters that could hide
-   * or reorder text (`\u202e`, zero-width, stray controls) wherever a view printed outside text.
+   * A stream that scrubs everything written to `stream` and escapes, as the last line of
+   * defence, every character a view let through that could forge a line, move the cursor or
+   * reorder text (`escapeForStream`). `control` writes the CLI's own cursor moves (the live
+   * progress list); anything else given to it is escaped like any write.
    */
   wrap(stream: OutputStream): OutputStream {
+    const write = (text: string): unknown => stream.write(escapeForStream(this.scrub(text)));
     const wrapped: OutputStream = {
-      write: (text: string) => stream.write(escapeForTerminal(this.scrub(text))),
+      write,
+      control: (sequence: string) => (isControlSequence(sequence) ? stream.write(sequence) : write(sequence)),
     };
     Object.defineProperties(wrapped, {
       isTTY: { get: () => stream.isTTY },

@@ -2,6 +2,7 @@ import { isCliError } from "../../errors/cli-errors.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { isPlatformError } from "../../errors/platform-error.js";
 import type { JsonError } from "./json-schema.js";
+import { printedLines, type Printed } from "./outside-text.js";
 import { resolutionFor } from "./resolutions.js";
 
 /** An error reduced to what the CLI prints (cli.md §9). */
@@ -11,8 +12,8 @@ export interface ErrorView {
   message: string;
   requestId: string | null;
   hint: string | null;
-  /** Validation issues, conflicts or failing functions, one line each. */
-  bullets: string[];
+  /** Validation issues, conflicts or failing functions: the lines of each (a conflict's second says how to resolve it). */
+  bullets: string[][];
   causes: { code: string | null; message: string }[];
   stack: string | null;
 }
@@ -137,20 +138,20 @@ const STALE_HINTS: Record<string, string> = {
   changes: "Re-plan with svc config plan --out FILE and review it.",
 };
 
-function bulletsFor(code: string, details: Details, message: string): string[] {
+function bulletsFor(code: string, details: Details, message: string): string[][] {
   if (code === ErrorCode.CONFIG_INVALID || code === ErrorCode.CONFIG_LOAD_FAILED) {
     const issues = array(details.issues).map((i) => {
       const r = record(i);
-      return `${str(r.path) ?? "(policy)"}: ${String(r.message ?? "")}`;
+      return [`${str(r.path) ?? "(policy)"}: ${String(r.message ?? "")}`];
     });
     if (issues.length > 0) return issues;
-    const searched = array(details.searched).map((p) => `searched ${String(p)}`);
-    if (searched.length > 0) return [...searched, `stopped at ${String(details.stoppedAt ?? "?")} (${String(details.stopReason ?? "?")})`];
+    const searched = array(details.searched).map((p) => [`searched ${String(p)}`]);
+    if (searched.length > 0) return [...searched, [`stopped at ${String(details.stoppedAt ?? "?")} (${String(details.stopReason ?? "?")})`]];
   }
   if (code === ErrorCode.BUNDLE_FAILED) {
     const failures = array(details.failures).map((f) => {
       const r = record(f);
-      return `function ${String(r.slug ?? "?")}: ${String(r.message ?? "")}`;
+      return [`function ${String(r.slug ?? "?")}: ${String(r.message ?? "")}`];
     });
     if (failures.length > 0) return failures;
   }
@@ -158,7 +159,7 @@ function bulletsFor(code: string, details: Details, message: string): string[] {
     const conflicts = array(details.conflicts).map((c) => {
       const r = record(c);
       const cCode = String(r.code ?? "");
-      return `${String(r.kind ?? "?")} ${String(r.identifier ?? "?")} (${String(r.field ?? "?")}) ${cCode}: ${String(r.reason ?? "")}\n    resolve: ${resolutionFor(cCode)}`;
+      return [`${String(r.kind ?? "?")} ${String(r.identifier ?? "?")} (${String(r.field ?? "?")}) ${cCode}: ${String(r.reason ?? "")}`, `resolve: ${resolutionFor(cCode)}`];
     });
     if (conflicts.length > 0) return conflicts;
   }
@@ -166,7 +167,8 @@ function bulletsFor(code: string, details: Details, message: string): string[] {
     .split("\n")
     .slice(1)
     .map((line) => line.replace(/^\s*-\s*/, "").trim())
-    .filter((line) => line !== "");
+    .filter((line) => line !== "")
+    .map((line) => [line]);
 }
 
 function causesOf(err: unknown): ErrorView["causes"] {
@@ -200,31 +202,35 @@ export function describeError(thrown: unknown): ErrorView {
   const code = known ? (err as { code: string }).code : "CLI_INTERNAL";
   const details = detailsOf(err);
   const fullMessage = err instanceof Error ? err.message : String(err);
-  const message = known ? (fullMessage.split("\n")[0] ?? "") : `Unexpected error: ${fullMessage.split("\n")[0] ?? ""}`;
+  // The CLI's own errors are one line whatever names they hold; an engine message lists its issues on further lines.
+  const message = isCliError(err) ? fullMessage : known ? (fullMessage.split("\n")[0] ?? "") : `Unexpected error: ${fullMessage.split("\n")[0] ?? ""}`;
   const requestId = str(details.requestId) ?? str((err as { requestId?: unknown } | null)?.requestId) ?? null;
   return {
     code,
     message,
     requestId,
     hint: hintFor(err, code, details),
-    bullets: known ? bulletsFor(code, details, fullMessage) : [],
+    bullets: known && !isCliError(err) ? bulletsFor(code, details, fullMessage) : [],
     causes: causesOf(err),
     stack: !known && err instanceof Error ? (err.stack ?? null) : null,
   };
 }
 
-/** The stderr block of cli.md §9: `error CODE: message`, request id, hint, bullets, causes with --verbose. */
-export function renderErrorText(view: ErrorView, verbose: boolean): string {
+/**
+ * The stderr block: `error CODE: message`, request id, hint, bullets, causes with --verbose.
+ * Each part is one printed line, so a name inside a message cannot forge another.
+ */
+export function renderErrorText(view: ErrorView, verbose: boolean): Printed {
   const lines = [`error ${view.code}: ${view.message}`];
   // A quoted source line (`> …`) is shown as is, not as a list item.
-  for (const bullet of view.bullets) lines.push(bullet.startsWith("> ") ? `    ${bullet}` : `  - ${bullet}`);
+  for (const [first = "", ...more] of view.bullets) lines.push(first.startsWith("> ") ? `    ${first}` : `  - ${first}`, ...more.map((line) => `    ${line}`));
   if (view.requestId !== null) lines.push(`  request id: ${view.requestId}`);
   if (view.hint !== null) lines.push(`  hint: ${view.hint}`);
   if (verbose) {
     for (const cause of view.causes) lines.push(`  caused by: ${cause.code === null ? "" : `${cause.code}: `}${cause.message}`);
-    if (view.code === "CLI_INTERNAL" && view.stack !== null) lines.push(view.stack);
+    if (view.code === "CLI_INTERNAL" && view.stack !== null) lines.push(...view.stack.split("\n"));
   }
-  return `${lines.join("\n")}\n`;
+  return printedLines(lines);
 }
 
 /** The error as JSON documents carry it (cli.md §6.3 Error). */

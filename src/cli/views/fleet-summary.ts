@@ -5,6 +5,7 @@ import type { JsonError } from "./json-schema.js";
 import { describeError, exitCodeFor, toJsonError } from "./error-view.js";
 import { escapeMarkdown } from "./markdown-plan.js";
 import { hasBlockingAnywhere, hasPendingOutside } from "./plan-notes.js";
+import { printedLines, type Printed } from "./outside-text.js";
 
 /** One line of the fleet summary table. */
 export interface FleetRow {
@@ -76,7 +77,7 @@ export function fleetSummaryLine(rows: readonly FleetRow[]): string {
 }
 
 /** The summary table as text: branch, changes, conflicts, result (errors on the next line). */
-export function renderFleetText(rows: readonly FleetRow[]): string {
+export function renderFleetText(rows: readonly FleetRow[]): Printed {
   const width = Math.max(6, ...rows.map((r) => r.branchName.length));
   const lines = [`${"Branch".padEnd(width)}  Changes  Conflicts  Result`];
   for (const row of rows) {
@@ -84,11 +85,11 @@ export function renderFleetText(rows: readonly FleetRow[]): string {
     if (row.error !== null) lines.push(`${" ".repeat(width)}  ${row.error.code}: ${row.error.message.split("\n")[0] ?? ""}`);
   }
   lines.push("", fleetSummaryLine(rows));
-  return `${lines.join("\n")}\n`;
+  return printedLines(lines);
 }
 
 /** The summary table as Markdown (a pull-request comment); stable for the same outcomes. */
-export function renderFleetMarkdown(rows: readonly FleetRow[], projectId: string, command: "plan" | "apply"): string {
+export function renderFleetMarkdown(rows: readonly FleetRow[], projectId: string, command: "plan" | "apply"): Printed {
   const lines = [
     `<!-- svc-fleet v1 project=${projectId} -->`,
     `### svc ${command}: ${rows.length} branch${rows.length === 1 ? "" : "es"} of \`${projectId}\``,
@@ -99,7 +100,7 @@ export function renderFleetMarkdown(rows: readonly FleetRow[], projectId: string
     "|---|---:|---:|---|",
     ...rows.map((r) => `| ${escapeMarkdown(r.branchName)} | ${cell(r.changes)} | ${cell(r.conflicts)} | ${escapeMarkdown(r.error === null ? r.result : `${r.result}: ${r.error.message.split("\n")[0] ?? ""}`)} |`),
   ];
-  return `${lines.join("\n")}\n`;
+  return printedLines(lines);
 }
 
 /** The fleet JSON document (`--json` with `--branches`). */

@@ -1,5 +1,6 @@
 import type { Change, PushResult } from "../../model/plan.js";
 import { symbolFor } from "./plan-fields.js";
+import { printedLines, type Printed } from "./outside-text.js";
 
 /** The picture formats of `svc config plan --graph`. */
 export type GraphFormat = "dot" | "mermaid";
@@ -30,7 +31,7 @@ function dotString(text: string): string {
  * The plan's dependency graph in Graphviz DOT: one node per change (labelled with its symbol
  * and address, filled by action), an edge from each dependency to its dependent.
  */
-export function renderPlanDot(result: PushResult): string {
+export function renderPlanDot(result: PushResult): Printed {
   const lines = [
     `digraph ${dotString(`svc plan: ${result.branchName}`)} {`,
     "  rankdir=LR;",
@@ -41,7 +42,7 @@ export function renderPlanDot(result: PushResult): string {
   }
   for (const [from, to] of edgesOf(result.changes)) lines.push(`  ${dotString(from.id)} -> ${dotString(to.id)};`);
   lines.push("}");
-  return `${lines.join("\n")}\n`;
+  return printedLines(lines);
 }
 
 /** Mermaid label text: quotes and markup characters as entity codes, so any address is safe. */
@@ -53,7 +54,7 @@ function mermaidLabel(text: string): string {
  * The plan's dependency graph as a Mermaid flowchart (GitHub renders it): nodes `c0`, `c1`, …
  * in plan order labelled with symbol and address, one class per action, edges as in DOT.
  */
-export function renderPlanMermaid(result: PushResult): string {
+export function renderPlanMermaid(result: PushResult): Printed {
   const node = new Map(result.changes.map((c, i) => [c.id, `c${i}`]));
   const lines = ["flowchart LR"];
   for (const c of result.changes) lines.push(`  ${node.get(c.id)}["${mermaidLabel(`${symbolFor(c.action)} ${c.address}`)}"]:::${c.action}`);
@@ -61,11 +62,11 @@ export function renderPlanMermaid(result: PushResult): string {
   for (const action of ["create", "update", "delete", "replace"] as const) {
     if (result.changes.some((c) => c.action === action)) lines.push(`  classDef ${action} fill:${FILL[action]},stroke:${STROKE[action]},color:#000`);
   }
-  return `${lines.join("\n")}\n`;
+  return printedLines(lines);
 }
 
 /** The graph in the requested format. */
-export function renderPlanGraph(result: PushResult, format: GraphFormat): string {
+export function renderPlanGraph(result: PushResult, format: GraphFormat): Printed {
   return format === "dot" ? renderPlanDot(result) : renderPlanMermaid(result);
 }
 

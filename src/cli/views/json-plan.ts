@@ -1,3 +1,4 @@
+import { printedDocument, type Printed } from "./outside-text.js";
 import type { Change, PushResult } from "../../model/plan.js";
 import type { JsonApplyResult, JsonError, PlanDocument, PlanDocumentChange } from "./json-schema.js";
 import { changeFields, conflictSides, flagsForClass } from "./plan-fields.js";
@@ -132,6 +133,6 @@ export function buildPlanDocument(options: {
 }
 
 /** Serialises a document: 2-space indent, trailing newline. */
-export function stringifyDocument(doc: unknown): string {
-  return `${JSON.stringify(doc, null, 2)}\n`;
+export function stringifyDocument(doc: unknown): Printed {
+  return printedDocument(`${JSON.stringify(doc, null, 2)}\n`);
 }

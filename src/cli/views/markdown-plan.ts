@@ -1,6 +1,7 @@
 import type { Change, ConflictReport, PushResult } from "../../model/plan.js";
 import { changeFields, conflictFieldLine, flagsForClass, formatFieldLine, symbolFor } from "./plan-fields.js";
 import { mermaidDetails } from "./graph.js";
+import { printedDocument, shown, type Printed } from "./outside-text.js";
 import { planNotes } from "./plan-notes.js";
 import { resolutionFor } from "./resolutions.js";
 import { conflictAddress, sortedUnmanaged } from "./text-plan.js";
@@ -12,34 +13,37 @@ export const MARKDOWN_BUDGET = 60_000;
 /** Characters kept free for the truncation notice. */
 const NOTICE_RESERVE = 400;
 
-/** Escapes user-controlled text for Markdown and HTML: `<`, `>`, `&`, `|`, backticks and emphasis. */
+/**
+ * Escapes user-controlled text for Markdown and HTML: `<`, `>`, `&`, `|`, backticks and emphasis;
+ * line breaks and other unsafe characters as `\uXXXX` (`shown`).
+ */
 export function escapeMarkdown(text: string): string {
-  return text
+  return shown(text)
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
     .replace(/\|/g, "&#124;")
     .replace(/`/g, "&#96;")
-    .replace(/([\\*_[\]])/g, "\\$1")
-    .replace(/\r?\n/g, " ");
+    .replace(/([\\*_[\]])/g, "\\$1");
 }
 
 /** A code span holding `text`, HTML-escaped for use inside `<summary>`. */
 function htmlCode(text: string): string {
-  return `<code>${text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}</code>`;
+  return `<code>${shown(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}</code>`;
 }
 
 /** A Markdown code span that survives backticks inside `text`. */
-function codeSpan(text: string): string {
+function codeSpan(value: string): string {
+  const text = shown(value);
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(longest + 1);
   const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
-/** A fenced `diff` block whose fence is longer than any backtick run inside. */
+/** A fenced `diff` block whose fence is longer than any backtick run inside; each entry is one line. */
 function diffBlock(lines: readonly string[]): string {
-  const body = lines.join("\n");
+  const body = lines.map(shown).join("\n");
   const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(Math.max(3, longest + 1));
   return `${fence}diff\n${body}\n${fence}`;
@@ -107,10 +111,10 @@ function changeDetails(change: Change): string {
  * table, unmanaged list and one collapsible section per change and conflict, at most
  * {@link MARKDOWN_BUDGET} characters with a truncation notice. Byte-identical for the same plan.
  */
-export function renderPlanMarkdown(result: PushResult, target: ViewTarget, budget: number = MARKDOWN_BUDGET): string {
+export function renderPlanMarkdown(result: PushResult, target: ViewTarget, budget: number = MARKDOWN_BUDGET): Printed {
   // Blocks are separated by a blank line, so a callout never swallows the table after it.
   const blocks: string[] = [
-    `<!-- svc-plan v1 project=${target.projectId} branch=${target.branchId} -->\n### svc plan: ${escapeMarkdown(target.branchName)}`,
+    `<!-- svc-plan v1 project=${shown(target.projectId)} branch=${shown(target.branchId)} -->\n### svc plan: ${escapeMarkdown(target.branchName)}`,
     `Project ${codeSpan(target.projectId)} · branch ${codeSpan(target.branchId)} · API ${codeSpan(target.apiHost)} · config ${codeSpan(target.configPath)}`,
   ];
   if (result.changes.length === 0 && result.conflicts.length === 0 && result.selection === undefined) blocks.push(`**${noChangesLine(target.branchName, escapeMarkdown(target.configPath))}**`);
@@ -162,5 +166,5 @@ export function renderPlanMarkdown(result: PushResult, target: ViewTarget, budge
       `and ${shownDetails} of ${details.length} detail sections. ` +
       "Run svc config plan locally or open the job log for the full plan.\n";
   }
-  return out.endsWith("\n\n") ? out.slice(0, -1) : out;
+  return printedDocument(out.endsWith("\n\n") ? out.slice(0, -1) : out);
 }

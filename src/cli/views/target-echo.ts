@@ -1,3 +1,5 @@
+import { printedLines, type Printed } from "./outside-text.js";
+
 /** What the target echo shows (cli.md §3.1); never the key itself. */
 export interface EchoInfo {
   project: { id: string; name?: string; label: string };
@@ -18,20 +20,20 @@ function branchValue(branch: NonNullable<EchoInfo["branch"]>): string {
 }
 
 /** The multi-line echo for text mode. */
-export function renderTargetBlock(info: EchoInfo): string {
+export function renderTargetBlock(info: EchoInfo): Printed {
   const rows: [string, string, string][] = [["Project", info.project.name === undefined ? info.project.id : `${info.project.id} (${info.project.name})`, info.project.label]];
   if (info.branch !== undefined) rows.push(["Branch", branchValue(info.branch), info.branch.label]);
   rows.push(["API", info.api.host, info.api.insecure ? `${info.api.label}] [INSECURE` : info.api.label]);
   if (info.config !== undefined) rows.push(["Config", info.config.path, info.config.label]);
   if (info.keyLabel !== undefined) rows.push(["Key", "set", info.keyLabel]);
   const width = Math.max(VALUE_WIDTH, ...rows.map(([, value]) => value.length + 1));
-  return `${rows.map(([title, value, label]) => `${title.padEnd(9)}${value.padEnd(width)} [${label}]`.trimEnd()).join("\n")}\n`;
+  return printedLines(rows.map(([title, value, label]) => `${title.padEnd(9)}${value.padEnd(width)} [${label}]`.trimEnd()));
 }
 
 /** The one-line echo for `--json`, `--markdown` and `--quiet`. */
-export function renderTargetLine(info: EchoInfo): string {
+export function renderTargetLine(info: EchoInfo): Printed {
   const parts = [`project ${info.project.id}`];
   if (info.branch !== undefined) parts.push(`branch ${branchValue(info.branch)}`);
   parts.push(`api ${info.api.host}${info.api.insecure ? " [INSECURE]" : ""}`);
-  return `Target: ${parts.join(", ")}\n`;
+  return printedLines([`Target: ${parts.join(", ")}`]);
 }

@@ -3,6 +3,7 @@ import { changeFields, conflictFieldLine, flagsForClass, formatFieldLine, symbol
 import { planNotes } from "./plan-notes.js";
 import { resolutionFor } from "./resolutions.js";
 import { PLAIN_STYLE, noChangesLine, summaryLine, type Style } from "./view-model.js";
+import { printedLines, type Printed } from "./outside-text.js";
 
 /** Column where the `[override: …]` marks start, unless an address is longer. */
 const MARK_COLUMN = 45;
@@ -75,7 +76,7 @@ export function conflictAddress(conflict: ConflictReport): string {
  * conflicts with how to resolve them, and the summary line, then what applying it needs on a
  * protected branch. Marks drop the flags `options.granted` already gives. Secret-free by construction.
  */
-export function renderPlanText(result: PushResult, style: Style = PLAIN_STYLE, options: TextPlanOptions = {}): string {
+export function renderPlanText(result: PushResult, style: Style = PLAIN_STYLE, options: TextPlanOptions = {}): Printed {
   const lines: string[] = [];
   if (result.changes.length === 0 && result.conflicts.length === 0 && result.selection === undefined) lines.push(noChangesLine(result.branchName, options.configPath), "");
   if (result.changes.length > 0) {
@@ -108,5 +109,5 @@ export function renderPlanText(result: PushResult, style: Style = PLAIN_STYLE, o
   if (options.branchProtected === true && result.changes.length > 0 && options.granted?.allowProtected !== true) {
     lines.push(`Branch ${result.branchName} is protected: apply needs --allow-protected.`);
   }
-  return `${lines.join("\n")}\n`;
+  return printedLines(lines);
 }

@@ -1,14 +1,15 @@
 import type { PushResult } from "../../model/plan.js";
 import { outputsOf } from "./json-plan.js";
 import { PLAIN_STYLE, type Style } from "./view-model.js";
+import { printedLines, type Printed } from "./outside-text.js";
 
 /** Seconds with one decimal, e.g. `48.2s`. */
 export function formatSeconds(ms: number): string {
   return `${(Math.max(0, ms) / 1000).toFixed(1)}s`;
 }
 
-/** `Apply complete: 1 created, 3 updated, 1 deleted in 48.2s` plus the outputs (cli.md §4.5). */
-export function renderApplyComplete(result: PushResult, durationMs: number): string {
+/** `Apply complete: 1 created, 3 updated, 1 deleted in 48.2s`: the result line (`--quiet` prints only it). */
+export function applyCompleteLine(result: PushResult, durationMs: number): string {
   let created = 0;
   let updated = 0;
   let deleted = 0;
@@ -21,7 +22,12 @@ export function renderApplyComplete(result: PushResult, durationMs: number): str
       deleted += 1;
     }
   }
-  const lines = [`Apply complete: ${created} created, ${updated} updated, ${deleted} deleted in ${formatSeconds(durationMs)}`];
+  return `Apply complete: ${created} created, ${updated} updated, ${deleted} deleted in ${formatSeconds(durationMs)}`;
+}
+
+/** The result line and the outputs (function URLs, CNAME targets). */
+export function renderApplyComplete(result: PushResult, durationMs: number): Printed {
+  const lines = [applyCompleteLine(result, durationMs)];
   const outputs = outputsOf(result);
   if (outputs.length > 0) {
     const width = Math.max(...outputs.map((o) => o.address.length)) + 4;
@@ -31,14 +37,14 @@ export function renderApplyComplete(result: PushResult, durationMs: number): str
       lines.push(`  ${output.address.padEnd(width)}${label}`);
     }
   }
-  return `${lines.join("\n")}\n`;
+  return printedLines(lines);
 }
 
 /**
  * What happened, in plan order, after a partial failure or an interrupt (cli.md §4.5):
  * `Applied (n)`, `Failed (n)` with errors, `Skipped (n)` with what blocked them.
  */
-export function renderOutcomeLists(result: PushResult, style: Style = PLAIN_STYLE): string {
+export function renderOutcomeLists(result: PushResult, style: Style = PLAIN_STYLE): Printed {
   const order = new Map(result.changes.map((c, i) => [c.id, i] as const));
   const byPlan = <T>(items: readonly T[], id: (item: T) => string): T[] =>
     [...items].sort((a, b) => (order.get(id(a)) ?? 0) - (order.get(id(b)) ?? 0));
@@ -60,5 +66,5 @@ export function renderOutcomeLists(result: PushResult, style: Style = PLAIN_STYL
     lines.push(`  · ${s.change.address} (${blocked})`);
   }
   lines.push("Run svc config plan to see what remains.");
-  return `${lines.join("\n")}\n`;
+  return printedLines(lines);
 }

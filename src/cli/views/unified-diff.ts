@@ -1,8 +1,10 @@
+import { printedLines, type Printed } from "./outside-text.js";
+
 /**
  * A unified diff of two texts (line based, longest common subsequence, 3 lines of context),
  * for `svc config pull --write` before it overwrites a file. Meant for policy-sized files.
  */
-export function unifiedDiff(oldText: string, newText: string, oldName: string, newName: string): string {
+export function unifiedDiff(oldText: string, newText: string, oldName: string, newName: string): Printed {
   const a = oldText.split("\n");
   const b = newText.split("\n");
   const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
@@ -46,5 +48,5 @@ export function unifiedDiff(oldText: string, newText: string, oldName: string, n
     out.push(`@@ -${first.ai + 1},${oldCount} +${first.bi + 1},${newCount} @@`);
     for (const op of hunk) out.push(`${op.kind}${op.line}`);
   }
-  return `${out.join("\n")}\n`;
+  return printedLines(out);
 }

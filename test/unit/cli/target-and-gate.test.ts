@@ -143,7 +143,7 @@ describe("confirmation gate", () => {
 
   it("asks with one bullet per reason", () => {
     const question = confirmationQuestion({ changeCount: 6, branchName: "main", branchId: "br-quiet-sun-123456", projectId: "calm-river-123456", reasons: gateReasons({ ...input, inferredTarget: false }) });
-    expect(question).toBe(
+    expect(question.join("\n")).toBe(
       "This apply needs confirmation:\n" +
         "  - 4 changes override existing settings or delete resources (--update-existing)\n" +
         '  - branch "main" is protected (--allow-protected)\n' +

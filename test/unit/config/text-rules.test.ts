@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeForTerminal, escapeUnsafeText, findUnsafeCharacter } from "../../../src/rules/visible-text.js";
+import { escapeUnsafeText, findUnsafeCharacter } from "../../../src/rules/visible-text.js";
 import { urlSegmentIssue } from "../../../src/rules/url-segment.js";
 import { bucketNameIssue, isLookalikeName } from "../../../src/rules/names.js";
 import { excludedEntryReason } from "../../../src/rules/shipped-files.js";
@@ -21,11 +21,6 @@ describe("unsafe characters", () => {
   it.each(["plain", "ünïcode", "emoji 😀", "日本語", "tab-free"])("leaves %j unchanged", (text) => {
     expect(findUnsafeCharacter(text)).toBeNull();
     expect(escapeUnsafeText(text)).toBe(text);
-  });
-
-  it("keeps a view's own newlines, tabs and colours but escapes what outside text smuggled in", () => {
-    const view = "\u001b[1mPlan\u001b[22m\n\tbucket.evil\u202egnp\u001b]8;;x\u0007\n";
-    expect(escapeForTerminal(view)).toBe("\u001b[1mPlan\u001b[22m\n\tbucket.evil\\u202egnp\\u001b]8;;x\\u0007\n");
   });
 });
 
