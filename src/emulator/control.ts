@@ -16,8 +16,9 @@ import { FaultEngine, parseFaultPlan, type FaultRule, type InjectedFault } from 
 import type { ResolvedEmulatorOptions } from "./options.js";
 import { resolveSeed } from "./options.js";
 import { RequestLog, type RequestLogEntry } from "./request-log.js";
-import type { EmulatorRuntime, SchemaSource } from "./runtime.js";
+import type { EmulatorRuntime, EndpointHostSource, SchemaSource } from "./runtime.js";
 import { EMPTY_SCHEMA } from "./engine/schema-diff.js";
+import { platformEndpointHosts } from "./http/views.js";
 import { defaultSeed, loadSeed, type SeedDocument } from "./seed.js";
 import { buildStateDocument, type StateDocument } from "./state-document.js";
 import type { OperationRec, ProjectRec } from "./store/records.js";
@@ -89,6 +90,8 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
   readonly legacyAuth: "serve" | "gone";
   /** Record-only branches have empty schemas; `realDatabases` replaces this with a reader of the real database. */
   schemaSource: SchemaSource = () => Promise.resolve(EMPTY_SCHEMA);
+  /** The platform's host names; `realDatabases` replaces this with connectable ones. */
+  endpointHosts: EndpointHostSource = (project, endpoint) => platformEndpointHosts(this.world, project, endpoint);
   /**
    * Written as the comment of every claimable database; kept in the data dir, so a restarted
    * emulator recognises its own databases (instant.md §4).

@@ -88,8 +88,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   app.route("/", instant.routes);
   app.route("/", checkStorageRoute(() => core.world, { checkStorage }));
-  const realDatabases = resolved.realDatabases ? useRealDatabases(app, () => core.world, instant.backend, pgLog) : null;
-  if (realDatabases !== null) core.schemaSource = realDatabases.readSchema;
+  const realDatabases = resolved.realDatabases ? useRealDatabases(app, () => core.world, instant.backend, { log: pgLog, ...(resolved.dataDir !== undefined ? { dataDir: resolved.dataDir } : {}) }) : null;
+  if (realDatabases !== null) {
+    core.schemaSource = realDatabases.readSchema;
+    core.endpointHosts = realDatabases.endpointHosts;
+  }
   // Real databases exist only once the server ran: in this process, or in an earlier one on the data dir.
   const mayHoldDatabases = (): boolean => instant.backend.info() !== null || resolved.dataDir !== undefined;
   if (realDatabases !== null) {
@@ -157,6 +160,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         if ("closeIdleConnections" in server) server.closeIdleConnections();
       })
         // With a data dir, the databases belong to the persisted records and outlive the process.
+        .then(() => realDatabases?.close())
         .then(() => (resolved.dataDir === undefined ? realDatabases?.dropAll() : undefined))
         .then(() => instant.close({ dropDatabases: resolved.dataDir === undefined }))
         .then(() => core.closeDataDir());

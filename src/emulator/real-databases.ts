@@ -2,16 +2,20 @@
  * `realDatabases` (emulator.md §13): wraps the emulator's request handler so that, once a
  * management request has succeeded, branch creation copies the parent's databases, branch deletion
  * drops the branch's, role and database changes are mirrored (`postgres/role-database-requests.ts`),
- * and connection URIs point at real local databases. Off by default; the
- * PostgreSQL backend starts only when one of these requests needs it.
+ * connection URIs point at real local databases, and endpoint hosts are connectable
+ * (`postgres/endpoint-hosts.ts`). Off by default; the PostgreSQL backend starts only when one of
+ * these requests, or a connection to an endpoint host, needs it.
  */
+import path from "node:path";
 import { EMPTY_SCHEMA } from "./engine/schema-diff.js";
 import { createBranchDatabases, physicalName, type BranchDatabases, type BranchFacts } from "./postgres/branch-databases.js";
 import { readSchema } from "./postgres/schema-read.js";
-import type { SchemaSource } from "./runtime.js";
+import type { EndpointHostSource, SchemaSource } from "./runtime.js";
 import type { PostgresBackend } from "./postgres/backend.js";
+import { createEndpointHosts, type EndpointHosts, type StartupRoute } from "./postgres/endpoint-hosts.js";
 import { roleDatabaseRequestOf } from "./postgres/role-database-requests.js";
 import { databaseFacts, followRestore, isRestoreRequest } from "./real-restore.js";
+import { platformEndpointHosts } from "./http/views.js";
 import type { BranchRec, ProjectRec } from "./store/records.js";
 import type { World } from "./store/world.js";
 
@@ -115,6 +119,31 @@ export interface RealDatabases {
   dropProjects(projects: Iterable<ProjectRec>): Promise<void>;
   /** The schema of a branch database, read from its catalog (empty until the database exists). */
   readSchema: SchemaSource;
+  /** Connectable hosts of the endpoints of branches with real databases. */
+  endpointHosts: EndpointHostSource;
+  /** Stops listening on the endpoint hosts (a stop, with or without a data dir). */
+  close(): Promise<void>;
+}
+
+/**
+ * Routes a connection made to an endpoint host: the endpoint's current branch must hold the role
+ * and the database the client names (as the platform's proxy refuses them otherwise); their
+ * physical role and database are made ready (`connectionUri` creates them on first use).
+ */
+async function routeStartup(real: BranchDatabases, backend: PostgresBackend, world: World, endpointId: string, user: string, database: string): Promise<StartupRoute> {
+  const project = [...world.projects.values()].find((p) => p.endpoints.has(endpointId) && p.localPostgres === undefined && p.deletedAt === undefined);
+  const branch = project?.branches.get(project.endpoints.get(endpointId)?.branchId ?? "");
+  if (branch === undefined) return { sqlstate: "08006", message: `endpoint ${endpointId} does not exist (was it deleted?)` };
+  if (!branch.roles.has(user)) return { sqlstate: "28000", message: `role "${user}" does not exist on branch ${branch.id}` };
+  if (!branch.databases.has(database)) return { sqlstate: "3D000", message: `database "${database}" does not exist on branch ${branch.id}` };
+  await real.connectionUri(facts(branch), user, database, false);
+  return { target: await serverSocket(backend), user: physicalName(branch.id, user), database: physicalName(branch.id, database) };
+}
+
+/** The server's local socket (started if it is not running yet). */
+async function serverSocket(backend: PostgresBackend): Promise<{ path: string }> {
+  const info = backend.info() ?? (await backend.start());
+  return { path: path.join(info.hosts.direct, ".s.PGSQL.5432") };
 }
 
 /**
@@ -122,11 +151,29 @@ export interface RealDatabases {
  * `backend` (emulator.md §13). Call it after every route is mounted and before serving; call
  * `dropAll` on a graceful stop, before the backend stops.
  */
-export function useRealDatabases(app: FetchHandler, world: () => World, backend: PostgresBackend, log: (line: string) => void): RealDatabases {
+export function useRealDatabases(app: FetchHandler, world: () => World, backend: PostgresBackend, options: { log: (line: string) => void; dataDir?: string }): RealDatabases {
+  const { log } = options;
   const real = createBranchDatabases(backend, log);
+  const hosts: EndpointHosts = createEndpointHosts({
+    stableKey: options.dataDir === undefined ? null : path.resolve(options.dataDir),
+    route: (endpointId, user, database) => routeStartup(real, backend, world(), endpointId, user, database),
+    server: () => serverSocket(backend),
+    log,
+  });
   const inner = app.fetch;
-  app.fetch = (request: Request, ...rest: unknown[]) => handle(real, world, request, async () => inner(request, ...rest));
+  app.fetch = async (request: Request, ...rest: unknown[]) => {
+    const response = await handle(real, world, request, async () => inner(request, ...rest));
+    // An endpoint host in the response listens before the client can use it.
+    await hosts.ready();
+    return response;
+  };
   return {
+    endpointHosts(project, endpoint) {
+      if (project.localPostgres !== undefined) return platformEndpointHosts(world(), project, endpoint);
+      const names = hosts.hostsOf(endpoint.id);
+      return { host: names.host, pooler_host: names.poolerHost };
+    },
+    close: () => hosts.close(),
     async readSchema(project, branch, database) {
       if (project.localPostgres !== undefined) return EMPTY_SCHEMA;
       const physical = physicalName(branch.id, database);

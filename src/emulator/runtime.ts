@@ -2,7 +2,7 @@
 import { MAX_ENVIRONMENT_BYTES } from "../rules/environment.js";
 import type { OperationFailureHook } from "./engine/operations.js";
 import type { DatabaseSchema } from "./engine/schema-diff.js";
-import type { BranchRec, ProjectRec } from "./store/records.js";
+import type { BranchRec, EndpointRec, ProjectRec } from "./store/records.js";
 import type { World } from "./store/world.js";
 
 /** Size limits (emulator.md §8), in bytes unless named otherwise. */
@@ -44,7 +44,12 @@ export interface EmulatorRuntime {
   notice(line: string): void;
   /** The schema of a branch database: empty for record-only branches, read from PostgreSQL with real databases. */
   readonly schemaSource: SchemaSource;
+  /** The hosts an endpoint's records carry: the platform's names, or connectable ones with real databases. */
+  readonly endpointHosts: EndpointHostSource;
 }
+
+/** The `host` and `pooler_host` of an endpoint. */
+export type EndpointHostSource = (project: ProjectRec, endpoint: EndpointRec) => { host: string; pooler_host: string };
 
 /** Reads the schema of one database of a branch. */
 export type SchemaSource = (project: ProjectRec, branch: BranchRec, database: string) => Promise<DatabaseSchema>;

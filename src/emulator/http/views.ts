@@ -110,15 +110,21 @@ export function snapshotView(s: SnapshotRec): Snapshot {
   };
 }
 
-/** Endpoint record -> wire. */
-export function endpointView(world: World, project: ProjectRec, e: EndpointRec): Endpoint {
+/** The platform's host names of an endpoint: `<id>.<proxy>` and `<id>-pooler.<proxy>` (they resolve nowhere locally). */
+export function platformEndpointHosts(world: World, project: ProjectRec, e: EndpointRec): { host: string; pooler_host: string } {
+  const proxy = world.proxyHost(project.regionId);
+  return { host: `${e.id}.${proxy}`, pooler_host: `${e.id}-pooler.${proxy}` };
+}
+
+/** Endpoint record -> wire; `hosts` are the runtime's (connectable with real databases). */
+export function endpointView(world: World, project: ProjectRec, e: EndpointRec, hosts: { host: string }): Endpoint {
   const proxy = world.proxyHost(project.regionId);
   return {
     id: e.id,
     project_id: e.projectId,
     branch_id: e.branchId,
     region_id: project.regionId,
-    host: `${e.id}.${proxy}`,
+    host: hosts.host,
     ...(e.name !== undefined ? { name: e.name } : {}),
     type: e.type,
     current_state: e.currentState,

@@ -99,11 +99,11 @@ export function branchRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     return c.json(
       {
         branch: branchView(branch),
-        endpoints: created.endpoints.map((e) => endpointView(world, project, e)),
+        endpoints: created.endpoints.map((e) => endpointView(world, project, e, rt.endpointHosts(project, e))),
         operations: created.operations.map(operationView),
         roles: roles.map((role) => roleView(branch.id, role)),
         databases: databases.map((d) => databaseView(branch.id, d)),
-        ...(roles.length === 1 && databases.length === 1 && rw && onlyRole && onlyDb ? { connection_uris: [connectionUriEntry(world, project, rw, onlyRole, onlyDb.name)] } : {}),
+        ...(roles.length === 1 && databases.length === 1 && rw && onlyRole && onlyDb ? { connection_uris: [connectionUriEntry(world, project, rw, onlyRole, onlyDb.name, rt.endpointHosts(project, rw))] } : {}),
       },
       201,
     );
@@ -158,7 +158,7 @@ export function branchRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     world.now();
     const { project, branch } = visibleBranch(world, c, c.req.param("project_id"), c.req.param("branch_id"));
     const endpoints = [...project.endpoints.values()].filter((e) => e.branchId === branch.id);
-    return c.json({ endpoints: endpoints.map((e) => endpointView(world, project, e)) });
+    return c.json({ endpoints: endpoints.map((e) => endpointView(world, project, e, rt.endpointHosts(project, e))) });
   });
 
   return r;

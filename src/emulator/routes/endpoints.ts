@@ -31,13 +31,13 @@ export function endpointRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     return { project, endpoint: findEndpoint(project, idOf(c)) };
   };
   const render = (project: ProjectRec, endpoint: EndpointRec, operations: OperationRec[]): { endpoint: Endpoint; operations: Operation[] } => ({
-    endpoint: endpointView(rt.world, project, endpoint),
+    endpoint: endpointView(rt.world, project, endpoint, rt.endpointHosts(project, endpoint)),
     operations: operations.map(operationView),
   });
 
   r.get(base, (c) => {
     const project = projectOf(c);
-    return c.json({ endpoints: [...project.endpoints.values()].map((e) => endpointView(rt.world, project, e)) });
+    return c.json({ endpoints: [...project.endpoints.values()].map((e) => endpointView(rt.world, project, e, rt.endpointHosts(project, e))) });
   });
 
   r.post(base, async (c) => {
@@ -49,7 +49,7 @@ export function endpointRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
 
   r.get(`${base}/:endpoint_id`, (c) => {
     const { project, endpoint } = endpointOf(c);
-    return c.json({ endpoint: endpointView(rt.world, project, endpoint) });
+    return c.json({ endpoint: endpointView(rt.world, project, endpoint, rt.endpointHosts(project, endpoint)) });
   });
 
   r.patch(`${base}/:endpoint_id`, async (c) => {

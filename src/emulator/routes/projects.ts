@@ -57,11 +57,11 @@ export function projectRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
       {
         project: projectView(world, project),
         branch: branchView(branch),
-        endpoints: [endpointView(world, project, endpoint)],
+        endpoints: [endpointView(world, project, endpoint, rt.endpointHosts(project, endpoint))],
         roles: [roleView(branch.id, role, true)],
         databases: [...branch.databases.values()].map((d) => databaseView(branch.id, d)),
         operations: operations.map(operationView),
-        connection_uris: [connectionUriEntry(world, project, endpoint, role, databaseName)],
+        connection_uris: [connectionUriEntry(world, project, endpoint, role, databaseName, rt.endpointHosts(project, endpoint))],
       },
       201,
     );

@@ -19,11 +19,10 @@ export function connectionUri(world: World, project: ProjectRec, endpoint: Endpo
 }
 
 /** One `connection_uris` entry of a create response. */
-export function connectionUriEntry(world: World, project: ProjectRec, endpoint: EndpointRec, role: RoleRec, database: string): ConnectionUriEntry {
-  const proxy = world.proxyHost(project.regionId);
+export function connectionUriEntry(world: World, project: ProjectRec, endpoint: EndpointRec, role: RoleRec, database: string, hosts: { host: string; pooler_host: string }): ConnectionUriEntry {
   return {
     connection_uri: connectionUri(world, project, endpoint, role, database, false),
-    connection_parameters: { database, password: role.password, role: role.name, host: `${endpoint.id}.${proxy}`, pooler_host: `${endpoint.id}-pooler.${proxy}` },
+    connection_parameters: { database, password: role.password, role: role.name, host: hosts.host, pooler_host: hosts.pooler_host },
   };
 }
 
