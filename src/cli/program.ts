@@ -7,6 +7,7 @@ import { runBranchCreate, runBranchDelete, runConnectionString } from "./command
 import { runBranchCleanup } from "./commands/branch-cleanup.js";
 import { runBranchSync } from "./commands/branch-sync.js";
 import { addDbCommands } from "./commands/db-command.js";
+import { runDev, type DevFlags } from "./commands/dev-command.js";
 import { runEmulator } from "./commands/emulator-command.js";
 import { runFleet } from "./commands/fleet-command.js";
 import { runInit } from "./commands/init-command.js";
@@ -33,6 +34,13 @@ function concurrency(value: string, previous: number | undefined): number {
   if (previous !== undefined) throw new InvalidArgumentError("--concurrency was given twice.");
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError("--concurrency must be an integer from 1 to 64.");
+  return n;
+}
+
+function port(value: string, previous: number | undefined): number {
+  if (previous !== undefined) throw new InvalidArgumentError("--port was given twice.");
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isInteger(n) || n < 1 || n > 65_535) throw new InvalidArgumentError("--port must be an integer from 1 to 65535.");
   return n;
 }
 
@@ -231,6 +239,15 @@ export function buildProgram(hooks: ProgramHooks): Command {
   addWriteEnv(conn);
   examples(conn, ["svc branch connection-string --branch pr-42 --file db-url", "export DATABASE_URL=$(svc branch connection-string --pooled)", "svc branch connection-string --branch pr-42 --write-env .env"]);
   run(conn, (opts) => runConnectionString(ctx, opts));
+
+  const dev = addPolicy(addTarget(addCommon(program.command("dev").description("run the functions of svc.ts locally with hot reload (or one module with --source)"))))
+    .option("--source <file>", "serve this one module instead of the functions of svc.ts", single("--source"))
+    .option("--port <n>", "the port of --source (default: PORT, else the first free port from 8787)", port)
+    .option("--no-branch-env", "give the functions no platform variables from the branch (DATABASE_URL, SVC_*)")
+    .option("--trigger <name>", "once the functions serve, send this trigger of svc.ts one invocation", single("--trigger"))
+    .option("--object-key <key>", "the object key a storage trigger's invocation reports (default: <prefix>example.txt)", single("--object-key"));
+  examples(dev, ["svc dev", "svc dev --branch preview/pr-42", "svc dev --env .env.emulator --trigger hourly", "svc dev --source ./functions/hello/index.ts --port 3000 --no-branch-env"]);
+  run(dev, (opts) => runDev(ctx, opts as DevFlags));
 
   addDbCommands(program, run, ctx);
 

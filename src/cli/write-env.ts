@@ -135,7 +135,8 @@ export async function prepareEnvWriter(ctx: CommandContext, flags: WriteEnvFlags
   };
 }
 
-function passwordOf(uri: string): string | undefined {
+/** The password of a connection URI, decoded; undefined when it has none. */
+export function passwordOf(uri: string): string | undefined {
   try {
     const password = decodeURIComponent(new URL(uri).password);
     return password === "" ? undefined : password;

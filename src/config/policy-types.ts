@@ -84,13 +84,16 @@ interface FunctionDefCommon {
   name: string;
   /** Entry file or directory, relative to the policy file's directory. */
   source: string;
-  /** Environment variables; `""` deletes a variable, an omitted key keeps the deployed value. */
+  /**
+   * Environment variables; `""` deletes a variable, an omitted key keeps the deployed value. Names
+   * starting with `SVC_` and the names the platform injects (`DATABASE_URL`, `AWS_*`, …) are refused.
+   */
   env?: Record<string, string>;
   /** @default "nodejs24" */
   runtime?: FunctionRuntime;
   /** Hostnames; the static list applies only to the default branch (docs/policy.md#custom-domains). */
   customDomains?: string[];
-  /** Reserved for a local dev command; validated and passed through. */
+  /** `svc dev` only: the local port this function is served on. @default the first free port from 8787 */
   dev?: { port?: number };
 }
 

@@ -60,8 +60,8 @@ export interface PlatformEnvValues {
   auth?: { baseUrl: string; jwksUrl: string };
   /** The Data API is enabled on the branch. */
   dataApiUrl?: string;
-  /** The AI gateway is enabled. */
-  aiGateway?: { baseUrl: string; token: string };
+  /** The AI gateway is enabled; the token only where the runner holds a credential for it. */
+  aiGateway?: { baseUrl: string; token?: string };
   /** The branch has buckets and the runner offers object storage: credentials scoped to the branch. */
   objectStorage?: { accessKeyId: string; secretAccessKey: string; endpointUrl: string; region: string };
   /** Base URLs of the branch's functions by slug; the function's own is left out. */
@@ -88,7 +88,7 @@ export function platformEnvironment(values: PlatformEnvValues, slug: string): Re
   if (values.dataApiUrl !== undefined) env[PLATFORM_ENV.dataApiUrl] = values.dataApiUrl;
   if (values.aiGateway !== undefined) {
     env[PLATFORM_ENV.aiGatewayBaseUrl] = values.aiGateway.baseUrl;
-    env[PLATFORM_ENV.aiGatewayToken] = values.aiGateway.token;
+    if (values.aiGateway.token !== undefined) env[PLATFORM_ENV.aiGatewayToken] = values.aiGateway.token;
   }
   if (values.objectStorage !== undefined) {
     env[PLATFORM_ENV.awsAccessKeyId] = values.objectStorage.accessKeyId;

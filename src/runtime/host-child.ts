@@ -26,9 +26,16 @@ function fail(reason: HostFailureReason, message: string): void {
   setTimeout(() => process.exit(1), 2000).unref();
 }
 
+/** A stack frame of the host's own dispatch (this file and the modules it calls the handler through). */
+const HOST_FRAME = /[\\/]runtime[\\/](?:host-child|handler-contract|node-web)\.[jt]s:\d+/;
+
+/** The error's stack, cut at the first frame of the host: what is left is the user's code. */
 function stackOf(err: unknown): string {
-  if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;
-  return `a non-Error value was thrown: ${safeString(err)}`;
+  if (!(err instanceof Error)) return `a non-Error value was thrown: ${safeString(err)}`;
+  const stack = err.stack ?? `${err.name}: ${err.message}`;
+  const lines = stack.split("\n");
+  const cut = lines.findIndex((line) => /^\s+at /.test(line) && HOST_FRAME.test(line));
+  return (cut === -1 ? lines : lines.slice(0, cut)).join("\n");
 }
 
 function safeString(value: unknown): string {
@@ -150,6 +157,8 @@ function handleUpgrade(config: HostConfig, handlers: FunctionHandlers, req: Inco
 async function main(): Promise<void> {
   // Losing the parent (stopped, crashed, killed with SIGKILL) ends the host at once.
   process.on("disconnect", () => process.exit(0));
+  // Ctrl-C in a terminal reaches the whole process group; the parent decides when the host stops.
+  process.on("SIGINT", () => undefined);
   let config: HostConfig;
   try {
     config = parseHostConfig(process.argv[2]);
@@ -164,6 +173,8 @@ async function main(): Promise<void> {
   } catch (err) {
     return fail(err instanceof NoRequestHandlerError ? "no-handler" : "load-failed", err instanceof NoRequestHandlerError ? err.message : stackOf(err));
   }
+  // Node loads its fetch classes on first use; load them now, so the first request is not the slow one.
+  void new Response(new Request("http://127.0.0.1/").body);
   const server = createServer((req, res) => handleRequest(config, handlers, req, res));
   // A request body may stream for as long as the handler reads it (the platform allows 15 minutes to the first byte).
   server.requestTimeout = 0;

@@ -1,6 +1,7 @@
 /** Schemas of `functions` (policy.md §6): slugs, `FunctionDef`, env and custom domains. */
 import * as z from "zod";
 import { ENVIRONMENT_MARKER_HEADROOM_BYTES, MAX_ENVIRONMENT_BYTES, environmentBytes, environmentEntryBytes, isValidEnvName } from "../../rules/environment.js";
+import { reservedEnvNameIssue } from "../../rules/function-env.js";
 import { hostnameSchema } from "../../rules/hostname.js";
 import { escapeUnsafeText } from "../../rules/visible-text.js";
 import { describeType, describeValue } from "../issues.js";
@@ -9,7 +10,6 @@ import { boundedString, check, recordOf, strictObject } from "./common.js";
 import { EXTERNAL_PACKAGES_NEED_ESBUILD, externalPackagesSchema } from "./external-packages.js";
 
 const SLUG = /^[a-z0-9]{1,20}$/;
-const RESERVED_ENV_PREFIX = "SVC_FINGERPRINT_";
 
 /** A function slug: 1–20 characters from a–z and 0–9. */
 const slugSchema = z.string().regex(SLUG, {
@@ -54,10 +54,7 @@ function envKeyProblem(key: string): string | undefined {
   if (!isValidEnvName(key)) {
     return `env name ${escapeUnsafeText(describeValue(key))} is invalid: use letters, digits and _ (not starting with a digit), at most 255 characters`;
   }
-  if (key.toUpperCase().startsWith(RESERVED_ENV_PREFIX)) {
-    return `env names starting with ${RESERVED_ENV_PREFIX} are reserved for the engine's deployment marker; rename ${key}`;
-  }
-  return undefined;
+  return reservedEnvNameIssue(key) ?? undefined;
 }
 
 /** A list of hostnames, normalised; a hostname listed twice is an error naming both indexes. */

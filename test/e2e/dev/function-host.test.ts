@@ -11,6 +11,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { upgradeAndPing } from "./dev-harness.js";
 import { FunctionHostError, startFunctionProcess, type FunctionProcess, type RequestRecord, type StartFunctionProcessOptions } from "../../../src/runtime/index.js";
 
 function isAlive(pid: number): boolean {
@@ -135,18 +136,7 @@ export function upgrade(req, socket, head) {
 }`,
     );
     const fn = await start({ entry });
-    const echoed = await new Promise<string>((resolve, reject) => {
-      const req = httpRequest(`${fn.url}/ws`, { headers: { connection: "upgrade", upgrade: "echo" } });
-      req.on("upgrade", (_res, socket) => {
-        socket.once("data", (d: Buffer) => {
-          resolve(d.toString());
-          socket.destroy();
-        });
-        socket.write("ping");
-      });
-      req.on("error", reject);
-      req.end();
-    });
+    const echoed = await upgradeAndPing(`${fn.url}/ws`);
     expect(echoed).toBe("PING");
     const plain = await start({ entry: module("no-upgrade.mjs", `export default () => new Response("plain fetch", { status: 426 });`) });
     const answer = await fetch(plain.url, { headers: { upgrade: "websocket", connection: "upgrade" } }).catch((err: unknown) => err);

@@ -25,8 +25,8 @@ const options = (fingerprintKey?: string) => ({
 const policy = (token: string) =>
   defineConfig({
     functions: {
-      alpha: { name: "Alpha", source: "./fn", bundler: "none", env: { DATABASE_URL: "postgres://u:pw@db/app", TOKEN: token } },
-      beta: { name: "Beta", source: "./fn", bundler: "none", env: { DATABASE_URL: "postgres://u:pw@db/app", TOKEN: "fixed" } },
+      alpha: { name: "Alpha", source: "./fn", bundler: "none", env: { APP_DATABASE: "postgres://u:pw@db/app", TOKEN: token } },
+      beta: { name: "Beta", source: "./fn", bundler: "none", env: { APP_DATABASE: "postgres://u:pw@db/app", TOKEN: "fixed" } },
     },
   });
 

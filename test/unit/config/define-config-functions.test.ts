@@ -100,9 +100,15 @@ describe("functions: env", () => {
     );
   });
 
-  it.each(["SVC_FINGERPRINT_", "SVC_FINGERPRINT_X", "svc_fingerprint_x", "Svc_Fingerprint_Code"])("rejects the reserved name %s", (key) => {
+  it.each(["SVC_FINGERPRINT_", "SVC_FINGERPRINT_X", "svc_fingerprint_x", "Svc_Fingerprint_Code", "SVC_BRANCH", "SVC_MY_FLAG"])("rejects the reserved name %s", (key) => {
     expect(issueAt(issuesOf(() => validatePolicy(withFunction({ env: { [key]: "v" } }))), `functions.api.env.${key}`).message).toBe(
-      `env names starting with SVC_FINGERPRINT_ are reserved for the engine's deployment marker; rename ${key}`,
+      `env name ${key} is reserved: names starting with SVC_ belong to the platform; rename it`,
+    );
+  });
+
+  it.each(["DATABASE_URL", "DATABASE_URL_UNPOOLED", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_ENDPOINT_URL_S3", "AWS_REGION"])("rejects %s, which the platform injects", (key) => {
+    expect(issueAt(issuesOf(() => validatePolicy(withFunction({ env: { [key]: "v" } }))), `functions.api.env.${key}`).message).toBe(
+      `env name ${key} is set by the platform for every function that has it; rename it (the platform's value is there already)`,
     );
   });
 

@@ -3,10 +3,11 @@
  * policy.md respected) and near-valid ones (one value replaced, removed or added).
  */
 import fc from "fast-check";
+import { reservedEnvNameIssue } from "../../../src/rules/function-env.js";
 import type { BranchTuning, PolicyConfig, Toggle } from "../../../src/v1.js";
 
 const slug = fc.stringMatching(/^[a-z0-9]{1,20}$/);
-const envKey = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,12}$/).filter((k) => !k.toUpperCase().startsWith("SVC_FINGERPRINT_"));
+const envKey = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,12}$/).filter((k) => reservedEnvNameIssue(k) === null);
 const label = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,8}[a-z0-9])?$/);
 const topLabel = fc.stringMatching(/^[a-z]{2,6}$/);
 const bucketName = fc.string({ minLength: 1, maxLength: 30 }).filter((n) => !n.includes("/") && !/[\u0000-\u001f\u007f-\u009f]/.test(n));

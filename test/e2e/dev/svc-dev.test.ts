@@ -1,0 +1,224 @@
+/**
+ * `svc dev` end to end: the built bin serving a Hono function and a plain function from a
+ * temporary project, with the platform variables of an emulator's branch, called over real HTTP.
+ */
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../../src/emulator/index.js";
+import { emulatorEnv, ensureBuilt, startTestEmulator } from "../cli/harness.js";
+import { devProject, eventually, isAlive, pidsOf, startDev, upgradeAndPing, type DevProject, type DevRun } from "./dev-harness.js";
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function policy(apiPort: number, apiEnv = ""): string {
+  return `import { defineConfig } from "svc-config/v1";
+export default defineConfig({
+  functions: {
+    api: { name: "API", source: "./functions/api", dev: { port: ${apiPort} }${apiEnv} },
+    hello: { name: "Hello", source: "./functions/hello", env: { GREETING: "hi" } },
+  },
+  triggers: { hourly: { type: "schedule", cron: "0 * * * *", function: "hello", functionPath: "/cron" } },
+});
+`;
+}
+
+const HELLO = (version: string) => `import { parseTriggerDelivery } from "svc-config/functions";
+let release = () => {};
+const released = new Promise<void>((r) => (release = r));
+export default async function (request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  if (url.pathname === "/boom") {
+    throw new Error("boom in hello");
+  }
+  if (url.pathname === "/cron") {
+    const d = await parseTriggerDelivery(request);
+    console.log(\`delivery \${d.type} \${d.trigger.name} \${d.type === "schedule" ? d.data.scheduledAt : ""}\`);
+    return new Response("done");
+  }
+  if (url.pathname === "/events") {
+    const enc = new TextEncoder();
+    return new Response(new ReadableStream({ async start(c) { c.enqueue(enc.encode("data: one\\n\\n")); await released; c.enqueue(enc.encode("data: two\\n\\n")); c.close(); } }), { headers: { "content-type": "text/event-stream" } });
+  }
+  if (url.pathname === "/release") { release(); return new Response("released"); }
+  if (url.pathname === "/exit") { setImmediate(() => process.exit(1)); return new Response("exiting"); }
+  if (url.pathname === "/env") return Response.json({ db: process.env.DATABASE_URL ?? null, branch: process.env.SVC_BRANCH ?? null, api: process.env.SVC_FUNCTION_API_URL ?? null, greeting: process.env.GREETING ?? null });
+  return new Response(\`\${process.env.GREETING} ${version}\`);
+}
+`;
+
+const API = `import { Hono } from "hono";
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+const app = new Hono();
+app.get("/", (c) => c.json({ pid: process.pid, mode: process.env.MODE ?? null }));
+export default app;
+export function upgrade(_req: IncomingMessage, socket: Duplex): void {
+  socket.write("HTTP/1.1 101 Switching Protocols\\r\\nupgrade: echo\\r\\nconnection: upgrade\\r\\n\\r\\n");
+  socket.on("data", (d) => socket.write(String(d).toUpperCase()));
+}
+`;
+
+describe("svc dev serving two functions with a branch's variables", () => {
+  let emu: RunningEmulator;
+  let project: DevProject;
+  let dev: DevRun;
+  let apiPort = 0;
+  let helloUrl = "";
+  let apiUrl = "";
+  const get = async (url: string): Promise<{ status: number; text: string }> => {
+    const res = await fetch(url);
+    return { status: res.status, text: await res.text() };
+  };
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    emu = await startTestEmulator();
+    apiPort = await freePort();
+    project = devProject({ "svc.ts": policy(apiPort), "functions/hello/index.ts": HELLO("v1"), "functions/api/index.ts": API });
+    dev = startDev(["--trigger", "hourly"], { cwd: project.dir, env: emulatorEnv(emu) });
+    await dev.waitForOutput(/Watching for changes/);
+    helloUrl = (await dev.waitForOutput(/hello\s+(http:\/\/127\.0\.0\.1:\d+)/))[1] ?? "";
+    apiUrl = `http://127.0.0.1:${apiPort}`;
+  }, 120_000);
+
+  afterAll(async () => {
+    await dev?.stop();
+    await emu?.close();
+    project?.remove();
+  });
+
+  it("prints a banner with slugs, URLs and env names, never the values", async () => {
+    const banner = dev.stdout();
+    expect(banner).toContain(`api    ${apiUrl}`);
+    expect(helloUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(banner).toMatch(/env: DATABASE_URL, DATABASE_URL_UNPOOLED, SVC_BRANCH, SVC_AI_GATEWAY_BASE_URL, SVC_FUNCTION_API_URL, GREETING/);
+    expect(banner).toMatch(/Platform variables from branch main \(br-[^)]+\) of project/);
+    const env = JSON.parse((await get(`${helloUrl}/env`)).text) as { db: string; branch: string; api: string; greeting: string };
+    expect(env.db).toMatch(/^postgres(ql)?:\/\//);
+    expect(env).toMatchObject({ branch: "main", api: apiUrl, greeting: "hi" });
+    expect(dev.stdout() + dev.stderr()).not.toContain(env.db);
+  });
+
+  it("sends --trigger's invocation in the platform's envelope once the functions serve", async () => {
+    await dev.waitForOutput(/Trigger hourly sent to hello \(invocation [0-9a-f-]{36}\): 200/);
+    await dev.waitForOutput(/\[hello\] delivery schedule hourly \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00Z/);
+  });
+
+  it("serves a plain function and a Hono app, and logs one line per request", async () => {
+    expect(await get(`${helloUrl}/x?y=1`)).toEqual({ status: 200, text: "hi v1" });
+    expect(JSON.parse((await get(apiUrl)).text)).toMatchObject({ mode: null });
+    await dev.waitForOutput(/\[hello\] GET \/x\?y=1 200 [\d.]+ms/);
+    await dev.waitForOutput(/\[api\] GET \/ 200 [\d.]+ms/);
+  });
+
+  it("answers a throwing handler with 500 and its stack naming the user's file and line", async () => {
+    const res = await get(`${helloUrl}/boom`);
+    expect(res.status).toBe(500);
+    expect(res.text).toMatch(/^Internal Server Error\n\nError: boom in hello\n\s+at .*functions\/hello\/index\.ts:7:11/);
+    expect(res.text).not.toMatch(/host-child|handler-contract/);
+    await dev.waitForOutput(/\[hello\] Error: boom in hello\n\[hello\]\s+at .*functions\/hello\/index\.ts:7:11/);
+  });
+
+  it("streams server-sent events while other requests are served", async () => {
+    const events = await fetch(`${helloUrl}/events`);
+    const reader = events.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: one\n\n");
+    expect((await get(`${helloUrl}/release`)).text).toBe("released");
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: two\n\n");
+  });
+
+  it("passes a WebSocket upgrade to the module's upgrade export", async () => {
+    const echoed = await upgradeAndPing(`${apiUrl}/ws`);
+    expect(echoed).toBe("PING");
+  });
+
+  it("reloads an edited function with the new code and leaves the other one running", async () => {
+    const apiPid = (JSON.parse((await get(apiUrl)).text) as { pid: number }).pid;
+    const from = dev.stdout().length + dev.stderr().length;
+    project.write("functions/hello/index.ts", HELLO("v2"));
+    expect((await eventually(() => get(`${helloUrl}/x`), (r) => r.text === "hi v2")).status).toBe(200);
+    await dev.waitForOutput(/\[hello\] reloaded \(pid \d+\)/, from);
+    expect((JSON.parse((await get(apiUrl)).text) as { pid: number }).pid).toBe(apiPid);
+    expect(dev.stdout().slice(from)).not.toMatch(/\[api\] (reloaded|started)/);
+  });
+
+  it("keeps the previous version serving when a build fails, naming file:line:column", async () => {
+    const from = dev.stdout().length + dev.stderr().length;
+    project.write("functions/hello/index.ts", "export default (\n");
+    await dev.waitForOutput(/\[hello\] .*functions\/hello\/index\.ts:2:\d+: .*\n(?:\[hello\] .*\n)*\[hello\] still serving the previous version/, from);
+    expect((await get(`${helloUrl}/x`)).text).toBe("hi v2");
+    project.write("functions/hello/index.ts", HELLO("v3"));
+    await eventually(() => get(`${helloUrl}/x`), (r) => r.text === "hi v3");
+  });
+
+  it("restarts only the function whose definition svc.ts changed", async () => {
+    const helloPids = pidsOf(dev.stdout(), "hello");
+    const apiPid = (JSON.parse((await get(apiUrl)).text) as { pid: number }).pid;
+    project.write("svc.ts", policy(apiPort, ', env: { MODE: "edited" }'));
+    const after = await eventually(async () => JSON.parse((await get(apiUrl)).text) as { pid: number; mode: string | null }, (r) => r.mode === "edited");
+    expect(after.pid).not.toBe(apiPid);
+    expect(pidsOf(dev.stdout(), "hello")).toEqual(helloPids);
+  });
+
+  it("restarts a function that exits its own process", async () => {
+    const from = dev.stdout().length + dev.stderr().length;
+    expect((await get(`${helloUrl}/exit`)).text).toBe("exiting");
+    await dev.waitForOutput(/\[hello\] exited \(code 1\); restarting\n(?:.*\n)*\[hello\] restarted \(pid \d+\)/, from);
+    expect((await get(`${helloUrl}/x`)).text).toBe("hi v3");
+  });
+
+  it("leaves no function process behind when svc dev itself is killed with SIGKILL", async () => {
+    const pids = [...pidsOf(dev.stdout(), "hello"), ...pidsOf(dev.stdout(), "api")].filter(isAlive);
+    expect(pids.length).toBeGreaterThanOrEqual(2);
+    dev.child.kill("SIGKILL");
+    await dev.exited;
+    await eventually(async () => pids.filter(isAlive), (alive) => alive.length === 0);
+  });
+});
+
+describe("svc dev refusing to start", () => {
+  it("names the function and the port when its dev.port is taken, and starts nothing", async () => {
+    await ensureBuilt();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as { port: number }).port;
+    const project = devProject({ "svc.ts": policy(port), "functions/hello/index.ts": HELLO("v1"), "functions/api/index.ts": API });
+    try {
+      const dev = startDev([], { cwd: project.dir });
+      const { code } = await dev.exited;
+      expect(code).toBe(1);
+      expect(dev.stderr()).toContain(`Function api: port ${port} (its dev.port) is in use by another process.`);
+      expect(dev.stderr()).toContain("functions.api.dev.port");
+      expect(pidsOf(dev.stdout(), "hello")).toEqual([]);
+    } finally {
+      blocker.close();
+      project.remove();
+    }
+  }, 60_000);
+});
+
+describe("svc dev stopping", () => {
+  it.each(["SIGINT", "SIGTERM"] as const)("stops every function on %s and exits 0", async (signal) => {
+    await ensureBuilt();
+    const project = devProject({ "one.mjs": 'export default () => new Response("one");\n' });
+    try {
+      const dev = startDev(["--source", "one.mjs", "--no-branch-env"], { cwd: project.dir, env: { PORT: String(await freePort()) } });
+      await dev.waitForOutput(/Watching for changes/);
+      expect(dev.stdout()).toContain("No platform variables (--no-branch-env)");
+      const pids = pidsOf(dev.stdout(), "one");
+      expect(pids).toHaveLength(1);
+      dev.child.kill(signal);
+      expect((await dev.exited).code).toBe(0);
+      expect(dev.stderr()).toContain("svc dev stopped; no function process is left.");
+      expect(pids.filter(isAlive)).toEqual([]);
+    } finally {
+      project.remove();
+    }
+  }, 60_000);
+});
