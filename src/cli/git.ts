@@ -1,28 +1,59 @@
 /**
- * The git facts `svc branch sync` and `svc branch cleanup` read: the checked-out branch and the
- * branches that exist locally or as remote-tracking refs. Only reads; runs the `git` binary.
+ * The git facts `svc branch sync` and `svc branch cleanup` read: the checked-out branch, whether
+ * a name is one git can have, and the branches that exist, locally and on every remote (asked with
+ * `git ls-remote`, never guessed from remote-tracking refs). Only reads; runs the `git` binary
+ * with prompts off and a time limit.
  */
 import { execFile } from "node:child_process";
 import { CliError, CliErrorCode } from "../errors/cli-errors.js";
+import { shown } from "./views/outside-text.js";
+import { gitBranchNameIssue, stripHeadsPrefix } from "./sync-names.js";
 
-function git(cwd: string, args: readonly string[]): Promise<{ ok: boolean; stdout: string; stderr: string; missing: boolean }> {
+/** How long one git command may take (`ls-remote` talks to the network). */
+const GIT_TIMEOUT_MS = 60_000;
+
+interface GitRun {
+  ok: boolean;
+  stdout: string;
+  stderr: string;
+  /** The `git` binary is not installed. */
+  missing: boolean;
+}
+
+function git(cwd: string, args: readonly string[]): Promise<GitRun> {
+  // No credential prompt, no pager, no terminal: a remote that wants a password fails at once.
+  const env = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "", SSH_ASKPASS: "", GIT_PAGER: "cat", LC_ALL: "C" };
   return new Promise((resolve) => {
-    execFile("git", [...args], { cwd, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const child = execFile("git", [...args], { cwd, env, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const missing = (error as NodeJS.ErrnoException | null)?.code === "ENOENT";
-      resolve({ ok: error === null, stdout: String(stdout), stderr: String(stderr), missing });
+      const timedOut = error !== null && (error as { killed?: boolean }).killed === true;
+      resolve({ ok: error === null, stdout: String(stdout), stderr: timedOut ? `no answer within ${GIT_TIMEOUT_MS / 1000} s` : String(stderr), missing });
     });
+    child.stdin?.end();
   });
+}
+
+function gitMissing(why: string): CliError {
+  return new CliError(CliErrorCode.GIT_UNAVAILABLE, `git is not installed, and ${why}.`, { hint: "Install git, or run this in a git checkout." });
 }
 
 async function requireWorkTree(cwd: string, why: string): Promise<void> {
   const tree = await git(cwd, ["rev-parse", "--is-inside-work-tree"]);
-  if (tree.missing) throw new CliError(CliErrorCode.USAGE, `git is not installed, and ${why}.`, { hint: "Install git, or run this in a git checkout." });
-  if (!tree.ok || tree.stdout.trim() !== "true") throw new CliError(CliErrorCode.USAGE, `${cwd} is not inside a git work tree, and ${why}.`, { hint: "Run it in the repository's checkout." });
+  if (tree.missing) throw gitMissing(why);
+  if (!tree.ok || tree.stdout.trim() !== "true") {
+    throw new CliError(CliErrorCode.GIT_UNAVAILABLE, `${shown(cwd)} is not inside a git work tree, and ${why}.`, { hint: "Run it in the repository's checkout." });
+  }
+}
+
+/** The names of the configured remotes (none outside a git work tree). */
+async function remoteNames(cwd: string): Promise<string[]> {
+  const remotes = await git(cwd, ["remote"]);
+  return remotes.ok ? remotes.stdout.split("\n").map((r) => r.trim()).filter((r) => r !== "") : [];
 }
 
 /**
  * The checked-out branch's short name. A detached HEAD (as in a pull-request checkout) or a
- * directory outside git is a usage error pointing at `--git-branch`.
+ * directory outside git is an error pointing at `--git-branch`.
  */
 export async function currentGitBranch(cwd: string): Promise<string> {
   await requireWorkTree(cwd, "svc branch sync needs the git branch to map");
@@ -37,26 +68,62 @@ export async function currentGitBranch(cwd: string): Promise<string> {
 }
 
 /**
- * Every branch name git knows here: local branches (`refs/heads/…`) and remote-tracking ones
- * (`refs/remotes/<remote>/…`, the remote's name stripped; `HEAD` pointers skipped). Remote-tracking
- * refs are as fresh as the last `git fetch --prune`.
+ * A git branch name given on the command line (`--git-branch`), as git names the branch:
+ * `refs/heads/` is stripped; a remote-tracking name (`origin/feat`, `refs/remotes/…`, any
+ * configured remote's prefix) and a name git cannot have (`git check-ref-format --branch`
+ * refuses it: `a..b`, `feat-*`, `--help`, `HEAD`) are usage errors. Works outside a git work
+ * tree too (a CI job that names the branch).
  */
-export async function knownGitBranches(cwd: string): Promise<Set<string>> {
-  await requireWorkTree(cwd, "svc branch cleanup needs the repository's branches");
-  const [refs, remotes] = await Promise.all([git(cwd, ["for-each-ref", "--format=%(refname)", "refs/heads", "refs/remotes"]), git(cwd, ["remote"])]);
-  if (!refs.ok) throw new CliError(CliErrorCode.USAGE, `git for-each-ref failed: ${refs.stderr.trim()}`, { hint: "Check the repository with git status." });
-  const remoteNames = remotes.stdout.split("\n").map((r) => r.trim()).filter((r) => r !== "").sort((a, b) => b.length - a.length);
-  const names = new Set<string>();
-  for (const ref of refs.stdout.split("\n").map((l) => l.trim())) {
-    if (ref.startsWith("refs/heads/")) {
-      names.add(ref.slice("refs/heads/".length));
-      continue;
-    }
-    if (!ref.startsWith("refs/remotes/")) continue;
-    const rest = ref.slice("refs/remotes/".length);
-    const remote = remoteNames.find((r) => rest.startsWith(`${r}/`));
-    const name = remote === undefined ? rest.slice(rest.indexOf("/") + 1) : rest.slice(remote.length + 1);
-    if (name !== "HEAD" && name !== "") names.add(name);
-  }
-  return names;
+export async function checkGitBranchName(cwd: string, given: string, flag: string): Promise<string> {
+  const name = stripHeadsPrefix(given);
+  const issue = gitBranchNameIssue(name, await remoteNames(cwd));
+  const refuse = (why: string): CliError =>
+    new CliError(CliErrorCode.USAGE, `${flag} ${JSON.stringify(shown(given))} ${why}.`, { hint: `Give the branch's own name, as \`git branch\` shows it (for example ${flag} feature/login).` });
+  if (issue !== null) throw refuse(issue);
+  const checked = await git(cwd, ["check-ref-format", "--branch", name]);
+  if (checked.missing) throw gitMissing(`${flag} needs it to check the branch name`);
+  if (!checked.ok || checked.stdout.trim() !== name) throw refuse("is not a name git can give a branch (git check-ref-format --branch refuses it)");
+  return name;
 }
+
+/** The git branches that exist, and where that was learnt. */
+export interface ExistingGitBranches {
+  /** Local branches and every remote's branches, by name. */
+  readonly names: ReadonlySet<string>;
+  /** The remotes that answered (`git ls-remote --heads`); empty when none is configured. */
+  readonly remotes: readonly string[];
+}
+
+/**
+ * Every branch that exists: local branches (`refs/heads/…`) and the branches each configured
+ * remote has now, as `git ls-remote --heads <remote>` lists them. Remote-tracking refs are not
+ * used: a single-branch clone, or a fetch that has not run, would make a live branch look gone.
+ * A remote that cannot answer (offline, no access) is an error: absence that cannot be
+ * confirmed is never assumed. In a repository without remotes the local branches are all there is.
+ */
+export async function existingGitBranches(cwd: string): Promise<ExistingGitBranches> {
+  await requireWorkTree(cwd, "svc branch cleanup needs the repository's branches");
+  const [heads, remotes] = await Promise.all([git(cwd, ["for-each-ref", "--format=%(refname)", "refs/heads"]), remoteNames(cwd)]);
+  if (!heads.ok) throw new CliError(CliErrorCode.GIT_UNAVAILABLE, `git for-each-ref failed: ${shown(heads.stderr.trim())}`, { hint: "Check the repository with git status." });
+  const names = new Set(refNames(heads.stdout));
+  const listed = await Promise.all(remotes.map(async (remote) => ({ remote, run: await git(cwd, ["ls-remote", "--heads", "--", remote]) })));
+  for (const { remote, run } of listed) {
+    if (!run.ok) {
+      throw new CliError(CliErrorCode.GIT_UNAVAILABLE, `Cannot tell which git branches still exist: git ls-remote --heads ${shown(remote)} failed (${shown(run.stderr.trim().split("\n").pop() ?? "")}); nothing was deleted.`, {
+        hint: `Run it where the remote answers (network, credentials), or clean up one preview with --git-branch NAME.`,
+      });
+    }
+    for (const name of refNames(run.stdout.split("\n").map((line) => line.split("\t")[1] ?? "").join("\n"))) names.add(name);
+  }
+  return { names, remotes };
+}
+
+/** Branch names from lines of `refs/heads/<name>`; other lines are skipped. */
+function refNames(lines: string): string[] {
+  return lines
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((ref) => ref.startsWith("refs/heads/"))
+    .map((ref) => ref.slice("refs/heads/".length));
+}
+

@@ -20,6 +20,41 @@ export const DEFAULT_NAME_TEMPLATE = `preview/${GIT_BRANCH_PLACEHOLDER}`;
 /** The platform's longest branch name. */
 const MAX_NAME = 256;
 
+const HEADS = "refs/heads/";
+
+/** A branch name without a leading `refs/heads/` (`refs/heads/feat` → `feat`). */
+export function stripHeadsPrefix(name: string): string {
+  return name.startsWith(HEADS) ? name.slice(HEADS.length) : name;
+}
+
+/**
+ * What is wrong with a git branch name before git itself checks it (`null` when nothing): a ref
+ * other than a branch (`refs/…`), a remote-tracking name (`origin/feat`: the remote's prefix is
+ * not part of the branch's name; `origin` counts even when not configured), or a leading `-`
+ * (git would read it as an option).
+ */
+export function gitBranchNameIssue(name: string, remotes: readonly string[]): string | null {
+  if (name.startsWith("refs/")) return "names a ref that is not a branch (refs/heads/… is the only kind sync maps)";
+  const remote = [...new Set(["origin", ...remotes])].find((r) => name.startsWith(`${r}/`));
+  if (remote !== undefined) return `names a remote-tracking branch of ${remote}; give the branch's own name (${name.slice(remote.length + 1)})`;
+  if (name.startsWith("-")) return "starts with -, which git reads as an option";
+  return null;
+}
+
+/**
+ * The git branch names a recorded sync mark can stand for: the mark without `refs/heads/`, and,
+ * for a mark an older sync wrote with a remote's prefix (`origin/feat`, `refs/remotes/origin/feat`),
+ * the name without it. Cleanup keeps a preview while any of them exists.
+ */
+export function namesOfRecordedBranch(recorded: string, remotes: readonly string[]): string[] {
+  const name = stripHeadsPrefix(recorded);
+  const names = [name];
+  for (const remote of new Set(["origin", ...remotes])) {
+    for (const prefix of [`${remote}/`, `refs/remotes/${remote}/`]) if (name.startsWith(prefix)) names.push(name.slice(prefix.length));
+  }
+  return names;
+}
+
 /**
  * A git branch name as a platform-branch name part: lower case; every run of characters other
  * than `a-z`, `0-9`, `.`, `_`, `-` and `/` becomes one `-`; repeated `/` collapse; leading and

@@ -2,8 +2,8 @@ import type { ApiListedBranch } from "../../api/platform-api.js";
 import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
 import { isPlatformError } from "../../errors/platform-error.js";
 import type { CommandContext } from "../context.js";
-import { knownGitBranches } from "../git.js";
-import { SYNC_ANNOTATION } from "../sync-names.js";
+import { checkGitBranchName, existingGitBranches } from "../git.js";
+import { SYNC_ANNOTATION, namesOfRecordedBranch, stripHeadsPrefix } from "../sync-names.js";
 import type { TargetFlags } from "../target.js";
 import { stringifyDocument } from "../views/json-plan.js";
 import { connect, loadEnv, printEcho } from "./target-setup.js";
@@ -53,22 +53,30 @@ export function cleanupCandidates(branches: readonly ApiListedBranch[], gone: (g
 
 /**
  * `svc branch cleanup`: deletes the platform branches `svc branch sync` made whose git branch no
- * longer exists locally or as a remote-tracking ref (or, with `--git-branch`, the one synced from
- * that branch). Lists them, then asks on a terminal or needs `--yes`; never deletes the default
- * branch, a protected branch or a branch sync did not make. A branch that fails to delete is
- * reported and the rest go on (exit 1).
+ * longer exists, neither locally nor on any remote (asked with `git ls-remote`; a remote that
+ * cannot answer stops the command before anything is deleted), or, with `--git-branch`, the one
+ * synced from that branch. Lists them, then asks on a terminal or needs `--yes`; never deletes
+ * the default branch, a protected branch or a branch sync did not make. A branch that fails to
+ * delete is reported and the rest go on (exit 1).
  */
 export async function runBranchCleanup(ctx: CommandContext, flags: BranchCleanupFlags): Promise<number> {
+  // Git first: a name it refuses, or a remote that cannot answer, stops before any platform call.
+  const only = flags.gitBranch === undefined ? undefined : await checkGitBranchName(ctx.io.cwd, flags.gitBranch, "--git-branch");
+  const existing = only === undefined ? await existingGitBranches(ctx.io.cwd) : undefined;
   const engine = await ctx.engine();
   const origins = loadEnv(ctx, flags);
   const { api, creds } = await connect(ctx, engine, flags, origins);
   const json = flags.json === true;
   const project = await api.getProject({ projectId: creds.projectId.value });
   printEcho(ctx, { project: { id: project.id, name: project.name, label: creds.projectId.label }, api: { host: creds.apiHost.value, label: creds.apiHost.label, insecure: creds.apiHost.insecure }, keyLabel: creds.apiKey.label }, json);
-  const only = flags.gitBranch;
-  const known = only === undefined ? await knownGitBranches(ctx.io.cwd) : undefined;
   const branches = await api.listBranches({ projectId: project.id });
-  const { doomed, kept } = cleanupCandidates(branches, (gitBranch) => (only === undefined ? known?.has(gitBranch) !== true : gitBranch === only));
+  const gone = (recorded: string): boolean =>
+    existing === undefined ? stripHeadsPrefix(recorded) === only : !namesOfRecordedBranch(recorded, existing.remotes).some((name) => existing.names.has(name));
+  const { doomed, kept } = cleanupCandidates(branches, gone);
+  if (existing !== undefined && !json) {
+    const where = existing.remotes.length === 0 ? "the local branches (no git remote is configured)" : `the local branches and ${existing.remotes.map((r) => `remote ${r}`).join(", ")} (git ls-remote)`;
+    ctx.info([`Checked which git branches exist against ${where}.`]);
+  }
   const what = only === undefined ? "whose git branch no longer exists" : `synced from git branch ${only}`;
   const line = (b: SyncedBranch): string => `  ${b.name} (${b.id})  git branch ${b.gitBranch}`;
   if (!json) {

@@ -1,7 +1,7 @@
 import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
 import { readBranchServices, renderFunctionsText } from "../branch-services.js";
 import type { CommandContext } from "../context.js";
-import { currentGitBranch } from "../git.js";
+import { checkGitBranchName, currentGitBranch } from "../git.js";
 import { DEFAULT_NAME_TEMPLATE, SYNC_ANNOTATION, syncBranchName } from "../sync-names.js";
 import { runBranchCreate, type BranchCreateFlags } from "./branch-commands.js";
 
@@ -21,7 +21,7 @@ export interface BranchSyncFlags extends Omit<BranchCreateFlags, "ifExists"> {
  * is refused; one sync did not make is applied to with a warning (cleanup never deletes it).
  */
 export async function runBranchSync(ctx: CommandContext, flags: BranchSyncFlags): Promise<number> {
-  const gitBranch = flags.gitBranch ?? (await currentGitBranch(ctx.io.cwd));
+  const gitBranch = flags.gitBranch === undefined ? await currentGitBranch(ctx.io.cwd) : await checkGitBranchName(ctx.io.cwd, flags.gitBranch, "--git-branch");
   const name = syncBranchName(flags.nameTemplate ?? DEFAULT_NAME_TEMPLATE, gitBranch);
   ctx.info([`Git branch ${gitBranch} -> platform branch ${name}`]);
   return runBranchCreate(ctx, name, { ...flags, ifExists: "apply" }, {

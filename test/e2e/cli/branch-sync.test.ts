@@ -126,6 +126,78 @@ describe("svc branch sync and cleanup in a git repository", () => {
   }, 60_000);
 });
 
+describe("cleanup asks the remote which git branches exist", () => {
+  /** A bare remote holding `main` and `branches`, and a full clone of it to push from. */
+  function remoteWith(branches: readonly string[]): { remote: string; work: string } {
+    const remote = mkdtempSync(join(tmpdir(), "svc-remote-e2e-"));
+    git(remote, "init", "-q", "--bare", "-b", "main");
+    const work = gitProject();
+    git(work, "remote", "add", "origin", remote);
+    for (const name of ["main", ...branches]) git(work, "push", "-q", "origin", `main:refs/heads/${name}`);
+    return { remote, work };
+  }
+
+  it("keeps previews whose branch only the remote has (a --single-branch clone after git fetch --prune), deletes one the remote lost, and refuses when the remote cannot answer", async () => {
+    const { remote, work } = remoteWith(["rt-a", "rt-b"]);
+    const env = emulatorEnv(shared.emu(), undefined);
+    for (const name of ["rt-a", "rt-b"]) expect((await runSvc(["branch", "sync", "--git-branch", name, "--env", ".env.ci"], { cwd: work, env })).code).toBe(0);
+    const ci = mkdtempSync(join(tmpdir(), "svc-ci-e2e-"));
+    git(ci, "clone", "-q", "--single-branch", "--branch", "main", remote, ".");
+    git(ci, "fetch", "-q", "--prune");
+    cpSync(join(work, ".env.ci"), join(ci, ".env.ci"));
+
+    // Other tests' previews (synced from branches this remote never had) may go too; rt-a and rt-b must stay.
+    const deletedBy = async (args: string[]): Promise<string[]> => {
+      const run = await runSvc(["branch", "cleanup", "--yes", "--env", ".env.ci", ...args], { cwd: ci, env });
+      expect(run.code, run.stderr).toBe(0);
+      if (!args.includes("--json")) expect(run.stderr).toContain("Checked which git branches exist against the local branches and remote origin (git ls-remote).");
+      return args.includes("--json") ? (JSON.parse(run.stdout) as { deleted: { name: string }[] }).deleted.map((b) => b.name) : [];
+    };
+    expect(await deletedBy(["--json"])).not.toEqual(expect.arrayContaining(["preview/rt-a"]));
+    expect(await branchNames()).toEqual(expect.arrayContaining(["preview/rt-a", "preview/rt-b"]));
+    await deletedBy([]);
+
+    git(work, "push", "-q", "origin", "--delete", "rt-b");
+    expect(await deletedBy(["--json"])).toEqual(["preview/rt-b"]);
+    expect(await branchNames()).toContain("preview/rt-a");
+    expect(await branchNames()).not.toContain("preview/rt-b");
+
+    git(ci, "remote", "set-url", "origin", join(remote, "gone.git"));
+    const offline = await runSvc(["branch", "cleanup", "--yes", "--env", ".env.ci"], { cwd: ci, env });
+    expect(offline.code).toBe(1);
+    expect(offline.stderr).toContain("error CLI_GIT_UNAVAILABLE: Cannot tell which git branches still exist: git ls-remote --heads origin failed (");
+    expect(offline.stderr).toContain("nothing was deleted");
+    expect(await branchNames()).toContain("preview/rt-a");
+  }, 180_000);
+
+  it.each([
+    ["refs/heads/rt-c", 0, "Git branch rt-c -> platform branch preview/rt-c"],
+    ["origin/rt-c", 1, '--git-branch "origin/rt-c" names a remote-tracking branch of origin; give the branch\'s own name (rt-c).'],
+    ["refs/remotes/origin/rt-c", 1, "names a ref that is not a branch"],
+    ["a..b", 1, '--git-branch "a..b" is not a name git can give a branch'],
+    ["feat-*", 1, '--git-branch "feat-*" is not a name git can give a branch'],
+    ["--help", 1, '--git-branch "--help" starts with -'],
+    ["HEAD", 1, '--git-branch "HEAD" is not a name git can give a branch'],
+  ])("sync --git-branch=%s exits %i", async (name, code, message) => {
+    const { work } = remoteWith(["rt-c"]);
+    const env = emulatorEnv(shared.emu(), undefined);
+    const before = await branchNames();
+
+    const run = await runSvc(["branch", "sync", `--git-branch=${name}`, "--env", ".env.ci"], { cwd: work, env });
+
+    expect(run.code, run.stderr).toBe(code);
+    expect(run.stderr).toContain(message);
+    if (code !== 0) expect(await branchNames()).toEqual(before);
+  }, 90_000);
+
+  it("cleanup --git-branch checks the name the same way, before any platform call", async () => {
+    const run = await runSvc(["branch", "cleanup", "--git-branch", "origin/rt-a", "--yes"], { cwd: gitProject(), env: { SVC_API_HOST: "http://127.0.0.1:9/api/v2", SVC_API_KEY: "k", SVC_PROJECT_ID: "p" } });
+
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('error CLI_USAGE: --git-branch "origin/rt-a" names a remote-tracking branch of origin');
+  });
+});
+
 describe("--write-env on apply and connection-string", () => {
   it("writes the variables after an apply, keeps the other lines, and checks --env-prefix before applying", async () => {
     const dir = gitProject();

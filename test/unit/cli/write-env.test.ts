@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "dotenv";
 import { cleanupCandidates } from "../../../src/cli/commands/branch-cleanup.js";
 import { upsertEnvText } from "../../../src/cli/env-upsert.js";
-import { sanitizeGitBranch, SYNC_ANNOTATION, syncBranchName } from "../../../src/cli/sync-names.js";
+import { gitBranchNameIssue, namesOfRecordedBranch, sanitizeGitBranch, stripHeadsPrefix, SYNC_ANNOTATION, syncBranchName } from "../../../src/cli/sync-names.js";
 import { chooseEnvDatabase, declaredDatabasesOf, functionUrlKey } from "../../../src/cli/write-env.js";
 import type { ApiListedBranch } from "../../../src/api/platform-api.js";
 
@@ -95,6 +95,27 @@ describe("sync branch names", () => {
     expect(b.length).toBe(256);
     expect(a).not.toBe(b);
     expect(a).toMatch(/^preview\/a+-[0-9a-f]{8}$/);
+  });
+});
+
+describe("git branch names given to sync and cleanup", () => {
+  it.each([
+    ["feat/login", null],
+    ["refs/remotes/origin/feat", "names a ref that is not a branch"],
+    ["origin/feat", "names a remote-tracking branch of origin; give the branch's own name (feat)"],
+    ["upstream/feat", "names a remote-tracking branch of upstream"],
+    ["-x", "starts with -"],
+  ])("%j: %s", (name, issue) => {
+    const found = gitBranchNameIssue(name, ["upstream"]);
+    if (issue === null) expect(found).toBeNull();
+    else expect(found).toContain(issue);
+  });
+
+  it("reads a recorded mark as every name it can stand for, so cleanup keeps a preview an older sync marked origin/feat", () => {
+    expect(namesOfRecordedBranch("refs/heads/feat", [])).toEqual(["feat"]);
+    expect(namesOfRecordedBranch("origin/feat", [])).toEqual(["origin/feat", "feat"]);
+    expect(namesOfRecordedBranch("refs/remotes/fork/feat", ["fork"])).toEqual(["refs/remotes/fork/feat", "feat"]);
+    expect(stripHeadsPrefix("refs/heads/refs/heads/x")).toBe("refs/heads/x");
   });
 });
 
