@@ -245,7 +245,8 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option("--port <n>", "the port of --source (default: PORT, else the first free port from 8787)", port)
     .option("--no-branch-env", "give the functions no platform variables from the branch (DATABASE_URL, SVC_*)")
     .option("--trigger <name>", "once the functions serve, send this trigger of svc.ts one invocation", single("--trigger"))
-    .option("--object-key <key>", "the object key a storage trigger's invocation reports (default: <prefix>example.txt)", single("--object-key"));
+    .option("--object-key <key>", "the object key a storage trigger's invocation reports (default: <prefix>example.txt)", single("--object-key"))
+    .option("--allow-external-sources", "serve function sources that resolve outside the policy's directory (default: off, as for deploy)");
   examples(dev, ["svc dev", "svc dev --branch preview/pr-42", "svc dev --env .env.emulator --trigger hourly", "svc dev --source ./functions/hello/index.ts --port 3000 --no-branch-env"]);
   run(dev, (opts) => runDev(ctx, opts as DevFlags));
 

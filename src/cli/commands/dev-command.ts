@@ -5,6 +5,7 @@
  * child; a killed `svc dev` leaves none either (each child exits when its parent goes away).
  */
 import { basename, extname, resolve } from "node:path";
+import { checkSourcesInsideProject } from "../../engine/source-scope.js";
 import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
 import type { BranchTarget, ResolvedFunction, ResolvedTrigger } from "../../model/desired-state.js";
 import type { CommandContext } from "../context.js";
@@ -30,6 +31,8 @@ export interface DevFlags extends TargetFlags, PolicyFlags {
   trigger?: string;
   /** The object key a storage trigger's invocation reports. */
   objectKey?: string;
+  /** `--allow-external-sources`: serve sources that resolve outside the policy's directory, as a deployment would ship them. */
+  allowExternalSources?: boolean;
 }
 
 /** The branch closure's input when no branch is read: the default branch. */
@@ -124,7 +127,11 @@ export async function runDev(ctx: CommandContext, flags: DevFlags): Promise<numb
   const branchTarget = target === undefined ? OFFLINE_TARGET : branchTargetOf(target);
   const resolvePolicy = async (reload: boolean) => {
     const loaded = reload && policy !== undefined ? await loadPolicy(ctx, engine, flags) : policy;
-    return loaded === undefined ? undefined : engine.resolvePolicy(loaded.config, branchTarget);
+    if (loaded === undefined) return undefined;
+    const desired = engine.resolvePolicy(loaded.config, branchTarget);
+    // What runs locally is what deploys: a source a deployment would refuse is refused here too.
+    if (flags.allowExternalSources !== true) await checkSourcesInsideProject(desired);
+    return desired;
   };
   const resolved = await resolvePolicy(false);
   const definitions = resolved?.functions ?? [sourceFunction(ctx.io.cwd, flags.source ?? "")];

@@ -37,10 +37,11 @@ export interface AssignPortsOptions {
   isFree?: (port: number) => Promise<boolean>;
 }
 
-/** The error for a `dev.port` that something else holds. */
-export function portTakenError(slug: string, port: number, by: string): CliError {
-  return new CliError(CliErrorCode.USAGE, `Function ${slug}: port ${port} (its dev.port) is in use by ${by}.`, {
-    hint: `Stop what listens on ${port}, or change functions.${slug}.dev.port in svc.ts.`,
+/** The error for a port (a `dev.port`, or `--port`) that something else holds. */
+export function portTakenError(slug: string, port: number, by: string, from: "dev.port" | "--port" = "dev.port"): CliError {
+  const fix = from === "dev.port" ? `change functions.${slug}.dev.port in svc.ts` : "pass another --port";
+  return new CliError(CliErrorCode.USAGE, `Function ${slug}: port ${port} (${from === "dev.port" ? "its dev.port" : "--port"}) is in use by ${by}.`, {
+    hint: `Stop what listens on ${port}, or ${fix}.`,
     details: { function: slug, port },
   });
 }

@@ -8,7 +8,7 @@ import type { ResolvedFunction } from "../../model/desired-state.js";
 import { functionEnvironment, PLATFORM_ENV, platformEnvironment, type PlatformEnvValues } from "../../rules/function-env.js";
 import { DevFunction, type DevLog } from "./dev-function.js";
 import type { DevOutput } from "./dev-output.js";
-import { assignPorts } from "./dev-ports.js";
+import { assignPorts, isPortFree, portTakenError } from "./dev-ports.js";
 import { DevWatcher } from "./dev-watcher.js";
 
 /** Options of {@link DevSession}. */
@@ -81,6 +81,9 @@ export class DevSession {
     const fixed = this.#options.fixedPorts ?? new Map<string, number>();
     const held = new Set([...this.#functions.values()].map((f) => f.port));
     const requests = definitions.filter((d) => !fixed.has(d.slug)).map((d) => (d.dev?.port === undefined ? { slug: d.slug } : { slug: d.slug, devPort: d.dev.port }));
+    for (const [slug, port] of fixed) {
+      if (definitions.some((d) => d.slug === slug) && !(await isPortFree(port))) throw portTakenError(slug, port, "another process", "--port");
+    }
     const ports = await assignPorts(requests, { held: new Set([...held, ...fixed.values()]) });
     const added = definitions.map((definition) => {
       const port = fixed.get(definition.slug) ?? ports.get(definition.slug) ?? 0;
