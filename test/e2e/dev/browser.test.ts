@@ -43,7 +43,7 @@ describe.skipIf(SKIP_BROWSER)("a function served by svc dev in Chromium", () => 
       const page = await browser.context.newPage();
       await page.goto(`${url}/from-chromium`);
       expect(await page.textContent("#greeting")).toBe("Hello from /from-chromium");
-      await page.waitForFunction(() => document.getElementById("sse")?.textContent === "streamed hello");
+      await page.waitForSelector("#sse:has-text('streamed hello')");
       expect(await page.textContent("#sse")).toBe("streamed hello");
     } finally {
       await browser.close();

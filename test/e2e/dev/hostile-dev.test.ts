@@ -36,12 +36,22 @@ afterAll(() => {
   for (const p of projects) p.remove();
 });
 
+/** A project that `svc dev` must refuse, and what its error says. */
+interface RefusalRow {
+  name: string;
+  files: Record<string, string>;
+  /** [target, link name]: a symlink made in the project. */
+  link?: [string, string];
+  args: string[];
+  says: string[];
+}
+
 describe("svc dev refuses before starting anything", () => {
-  it.each([
+  it.each<RefusalRow>([
     {
       name: "a function env name the platform reserves",
       files: { "svc.ts": policy('api: { name: "A", source: "./fn", env: { SVC_TOKEN: "x", DATABASE_URL: "y" } }'), "fn/index.ts": OK },
-      args: [] as string[],
+      args: [],
       says: ["functions.api.env.SVC_TOKEN", "env name SVC_TOKEN is reserved", "functions.api.env.DATABASE_URL"],
     },
     {
@@ -69,9 +79,9 @@ describe("svc dev refuses before starting anything", () => {
       args: ["--trigger", "nightly\u001b[2J"],
       says: ["svc.ts declares no trigger", "\\u001b[2J", "(it declares: none)"],
     },
-  ])("$name: exit 1, naming the key or port", async ({ files, args, says, ...row }) => {
+  ])("$name: exit 1, naming the key or port", async ({ files, args, says, link }) => {
     const p = project(files);
-    if ("link" in row && row.link !== undefined) symlinkSync(row.link[0] ?? "", join(p.dir, row.link[1] ?? ""));
+    if (link !== undefined) symlinkSync(link[0], join(p.dir, link[1]));
     const dev = startDev(args.map((a) => a.replace("BUSY", String(busyPort))), { cwd: p.dir });
     const { code } = await dev.exited;
     expect(code).toBe(1);
