@@ -52,6 +52,12 @@ function integer(flag: string, value: string): number {
   return Number(value);
 }
 
+function positive(flag: string, value: string): number {
+  const n = integer(flag, value);
+  if (n < 1) throw usageProblem(`${flag}: must be at least 1 ms`);
+  return n;
+}
+
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
 function buildProgram(): Command {
@@ -74,6 +80,8 @@ function buildProgram(): Command {
     .option("--data-dir <dir>", "persist state in DIR: every acknowledged change survives a crash")
     .option("--real-databases", "branches get real PostgreSQL databases and connection_uri connects (default: URIs point at nothing)")
     .option("--legacy-auth <mode>", "legacy auth routes after their removal date: serve or gone (410)", "serve")
+    .option("--function-timeout <ms>", "a deployed function with no response after MS gets a 504 (a trigger delivery fails)", "900000")
+    .option("--function-idle <ms>", "stop a function process after MS without a request", "300000")
     .option("--verbose", "log one line per request on stderr")
     .option("--log-format <format>", "text or json", "text")
     .addHelpText("after", "\nExamples:\n  $ svc emulator\n  $ svc emulator --port 0 --latency 20-80 --faults status=503,rate=0.1\n  $ svc emulator --data-dir .svc-emulator --real-databases\n")
@@ -101,6 +109,8 @@ interface CliFlags {
   dataDir?: string;
   realDatabases?: boolean;
   legacyAuth: string;
+  functionTimeout: string;
+  functionIdle: string;
 }
 
 function toOptions(flags: CliFlags): EmulatorOptions {
@@ -125,6 +135,8 @@ function toOptions(flags: CliFlags): EmulatorOptions {
     ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
     ...(flags.realDatabases === true ? { realDatabases: true } : {}),
     legacyAuthAfterSunset: flags.legacyAuth,
+    // Invocations of deployed functions are the app's own traffic: always one line each on stderr.
+    functions: { timeoutMs: positive("--function-timeout", flags.functionTimeout), idleMs: positive("--function-idle", flags.functionIdle), log: flags.logFormat },
   };
 }
 

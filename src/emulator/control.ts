@@ -53,7 +53,8 @@ export interface EmulatorControl {
   requests(limit?: number): RequestLogEntry[];
   /**
    * Resolves when no operation, deployment or domain activation is in progress (manual clock:
-   * advances it), and background database drops (a purged project's) have finished.
+   * advances it), and background work has finished: database drops (a purged project's) and
+   * trigger deliveries already queued (with their retries).
    */
   settle(options?: { timeoutMs?: number }): Promise<void>;
   /** Starts a system operation that holds the project lock for `ms`. */
@@ -102,6 +103,7 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
   private claimableSource: (() => ClaimableState) | undefined;
   private readonly resetHooks: Array<(previous: World) => Promise<void>> = [];
   private readonly purgeListeners: Array<(project: ProjectRec) => Promise<void>> = [];
+  private readonly worldHooks: Array<(world: World) => void> = [];
   private readonly background = new Set<Promise<void>>();
   private current: World;
   private readonly seed: SeedDocument;
@@ -177,6 +179,7 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
     world.onProjectPurged = (project) => {
       for (const listener of this.purgeListeners) this.inBackground(listener(project));
     };
+    for (const configure of this.worldHooks) configure(world);
     return world;
   }
 
@@ -223,7 +226,17 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
     this.purgeListeners.push(listener);
   }
 
-  /** Tracks background work for `settle()`; a failure is reported on stderr. */
+  /** Applies `configure` to the current world and to every world a reset builds (hooks such as `onObjectCreated`). */
+  configureWorlds(configure: (world: World) => void): void {
+    this.worldHooks.push(configure);
+    configure(this.current);
+  }
+
+  /** Tracks background work (trigger deliveries, database drops) for `settle()`; a failure is reported on stderr. */
+  track(work: Promise<void>): void {
+    this.inBackground(work);
+  }
+
   private inBackground(work: Promise<void>): void {
     const tracked = work.catch((err: unknown) => this.log.notice(`error: ${err instanceof Error ? err.message : String(err)}`)).finally(() => this.background.delete(tracked));
     this.background.add(tracked);

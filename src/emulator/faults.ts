@@ -321,7 +321,15 @@ export class FaultEngine {
   }
 }
 
+/**
+ * Function invocations are matched on `/__functions/<branch id>/<slug><path>`. Only rules whose
+ * `path` starts with that prefix reach them, so a plan written for the API keeps its random
+ * streams and counts however many functions are called.
+ */
+export const INVOCATION_FAULT_PREFIX = "/__functions/";
+
 function matches(rule: FaultRule, method: string, path: string): boolean {
   if (rule.methods !== undefined && !rule.methods.includes(method)) return false;
+  if (path.startsWith(INVOCATION_FAULT_PREFIX) !== (rule.path?.startsWith(INVOCATION_FAULT_PREFIX) ?? false)) return false;
   return rule.path === undefined || matchPathGlob(rule.path, path);
 }

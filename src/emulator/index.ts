@@ -4,6 +4,7 @@
  */
 import { serve, type ServerType } from "@hono/node-server";
 import { existsSync } from "node:fs";
+import { createServer, type RequestListener, type Server, type ServerOptions } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createInstantFeature } from "./claimable/index.js";
@@ -15,6 +16,9 @@ import { mountAdminRoutes } from "./routes/admin.js";
 import { createEmulatorApp } from "./server.js";
 import { isRoutineServerLine } from "./postgres/supervisor.js";
 import { useRealDatabases } from "./real-databases.js";
+import { FunctionsFeature } from "./functions/feature.js";
+import { functionAdminRoutes } from "./functions/routes.js";
+import type { BranchRec, ProjectRec } from "./store/records.js";
 
 export type { EmulatorOptions } from "./options.js";
 export type { EmulatorControl, FaultControl } from "./control.js";
@@ -56,11 +60,42 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
+/** Node's `createServer`, with requests to a function's custom domain (by `Host`) served by the functions' front door before the app sees them. */
+function servingCustomDomains(functions: FunctionsFeature): typeof createServer {
+  const create = (options: ServerOptions, listener: RequestListener): Server =>
+    createServer(options, (req, res) => {
+      if (!functions.claim(req, res)) listener(req, res);
+    });
+  return create as typeof createServer;
+}
+
 /** Starts the emulator; resolves once it listens. Invalid options reject with an error naming the option. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const resolved = resolveEmulatorOptions(options);
   const core = new EmulatorCore(resolved);
-  const app = createEmulatorApp({ rt: core, faults: core.faultEngine, log: core.log, mountAdmin: (a) => mountAdminRoutes(a, core), commit: () => core.commit(), durable: () => core.durable() });
+  const functions = new FunctionsFeature({
+    world: () => core.world,
+    faults: core.faultEngine,
+    limits: resolved.limits,
+    settings: resolved.functions,
+    ...(resolved.dataDir !== undefined ? { dataDir: resolved.dataDir } : {}),
+    notice: (line) => core.notice(line),
+    track: (work) => core.track(work),
+  });
+  core.configureWorlds((world) => {
+    world.invocationUrl = (project, branch, fn) => functions.invocationUrl(project, branch, fn);
+    world.onObjectCreated = (event) => functions.objectCreated(event);
+  });
+  core.onReset(() => functions.sync());
+  const app = createEmulatorApp({
+    rt: core,
+    faults: core.faultEngine,
+    log: core.log,
+    mountAdmin: (a) => mountAdminRoutes(a, core, functionAdminRoutes(() => core.world, functions)),
+    commit: () => core.commit(),
+    durable: () => core.durable(),
+    afterMutation: () => functions.sync(),
+  });
   let origin = "";
   const pgLog = (line: string): void => (isRoutineServerLine(line) ? core.log.detail(line) : core.log.notice(line));
   const instant = createInstantFeature({
@@ -113,7 +148,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   let server: ServerType;
   try {
     server = await new Promise<ServerType>((resolve, reject) => {
-      const s = serve({ fetch: app.fetch, port: resolved.port, hostname: resolved.host }, () => resolve(s));
+      const s = serve({ fetch: app.fetch, port: resolved.port, hostname: resolved.host, createServer: servingCustomDomains(functions) }, () => resolve(s));
       s.once("error", reject);
     });
   } catch (err) {
@@ -130,6 +165,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const host = resolved.host.includes(":") ? `[${resolved.host}]` : resolved.host;
   const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${address.port}`;
   origin = url;
+  const urlHost = url.slice("http://".length, url.lastIndexOf(":"));
+  await functions.start({
+    origin: url,
+    bindAddress: address.address,
+    urlHost,
+    ...(realDatabases !== null ? { realDatabaseUri: (_project: ProjectRec, branch: BranchRec, role: string, database: string, pooled: boolean) => realDatabases.connectionUri(branch, role, database, pooled) } : {}),
+  });
   core.saveBootstrap(
     [`SVC_API_HOST=${url}/api/v2`, `SVC_API_KEY=${core.identity.apiKey}`, `SVC_PROJECT_ID=${core.identity.projectId}`, `SVC_BRANCH_ID=${core.identity.defaultBranchId}`, `SVC_CLAIM_API_HOST=${url}`].join("\n") + "\n",
   );
@@ -159,6 +201,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         });
         if ("closeIdleConnections" in server) server.closeIdleConnections();
       })
+        // Functions stop first: they may hold connections to the databases dropped next.
+        .then(() => functions.close())
         // With a data dir, the databases belong to the persisted records and outlive the process.
         .then(() => realDatabases?.close())
         .then(() => (resolved.dataDir === undefined ? realDatabases?.dropAll() : undefined))

@@ -4,6 +4,8 @@ import { z } from "zod";
 import { ErrorCode, PlatformError } from "../errors/index.js";
 import type { TimeSource } from "./engine/clock.js";
 import { parseFaultPlan, validateFaultRules, type FaultRule } from "./faults.js";
+import type { FunctionsSettings } from "./functions/feature.js";
+import type { InvocationLogSink } from "./functions/invocation-log.js";
 import type { RequestLogSink } from "./request-log.js";
 import { DEFAULT_LIMITS, type EmulatorLimits } from "./runtime.js";
 import { parseSeedDocument, type SeedDocument } from "./seed.js";
@@ -50,6 +52,15 @@ export interface EmulatorOptions {
   realDatabases?: boolean;
   /** Legacy auth routes after their removal date: `serve` or `gone` (410). @default "serve" */
   legacyAuthAfterSunset?: "serve" | "gone";
+  /** How deployed functions run. */
+  functions?: {
+    /** A function process with no request for this long is stopped (ms). @default 300000 */
+    idleMs?: number;
+    /** A function with no response after this long gets a 504; a trigger delivery then fails (ms). @default 900000, the platform's 15 minutes */
+    timeoutMs?: number;
+    /** One line per invocation: off, text or JSON lines on stderr, or a callback. @default "off" */
+    log?: InvocationLogSink;
+  };
 }
 
 /** Options after validation and defaults. */
@@ -73,6 +84,7 @@ export interface ResolvedEmulatorOptions {
   dataDir?: string;
   realDatabases: boolean;
   legacyAuthAfterSunset: "serve" | "gone";
+  functions: FunctionsSettings;
 }
 
 const Ms = z.number().int().min(0);
@@ -96,6 +108,7 @@ const OptionsSchema = z.object({
   dataDir: z.string().min(1).optional(),
   realDatabases: z.boolean().optional(),
   legacyAuthAfterSunset: z.enum(["serve", "gone"]).optional(),
+  functions: z.object({ idleMs: z.number().int().min(1).optional(), timeoutMs: z.number().int().min(1).optional(), log: z.unknown().optional() }).optional(),
 });
 
 function invalidOption(option: string, message: string): PlatformError {
@@ -144,6 +157,8 @@ export function resolveEmulatorOptions(options: EmulatorOptions = {}): ResolvedE
   }
   const log = options.log ?? "off";
   if (!(log === "off" || log === "text" || log === "json" || typeof log === "function")) throw invalidOption("log", 'must be "off", "text", "json" or a function');
+  const functionLog = options.functions?.log ?? "off";
+  if (!(functionLog === "off" || functionLog === "text" || functionLog === "json" || typeof functionLog === "function")) throw invalidOption("functions.log", 'must be "off", "text", "json" or a function');
   return {
     port: o.port ?? 0,
     host: o.host ?? "127.0.0.1",
@@ -163,5 +178,6 @@ export function resolveEmulatorOptions(options: EmulatorOptions = {}): ResolvedE
     ...(o.dataDir !== undefined ? { dataDir: o.dataDir } : {}),
     realDatabases: o.realDatabases ?? false,
     legacyAuthAfterSunset: o.legacyAuthAfterSunset ?? "serve",
+    functions: { idleMs: o.functions?.idleMs ?? 300_000, timeoutMs: o.functions?.timeoutMs ?? 900_000, log: functionLog },
   };
 }

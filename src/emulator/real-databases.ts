@@ -121,6 +121,8 @@ export interface RealDatabases {
   readSchema: SchemaSource;
   /** Connectable hosts of the endpoints of branches with real databases. */
   endpointHosts: EndpointHostSource;
+  /** A connection URI of a branch role and database on the real server (both created when missing). */
+  connectionUri(branch: BranchRec, role: string, database: string, pooled: boolean): Promise<string>;
   /** Stops listening on the endpoint hosts (a stop, with or without a data dir). */
   close(): Promise<void>;
 }
@@ -181,6 +183,7 @@ export function useRealDatabases(app: FetchHandler, world: () => World, backend:
       return exists.length === 0 ? EMPTY_SCHEMA : readSchema((text) => backend.adminQuery(text, [], physical));
     },
     dropAll: () => real.dropAll(),
+    connectionUri: (branch, role, database, pooled) => real.connectionUri(facts(branch), role, database, pooled),
     async dropProjects(projects) {
       // A claimed claimable project's database belongs to the claimable feature, not to a branch.
       for (const project of projects) {

@@ -5,6 +5,7 @@
  * recorded, so a `%0A` in a path cannot forge a log line and a bidi override cannot reorder one.
  */
 import { escapeUnsafeText } from "../rules/visible-text.js";
+import { LogRing, writeToSink, type LogSink } from "./log-ring.js";
 
 /** One request log entry. */
 export interface RequestLogEntry {
@@ -23,9 +24,7 @@ export interface RequestLogEntry {
 }
 
 /** Where log lines go: nowhere, stderr as text or JSON lines, or a callback. */
-export type RequestLogSink = "off" | "text" | "json" | ((entry: RequestLogEntry) => void);
-
-const RING_SIZE = 1000;
+export type RequestLogSink = LogSink<RequestLogEntry>;
 
 /** Formats an entry as the text log line. */
 export function formatLogLine(e: RequestLogEntry): string {
@@ -35,8 +34,7 @@ export function formatLogLine(e: RequestLogEntry): string {
 
 /** The ring buffer and its sink. */
 export class RequestLog {
-  private ring: RequestLogEntry[] = [];
-  private next = 0;
+  private readonly ring = new LogRing<RequestLogEntry>();
 
   constructor(private readonly sink: RequestLogSink = "off") {}
 
@@ -49,18 +47,13 @@ export class RequestLog {
       requestId: escapeUnsafeText(raw.requestId),
       ...(raw.ignored === undefined ? {} : { ignored: raw.ignored.map(escapeUnsafeText) }),
     };
-    if (this.ring.length < RING_SIZE) this.ring.push(entry);
-    else this.ring[this.next] = entry;
-    this.next = (this.next + 1) % RING_SIZE;
-    if (this.sink === "off") return;
-    if (typeof this.sink === "function") this.sink(entry);
-    else process.stderr.write((this.sink === "json" ? JSON.stringify(entry) : formatLogLine(entry)) + "\n");
+    this.ring.push(entry);
+    writeToSink(this.sink, entry, formatLogLine);
   }
 
   /** The most recent entries, oldest first. @default limit 1000 */
-  recent(limit = RING_SIZE): RequestLogEntry[] {
-    const ordered = this.ring.length < RING_SIZE ? [...this.ring] : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
-    return ordered.slice(Math.max(0, ordered.length - limit));
+  recent(limit?: number): RequestLogEntry[] {
+    return this.ring.recent(limit);
   }
 
   /**

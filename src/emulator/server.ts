@@ -51,6 +51,8 @@ export interface ServerParts {
   commit: () => Promise<void>;
   /** Resolves once every applied change is durable; reads wait for it (emulator.md §10). */
   durable?: () => Promise<void>;
+  /** Runs after a successful API mutation, before its answer (running functions follow the records). */
+  afterMutation?: () => Promise<void>;
 }
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -172,7 +174,10 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
         await (multipart ? multipartLimit : jsonLimit)(c, next);
       } else await next();
     } else await next();
-    if (!READ_METHODS.has(method) && c.res.status < 300) await parts.commit();
+    if (!READ_METHODS.has(method) && c.res.status < 300) {
+      await parts.commit();
+      await parts.afterMutation?.();
+    }
   };
   app.use(`${API}/*`, apiMiddleware);
   const commitClaimable: MiddlewareHandler<EmulatorEnv> = async (c, next) => {

@@ -192,7 +192,7 @@ export function functionView(world: World, project: ProjectRec, branch: BranchRe
     slug: f.slug,
     name: f.name,
     created_at: isoTime(f.createdAt),
-    invocation_url: `https://${branch.id}-${f.slug}.fn.${world.proxyHost(project.regionId)}/`,
+    invocation_url: world.invocationUrl(project, branch, f),
     ...(current !== undefined ? { current_deployment: deploymentView(current) } : {}),
     ...(active !== undefined ? { active_deployment: deploymentView(active) } : {}),
   };

@@ -40,8 +40,8 @@ const FaultsBodySchema = z.object({ plan: z.union([z.string(), z.array(FaultRule
 const SystemOperationSchema = z.object({ project_id: z.string(), action: z.string().optional(), duration_ms: z.number().int().min(0) });
 const ResetSchema = z.object({ seed: z.unknown().optional() });
 
-/** Mounts the `/__emulator/*` routes on the app. */
-export function mountAdminRoutes(app: Hono<EmulatorEnv>, control: EmulatorCore): void {
+/** Mounts the `/__emulator/*` routes on the app, with the functions' test routes (`/invocations`, `/triggers/{id}/fire`). */
+export function mountAdminRoutes(app: Hono<EmulatorEnv>, control: EmulatorCore, functions: Hono<EmulatorEnv>): void {
   const r = new Hono<EmulatorEnv>();
   const adminOnly: MiddlewareHandler<EmulatorEnv> = async (c, next) => {
     const token = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
@@ -67,6 +67,8 @@ export function mountAdminRoutes(app: Hono<EmulatorEnv>, control: EmulatorCore):
   r.use("/faults", adminOnly);
   r.use("/requests", adminOnly);
   r.use("/system-operation", adminOnly);
+  r.use("/invocations", adminOnly);
+  r.use("/triggers/*", adminOnly);
 
   r.get("/state", (c) => c.json(control.snapshot({ secrets: c.req.query("secrets") === "true" })));
 
@@ -109,6 +111,7 @@ export function mountAdminRoutes(app: Hono<EmulatorEnv>, control: EmulatorCore):
     return c.json({ operation: operationView(op) });
   });
 
+  r.route("/", functions);
   r.route("/objects", presignedObjectRoutes(control));
   r.route("/auth-transfer", authTransferRoutes(control));
   app.route("/__emulator", r);

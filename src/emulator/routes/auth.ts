@@ -20,6 +20,7 @@ import {
   updateOAuthProvider,
 } from "../engine/auth.js";
 import { isoTime } from "../engine/clock.js";
+import { authUrls } from "../engine/service-urls.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { branchFromPath } from "../http/scope.js";
 import { readJson } from "../http/validate.js";
@@ -27,10 +28,9 @@ import type { EmulatorRuntime } from "../runtime.js";
 import type { AuthRec, BranchRec, ProjectRec } from "../store/records.js";
 import type { World } from "../store/world.js";
 
-function authUrls(world: World, project: ProjectRec, branch: BranchRec, db: string): { base_url: string; jwks_url: string } {
-  const ep = [...project.endpoints.values()].find((e) => e.branchId === branch.id && e.type === "read_write");
-  const host = `${ep?.id ?? branch.id}.auth.${world.proxyHost(project.regionId)}`;
-  return { base_url: `https://${host}/${db}/auth`, jwks_url: `https://${host}/${db}/auth/.well-known/jwks.json` };
+function authUrlFields(world: World, project: ProjectRec, branch: BranchRec, db: string): { base_url: string; jwks_url: string } {
+  const urls = authUrls(world, project, branch, db);
+  return { base_url: urls.baseUrl, jwks_url: urls.jwksUrl };
 }
 
 /** An OAuth provider record -> wire. */
@@ -40,7 +40,7 @@ export function providerView(p: { id: string; type: string; clientId?: string; c
 
 /** The AuthCredentials body of an integration (keys set only for `stack`). */
 export function authCredentialsView(world: World, project: ProjectRec, branch: BranchRec, auth: AuthRec): Record<string, string> {
-  const urls = authUrls(world, project, branch, auth.databaseName);
+  const urls = authUrlFields(world, project, branch, auth.databaseName);
   return {
     auth_provider: auth.provider,
     auth_provider_project_id: auth.providerProjectId,
@@ -78,7 +78,7 @@ export function authRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
       created_at: isoTime(auth.createdAt),
       owned_by: auth.ownedBy,
       ...(auth.transferStatus !== undefined ? { transfer_status: auth.transferStatus } : {}),
-      ...authUrls(rt.world, project, branch, auth.databaseName),
+      ...authUrlFields(rt.world, project, branch, auth.databaseName),
       name: project.name,
     });
   });

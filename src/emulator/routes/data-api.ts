@@ -2,6 +2,7 @@
 import { Hono, type Context } from "hono";
 import { DataApiCreateRequestSchema, DataApiUpdateRequestSchema } from "../../api/wire/index.js";
 import { disableDataApi, effectiveDataApiSettings, enableDataApi, findDataApi, updateDataApiSettings } from "../engine/data-api.js";
+import { dataApiUrl } from "../engine/service-urls.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { notFound } from "../http/errors.js";
 import { branchFromPath } from "../http/scope.js";
@@ -19,10 +20,7 @@ export function dataApiRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
     if (!found.branch.databases.has(db)) throw notFound(`database "${db}" not found on branch ${found.branch.id}`);
     return { ...found, db };
   };
-  const urlOf = (project: ProjectRec, branch: BranchRec, db: string): string => {
-    const ep = [...project.endpoints.values()].find((e) => e.branchId === branch.id && e.type === "read_write");
-    return `https://${ep?.id ?? branch.id}.apirest.${rt.world.proxyHost(project.regionId)}/${db}/rest/v1`;
-  };
+  const urlOf = (project: ProjectRec, branch: BranchRec, db: string): string => dataApiUrl(rt.world, project, branch, db);
 
   r.get(path, (c) => {
     const { project, branch, db } = scope(c);

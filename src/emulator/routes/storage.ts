@@ -8,6 +8,7 @@ import { Hono, type Context } from "hono";
 import { BucketCreateRequestSchema, ObjectListQuerySchema } from "../../api/wire/index.js";
 import { isoTime } from "../engine/clock.js";
 import { createBucket, deleteBucket, findBucket, listBuckets, listObjects, requireLiveProject, storageBranch, type StorageFeature } from "../engine/storage.js";
+import { aiGatewayUrl } from "../engine/service-urls.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { checkBucketName, checkId, visibleProject } from "../http/scope.js";
 import { readJson, readQuery } from "../http/validate.js";
@@ -41,7 +42,7 @@ export function storageRoutes(rt: EmulatorRuntime): Hono<EmulatorEnv> {
 
   r.get(`${base}/ai_gateway`, (c) => {
     const { project, branch } = scope(c, "ai_gateway");
-    return c.json({ enabled: true, base_url: `https://${branch.id}.ai.${rt.world.proxyHost(project.regionId)}` });
+    return c.json({ enabled: true, base_url: aiGatewayUrl(rt.world, project, branch) });
   });
 
   r.get(`${base}/buckets`, (c) => {

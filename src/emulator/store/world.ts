@@ -9,7 +9,7 @@ import { MemoryBlobStore, type BlobStore } from "../persist/blob-store.js";
 import type { EmulatorClock } from "../engine/clock.js";
 import { IdFactory, type RandomSource } from "../engine/random.js";
 import { Scheduler } from "../engine/scheduler.js";
-import type { ApiKeyRec, BranchRec, DomainRec, OrgRec, PlanName, Principal, ProjectRec, ProjectRole, UserRec } from "./records.js";
+import type { ApiKeyRec, BranchRec, DomainRec, FunctionRec, OrgRec, PlanName, Principal, ProjectRec, ProjectRole, UserRec } from "./records.js";
 
 /** Durations of the time-driven transitions, in ms (emulator.md §1.1 `--timings`). */
 export interface EmulatorTimings {
@@ -88,6 +88,11 @@ export class World {
   readonly scheduler = new Scheduler();
   /** Called after a project was purged (its records dropped), e.g. to drop its real databases. */
   onProjectPurged: (project: ProjectRec) => void = () => undefined;
+  /**
+   * The invocation URL of a function. Records alone give the platform's form under
+   * `.emulator.invalid`; a running emulator answers with its front door's URL (a port per function).
+   */
+  invocationUrl: (project: ProjectRec, branch: BranchRec, fn: FunctionRec) => string = (project, branch, fn) => `https://${branch.id}-${fn.slug}.fn.${this.proxyHost(project.regionId)}/`;
   /** Called after an object was created or replaced (an upload through a presigned URL or the S3 endpoint), e.g. to fire storage triggers. */
   onObjectCreated: (event: ObjectCreatedEvent) => void = () => undefined;
   readonly ids: IdFactory;
