@@ -3,7 +3,8 @@ import { CliError, CliErrorCode } from "../errors/cli-errors.js";
 import { LIBRARY_VERSION } from "../version.js";
 import { runApply } from "./commands/apply-command.js";
 import type { ApplyFlags } from "./commands/gated-run.js";
-import { runBranchCreate, runBranchDelete, runConnectionString } from "./commands/branch-commands.js";
+import { runBranchCreate, runBranchDelete } from "./commands/branch-commands.js";
+import { runConnectionString } from "./commands/connection-string-command.js";
 import { runBranchCleanup } from "./commands/branch-cleanup.js";
 import { runBranchSync } from "./commands/branch-sync.js";
 import { addDbCommands } from "./commands/db-command.js";
@@ -230,10 +231,9 @@ export function buildProgram(hooks: ProgramHooks): Command {
   examples(del, ["svc branch delete pr-42 --yes"]);
   run(del, (opts, args) => runBranchDelete(ctx, args[0] ?? "", opts));
 
-  const conn = addTarget(addCommon(branch.command("connection-string").description("print the branch's connection URI (a secret: only on request)")))
-    .option("--env <file>", "load a dotenv file first; repeatable", repeatable)
+  const conn = addPolicy(addTarget(addCommon(branch.command("connection-string").description("print the branch's connection URI (a secret: only on request)"))))
     .option("--pooled", "the pooled host")
-    .option("--database <name>", "the database, when the branch has several", single("--database"))
+    .option("--database <name>", "the database (default: the first the policy declares, else the branch's only one, else neondb)", single("--database"))
     .option("--role <name>", "the role (default: the database owner)", single("--role"))
     .addOption(new Option("--file <path>", "write it to this file (mode 0600) instead of stdout").argParser(single("--file")).conflicts("writeEnv"));
   addWriteEnv(conn);

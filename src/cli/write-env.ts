@@ -4,10 +4,11 @@
  * dotenv file with the writer `svc db` uses. The library never writes files; this module does.
  */
 import { resolve } from "node:path";
-import type { ApiDatabase, PlatformApi } from "../api/platform-api.js";
+import type { PlatformApi } from "../api/platform-api.js";
 import { CliError, CliErrorCode } from "../errors/cli-errors.js";
 import { readEnvFile, withEnvFileLock, writeEnvFileAtomic } from "../instant/env-file.js";
 import { isGitIgnored, notIgnoredWarning } from "../instant/git-ignore.js";
+import { chooseBranchDatabase, type BranchDatabaseChoice } from "./branch-database.js";
 import type { CommandContext } from "./context.js";
 import { upsertEnvText, type EnvEntry } from "./env-upsert.js";
 
@@ -19,18 +20,11 @@ export interface WriteEnvFlags {
   envPrefix?: string;
 }
 
-/** The branch whose variables are written, and how to pick its database. */
-export interface BranchEnvTarget {
+/** The branch whose variables are written, and how to pick its database (`branch-database.ts`). */
+export interface BranchEnvTarget extends Omit<BranchDatabaseChoice, "consequence"> {
   api: PlatformApi;
   projectId: string;
   branchId: string;
-  branchName: string;
-  /** An explicit database (`--database`); must exist. */
-  database?: string;
-  /** An explicit role (`--role`); default: the database's owner. */
-  role?: string;
-  /** Databases the policy declares, in preference order (the first that exists wins). */
-  declaredDatabases?: readonly string[];
 }
 
 /** Writes the variables of a branch; made by {@link prepareEnvWriter} before anything runs. */
@@ -41,50 +35,10 @@ export interface EnvWriter {
 const PREFIX = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The mode of a file `--write-env` wrote, new or existing: only its owner reads the credentials. */
 const ENV_FILE_MODE = 0o600;
-/** The database the platform creates with a project, used when a branch has several. */
-const PLATFORM_DEFAULT_DATABASE = "neondb";
-
-/**
- * The databases a policy declares, in preference order for `--write-env`: the Data API's
- * database first when it is declared, then the others in the order `svc.ts` lists them.
- */
-export function declaredDatabasesOf(config: unknown): string[] {
-  const policy = (typeof config === "object" && config !== null ? config : {}) as { databases?: unknown; dataApi?: unknown };
-  const declared = typeof policy.databases === "object" && policy.databases !== null ? Object.keys(policy.databases) : [];
-  const dataApi = typeof policy.dataApi === "object" && policy.dataApi !== null ? (policy.dataApi as { database?: unknown }).database : undefined;
-  const first = typeof dataApi === "string" && declared.includes(dataApi) ? [dataApi] : [];
-  return [...first, ...declared.filter((name) => !first.includes(name))];
-}
 
 /** `SVC_FUNCTION_<SLUG>_URL`: the slug upper-cased, anything but letters and digits as `_`. */
 export function functionUrlKey(prefix: string, slug: string): string {
   return `${prefix}SVC_FUNCTION_${slug.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_URL`;
-}
-
-/**
- * The database and role the variables point at: `--database` (must exist), else the first
- * declared database that exists, else the branch's only database, else `neondb`; the role is
- * `--role`, else the database's owner. Anything else is a usage error listing the databases.
- */
-export function chooseEnvDatabase(databases: readonly Pick<ApiDatabase, "name" | "owner_name">[], target: Pick<BranchEnvTarget, "branchName" | "database" | "role" | "declaredDatabases">): { database: string; role: string } {
-  const byName = new Map(databases.map((d) => [d.name, d]));
-  const names = databases.map((d) => d.name).join(", ") || "(none)";
-  let chosen: Pick<ApiDatabase, "name" | "owner_name"> | undefined;
-  if (target.database !== undefined) {
-    chosen = byName.get(target.database);
-    if (chosen === undefined) {
-      throw new CliError(CliErrorCode.USAGE, `Branch ${target.branchName} has no database ${target.database} (it has: ${names}); the env file was not written.`, { hint: "Pick one of its databases with --database NAME." });
-    }
-  } else {
-    const declared = (target.declaredDatabases ?? []).find((name) => byName.has(name));
-    chosen = byName.get(declared ?? "") ?? (databases.length === 1 ? databases[0] : byName.get(PLATFORM_DEFAULT_DATABASE));
-  }
-  if (chosen === undefined) {
-    throw new CliError(CliErrorCode.USAGE, `Branch ${target.branchName} has ${databases.length} databases (${names}) and none is declared in svc.ts or named ${PLATFORM_DEFAULT_DATABASE}; the env file was not written.`, {
-      hint: databases.length === 0 ? "Declare a database under `databases` in svc.ts." : "Declare the one to use under `databases` in svc.ts, or use svc branch connection-string --database NAME --write-env FILE.",
-    });
-  }
-  return { database: chosen.name, role: target.role ?? chosen.owner_name };
 }
 
 /**
@@ -108,7 +62,7 @@ export async function prepareEnvWriter(ctx: CommandContext, flags: WriteEnvFlags
     write: async (target) => {
       const { api, projectId, branchId } = target;
       const [databases, functions] = await Promise.all([api.listDatabases({ projectId, branchId }), api.listFunctions({ projectId, branchId })]);
-      const { database, role } = chooseEnvDatabase(databases, target);
+      const { database, role } = chooseBranchDatabase(databases, { ...target, consequence: "the env file was not written" });
       const uri = (pooled: boolean): Promise<string> => api.getConnectionUri({ projectId, branchId, databaseName: database, roleName: role, ...(pooled ? { pooled: true } : {}) });
       const [pooledUri, directUri] = await Promise.all([uri(true), uri(false)]);
       ctx.scrubber.add(pooledUri, directUri, passwordOf(pooledUri), passwordOf(directUri));

@@ -1,7 +1,8 @@
 import { ErrorCode } from "../../errors/codes.js";
 import { PlatformError, isPlatformError } from "../../errors/platform-error.js";
 import type { CommandContext } from "../context.js";
-import { declaredDatabasesOf, prepareEnvWriter } from "../write-env.js";
+import { declaredDatabasesOf } from "../branch-database.js";
+import { prepareEnvWriter } from "../write-env.js";
 import { gateAndExecute, type ApplyFlags, type ExecuteInput } from "./gated-run.js";
 import { computePlan, planAgain, selectionOptions, type PlannedRun } from "./plan-command.js";
 import { runSavedPlanApply } from "./saved-plan-apply.js";

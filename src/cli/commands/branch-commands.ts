@@ -15,7 +15,8 @@ import { renderApplyComplete } from "../views/text-result.js";
 import { applyShownPlan } from "./apply-command.js";
 import { reportFailure, type ApplyFlags } from "./gated-run.js";
 import { computePlan } from "./plan-command.js";
-import { declaredDatabasesOf, prepareEnvWriter, type WriteEnvFlags } from "../write-env.js";
+import { declaredDatabasesOf } from "../branch-database.js";
+import { prepareEnvWriter, type WriteEnvFlags } from "../write-env.js";
 import { connect, echoInfo, loadEnv, loadPolicy, printEcho, viewTarget, type Target } from "./target-setup.js";
 import { bundleCacheOption, engineTuning } from "../engine-tuning.js";
 
@@ -186,63 +187,6 @@ export async function runBranchDelete(ctx: CommandContext, ref: string, flags: B
     ctx.documentPrinted = true;
   } else {
     ctx.out([`Deleted branch ${branch.name} (${branch.id})`]);
-  }
-  return 0;
-}
-
-/** Flags of `svc branch connection-string`. */
-export interface ConnectionStringFlags extends TargetFlags, WriteEnvFlags {
-  pooled?: boolean;
-  file?: string;
-  database?: string;
-  role?: string;
-  env?: string[];
-}
-
-/**
- * `svc branch connection-string` (cli.md §4.9): the one command that outputs a secret. The URI
- * is stdout's only content, or goes to `--file` (atomic, mode 0600); never to errors or logs.
- * With `--write-env FILE`, the branch's variables go to that env file instead.
- */
-export async function runConnectionString(ctx: CommandContext, flags: ConnectionStringFlags): Promise<number> {
-  const envWriter = await prepareEnvWriter(ctx, flags);
-  const engine = await ctx.engine();
-  const origins = loadEnv(ctx, flags);
-  const { api, creds } = await connect(ctx, engine, flags, origins);
-  const project = await api.getProject({ projectId: creds.projectId.value });
-  const { branch, match } = await resolveBranch(api, project.id, creds.branchRef);
-  printEcho(ctx, echoInfo({ api, creds, project, branch, match }, undefined), true);
-  if (envWriter !== undefined) {
-    await envWriter.write({
-      api,
-      projectId: project.id,
-      branchId: branch.id,
-      branchName: branch.name,
-      ...(flags.database === undefined ? {} : { database: flags.database }),
-      ...(flags.role === undefined ? {} : { role: flags.role }),
-    });
-    return 0;
-  }
-  const databases = await api.listDatabases({ projectId: project.id, branchId: branch.id });
-  const database = flags.database === undefined ? (databases.length === 1 ? databases[0] : undefined) : databases.find((d) => d.name === flags.database);
-  if (database === undefined) {
-    const names = databases.map((d) => d.name).join(", ") || "(none)";
-    throw new CliError(CliErrorCode.USAGE, flags.database === undefined ? `Branch ${branch.name} has ${databases.length} databases (${names}).` : `Branch ${branch.name} has no database ${flags.database} (it has: ${names}).`, {
-      hint: "Pick one with --database NAME (and --role NAME if the owner is not the role you want).",
-    });
-  }
-  const uri = await api.getConnectionUri({
-    projectId: project.id,
-    branchId: branch.id,
-    databaseName: database.name,
-    roleName: flags.role ?? database.owner_name,
-    ...(flags.pooled === true ? { pooled: true } : {}),
-  });
-  if (flags.file !== undefined) {
-    writeFileAtomic(resolve(ctx.io.cwd, flags.file), `${uri}\n`, 0o600);
-    ctx.info([`Wrote the connection string of ${branch.name} to ${flags.file} (mode 0600).`]);
-  } else {
-    ctx.outSecret(`${uri}\n`);
   }
   return 0;
 }

@@ -10,7 +10,8 @@ import type { SavedPlan } from "../../v1.js";
 import { resolveBranch } from "../target.js";
 import { changeFields, formatFieldLine, symbolFor } from "../views/plan-fields.js";
 import { gateAndExecute, type ApplyFlags } from "./gated-run.js";
-import { declaredDatabasesOf, type EnvWriter } from "../write-env.js";
+import { declaredDatabasesOf } from "../branch-database.js";
+import type { EnvWriter } from "../write-env.js";
 import { connect, echoInfo, loadEnv, loadPolicy, printEcho, viewTarget, type Target } from "./target-setup.js";
 import { bundleCacheOption, engineTuning } from "../engine-tuning.js";
 

@@ -11,7 +11,8 @@ import { ErrorCode } from "../../errors/codes.js";
 import { isPlatformError } from "../../errors/platform-error.js";
 import type { ResolvedPolicy } from "../../model/desired-state.js";
 import type { PlatformEnvValues } from "../../rules/function-env.js";
-import { chooseEnvDatabase, declaredDatabasesOf, passwordOf } from "../write-env.js";
+import { chooseBranchDatabase, declaredDatabasesOf } from "../branch-database.js";
+import { passwordOf } from "../write-env.js";
 
 /** The branch `svc dev` takes its variables from. */
 export interface DevBranch {
@@ -60,10 +61,10 @@ export async function readBranchEnv(branch: DevBranch, policy: Pick<ResolvedPoli
     const databases = await api.listDatabases(ids);
     let chosen: { database: string; role: string };
     try {
-      chosen = chooseEnvDatabase(databases, { branchName, declaredDatabases });
+      chosen = chooseBranchDatabase(databases, { branchName, declaredDatabases });
     } catch (err) {
       if (!isCliError(err)) throw err;
-      notes.push(`DATABASE_URL and DATABASE_URL_UNPOOLED are not set: ${err.message.replace(/; the env file was not written\.$/, ".")}`);
+      notes.push(`DATABASE_URL and DATABASE_URL_UNPOOLED are not set: ${err.message}`);
       return undefined;
     }
     const uri = (pooled: boolean): Promise<string> => api.getConnectionUri({ ...ids, databaseName: chosen.database, roleName: chosen.role, ...(pooled ? { pooled: true } : {}) });

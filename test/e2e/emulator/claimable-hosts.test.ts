@@ -5,11 +5,11 @@
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { createClaimableDatabase } from "../../../src/instant/index.js";
 import { directUrlOf } from "../../../src/instant/instant-postgres.js";
+import { currentDatabase } from "../../helpers/postgres.js";
 
 const run = promisify(execFile);
 
@@ -22,16 +22,6 @@ const withPoolerAfterFirstLabel = (url: string): string => {
   const [first = "", ...rest] = hostOf(url).split(".");
   return url.replace(hostOf(url), [`${first}-pooler`, ...rest].join("."));
 };
-
-async function whoAmI(url: string): Promise<string> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return String((await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db);
-  } finally {
-    await client.end();
-  }
-}
 
 describe("claimable connection strings", () => {
   let emu: RunningEmulator;
@@ -52,14 +42,14 @@ describe("claimable connection strings", () => {
   it("connect, with pg, pooled and after removing -pooler, which yields the direct connection string", async () => {
     const direct = withoutPooler(record.connection_string);
     expect(direct).toBe(record.emulator.direct_connection_string);
-    expect(await whoAmI(record.connection_string)).toBe(record.emulator.database_name);
-    expect(await whoAmI(direct)).toBe(record.emulator.database_name);
+    expect(await currentDatabase(record.connection_string)).toBe(record.emulator.database_name);
+    expect(await currentDatabase(direct)).toBe(record.emulator.database_name);
   });
 
   it("connect when a tool adds -pooler after the direct host's first label", async () => {
     const pooled = withPoolerAfterFirstLabel(record.emulator.direct_connection_string);
     expect(pooled).toBe(record.connection_string);
-    expect(await whoAmI(pooled)).toBe(record.emulator.database_name);
+    expect(await currentDatabase(pooled)).toBe(record.emulator.database_name);
   });
 
   it("connect with psql too", async (ctx) => {
@@ -79,6 +69,6 @@ describe("claimable connection strings", () => {
     const { emulator: _extension, ...hosted } = raw;
     const derived = directUrlOf(hosted, warnings);
     expect(warnings).toEqual([]);
-    expect(await whoAmI(derived)).toBe(record.emulator.database_name);
+    expect(await currentDatabase(derived)).toBe(record.emulator.database_name);
   });
 });

@@ -3,7 +3,7 @@ import { parse } from "dotenv";
 import { cleanupCandidates } from "../../../src/cli/commands/branch-cleanup.js";
 import { upsertEnvText } from "../../../src/cli/env-upsert.js";
 import { gitBranchNameIssue, namesOfRecordedBranch, sanitizeGitBranch, stripHeadsPrefix, SYNC_ANNOTATION, syncBranchName } from "../../../src/cli/sync-names.js";
-import { chooseEnvDatabase, declaredDatabasesOf, functionUrlKey } from "../../../src/cli/write-env.js";
+import { functionUrlKey } from "../../../src/cli/write-env.js";
 import type { ApiListedBranch } from "../../../src/api/platform-api.js";
 
 const URL_A = "postgresql://app:pw-one@host-pooler/appdb?sslmode=require";
@@ -40,29 +40,7 @@ describe("upsertEnvText", () => {
   });
 });
 
-describe("chooseEnvDatabase", () => {
-  const dbs = [
-    { name: "appdb", owner_name: "app_owner" },
-    { name: "neondb", owner_name: "neondb_owner" },
-  ];
-  it.each([
-    { name: "an explicit database with its owner", databases: dbs, target: { database: "appdb" }, expected: { database: "appdb", role: "app_owner" } },
-    { name: "an explicit role wins over the owner", databases: dbs, target: { database: "appdb", role: "reader" }, expected: { database: "appdb", role: "reader" } },
-    { name: "the first declared database that exists", databases: dbs, target: { declaredDatabases: ["gone", "appdb"] }, expected: { database: "appdb", role: "app_owner" } },
-    { name: "the only database", databases: [dbs[0]!], target: {}, expected: { database: "appdb", role: "app_owner" } },
-    { name: "neondb among several", databases: dbs, target: {}, expected: { database: "neondb", role: "neondb_owner" } },
-  ])("picks $name", ({ databases, target, expected }) => {
-    expect(chooseEnvDatabase(databases, { branchName: "b", ...target })).toEqual(expected);
-  });
-
-  it.each([
-    { name: "a missing explicit database", databases: dbs, target: { database: "nope" }, message: /has no database nope \(it has: appdb, neondb\)/ },
-    { name: "several databases and no way to choose", databases: [dbs[0]!, { name: "other", owner_name: "o" }], target: {}, message: /has 2 databases \(appdb, other\)/ },
-    { name: "no database at all", databases: [], target: {}, message: /has 0 databases \(\(none\)\)/ },
-  ])("refuses $name with a usage error", ({ databases, target, message }) => {
-    expect(() => chooseEnvDatabase(databases, { branchName: "b", ...target })).toThrow(message);
-  });
-
+describe("functionUrlKey", () => {
   it("names function URL variables after the slug", () => {
     expect(functionUrlKey("", "hello")).toBe("SVC_FUNCTION_HELLO_URL");
     expect(functionUrlKey("PV_", "send-mail.v2")).toBe("PV_SVC_FUNCTION_SEND_MAIL_V2_URL");
@@ -142,13 +120,3 @@ describe("cleanupCandidates", () => {
   });
 });
 
-describe("declaredDatabasesOf", () => {
-  it.each([
-    [{}, []],
-    [{ databases: { zeta: { owner: "a" }, alpha: { owner: "a" } } }, ["zeta", "alpha"]],
-    [{ databases: { zeta: { owner: "a" }, api: { owner: "a" } }, dataApi: { database: "api" } }, ["api", "zeta"]],
-    [{ databases: { zeta: { owner: "a" } }, dataApi: { database: "neondb" } }, ["zeta"]],
-  ])("prefers the Data API's declared database, then svc.ts order: %j", (config, expected) => {
-    expect(declaredDatabasesOf(config)).toEqual(expected);
-  });
-});
