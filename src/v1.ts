@@ -179,7 +179,7 @@ export {
   PushConflictError,
   StalePlanError,
 } from "./errors/engine-errors.js";
-export type { BundleFailure, ExternalPackagesFailureReason, PushAbortReason, StalePlanReason } from "./errors/engine-errors.js";
+export type { BundleFailure, ExternalPackagesFailureReason, PushAbortReason, StalePlanDifference, StalePlanReason } from "./errors/engine-errors.js";
 export { PlatformError, isPlatformError } from "./errors/platform-error.js";
 export type { ErrorDetails, PlatformErrorOptions } from "./errors/platform-error.js";
 

@@ -9,6 +9,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readRegularFile } from "./read-guard.js";
 import { dirname, join, resolve } from "node:path";
 import { LIBRARY_VERSION } from "../version.js";
 
@@ -60,7 +61,8 @@ export function createFileHasher(): FileHasher {
   return (path) => {
     let hash = memo.get(path);
     if (hash === undefined) {
-      hash = readFile(path).then(sha256Hex, () => null);
+      // Through the read guard: a cached input replaced by a FIFO or a device is a miss, never a hang.
+      hash = readRegularFile(path).then(sha256Hex, () => null);
       memo.set(path, hash);
     }
     return hash;

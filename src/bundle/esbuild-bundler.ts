@@ -6,9 +6,10 @@
  */
 import { relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { BuildFailure, BuildOptions, Message, Metafile } from "esbuild";
+import type { BuildFailure, BuildOptions, BuildResult, Message, Metafile } from "esbuild";
 import { nativeLoaderHint } from "./external-packages-native.js";
-import { loadEsbuild } from "./lazy-modules.js";
+import { type EsbuildApi, loadEsbuild } from "./lazy-modules.js";
+import { MAX_BUILD_MS, regularFilesOnly } from "./read-guard.js";
 
 /**
  * Defines `require`, `__filename` and `__dirname` for CommonJS code inside the ESM bundle. The
@@ -98,12 +99,12 @@ function batchName(i: number): string {
  */
 export async function runEsbuild(options: RunEsbuildOptions): Promise<EsbuildOutput[]> {
   const esbuild = await loadEsbuild();
+  const what = options.entries.length === 1 ? options.entries[0] : `${options.entries.length} entries`;
   let result;
   try {
-    result = await esbuild.build(esbuildOptions(options));
+    result = await boundedBuild(esbuild, { ...esbuildOptions(options), plugins: [regularFilesOnly()] }, what);
   } catch (err) {
     if (isBuildFailure(err)) {
-      const what = options.entries.length === 1 ? options.entries[0] : `${options.entries.length} entries`;
       const hint = nativeLoaderHint(err.errors.map((m) => m.text));
       throw new Error(`esbuild could not bundle ${what}:\n${formatMessages(err.errors)}${hint === undefined ? "" : `\n    hint: ${hint}`}`, { cause: err });
     }
@@ -129,6 +130,24 @@ export async function runEsbuild(options: RunEsbuildOptions): Promise<EsbuildOut
       inputs: [...reached].map((path) => resolve(options.workingDir, path)).sort(),
     };
   });
+}
+
+/**
+ * One build under {@link MAX_BUILD_MS}: past it the operation fails naming what was bundled
+ * instead of waiting on a pathological import graph (esbuild cannot cancel a `build` call; its
+ * service finishes or is ended with the process).
+ */
+async function boundedBuild(esbuild: EsbuildApi, options: BuildOptions, what: string | undefined): Promise<BuildResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`esbuild did not finish bundling ${what} within ${MAX_BUILD_MS / 1000} s; look for an import of something that never ends`)), MAX_BUILD_MS);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([esbuild.build(options), limit]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

@@ -4,7 +4,7 @@
  * `.git/`, `node_modules/.cache/`) and every key or credential file (`rules/shipped-files.ts`),
  * each exclusion a warning naming it. Symlinks are followed only when they stay inside the source.
  */
-import { lstat, readFile, readdir, realpath, stat } from "node:fs/promises";
+import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { basename, join, relative, sep } from "node:path";
 import type { BundleError } from "../errors/index.js";
 import { excludedEntryReason } from "../rules/shipped-files.js";
@@ -12,6 +12,7 @@ import { escapeUnsafeText } from "../rules/visible-text.js";
 import { ZIP_LIMITS, ZIP_ROOT_ENTRIES, checkZipLimits, describeZipLimitViolation } from "../rules/zip-entries.js";
 import { sourceKind } from "./entry.js";
 import { bundleFailure } from "./failure.js";
+import { UnreadableSourceError, readRegularFile } from "./read-guard.js";
 
 /** The message for a root with TypeScript but no JavaScript entry (policy.md §6.2). */
 export const TYPESCRIPT_ONLY_MESSAGE =
@@ -59,7 +60,7 @@ export async function collectPrebuilt(slug: string, source: string): Promise<Col
   });
   if (violations.length > 0) throw fail(violations.map(describeZipLimitViolation).join("; "), found);
   const files = new Map<string, Uint8Array>();
-  for (const f of found) files.set(f.path, await readFile(f.absolute));
+  for (const f of found) files.set(f.path, await readSource(f.absolute, f.path, fail));
   return { files, warnings: walker.warnings };
 }
 
@@ -79,7 +80,17 @@ async function collectSingleFile(source: string, fail: Fail): Promise<CollectPre
     const limit = { limit: "unzipped-bytes", actual: info.size, max: ZIP_LIMITS.maxUnzippedBytes } as const;
     throw fail(describeZipLimitViolation(limit), [{ path: name, bytes: info.size }]);
   }
-  return { files: new Map([[name, await readFile(source)]]), warnings: [] };
+  return { files: new Map([[name, await readSource(source, name, fail)]]), warnings: [] };
+}
+
+/** Reads one file to ship through the read guard; a refusal fails the function naming the file. */
+async function readSource(absolute: string, path: string, fail: Fail): Promise<Uint8Array> {
+  try {
+    return await readRegularFile(absolute);
+  } catch (err) {
+    if (err instanceof UnreadableSourceError) throw fail(`${escapeUnsafeText(path)}: ${err.message}`);
+    throw err;
+  }
 }
 
 /** Walks a source directory, collecting files and skipping dot-entries and symlink cycles. */
@@ -129,7 +140,8 @@ class PrebuiltWalker {
     let target: string;
     try {
       target = await realpath(absolute);
-    } catch {
+    } catch (err) {
+      if ((err as { code?: unknown }).code === "ELOOP") throw this.fail(`symlink ${escapeUnsafeText(path)} is a loop (it resolves back to itself): remove it or fix its target`);
       throw this.fail(`symlink ${escapeUnsafeText(path)} is dangling (its target does not exist): remove it or fix its target`);
     }
     if (target !== this.root && !target.startsWith(this.root + sep)) {

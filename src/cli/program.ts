@@ -1,3 +1,4 @@
+import { ownRecord } from "../model/own-record.js";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { CliError, CliErrorCode } from "../errors/cli-errors.js";
 import { LIBRARY_VERSION } from "../version.js";
@@ -143,7 +144,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
 
   const run = (cmd: Command, body: (opts: Record<string, unknown>, args: string[]) => Promise<number> | number): Command => {
     return cmd.action(async () => {
-      const opts = cmd.opts<Record<string, unknown>>();
+      const opts = declaredFlags(cmd);
       ctx.setFlags(opts);
       if (opts.json === true) ctx.jsonCommand = cmd.parent?.name() === "branch" ? `branch ${cmd.name()}` : cmd.name();
       setExitCode(await body(opts, cmd.args));
@@ -285,4 +286,18 @@ export function usageError(message: string, usage: string | undefined): CliError
   return new CliError(CliErrorCode.USAGE, message.replace(/^error: /, ""), {
     hint: usage === undefined ? "Run svc --help for the commands and their flags." : `usage: ${usage}`,
   });
+}
+
+/**
+ * The flags of `cmd` as a null-prototype record holding every declared option as its own key
+ * (`undefined` when not given). Flags are read after the policy ran, so an option that was not
+ * given must never be answered by a polluted `Object.prototype`, even in a spread copy.
+ */
+function declaredFlags(cmd: Command): Record<string, unknown> {
+  const out = ownRecord(cmd.opts<Record<string, unknown>>());
+  for (const option of cmd.options) {
+    const key = option.attributeName();
+    if (!Object.hasOwn(out, key)) out[key] = undefined;
+  }
+  return out;
 }

@@ -6,12 +6,11 @@
  */
 import { ConfigValidationError, ErrorCode, isPlatformError, type ConfigIssue, type ConfigValidationContext } from "../errors/index.js";
 import { isRecord } from "./cross-checks.js";
-import { formatPath, issuesFromZod, policyErrorMap } from "./issues.js";
-import { reservedKeyIssues } from "./reserved-keys.js";
+import { formatPath, issuesFromZod, messageOf, policyErrorMap } from "./issues.js";
 import type { BranchClosure } from "./policy-types.js";
 import type { BranchTarget } from "../model/desired-state.js";
 import { branchTuningSchema, type ParsedBranchTuning, type ParsedFunctionTuning } from "./schemas/branch-tuning.js";
-import { messageOf } from "./validate-static.js";
+import { frozenData, snapshotData } from "./snapshot.js";
 import { policyStackLocation } from "./policy-stack-location.js";
 
 /** The validated tuning and where its function overrides came from. */
@@ -36,18 +35,22 @@ export function evaluateBranch(
   declaredSlugs: readonly string[],
   context: ConfigValidationContext,
 ): EvaluatedTuning {
-  const raw = closure === undefined ? {} : callOnce(closure, target, context);
+  const result = closure === undefined ? {} : callOnce(closure, target, context);
+  // The closure's result is read once, like the policy: getters cannot answer twice.
+  const snapshot = snapshotData(result ?? {}, ["branch"]);
+  if (!snapshot.ok) throw new ConfigValidationError(snapshot.issues, context, snapshot.cause);
+  const raw = snapshot.value;
   const issues: ConfigIssue[] = [];
   let parsed: ReturnType<typeof branchTuningSchema.safeParse>;
   try {
-    parsed = branchTuningSchema.safeParse(raw ?? {}, { error: policyErrorMap });
+    parsed = branchTuningSchema.safeParse(raw, { error: policyErrorMap });
     issues.push(...(parsed.success ? [] : issuesFromZod(parsed.error.issues, ["branch"])));
-    issues.push(...homeIssues(raw), ...undeclaredIssues(raw, declaredSlugs), ...reservedKeyIssues(raw, ["branch"]));
+    issues.push(...homeIssues(raw), ...undeclaredIssues(raw, declaredSlugs));
   } catch (err) {
     throw new ConfigValidationError([{ path: "branch", message: `the tuning could not be read: ${messageOf(err)}` }], context, err);
   }
   if (!parsed.success || issues.length > 0) throw new ConfigValidationError(issues, context);
-  const tuning = parsed.data;
+  const tuning = frozenData(parsed.data);
   const fromPreview = tuning.functions === undefined && tuning.preview?.functions !== undefined;
   return {
     tuning,

@@ -7,11 +7,17 @@
  * policy cannot catch), so the library itself guarantees it; no worker or subprocess is needed
  * and only plain synchronous calls are affected. Asynchronous work a policy leaves behind
  * (timers, promises) is not bounded: the loader evaluates synchronously and never waits for it.
+ *
+ * A policy (or a module it imports) that adds a property to `Object.prototype` while it runs
+ * is refused, and the property removed: every object of the process would otherwise answer
+ * for it (`Object.prototype.allowDataLoss = true` would read as an option that was never
+ * given).
  */
 import { createContext, Script } from "node:vm";
 import { ConfigLoadError, ErrorCode, PlatformError } from "../errors/index.js";
 import type { BranchClosure } from "./policy-types.js";
 import { restorePolicyLines } from "./policy-transform.js";
+import { escapeUnsafeText } from "../rules/visible-text.js";
 
 /** Which part of the policy was running. */
 export type EvaluationPhase = "module" | "branch";
@@ -89,6 +95,7 @@ export function runGuarded<T>(evaluate: () => T, options: EvaluationGuardOptions
     attempt = { call: "process.abort()" };
     throw new ExitAttempt("process.abort is not allowed while a policy is evaluated");
   }) as typeof process.abort;
+  const prototypeBefore = new Set(Reflect.ownKeys(Object.prototype));
   let result: T;
   try {
     (context as { run?: () => T }).run = evaluate;
@@ -101,9 +108,26 @@ export function runGuarded<T>(evaluate: () => T, options: EvaluationGuardOptions
     (context as { run?: () => T }).run = undefined;
     process.exit = exit;
     process.abort = abort;
+    const polluted = removeAddedKeys(prototypeBefore);
+    if (polluted.length > 0) throw pollutionError(options, polluted);
   }
   if (attempt !== undefined) throw exitError(options, attempt.call, undefined);
   return result;
+}
+
+/** The keys added to `Object.prototype` since `before`, removed where possible. */
+function removeAddedKeys(before: ReadonlySet<PropertyKey>): string[] {
+  const added = Reflect.ownKeys(Object.prototype).filter((key) => !before.has(key));
+  for (const key of added) Reflect.deleteProperty(Object.prototype, key);
+  return added.map((key) => (typeof key === "symbol" ? key.toString() : JSON.stringify(key)));
+}
+
+function pollutionError(options: EvaluationGuardOptions, keys: readonly string[]): ConfigLoadError {
+  return new ConfigLoadError(
+    `${where(options)} added ${keys.slice(0, 5).map((k) => escapeUnsafeText(k.length > 64 ? `${k.slice(0, 63)}…` : k)).join(", ")} to Object.prototype while being evaluated ` +
+      "(prototype pollution, by the policy or a module it imports); every object would inherit it, so the policy is refused: remove the assignment or the dependency that makes it",
+    { file: options.file ?? null, phase: options.phase, prototypeKeys: [...keys] },
+  );
 }
 
 /** `closure` with every call run by {@link runGuarded} in the `branch` phase. */

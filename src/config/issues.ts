@@ -37,6 +37,18 @@ function unknownKeyMessage(key: string, known: readonly string[]): string {
   return `${JSON.stringify(key)} is not a known key here${hint}`;
 }
 
+/** The message of a thrown value, for wrapping it. */
+export function messageOf(err: unknown): string {
+  try {
+    if (err instanceof Error) return String(err.message);
+    if (typeof err === "object" && err !== null && "message" in err && typeof err.message === "string") return err.message;
+    return String(err);
+  } catch {
+    // A thrown Proxy or an object whose toString throws.
+    return "an error that could not be read";
+  }
+}
+
 /** A short description of a value's type for messages: never the value itself. */
 export function describeType(value: unknown): string {
   if (value === null || value === undefined) return String(value);

@@ -15,6 +15,7 @@ import {
 } from "./load-config-errors.js";
 import { rememberPolicyFile } from "./policy-origin.js";
 import type { PolicyConfig } from "./policy-types.js";
+import { ownRecord } from "../model/own-record.js";
 
 export type { PolicySearchStopReason } from "./find-policy-file.js";
 
@@ -61,7 +62,8 @@ export interface LoadConfigFromFileResult {
  * `evaluationTimeoutMs`, or when the policy calls `process.exit`/`process.abort` (the process
  * never ends: the call throws inside the policy and the load fails naming the file).
  */
-export async function loadConfigFromFile(options: LoadConfigFromFileOptions = {}): Promise<LoadConfigFromFileResult> {
+export async function loadConfigFromFile(given: LoadConfigFromFileOptions = {}): Promise<LoadConfigFromFileResult> {
+  const options: LoadConfigFromFileOptions = ownRecord(given);
   const timeoutMs = checkEvaluationTimeout(options.evaluationTimeoutMs ?? DEFAULT_EVALUATION_TIMEOUT_MS);
   const file = locatePolicyFile(options);
   const exports = await evaluatePolicyModule(file, { timeoutMs });

@@ -7,7 +7,8 @@ import { ConfigValidationError, ErrorCode, PlatformError, type ConfigValidationC
 import { PREVIEW_KEYS } from "./cross-checks.js";
 import { evaluateBranch, type EvaluatedTuning } from "./evaluate-branch.js";
 import { evaluationTimeoutOf, guardedClosure } from "./evaluation-guard.js";
-import { deepFreeze } from "./frozen-copy.js";
+import { frozenData } from "./snapshot.js";
+import { ownRecord } from "../model/own-record.js";
 import type { PolicyConfig } from "./policy-types.js";
 import { policyFileOf } from "./policy-origin.js";
 import { resolveFunctions, sourceIssues, type DeclaredFunctions } from "./resolve-functions.js";
@@ -44,7 +45,8 @@ export interface ResolvePolicyOptions {
  * policy's evaluation limit or calls `process.exit`/`process.abort`.
  * @throws PlatformError (`PLATFORM_INVALID_OPTIONS`) when `baseDir` is not absolute.
  */
-export function resolvePolicy(config: PolicyConfig, target: BranchTarget, options: ResolvePolicyOptions = {}): ResolvedPolicy {
+export function resolvePolicy(config: PolicyConfig, target: BranchTarget, given: ResolvePolicyOptions = {}): ResolvedPolicy {
+  const options: ResolvePolicyOptions = ownRecord(given);
   const file = typeof config === "object" && config !== null ? policyFileOf(config) : undefined;
   const context: ConfigValidationContext = file === undefined ? {} : { file };
   const { parsed } = readStaticPolicy(config, context);
@@ -53,14 +55,14 @@ export function resolvePolicy(config: PolicyConfig, target: BranchTarget, option
   const staticIssues = sourceIssues(declared, baseDir);
   if (staticIssues.length > 0) throw new ConfigValidationError(staticIssues, context);
 
-  const frozenTarget = Object.freeze({ ...target });
+  const frozenTarget = Object.freeze(ownRecord(target) as unknown as BranchTarget);
   const branchContext = { ...context, branchName: frozenTarget.name };
   const closure = parsed.branch === undefined ? undefined : guardedClosure(parsed.branch, { file, timeoutMs: evaluationTimeoutOf(config as object) });
   const evaluated = evaluateBranch(closure, frozenTarget, Object.keys(declared.bySlug), branchContext);
   const resolvedFunctions = resolveFunctions(declared, evaluated, frozenTarget, baseDir);
   if (resolvedFunctions.issues.length > 0) throw new ConfigValidationError(resolvedFunctions.issues, branchContext);
 
-  return deepFreeze({
+  return frozenData({
     target: frozenTarget,
     baseDir,
     auth: isOn(parsed.auth) ? "enabled" : "unmanaged",

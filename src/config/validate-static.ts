@@ -1,17 +1,17 @@
 /**
  * Validation of the static part of a policy (policy.md §2, §3, §13): every issue of the stage
- * with its path, never a raw `ZodError` or `TypeError`. A validated policy is a deeply frozen
- * copy whose parsed form is remembered, so later stages do not validate it again.
+ * with its path, never a raw `ZodError` or `TypeError`. The value is read once into a snapshot
+ * (`snapshot.ts`) and everything after reads the snapshot; a validated policy is that frozen
+ * snapshot, whose parsed form is remembered so later stages do not validate it again.
  */
 import { ConfigValidationError, type ConfigIssue, type ConfigValidationContext } from "../errors/index.js";
-import { crossSectionIssues, isRecord } from "./cross-checks.js";
-import { deepFreeze, frozenCopy } from "./frozen-copy.js";
-import { describeType, issuesFromZod, policyErrorMap } from "./issues.js";
+import { crossSectionIssues } from "./cross-checks.js";
+import { describeType, issuesFromZod, messageOf, policyErrorMap } from "./issues.js";
 import type { PolicyConfig } from "./policy-types.js";
-import { reservedKeyIssues } from "./reserved-keys.js";
 import { policySchema, type ParsedPolicy } from "./schemas/policy.js";
+import { describeExotic, frozenData, snapshotData } from "./snapshot.js";
 
-/** A validated policy: the frozen copy handed to users and its normalised parsed form. */
+/** A validated policy: the frozen snapshot handed to users and its normalised parsed form. */
 export interface StaticPolicy {
   config: PolicyConfig;
   parsed: ParsedPolicy;
@@ -20,8 +20,8 @@ export interface StaticPolicy {
 const parsedByConfig = new WeakMap<object, ParsedPolicy>();
 
 /**
- * Validates the static part of `value` and returns a deeply frozen copy (functions kept by
- * reference) with its parsed form. A value this function returned before is returned as is.
+ * Reads `value` once into a snapshot, validates its static part and returns the snapshot with
+ * its parsed form. A value this function returned before is returned as is.
  *
  * @throws ConfigValidationError listing every issue.
  */
@@ -36,29 +36,48 @@ export function readStaticPolicy(value: unknown, context: ConfigValidationContex
       context,
     );
   }
-  if (!isRecord(value)) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ConfigValidationError(
       [{ path: "", message: `must be an object such as defineConfig({ functions: { … } }) (got ${describeType(value)})` }],
       context,
     );
   }
+  const snapshot = snapshotData(value);
+  if (!snapshot.ok) throw new ConfigValidationError(topLevelHint(value, snapshot.issues), context, snapshot.cause);
+  return validateSnapshot(snapshot.value as Readonly<Record<string, unknown>>, context);
+}
+
+/** A Promise or a Map as the whole policy: say how the module should export it. */
+function topLevelHint(value: object, issues: ConfigIssue[]): ConfigIssue[] {
+  if (issues.length !== 1 || issues[0]?.path !== "") return issues;
+  const what = safeDescribe(value);
+  return [{ path: "", message: `is ${what}, not a policy object: export the policy object itself (await a value before defineConfig; an async function or a Promise is never evaluated as a policy)` }];
+}
+
+function safeDescribe(value: object): string {
   try {
-    return validateRecord(value, context);
-  } catch (err) {
-    if (err instanceof ConfigValidationError) throw err;
-    // A getter or proxy in the policy threw while it was being read.
-    throw new ConfigValidationError([{ path: "", message: `could not be read: ${messageOf(err)}` }], context, err);
+    return describeExotic(value);
+  } catch {
+    return "an unreadable object";
   }
 }
 
-function validateRecord(value: Record<string, unknown>, context: ConfigValidationContext): StaticPolicy {
-  const result = policySchema.safeParse(value, { error: policyErrorMap });
-  const issues = uniqueIssues([...(result.success ? [] : issuesFromZod(result.error.issues)), ...crossSectionIssues(value), ...reservedKeyIssues(value)]);
-  if (!result.success || issues.length > 0) throw new ConfigValidationError(issues, context);
-  const config = frozenCopy(value) as PolicyConfig;
-  const parsed = deepFreeze(result.data);
-  parsedByConfig.set(config, parsed);
-  return { config, parsed };
+function validateSnapshot(snapshot: Readonly<Record<string, unknown>>, context: ConfigValidationContext): StaticPolicy {
+  let parsed: ReturnType<typeof policySchema.safeParse>;
+  let issues: ConfigIssue[];
+  try {
+    parsed = policySchema.safeParse(snapshot, { error: policyErrorMap });
+    issues = uniqueIssues([...(parsed.success ? [] : issuesFromZod(parsed.error.issues)), ...crossSectionIssues(snapshot)]);
+  } catch (err) {
+    // A custom bundler or closure is kept by reference; nothing else can throw here, but a
+    // validation stage never lets an exception escape untyped.
+    throw new ConfigValidationError([{ path: "", message: `could not be validated: ${messageOf(err)}` }], context, err);
+  }
+  if (!parsed.success || issues.length > 0) throw new ConfigValidationError(issues, context);
+  const config = snapshot as PolicyConfig;
+  const data = frozenData(parsed.data);
+  parsedByConfig.set(config, data);
+  return { config, parsed: data };
 }
 
 function uniqueIssues(issues: readonly ConfigIssue[]): ConfigIssue[] {
@@ -69,11 +88,4 @@ function uniqueIssues(issues: readonly ConfigIssue[]): ConfigIssue[] {
     seen.add(key);
     return true;
   });
-}
-
-/** The message of a thrown value, for wrapping it. */
-export function messageOf(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  if (typeof err === "object" && err !== null && "message" in err && typeof err.message === "string") return err.message;
-  return String(err);
 }

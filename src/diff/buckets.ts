@@ -64,7 +64,7 @@ export function pruneBuckets(desired: ResolvedPolicy, live: LiveState, allowData
       });
       continue;
     }
-    const hasObjects = live.bucketHasObjects?.[bucket.name] === true;
+    const hasObjects = live.bucketHasObjects?.get(bucket.name) === true;
     if (hasObjects && !allowDataLoss) {
       sink.conflicts.push({
         kind: "bucket", identifier: bucket.name, field: "*", current: fieldsView(BUCKET_FIELDS, bucket), desired: null, blocking: true, code: "BUCKET_NOT_EMPTY",

@@ -29,7 +29,7 @@ export function diffDatabases(desired: ResolvedPolicy, live: LiveState, sink: Di
       });
       continue;
     }
-    const owner = live.databaseOwners[database.name];
+    const owner = live.databaseOwners.get(database.name);
     const current: DatabaseValues | undefined = owner === undefined ? undefined : { owner };
     const dependsOn = [...existingIds(sink.changes, ["update:branch", "update:compute"]), ...ownerCreate];
     if (current === undefined) {
@@ -60,21 +60,39 @@ export function diffDatabases(desired: ResolvedPolicy, live: LiveState, sink: Di
 }
 
 /**
+ * What uses each database, from the **live** state first (the auth integration and every Data
+ * API the branch has, whatever the policy says about them), then from the policy (the service
+ * database of the auth or Data API it turns on). `"*"` holds users whose database the platform
+ * did not report: they make every database count as used.
+ */
+export function databaseUsers(desired: ResolvedPolicy, live: LiveState): ReadonlyMap<string, readonly string[]> {
+  const users = new Map<string, string[]>();
+  const add = (database: string, user: string): void => {
+    const list = users.get(database) ?? [];
+    if (!list.includes(user)) list.push(user);
+    users.set(database, list);
+  };
+  if (live.auth?.enabled === true) add(live.auth.databaseName ?? "*", "the auth integration on the branch");
+  if (live.dataApi?.enabled === true) add(live.dataApi.database, "the Data API on the branch");
+  for (const database of live.dataApiDatabases ?? []) add(database, "the Data API on the branch");
+  if (desired.auth === "enabled") add(serviceDatabase(desired), "auth in the policy");
+  if (desired.dataApi.state === "enabled") add(desired.dataApi.database, "the Data API in the policy");
+  return users;
+}
+
+/**
  * Undeclared databases: deleted under `prune.databases`, else unmanaged. A delete loses the
  * database's data, so it is destructive and needs `allowDataLoss` (else the blocking
  * `DATABASE_DELETE_NEEDS_DATA_LOSS`). Never deleted: databases the parent branch also has
- * (inherited) and the database auth or the Data API uses (`STILL_REFERENCED`).
+ * (inherited) and any database something uses (`databaseUsers`: the live auth integration or
+ * Data API, or the policy's), a blocking `STILL_REFERENCED` naming the user.
  */
 export function pruneDatabases(desired: ResolvedPolicy, live: LiveState, allowDataLoss: boolean, sink: DiffSink): void {
   if (live.databaseOwners === undefined || !managesDatabases(desired)) return;
   const declared = new Set(desired.databases.map((d) => d.name));
   const parent = new Set(live.parentDatabases ?? []);
-  const service = serviceDatabase(desired);
-  const serviceUsers = [
-    ...(desired.dataApi.state === "enabled" || live.dataApi?.enabled === true ? ["the Data API"] : []),
-    ...(desired.auth === "enabled" || live.auth?.enabled === true ? ["auth"] : []),
-  ];
-  for (const [name, owner] of Object.entries(live.databaseOwners).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  const users = databaseUsers(desired, live);
+  for (const [name, owner] of live.databaseOwners) {
     if (declared.has(name)) continue;
     const address = `database.${name}`;
     if (!desired.prune.databases) {
@@ -85,10 +103,11 @@ export function pruneDatabases(desired: ResolvedPolicy, live: LiveState, allowDa
       sink.unmanaged.push({ address, kind: "database", identifier: name, reason: `database ${name} is inherited from the parent branch; it is never pruned`, inherited: true });
       continue;
     }
-    if (name === service && serviceUsers.length > 0) {
+    const using = [...(users.get(name) ?? []), ...(users.get("*") ?? []).map((user) => `${user} (whose database the platform did not report)`)];
+    if (using.length > 0) {
       sink.conflicts.push({
-        kind: "database", identifier: name, field: "*", current: serviceUsers, desired: null, blocking: true, code: "STILL_REFERENCED",
-        reason: `database ${name} would be pruned but it serves ${serviceUsers.join(" and ")}; declare it under databases`,
+        kind: "database", identifier: name, field: "*", current: using, desired: null, blocking: true, code: "STILL_REFERENCED",
+        reason: `database ${name} would be pruned but it is used by ${using.join(" and ")}; declare it under databases (a database in use is never deleted)`,
       });
       continue;
     }

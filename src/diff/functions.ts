@@ -53,6 +53,15 @@ function envNameFields(fn: ResolvedFunction, liveNames: readonly string[]): stri
 }
 
 /**
+ * Deployed names the policy deletes (declared `""`): removing a setting the branch has is an
+ * override, never an additive change, so a forgotten `--env` file cannot delete a secret unasked.
+ */
+function removedEnvNames(fn: ResolvedFunction, liveNames: readonly string[]): string[] {
+  const live = new Set(liveNames);
+  return Object.entries(fn.env).filter(([name, value]) => value === "" && live.has(name)).map(([name]) => name).sort();
+}
+
+/**
  * Declared names the deployment sends again and the branch already has: the names whose value
  * may change. The platform returns names only, so no plan can tell which of them did.
  */
@@ -66,11 +75,11 @@ function keptEnvNames(fn: ResolvedFunction, liveNames: readonly string[]): strin
 
 /** The compared env of a function: the declared names present on each side (undeclared ones are unmanaged). */
 function comparedEnv(fn: ResolvedFunction, names: readonly string[]): { [key: string]: Json } {
-  return redactedNames(names.filter((name) => name in fn.env));
+  return redactedNames(names.filter((name) => Object.hasOwn(fn.env, name)));
 }
 
-function tagFor(tags: Readonly<Record<string, FunctionTag>>, slug: string): FunctionTag {
-  const tag = tags[slug];
+function tagFor(tags: ReadonlyMap<string, FunctionTag>, slug: string): FunctionTag {
+  const tag = tags.get(slug);
   if (tag === undefined) {
     throw new PlatformError(ErrorCode.INVALID_OPTIONS, `no deployment fingerprint for function "${slug}"; bundle every declared function before diffing`, {
       details: { option: "functionTags", value: slug },
@@ -137,7 +146,7 @@ function compareDeployment(fn: ResolvedFunction, live: LiveFunction, tag: Functi
  * Diffs declared functions: create, redeploy (with or without the archive, §6) and display
  * name; lists deployed env names the policy omits as unmanaged.
  */
-export function diffFunctions(desired: ResolvedPolicy, live: LiveState, tags: Readonly<Record<string, FunctionTag>>, sink: DiffSink): void {
+export function diffFunctions(desired: ResolvedPolicy, live: LiveState, tags: ReadonlyMap<string, FunctionTag>, sink: DiffSink): void {
   const byslug = new Map((live.functions ?? []).map((f) => [f.slug, f]));
   for (const fn of desired.functions) {
     const tag = tagFor(tags, fn.slug);
@@ -164,7 +173,7 @@ export function diffFunctions(desired: ResolvedPolicy, live: LiveState, tags: Re
       continue;
     }
     for (const name of current.envNames) {
-      if (!(name in fn.env)) {
+      if (!Object.hasOwn(fn.env, name)) {
         sink.unmanaged.push({
           address: `${address}.env.${name}`,
           kind: "env",
@@ -177,14 +186,19 @@ export function diffFunctions(desired: ResolvedPolicy, live: LiveState, tags: Re
     const rename = !sameFieldValue(NAME, current.name, fn.name);
     if (!verdict.deploy && !rename) continue;
     const fields = [...verdict.fields, ...(rename ? [NAME.policyKey] : [])];
-    const reasons = [...verdict.reasons, ...(rename ? [`the display name changes from "${current.name}" to "${fn.name}"`] : [])];
+    const removed = verdict.deploy ? removedEnvNames(fn, current.envNames) : [];
+    const reasons = [
+      ...verdict.reasons,
+      ...(rename ? [`the display name changes from "${current.name}" to "${fn.name}"`] : []),
+      ...(removed.length > 0 ? [`it deletes the deployed env ${removed.length === 1 ? "variable" : "variables"} ${removed.join(", ")} (declared ""), an override that needs updateExisting (CLI: --update-existing)`] : []),
+    ];
     const liveTag = current.markers.map(parseMarker).find((m) => m !== undefined);
     sink.changes.push(
       makeChange({
         address,
         kind: "function",
         action: "update",
-        class: "additive",
+        class: removed.length > 0 ? "override" : "additive",
         fields,
         before: { ...liveFields(current), codeTag: liveTag?.codeTag ?? null, env: comparedEnv(fn, current.envNames) },
         after,

@@ -6,7 +6,7 @@ export interface DiffOptions {
   /** The clock, as a parameter: TTL checks compare against it. */
   now: Date;
   /** Fingerprint per declared function slug. */
-  functionTags: Readonly<Record<string, FunctionTag>>;
+  functionTags: ReadonlyMap<string, FunctionTag>;
   /** Permits deleting buckets that hold objects (a destructive change). @default false */
   allowDataLoss: boolean;
   /** Kinds whose read answered feature-unavailable, with the platform's reason. */

@@ -53,7 +53,7 @@ export function pruneRoles(desired: ResolvedPolicy, live: LiveState, sink: DiffS
   const declaredOwner = new Map(desired.databases.map((d) => [d.name, d.owner]));
   // Who owns each database once this plan ran: its declared owner, else the live one unless it is deleted.
   const ownersAfter = new Map<string, string>();
-  for (const [database, owner] of Object.entries(live.databaseOwners ?? {})) {
+  for (const [database, owner] of live.databaseOwners ?? []) {
     if (!planned.has(changeId("delete", `database.${database}`))) ownersAfter.set(database, declaredOwner.get(database) ?? owner);
   }
   for (const d of desired.databases) ownersAfter.set(d.name, d.owner);
@@ -84,7 +84,7 @@ export function pruneRoles(desired: ResolvedPolicy, live: LiveState, sink: DiffS
       });
       continue;
     }
-    const ownedBefore = Object.entries(live.databaseOwners ?? {}).filter(([, owner]) => owner === role.name).map(([database]) => database);
+    const ownedBefore = [...(live.databaseOwners ?? [])].filter(([, owner]) => owner === role.name).map(([database]) => database);
     sink.changes.push(
       makeChange({
         address, kind: "role", action: "delete", class: "override", fields: ["*"],

@@ -2,6 +2,7 @@ import type { LiveState } from "../model/live-state.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { toWire } from "../model/kinds/field.js";
 import { sha256Of } from "./canonical-json.js";
+import { nameRecord } from "../model/own-record.js";
 
 /**
  * The part of the live state the diff compares (engine.md §8.1): deployment ids and build
@@ -21,7 +22,7 @@ export function comparedProjection(live: LiveState): unknown {
     compute: live.compute,
     databases: live.databases,
     roles: live.roles,
-    databaseOwners: live.databaseOwners,
+    databaseOwners: recordOf(live.databaseOwners),
     parentRoles: live.parentRoles,
     parentDatabases: live.parentDatabases,
     auth: live.auth === undefined ? undefined : { enabled: live.auth.enabled },
@@ -37,9 +38,15 @@ export function comparedProjection(live: LiveState): unknown {
     })),
     triggers: live.triggers,
     customDomains: live.customDomains?.map((d) => ({ domain: d.domain, entityType: d.entityType, entityId: d.entityId })),
-    bucketHasObjects: live.bucketHasObjects,
+    bucketHasObjects: recordOf(live.bucketHasObjects),
+    dataApiDatabases: live.dataApiDatabases,
     parentFunctionSlugs: live.parentFunctionSlugs,
   };
+}
+
+/** A map as the canonical JSON object it has always been hashed as (keys sorted there). */
+function recordOf<V>(map: ReadonlyMap<string, V> | undefined): Record<string, V> | undefined {
+  return map === undefined ? undefined : nameRecord(map);
 }
 
 /** `sha256:<hex>` of the canonical JSON of {@link comparedProjection}. */

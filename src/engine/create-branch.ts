@@ -11,7 +11,7 @@ import type { AppliedChange, ConflictReport, EngineWarning, PushResult } from ".
 import type { EngineEvent } from "../model/events.js";
 import { inReadWave, withApiEvents } from "./events.js";
 import type { PlatformApiPolling, PlatformApiTimeouts } from "../api/client-options.js";
-import { type OperationRuntime, prepareRuntime } from "./options.js";
+import { type OperationRuntime, ownOptions, prepareRuntime } from "./options.js";
 import { withMemory } from "./run-archives.js";
 import { bundleAll, preparePlan } from "./prepare-plan.js";
 import { gateAndExecute } from "./push-config.js";
@@ -139,7 +139,8 @@ async function checkTarget(rt: OperationRuntime, desired: ResolvedPolicy, projec
  * `exists: false`, creates the branch with its create-time settings in one call, waits for
  * its operations, then pushes the rest. A failure after creation throws `PartialBranchCreateError`.
  */
-export async function createBranch(config: PolicyConfig, options: CreateBranchOptions): Promise<CreatedBranch> {
+export async function createBranch(config: PolicyConfig, given: CreateBranchOptions): Promise<CreatedBranch> {
+  const options = ownOptions(given);
   if (typeof options.branchName !== "string" || options.branchName.trim() === "") {
     throw new PlatformError(ErrorCode.INVALID_OPTIONS, "createBranch needs branchName: the new branch's name.", { details: { option: "branchName", value: String(options.branchName) } });
   }

@@ -7,7 +7,7 @@ import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
 import type { PushResult } from "../model/plan.js";
 import type { PushConfigOptions } from "./options.js";
-import { prepareRuntime } from "./options.js";
+import { ownOptions, prepareRuntime } from "./options.js";
 import { pushConfig } from "./push-config.js";
 import { globRegExp } from "./select-changes.js";
 
@@ -84,7 +84,8 @@ function asError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
-async function runFleet(config: PolicyConfig, options: FleetOptions, dryRun: boolean): Promise<FleetResult> {
+async function runFleet(config: PolicyConfig, given: FleetOptions, dryRun: boolean): Promise<FleetResult> {
+  const options = ownOptions(given);
   const started = performance.now();
   const budget = options.concurrency ?? 16;
   if (!Number.isInteger(budget) || budget < 1 || budget > 64) {

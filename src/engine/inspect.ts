@@ -6,7 +6,7 @@ import type { PlatformApi } from "../api/platform-api.js";
 import type { ApiDatabase } from "../api/wire-types.js";
 import type { EngineEvent } from "../model/events.js";
 import { inReadWave, withApiEvents } from "./events.js";
-import { prepareRuntime, type ConfigOperationOptions } from "./options.js";
+import { ownOptions, prepareRuntime, type ConfigOperationOptions } from "./options.js";
 import { ErrorCode, isPlatformError } from "../errors/index.js";
 import { buildPulledBranchConfig, type PulledBranchConfig } from "../inspect/pulled-config.js";
 import { compareCodePoints } from "../inspect/normalize.js";
@@ -22,7 +22,8 @@ import { DEFAULT_SERVICE_DATABASE } from "../inspect/read-needs.js";
  * `PLATFORM_INVALID_OPTIONS`, `PLATFORM_BRANCH_NOT_FOUND` (listing `name (id)` of every
  * branch), or the client's errors.
  */
-export async function inspect(options: ConfigOperationOptions): Promise<PulledBranchConfig> {
+export async function inspect(given: ConfigOperationOptions): Promise<PulledBranchConfig> {
+  const options = ownOptions(given);
   const { api, emit } = prepareRuntime("inspect", options);
   return withApiEvents(emit, () => inspectWith(api, options.projectId, options.branchId, emit));
 }

@@ -7,6 +7,7 @@ import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
 import type { EngineEvent } from "../model/events.js";
 import { safeEmitter } from "./events.js";
+import { ownRecord } from "../model/own-record.js";
 import type { PushConfirmContext } from "../apply/gate-plan.js";
 
 /** Address patterns that narrow a plan (`targets` / `exclude` options). */
@@ -122,6 +123,28 @@ export interface OperationRuntime {
 }
 
 const PROJECT_ID = /^[a-z0-9-]{1,60}$/;
+
+/** Option groups that are plain records themselves, copied own-property like their parent. */
+const NESTED_OPTIONS = ["timeouts", "polling"] as const;
+
+/**
+ * The caller's options as a null-prototype copy of their own enumerable properties (and of the
+ * nested `timeouts` and `polling`), read once. Every public operation starts with it, so an
+ * option the caller did not give reads as absent even when `Object.prototype` was polluted
+ * (`Object.prototype.allowDataLoss = true` by a policy or a dependency), and a getter cannot
+ * answer one check and then another. Functions and adapters (`api`, `confirm`, `onEvent`) are
+ * kept by reference.
+ */
+export function ownOptions<T extends object>(options: T): T {
+  if (typeof options !== "object" || options === null) return options;
+  const copy = ownRecord(options);
+  for (const key of NESTED_OPTIONS) {
+    const nested = copy[key];
+    if (typeof nested === "object" && nested !== null) copy[key] = ownRecord(nested);
+  }
+  return copy as T;
+}
+
 
 function invalid(option: string, value: unknown, why: string): never {
   throw new PlatformError(ErrorCode.INVALID_OPTIONS, `Invalid option ${option}: ${why} (got ${JSON.stringify(value) ?? String(value)}).`, {

@@ -10,7 +10,7 @@ import type { EngineWarning } from "../model/plan.js";
 import { inReadWave } from "./events.js";
 import { configTagMatters } from "./function-fingerprint.js";
 import type { OperationRuntime } from "./options.js";
-import { type BaseLiveState, readBaseState, readBucketsHaveObjects, readFeatureState, type UnavailableFeature } from "../inspect/read-live-state.js";
+import { type BaseLiveState, readBaseState, readBucketsHaveObjects, readDataApiDatabases, readFeatureState, type UnavailableFeature } from "../inspect/read-live-state.js";
 import { readNeedsForPolicy } from "../inspect/read-needs.js";
 import type { DiffOptions } from "../diff/plan-types.js";
 import type { PlanSelection } from "../model/plan.js";
@@ -116,10 +116,10 @@ function fingerprintAsReady(rt: OperationRuntime, desired: ResolvedPolicy, live:
     tag.catch(() => undefined); // awaited below; a failed read must not surface as an unhandled rejection first
     tags.set(slug, tag);
   };
-  const all = async (archives: ReadonlyMap<string, FunctionArchive>): Promise<Record<string, FunctionTag>> => {
+  const all = async (archives: ReadonlyMap<string, FunctionArchive>): Promise<ReadonlyMap<string, FunctionTag>> => {
     for (const [slug, archive] of archives) start(slug, archive.zipSha256);
-    const out: Record<string, FunctionTag> = {};
-    await Promise.all([...tags].map(async ([slug, tag]) => (out[slug] = await tag)));
+    const out = new Map<string, FunctionTag>();
+    await Promise.all([...tags].map(async ([slug, tag]) => out.set(slug, await tag)));
     const stats = rt.fingerprints.stats();
     if (rt.fingerprints.mode === "hardened" && stats.derivations > 0) rt.emit({ type: "fingerprints", mode: "hardened", derivations: stats.derivations, ms: Math.round(stats.ms) });
     return out;
@@ -152,13 +152,28 @@ export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput)
   const now = input.now();
   const options = { now, functionTags: tags, allowDataLoss: input.allowDataLoss, unavailable };
   let diff = diffState(desired, live, options);
-  const declaredBuckets = new Set(desired.buckets.map((d) => d.name));
-  const prunedBuckets = desired.prune.buckets ? (live.buckets ?? []).filter((b) => !declaredBuckets.has(b.name)).map((b) => b.name) : [];
-  if (prunedBuckets.length > 0) {
-    live.bucketHasObjects = await inReadWave(rt.emit, 3, () => readBucketsHaveObjects({ ...ref, buckets: prunedBuckets }));
+  const guards = deleteGuardReads(diff);
+  if (guards.buckets.length > 0 || guards.databases.length > 0) {
+    const [hasObjects, dataApiDatabases] = await inReadWave(rt.emit, 3, () => Promise.all([
+      readBucketsHaveObjects({ ...ref, buckets: guards.buckets }),
+      readDataApiDatabases({ ...ref, databases: guards.databases }),
+    ]));
+    if (guards.buckets.length > 0) live.bucketHasObjects = hasObjects;
+    if (guards.databases.length > 0) live.dataApiDatabases = dataApiDatabases;
     diff = diffState(desired, live, options);
   }
   return { ids: input.ids, base, desired, live, diff, archives, warnings: [...diff.warnings, ...parentWarnings, ...bundleWarnings] };
+}
+
+/**
+ * What the deletes of a first diff need read before they can be decided (wave 3): whether each
+ * bucket to delete holds objects, and which databases to delete serve a Data API (a database in
+ * use is never deleted). The diff then runs again with the answers.
+ */
+function deleteGuardReads(diff: DiffResult): { buckets: string[]; databases: string[] } {
+  const deleted = (type: "bucket-delete" | "database-delete"): string[] =>
+    diff.changes.flatMap(({ op }) => (op.type === type ? [op.name] : []));
+  return { buckets: deleted("bucket-delete"), databases: deleted("database-delete") };
 }
 
 /**

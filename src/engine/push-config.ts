@@ -14,7 +14,7 @@ import type { PushResult } from "../model/plan.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
 import { buildResult } from "./build-result.js";
-import { type ApplyOptions, type OperationRuntime, type PlanOptions, type PushConfigOptions, prepareRuntime } from "./options.js";
+import { type ApplyOptions, type OperationRuntime, type PlanOptions, type PushConfigOptions, ownOptions, prepareRuntime } from "./options.js";
 import { type PreparedPlan, preparePlan } from "./prepare-plan.js";
 import type { BaseLiveState } from "../inspect/read-live-state.js";
 import { readSelection, selectPrepared } from "./select-changes.js";
@@ -144,7 +144,8 @@ export function resolverFor(config: PolicyConfig, options: { baseDir?: string; b
  * The engine behind `plan` and `apply` (seed): reads the existing branch, evaluates the policy,
  * bundles every function, plans, gates and (unless `dryRun`) applies.
  */
-export async function pushConfig(config: PolicyConfig, options: PushConfigOptions): Promise<PushResult> {
+export async function pushConfig(config: PolicyConfig, given: PushConfigOptions): Promise<PushResult> {
+  const options = ownOptions(given);
   const rt = prepareRuntime("pushConfig", options);
   const selection = readSelection(options);
   return withApiEvents(rt.emit, async () => {
@@ -180,6 +181,6 @@ export function plan(config: PolicyConfig, options: PlanOptions): Promise<PushRe
  * `PushConflictError` unless `updateExisting` is set.
  */
 export function apply(config: PolicyConfig, options: ApplyOptions): Promise<PushResult> {
-  const { confirm: _confirm, dryRun: _dryRun, ...rest } = options as PushConfigOptions;
+  const { confirm: _confirm, dryRun: _dryRun, ...rest } = ownOptions(options) as PushConfigOptions;
   return pushConfig(config, rest);
 }

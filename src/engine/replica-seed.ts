@@ -60,7 +60,7 @@ export function replicaSeed(live: LiveState, apiKey: string): ReplicaSeed {
     ...(f.current === undefined ? {} : { runtime: f.current.runtime }),
     environment: Object.fromEntries([...f.envNames, ...f.markers].map((name) => [name, REPLICA_ENV_VALUE])),
   }));
-  const hasObjects = live.bucketHasObjects ?? {};
+  const hasObjects = live.bucketHasObjects ?? new Map<string, boolean>();
   const branch: BranchSeed = {
     id: live.branch.id,
     name: live.branch.name,
@@ -74,9 +74,9 @@ export function replicaSeed(live: LiveState, apiKey: string): ReplicaSeed {
     }],
     // Roles and owners as read when the plan manages them; else one stand-in owner.
     roles: live.roles === undefined ? [{ name: REPLICA_OWNER }] : live.roles.map((r) => ({ name: r.name, ...(r.login ? {} : { no_login: true }) })),
-    databases: (live.databases ?? []).map((name) => ({ name, owner_name: live.databaseOwners?.[name] ?? REPLICA_OWNER })),
+    databases: (live.databases ?? []).map((name) => ({ name, owner_name: live.databaseOwners?.get(name) ?? REPLICA_OWNER })),
     buckets: (live.buckets ?? []).map((b) => ({ name: b.name, ...toWire(BUCKET_FIELDS, b) })),
-    objects: Object.entries(hasObjects).filter(([, has]) => has).map(([bucket]) => ({ bucket, key: "replica-object" })),
+    objects: [...hasObjects].filter(([, has]) => has).map(([bucket]) => ({ bucket, key: "replica-object" })),
     functions,
     triggers: (live.triggers ?? []).filter((t) => !t.inherited).map(triggerSeed),
     custom_domains: (live.customDomains ?? []).filter((d) => d.entityType === "function").map((d) => ({ domain: d.domain, function_slug: d.entityId })),

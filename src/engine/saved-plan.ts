@@ -6,10 +6,13 @@ import { PlatformError } from "../errors/platform-error.js";
 import type { Change, ConflictReport, EngineWarning, PlanSummary, PushResult, UnmanagedEntry } from "../model/plan.js";
 import type { PlanVerification } from "../model/plan.js";
 import { LIBRARY_VERSION } from "../version.js";
-import { changesDigestOf, recordedDigest } from "./build-result.js";
+import { buildResult, digestsOf, recordedDigests } from "./build-result.js";
+import { overrideConflicts } from "../apply/gate-plan.js";
+import type { PreparedPlan } from "./prepare-plan.js";
+import { type ComparedPlan, savedPlanDifferences } from "./saved-plan-check.js";
 import type { ApplyOptions } from "./options.js";
 import { withApiEvents } from "./events.js";
-import { prepareRuntime } from "./options.js";
+import { ownOptions, prepareRuntime } from "./options.js";
 import { preparePlan } from "./prepare-plan.js";
 import { gateAndExecute, resolverFor } from "./push-config.js";
 import { type Selection, readSelection, selectPrepared } from "./select-changes.js";
@@ -27,6 +30,11 @@ export interface SavedPlan {
   bundles: Record<string, { zipSha256: string; zipBytes: number }>;
   /** SHA-256 of the internal change list, which includes each scrypt-hardened `configTag`. */
   changesDigest: string;
+  /**
+   * SHA-256 of each internal change, by change id: names the change whose unseen part (an env
+   * value, as its hardened tag) changed since the plan. Absent in plans saved by older versions.
+   */
+  changeDigests?: Record<string, string>;
   changes: Change[];
   conflicts: ConflictReport[];
   unmanaged: UnmanagedEntry[];
@@ -48,8 +56,8 @@ export interface ApplyPlanOptions extends ApplyOptions {
  * `PLATFORM_INVALID_OPTIONS` for an applied result or one not produced by `plan`.
  */
 export function toSavedPlan(result: PushResult, now: Date = new Date()): SavedPlan {
-  const digest = recordedDigest(result);
-  if (!result.dryRun || digest === undefined) {
+  const digests = recordedDigests(result);
+  if (!result.dryRun || digests === undefined) {
     throw new PlatformError(ErrorCode.INVALID_OPTIONS, "toSavedPlan takes the result of plan (a dry run made by this process); run plan and pass its result.", {
       details: { option: "result", value: result.dryRun ? "not produced by plan" : "not a dry run" },
     });
@@ -63,7 +71,8 @@ export function toSavedPlan(result: PushResult, now: Date = new Date()): SavedPl
     branchName: result.branchName,
     stateFingerprint: result.stateFingerprint,
     bundles: result.bundles,
-    changesDigest: digest,
+    changesDigest: digests.changesDigest,
+    changeDigests: { ...digests.changeDigests },
     changes: result.changes,
     conflicts: result.conflicts,
     unmanaged: result.unmanaged,
@@ -74,26 +83,33 @@ export function toSavedPlan(result: PushResult, now: Date = new Date()): SavedPl
   };
 }
 
-function firstBundleMismatch(saved: SavedPlan["bundles"], actual: SavedPlan["bundles"]): { expected: string; actual: string } | undefined {
-  const slugs = [...new Set([...Object.keys(saved), ...Object.keys(actual)])].sort();
+function firstBundleMismatch(saved: unknown, actual: SavedPlan["bundles"]): { expected: string; actual: string } | undefined {
+  const recorded = new Map(Object.entries(typeof saved === "object" && saved !== null ? saved : {}));
+  const slugs = [...new Set([...recorded.keys(), ...Object.keys(actual)])].sort();
   for (const slug of slugs) {
-    const expected = saved[slug]?.zipSha256;
-    const now = actual[slug]?.zipSha256;
-    if (expected !== now) return { expected: `${slug}:${expected ?? "none"}`, actual: `${slug}:${now ?? "none"}` };
+    const entry: unknown = recorded.get(slug);
+    const expected = typeof entry === "object" && entry !== null ? (entry as { zipSha256?: unknown }).zipSha256 : undefined;
+    const now = Object.hasOwn(actual, slug) ? actual[slug]?.zipSha256 : undefined;
+    if (expected !== now) return { expected: `${slug}:${typeof expected === "string" ? expected : "none"}`, actual: `${slug}:${now ?? "none"}` };
   }
   return undefined;
 }
 
 /**
- * Applies a saved plan exactly (engine.md §9): refuses with `StalePlanError` when the format
- * or target differ, the branch changed, a bundle changed, or the recomputed plan differs
- * (ids or digest: an edited env value shows here); then gates like `apply` and executes.
+ * Applies a saved plan exactly (engine.md §9): the target comes from the plan (options naming
+ * another project or branch are refused); the branch is read and the policy planned afresh, and
+ * the plan runs only when the fresh plan equals the saved one in every field a view shows and
+ * in each change's digest (`saved-plan-check.ts`). Anything else is `StalePlanError` listing
+ * the differences in `details.differences` (names, never values); then it gates like `apply`.
  */
-export async function applyPlan(saved: SavedPlan, options: ApplyPlanOptions): Promise<PushResult> {
-  if (saved?.formatVersion !== 1) throw new StalePlanError({ reason: "format", expected: 1, actual: saved?.formatVersion });
+export async function applyPlan(saved: SavedPlan, given: ApplyPlanOptions): Promise<PushResult> {
+  const options = ownOptions(given);
+  const doc: unknown = saved;
+  const formatVersion = typeof doc === "object" && doc !== null ? (doc as { formatVersion?: unknown }).formatVersion : undefined;
+  if (formatVersion !== 1) throw new StalePlanError({ reason: "format", expected: 1, actual: formatVersion });
   const rt = prepareRuntime("applyPlan", options);
   if (saved.projectId !== options.projectId || saved.branchId !== options.branchId) {
-    throw new StalePlanError({ reason: "target", expected: `${saved.projectId}/${saved.branchId}`, actual: `${options.projectId}/${options.branchId}` });
+    throw new StalePlanError({ reason: "target", expected: `${String(saved.projectId)}/${String(saved.branchId)}`, actual: `${options.projectId}/${options.branchId}` });
   }
   const selection = readSelection(saved.selection ?? {});
   return withApiEvents(rt.emit, async () => {
@@ -107,16 +123,15 @@ export async function applyPlan(saved: SavedPlan, options: ApplyPlanOptions): Pr
     });
     const prepared = selectPrepared(full, selection);
     const count = prepared.diff.changes.length;
-    if (prepared.diff.stateFingerprint !== saved.stateFingerprint) {
-      throw new StalePlanError({ reason: "state", expected: saved.stateFingerprint, actual: prepared.diff.stateFingerprint, currentChangeCount: count });
-    }
     const bundles = Object.fromEntries([...prepared.archives].map(([slug, a]) => [slug, { zipSha256: a.zipSha256, zipBytes: a.zipBytes }]));
     const mismatch = firstBundleMismatch(saved.bundles, bundles);
     if (mismatch !== undefined) throw new StalePlanError({ reason: "bundle", ...mismatch });
-    const ids = prepared.diff.changes.map((c) => c.change.id).join(",");
-    const digest = changesDigestOf(prepared.diff.changes);
-    if (ids !== saved.changes.map((c) => c.id).join(",") || digest !== saved.changesDigest) {
-      throw new StalePlanError({ reason: "changes", expected: saved.changesDigest, actual: digest, currentChangeCount: count });
+    const differences = savedPlanDifferences(saved, freshView(prepared, saved));
+    if (prepared.diff.stateFingerprint !== saved.stateFingerprint) {
+      throw new StalePlanError({ reason: "state", expected: saved.stateFingerprint, actual: prepared.diff.stateFingerprint, currentChangeCount: count, differences });
+    }
+    if (differences.length > 0) {
+      throw new StalePlanError({ reason: "changes", expected: saved.changesDigest, actual: digestsOf(prepared.diff.changes).changesDigest, currentChangeCount: count, differences });
     }
     return gateAndExecute(rt, prepared, {
       dryRun: false,
@@ -124,4 +139,17 @@ export async function applyPlan(saved: SavedPlan, options: ApplyPlanOptions): Pr
       allowProtectedBranch: options.allowProtectedBranch ?? false,
     });
   });
+}
+
+/**
+ * The fresh plan as a saved plan would record it: its conflicts as the saved plan's dry run
+ * reported them (blocking ones, plus one `OVERRIDE_NOT_CONFIRMED` per held change when the saved
+ * plan was made without `updateExisting` and lists them).
+ */
+function freshView(prepared: PreparedPlan, saved: SavedPlan): ComparedPlan {
+  const changes = prepared.diff.changes.map((p) => p.change);
+  const listsHeld = Array.isArray(saved.conflicts) && saved.conflicts.some((c) => typeof c === "object" && c !== null && c.code === "OVERRIDE_NOT_CONFIRMED");
+  const held = listsHeld ? overrideConflicts(changes, prepared.base.branch.name) : [];
+  const result = buildResult(prepared, [...prepared.diff.conflicts, ...held], undefined);
+  return { ...result, ...digestsOf(prepared.diff.changes) };
 }

@@ -71,18 +71,26 @@ export class ApplyFailedError extends PlatformError {
 /** Which check of a saved plan failed (engine.md §9). */
 export type StalePlanReason = "format" | "target" | "state" | "bundle" | "changes";
 
+/** One way a saved plan differs from a fresh plan: what (`change bucket.media`) and how, never a value. */
+export interface StalePlanDifference {
+  item: string;
+  what: string;
+}
+
 /** A saved plan no longer matches the branch or the policy (`PLATFORM_STALE_PLAN`). */
 export class StalePlanError extends PlatformError {
   readonly reason: StalePlanReason;
 
-  constructor(options: { reason: StalePlanReason; expected: unknown; actual: unknown; currentChangeCount?: number }) {
-    const { reason, expected, actual, currentChangeCount } = options;
+  constructor(options: { reason: StalePlanReason; expected: unknown; actual: unknown; currentChangeCount?: number; differences?: readonly StalePlanDifference[] }) {
+    const { reason, expected, actual, currentChangeCount, differences = [] } = options;
     const already = currentChangeCount === 0 ? " The branch already matches the policy." : "";
+    const listed = differences.slice(0, 20).map((d) => `\n  - ${d.item}: ${d.what}`).join("");
+    const more = differences.length > 20 ? `\n  … and ${differences.length - 20} more` : "";
     super(
       ErrorCode.STALE_PLAN,
       `The saved plan is stale (${reason} check failed: expected ${String(expected)}, found ${String(actual)}).${already} ` +
-        "Run plan again and apply the new plan.",
-      { details: { reason, expected, actual, currentChangeCount } },
+        `Run plan again and apply the new plan.${differences.length === 0 ? "" : ` What differs now (${differences.length}):`}${listed}${more}`,
+      { details: { reason, expected, actual, currentChangeCount, ...(differences.length === 0 ? {} : { differences: differences.map((d) => ({ item: d.item, what: d.what })) }) } },
     );
     this.reason = reason;
   }

@@ -16,6 +16,7 @@ export {
   PartialBranchCreateError,
   CancelledError,
   type PushAbortReason,
+  type StalePlanDifference,
   type StalePlanReason,
   type BundleFailure,
   type ExternalPackagesFailureReason,

@@ -121,11 +121,11 @@ export function normalizeRoles(roles: readonly ApiRole[]): LiveRole[] {
 }
 
 /** Each database's owner by database name, read through the database descriptor (an owner breaking its rule leaves the database out). */
-export function normalizeDatabaseOwners(databases: readonly ApiDatabase[]): Record<string, string> {
-  const owners: Record<string, string> = {};
-  for (const database of databases) {
+export function normalizeDatabaseOwners(databases: readonly ApiDatabase[]): ReadonlyMap<string, string> {
+  const owners = new Map<string, string>();
+  for (const database of [...databases].sort((a, b) => compareCodePoints(a.name, b.name))) {
     const { owner } = fromWire(DATABASE_FIELDS, database);
-    if (owner !== undefined) owners[database.name] = owner;
+    if (owner !== undefined) owners.set(database.name, owner);
   }
   return owners;
 }

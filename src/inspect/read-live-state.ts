@@ -6,6 +6,7 @@
  */
 import type { ApiBranch } from "../api/wire-types.js";
 import type { PlatformApi } from "../api/platform-api.js";
+import { bucketHasObjects, databaseServesDataApi } from "../api/guard-reads.js";
 import type { BranchTarget } from "../model/desired-state.js";
 import { ErrorCode, PlatformError, isPlatformError } from "../errors/index.js";
 import type { LiveState } from "../model/live-state.js";
@@ -159,15 +160,25 @@ export async function readBucketsHaveObjects(options: {
   projectId: string;
   branchId: string;
   buckets: readonly string[];
-}): Promise<Record<string, boolean>> {
+}): Promise<ReadonlyMap<string, boolean>> {
   const { api, projectId, branchId } = options;
-  const entries = await Promise.all(
-    options.buckets.map(async (bucket) => {
-      const page = await api.listBucketObjects({ projectId, branchId, bucket, limit: 1 });
-      return [bucket, page.objects.length > 0 || page.is_truncated] as const;
-    }),
-  );
-  return Object.fromEntries(entries);
+  const entries = await Promise.all(options.buckets.map(async (bucket) => [bucket, await bucketHasObjects(api, { projectId, branchId, bucket })] as const));
+  return new Map(entries);
+}
+
+/**
+ * Wave 3 (engine only): which of the named databases serve a Data API, read in parallel; a
+ * region without the Data API answers none.
+ */
+export async function readDataApiDatabases(options: {
+  api: PlatformApi;
+  projectId: string;
+  branchId: string;
+  databases: readonly string[];
+}): Promise<string[]> {
+  const { api, projectId, branchId } = options;
+  const served = await Promise.all(options.databases.map((database) => databaseServesDataApi(api, { projectId, branchId, databaseName: database })));
+  return options.databases.filter((_, i) => served[i]).sort(compareCodePoints);
 }
 
 /** Lists the project's branches and builds the `PLATFORM_BRANCH_NOT_FOUND` error for `branchId`. */

@@ -70,7 +70,8 @@ export function readNeedsForPolicy(policy: ResolvedPolicy): ReadNeeds {
   return {
     databases: dataApiManaged || authOn || rolesDatabases,
     dataApiDatabase: dataApiManaged ? (dataApi.state === "enabled" ? dataApi.database : DEFAULT_SERVICE_DATABASE) : null,
-    auth: authOn || policy.authDeclaredOff || builtinDataApi,
+    // Pruning databases reads auth too: the database it lives on is never deleted.
+    auth: authOn || policy.authDeclaredOff || builtinDataApi || prune.databases,
     buckets: policy.buckets.length > 0 || storageTriggers || prune.buckets || listed.buckets,
     functions: policy.functions.length > 0 || prune.functions || listed.functions,
     triggers: policy.triggers.length > 0 || prune.functions || prune.triggers || prune.buckets || listed.triggers,

@@ -33,7 +33,7 @@ export interface LiveState {
   /** Read when the policy manages roles or databases; the platform's passwords are never read. */
   roles?: LiveRole[];
   /** Owner of each database (`kinds/databases.ts`), by name; read with `roles`. */
-  databaseOwners?: Record<string, string>;
+  databaseOwners?: ReadonlyMap<string, string>;
   /** Role and database names on the parent branch; read only when pruning them (inherited detection). */
   parentRoles?: string[];
   parentDatabases?: string[];
@@ -45,8 +45,13 @@ export interface LiveState {
   functions?: LiveFunction[];
   triggers?: LiveTrigger[];
   customDomains?: { domain: string; entityType: string; entityId: string; cnameTarget: string; status?: string }[];
-  /** Only for buckets the plan would delete. */
-  bucketHasObjects?: Record<string, boolean>;
+  /** Whether each bucket holds objects; read only for buckets the plan would delete. */
+  bucketHasObjects?: ReadonlyMap<string, boolean>;
+  /**
+   * Databases that serve a Data API, sorted; read only for databases the plan would delete
+   * (their live dependencies: a database in use is never deleted).
+   */
+  dataApiDatabases?: string[];
   /** Slugs listed on the parent branch; read only when pruning functions (inherited detection). */
   parentFunctionSlugs?: string[];
 }

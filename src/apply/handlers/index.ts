@@ -1,5 +1,6 @@
 import type { PlannedChange } from "../../model/planned-change.js";
 import type { ExecutionContext, HandlerDetails } from "../execution-context.js";
+import { recheckDeleteGuard } from "../delete-guards.js";
 import { applyBranchUpdate, applyComputeUpdate } from "./control-plane.js";
 import { applyDomainCreate, applyDomainDelete, applyDomainReplace } from "./domains.js";
 import { applyFunctionDelete, applyFunctionDeploy } from "./functions.js";
@@ -10,8 +11,16 @@ import { applyRoleCreate, applyRoleDelete } from "./roles.js";
 import { applyDataApiCreate, applyDataApiDelete, applyDataApiUpdate } from "./data-api.js";
 import { applyTriggerCreate, applyTriggerDelete, applyTriggerUpdate } from "./triggers.js";
 
-/** Carries out one planned change against the platform and returns its `AppliedChange.details`. */
-export function applyChange(ctx: ExecutionContext, planned: PlannedChange): Promise<HandlerDetails> {
+/**
+ * Carries out one planned change against the platform and returns its `AppliedChange.details`;
+ * a delete first re-reads its guard (`delete-guards.ts`).
+ */
+export async function applyChange(ctx: ExecutionContext, planned: PlannedChange): Promise<HandlerDetails> {
+  await recheckDeleteGuard(ctx, planned);
+  return dispatch(ctx, planned);
+}
+
+function dispatch(ctx: ExecutionContext, planned: PlannedChange): Promise<HandlerDetails> {
   const { op } = planned;
   const id = planned.change.id;
   switch (op.type) {

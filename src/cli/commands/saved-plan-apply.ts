@@ -7,8 +7,9 @@ import { PlatformError, isPlatformError } from "../../errors/platform-error.js";
 import type { PushResult } from "../../model/plan.js";
 import type { CommandContext } from "../context.js";
 import type { SavedPlan } from "../../v1.js";
-import { resolveBranch } from "../target.js";
-import { changeFields, formatFieldLine, symbolFor } from "../views/plan-fields.js";
+import { resolveBranch, resolveCredentials } from "../target.js";
+import { findUnsafeCharacter } from "../../rules/visible-text.js";
+import type { StalePlanDifference } from "../../errors/engine-errors.js";
 import { gateAndExecute, type ApplyFlags } from "./gated-run.js";
 import { declaredDatabasesOf } from "../branch-database.js";
 import type { EnvWriter } from "../write-env.js";
@@ -34,8 +35,9 @@ export function readSavedPlan(cwd: string, file: string): SavedPlan {
     });
   }
   const ok =
-    typeof doc.projectId === "string" && typeof doc.branchId === "string" && typeof doc.branchName === "string" &&
-    Array.isArray(doc.changes) && Array.isArray(doc.conflicts) && typeof doc.summary === "object";
+    typeof doc.projectId === "string" && /^[a-z0-9-]{1,60}$/.test(doc.projectId) &&
+    typeof doc.branchId === "string" && doc.branchId !== "" && findUnsafeCharacter(doc.branchId) === null &&
+    typeof doc.branchName === "string" && Array.isArray(doc.changes) && Array.isArray(doc.conflicts) && typeof doc.summary === "object";
   if (!ok) throw new CliError(CliErrorCode.PLAN_UNREADABLE, `${file} is not a saved plan: required fields are missing.`, { hint: "Re-run svc config plan --out FILE." });
   return doc as SavedPlan;
 }
@@ -60,29 +62,6 @@ function asResult(saved: SavedPlan): PushResult {
   };
 }
 
-function describeFields(result: PushResult | undefined, id: string): string {
-  const change = result?.changes.find((c) => c.id === id);
-  if (change === undefined) return "no change";
-  const fields = changeFields(change).map(formatFieldLine).map((l) => l.replace(": ", " "));
-  return fields.length === 0 ? change.action : fields.join(", ");
-}
-
-async function staleChangesLines(planned: PushResult, run: () => Promise<PushResult>): Promise<string[]> {
-  let now: PushResult | undefined;
-  try {
-    now = await run();
-  } catch {
-    return [];
-  }
-  const ids = [...new Set([...planned.changes.map((c) => c.id), ...now.changes.map((c) => c.id)])];
-  const differing = ids.filter((id) => describeFields(planned, id) !== describeFields(now, id));
-  return differing.slice(0, 10).map((id) => {
-    const change = planned.changes.find((c) => c.id === id) ?? now?.changes.find((c) => c.id === id);
-    const head = change === undefined ? id : `${symbolFor(change.action)} ${change.address}`;
-    return `${head} (planned: ${describeFields(planned, id)}; now: ${describeFields(now, id)})`;
-  });
-}
-
 /**
  * `svc config apply PLANFILE` (cli.md §7): checks the file's target, renders and gates its
  * changes (a saved plan grants no flag), then `applyPlan` with this run's `--env` files.
@@ -93,17 +72,20 @@ export async function runSavedPlanApply(ctx: CommandContext, file: string, flags
   const name = basename(file);
   const engine = await ctx.engine();
   const origins = loadEnv(ctx, flags);
-  const policy = await loadPolicy(ctx, engine, flags);
-  if (flags.projectId !== undefined && flags.projectId.trim() !== saved.projectId) {
-    throw staleTarget(name, saved, `project ${flags.projectId.trim()}`);
+  // The target comes from the plan; a flag or SVC_* variable naming another one is refused, never ignored.
+  const named = resolveCredentials(flags, ctx.io, origins, { project: false });
+  const namedProject = flags.projectId !== undefined || named.projectId.source !== "default" ? named.projectId : undefined;
+  if (namedProject !== undefined && namedProject.value !== saved.projectId) {
+    throw staleTarget(name, saved, `project ${namedProject.value} (${namedProject.label})`);
   }
+  const policy = await loadPolicy(ctx, engine, flags);
   const { api, creds } = await connect(ctx, engine, { ...flags, projectId: saved.projectId }, origins);
   const fileSourced = { ...creds, projectId: { value: saved.projectId, source: "plan-file" as const, label: name } };
   const project = await api.getProject({ projectId: saved.projectId });
   const { branch } = await resolveBranch(api, saved.projectId, { value: `id:${saved.branchId}`, source: "plan-file", label: name });
-  if (flags.branch !== undefined) {
-    const given = await resolveBranch(api, saved.projectId, { value: flags.branch, source: "flag", label: "--branch" });
-    if (given.branch.id !== saved.branchId) throw staleTarget(name, saved, `${given.branch.name} (${given.branch.id})`);
+  if (named.branchRef !== undefined) {
+    const given = await resolveBranch(api, saved.projectId, named.branchRef);
+    if (given.branch.id !== saved.branchId) throw staleTarget(name, saved, `${given.branch.name} (${given.branch.id}, ${named.branchRef.label})`);
   }
   const target: Target = { api, creds: { ...fileSourced, branchRef: { value: saved.branchId, source: "plan-file", label: name } }, project, branch, match: "id" };
   printEcho(ctx, echoInfo(target, policy), flags.json === true);
@@ -111,7 +93,7 @@ export async function runSavedPlanApply(ctx: CommandContext, file: string, flags
   const planned = asResult(saved);
   const baseOptions = { projectId: saved.projectId, branchId: saved.branchId, api, signal: ctx.signal, ...engineTuning(ctx.io, flags), ...bundleCacheOption(flags, policy.resolvedPath) };
   const alreadyApplied = (): number => {
-    ctx.out([`Nothing to apply: branch ${saved.branchName} already matches ${name} (was it applied already?)`]);
+    ctx.out([`Nothing to apply: branch ${shown(saved.branchName)} already matches ${shown(name)} (was it applied already?)`]);
     return 0;
   };
   // A plan that was applied already is said so before its changes are shown as if they would run.
@@ -136,12 +118,9 @@ export async function runSavedPlanApply(ctx: CommandContext, file: string, flags
     });
   } catch (err) {
     if (!isPlatformError(err, ErrorCode.STALE_PLAN)) throw err;
-    const details = err.details as { reason?: string; currentChangeCount?: number; expected?: unknown; actual?: unknown };
+    const details = err.details as { reason?: string; currentChangeCount?: number; expected?: unknown; actual?: unknown; differences?: StalePlanDifference[] };
     if ((details.reason === "state" || details.reason === "changes") && details.currentChangeCount === 0) return alreadyApplied();
-    const lines =
-      details.reason === "changes"
-        ? await staleChangesLines(planned, () => engine.plan(policy.config, { ...baseOptions, allowDataLoss: true }))
-        : [];
+    const lines = (details.differences ?? []).map((d) => `${d.item}: ${d.what}`);
     throw new PlatformError(ErrorCode.STALE_PLAN, staleMessage(name, saved, details, lines), { details: err.details, cause: err });
   }
 }
@@ -162,11 +141,11 @@ function staleMessage(name: string, saved: SavedPlan, details: { reason?: string
     case "target":
       return `${shown(name)} targets branch ${shown(saved.branchName)} (${shown(saved.branchId)}); this run targets ${shown(String(details.actual))}.`;
     case "state":
-      return `Branch ${shown(saved.branchName)} changed after the plan was made.`;
+      return [`Branch ${shown(saved.branchName)} changed after the plan was made.`, ...(lines.length === 0 ? [] : ["What the plan would do differently now:", ...lines.map((l) => `  - ${shown(l)}`)])].join("\n");
     case "bundle":
       return `A function builds to a different bundle than planned (${short(details.expected)} vs ${short(details.actual)}).`;
     case "changes":
-      return [`The policy now plans differently (${lines.length} changes differ):`, ...lines.map((l) => `  - ${shown(l)}`)].join("\n");
+      return [`${shown(name)} does not match what the branch and the policy plan now (${lines.length} ${lines.length === 1 ? "difference" : "differences"}):`, ...lines.map((l) => `  - ${shown(l)}`)].join("\n");
     default:
       return `${shown(name)} no longer matches the branch or the policy.`;
   }

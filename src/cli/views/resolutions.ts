@@ -11,7 +11,7 @@ const RESOLUTION_BY_CODE: Record<string, string> = {
   TRIGGER_TYPE_CHANGED: "Rename the trigger in svc.ts, or delete it on the branch.",
   DOMAIN_FOREIGN_OWNER: "Release the hostname from its current owner, or remove it from svc.ts.",
   DOMAIN_TARGET_UNDEPLOYED: "Deploy the target function first, or point the hostname at a deployed function.",
-  STILL_REFERENCED: "Also remove the trigger or hostname that uses it, or keep it in svc.ts.",
+  STILL_REFERENCED: "Keep it in svc.ts, or first remove what still uses it (named above).",
   FEATURE_UNAVAILABLE: "Remove this resource from svc.ts for this branch, or use a region or plan that offers it.",
   OVERRIDE_NOT_CONFIRMED: "Apply with --update-existing (or --yes) to override the existing setting.",
 };

@@ -11,7 +11,7 @@ import { type FakePlatform, createFakePlatform, fakeBuildWatcher } from "../../h
 import { NOW, fnWith, liveWith, policyWith, tagWith } from "../../helpers/engine-state.js";
 
 function setup(desired: ResolvedPolicy, live: LiveState, fake: FakePlatform, options: { concurrency?: number; signal?: AbortSignal } = {}) {
-  const tags = Object.fromEntries(desired.functions.map((f) => [f.slug, tagWith("C0DE", "C0F1")]));
+  const tags = new Map(desired.functions.map((f) => [f.slug, tagWith("C0DE", "C0F1")]));
   const planned = diffState(desired, live, { now: NOW, functionTags: tags, allowDataLoss: false }).changes;
   const events: EngineEvent[] = [];
   const request = pLimit(options.concurrency ?? 8);

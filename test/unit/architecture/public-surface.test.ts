@@ -51,7 +51,7 @@ const TYPE_EXPORTS = [
   "PulledCredential", "PushAbortReason", "PushConfigOptions", "PushConfirmContext", "PushResult",
   "RenderablePulledConfig", "ResolvePolicyOptions", "ResolvedDataApi", "ResolvedExternalPackage", "ResolvedFunction",
   "ResolvedFunctionConfig", "ResolvedPolicy", "ResolvedTrigger", "ResourceKind", "SavedPlan",
-  "ScheduleTriggerDef", "SelectionOptions", "StalePlanReason", "StorageTriggerDef", "Toggle", "TriggerDef",
+  "ScheduleTriggerDef", "SelectionOptions", "StalePlanDifference", "StalePlanReason", "StorageTriggerDef", "Toggle", "TriggerDef",
   "TriggerRef", "UnmanagedEntry", "UpdateBranchParams", "UpdateDataApiParams", "UpdateEndpointParams",
   "UpdateFunctionParams", "UpdateTriggerParams", "WaitForOperationsParams",
 ];

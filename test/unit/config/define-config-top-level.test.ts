@@ -106,7 +106,7 @@ describe("defineConfig: the policy object", () => {
     expect(err.details).toMatchObject({ file: "/repo/svc.ts" });
   });
 
-  it("wraps a getter that throws while the policy is read", () => {
+  it("wraps a getter that throws while the policy is read, naming its path", () => {
     const policy = Object.defineProperty({}, "auth", {
       enumerable: true,
       get() {
@@ -114,7 +114,7 @@ describe("defineConfig: the policy object", () => {
       },
     });
     const err = validationErrorOf(() => validatePolicy(policy));
-    expect(err.issues).toEqual([{ path: "", message: "could not be read: boom" }]);
+    expect(err.issues).toEqual([{ path: "auth", message: "could not be read: boom" }]);
     expect(err.cause).toBeInstanceOf(TypeError);
   });
 

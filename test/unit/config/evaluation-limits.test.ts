@@ -46,6 +46,28 @@ describe("evaluation limits", () => {
     expect((err as { details: Record<string, unknown> }).details).toMatchObject({ file, phase });
   });
 
+  it.each([
+    ["a non-enumerable property at the module top level", 'Object.defineProperty(Object.prototype, "allowDataLoss", { value: true, configurable: true });\nexport default {};', "module"],
+    ["an assignment in the branch closure", "export default { branch: () => { (Object.prototype as Record<string, unknown>).updateExisting = true; return {}; } };", "branch"],
+  ])("refuses prototype pollution (%s) naming the property, and removes it", async (_label, svc, phase) => {
+    const { err, file } = await evaluate(svc);
+
+    expect(isPlatformError(err, ErrorCode.CONFIG_LOAD_FAILED)).toBe(true);
+    expect((err as Error).message).toContain(`${file} (${phase === "module" ? "module top level" : "branch closure"}) added "`);
+    expect((err as Error).message).toContain("to Object.prototype");
+    expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain("allowDataLoss");
+    expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain("updateExisting");
+  });
+
+  it("refuses prototype pollution by a module the policy imports", async () => {
+    tree = createTempTree({ ".git/": "", "svc.ts": 'import "./polluter.mjs";\nexport default {};', "polluter.mjs": "Object.prototype.allowDataLoss = true;\n" });
+    const err = await loadConfigFromFile({ cwd: tree.root, stopAt: tree.root }).catch((e: unknown) => e);
+
+    expect(isPlatformError(err, ErrorCode.CONFIG_LOAD_FAILED)).toBe(true);
+    expect((err as Error).message).toContain('added "allowDataLoss" to Object.prototype');
+    expect(({} as Record<string, unknown>).allowDataLoss).toBeUndefined();
+  });
+
   it("keeps process.exit and process.abort working after an evaluation", async () => {
     const { exit, abort } = process;
     await evaluate("process.exit(3);\nexport default {};");

@@ -5,14 +5,15 @@ import type { LiveState, LiveTrigger } from "../../../src/model/live-state.js";
 import { NOW, fnWith, liveFn, liveWith, policyWith, tagWith } from "../../helpers/engine-state.js";
 
 const TAG = tagWith("C0DE", "C0F1");
-const TAGS = { hello: TAG, other: tagWith("0DD0", "C0F1") };
+const OTHER_TAG = tagWith("0DD0", "C0F1");
+const TAGS = new Map([["hello", TAG], ["other", OTHER_TAG]]);
 const plan = (desired: ResolvedPolicy, live: LiveState, allowDataLoss = false) => diffState(desired, live, { now: NOW, functionTags: TAGS, allowDataLoss });
 const PRUNE_ALL = { functions: true, triggers: true, customDomains: true, buckets: true, roles: false, databases: false };
 const schedule = (overrides: Partial<ResolvedTrigger> = {}): ResolvedTrigger =>
   ({ name: "hourly", type: "schedule", function: "hello", cron: "0 * * * *", functionPath: "/", enabled: true, ...overrides }) as ResolvedTrigger;
 const liveTrigger = (overrides: Partial<LiveTrigger> = {}): LiveTrigger =>
   ({ id: "t1", name: "hourly", type: "schedule", function: "hello", functionPath: "/", enabled: true, inherited: false, cron: "0 * * * *", ...overrides });
-const deployed = [liveFn("hello", TAG), liveFn("other", TAGS.other)];
+const deployed = [liveFn("hello", TAG), liveFn("other", OTHER_TAG)];
 const withFunctions = (overrides: Partial<ResolvedPolicy> = {}) => policyWith({ functions: [fnWith("hello"), fnWith("other")], ...overrides });
 
 describe("buckets", () => {
@@ -27,15 +28,15 @@ describe("buckets", () => {
   });
 
   it.each([
-    ["an empty bucket is an override", {}, false, "override"],
-    ["a bucket with objects under allowDataLoss is destructive", { old: true }, true, "destructive"],
+    ["an empty bucket is an override", new Map<string, boolean>(), false, "override"],
+    ["a bucket with objects under allowDataLoss is destructive", new Map([["old", true]]), true, "destructive"],
   ])("prunes: %s", (_label, bucketHasObjects, allowDataLoss, cls) => {
     const result = plan(policyWith({ prune: PRUNE_ALL }), liveWith({ buckets: [{ name: "old", access: "private" }], bucketHasObjects }), allowDataLoss);
     expect(result.changes[0]?.change).toMatchObject({ id: "delete:bucket.old", class: cls });
   });
 
   it("blocks pruning a bucket with objects without allowDataLoss", () => {
-    const result = plan(policyWith({ prune: PRUNE_ALL }), liveWith({ buckets: [{ name: "old", access: "private" }], bucketHasObjects: { old: true } }));
+    const result = plan(policyWith({ prune: PRUNE_ALL }), liveWith({ buckets: [{ name: "old", access: "private" }], bucketHasObjects: new Map([["old", true]]) }));
     expect(result.conflicts).toMatchObject([{ code: "BUCKET_NOT_EMPTY" }]);
     expect(result.changes).toEqual([]);
   });
@@ -131,7 +132,7 @@ describe("custom domains", () => {
 
   it("blocks a retarget to a function that never deployed successfully", () => {
     const live = liveWith({
-      functions: [liveFn("hello", TAG), liveFn("other", TAGS.other, { active: undefined })],
+      functions: [liveFn("hello", TAG), liveFn("other", OTHER_TAG, { active: undefined })],
       customDomains: [{ domain: "a.example.com", entityType: "function", entityId: "hello", cnameTarget: "edge.test" }],
     });
     expect(plan(domained("other"), live).conflicts).toMatchObject([{ code: "DOMAIN_TARGET_UNDEPLOYED" }]);
@@ -185,7 +186,7 @@ describe("the whole plan", () => {
 
   it("turns a feature-unavailable read into a conflict for a declared kind", () => {
     const result = diffState(policyWith({ buckets: [{ name: "a", access: "private" }] }), liveWith(), {
-      now: NOW, functionTags: {}, allowDataLoss: false, unavailable: { bucket: "region_unavailable", function: "x" },
+      now: NOW, functionTags: new Map(), allowDataLoss: false, unavailable: { bucket: "region_unavailable", function: "x" },
     });
     expect(result.conflicts).toMatchObject([{ code: "FEATURE_UNAVAILABLE", kind: "bucket" }]);
     expect(result.changes).toEqual([]);

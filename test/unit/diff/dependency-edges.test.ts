@@ -6,7 +6,7 @@ import { NOW, fnWith, liveFn, liveWith, policyWith, tagWith } from "../../helper
 
 const TAG = tagWith("C0DE", "C0F1");
 const plan = (desired: ResolvedPolicy, live: LiveState) =>
-  diffState(desired, live, { now: NOW, functionTags: { hello: TAG, other: tagWith("0DD0", "C0F1") }, allowDataLoss: false });
+  diffState(desired, live, { now: NOW, functionTags: new Map([["hello", TAG], ["other", tagWith("0DD0", "C0F1")]]), allowDataLoss: false });
 const PRUNE_ALL = { functions: true, triggers: true, customDomains: true, buckets: true, roles: false, databases: false };
 const builtinDataApi = { state: "enabled" as const, database: "neondb", authProvider: "builtin" as const, settings: {} };
 const externalDataApi = { ...builtinDataApi, authProvider: "external" as const, jwksUrl: "https://idp.test/jwks" };

@@ -7,7 +7,7 @@ import { NOW, fnWith, liveFn, liveWith, policyWith, tagWith } from "../../helper
 
 const TAG = tagWith("C0DE", "C0F1");
 const plan = (desired: ResolvedPolicy, functions: LiveFunction[], tag: FunctionTag = TAG) =>
-  diffState(desired, liveWith({ functions }), { now: NOW, functionTags: { hello: tag }, allowDataLoss: false });
+  diffState(desired, liveWith({ functions }), { now: NOW, functionTags: new Map([["hello", tag]]), allowDataLoss: false });
 const one = (env: Record<string, string> = {}, name = "hello") => policyWith({ functions: [fnWith("hello", { env, name })] });
 
 describe("function change detection", () => {
@@ -53,8 +53,29 @@ describe("function change detection", () => {
     const result = plan(one({ KEEP: "v", NEW: "n", OLD: "" }), [live]);
     expect(result.changes[0]?.change).toMatchObject({
       fields: ["env.NEW", "env.OLD", "env"],
-      reason: "env.NEW, env.OLD changed; the value of KEEP may have changed (the platform keeps no values to compare); the archive is kept",
+      reason: "env.NEW, env.OLD changed; the value of KEEP may have changed (the platform keeps no values to compare); the archive is kept; " +
+        'it deletes the deployed env variable OLD (declared ""), an override that needs updateExisting (CLI: --update-existing)',
     });
+  });
+
+  it.each([
+    ["deleting a deployed variable overrides an existing setting", { KEY: "v", SECRET: "" }, ["KEY", "SECRET"], "override"],
+    ["adding a variable is additive", { KEY: "v", NEW: "n" }, ["KEY"], "additive"],
+    ["declaring an absent variable empty deletes nothing and changes nothing", { KEY: "v", GONE: "" }, ["KEY"], undefined],
+  ])("%s", (_label, env, deployed, cls) => {
+    const result = plan(one(env), [liveFn("hello", TAG, { envNames: deployed })]);
+    expect(result.changes[0]?.change.class).toBe(cls);
+  });
+
+  it.each(["toString", "constructor", "valueOf"])("lists a deployed, undeclared env name %s as unmanaged", (name) => {
+    const result = plan(one({ KEY: "v" }), [liveFn("hello", TAG, { envNames: ["KEY", name] })]);
+    expect(result.unmanaged.map((u) => u.address)).toEqual([`function.hello.env.${name}`]);
+    expect(result.changes).toEqual([]);
+  });
+
+  it.each(["toString", "constructor", "valueOf"])("plans a declared env name %s that is not deployed as added, never as already there", (name) => {
+    const result = plan(one({ [name]: "v" }), [liveFn("hello", TAG)]);
+    expect(result.changes[0]?.change).toMatchObject({ fields: [`env.${name}`], after: { env: { [name]: "[redacted]" } } });
   });
 
   it("compares only declared env names: an undeclared deployed name is unmanaged, not part of the change", () => {
@@ -98,19 +119,19 @@ describe("function pruning", () => {
   const prune = { functions: true, triggers: false, customDomains: false, buckets: false, roles: false, databases: false };
 
   it("deletes an undeclared function owned by the branch (an override)", () => {
-    const result = diffState(policyWith({ prune }), liveWith({ functions: [liveFn("old", TAG)] }), { now: NOW, functionTags: {}, allowDataLoss: false });
+    const result = diffState(policyWith({ prune }), liveWith({ functions: [liveFn("old", TAG)] }), { now: NOW, functionTags: new Map(), allowDataLoss: false });
     expect(result.changes[0]?.change).toMatchObject({ id: "delete:function.old", class: "override", after: null });
   });
 
   it("never prunes an inherited function and reports it unmanaged", () => {
     const live = liveWith({ functions: [liveFn("old", TAG)], parentFunctionSlugs: ["old"] });
-    const result = diffState(policyWith({ prune }), live, { now: NOW, functionTags: {}, allowDataLoss: false });
+    const result = diffState(policyWith({ prune }), live, { now: NOW, functionTags: new Map(), allowDataLoss: false });
     expect(result.changes).toEqual([]);
     expect(result.unmanaged).toMatchObject([{ address: "function.old", inherited: true }]);
   });
 
   it("reports an undeclared function as unmanaged without prune", () => {
-    const result = diffState(policyWith(), liveWith({ functions: [liveFn("old", TAG)] }), { now: NOW, functionTags: {}, allowDataLoss: false });
+    const result = diffState(policyWith(), liveWith({ functions: [liveFn("old", TAG)] }), { now: NOW, functionTags: new Map(), allowDataLoss: false });
     expect(result.unmanaged).toMatchObject([{ address: "function.old", kind: "function" }]);
   });
 
@@ -119,7 +140,7 @@ describe("function pruning", () => {
       functions: [liveFn("old", TAG)],
       triggers: [{ id: "t1", name: "tick", type: "schedule", function: "old", functionPath: "/", enabled: true, inherited: true, cron: "* * * * *" }],
     });
-    const result = diffState(policyWith({ prune }), live, { now: NOW, functionTags: {}, allowDataLoss: false });
+    const result = diffState(policyWith({ prune }), live, { now: NOW, functionTags: new Map(), allowDataLoss: false });
     expect(result.conflicts).toMatchObject([{ code: "STILL_REFERENCED", kind: "function", identifier: "old" }]);
   });
 
@@ -129,7 +150,7 @@ describe("function pruning", () => {
       triggers: [{ id: "t1", name: "tick", type: "schedule", function: "old", functionPath: "/", enabled: true, inherited: false, cron: "* * * * *" }],
       customDomains: [{ domain: "old.example.com", entityType: "function", entityId: "old", cnameTarget: "edge.test" }],
     });
-    const result = diffState(policyWith({ prune: { functions: true, triggers: true, customDomains: true, buckets: false, roles: false, databases: false } }), live, { now: NOW, functionTags: {}, allowDataLoss: false });
+    const result = diffState(policyWith({ prune: { functions: true, triggers: true, customDomains: true, buckets: false, roles: false, databases: false } }), live, { now: NOW, functionTags: new Map(), allowDataLoss: false });
     const del = result.changes.find((c) => c.change.id === "delete:function.old");
     expect(del?.change.dependsOn).toEqual(["delete:domain.old.example.com", "delete:trigger.tick"]);
     expect(result.changes.map((c) => c.change.id)).toEqual(["delete:trigger.tick", "delete:domain.old.example.com", "delete:function.old"]);

@@ -4,7 +4,7 @@ import type { ResolvedPolicy } from "../../../src/model/desired-state.js";
 import type { LiveState } from "../../../src/model/live-state.js";
 import { NOW, liveWith, policyWith } from "../../helpers/engine-state.js";
 
-const plan = (desired: ResolvedPolicy, live: LiveState, allowDataLoss = false) => diffState(desired, live, { now: NOW, functionTags: {}, allowDataLoss });
+const plan = (desired: ResolvedPolicy, live: LiveState, allowDataLoss = false) => diffState(desired, live, { now: NOW, functionTags: new Map(), allowDataLoss });
 const NO_PRUNE = { functions: false, triggers: false, customDomains: false, buckets: false, roles: false, databases: false };
 
 /** The default branch as the platform makes it: `neondb` owned by `neondb_owner`. */
@@ -13,7 +13,7 @@ function branchWith(extra: { roles?: LiveState["roles"]; owners?: Record<string,
   return liveWith({
     databases: Object.keys(owners).sort(),
     roles: [{ name: "neondb_owner", login: true, protected: false }, ...(extra.roles ?? [])],
-    databaseOwners: owners,
+    databaseOwners: new Map(Object.entries(owners)),
     ...(extra.parentRoles === undefined ? {} : { parentRoles: extra.parentRoles, parentDatabases: extra.parentDatabases ?? [] }),
   });
 }
@@ -117,7 +117,7 @@ describe("databases", () => {
   });
 
   it("names the declared databases when the Data API's is missing (a claimed project has no neondb)", () => {
-    const live = liveWith({ databases: ["svc_claim_0123"], roles: [{ name: "svc_claim_0123", login: true, protected: false }], databaseOwners: { svc_claim_0123: "svc_claim_0123" } });
+    const live = liveWith({ databases: ["svc_claim_0123"], roles: [{ name: "svc_claim_0123", login: true, protected: false }], databaseOwners: new Map([["svc_claim_0123", "svc_claim_0123"]]) });
     const result = plan(policyWith({ dataApi: { state: "enabled", database: "neondb", authProvider: "external", jwksUrl: "https://id.example.test/jwks", settings: {} } }), live);
     expect(result.conflicts).toMatchObject([{ code: "SERVICE_DATABASE_MISSING", current: ["svc_claim_0123"], desired: "neondb" }]);
     expect(result.conflicts[0]?.reason).toContain("set dataApi.database to one of them, or declare it under databases");

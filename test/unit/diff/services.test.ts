@@ -4,7 +4,7 @@ import type { ResolvedPolicy } from "../../../src/model/desired-state.js";
 import type { LiveState } from "../../../src/model/live-state.js";
 import { NOW, liveWith, policyWith } from "../../helpers/engine-state.js";
 
-const plan = (desired: ResolvedPolicy, live: LiveState) => diffState(desired, live, { now: NOW, functionTags: {}, allowDataLoss: false });
+const plan = (desired: ResolvedPolicy, live: LiveState) => diffState(desired, live, { now: NOW, functionTags: new Map(), allowDataLoss: false });
 const builtin = (settings = {}) => ({ state: "enabled" as const, database: "neondb", authProvider: "builtin" as const, settings });
 
 describe("auth", () => {

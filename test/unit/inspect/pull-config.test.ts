@@ -105,7 +105,7 @@ describe("pullConfig", () => {
 
     const live = await readLiveState({ api, projectId: PROJECT, branchId: BRANCH, needs: (target) => readNeedsForPolicy(resolvePolicy(pulled.config, target)) });
     const desired = resolvePolicy(pulled.config, branchTargetOf(live.state.branch));
-    const plan = diffState(desired, live.state, { now: new Date("2026-03-02T00:00:00Z"), functionTags: {}, allowDataLoss: false });
+    const plan = diffState(desired, live.state, { now: new Date("2026-03-02T00:00:00Z"), functionTags: new Map(), allowDataLoss: false });
 
     expect(plan.changes).toEqual([]);
     expect(plan.conflicts).toEqual([]);
@@ -138,7 +138,7 @@ describe("pullConfig", () => {
     expect(pulled.config.dataApi).toEqual({ database: "app", settings: { dbMaxRows: 50 } });
 
     const live = await readLiveState({ api, projectId: PROJECT, branchId: BRANCH, needs: (target) => readNeedsForPolicy(resolvePolicy(pulled.config, target)) });
-    const plan = diffState(resolvePolicy(pulled.config, branchTargetOf(live.state.branch)), live.state, { now: new Date("2026-03-02T00:00:00Z"), functionTags: {}, allowDataLoss: false });
+    const plan = diffState(resolvePolicy(pulled.config, branchTargetOf(live.state.branch)), live.state, { now: new Date("2026-03-02T00:00:00Z"), functionTags: new Map(), allowDataLoss: false });
     expect([plan.changes, plan.conflicts]).toEqual([[], []]);
   });
 
@@ -154,7 +154,7 @@ describe("pullConfig", () => {
     expect(requests.filter((r) => r.wave === 3).map((r) => r.path.slice(MAIN_PATH.length))).toEqual(["/data-api/neondb", "/data-api/app", "/data-api/reports"]);
 
     const live = await readLiveState({ api, projectId: PROJECT, branchId: MAIN, needs: (target) => readNeedsForPolicy(resolvePolicy(pulled.config, target)) });
-    const plan = diffState(resolvePolicy(pulled.config, branchTargetOf(live.state.branch)), live.state, { now: new Date("2026-03-02T00:00:00Z"), functionTags: {}, allowDataLoss: false });
+    const plan = diffState(resolvePolicy(pulled.config, branchTargetOf(live.state.branch)), live.state, { now: new Date("2026-03-02T00:00:00Z"), functionTags: new Map(), allowDataLoss: false });
     expect([plan.changes, plan.conflicts]).toEqual([[], []]);
   });
 

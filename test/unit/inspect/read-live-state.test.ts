@@ -36,7 +36,7 @@ describe("reading live state", () => {
     expect(state.compute).toEqual({ endpointId: "ep-rw-111111", minCu: 0.5, maxCu: 2, suspendTimeoutSeconds: 3600 });
     expect(state.databases).toEqual(["analytics", "neondb"]);
     expect(state.roles).toEqual([{ name: "neondb_owner", login: true, protected: false }]);
-    expect(state.databaseOwners).toEqual({ analytics: "neondb_owner", neondb: "neondb_owner" });
+    expect(state.databaseOwners).toEqual(new Map([["analytics", "neondb_owner"], ["neondb", "neondb_owner"]]));
     expect([state.parentRoles, state.parentDatabases]).toEqual([["neondb_owner"], ["neondb"]]);
     expect(state.auth).toEqual({ enabled: true, databaseName: "neondb" });
     expect(state.dataApi?.enabled).toBe(true);
@@ -141,10 +141,7 @@ describe("reading live state", () => {
   it("tells which buckets hold objects", async () => {
     const { api } = fixturePlatform(routes);
 
-    await expect(readBucketsHaveObjects({ api, projectId: PROJECT, branchId: BRANCH, buckets: ["assets", "uploads"] })).resolves.toEqual({
-      assets: false,
-      uploads: true,
-    });
+    await expect(readBucketsHaveObjects({ api, projectId: PROJECT, branchId: BRANCH, buckets: ["assets", "uploads"] })).resolves.toEqual(new Map([["assets", false], ["uploads", true]]));
   });
 });
 

@@ -27,6 +27,6 @@ describe("database descriptor", () => {
   });
 
   it("reads every live owner the platform reports, even one a policy could not name", () => {
-    expect(normalizeDatabaseOwners([{ name: "appdb", owner_name: "app_owner" }, { name: "stats", owner_name: "pg_monitor" }])).toEqual({ appdb: "app_owner", stats: "pg_monitor" });
+    expect(normalizeDatabaseOwners([{ name: "appdb", owner_name: "app_owner" }, { name: "stats", owner_name: "pg_monitor" }])).toEqual(new Map([["appdb", "app_owner"], ["stats", "pg_monitor"]]));
   });
 });

@@ -1,0 +1,104 @@
+/**
+ * Bounded reads of function sources: bundling reads only regular files, each at most
+ * {@link MAX_SOURCE_FILE_BYTES}, and a build has a time limit. A symlink to `/dev/zero`, a FIFO,
+ * a device or a huge file is refused naming the file, never read until memory runs out or
+ * waited on forever. Every path that reads a source file for an archive goes through here: the
+ * esbuild build (its plugin checks each file before esbuild loads it), the `bundler: "none"`
+ * collector and the bundle cache's input hashing.
+ */
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
+import type { Plugin } from "esbuild";
+import { ZIP_LIMITS } from "../rules/zip-entries.js";
+import { escapeUnsafeText } from "../rules/visible-text.js";
+
+/** The largest source file bundling reads: the archive's unzipped limit (64 MiB). */
+export const MAX_SOURCE_FILE_BYTES = ZIP_LIMITS.maxUnzippedBytes;
+
+/** The longest one esbuild build may run: 5 minutes. */
+export const MAX_BUILD_MS = 300_000;
+
+/** A source file bundling refuses to read; its message names the file and why. */
+export class UnreadableSourceError extends Error {
+  constructor(
+    readonly path: string,
+    why: string,
+  ) {
+    super(`${escapeUnsafeText(path)} ${why}`);
+  }
+}
+
+/**
+ * Opens `path` without blocking (a FIFO with no writer opens at once), checks that it is a
+ * regular file of at most `maxBytes`, and reads it (at most `maxBytes`, even if it grows).
+ * @throws UnreadableSourceError naming the file otherwise.
+ */
+export async function readRegularFile(path: string, maxBytes = MAX_SOURCE_FILE_BYTES): Promise<Buffer> {
+  const handle = await openChecked(path, maxBytes);
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(Math.min(1 << 20, maxBytes + 1 - total));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > maxBytes) throw new UnreadableSourceError(path, `grew past ${formatBytes(maxBytes)} while it was read: source files are read up to that size`);
+      chunks.push(chunk.subarray(0, bytesRead));
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Checks what {@link readRegularFile} checks, without reading the content. */
+export async function checkRegularFile(path: string, maxBytes = MAX_SOURCE_FILE_BYTES): Promise<void> {
+  await (await openChecked(path, maxBytes)).close();
+}
+
+async function openChecked(path: string, maxBytes: number): Promise<Awaited<ReturnType<typeof open>>> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new UnreadableSourceError(path, `is ${kindOf(info)}, not a regular file: bundling reads only regular files`);
+    if (info.size > maxBytes) throw new UnreadableSourceError(path, `is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} a source file may have`);
+    return handle;
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}
+
+function kindOf(info: { isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean; isDirectory(): boolean }): string {
+  if (info.isFIFO()) return "a FIFO (named pipe)";
+  if (info.isCharacterDevice() || info.isBlockDevice()) return "a device";
+  if (info.isSocket()) return "a socket";
+  if (info.isDirectory()) return "a directory";
+  return "not a regular file";
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : `${bytes} bytes`;
+}
+
+/**
+ * The esbuild plugin that checks every file esbuild is about to load (after symlinks resolve)
+ * with {@link checkRegularFile}; esbuild then loads it as usual. A refused file fails the build
+ * with the message naming it.
+ */
+export function regularFilesOnly(): Plugin {
+  return {
+    name: "svc-regular-files-only",
+    setup(build) {
+      build.onLoad({ filter: /.*/, namespace: "file" }, async (args) => {
+        try {
+          await checkRegularFile(args.path);
+          return undefined;
+        } catch (err) {
+          return { errors: [{ text: err instanceof Error ? err.message : String(err) }] };
+        }
+      });
+    },
+  };
+}
