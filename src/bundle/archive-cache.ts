@@ -1,5 +1,5 @@
 /**
- * The content-addressed archive cache (engine.md §14, the `cacheDir` option). A function's build
+ * The content-addressed archive cache. A function's build
  * identity (bundler, entry or shipped source, working directory, build options, the esbuild and
  * svc-config versions) names an entry that records the SHA-256 of every input file the archive
  * was made from; the entry is used only while every input still hashes the same, and its archive
@@ -101,8 +101,8 @@ export async function inputsUnchanged(inputs: InputHashes, hash: FileHasher): Pr
 
 /**
  * Archives built in this process, by identity (the latest one each), checked like the directory's:
- * what lets an operation reuse the archives of the plan before it (engine.md §14, "once per
- * run") with or without a cache directory. Lives as long as its holder keeps it.
+ * what lets an operation reuse the archives of the plan before it (once per run), with or
+ * without a cache directory. Lives as long as its holder keeps it.
  */
 export type ArchiveMemory = Map<string, CachedArchive & { inputs: InputHashes }>;
 

@@ -1,5 +1,5 @@
 /**
- * The `"esbuild"` bundler path (engine.md §14): one minified ESM file `index.mjs` for Node 24,
+ * The `"esbuild"` bundler path: one minified ESM file `index.mjs` for Node 24,
  * npm dependencies bundled in, `node:` built-ins external, an optional linked source map
  * without embedded sources. Several functions with the same options build in one esbuild call,
  * each output byte-identical to its solo build; the metafile names the files each one read.
@@ -50,7 +50,7 @@ export interface EsbuildOutput {
 }
 
 /**
- * The exact esbuild options of engine.md §14. One entry builds to `outfile: "index.mjs"`; several
+ * The exact esbuild options of the bundling contract. One entry builds to `outfile: "index.mjs"`; several
  * build in one call to `index.<i>.mjs` beside it (same directory, so source maps and CommonJS
  * wrappers name the same paths), renamed to `index.mjs` afterwards.
  */

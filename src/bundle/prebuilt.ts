@@ -1,5 +1,5 @@
 /**
- * The `bundler: "none"` path (engine.md §14, policy.md §6.2): ships a prebuilt `index.mjs` /
+ * The `bundler: "none"` path: ships a prebuilt `index.mjs` /
  * `index.js`, or a directory as is, minus every entry whose name starts with `.` (`.env`,
  * `.git/`, `node_modules/.cache/`) and every key or credential file (`rules/shipped-files.ts`),
  * each exclusion a warning naming it. Symlinks are followed only when they stay inside the source.
@@ -14,7 +14,7 @@ import { sourceKind } from "./entry.js";
 import { bundleFailure } from "./failure.js";
 import { UnreadableSourceError, readRegularFile } from "./read-guard.js";
 
-/** The message for a root with TypeScript but no JavaScript entry (policy.md §6.2). */
+/** The message for a root with TypeScript but no JavaScript entry. */
 export const TYPESCRIPT_ONLY_MESSAGE =
   'bundler "none" ships files unchanged and the platform runs JavaScript: compile to index.mjs or use the esbuild bundler';
 

@@ -20,7 +20,7 @@ import { runValidate } from "./commands/validate-command.js";
 import type { CommandContext } from "./context.js";
 import { DEFAULT_NAME_TEMPLATE } from "./sync-names.js";
 
-/** Rejects a second use of a single-value flag (cli.md §1). */
+/** Rejects a second use of a single-value flag. */
 function single(flag: string): (value: string, previous: string | undefined) => string {
   return (value, previous) => {
     if (previous !== undefined) throw new InvalidArgumentError(`${flag} was given twice.`);
@@ -127,7 +127,7 @@ export interface ProgramHooks {
   setExitCode: (code: number) => void;
 }
 
-/** The `svc` command tree on commander (cli.md §2), with `--help` and examples for every command. */
+/** The `svc` command tree on commander, with `--help` and examples for every command. */
 export function buildProgram(hooks: ProgramHooks): Command {
   const { ctx, setExitCode } = hooks;
   const program = new Command("svc");

@@ -1,5 +1,5 @@
 /**
- * Evaluates the branch closure once and validates its result (policy.md §10.1–§10.2): a throw
+ * Evaluates the branch closure once and validates its result: a throw
  * or a promise becomes a `ConfigValidationError` on `branch` naming the branch (and, for a throw
  * in a loaded file, its `file:line:column`); tuning issues
  * carry paths starting with `branch.`.

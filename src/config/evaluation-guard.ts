@@ -1,5 +1,5 @@
 /**
- * Evaluation limits (policy.md §12): a policy is code, so its module top level and each call of
+ * Evaluation limits: a policy is code, so its module top level and each call of
  * its branch closure run under a time limit and with `process.exit`/`process.abort` trapped.
  *
  * The limit is enforced in-process: the evaluation runs inside a one-line `vm` script with a

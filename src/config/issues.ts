@@ -1,5 +1,5 @@
 /**
- * Turns zod issues into `ConfigIssue`s: policy.md §13 path syntax, messages a policy author can
+ * Turns zod issues into `ConfigIssue`s: the policy path syntax (`a.b[0]["c.d"]`), messages a policy author can
  * act on, one issue per unknown key with a "did you mean" suggestion. Messages never quote
  * values that may be secret (env values are checked by their own schema, by type only).
  */

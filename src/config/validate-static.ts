@@ -1,5 +1,5 @@
 /**
- * Validation of the static part of a policy (policy.md §2, §3, §13): every issue of the stage
+ * Validation of the static part of a policy: every issue of the stage
  * with its path, never a raw `ZodError` or `TypeError`. The value is read once into a snapshot
  * (`snapshot.ts`) and everything after reads the snapshot; a validated policy is that frozen
  * snapshot, whose parsed form is remembered so later stages do not validate it again.

@@ -16,7 +16,7 @@ function liveFields(fn: LiveFunction): { [key: string]: Json } {
   return fieldsView(FUNCTION_FIELDS, { name: fn.name, runtime: fn.current?.runtime });
 }
 
-/** Prefix of the reserved deployment-marker variable (engine.md §6). */
+/** Prefix of the reserved deployment-marker variable. */
 export const MARKER_PREFIX = "SVC_FINGERPRINT_";
 
 /** Splits a marker name into its tags, or undefined when it is not a well-formed marker. */
@@ -88,7 +88,7 @@ function tagFor(tags: ReadonlyMap<string, FunctionTag>, slug: string): FunctionT
   return tag;
 }
 
-/** What the §6 compare table says about an existing function. */
+/** What the compare table of function change detection says about an existing function. */
 interface Verdict {
   deploy: boolean;
   withZip: boolean;
@@ -143,7 +143,7 @@ function compareDeployment(fn: ResolvedFunction, live: LiveFunction, tag: Functi
 }
 
 /**
- * Diffs declared functions: create, redeploy (with or without the archive, §6) and display
+ * Diffs declared functions: create, redeploy (with or without the archive, by fingerprint) and display
  * name; lists deployed env names the policy omits as unmanaged.
  */
 export function diffFunctions(desired: ResolvedPolicy, live: LiveState, tags: ReadonlyMap<string, FunctionTag>, sink: DiffSink): void {

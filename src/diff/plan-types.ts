@@ -15,7 +15,7 @@ export interface DiffOptions {
 
 /** The outcome of {@link diffState}: an ordered plan plus everything reported beside it. */
 export interface DiffResult {
-  /** Topologically ordered (engine.md §5.2 "Order"). */
+  /** Topologically ordered. */
   changes: PlannedChange[];
   conflicts: ConflictReport[];
   unmanaged: UnmanagedEntry[];

@@ -5,7 +5,7 @@ import { sha256Of } from "./canonical-json.js";
 import { nameRecord } from "../model/own-record.js";
 
 /**
- * The part of the live state the diff compares (engine.md §8.1): deployment ids and build
+ * The part of the live state the diff compares: deployment ids and build
  * statuses, DNS status, CNAME targets, invocation URLs and other timestamps are left out.
  */
 export function comparedProjection(live: LiveState): unknown {

@@ -57,7 +57,7 @@ function newDomainWarnings(outcome: ExecutionOutcome | undefined): PushResult["w
 }
 
 /**
- * Assembles the `PushResult` (engine.md §8.1): of a dry run (`outcome` undefined, `dryRun`
+ * Assembles the `PushResult`: of a dry run (`outcome` undefined, `dryRun`
  * true), of a refused push (no outcome, `dryRun` false) or of an execution.
  */
 export function buildResult(prepared: PreparedPlan, conflicts: readonly ConflictReport[], outcome: ExecutionOutcome | undefined, dryRun = outcome === undefined): PushResult {

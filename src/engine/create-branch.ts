@@ -82,7 +82,7 @@ function createBody(desired: ResolvedPolicy, parent: ApiBranch, name: string, no
 }
 
 /**
- * The `COMPUTE_PAIR_INVALID` conflict of a new branch (engine.md §10 step 5): with one bound
+ * The `COMPUTE_PAIR_INVALID` conflict of a new branch: with one bound
  * declared, the platform takes the other from the project's default compute, and the pair
  * must still be valid. Without a project default for the other bound nothing can be checked.
  */
@@ -109,7 +109,7 @@ export function computePairConflict(desired: ResolvedPolicy, project: ApiProject
 }
 
 /**
- * Steps 2, 4 and 5 of engine.md §10 (bundles aside): the project and its branches (wave 1), the
+ * The reads before creating a branch (bundles aside): the project and its branches (wave 1), the
  * name still free, the parent found, the compute pair valid. Returns the parent.
  */
 async function checkTarget(rt: OperationRuntime, desired: ResolvedPolicy, projectId: string, name: string): Promise<ApiBranch> {
@@ -135,7 +135,7 @@ async function checkTarget(rt: OperationRuntime, desired: ResolvedPolicy, projec
 }
 
 /**
- * Creates a branch from the policy (engine.md §10): evaluates the closure once with
+ * Creates a branch from the policy: evaluates the closure once with
  * `exists: false`, creates the branch with its create-time settings in one call, waits for
  * its operations, then pushes the rest. A failure after creation throws `PartialBranchCreateError`.
  */
@@ -151,7 +151,7 @@ export async function createBranch(config: PolicyConfig, given: CreateBranchOpti
 /**
  * {@link createBranch} once the options are validated. The closure's input needs no read
  * (`exists: false, isDefault: false`), so the policy is resolved first (its one evaluation) and
- * bundling starts alongside the wave-1 reads (engine.md §10 step 1). Error precedence: an
+ * bundling starts alongside the wave-1 reads. Error precedence: an
  * invalid policy (nothing sent), then a failed read, a taken name, a missing parent, an invalid
  * compute pair, then a bundle failure. A failure before the create call waits for the bundling
  * to settle, so no build outlives the call.

@@ -1,5 +1,5 @@
 /**
- * `inspect` / `pullConfig` (engine.md §11): read a branch in three waves and return it as a
+ * `inspect` / `pullConfig`: read a branch in three waves and return it as a
  * policy plus metadata. Read-only; never creates anything.
  */
 import type { PlatformApi } from "../api/platform-api.js";

@@ -22,7 +22,7 @@ export interface SelectionOptions {
 }
 import { createFingerprinter, type Fingerprinter, parseFingerprintKey } from "./function-fingerprint.js";
 
-/** Options of every operation (engine.md §3; seed `ConfigOperationOptions`). */
+/** Options of every operation. */
 export interface ConfigOperationOptions {
   /** `^[a-z0-9-]{1,60}$`. */
   projectId: string;

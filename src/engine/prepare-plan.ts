@@ -97,7 +97,7 @@ export async function bundleAll(
 /**
  * The fingerprint of each function, started as soon as both its archive and the live functions
  * are known, so derivations overlap the remaining reads and bundling. A config tag is derived
- * only when the plan's decision can depend on it (engine.md §6.3); otherwise it is deferred to
+ * only when the plan's decision can depend on it; otherwise it is deferred to
  * the apply.
  */
 function fingerprintAsReady(rt: OperationRuntime, desired: ResolvedPolicy, live: Promise<LiveState>) {

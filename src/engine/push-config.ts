@@ -20,7 +20,7 @@ import type { BaseLiveState } from "../inspect/read-live-state.js";
 import { readSelection, selectPrepared } from "./select-changes.js";
 import { verifyPrepared } from "./verify-plan.js";
 
-/** The closure's input for an existing branch (policy.md §10.1); `exists` as the caller says. */
+/** The closure's input for an existing branch; `exists` as the caller says. */
 export function targetOf(base: BaseLiveState, exists: boolean): BranchTarget {
   return Object.freeze({ ...base.target, exists });
 }
@@ -39,7 +39,7 @@ function abortableSleep(signal: AbortSignal | undefined): (ms: number) => Promis
 }
 
 /**
- * Markers of functions whose plan deferred their config tag (engine.md §6.3), memoised per
+ * Markers of functions whose plan deferred their config tag, memoised per
  * slug. Every deferred one starts deriving as soon as execution begins, so the derivations
  * overlap the changes that run first; each upload waits only for its own.
  */
@@ -86,7 +86,7 @@ export interface GateFlags {
 }
 
 /**
- * Gates a prepared plan (engine.md §7.1) and executes it. Returns the result, or throws
+ * Gates a prepared plan and executes it. Returns the result, or throws
  * `PushConflictError`, `PushAbortedError`, `ApplyFailedError` or `CancelledError`.
  */
 export async function gateAndExecute(rt: OperationRuntime, prepared: PreparedPlan, flags: GateFlags): Promise<PushResult> {

@@ -17,7 +17,7 @@ import { preparePlan } from "./prepare-plan.js";
 import { gateAndExecute, resolverFor } from "./push-config.js";
 import { type Selection, readSelection, selectPrepared } from "./select-changes.js";
 
-/** A saved dry-run plan: versioned, secret-free JSON (engine.md §9). */
+/** A saved dry-run plan: versioned, secret-free JSON. */
 export interface SavedPlan {
   formatVersion: 1;
   libraryVersion: string;
@@ -96,7 +96,7 @@ function firstBundleMismatch(saved: unknown, actual: SavedPlan["bundles"]): { ex
 }
 
 /**
- * Applies a saved plan exactly (engine.md §9): the target comes from the plan (options naming
+ * Applies a saved plan exactly: the target comes from the plan (options naming
  * another project or branch are refused); the branch is read and the policy planned afresh, and
  * the plan runs only when the fresh plan equals the saved one in every field a view shows and
  * in each change's digest (`saved-plan-check.ts`). Anything else is `StalePlanError` listing

@@ -1,5 +1,5 @@
 /**
- * Every stable error code the library throws (engine.md §13). Codes never change within a
+ * Every stable error code the library throws. Codes never change within a
  * major version; match on them with `isPlatformError(err, ErrorCode.X)`.
  */
 export const ErrorCode = {

@@ -2,7 +2,7 @@ import type { ConflictReport, PushResult } from "../model/plan.js";
 import { ErrorCode } from "./codes.js";
 import { PlatformError } from "./platform-error.js";
 
-/** Why `confirm` was asked, in this order (engine.md §7.1). */
+/** Why `confirm` was asked, in this order. */
 export type PushAbortReason = "protected-branch" | "override-updates";
 
 /**
@@ -68,7 +68,7 @@ export class ApplyFailedError extends PlatformError {
   }
 }
 
-/** Which check of a saved plan failed (engine.md §9). */
+/** Which check of a saved plan failed. */
 export type StalePlanReason = "format" | "target" | "state" | "bundle" | "changes";
 
 /** One way a saved plan differs from a fresh plan: what (`change bucket.media`) and how, never a value. */

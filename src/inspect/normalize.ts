@@ -1,5 +1,5 @@
 /**
- * Wire records → the normalised live-state model (engine.md §4.1): sorted by identifier,
+ * Wire records → the normalised live-state model: sorted by identifier,
  * timestamps in RFC 3339 UTC, lowercase hostnames, cron whitespace collapsed, fingerprint
  * markers split from env names. Pure.
  */
@@ -29,7 +29,7 @@ import { DATABASE_FIELDS } from "../model/kinds/databases.js";
 import { ROLE_DEFAULTS, ROLE_FIELDS } from "../model/kinds/roles.js";
 import { triggerFromWire } from "../model/kinds/trigger.js";
 
-/** Prefix of the fingerprint marker env names (engine.md §6). */
+/** Prefix of the fingerprint marker env names. */
 export const FINGERPRINT_MARKER_PREFIX = "SVC_FINGERPRINT_";
 
 /** An RFC 3339 timestamp in UTC with `Z`, fractional seconds only when present; unreadable text kept. */
@@ -70,7 +70,7 @@ export function normalizeBranch(branch: ApiBranch): LiveState["branch"] {
   };
 }
 
-/** What a branch closure is called with for an existing branch (policy.md §10.1). */
+/** What a branch closure is called with for an existing branch. */
 export function branchTargetOf(branch: LiveState["branch"]): BranchTarget {
   return {
     name: branch.name,

@@ -1,5 +1,5 @@
 /**
- * Reading a branch's live state in sequential waves (engine.md §4.2): wave 1 reads the
+ * Reading a branch's live state in sequential waves: wave 1 reads the
  * project, the branch and its endpoints in parallel (the spec's waves 1 and 2, merged); wave 2
  * reads, in parallel, only the features the policy needs; the engine's optional wave 3 lists
  * objects of buckets a plan would delete (`readBucketsHaveObjects`).

@@ -1,10 +1,10 @@
 /**
- * Which feature reads a plan needs (engine.md §4.2): derived from the resolved policy by a pure
+ * Which feature reads a plan needs: derived from the resolved policy by a pure
  * function, so a policy that manages little costs few requests.
  */
 import type { ResolvedPolicy } from "../model/desired-state.js";
 
-/** The database the Data API and auth attach to when the policy names none (policy.md §5.1). */
+/** The database the Data API and auth attach to when the policy names none. */
 export const DEFAULT_SERVICE_DATABASE = "neondb";
 
 /** The feature reads of wave 2 (after project, branch and endpoints). */
@@ -55,7 +55,7 @@ export function allFeatureReads(database: string = DEFAULT_SERVICE_DATABASE): Re
   };
 }
 
-/** The reads a plan of `policy` needs (engine.md §4.2 "When" column). */
+/** The reads a plan of `policy` needs. */
 export function readNeedsForPolicy(policy: ResolvedPolicy): ReadNeeds {
   const { dataApi, prune } = policy;
   // A kind is read when pruned or when its prune flag is stated at all (to list unmanaged items).

@@ -5,7 +5,7 @@ import type { DataApiSettings } from "./kinds/data-api.js";
 import type { RoleValues } from "./kinds/roles.js";
 
 /**
- * The live state of one branch in the normalised shape the diff reads (engine.md §4.1).
+ * The live state of one branch in the normalised shape the diff reads.
  * Lists are sorted by identifier; timestamps RFC 3339 UTC; hostnames lowercase; cron whitespace
  * collapsed. A field left `undefined` was not read (the policy did not need it); `[]` = read, none.
  */

@@ -63,7 +63,7 @@ function asResult(saved: SavedPlan): PushResult {
 }
 
 /**
- * `svc config apply PLANFILE` (cli.md §7): checks the file's target, renders and gates its
+ * `svc config apply PLANFILE`: checks the file's target, renders and gates its
  * changes (a saved plan grants no flag), then `applyPlan` with this run's `--env` files.
  * Refusals exit 6; a plan that was already applied exits 0.
  */

@@ -1,4 +1,4 @@
-/** The CLI's fix text for each engine conflict code (engine.md §5.3, cli.md §6.1 `resolve:`). */
+/** The CLI's fix text for each engine conflict code. */
 const RESOLUTION_BY_CODE: Record<string, string> = {
   NO_COMPUTE: "Add a read-write compute endpoint to the branch, or remove compute settings from svc.ts.",
   COMPUTE_PAIR_INVALID: "Declare both autoscaling bounds in svc.ts so that min <= max.",
