@@ -56,7 +56,7 @@ function addCommon(cmd: Command): Command {
   return cmd
     .option("--no-color", "no colours (also NO_COLOR; FORCE_COLOR forces them)")
     .option("--verbose", "cause chains and one line per HTTP request the engine reads or retries")
-    .option("--quiet", "only the target line, the summary or result line, and errors");
+    .option("--quiet", "print only the target line, the summary or result line, and errors: no change list, no progress (a --json or --markdown document is still printed whole)");
 }
 
 function addPolicy(cmd: Command): Command {

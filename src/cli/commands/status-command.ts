@@ -1,3 +1,4 @@
+import { readBranchPostgres, renderBranchPostgresText, type BranchPostgres } from "../branch-postgres.js";
 import { readBranchServices, renderServicesText, type BranchServices } from "../branch-services.js";
 import type { CommandContext } from "../context.js";
 import type { PulledBranchConfig } from "../../v1.js";
@@ -26,8 +27,8 @@ function onOff(value: unknown): string {
   return value === undefined || value === false ? "off" : "on";
 }
 
-/** The human status (cli.md §4.2). Secrets never appear: credentials are only counted. */
-export function renderStatusText(pulled: PulledBranchConfig, services: BranchServices): Printed {
+/** The human status. Secrets never appear: credentials are only counted. */
+export function renderStatusText(pulled: PulledBranchConfig, services: BranchServices, postgres: BranchPostgres): Printed {
   const p = pulled.project;
   const b = pulled.branch;
   const preview = pulled.preview ?? { buckets: [], functions: [], credentials: [] };
@@ -45,6 +46,7 @@ export function renderStatusText(pulled: PulledBranchConfig, services: BranchSer
     `  default   ${b.isDefault ? "yes" : "no"}`,
     `  protected ${b.protected ? "yes" : "no"}`,
     `  expires   ${b.expiresAt ?? "never"}`,
+    ...renderBranchPostgresText(postgres),
     "Services",
     `  auth      ${onOff(pulled.config.auth)}`,
     `  data API  ${onOff(pulled.config.dataApi)}`,
@@ -68,9 +70,10 @@ export async function runStatus(ctx: CommandContext, flags: StatusFlags): Promis
   const target = await resolveTarget(ctx, engine, flags, origins);
   printEcho(ctx, echoInfo(target, undefined), flags.json === true);
   const ids = { projectId: target.project.id, branchId: target.branch.id };
-  const [pulled, services] = await Promise.all([
+  const [pulled, services, postgres] = await Promise.all([
     engine.inspect({ ...ids, api: target.api, signal: ctx.signal, onEvent: ctx.requestLog() }),
     readBranchServices(target.api, ids),
+    readBranchPostgres(target.api, ids),
   ]);
   if (flags.json === true) {
     const { auth, dataApi } = pulled.config;
@@ -83,11 +86,12 @@ export async function runStatus(ctx: CommandContext, flags: StatusFlags): Promis
       config: { ...(auth === undefined ? {} : { auth }), ...(dataApi === undefined ? {} : { dataApi }), branch: pulledBranchTuning(pulled) },
       preview: pulled.preview ?? null,
       ...services,
+      ...postgres,
     };
     ctx.out(stringifyDocument(doc));
     ctx.documentPrinted = true;
   } else {
-    ctx.out(renderStatusText(pulled, services));
+    ctx.out(renderStatusText(pulled, services, postgres));
   }
   return 0;
 }

@@ -59,3 +59,24 @@ describe("an invalid policy is PLATFORM_CONFIG_INVALID in every command, and the
     expect(doc.error.hint).toMatch(/m1\.ts/);
   });
 });
+
+describe("svc config status", () => {
+  it("shows the branch's computes, roles and databases, in text and in --json", async () => {
+    const text = await project.svc(["config", "status"]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^Computes \(1\)\n {2}ep-\S+ \(read_write[^)]*\): [\d.]+(-[\d.]+)? CU, suspends after /m);
+    expect(text.stdout).toMatch(/^Roles \(\d+\)\n(?: {2}.*\n)*? {2}neondb_owner\b/m);
+    expect(text.stdout).toMatch(/^Databases \(\d+\)\n(?: {2}.*\n)*? {2}neondb \(owner neondb_owner\)$/m);
+
+    const json = await project.svc(["config", "status", "--json"]);
+    const doc = JSON.parse(json.stdout) as { computes: { type: string; minCu: number }[]; roles: { name: string }[]; databases: { name: string; owner: string }[] };
+    expect(doc.computes.map((c) => c.type)).toEqual(["read_write"]);
+    expect(doc.roles.map((r) => r.name)).toContain("neondb_owner");
+    expect(doc.databases).toContainEqual({ name: "neondb", owner: "neondb_owner" });
+  });
+
+  it("--help says what --quiet keeps", async () => {
+    const help = await runSvc(["config", "plan", "--help"], { cwd: emptyDir(), env: {} });
+    expect(help.stdout.replace(/\s+/g, " ")).toContain("--quiet print only the target line, the summary or result line, and errors: no change list, no progress");
+  });
+});

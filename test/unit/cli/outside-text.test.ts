@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { CliError, CliErrorCode } from "../../../src/errors/cli-errors.js";
 import type { PushResult } from "../../../src/model/plan.js";
 import { renderServicesText, type BranchServices } from "../../../src/cli/branch-services.js";
+import type { BranchPostgres } from "../../../src/cli/branch-postgres.js";
 import { renderStatusText } from "../../../src/cli/commands/status-command.js";
 import { Progress } from "../../../src/cli/terminal/progress.js";
 import { Scrubber } from "../../../src/cli/terminal/scrub.js";
@@ -68,6 +69,11 @@ const SERVICES: BranchServices = {
   triggers: [{ name: "nightly", type: "schedule", function: "api", on: "0 0 * * *", enabled: true, inherited: false }],
   customDomains: [{ domain: "shop.example.com", function: "api", cnameTarget: "edge.example.test", status: "active" }],
 };
+const POSTGRES: BranchPostgres = {
+  computes: [{ id: "ep-1", type: "read_write", state: "active", minCu: 0.25, maxCu: 2, suspendTimeoutSeconds: 0 }],
+  roles: [{ name: "app_owner", login: true, protected: false }],
+  databases: [{ name: "app", owner: "app_owner" }],
+};
 const ECHO: EchoInfo = { project: { id: "p-1", name: "app", label: "SVC_PROJECT_ID" }, branch: { name: "preview/a", id: "br-1", label: "--branch" }, api: { host: "http://127.0.0.1:1/api/v2", label: "env", insecure: false }, config: { path: "svc.ts", label: "search" }, keyLabel: "SVC_API_KEY" };
 const FLEET: FleetRow[] = [{ branchId: "br-1", branchName: "preview/a", changes: 2, conflicts: 0, result: "changes", exitCode: 2, error: { code: "PLATFORM_API_ERROR", message: "failed on preview/a", requestId: null, hint: null, causes: [] } }];
 
@@ -88,7 +94,7 @@ const VIEWS: [string, (make: (value: unknown) => unknown) => string][] = [
   ["the Mermaid graph", (make) => renderPlanGraph(make(loadResult("plan-mixed")) as PushResult, "mermaid")],
   ["the apply result", (make) => renderApplyComplete(appliedResult(make(loadResult("plan-mixed")) as PushResult), 1200)],
   ["the applied, failed and skipped lists", (make) => renderOutcomeLists(appliedResult(make(loadResult("plan-mixed")) as PushResult), COLOR_STYLE)],
-  ["the status", (make) => renderStatusText(make(STATUS_SOURCE) as PulledBranchConfig, make(SERVICES) as BranchServices)],
+  ["the status", (make) => renderStatusText(make(STATUS_SOURCE) as PulledBranchConfig, make(SERVICES) as BranchServices, make(POSTGRES) as BranchPostgres)],
   ["the services", (make) => printedLines(renderServicesText(make(SERVICES) as BranchServices))],
   ["the target echo block", (make) => renderTargetBlock(make(ECHO) as EchoInfo)],
   ["the target echo line", (make) => renderTargetLine(make(ECHO) as EchoInfo)],
