@@ -174,6 +174,7 @@ export {
   ApplyFailedError,
   BundleError,
   CancelledError,
+  HookFailedError,
   PartialBranchCreateError,
   PushAbortedError,
   PushConflictError,

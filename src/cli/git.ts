@@ -127,3 +127,16 @@ function refNames(lines: string): string[] {
     .map((ref) => ref.slice("refs/heads/".length));
 }
 
+/**
+ * The checkout a lifecycle hook is told about: the checked-out branch (`null` when HEAD is
+ * detached) and HEAD's commit (`null` before the first commit); `null` outside a work tree or
+ * without git. Never throws.
+ */
+export async function readGitState(cwd: string): Promise<{ branch: string | null; commit: string | null } | null> {
+  const tree = await git(cwd, ["rev-parse", "--is-inside-work-tree"]);
+  if (!tree.ok || tree.stdout.trim() !== "true") return null;
+  const [head, commit] = await Promise.all([git(cwd, ["symbolic-ref", "--quiet", "--short", "HEAD"]), git(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"])]);
+  const branch = head.stdout.trim();
+  const hash = commit.stdout.trim();
+  return { branch: head.ok && branch !== "" ? branch : null, commit: commit.ok && hash !== "" ? hash : null };
+}

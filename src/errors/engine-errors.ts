@@ -126,6 +126,21 @@ export class BundleError extends PlatformError {
   }
 }
 
+/**
+ * A lifecycle hook of the policy failed (`PLATFORM_HOOK_FAILED`): a function threw, or a command
+ * exited non-zero, timed out or was stopped. The CLI runs hooks; the library never does. A failed
+ * `before` hook means nothing was changed.
+ */
+export class HookFailedError extends PlatformError {
+  constructor(options: { hook: string; reason: string; command?: number; exitCode?: number; cause?: unknown }) {
+    const { hook, reason, command, exitCode, cause } = options;
+    super(ErrorCode.HOOK_FAILED, `hook ${hook} failed: ${reason}`, {
+      details: { hook, ...(command === undefined ? {} : { command }), ...(exitCode === undefined ? {} : { exitCode }) },
+      cause,
+    });
+  }
+}
+
 /** Creating a branch succeeded but a later step failed (`PLATFORM_PARTIAL_BRANCH_CREATE`). */
 export class PartialBranchCreateError extends PlatformError {
   readonly branchId: string;

@@ -15,6 +15,7 @@ export {
   BundleError,
   PartialBranchCreateError,
   CancelledError,
+  HookFailedError,
   type PushAbortReason,
   type StalePlanDifference,
   type StalePlanReason,

@@ -7,6 +7,7 @@ import { gateAndExecute, type ApplyFlags, type ExecuteInput } from "./gated-run.
 import { computePlan, planAgain, selectionOptions, type PlannedRun } from "./plan-command.js";
 import { runSavedPlanApply } from "./saved-plan-apply.js";
 import { bundleCacheOption, engineTuning } from "../engine-tuning.js";
+import { deployHooks } from "../hooks/command-hooks.js";
 
 /** `svc config apply [PLANFILE]` and `svc deploy`. */
 export async function runApply(ctx: CommandContext, planFile: string | undefined, flags: ApplyFlags): Promise<number> {
@@ -16,6 +17,7 @@ export async function runApply(ctx: CommandContext, planFile: string | undefined
   const { api, project, branch } = run.target;
   return applyShownPlan(ctx, run, flags, {
     inferredTarget: run.target.match === "default",
+    ...deployHooks(ctx, run.policy, { api, projectId: project.id, branch }),
     ...(envWriter === undefined ? {} : { onSuccess: () => envWriter.write({ api, projectId: project.id, branchId: branch.id, branchName: branch.name, declaredDatabases: declaredDatabasesOf(run.policy.config) }) }),
   });
 }
@@ -26,7 +28,7 @@ export async function runApply(ctx: CommandContext, planFile: string | undefined
  * blind. On a terminal without `--yes` the new plan is shown and the question asked again;
  * elsewhere the run stops with `PLATFORM_STALE_PLAN` (exit 6) and nothing applied.
  */
-export async function applyShownPlan(ctx: CommandContext, first: PlannedRun, flags: ApplyFlags, options: Pick<ExecuteInput, "inferredTarget" | "wrapDocument" | "wrapSuccessDocument" | "onSuccess">): Promise<number> {
+export async function applyShownPlan(ctx: CommandContext, first: PlannedRun, flags: ApplyFlags, options: Pick<ExecuteInput, "inferredTarget" | "wrapDocument" | "wrapSuccessDocument" | "onSuccess" | "beforeExecute" | "afterSuccess">): Promise<number> {
   let run = first;
   let reshown = false;
   for (;;) {

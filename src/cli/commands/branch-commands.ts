@@ -19,6 +19,7 @@ import { declaredDatabasesOf } from "../branch-database.js";
 import { prepareEnvWriter, type WriteEnvFlags } from "../write-env.js";
 import { connect, echoInfo, loadEnv, loadPolicy, printEcho, viewTarget, type Target } from "./target-setup.js";
 import { bundleCacheOption, engineTuning } from "../engine-tuning.js";
+import { afterBranchHook, beforeCheckoutHook, beforeCreateHook } from "../hooks/command-hooks.js";
 
 /** Flags of `svc branch create NAME`. */
 export interface BranchCreateFlags extends Omit<ApplyFlags, "branch" | "out" | "markdown" | "detailedExitcode"> {
@@ -43,14 +44,25 @@ export interface BranchCreateHooks {
  * `svc config apply --branch id:<id>` (`created: false`). With `--write-env`, the branch's
  * variables are written once it matches the policy.
  */
-export async function runBranchCreate(ctx: CommandContext, name: string, flags: BranchCreateFlags, hooks: BranchCreateHooks = { command: "branch create" }): Promise<number> {
+export async function runBranchCreate(ctx: CommandContext, mapped: string, flags: BranchCreateFlags, hooks: BranchCreateHooks = { command: "branch create" }): Promise<number> {
   const envWriter = await prepareEnvWriter(ctx, flags);
   const engine = await ctx.engine();
   const origins = loadEnv(ctx, flags);
   const policy = await loadPolicy(ctx, engine, flags);
   const { api, creds } = await connect(ctx, engine, flags, origins);
   const project = await api.getProject({ projectId: creds.projectId.value });
-  const existing = flags.ifExists === "apply" ? (await api.listBranches({ projectId: project.id })).find((b) => b.name === name) : undefined;
+  const find = async (branchName: string) => (flags.ifExists === "apply" ? (await api.listBranches({ projectId: project.id })).find((b) => b.name === branchName) : undefined);
+  let name = mapped;
+  let existing = await find(name);
+  const sync = hooks.command === "branch sync";
+  const renamed = sync ? await beforeCheckoutHook(ctx, policy, project.id, name, existing) : undefined;
+  if (renamed !== undefined && renamed !== name) {
+    ctx.info([`Hook checkout.before named the platform branch ${renamed}`]);
+    name = renamed;
+    existing = await find(name);
+  }
+  // The checkout hook runs after create's, once the branch matches the policy.
+  const afterCheckout = (branchId: string, created: boolean): Promise<number> => (sync ? afterBranchHook(ctx, policy, "checkout", { api, projectId: project.id, branchId }, created) : Promise.resolve(0));
   const json = flags.json === true;
   const command = hooks.command;
   const succeeded = async (branch: { id: string; name: string }, created: boolean): Promise<void> => {
@@ -69,6 +81,7 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
       // Every function's URL once the branch matches the policy, as for a new branch.
       wrapSuccessDocument: async (doc) => ({ ...wrap(doc), functions: (await readBranchServices(api, { projectId: project.id, branchId: existing.id })).functions }),
       onSuccess: () => succeeded(existing, false),
+      afterSuccess: () => afterCheckout(existing.id, false),
     });
   }
 
@@ -81,6 +94,7 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
   };
   ctx.err(json || ctx.quiet ? renderTargetLine(echo) : renderTargetBlock(echo));
   if (flags.target !== undefined || flags.exclude !== undefined) ctx.info(["--target/--exclude narrow applies to an existing branch; a new branch gets the whole policy."]);
+  await beforeCreateHook(ctx, policy, project.id, name);
   const started = ctx.io.now();
   const progress = ctx.progress();
   let created: { branchId: string; branchName: string; result: PushResult };
@@ -126,7 +140,8 @@ export async function runBranchCreate(ctx: CommandContext, name: string, flags: 
     ctx.out(urls);
   }
   await succeeded({ id: created.branchId, name: created.branchName }, true);
-  return 0;
+  const afterCreate = await afterBranchHook(ctx, policy, "create", { api, projectId: project.id, branchId: created.branchId }, true);
+  return Math.max(afterCreate, await afterCheckout(created.branchId, true));
 }
 
 function newBranchView(project: Target["project"], creds: Target["creds"], configPath: string, branchId: string, branchName: string): ReturnType<typeof viewTarget> {

@@ -44,6 +44,10 @@ export interface ExecuteInput {
   askAnyway?: boolean;
   /** Runs once the branch matches the plan (applied, or nothing to do), e.g. `--write-env`. */
   onSuccess?: () => Promise<void>;
+  /** Runs once the plan is granted, before the first change (the `deploy.before` hook); a throw leaves everything unchanged. */
+  beforeExecute?: () => Promise<void>;
+  /** Runs last when the run succeeded and returns its exit code (the `deploy.after` hook). @default 0 */
+  afterSuccess?: (result: PushResult) => Promise<number>;
 }
 
 /**
@@ -113,8 +117,9 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
   if (result.changes.length === 0 && !hasBlockingConflict(result)) {
     if (json) await printDocument(ctx, view, result, { status: "no-changes", durationMs: 0, error: null }, input.wrapSuccessDocument ?? input.wrapDocument);
     else if (ctx.quiet) ctx.out([selectionLine(result) ?? noChangesLine(view.branchName, view.configPath)]);
+    await input.beforeExecute?.();
     await input.onSuccess?.();
-    return 0;
+    return (await input.afterSuccess?.(result)) ?? 0;
   }
   const granted = await gate(ctx, {
     changes: result.changes,
@@ -126,6 +131,7 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
     flags,
     ...(input.askAnyway === true ? { askAnyway: true } : {}),
   });
+  await input.beforeExecute?.();
   const progress = ctx.progress();
   let applied: PushResult;
   try {
@@ -140,7 +146,7 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
   else if (ctx.quiet) ctx.out([applyCompleteLine(applied, durationMs)]);
   else ctx.out(renderApplyComplete(applied, durationMs));
   await input.onSuccess?.();
-  return 0;
+  return (await input.afterSuccess?.(applied)) ?? 0;
 }
 
 /** Reports a partial failure or an interrupt with the lists of what happened; rethrows anything else. */

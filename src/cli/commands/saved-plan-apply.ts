@@ -13,6 +13,7 @@ import type { StalePlanDifference } from "../../errors/engine-errors.js";
 import { gateAndExecute, type ApplyFlags } from "./gated-run.js";
 import { declaredDatabasesOf } from "../branch-database.js";
 import type { EnvWriter } from "../write-env.js";
+import { deployHooks } from "../hooks/command-hooks.js";
 import { connect, echoInfo, loadEnv, loadPolicy, printEcho, viewTarget, type Target } from "./target-setup.js";
 import { bundleCacheOption, engineTuning } from "../engine-tuning.js";
 
@@ -107,6 +108,7 @@ export async function runSavedPlanApply(ctx: CommandContext, file: string, flags
       view,
       flags,
       inferredTarget: false,
+      ...deployHooks(ctx, policy, { api, projectId: saved.projectId, branch }),
       ...(envWriter === undefined ? {} : { onSuccess: () => envWriter.write({ api, projectId: saved.projectId, branchId: branch.id, branchName: branch.name, declaredDatabases: declaredDatabasesOf(policy.config) }) }),
       execute: (granted, onEvent) =>
         engine.applyPlan(saved, {

@@ -62,6 +62,7 @@ const STATIC_HINTS: Record<string, string> = {
   [ErrorCode.STALE_PLAN]: "Run svc config plan --out again and apply the new plan.",
   [ErrorCode.APPLY_FAILED]: "Run svc config plan to see what remains.",
   [ErrorCode.CANCELLED]: "Run svc config plan to see what remains.",
+  [ErrorCode.HOOK_FAILED]: "Fix the hook in svc.ts (its output is above, prefixed [hook …]) and run the command again.",
   [ErrorCode.CONFLICT]: "The platform refused the change because of the current state; check the message above.",
   CLI_ABORTED: "Nothing changed.",
   CLI_INTERRUPTED: "Run svc config plan to see the current state.",

@@ -3,26 +3,17 @@
  * have real PostgreSQL databases (`realDatabases`), then used through the DATABASE_URL that
  * `--write-env` wrote, with psql.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { parse } from "dotenv";
 import { beforeAll, describe, expect, it } from "vitest";
+import { psql, requirePsql } from "../../helpers/psql.js";
 import { physicalName } from "../../../src/emulator/postgres/branch-databases.js";
 import { emulatorEnv, runSvc, useEmulatorProject } from "./harness.js";
 
-beforeAll(async () => {
-  const psql = await promisify(execFile)("psql", ["--version"]).catch(() => null);
-  if (psql === null) throw new Error("psql is missing: install it with `apt-get install -y --no-install-recommends postgresql-client`");
-});
+beforeAll(requirePsql);
 const shared = useEmulatorProject({ emulator: { realDatabases: true } });
-
-async function psql(url: string, sql: string): Promise<string> {
-  const { stdout } = await promisify(execFile)("psql", [url, "-v", "ON_ERROR_STOP=1", "-Atc", sql], { env: { PATH: process.env.PATH ?? "" } });
-  return stdout.trim();
-}
 
 describe("a database and a role declared in svc.ts, on real PostgreSQL", () => {
   it("are created by apply, and the written DATABASE_URL connects as that role to that database", async () => {

@@ -20,7 +20,7 @@ beforeAll(() => {
  */
 const RUNTIME_EXPORTS = [
   "ApiError", "ApplyFailedError", "BundleError", "CancelledError", "ConfigLoadError",
-  "ConfigValidationError", "ErrorCode", "FeatureUnavailableError", "LIBRARY_VERSION", "NetworkError",
+  "ConfigValidationError", "ErrorCode", "FeatureUnavailableError", "HookFailedError", "LIBRARY_VERSION", "NetworkError",
   "OutcomeUnknownError", "PartialBranchCreateError", "PlatformError", "PushAbortedError",
   "PushConflictError", "StalePlanError", "TimeoutError", "apply", "applyFleet", "applyPlan", "buildFunctionBundle",
   "createBranch", "createPlatformApi", "defineConfig", "formatDuration", "inspect", "isPlatformError",
