@@ -1,12 +1,12 @@
 /**
  * The variables an `after` hook gets: what a function on the branch sees (its database URLs,
- * `SVC_BRANCH`, the auth and Data API URLs when enabled, the other functions' URLs), read from
- * the API once the command has finished. The connection URLs and their passwords are returned as
- * secrets, so the CLI never prints them.
+ * `SVC_BRANCH`, the auth, Data API and AI gateway URLs when enabled, the functions' URLs), read
+ * from the API once the command has finished, the same way `svc dev` reads them. The connection
+ * URLs and their passwords come back as secrets, so the CLI never prints them.
  */
 import type { PlatformApi } from "../../api/platform-api.js";
-import { platformEnvironment, type PlatformEnvValues } from "../../rules/function-env.js";
-import { chooseEnvDatabase, declaredDatabasesOf, passwordOf } from "../write-env.js";
+import { platformEnvironment } from "../../rules/function-env.js";
+import { readBranchEnv } from "../dev/branch-env.js";
 import type { BranchEnvReading } from "./lifecycle.js";
 
 /** The branch whose variables are read. */
@@ -19,22 +19,10 @@ export interface HookEnvTarget {
   config: unknown;
 }
 
-/** Reads the branch's function environment (see the module comment). */
+/** Reads the branch's function environment (see the module comment); a variable that cannot be read is left out. */
 export async function readHookEnv(target: HookEnvTarget): Promise<BranchEnvReading> {
-  const { api, projectId, branchId, branchName } = target;
-  const ids = { projectId, branchId };
-  const [databases, auth, functions] = await Promise.all([api.listDatabases(ids), api.getAuth(ids).catch(() => null), api.listFunctions(ids).catch(() => [])]);
-  const values: PlatformEnvValues = { branchName, functionUrls: Object.fromEntries(functions.filter((f) => f.invocation_url !== "").map((f) => [f.slug, f.invocation_url])) };
-  const secrets: string[] = [];
-  if (databases.length > 0) {
-    const { database, role } = chooseEnvDatabase(databases, { branchName, declaredDatabases: declaredDatabasesOf(target.config) });
-    const uri = (pooled: boolean): Promise<string> => api.getConnectionUri({ ...ids, databaseName: database, roleName: role, ...(pooled ? { pooled: true } : {}) });
-    const [pooledUrl, directUrl] = await Promise.all([uri(true), uri(false)]);
-    values.database = { pooledUrl, directUrl };
-    secrets.push(pooledUrl, directUrl, ...[pooledUrl, directUrl].map(passwordOf).filter((p): p is string => p !== undefined));
-    const dataApi = await api.getDataApi({ ...ids, databaseName: database }).catch(() => null);
-    if (dataApi !== null && dataApi.url !== "") values.dataApiUrl = dataApi.url;
-  }
-  if (auth?.base_url !== undefined && auth.jwks_url !== undefined) values.auth = { baseUrl: auth.base_url, jwksUrl: auth.jwks_url };
+  const { api, projectId, branchId, branchName, config } = target;
+  // Hooks report no missing services: a hook reads what the branch has.
+  const { values, secrets } = await readBranchEnv({ api, projectId, branchId, branchName }, { auth: "unmanaged", dataApi: { state: "unmanaged" }, aiGateway: false, buckets: [], config });
   return { env: platformEnvironment(values, ""), secrets };
 }
