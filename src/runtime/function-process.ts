@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { escapeUnsafeText } from "../rules/visible-text.js";
-import type { HostCommand, HostConfig, HostEvent, HostFailureReason, RequestRecord } from "./host-protocol.js";
+import { SPARE_ARGUMENT, type HostCommand, type HostConfig, type HostEvent, type HostFailureReason, type RequestRecord } from "./host-protocol.js";
 
 /** The platform's memory per function instance, in MiB. */
 export const PLATFORM_MEMORY_MB = 2048;
@@ -49,6 +49,13 @@ export interface StartFunctionProcessOptions {
   onRequest?: (record: RequestRecord) => void;
   /** Receives each line the function prints, with its stream. Exceptions are ignored. */
   onOutput?: (line: string, stream: "stdout" | "stderr") => void;
+  /**
+   * Booted hosts to take one from instead of starting Node.js now (a reload's fast path). Used
+   * only when the spare's memory cap and source-map switch match and `env` agrees with the
+   * spare's on every variable Node.js reads at start-up (`NODE_*`, `UV_*`).
+   * @default none: a new process
+   */
+  spares?: SpareHosts;
 }
 
 /** How a host process ended. */
@@ -85,12 +92,96 @@ export class FunctionHostError extends Error {
   }
 }
 
-/** The child entry beside this file: TypeScript (through tsx) when running from the sources, JavaScript from `dist/`. */
-function childEntry(): { file: string; loader: string[] } {
+/** How a host process starts: the same for a spare and the process it stands in for. */
+interface HostLaunch {
+  env: Readonly<Record<string, string>>;
+  cwd: string;
+  memoryMb: number;
+  sourceMaps: boolean;
+}
+
+/**
+ * Forks the child entry beside this file: TypeScript (through tsx) when running from the
+ * sources, JavaScript from `dist/`. Its stdout and stderr are piped, its IPC channel is JSON.
+ */
+function forkHost(argument: string, launch: HostLaunch): ChildProcess {
   const fromSource = import.meta.url.endsWith(".ts");
   const file = fileURLToPath(new URL(fromSource ? "./host-child.ts" : "./host-child.js", import.meta.url));
   const loader = fromSource ? ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href] : [];
-  return { file, loader };
+  const execArgv = [...loader, `--max-old-space-size=${launch.memoryMb}`, ...(launch.sourceMaps ? ["--enable-source-maps"] : [])];
+  return fork(file, [argument], { cwd: launch.cwd, env: { ...launch.env }, execArgv, stdio: ["ignore", "pipe", "pipe", "ipc"], serialization: "json" });
+}
+
+/** Variables Node.js reads while it starts, which a spare cannot take on later. */
+const STARTUP_VARIABLE = /^(?:NODE_|UV_)/;
+
+function sameStartupVariables(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  const names = new Set([...Object.keys(a), ...Object.keys(b)].filter((name) => STARTUP_VARIABLE.test(name)));
+  return [...names].every((name) => a[name] === b[name]);
+}
+
+/** Options of {@link SpareHosts}. */
+export interface SpareHostsOptions {
+  /** The environment spares start with (a host then replaces it with its function's). @default {} */
+  env?: Readonly<Record<string, string>>;
+  /** Working directory the spares start in. */
+  cwd: string;
+  /** @default 2048 */
+  memoryMb?: number;
+  /** @default true */
+  sourceMaps?: boolean;
+}
+
+/**
+ * One booted host process kept waiting for a module, so replacing a function (a reload) does not
+ * wait for Node.js to start: `startFunctionProcess({ spares })` takes it and a new one boots in
+ * the background. It exits with its parent like any host; `close()` ends it.
+ */
+export class SpareHosts {
+  readonly #launch: HostLaunch;
+  #spare: { child: ChildProcess; ready: boolean } | undefined;
+  #closed = false;
+
+  constructor(options: SpareHostsOptions) {
+    this.#launch = { env: { ...options.env }, cwd: options.cwd, memoryMb: options.memoryMb ?? PLATFORM_MEMORY_MB, sourceMaps: options.sourceMaps !== false };
+    this.#refill();
+  }
+
+  #refill(): void {
+    if (this.#closed) return;
+    const child = forkHost(SPARE_ARGUMENT, this.#launch);
+    const spare = { child, ready: false };
+    this.#spare = spare;
+    child.on("message", (event: HostEvent) => {
+      if (event?.type === "spare-ready") spare.ready = true;
+    });
+    child.once("exit", () => {
+      if (this.#spare === spare) this.#spare = undefined;
+    });
+    child.once("error", () => undefined);
+  }
+
+  /** The booted spare for a host started like `launch`, or undefined (none ready, or it would differ). */
+  take(launch: HostLaunch): ChildProcess | undefined {
+    const spare = this.#spare;
+    const own = this.#launch;
+    if (spare === undefined || !spare.ready || launch.memoryMb !== own.memoryMb || launch.sourceMaps !== own.sourceMaps || !sameStartupVariables(launch.env, own.env)) return undefined;
+    this.#spare = undefined;
+    this.#refill();
+    return spare.child;
+  }
+
+  /** The waiting spare's pid, once it has booted; undefined while none is ready. */
+  get readyPid(): number | undefined {
+    return this.#spare?.ready === true ? this.#spare.child.pid : undefined;
+  }
+
+  /** Ends the waiting spare; no new one boots. */
+  close(): void {
+    this.#closed = true;
+    this.#spare?.child.kill("SIGKILL");
+    this.#spare = undefined;
+  }
 }
 
 function safely<A extends unknown[]>(fn: ((...args: A) => void) | undefined, ...args: A): void {
@@ -122,15 +213,13 @@ export async function startFunctionProcess(options: StartFunctionProcessOptions)
     upgrades: options.upgrades !== false,
     firstByteTimeoutMs: options.firstByteTimeoutMs ?? PLATFORM_FIRST_BYTE_TIMEOUT_MS,
   };
-  const { file, loader } = childEntry();
-  const execArgv = [...loader, `--max-old-space-size=${options.memoryMb ?? PLATFORM_MEMORY_MB}`, ...(options.sourceMaps === false ? [] : ["--enable-source-maps"])];
-  const child = fork(file, [JSON.stringify(config)], {
-    cwd: options.cwd ?? dirname(options.entry),
-    env: { ...options.env },
-    execArgv,
-    stdio: ["ignore", "pipe", "pipe", "ipc"],
-    serialization: "json",
-  });
+  const launch: HostLaunch = { env: { ...options.env }, cwd: options.cwd ?? dirname(options.entry), memoryMb: options.memoryMb ?? PLATFORM_MEMORY_MB, sourceMaps: options.sourceMaps !== false };
+  const spare = options.spares?.take(launch);
+  const child = spare ?? forkHost(JSON.stringify(config), launch);
+  if (spare !== undefined) {
+    const configure: HostCommand = { type: "configure", config, env: { ...launch.env }, cwd: launch.cwd };
+    spare.send(configure);
+  }
   for (const stream of ["stdout", "stderr"] as const) {
     const source = child[stream];
     if (source !== null) createInterface({ input: source, crlfDelay: Infinity }).on("line", (line) => safely(options.onOutput, line, stream));

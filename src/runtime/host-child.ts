@@ -11,7 +11,7 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { NoRequestHandlerError, resolveHandlers, type FunctionHandlers } from "./handler-contract.js";
-import { parseHostConfig, type HostCommand, type HostConfig, type HostEvent, type HostFailureReason, type RequestRecord } from "./host-protocol.js";
+import { parseHostConfig, SPARE_ARGUMENT, type HostCommand, type HostConfig, type HostEvent, type HostFailureReason, type RequestRecord } from "./host-protocol.js";
 import { requestUrl, toWebRequest, writeWebResponse } from "./node-web.js";
 
 function send(event: HostEvent): void {
@@ -154,14 +154,40 @@ function handleUpgrade(config: HostConfig, handlers: FunctionHandlers, req: Inco
   })();
 }
 
+/** Node loads its fetch classes on first use; load them at boot, so the first request is not the slow one. */
+function warmUp(): void {
+  void new Response(new Request("http://127.0.0.1/").body);
+}
+
+/** A spare host's configuration: waits for `configure`, then takes its environment and directory. */
+function awaitConfiguration(): Promise<HostConfig> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (command: HostCommand): void => {
+      if (command?.type !== "configure") return;
+      process.off("message", onMessage);
+      try {
+        for (const name of Object.keys(process.env)) delete process.env[name];
+        Object.assign(process.env, command.env);
+        process.chdir(command.cwd);
+        resolve(parseHostConfig(JSON.stringify(command.config)));
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    };
+    process.on("message", onMessage);
+    send({ type: "spare-ready" });
+  });
+}
+
 async function main(): Promise<void> {
   // Losing the parent (stopped, crashed, killed with SIGKILL) ends the host at once.
   process.on("disconnect", () => process.exit(0));
   // Ctrl-C in a terminal reaches the whole process group; the parent decides when the host stops.
   process.on("SIGINT", () => undefined);
+  warmUp();
   let config: HostConfig;
   try {
-    config = parseHostConfig(process.argv[2]);
+    config = process.argv[2] === SPARE_ARGUMENT ? await awaitConfiguration() : parseHostConfig(process.argv[2]);
   } catch (err) {
     return fail("load-failed", err instanceof Error ? err.message : String(err));
   }
@@ -173,8 +199,6 @@ async function main(): Promise<void> {
   } catch (err) {
     return fail(err instanceof NoRequestHandlerError ? "no-handler" : "load-failed", err instanceof NoRequestHandlerError ? err.message : stackOf(err));
   }
-  // Node loads its fetch classes on first use; load them now, so the first request is not the slow one.
-  void new Response(new Request("http://127.0.0.1/").body);
   const server = createServer((req, res) => handleRequest(config, handlers, req, res));
   // A request body may stream for as long as the handler reads it (the platform allows 15 minutes to the first byte).
   server.requestTimeout = 0;

@@ -38,12 +38,20 @@ export type HostFailureReason = "not-a-file" | "load-failed" | "no-handler" | "p
 
 /** Child → parent. */
 export type HostEvent =
+  | { type: "spare-ready" }
   | { type: "ready"; port: number }
   | { type: "failed"; reason: HostFailureReason; message: string }
   | { type: "request"; record: RequestRecord };
 
-/** Parent → child: stop accepting, let requests in flight finish for `graceMs`, then exit. */
-export type HostCommand = { type: "stop"; graceMs: number };
+/** The argument of a spare host: it boots, then waits for a `configure` command. */
+export const SPARE_ARGUMENT = "--spare";
+
+/**
+ * Parent → child. `stop`: stop accepting, let requests in flight finish for `graceMs`, then exit.
+ * `configure` (a spare host only): take this environment (replacing the one it was started with)
+ * and working directory, then serve `config`.
+ */
+export type HostCommand = { type: "stop"; graceMs: number } | { type: "configure"; config: HostConfig; env: Record<string, string>; cwd: string };
 
 /** Parses the child's argument; throws an Error naming what is wrong. */
 export function parseHostConfig(text: string | undefined): HostConfig {

@@ -27,15 +27,18 @@
  * no Response within `firstByteTimeoutMs` (15 minutes) gets a 504. The child exits when its
  * parent's IPC channel closes, so `kill -9` of the parent leaves no child. A crash or
  * `process.exit` in the function resolves `exited` with `stopped: false`; restarting is the
- * caller's choice. Imports only node built-ins and `rules/`.
+ * caller's choice. `SpareHosts` keeps one booted host waiting, so a replacement (a reload) skips
+ * Node.js's start-up. Imports only node built-ins and `rules/`.
  */
 export {
   FunctionHostError,
   PLATFORM_FIRST_BYTE_TIMEOUT_MS,
   PLATFORM_MEMORY_MB,
+  SpareHosts,
   startFunctionProcess,
   type FunctionProcess,
   type FunctionProcessExit,
+  type SpareHostsOptions,
   type StartFunctionProcessOptions,
 } from "./function-process.js";
 export type { HostFailureReason, RequestRecord } from "./host-protocol.js";

@@ -7,7 +7,7 @@
 import { dirname, sep } from "node:path";
 import { locateFunction } from "../../bundle/entry.js";
 import type { ResolvedFunction } from "../../model/desired-state.js";
-import { startFunctionProcess, type FunctionProcess, type RequestRecord } from "../../runtime/index.js";
+import { startFunctionProcess, type FunctionProcess, type RequestRecord, type SpareHosts } from "../../runtime/index.js";
 import type { DevOutput, WrittenBuild } from "./dev-output.js";
 import { DEV_HOST } from "./dev-ports.js";
 
@@ -38,6 +38,8 @@ export interface DevFunctionOptions {
   /** The child's whole environment, computed at each start. */
   env: (slug: string) => Record<string, string>;
   log: DevLog;
+  /** A booted host to take instead of starting Node.js (shared by the session). */
+  spares?: SpareHosts;
 }
 
 function messageOf(err: unknown): string {
@@ -181,6 +183,7 @@ export class DevFunction {
         host: DEV_HOST,
         env: this.#options.env(this.slug),
         exposeStacks: true,
+        ...(this.#options.spares === undefined ? {} : { spares: this.#options.spares }),
         onRequest: (record) => log.request(this.slug, record),
         onOutput: (line, stream) => log.output(this.slug, line, stream),
       });

@@ -5,6 +5,7 @@
  * added ones and stops removed ones. Ports are chosen once and kept.
  */
 import type { ResolvedFunction } from "../../model/desired-state.js";
+import { SpareHosts } from "../../runtime/index.js";
 import { functionEnvironment, PLATFORM_ENV, platformEnvironment, type PlatformEnvValues } from "../../rules/function-env.js";
 import { DevFunction, type DevLog } from "./dev-function.js";
 import type { DevOutput } from "./dev-output.js";
@@ -42,12 +43,16 @@ export class DevSession {
   readonly #options: DevSessionOptions;
   readonly #functions = new Map<string, DevFunction>();
   readonly #watcher: DevWatcher;
+  /** One booted host waiting, so a reload does not wait for Node.js to start. */
+  readonly #spares: SpareHosts;
   #changes: Promise<void> = Promise.resolve();
   #closed = false;
 
   constructor(options: DevSessionOptions) {
     this.#options = options;
     this.#watcher = new DevWatcher({ onChange: (paths) => void this.#onChange(paths) });
+    const inherited = Object.fromEntries(Object.entries(options.inherited).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    this.#spares = new SpareHosts({ env: inherited, cwd: options.workingDir ?? process.cwd() });
   }
 
   /** The served functions, by slug order. */
@@ -87,7 +92,7 @@ export class DevSession {
     const ports = await assignPorts(requests, { held: new Set([...held, ...fixed.values()]) });
     const added = definitions.map((definition) => {
       const port = fixed.get(definition.slug) ?? ports.get(definition.slug) ?? 0;
-      const fn = new DevFunction({ definition, port, output: this.#options.output, workingDir: this.#options.workingDir, env: (slug) => this.#envFor(slug), log: this.#options.log });
+      const fn = new DevFunction({ definition, port, output: this.#options.output, workingDir: this.#options.workingDir, env: (slug) => this.#envFor(slug), log: this.#options.log, spares: this.#spares });
       this.#functions.set(definition.slug, fn);
       return fn;
     });
@@ -172,6 +177,7 @@ export class DevSession {
   async stop(): Promise<void> {
     this.#closed = true;
     this.#watcher.close();
+    this.#spares.close();
     await Promise.all([...this.#functions.values()].map((f) => f.stop()));
     await this.#options.output.remove();
   }

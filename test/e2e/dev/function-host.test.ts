@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { upgradeAndPing } from "./dev-harness.js";
-import { FunctionHostError, startFunctionProcess, type FunctionProcess, type RequestRecord, type StartFunctionProcessOptions } from "../../../src/runtime/index.js";
+import { FunctionHostError, SpareHosts, startFunctionProcess, type FunctionProcess, type RequestRecord, type StartFunctionProcessOptions } from "../../../src/runtime/index.js";
 
 function isAlive(pid: number): boolean {
   try {
@@ -230,6 +230,26 @@ setInterval(() => {}, 1000);`);
     parent.kill("SIGKILL");
     await waitUntil(() => !isAlive(childPid));
     expect(isAlive(childPid)).toBe(false);
+  });
+
+  it("takes a booted spare: the function gets exactly its own environment, directory and port", async () => {
+    const spares = new SpareHosts({ env: { SPARE_ONLY: "from the spare's start", PATH: process.env.PATH ?? "" }, cwd: tmpdir() });
+    try {
+      await waitUntil(() => spares.readyPid !== undefined);
+      const sparePid = spares.readyPid;
+      const entry = module("spare.mjs", `export default () => Response.json({ env: { ...process.env }, cwd: process.cwd() });`);
+      const fn = await start({ entry, env: { GREETING: "own" }, cwd: dir, spares });
+      expect(fn.pid).toBe(sparePid);
+      expect(await (await fetch(fn.url)).json()).toEqual({ env: { GREETING: "own" }, cwd: dir });
+      // A new spare boots for the next one; an env that changes a start-up variable gets a fresh process.
+      await waitUntil(() => spares.readyPid !== undefined);
+      const next = spares.readyPid;
+      const fresh = await start({ entry, env: { NODE_OPTIONS: "--no-warnings" }, cwd: dir, spares });
+      expect(fresh.pid).not.toBe(next);
+      expect(spares.readyPid).toBe(next);
+    } finally {
+      spares.close();
+    }
   });
 
   it("stops: the process is gone, and stop() twice is fine", async () => {

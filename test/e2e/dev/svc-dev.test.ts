@@ -2,6 +2,7 @@
  * `svc dev` end to end: the built bin serving a Hono function and a plain function from a
  * temporary project, with the platform variables of an emulator's branch, called over real HTTP.
  */
+import { execFileSync } from "node:child_process";
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
@@ -174,8 +175,12 @@ describe("svc dev serving two functions with a branch's variables", () => {
   });
 
   it("leaves no function process behind when svc dev itself is killed with SIGKILL", async () => {
-    const pids = [...pidsOf(dev.stdout(), "hello"), ...pidsOf(dev.stdout(), "api")].filter(isAlive);
-    expect(pids.length).toBeGreaterThanOrEqual(2);
+    const served = [...pidsOf(dev.stdout(), "hello"), ...pidsOf(dev.stdout(), "api")].filter(isAlive);
+    expect(served.length).toBeGreaterThanOrEqual(2);
+    // Every child of svc dev: the functions, the spare host waiting for the next reload, esbuild's service.
+    const pids = execFileSync("ps", ["-o", "pid=", "--ppid", String(dev.child.pid)], { encoding: "utf8" }).split("\n").map(Number).filter((pid) => pid > 0);
+    expect(pids).toEqual(expect.arrayContaining(served));
+    expect(pids.length).toBeGreaterThan(served.length);
     dev.child.kill("SIGKILL");
     await dev.exited;
     await eventually(async () => pids.filter(isAlive), (alive) => alive.length === 0);
