@@ -5,6 +5,7 @@
  * with prompts off and a time limit.
  */
 import { execFile } from "node:child_process";
+import { resolve } from "node:path";
 import { CliError, CliErrorCode } from "../errors/cli-errors.js";
 import { shown } from "./views/outside-text.js";
 import { gitBranchNameIssue, stripHeadsPrefix } from "./sync-names.js";
@@ -139,4 +140,15 @@ export async function readGitState(cwd: string): Promise<{ branch: string | null
   const branch = head.stdout.trim();
   const hash = commit.stdout.trim();
   return { branch: head.ok && branch !== "" ? branch : null, commit: commit.ok && hash !== "" ? hash : null };
+}
+
+/**
+ * The absolute directory git runs hooks from: `core.hooksPath` when set, else the repository's
+ * `hooks` (a worktree's common one). A directory outside a work tree is a usage error.
+ */
+export async function gitHooksDir(cwd: string): Promise<string> {
+  await requireWorkTree(cwd, "svc branch hook needs the repository's hooks directory");
+  const run = await git(cwd, ["rev-parse", "--git-path", "hooks"]);
+  if (!run.ok) throw new CliError(CliErrorCode.GIT_UNAVAILABLE, `git rev-parse --git-path hooks failed: ${shown(run.stderr.trim())}`, { hint: "Check the repository with git status." });
+  return resolve(cwd, run.stdout.replace(/\n$/, ""));
 }

@@ -7,6 +7,8 @@ import type { ApplyFlags } from "./commands/gated-run.js";
 import { runBranchCreate, runBranchDelete } from "./commands/branch-commands.js";
 import { runConnectionString } from "./commands/connection-string-command.js";
 import { runBranchCleanup } from "./commands/branch-cleanup.js";
+import { runBranchHook } from "./commands/branch-hook.js";
+import { runBranchStatus } from "./commands/branch-status.js";
 import { runBranchSync } from "./commands/branch-sync.js";
 import { addDbCommands } from "./commands/db-command.js";
 import { runDev, type DevFlags } from "./commands/dev-command.js";
@@ -224,6 +226,24 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option("--json", "print {formatVersion, command, target, deleted, kept, failed}");
   examples(cleanup, ["git fetch --prune && svc branch cleanup", "svc branch cleanup --git-branch \"$GITHUB_HEAD_REF\" --yes"]);
   run(cleanup, (opts) => runBranchCleanup(ctx, opts));
+
+  const hook = addCommon(branch.command("hook").description("install or remove the git post-checkout hook that runs svc branch sync").argument("<action>", "install or uninstall"))
+    .option("--config <path>", "the policy file sync uses (recorded as an absolute path)", single("--config"))
+    .option("--env <file>", "a dotenv file sync loads; repeatable (recorded as absolute paths; the hook then runs without SVC_API_KEY set)", repeatable)
+    .option("--name-template <template>", `the platform branch's name (default: ${DEFAULT_NAME_TEMPLATE})`, single("--name-template"))
+    .option("--update-existing", "let sync apply override changes to an existing preview")
+    .option("--write-env <file>", "sync writes the branch's DATABASE_URL and function URLs to this dotenv file", single("--write-env"))
+    .option("--env-prefix <str>", "prefix of the variable names --write-env sets", single("--env-prefix"));
+  examples(hook, ["svc branch hook install --write-env .env", "svc branch hook uninstall"]);
+  run(hook, (opts, args) => runBranchHook(ctx, args[0] ?? "", opts));
+
+  const branchStatus = addTarget(addCommon(branch.command("status").description("the git branch, its preview branch, whether it exists and whether the git hook is installed")), { branch: false })
+    .option("--env <file>", "load a dotenv file first; repeatable", repeatable)
+    .option("--git-branch <name>", "the git branch to map (default: the checked-out one)", single("--git-branch"))
+    .option("--name-template <template>", `the platform branch's name (default: ${DEFAULT_NAME_TEMPLATE})`, single("--name-template"))
+    .option("--json", "print {formatVersion, command, gitBranch, branchName, exists, branchId, hook}");
+  examples(branchStatus, ["svc branch status", "svc branch status --json"]);
+  run(branchStatus, (opts) => runBranchStatus(ctx, opts));
 
   const del = addTarget(addCommon(branch.command("delete").description("delete a branch (after confirmation)").argument("<ref>", "branch name or id")), { branch: false })
     .option("--env <file>", "load a dotenv file first; repeatable", repeatable)
