@@ -237,6 +237,11 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
     this.inBackground(work);
   }
 
+  /** Resolves once the background work (trigger deliveries, database drops) has finished, including work it started. */
+  async drain(): Promise<void> {
+    while (this.background.size > 0) await Promise.all([...this.background]);
+  }
+
   private inBackground(work: Promise<void>): void {
     const tracked = work.catch((err: unknown) => this.log.notice(`error: ${err instanceof Error ? err.message : String(err)}`)).finally(() => this.background.delete(tracked));
     this.background.add(tracked);
@@ -292,7 +297,7 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
       const scheduler = this.current.scheduler;
       if (!scheduler.busy) {
         if (this.background.size === 0) return;
-        await Promise.all([...this.background]);
+        await this.drain();
         continue;
       }
       const next = scheduler.nextBusyAt();

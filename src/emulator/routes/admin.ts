@@ -86,6 +86,8 @@ export function mountAdminRoutes(app: Hono<EmulatorEnv>, control: EmulatorCore, 
   r.post("/clock", async (c) => {
     changeClock(control.clock, await readJson(c, ClockBodySchema));
     control.world.now();
+    // Answers once the trigger deliveries the move made due are over, so the caller can read their outcome.
+    await control.drain();
     return c.json({ now: new Date(control.clock.now()).toISOString(), mode: control.clock.mode });
   });
 

@@ -1,20 +1,11 @@
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BIN, ROOT, emptyDir, ensureBuilt, runProcess } from "./harness.js";
+import { ROOT, emptyDir, ensureBuilt, npxShim, runProcess } from "./harness.js";
 
 beforeAll(async () => {
   await ensureBuilt();
 }, 180_000);
-
-/** A PATH whose `npx svc …` runs this checkout's bin, as `npx` runs an installed package's. */
-function npxShim(): string {
-  const dir = join(emptyDir(), "bin");
-  mkdirSync(dir);
-  writeFileSync(join(dir, "npx"), `#!/usr/bin/env bash\n[ "$1" = svc ] || exit 127\nshift\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  chmodSync(join(dir, "npx"), 0o755);
-  return `${dir}:${process.env.PATH ?? ""}`;
-}
 
 describe("npm run demo", () => {
   it("says what it will do first and what to try next at the end, and the next steps work as written", async () => {

@@ -4,7 +4,7 @@
  * than `src/` (once, under a lock shared by parallel test files); in CI `npm ci` has built it.
  */
 import { execFile, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -90,6 +90,15 @@ export function emptyDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "svc-cli-e2e-"));
   mkdirSync(join(dir, ".git"));
   return dir;
+}
+
+/** A PATH whose `npx svc …` runs this checkout's bin, as `npx` runs an installed package's. */
+export function npxShim(): string {
+  const dir = join(emptyDir(), "bin");
+  mkdirSync(dir);
+  writeFileSync(join(dir, "npx"), `#!/usr/bin/env bash\n[ "$1" = svc ] || exit 127\nshift\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(join(dir, "npx"), 0o755);
+  return `${dir}:${process.env.PATH ?? ""}`;
 }
 
 /** What a run printed and how it ended. */
