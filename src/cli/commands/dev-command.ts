@@ -99,12 +99,15 @@ function untilStopped(ctx: CommandContext): Promise<void> {
   return new Promise((done) => {
     const finish = (): void => {
       process.off("SIGTERM", finish);
+      process.off("disconnect", finish);
       ctx.signal.removeEventListener("abort", finish);
       done();
     };
     if (ctx.signal.aborted) return finish();
     ctx.signal.addEventListener("abort", finish, { once: true });
     process.once("SIGTERM", finish);
+    // Started by a Node.js parent with an IPC channel (a test runner, a tool): stop when it goes away.
+    if (process.connected) process.once("disconnect", finish);
   });
 }
 
@@ -114,6 +117,8 @@ function untilStopped(ctx: CommandContext): Promise<void> {
  * policy that does not load, or an unknown `--trigger` fails before anything starts.
  */
 export async function runDev(ctx: CommandContext, flags: DevFlags): Promise<number> {
+  // An IPC channel from a Node.js parent must not keep svc dev alive after it is done; its loss still stops it.
+  process.channel?.unref();
   if (flags.port !== undefined && flags.source === undefined) {
     throw new CliError(CliErrorCode.USAGE, "--port goes with --source; the functions of svc.ts take their dev.port or a free port from 8787.", { hint: "Set functions.<slug>.dev.port in svc.ts, or add --source FILE." });
   }

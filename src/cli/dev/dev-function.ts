@@ -7,7 +7,7 @@
 import { dirname, sep } from "node:path";
 import { locateFunction } from "../../bundle/entry.js";
 import type { ResolvedFunction } from "../../model/desired-state.js";
-import { startFunctionProcess, type FunctionProcess, type RequestRecord, type SpareHosts } from "../../runtime/index.js";
+import { FunctionHostError, startFunctionProcess, type FunctionProcess, type RequestRecord, type SpareHosts } from "../../runtime/index.js";
 import type { DevOutput, WrittenBuild } from "./dev-output.js";
 import { DEV_HOST } from "./dev-ports.js";
 
@@ -40,6 +40,11 @@ export interface DevFunctionOptions {
   log: DevLog;
   /** A booted host to take instead of starting Node.js (shared by the session). */
   spares?: SpareHosts;
+  /**
+   * For a port `svc dev` chose (no `dev.port`, no `--port`): another free port, when something
+   * took this one between the choice and the first start. Never used once the function served.
+   */
+  repickPort?: () => Promise<number>;
 }
 
 function messageOf(err: unknown): string {
@@ -49,7 +54,8 @@ function messageOf(err: unknown): string {
 /** A served function and its current build. */
 export class DevFunction {
   definition: ResolvedFunction;
-  readonly port: number;
+  /** Chosen before the first start; changes only if another process took it before the function ever served. */
+  port: number;
   readonly #options: DevFunctionOptions;
   #build: WrittenBuild | undefined;
   #process: FunctionProcess | undefined;
@@ -61,6 +67,7 @@ export class DevFunction {
   #queue: Promise<void> = Promise.resolve();
   #queued = false;
   #stopped = false;
+  #everServed = false;
 
   constructor(options: DevFunctionOptions) {
     this.definition = options.definition;
@@ -175,30 +182,44 @@ export class DevFunction {
 
   /** Starts a child for `build` on the function's port; false (after reporting why) when it cannot serve. */
   async #serve(build: WrittenBuild): Promise<boolean> {
-    const { log } = this.#options;
-    try {
-      const child = await startFunctionProcess({
-        entry: build.entry,
-        port: this.port,
-        host: DEV_HOST,
-        env: this.#options.env(this.slug),
-        exposeStacks: true,
-        ...(this.#options.spares === undefined ? {} : { spares: this.#options.spares }),
-        onRequest: (record) => log.request(this.slug, record),
-        onOutput: (line, stream) => log.output(this.slug, line, stream),
-      });
-      this.#process = child;
-      this.#startedAt = Date.now();
-      void child.exited.then((exit) => {
-        if (exit.stopped || this.#stopped || this.#process !== child) return;
-        this.#process = undefined;
-        this.#onUnexpectedExit(exit.signal ?? `code ${exit.code}`);
-      });
-      return true;
-    } catch (err) {
-      log.error(this.slug, messageOf(err));
-      return false;
+    const { log, repickPort } = this.#options;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.#startChild(build);
+        this.#everServed = true;
+        return true;
+      } catch (err) {
+        // An automatic port someone else took in the meantime: take the next free one (a few times).
+        if (err instanceof FunctionHostError && err.reason === "port-in-use" && repickPort !== undefined && !this.#everServed && attempt < 5) {
+          this.port = await repickPort();
+          continue;
+        }
+        log.error(this.slug, messageOf(err));
+        return false;
+      }
     }
+  }
+
+  /** Starts the child; throws the host's error when it cannot serve. */
+  async #startChild(build: WrittenBuild): Promise<void> {
+    const { log } = this.#options;
+    const child = await startFunctionProcess({
+      entry: build.entry,
+      port: this.port,
+      host: DEV_HOST,
+      env: this.#options.env(this.slug),
+      exposeStacks: true,
+      ...(this.#options.spares === undefined ? {} : { spares: this.#options.spares }),
+      onRequest: (record) => log.request(this.slug, record),
+      onOutput: (line, stream) => log.output(this.slug, line, stream),
+    });
+    this.#process = child;
+    this.#startedAt = Date.now();
+    void child.exited.then((exit) => {
+      if (exit.stopped || this.#stopped || this.#process !== child) return;
+      this.#process = undefined;
+      this.#onUnexpectedExit(exit.signal ?? `code ${exit.code}`);
+    });
   }
 
   #onUnexpectedExit(how: string): void {

@@ -92,12 +92,29 @@ export class DevSession {
     const ports = await assignPorts(requests, { held: new Set([...held, ...fixed.values()]) });
     const added = definitions.map((definition) => {
       const port = fixed.get(definition.slug) ?? ports.get(definition.slug) ?? 0;
-      const fn = new DevFunction({ definition, port, output: this.#options.output, workingDir: this.#options.workingDir, env: (slug) => this.#envFor(slug), log: this.#options.log, spares: this.#spares });
+      const automatic = !fixed.has(definition.slug) && definition.dev?.port === undefined;
+      const fn = new DevFunction({
+        definition,
+        port,
+        output: this.#options.output,
+        workingDir: this.#options.workingDir,
+        env: (slug) => this.#envFor(slug),
+        log: this.#options.log,
+        spares: this.#spares,
+        ...(automatic ? { repickPort: () => this.#nextFreePort(definition.slug) } : {}),
+      });
       this.#functions.set(definition.slug, fn);
       return fn;
     });
     await Promise.all(added.map((fn) => fn.start()));
     return added;
+  }
+
+  /** A free port for `slug` that no served function holds, from 8787 upward. */
+  async #nextFreePort(slug: string): Promise<number> {
+    const held = new Set([...this.#functions.values()].map((f) => f.port));
+    const ports = await assignPorts([{ slug }], { held });
+    return ports.get(slug) ?? 0;
   }
 
   #platformFor(slug: string): Record<string, string> {

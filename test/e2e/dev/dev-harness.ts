@@ -48,7 +48,8 @@ export interface DevRun {
 const DEADLINE_MS = 45_000;
 
 export function startDev(args: readonly string[], options: { cwd: string; env?: Record<string, string | undefined> }): DevRun {
-  const child = spawn(process.execPath, [BIN, "dev", ...args], { cwd: options.cwd, env: childEnv({ NO_COLOR: "1", ...options.env }), stdio: ["pipe", "pipe", "pipe"] });
+  // The IPC channel makes svc dev stop if this test process dies without stopping it.
+  const child = spawn(process.execPath, [BIN, "dev", ...args], { cwd: options.cwd, env: childEnv({ NO_COLOR: "1", ...options.env }), stdio: ["pipe", "pipe", "pipe", "ipc"] }) as ChildProcessWithoutNullStreams;
   let out = "";
   let err = "";
   let all = "";
@@ -64,10 +65,17 @@ export function startDev(args: readonly string[], options: { cwd: string; env?: 
     all += d;
     notify();
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("close", (code, signal) => {
-    resolve({ code, signal });
-    notify();
-  }));
+  // "exit", then the output streams' end (bounded: a grandchild may hold them a moment longer). Not
+  // "close": Node never emits it for a child whose IPC channel the parent disconnected.
+  const streamsClosed = Promise.all([new Promise((r) => child.stdout.once("close", r)), new Promise((r) => child.stderr.once("close", r))]);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => {
+      void Promise.race([streamsClosed, new Promise((r) => setTimeout(r, 2000))]).then(() => {
+        resolve({ code, signal });
+        notify();
+      });
+    }),
+  );
   let closed = false;
   void exited.then(() => (closed = true));
   return {

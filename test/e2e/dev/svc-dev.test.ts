@@ -209,7 +209,7 @@ describe("svc dev refusing to start", () => {
 });
 
 describe("svc dev stopping", () => {
-  it.each(["SIGINT", "SIGTERM"] as const)("stops every function on %s and exits 0", async (signal) => {
+  it.each(["SIGINT", "SIGTERM", "disconnect"] as const)("stops every function on %s (of its parent's IPC channel) and exits 0", async (signal) => {
     await ensureBuilt();
     const project = devProject({ "one.mjs": 'export default () => new Response("one");\n' });
     try {
@@ -218,7 +218,8 @@ describe("svc dev stopping", () => {
       expect(dev.stdout()).toContain("No platform variables (--no-branch-env)");
       const pids = pidsOf(dev.stdout(), "one");
       expect(pids).toHaveLength(1);
-      dev.child.kill(signal);
+      if (signal === "disconnect") dev.child.disconnect();
+      else dev.child.kill(signal);
       expect((await dev.exited).code).toBe(0);
       expect(dev.stderr()).toContain("svc dev stopped; no function process is left.");
       expect(pids.filter(isAlive)).toEqual([]);
