@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { eventually, isAlive } from "../dev/dev-harness.js";
 import { branchPath, deployModule, invocations } from "./functions-helpers.js";
+import { createTempTree } from "../../helpers/temp-dir.js";
 import { client, startTestEmulator, type TestClient } from "./helpers.js";
 
 /** A function that reports what it sees, fails on request, and names its version. */
@@ -222,4 +223,52 @@ describe("idle function processes", () => {
       await emu.close();
     }
   }, 30_000);
+});
+
+describe("functions across branches, resets and restarts", () => {
+  it("runs an inherited function on a child branch with the child's variables", async () => {
+    const emu = await startTestEmulator();
+    try {
+      await deployModule(emu, "probe", probe("parent"));
+      const child = await client(emu).call<{ branch: { id: string } }>("POST", `/projects/${emu.projectId}/branches`, { branch: { name: "feature" } });
+      await emu.settle();
+      const fn = await client(emu).call<{ function: { invocation_url: string } }>("GET", `${branchPath(emu, child.body.branch.id)}/functions/probe`);
+      const answer = await call(fn.body.function.invocation_url);
+      expect([answer.version, answer.env.SVC_BRANCH]).toEqual(["parent", "feature"]);
+    } finally {
+      await emu.close();
+    }
+  }, 60_000);
+
+  it("stops every process of the old state on reset", async () => {
+    const emu = await startTestEmulator();
+    try {
+      const url = await deployModule(emu, "probe", probe("before-reset"));
+      const { pid } = await call(url);
+      await emu.state.reset();
+      await eventually(async () => isAlive(pid), (up) => !up);
+      await expect(fetch(url)).rejects.toThrow();
+    } finally {
+      await emu.close();
+    }
+  }, 60_000);
+
+  it("runs a function deployed before a restart on the same data dir, from its stored archive", async () => {
+    const tree = createTempTree();
+    try {
+      const first = await startTestEmulator({ dataDir: tree.path("data") });
+      await deployModule(first, "probe", probe("persisted"), { environment: { GREETING: "kept" } });
+      await first.close();
+      const second = await startTestEmulator({ dataDir: tree.path("data") });
+      try {
+        const fn = await client(second).call<{ function: { invocation_url: string } }>("GET", `${branchPath(second)}/functions/probe`);
+        const answer = await call(fn.body.function.invocation_url);
+        expect([answer.version, answer.env.GREETING]).toEqual(["persisted", "kept"]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      tree.remove();
+    }
+  }, 60_000);
 });
