@@ -35,7 +35,7 @@ function snippet(file: string, marker: string): string {
 describe("documented emulator snippets, run as written in bash", () => {
   it.each([
     ["docs/emulator.md", "<!-- emulator-env-snippet -->", "Plan: "],
-    ["README.md", "## Try it locally", "Apply complete: 1 created"],
+    ["README.md", "## Try it locally", "Hello, you!"],
   ])("%s", async (file, marker, expected) => {
     const commands = snippet(file, marker);
     expect(commands).toContain("--env .env.emulator");
