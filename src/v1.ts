@@ -82,6 +82,7 @@ export type { DataApiSettings } from "./model/kinds/data-api.js";
 export type { Json } from "./model/json.js";
 export type {
   AppliedChange,
+  AppliedChangeDetails,
   Change,
   ChangeAction,
   ChangeClass,
@@ -169,7 +170,7 @@ export {
 export type { ApiErrorInfo } from "./errors/api-errors.js";
 export { ErrorCode } from "./errors/codes.js";
 export { ConfigLoadError, ConfigValidationError } from "./errors/config-errors.js";
-export type { ConfigIssue, ConfigValidationContext } from "./errors/config-errors.js";
+export type { ConfigIssue, ConfigLoadDetails, ConfigValidationContext, ConfigValidationDetails } from "./errors/config-errors.js";
 export {
   ApplyFailedError,
   BundleError,
@@ -180,7 +181,21 @@ export {
   PushConflictError,
   StalePlanError,
 } from "./errors/engine-errors.js";
-export type { BundleFailure, ExternalPackagesFailureReason, PushAbortReason, StalePlanDifference, StalePlanReason } from "./errors/engine-errors.js";
+export type {
+  ApplyFailedDetails,
+  BundleErrorDetails,
+  BundleFailure,
+  CancelledDetails,
+  ExternalPackagesFailureReason,
+  HookFailedDetails,
+  PartialBranchCreateDetails,
+  PushAbortedDetails,
+  PushAbortReason,
+  PushConflictDetails,
+  StalePlanDetails,
+  StalePlanDifference,
+  StalePlanReason,
+} from "./errors/engine-errors.js";
 export { PlatformError, isPlatformError } from "./errors/platform-error.js";
 export type { ErrorDetails, PlatformErrorOptions } from "./errors/platform-error.js";
 

@@ -2,7 +2,7 @@ import type { PlatformApi } from "../api/platform-api.js";
 import type { ResolvedFunction, ResolvedPolicy } from "../model/desired-state.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError, isPlatformError } from "../errors/platform-error.js";
-import type { Change } from "../model/plan.js";
+import type { AppliedChangeDetails, Change } from "../model/plan.js";
 import type { Json } from "../model/json.js";
 import type { BuildWatcher } from "./build-watcher.js";
 import type { EngineEvent } from "../model/events.js";
@@ -43,7 +43,7 @@ export interface ExecutionContext {
 }
 
 /** What a handler reports for an applied change (`AppliedChange.details`). */
-export type HandlerDetails = { [key: string]: Json };
+export type HandlerDetails = AppliedChangeDetails;
 
 /**
  * The planned `after` of a change as a record (policy vocabulary): what a handler sends. A change

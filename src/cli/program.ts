@@ -155,10 +155,11 @@ export function buildProgram(hooks: ProgramHooks): Command {
 
   const config = program.command("config").description("plan and apply svc.ts, inspect and pull the live branch");
 
-  const init = addCommon(config.command("init").description("scaffold svc.ts, an example function and env types (no API calls)"))
-    .option("--force", "overwrite the scaffold files if they exist")
-    .option("--no-example", "write an empty policy and no function");
-  examples(init, ["svc config init", "svc config init --no-example"]);
+  const init = addCommon(config.command("init").description("scaffold svc.ts, an example function and env types, and a tsconfig.json when there is none (no API calls)"))
+    .option("--force", "overwrite the scaffold files if they exist (never an existing tsconfig.json)")
+    .option("--no-example", "write an empty policy and no function")
+    .option("--no-tsconfig", "do not write a tsconfig.json where none exists (init still says what one needs)");
+  examples(init, ["svc config init", "svc config init --no-example", "svc config init --no-tsconfig"]);
   run(init, (opts) => runInit(ctx, opts));
 
   const validate = addPolicy(addCommon(config.command("validate").description("check svc.ts offline: no key, no network")))

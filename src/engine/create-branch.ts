@@ -6,8 +6,7 @@ import { isValidComputePair, toWholeSecondIso } from "../diff/branch.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PartialBranchCreateError, PushConflictError } from "../errors/engine-errors.js";
 import { PlatformError, isPlatformError } from "../errors/platform-error.js";
-import type { Json } from "../model/json.js";
-import type { AppliedChange, ConflictReport, EngineWarning, PushResult } from "../model/plan.js";
+import type { AppliedChange, AppliedChangeDetails, ConflictReport, EngineWarning, PushResult } from "../model/plan.js";
 import type { EngineEvent } from "../model/events.js";
 import { inReadWave, withApiEvents } from "./events.js";
 import type { PlatformApiPolling, PlatformApiTimeouts } from "../api/client-options.js";
@@ -50,11 +49,11 @@ export interface CreatedBranch {
   result: PushResult;
 }
 
-function createBody(desired: ResolvedPolicy, parent: ApiBranch, name: string, now: Date): { params: Omit<CreateBranchParams, "projectId">; fields: string[]; details: { [key: string]: Json } } {
+function createBody(desired: ResolvedPolicy, parent: ApiBranch, name: string, now: Date): { params: Omit<CreateBranchParams, "projectId">; fields: string[]; details: AppliedChangeDetails } {
   const want = desired.branch;
   const branch: NonNullable<CreateBranchParams["branch"]> = { name, parent_id: parent.id };
   const fields = ["parent"];
-  const details: { [key: string]: Json } = { parent: parent.name };
+  const details: AppliedChangeDetails = { parent: parent.name };
   if (want.protected !== undefined) {
     branch.protected = want.protected;
     fields.push("protected");

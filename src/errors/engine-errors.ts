@@ -5,11 +5,14 @@ import { PlatformError } from "./platform-error.js";
 /** Why `confirm` was asked, in this order. */
 export type PushAbortReason = "protected-branch" | "override-updates";
 
+/** `details` of a {@link PushConflictError}: every conflict, and the plan when one was computed. */
+export type PushConflictDetails = { conflicts: readonly ConflictReport[]; result: PushResult | undefined };
+
 /**
  * The policy conflicts with the live branch (`PLATFORM_PUSH_CONFLICT`): blocking conflicts, or
  * override/destructive changes without `updateExisting`. Nothing was changed.
  */
-export class PushConflictError extends PlatformError {
+export class PushConflictError extends PlatformError<PushConflictDetails> {
   /** Every conflict, blocking ones first. */
   readonly conflicts: readonly ConflictReport[];
 
@@ -29,8 +32,11 @@ export class PushConflictError extends PlatformError {
   }
 }
 
+/** `details` of a {@link PushAbortedError}. */
+export type PushAbortedDetails = { branchName: string; reasons: readonly PushAbortReason[] };
+
 /** The `confirm` callback returned false (`PLATFORM_PUSH_ABORTED`). Nothing was changed. */
-export class PushAbortedError extends PlatformError {
+export class PushAbortedError extends PlatformError<PushAbortedDetails> {
   readonly branchName: string;
   readonly reasons: readonly PushAbortReason[];
 
@@ -45,11 +51,14 @@ export class PushAbortedError extends PlatformError {
   }
 }
 
+/** `details` of an {@link ApplyFailedError}: the complete result (applied, failed, skipped). */
+export type ApplyFailedDetails = { result: PushResult };
+
 /**
  * At least one change failed (`PLATFORM_APPLY_FAILED`). `result` says what was applied, what
  * failed (with its error) and what was skipped because a dependency failed.
  */
-export class ApplyFailedError extends PlatformError {
+export class ApplyFailedError extends PlatformError<ApplyFailedDetails> {
   readonly result: PushResult;
 
   constructor(result: PushResult) {
@@ -77,8 +86,18 @@ export interface StalePlanDifference {
   what: string;
 }
 
+/** `details` of a {@link StalePlanError}: the failed check, what it expected and found, what differs. */
+export type StalePlanDetails = {
+  reason: StalePlanReason;
+  expected: unknown;
+  actual: unknown;
+  /** Changes a fresh plan has; 0 means the plan was probably applied already. */
+  currentChangeCount: number | undefined;
+  differences?: readonly StalePlanDifference[];
+};
+
 /** A saved plan no longer matches the branch or the policy (`PLATFORM_STALE_PLAN`). */
-export class StalePlanError extends PlatformError {
+export class StalePlanError extends PlatformError<StalePlanDetails> {
   readonly reason: StalePlanReason;
 
   constructor(options: { reason: StalePlanReason; expected: unknown; actual: unknown; currentChangeCount?: number; differences?: readonly StalePlanDifference[] }) {
@@ -112,8 +131,11 @@ export interface BundleFailure {
  */
 export type ExternalPackagesFailureReason = "npm-missing" | "npm-failed" | "npm-timeout" | "no-runtime-build" | "foreign-binary" | "not-installed";
 
+/** `details` of a {@link BundleError}. */
+export type BundleErrorDetails = { failures: readonly BundleFailure[] };
+
 /** Bundling failed for one or more functions (`PLATFORM_BUNDLE_FAILED`); nothing was changed. */
-export class BundleError extends PlatformError {
+export class BundleError extends PlatformError<BundleErrorDetails> {
   readonly failures: readonly BundleFailure[];
 
   constructor(failures: readonly BundleFailure[], cause?: unknown) {
@@ -126,12 +148,15 @@ export class BundleError extends PlatformError {
   }
 }
 
+/** `details` of a {@link HookFailedError}: the hook, and the failing command's index and exit code. */
+export type HookFailedDetails = { hook: string; command?: number; exitCode?: number };
+
 /**
  * A lifecycle hook of the policy failed (`PLATFORM_HOOK_FAILED`): a function threw, or a command
  * exited non-zero, timed out or was stopped. The CLI runs hooks; the library never does. A failed
  * `before` hook means nothing was changed.
  */
-export class HookFailedError extends PlatformError {
+export class HookFailedError extends PlatformError<HookFailedDetails> {
   constructor(options: { hook: string; reason: string; command?: number; exitCode?: number; cause?: unknown }) {
     const { hook, reason, command, exitCode, cause } = options;
     super(ErrorCode.HOOK_FAILED, `hook ${hook} failed: ${reason}`, {
@@ -141,8 +166,11 @@ export class HookFailedError extends PlatformError {
   }
 }
 
+/** `details` of a {@link PartialBranchCreateError}: the branch that exists, and the result so far. */
+export type PartialBranchCreateDetails = { branchId: string; branchName: string; result: PushResult | undefined };
+
 /** Creating a branch succeeded but a later step failed (`PLATFORM_PARTIAL_BRANCH_CREATE`). */
-export class PartialBranchCreateError extends PlatformError {
+export class PartialBranchCreateError extends PlatformError<PartialBranchCreateDetails> {
   readonly branchId: string;
   readonly branchName: string;
 
@@ -160,8 +188,11 @@ export class PartialBranchCreateError extends PlatformError {
   }
 }
 
+/** `details` of a {@link CancelledError}: the partial result once a mutation started. */
+export type CancelledDetails = { result: PushResult | undefined };
+
 /** The operation's `signal` was aborted (`PLATFORM_CANCELLED`). */
-export class CancelledError extends PlatformError {
+export class CancelledError extends PlatformError<CancelledDetails> {
   constructor(what: string, result?: PushResult) {
     const partial = result ? " Some changes were applied: see details.result." : " Nothing was changed.";
     super(ErrorCode.CANCELLED, `${what} was cancelled.${partial}`, { details: { result } });

@@ -4,9 +4,9 @@ import type { ErrorCode } from "./codes.js";
 export type ErrorDetails = { readonly [key: string]: unknown };
 
 /** Options shared by every error constructor. */
-export interface PlatformErrorOptions {
+export interface PlatformErrorOptions<D extends ErrorDetails = ErrorDetails> {
   /** JSON-safe facts about the failure. @default {} */
-  details?: ErrorDetails;
+  details?: D;
   /** The underlying error, kept for debugging. */
   cause?: unknown;
 }
@@ -14,23 +14,24 @@ export interface PlatformErrorOptions {
 /**
  * Base of every error the library throws: a stable `code`, frozen JSON-safe `details`, an
  * optional `cause` and a message that names the resource or file and says what to do.
- * Never carries secrets.
+ * Never carries secrets. Each subclass types its `details` (`D`); an error built from this class
+ * directly carries loosely typed ones.
  */
-export class PlatformError extends Error {
+export class PlatformError<D extends ErrorDetails = ErrorDetails> extends Error {
   /** Stable code starting with `PLATFORM_`. */
   readonly code: ErrorCode;
-  /** Frozen JSON-safe details. */
-  readonly details: ErrorDetails;
+  /** Frozen JSON-safe details, typed by the subclass. */
+  readonly details: Readonly<D>;
 
-  constructor(code: ErrorCode, message: string, options: PlatformErrorOptions = {}) {
+  constructor(code: ErrorCode, message: string, options: PlatformErrorOptions<D> = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
-    this.details = deepFreeze({ ...(options.details ?? {}) });
+    this.details = deepFreeze({ ...(options.details ?? {}) } as D);
   }
 
   /** The error as plain data (no stack, no cause): safe to print as JSON. */
-  toJSON(): { name: string; code: ErrorCode; message: string; details: ErrorDetails } {
+  toJSON(): { name: string; code: ErrorCode; message: string; details: Readonly<D> } {
     return { name: this.name, code: this.code, message: this.message, details: this.details };
   }
 }

@@ -83,8 +83,31 @@ export interface AppliedChange extends Pick<Change, "id" | "address" | "kind" | 
   /** The first of `fields`. */
   field: string;
   status: "planned" | "applied";
-  details?: { [key: string]: Json };
+  details?: AppliedChangeDetails;
 }
+
+/**
+ * What applying a change reported, by kind: the operations a control-plane change waited for
+ * (branch, compute, roles, databases), a function's deployment, the trigger id, a domain's CNAME
+ * target. Each field is present only where it applies.
+ */
+export type AppliedChangeDetails = {
+  /** Control-plane changes: the operations waited for. */
+  operationIds?: string[];
+  /** Functions: the deployment sent, whether it uploaded the archive, and the invocation URL. */
+  deploymentId?: number;
+  zipUploaded?: boolean;
+  invocationUrl?: string;
+  /** Triggers: the platform's id (null when a lost response left it unknown). */
+  triggerId?: string | null;
+  /** Domains: the CNAME target DNS must point at (`""` where the region has no front door), and the function a moved hostname left. */
+  cnameTarget?: string;
+  previousSlug?: string;
+  /** Branches: the expiry set (`null` removed it); the id and parent name of a branch `createBranch` made. */
+  expiresAt?: string | null;
+  branchId?: string;
+  parent?: string;
+};
 
 /** Counts of a plan; a replace counts in both `create` and `delete`. */
 export interface PlanSummary {

@@ -4,6 +4,7 @@ import { POLICY_FILE_NAMES } from "../../config/find-policy-file.js";
 import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
 import type { CommandContext } from "../context.js";
 import { writeFileAtomic } from "../files.js";
+import { inspectProject, MINIMAL_TSCONFIG, setupNotes } from "./init-project-check.js";
 import { ENV_TYPES, HELLO_FUNCTION, POLICY_EMPTY, POLICY_WITH_EXAMPLE } from "./init-templates.js";
 
 /** Flags of `svc config init`. */
@@ -11,6 +12,8 @@ export interface InitFlags {
   force?: boolean;
   /** commander's `--no-example` sets this to false. */
   example?: boolean;
+  /** commander's `--no-tsconfig` sets this to false. */
+  tsconfig?: boolean;
 }
 
 /** The files init writes, relative to the working directory. */
@@ -21,9 +24,10 @@ export function initFiles(example: boolean): Record<string, string> {
 }
 
 /**
- * `svc config init` (cli.md §4.1): no API calls; scaffolds `svc.ts`, an example function and
- * env types. Refuses (`CLI_FILE_EXISTS`) when a policy or target file exists, unless `--force`,
- * which overwrites only these files. Never edits package.json or tsconfig.json.
+ * `svc config init`: no API calls; scaffolds `svc.ts`, an example function and env types, and a
+ * minimal `tsconfig.json` when the app has none (unless `--no-tsconfig`). Refuses
+ * (`CLI_FILE_EXISTS`) when a policy or target file exists, unless `--force`, which overwrites only
+ * these files. Never edits package.json or an existing tsconfig.json: it says what they lack.
  */
 export function runInit(ctx: CommandContext, flags: InitFlags): number {
   const files = initFiles(flags.example !== false);
@@ -34,12 +38,16 @@ export function runInit(ctx: CommandContext, flags: InitFlags): number {
       details: { existing },
     });
   }
-  for (const [name, content] of Object.entries(files)) {
+  const setup = inspectProject(ctx.io.cwd);
+  const writeTsconfig = !setup.tsconfig.found && flags.tsconfig !== false;
+  for (const [name, content] of Object.entries(writeTsconfig ? { ...files, "tsconfig.json": MINIMAL_TSCONFIG } : files)) {
     const path = join(ctx.io.cwd, name);
     mkdirSync(dirname(path), { recursive: true });
     writeFileAtomic(path, content);
     ctx.out([`wrote ${name}`]);
   }
+  const notes = setupNotes(setup, writeTsconfig);
+  if (notes.length > 0) ctx.info(["", "Found:", ...notes.map((note) => `  - ${note}`)]);
   ctx.info(nextSteps(missingPackages(ctx.io.cwd)));
   return 0;
 }

@@ -50,7 +50,7 @@ describe("svc config init", () => {
     writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
     const run = await runSvc(["config", "init"], { cwd: dir, env: {} });
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe("wrote svc.ts\nwrote functions/hello/index.ts\nwrote svc-env.d.ts\n");
+    expect(run.stdout).toBe("wrote svc.ts\nwrote functions/hello/index.ts\nwrote svc-env.d.ts\nwrote tsconfig.json\n");
     expect(run.stderr).toContain("Next steps:");
     // process.env in svc.ts needs @types/node; the scaffold says so where a user looks.
     expect(run.stderr).toContain("  1. npm install --save-dev svc-config @types/node   (svc-config: the tarball or path the README's Install section names; @types/node: types the process.env svc.ts reads)");
@@ -73,6 +73,8 @@ describe("svc config init", () => {
     expect(again.stderr).toContain("hint: Pass --force");
     const forced = await runSvc(["config", "init", "--force", "--no-example"], { cwd: dir, env: {} });
     expect(forced.code).toBe(0);
+    // An existing tsconfig.json is never overwritten, not even with --force.
+    expect(forced.stdout).toBe("wrote svc.ts\nwrote svc-env.d.ts\n");
     // Both packages are installed now: no install step.
     expect(forced.stderr).not.toContain("npm install");
     expect(forced.stderr).toContain("  1. npx svc config validate");

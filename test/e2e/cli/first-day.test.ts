@@ -2,10 +2,10 @@
  * What a new user meets on the first day, through the real bin against a real emulator: the
  * messages of a policy that does not parse or does not validate.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { emptyDir, emulatorEnv, runSvc, useEmulatorProject } from "./harness.js";
+import { ROOT, emptyDir, emulatorEnv, runProcess, runSvc, useEmulatorProject } from "./harness.js";
 
 const project = useEmulatorProject();
 const emu = () => project.emu();
@@ -78,5 +78,48 @@ describe("svc config status", () => {
   it("--help says what --quiet keeps", async () => {
     const help = await runSvc(["config", "plan", "--help"], { cwd: emptyDir(), env: {} });
     expect(help.stdout.replace(/\s+/g, " ")).toContain("--quiet print only the target line, the summary or result line, and errors: no change list, no progress");
+  });
+});
+
+describe("svc config init in an app made with npm init -y", () => {
+  /** An app as `npm init -y` leaves it (CommonJS), with svc-config and @types/node installed. */
+  function commonJsApp(): string {
+    const dir = emptyDir();
+    writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: "my-app", version: "1.0.0", main: "index.js", type: "commonjs" }, null, 2)}\n`);
+    mkdirSync(join(dir, "node_modules"));
+    symlinkSync(ROOT, join(dir, "node_modules", "svc-config"));
+    symlinkSync(join(ROOT, "node_modules", "@types"), join(dir, "node_modules", "@types"));
+    return dir;
+  }
+
+  it('writes a tsconfig.json the scaffold type-checks with, and says to add "type": "module"', async () => {
+    const dir = commonJsApp();
+    const run = await runSvc(["config", "init"], { cwd: dir, env: {} });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("wrote tsconfig.json\n");
+    expect(run.stderr).toContain('package.json has no "type": "module": add it');
+    expect(run.stderr).toContain("wrote a minimal one");
+    const tsc = await runProcess(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], { cwd: dir, env: {} });
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.code).toBe(0);
+    expect((await runSvc(["config", "validate"], { cwd: dir, env: {} })).code).toBe(0);
+  });
+
+  it("writes no tsconfig.json with --no-tsconfig, and says what one needs", async () => {
+    const dir = commonJsApp();
+    const run = await runSvc(["config", "init", "--no-tsconfig"], { cwd: dir, env: {} });
+    expect(run.code).toBe(0);
+    expect(existsSync(join(dir, "tsconfig.json"))).toBe(false);
+    expect(run.stderr).toContain('No tsconfig.json here: for editor types, add one with "moduleResolution": "Bundler"');
+  });
+
+  it("keeps an existing tsconfig.json and says when its module resolution cannot see svc-config/v1", async () => {
+    const dir = commonJsApp();
+    const mine = '{\n  // mine\n  "compilerOptions": { "module": "commonjs", "moduleResolution": "node" }\n}\n';
+    writeFileSync(join(dir, "tsconfig.json"), mine);
+    const run = await runSvc(["config", "init"], { cwd: dir, env: {} });
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(dir, "tsconfig.json"), "utf8")).toBe(mine);
+    expect(run.stderr).toContain('tsconfig.json resolves modules as "node", which cannot see svc-config/v1: set "moduleResolution": "Bundler"');
   });
 });
