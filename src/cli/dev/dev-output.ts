@@ -4,8 +4,8 @@
  * `node_modules`, so packages left external resolve from the project as Node resolves them; one
  * directory per build, so the running version's files stay untouched until its successor serves.
  */
-import { mkdir, rm, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import type { ResolvedFunctionConfig } from "../../model/desired-state.js";
 
 /** A build written to disk, ready to run. */
@@ -52,8 +52,26 @@ export class DevOutput {
     await rm(build.dir, { recursive: true, force: true });
   }
 
+  /** Deletes what earlier sessions left behind (their process is gone: killed, or the machine restarted). */
+  async removeStale(): Promise<void> {
+    const parent = dirname(this.root);
+    const own = basename(this.root);
+    const entries = await readdir(parent).catch(() => []);
+    await Promise.all(entries.filter((name) => name !== own && /^\d+$/.test(name) && !isAlive(Number(name))).map((name) => rm(join(parent, name), { recursive: true, force: true })));
+  }
+
   /** Deletes everything this session wrote. */
   async remove(): Promise<void> {
     await rm(this.root, { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, owned by someone else.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }

@@ -6,7 +6,7 @@
  */
 import type { ResolvedFunction } from "../../model/desired-state.js";
 import { SpareHosts } from "../../runtime/index.js";
-import { functionEnvironment, PLATFORM_ENV, platformEnvironment, type PlatformEnvValues } from "../../rules/function-env.js";
+import { functionEnvironment, PLATFORM_ENV, platformEnvironment, RESERVED_ENV_PREFIX, type PlatformEnvValues } from "../../rules/function-env.js";
 import { DevFunction, type DevLog } from "./dev-function.js";
 import type { DevOutput } from "./dev-output.js";
 import { assignPorts, isPortFree, portTakenError } from "./dev-ports.js";
@@ -19,7 +19,11 @@ export interface DevSessionOptions {
   workingDir: string | undefined;
   /** The branch's platform variables (none without a branch). */
   platform: PlatformEnvValues | undefined;
-  /** The environment `svc dev` runs in; the functions inherit it (lowest precedence). */
+  /**
+   * The environment `svc dev` runs in; the functions inherit it (lowest precedence), except its
+   * `SVC_*` variables: those configure the CLI (the API key among them) and, for a function, belong
+   * to the platform.
+   */
   inherited: Readonly<Record<string, string | undefined>>;
   log: DevLog;
   /** The policy file, watched when set: an edit calls `reloadPolicy`. */
@@ -45,14 +49,18 @@ export class DevSession {
   readonly #watcher: DevWatcher;
   /** One booted host waiting, so a reload does not wait for Node.js to start. */
   readonly #spares: SpareHosts;
+  /** What the functions inherit: the environment without its `SVC_*` variables. */
+  readonly #inherited: Record<string, string>;
   #changes: Promise<void> = Promise.resolve();
   #closed = false;
 
   constructor(options: DevSessionOptions) {
     this.#options = options;
     this.#watcher = new DevWatcher({ onChange: (paths) => void this.#onChange(paths) });
-    const inherited = Object.fromEntries(Object.entries(options.inherited).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    this.#spares = new SpareHosts({ env: inherited, cwd: options.workingDir ?? process.cwd() });
+    this.#inherited = Object.fromEntries(
+      Object.entries(options.inherited).filter((entry): entry is [string, string] => entry[1] !== undefined && !entry[0].toUpperCase().startsWith(RESERVED_ENV_PREFIX)),
+    );
+    this.#spares = new SpareHosts({ env: this.#inherited, cwd: options.workingDir ?? process.cwd() });
   }
 
   /** The served functions, by slug order. */
@@ -78,6 +86,7 @@ export class DevSession {
    * and starts every function. Throws before starting anything when a port cannot be had.
    */
   async start(definitions: readonly ResolvedFunction[]): Promise<void> {
+    await this.#options.output.removeStale();
     await this.#add(definitions);
     this.#rewatch();
   }
@@ -127,7 +136,7 @@ export class DevSession {
 
   #envFor(slug: string): Record<string, string> {
     const fn = this.#functions.get(slug);
-    return functionEnvironment({ inherited: this.#options.inherited, platform: this.#platformFor(slug), own: fn?.definition.env ?? {} });
+    return functionEnvironment({ inherited: this.#inherited, platform: this.#platformFor(slug), own: fn?.definition.env ?? {} });
   }
 
   #rewatch(): void {

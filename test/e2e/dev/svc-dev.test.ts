@@ -48,7 +48,7 @@ export default async function (request: Request): Promise<Response> {
   }
   if (url.pathname === "/release") { release(); return new Response("released"); }
   if (url.pathname === "/exit") { setImmediate(() => process.exit(1)); return new Response("exiting"); }
-  if (url.pathname === "/env") return Response.json({ db: process.env.DATABASE_URL ?? null, branch: process.env.SVC_BRANCH ?? null, api: process.env.SVC_FUNCTION_API_URL ?? null, greeting: process.env.GREETING ?? null });
+  if (url.pathname === "/env") return Response.json({ db: process.env.DATABASE_URL ?? null, branch: process.env.SVC_BRANCH ?? null, api: process.env.SVC_FUNCTION_API_URL ?? null, greeting: process.env.GREETING ?? null, key: process.env.SVC_API_KEY ?? null, path: process.env.PATH ?? null });
   return new Response(\`\${process.env.GREETING} ${version}\`);
 }
 `;
@@ -102,7 +102,8 @@ describe("svc dev serving two functions with a branch's variables", () => {
     expect(banner).toMatch(/Platform variables from branch main \(br-[^)]+\) of project/);
     const env = JSON.parse((await get(`${helloUrl}/env`)).text) as { db: string; branch: string; api: string; greeting: string };
     expect(env.db).toMatch(/^postgres(ql)?:\/\//);
-    expect(env).toMatchObject({ branch: "main", api: apiUrl, greeting: "hi" });
+    // The shell's environment is inherited, but not svc's own SVC_* settings: the API key never reaches a function.
+    expect(env).toMatchObject({ branch: "main", api: apiUrl, greeting: "hi", key: null, path: process.env.PATH });
     expect(dev.stdout() + dev.stderr()).not.toContain(env.db);
   });
 
