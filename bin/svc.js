@@ -5,5 +5,5 @@ if (major < 20 || (major === 20 && minor < 19)) {
   process.stderr.write(`svc-config needs Node.js 20.19 or later (found ${process.versions.node}); upgrade Node.js\n`);
   process.exit(1);
 }
-const { main } = await import("../dist/cli/main.js");
-process.exitCode = await main(process.argv.slice(2));
+const { runCli } = await import("../dist/cli/main.js");
+await runCli(process.argv.slice(2));

@@ -3,6 +3,7 @@ import { CliErrorCode } from "../errors/cli-errors.js";
 import { CommandContext } from "./context.js";
 import { loadEngine, type EnginePort } from "./engine-port.js";
 import { processIo, type CliIo } from "./io.js";
+import { runGuarded } from "./process-guard.js";
 import { buildProgram, usageError, usageFor } from "./program.js";
 import { describeError, exitCodeFor, renderErrorText, toJsonError } from "./views/error-view.js";
 import { stringifyDocument } from "./views/json-plan.js";
@@ -80,4 +81,12 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
   } finally {
     interrupt.dispose();
   }
+}
+
+/**
+ * What the `svc` bin runs: {@link main} inside the process guard (`process-guard.ts`), which
+ * ends the process with the command's exit code as soon as the command is done.
+ */
+export function runCli(argv: readonly string[]): Promise<never> {
+  return runGuarded(() => main(argv));
 }

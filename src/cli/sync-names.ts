@@ -80,7 +80,7 @@ export function syncBranchName(template: string, gitBranch: string): string {
   }
   const part = sanitizeGitBranch(gitBranch);
   if (part === "") {
-    throw new CliError(CliErrorCode.USAGE, `The git branch ${JSON.stringify(gitBranch)} has no letters or digits to name a platform branch after.`, { hint: "Sync it under another name with --git-branch NAME." });
+    throw new CliError(CliErrorCode.USAGE, `The git branch ${JSON.stringify(gitBranch)} has no ASCII letters or digits (a-z, 0-9) to name a platform branch after.`, { hint: "Sync it under another name with --git-branch NAME." });
   }
   const fixed = (head ?? "").length + tail.length;
   if (fixed + part.length <= MAX_NAME) return `${head ?? ""}${part}${tail}`;

@@ -53,7 +53,7 @@ export function messageOf(err: unknown): string {
 export function describeType(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "number" && Number.isNaN(value)) return "NaN";
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
   if (typeof value === "object") return "an object";
   if (typeof value === "function") return "a function";
   return `a ${typeof value}`;

@@ -4,6 +4,7 @@ import { DATABASE_FIELDS, type DatabaseValues } from "../model/kinds/databases.j
 import { sameFieldValue, strongestClass } from "../model/kinds/field.js";
 import { changeId, existingIds, fieldsView, makeChange } from "./change-builder.js";
 import type { DiffSink } from "./plan-types.js";
+import { lookalikeConflict } from "./lookalike-names.js";
 import { serviceDatabase } from "./services.js";
 
 /** Whether the policy manages databases: it declares some or prunes them. */
@@ -101,6 +102,11 @@ export function pruneDatabases(desired: ResolvedPolicy, live: LiveState, allowDa
     }
     if (parent.has(name)) {
       sink.unmanaged.push({ address, kind: "database", identifier: name, reason: `database ${name} is inherited from the parent branch; it is never pruned`, inherited: true });
+      continue;
+    }
+    const lookalike = lookalikeConflict("database", name, declared);
+    if (lookalike !== undefined) {
+      sink.conflicts.push(lookalike);
       continue;
     }
     const using = [...(users.get(name) ?? []), ...(users.get("*") ?? []).map((user) => `${user} (whose database the platform did not report)`)];

@@ -7,6 +7,7 @@ import { FUNCTION_FIELDS } from "../model/kinds/function.js";
 import { sameFieldValue } from "../model/kinds/field.js";
 import { changeId, existingIds, fieldsView, makeChange } from "./change-builder.js";
 import { type DiffSink, REDACTED } from "./plan-types.js";
+import { lookalikeConflict } from "./lookalike-names.js";
 import type { FunctionTag } from "../model/planned-change.js";
 
 const [NAME, RUNTIME] = FUNCTION_FIELDS;
@@ -231,6 +232,11 @@ export function pruneFunctions(desired: ResolvedPolicy, live: LiveState, sink: D
     }
     if (!desired.prune.functions) {
       sink.unmanaged.push({ address, kind: "function", identifier: fn.slug, reason: `function ${fn.slug} is not declared (set prune.functions to delete it)` });
+      continue;
+    }
+    const lookalike = lookalikeConflict("function", fn.slug, declared);
+    if (lookalike !== undefined) {
+      sink.conflicts.push(lookalike);
       continue;
     }
     const triggers = (live.triggers ?? []).filter((t) => t.function === fn.slug);

@@ -4,6 +4,7 @@ import { sameFieldValue } from "../model/kinds/field.js";
 import { ROLE_FIELDS } from "../model/kinds/roles.js";
 import { changeId, existingIds, fieldsView, makeChange } from "./change-builder.js";
 import type { DiffSink } from "./plan-types.js";
+import { lookalikeConflict } from "./lookalike-names.js";
 
 /** Whether the policy manages roles: it declares some or prunes them. */
 function managesRoles(desired: ResolvedPolicy): boolean {
@@ -66,6 +67,11 @@ export function pruneRoles(desired: ResolvedPolicy, live: LiveState, sink: DiffS
     };
     if (!desired.prune.roles) {
       unmanaged(`role ${role.name} is not declared (set prune.roles to delete it)`);
+      continue;
+    }
+    const lookalike = lookalikeConflict("role", role.name, declared);
+    if (lookalike !== undefined) {
+      sink.conflicts.push(lookalike);
       continue;
     }
     if (role.protected) {

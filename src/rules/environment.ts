@@ -31,6 +31,14 @@ export function environmentEntryBytes(name: string, value: string): number {
   return Buffer.byteLength(JSON.stringify({ [name]: value }), "utf8") - 1;
 }
 
+/**
+ * What is wrong with an environment variable's value, or `null`: a NUL character cannot be held
+ * by any process environment (the value would end there when the function starts).
+ */
+export function envValueIssue(value: string): string | null {
+  return value.includes("\u0000") ? "value contains a NUL character (\\u0000), which no process environment can hold: the function would see a cut value; remove it" : null;
+}
+
 /** Whether `name` is a valid environment variable name. */
 export function isValidEnvName(name: string): boolean {
   return ENV_NAME_PATTERN.test(name) && name.length <= MAX_ENV_NAME_LENGTH;

@@ -4,6 +4,7 @@
  * Leaf module: imports only its sibling rules.
  */
 import { unsafeCharacterIssue } from "./visible-text.js";
+import { confusableSkeleton } from "./confusables.js";
 import { URL_SEGMENT_ISSUE_MESSAGES, urlSegmentIssue } from "./url-segment.js";
 
 /**
@@ -50,10 +51,11 @@ export function bucketNameIssue(name: string): string | null {
 }
 
 /**
- * Whether two names are the same name in different Unicode forms (composed `é` vs `e` + combining
- * accent, compatibility forms): equal after NFKC normalisation but not as written. The platform
- * compares names byte for byte, so such a pair are two resources that read as one.
+ * Whether two different names read as the same name: the same name in another Unicode form
+ * (composed `é` vs `e` + combining accent, compatibility forms) or spelled with look-alike
+ * characters (Cyrillic `а` for Latin `a`, `rn` for `m`): their confusable skeletons are equal.
+ * The platform compares names byte for byte, so such a pair are two resources that read as one.
  */
 export function isLookalikeName(a: string, b: string): boolean {
-  return a !== b && a.normalize("NFKC") === b.normalize("NFKC");
+  return a !== b && confusableSkeleton(a) === confusableSkeleton(b);
 }

@@ -1,6 +1,6 @@
 /** Schemas of `functions` (policy.md §6): slugs, `FunctionDef`, env and custom domains. */
 import * as z from "zod";
-import { ENVIRONMENT_MARKER_HEADROOM_BYTES, MAX_ENVIRONMENT_BYTES, environmentBytes, environmentEntryBytes, isValidEnvName } from "../../rules/environment.js";
+import { ENVIRONMENT_MARKER_HEADROOM_BYTES, MAX_ENVIRONMENT_BYTES, envValueIssue, environmentBytes, environmentEntryBytes, isValidEnvName } from "../../rules/environment.js";
 import { reservedEnvNameIssue } from "../../rules/function-env.js";
 import { hostnameSchema } from "../../rules/hostname.js";
 import { escapeUnsafeText } from "../../rules/visible-text.js";
@@ -34,9 +34,13 @@ const envSchema = recordOf(z.string(), z.unknown(), "an object of name → strin
         });
       } else if (typeof value !== "string") {
         ctx.addIssue({ code: "custom", path: [key], message: `must be a string (got ${describeType(value)})` });
-      } else if (environmentEntryBytes(key, value) > ENVIRONMENT_BUDGET) {
-        ctx.addIssue({ code: "custom", path: [key], message: `value is ${environmentEntryBytes(key, value)} bytes as JSON; a function's whole environment may be at most ${ENVIRONMENT_BUDGET} bytes (the platform's ${MAX_ENVIRONMENT_BYTES}, less ${ENVIRONMENT_MARKER_HEADROOM_BYTES} for the engine's deployment marker): keep large data in a bucket or a file` });
-        oversized = true;
+      } else {
+        const valueIssue = envValueIssue(value);
+        if (valueIssue !== null) ctx.addIssue({ code: "custom", path: [key], message: valueIssue });
+        else if (environmentEntryBytes(key, value) > ENVIRONMENT_BUDGET) {
+          ctx.addIssue({ code: "custom", path: [key], message: `value is ${environmentEntryBytes(key, value)} bytes as JSON; a function's whole environment may be at most ${ENVIRONMENT_BUDGET} bytes (the platform's ${MAX_ENVIRONMENT_BYTES}, less ${ENVIRONMENT_MARKER_HEADROOM_BYTES} for the engine's deployment marker): keep large data in a bucket or a file` });
+          oversized = true;
+        }
       }
     }
     const strings = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === "string"));

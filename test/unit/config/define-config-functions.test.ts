@@ -73,6 +73,12 @@ describe("functions: invalid definitions", () => {
 });
 
 describe("functions: env", () => {
+  it("refuses a NUL character in a value, which no process environment can hold, without quoting the value", () => {
+    const issue = issueAt(issuesOf(() => validatePolicy(withFunction({ env: { TOKEN: "sk_live_abc\u0000def" } }))), "functions.api.env.TOKEN");
+    expect(issue.message).toContain("value contains a NUL character");
+    expect(issue.message).not.toContain("sk_live");
+  });
+
   it("explains an undefined value and never turns it into an empty string", () => {
     const issue = issueAt(issuesOf(() => validatePolicy(withFunction({ env: { STRIPE_KEY: undefined } }))), "functions.api.env.STRIPE_KEY");
     expect(issue.message).toBe(
@@ -85,6 +91,7 @@ describe("functions: env", () => {
     ["a boolean", true, "must be a string (got a boolean)"],
     ["null", null, "must be a string (got null)"],
     ["an object", { v: 1 }, "must be a string (got an object)"],
+    ["Infinity", Number.POSITIVE_INFINITY, "must be a string (got Infinity)"],
   ])("rejects %s as a value", (_label, value, message) => {
     expect(issueAt(issuesOf(() => validatePolicy(withFunction({ env: { KEY: value } }))), "functions.api.env.KEY").message).toBe(message);
   });

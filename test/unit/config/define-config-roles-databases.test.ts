@@ -15,6 +15,11 @@ describe("roles", () => {
     ["é".repeat(32), `roles["${"é".repeat(32)}"]`, "got 64"],
     ["..", 'roles[".."]', "is a dot segment"],
     ["tab\tname", 'roles["tab\\tname"]', "control character"],
+    ["public", "roles.public", "is reserved by PostgreSQL"],
+    ["NONE", "roles.NONE", "is reserved by PostgreSQL"],
+    ["current_user", "roles.current_user", "is reserved by PostgreSQL"],
+    ["session_user", "roles.session_user", "is reserved by PostgreSQL"],
+    ["admin ", 'roles["admin "]', "begins or ends with whitespace"],
   ])("rejects the name %j", (name, path, why) => {
     expect(issueAt(issuesOf(() => validatePolicy({ roles: { [name]: {} } })), path).message).toContain(why);
   });
@@ -35,6 +40,8 @@ describe("databases", () => {
     [{ template1: { owner: "app" } }, "databases.template1", "PostgreSQL keeps for itself"],
     [{ postgres: { owner: "app" } }, "databases.postgres", "PostgreSQL keeps for itself"],
     [{ appdb: { owner: "app", size: 1 } }, "databases.appdb", "not a known key"],
+    [{ appdb: { owner: "public" } }, "databases.appdb.owner", "is reserved by PostgreSQL"],
+    [{ " appdb": { owner: "app" } }, 'databases[" appdb"]', "begins or ends with whitespace"],
   ])("rejects %j", (databases, path, why) => {
     expect(issueAt(issuesOf(() => validatePolicy({ databases })), path).message).toContain(why);
   });

@@ -49,6 +49,20 @@ describe("names in URL paths", () => {
     expect(isLookalikeName("café", "café")).toBe(false);
     expect(isLookalikeName("cafe", "café")).toBe(false);
   });
+
+  it.each([
+    ["Cyrillic а for Latin a", "media", "medi\u0430"],
+    ["Greek Ο for Latin O", "Orders", "\u039frders"],
+    ["a digit one for l", "logs", "1ogs"],
+    ["rn for m", "mail", "rnail"],
+    ["fullwidth letters", "api", "\uff41\uff50\uff49"],
+  ])("treats %s as a lookalike", (_label, a, b) => {
+    expect(isLookalikeName(a, b)).toBe(true);
+  });
+
+  it.each([["media", "medias"], ["Media", "media"], ["logs", "l0gs"], ["v1", "v2"]])("tells %j and %j apart", (a, b) => {
+    expect(isLookalikeName(a, b)).toBe(false);
+  });
 });
 
 describe("files bundler none never ships", () => {

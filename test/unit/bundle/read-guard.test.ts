@@ -1,0 +1,62 @@
+/**
+ * Bundling reads only regular files of bounded size: a device, a FIFO or a huge file imported by
+ * a function (directly or through a symlink) is a `PLATFORM_BUNDLE_FAILED` naming the file,
+ * never a read until memory runs out or a wait forever. Real esbuild, real files.
+ */
+import { execFileSync } from "node:child_process";
+import { symlinkSync, truncateSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { bundleFunctions } from "../../../src/bundle/bundle-many.js";
+import { readRegularFile } from "../../../src/bundle/read-guard.js";
+import { isPlatformError } from "../../../src/v1.js";
+import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
+import { functionConfig } from "./function-config.js";
+
+let tree: TempTree | undefined;
+afterEach(() => {
+  tree?.remove();
+  tree = undefined;
+});
+
+const IMPORTS = (what: string): string => `import data from "./${what}";\nexport default () => new Response(String(data).length);\n`;
+
+/** Bundles one function from `tree` and returns the error's message (or fails if it bundled). */
+async function bundleError(t: TempTree, bundler: "esbuild" | "none" = "esbuild"): Promise<string> {
+  const fn = { ...functionConfig("api", t.path("fn"), { bundler }), sourcePath: t.path("fn") };
+  const err = await bundleFunctions([fn], { concurrency: 1, workingDir: t.root }).then(() => undefined, (e: unknown) => e);
+  expect(isPlatformError(err, "PLATFORM_BUNDLE_FAILED"), String(err)).toBe(true);
+  return (err as Error).message;
+}
+
+describe("bundling reads only regular files", () => {
+  it("refuses an import of a symlink to /dev/zero, naming the device", async () => {
+    tree = createTempTree({ "fn/index.mjs": IMPORTS("zero.txt") });
+    symlinkSync("/dev/zero", tree.path("fn/zero.txt"));
+    expect(await bundleError(tree)).toContain("/dev/zero is a device, not a regular file");
+  });
+
+  it("refuses an import of a FIFO instead of waiting for a writer", async () => {
+    tree = createTempTree({ "fn/index.mjs": IMPORTS("pipe.txt") });
+    execFileSync("mkfifo", [tree.path("fn/pipe.txt")]);
+    expect(await bundleError(tree)).toContain("pipe.txt is a FIFO (named pipe), not a regular file");
+  });
+
+  it("refuses an imported file over 64 MiB before reading it", async () => {
+    tree = createTempTree({ "fn/index.mjs": IMPORTS("huge.txt"), "fn/huge.txt": "" });
+    truncateSync(tree.path("fn/huge.txt"), 65 * 1024 * 1024);
+    expect(await bundleError(tree)).toContain("huge.txt is 65.0 MiB, over the 64.0 MiB a source file may have");
+  });
+
+  it('names a symlink loop in a bundler "none" source as a loop, not as dangling', async () => {
+    tree = createTempTree({ "fn/index.mjs": "export default () => new Response('ok');\n" });
+    symlinkSync(tree.path("fn/a.js"), tree.path("fn/b.js"));
+    symlinkSync(tree.path("fn/b.js"), tree.path("fn/a.js"));
+    expect(await bundleError(tree, "none")).toMatch(/symlink [ab]\.js is a loop/);
+  });
+
+  it("reads a regular file whole, and refuses one that grows past the cap while it is read", async () => {
+    tree = createTempTree({ "small.txt": "hello" });
+    expect((await readRegularFile(tree.path("small.txt"))).toString()).toBe("hello");
+    await expect(readRegularFile(tree.path("small.txt"), 4)).rejects.toThrow("small.txt is 5 bytes, over the 4 bytes a source file may have");
+  });
+});
