@@ -11,6 +11,9 @@ import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js
 import { loadConfigFromFile } from "../../src/config/load-config.js";
 import { apply, createBranch, createPlatformApi, isPlatformError, plan, type ErrorCode } from "../../src/v1.js";
 import { createTempTree, type TempTree } from "../helpers/temp-dir.js";
+import { SEEDED, seedWith } from "../helpers/seed-branch.js";
+import { ensureBuilt, runSvc } from "./cli/harness.js";
+import { CLI_ROWS, localFiles } from "./hostile-cli-rows.js";
 
 const INSTANT = { opSchedulingMs: 0, opRunMs: 0, deployPendingMs: 0, deployBuildMs: 0, domainActivationMs: 0 };
 const FN = "export default () => new Response('ok');\n";
@@ -179,5 +182,62 @@ describe("warnings a user must see", () => {
     const result = await plan(config, { projectId: emu.projectId, branchId: emu.defaultBranchId, apiKey: emu.apiKey, apiHost: emu.apiHost, allowSourcesOutsideProject: true });
 
     expect(result.changes.map((c) => c.address)).toContain("function.api");
+  });
+});
+
+describe("through the svc command: a typed refusal with its exit code, and nothing changed on the platform or on disk", () => {
+  let cliEmu: RunningEmulator;
+  beforeAll(async () => {
+    await ensureBuilt();
+    cliEmu = await startEmulator({ timings: INSTANT, seed: seedWith(), apiKey: SEEDED.apiKey });
+  }, 180_000);
+  afterAll(async () => cliEmu.close());
+
+  const env = (): Record<string, string> => ({ SVC_API_HOST: cliEmu.apiHost, SVC_API_KEY: SEEDED.apiKey, SVC_PROJECT_ID: SEEDED.projectId, SVC_BRANCH_ID: SEEDED.branchId });
+
+  it.each(CLI_ROWS)("$name → exit $exit, $code", async (row) => {
+    await cliEmu.state.reset(seedWith(row.branch, row.others));
+    const t = createTempTree({ ".git/": "", ...row.files });
+    tree = t;
+    await row.setup?.({ dir: t.root, apiHost: cliEmu.apiHost });
+    const before = { platform: cliEmu.state.snapshot().projects, files: localFiles(t.root) };
+
+    const run = await runSvc(row.args, { cwd: t.root, env: { ...env(), ...row.env } });
+
+    const output = run.stdout + run.stderr;
+    expect(run.code, output).toBe(row.exit);
+    expect(output).toContain(row.code);
+    expect(output).toContain(row.mentions);
+    expect(output).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(cliEmu.state.snapshot().projects).toEqual(before.platform);
+    expect(localFiles(t.root)).toEqual(before.files);
+  });
+});
+
+describe("through the svc command: what a policy leaves running never keeps it alive, crashes it or changes its exit code", () => {
+  let cliEmu: RunningEmulator;
+  beforeAll(async () => {
+    await ensureBuilt();
+    cliEmu = await startEmulator({ timings: INSTANT, seed: seedWith(), apiKey: SEEDED.apiKey });
+  }, 180_000);
+  afterAll(async () => cliEmu.close());
+
+  const env = (): Record<string, string> => ({ SVC_API_HOST: cliEmu.apiHost, SVC_API_KEY: SEEDED.apiKey, SVC_PROJECT_ID: SEEDED.projectId, SVC_BRANCH_ID: SEEDED.branchId });
+
+  it.each([
+    ["a top-level setInterval", "setInterval(() => undefined, 1000);", ["config", "plan"], 0, undefined],
+    ["a spawned child process", 'import { spawn } from "node:child_process";\nspawn("sleep", ["60"], { stdio: "ignore" });', ["config", "plan"], 0, undefined],
+    ["a top-level rejected promise", 'Promise.reject(new Error("rejected later"));', ["config", "plan"], 0, "rejected later"],
+    ["a timer that throws during the apply", 'setTimeout(() => { throw new Error("thrown mid-apply"); }, 0);', ["config", "apply"], 0, "thrown mid-apply"],
+  ])("%s: the command ends with its own exit code", async (_label, prelude, args, exit, warning) => {
+    await cliEmu.state.reset(seedWith());
+    const t = createTempTree({ ".git/": "", "svc.ts": `${prelude}\nexport default { buckets: { fresh: {} } };\n` });
+    tree = t;
+
+    const run = await runSvc(args, { cwd: t.root, env: env() });
+
+    expect(run.code, run.stdout + run.stderr).toBe(exit);
+    if (warning !== undefined) expect(run.stderr).toContain(`warning: code left running by the policy or a module it imports failed after loading, and was ignored: Error: ${warning}`);
+    if (args[1] === "apply") expect(JSON.stringify(cliEmu.state.snapshot().projects)).toContain('"fresh"');
   });
 });

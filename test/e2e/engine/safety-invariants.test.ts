@@ -4,28 +4,12 @@
  * uses, and a delete's guard is read again right before its request.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator, type SeedDocument } from "../../../src/emulator/index.js";
+import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
+import { SEEDED, type BranchSeed, seedWith } from "../../helpers/seed-branch.js";
 import { ApplyFailedError, apply, defineConfig, isPlatformError, plan, pushConfig, type PolicyConfig } from "../../../src/v1.js";
 
 const INSTANT = { opSchedulingMs: 0, opRunMs: 0, deployPendingMs: 0, deployBuildMs: 0, domainActivationMs: 0 };
-const KEY = "svc_test_safety_invariants_key";
-const PROJECT = "safety-project";
-const BRANCH = "br-safety-main";
-
-type BranchSeed = NonNullable<NonNullable<SeedDocument["projects"]>[number]["branches"]>[number];
-
-/** One project with one default branch, seeded with `branch` (roles, databases, buckets, …). */
-function seedWith(branch: Partial<BranchSeed>): SeedDocument {
-  return {
-    version: 1,
-    users: [{ email: "owner@safety.invalid", plan: "scale", api_keys: [{ name: "k", key: KEY, admin: true }] }],
-    regions: [{ region_id: "aws-us-east-2", platform_features: true }],
-    projects: [{
-      owner: "owner@safety.invalid", id: PROJECT, name: "safety", region_id: "aws-us-east-2", pg_version: 17,
-      branches: [{ id: BRANCH, name: "main", default: true, endpoints: [{ type: "read_write" }], roles: [{ name: "neondb_owner" }], databases: [{ name: "neondb", owner_name: "neondb_owner" }], ...branch }],
-    }],
-  } as SeedDocument;
-}
+const { projectId: PROJECT, branchId: BRANCH, apiKey: KEY } = SEEDED;
 
 let emu: RunningEmulator;
 beforeAll(async () => {
