@@ -63,7 +63,7 @@ describe("sync branch names", () => {
     expect(syncBranchName("pr-{git-branch}-db", "x")).toBe("pr-x-db");
     expect(() => syncBranchName("preview", "x")).toThrow(/exactly once/);
     expect(() => syncBranchName("{git-branch}/{git-branch}", "x")).toThrow(/exactly once/);
-    expect(() => syncBranchName("preview/{git-branch}", "!!!")).toThrow(/no letters or digits/);
+    expect(() => syncBranchName("preview/{git-branch}", "!!!")).toThrow(/no ASCII letters or digits/);
   });
 
   it("keeps long names within 256 characters and distinct", () => {
