@@ -172,8 +172,11 @@ export async function runDev(ctx: CommandContext, flags: DevFlags): Promise<numb
       notes: reading?.notes ?? [],
       nodeVersion: process.versions.node,
     }));
-    if (trigger !== undefined) await fireOnce(ctx, session, trigger, target, flags.objectKey);
+    // Sent alongside serving: a handler that never answers must not keep Ctrl-C from stopping svc dev.
+    const sending = new AbortController();
+    if (trigger !== undefined) void fireOnce(ctx, session, { trigger, target, objectKey: flags.objectKey, signal: sending.signal });
     await stopped;
+    sending.abort();
   } finally {
     await session.stop();
   }
@@ -181,7 +184,15 @@ export async function runDev(ctx: CommandContext, flags: DevFlags): Promise<numb
   return 0;
 }
 
-async function fireOnce(ctx: CommandContext, session: DevSession, trigger: ResolvedTrigger, target: Target | undefined, objectKey: string | undefined): Promise<void> {
+/** What `--trigger` sends, and the signal that abandons it when svc dev stops. */
+interface FireOnce {
+  trigger: ResolvedTrigger;
+  target: Target | undefined;
+  objectKey: string | undefined;
+  signal: AbortSignal;
+}
+
+async function fireOnce(ctx: CommandContext, session: DevSession, { trigger, target, objectKey, signal }: FireOnce): Promise<void> {
   const fn = session.get(trigger.function);
   if (fn === undefined || !fn.serving) {
     ctx.err([`Trigger ${shown(trigger.name)} was not sent: its function ${trigger.function} is not serving.`]);
@@ -193,10 +204,11 @@ async function fireOnce(ctx: CommandContext, session: DevSession, trigger: Resol
     liveId = live.find((t) => t.name === trigger.name)?.trigger_id;
   }
   try {
-    const sent = await sendTriggerInvocation({ trigger, functionUrl: fn.url, ...(liveId === undefined ? {} : { liveId }), ...(objectKey === undefined ? {} : { objectKey }), now: new Date(ctx.io.now()) });
+    const sent = await sendTriggerInvocation({ trigger, functionUrl: fn.url, ...(liveId === undefined ? {} : { liveId }), ...(objectKey === undefined ? {} : { objectKey }), now: new Date(ctx.io.now()), signal });
     const note = trigger.enabled ? "" : " (the trigger is disabled in svc.ts: the platform would not fire it)";
     ctx.out([`Trigger ${shown(trigger.name)} sent to ${trigger.function} (invocation ${sent.invocationId}): ${sent.status}${note}`]);
   } catch (err) {
+    if (signal.aborted) return;
     ctx.err([`Trigger ${shown(trigger.name)} could not be sent to ${trigger.function}: ${shown(err instanceof Error ? err.message : String(err))}`]);
   }
 }

@@ -18,6 +18,8 @@ export interface SendTriggerOptions {
   /** The object key a storage trigger reports. @default `<prefix>example.txt` */
   objectKey?: string;
   now: Date;
+  /** Abandons the request (svc dev is stopping). */
+  signal?: AbortSignal;
 }
 
 /** What the function answered. */
@@ -52,7 +54,7 @@ export async function sendTriggerInvocation(options: SendTriggerOptions): Promis
     trigger: { type: options.trigger.type, id: options.liveId ?? `trigger-${randomUUID()}`, name: options.trigger.name },
     data: invocationData(options.trigger, options.now, options.objectKey),
   });
-  const response = await fetch(request.url, { method: "POST", headers: request.headers, body: request.body });
+  const response = await fetch(request.url, { method: "POST", headers: request.headers, body: request.body, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   const text = await response.text();
   return { invocationId, status: response.status, body: text.slice(0, 200) };
 }

@@ -12,7 +12,7 @@ import { ensureBuilt } from "../cli/harness.js";
 import { devProject, isAlive, pidsOf, startDev, type DevProject } from "./dev-harness.js";
 
 const OK = 'export default () => new Response("ok");\n';
-const policy = (functions: string): string => `import { defineConfig } from "svc-config/v1";\nexport default defineConfig({ functions: { ${functions} } });\n`;
+const policy = (functions: string, rest = ""): string => `import { defineConfig } from "svc-config/v1";\nexport default defineConfig({ functions: { ${functions} }${rest} });\n`;
 
 let blocker: Server;
 let busyPort = 0;
@@ -94,14 +94,18 @@ describe("svc dev refuses before starting anything", () => {
 describe("svc dev keeps serving what it can", () => {
   it("reports a source that is a FIFO, a module that exits while loading and one without a handler, serves the rest, and stops cleanly", async () => {
     const p = project({
-      "svc.ts": policy(['fifo: { name: "F", source: "./pipe" }', 'quits: { name: "Q", source: "./quits" }', 'none: { name: "N", source: "./none" }', 'good: { name: "G", source: "./good" }', 'hangs: { name: "H", source: "./hangs" }'].join(", ")),
+      "svc.ts": policy(
+        ['fifo: { name: "F", source: "./pipe" }', 'quits: { name: "Q", source: "./quits" }', 'none: { name: "N", source: "./none" }', 'good: { name: "G", source: "./good" }', 'hangs: { name: "H", source: "./hangs" }'].join(", "),
+        ', triggers: { stuck: { type: "schedule", cron: "0 * * * *", function: "hangs" } }',
+      ),
       "quits/index.ts": "process.exit(0);\nexport default () => new Response('never');\n",
       "none/index.ts": "export const handler = () => new Response('wrong shape');\n",
       "good/index.ts": OK,
       "hangs/index.ts": "export default () => new Promise<Response>(() => {});\n",
     });
     execFileSync("mkfifo", [join(p.dir, "pipe")]);
-    const dev = startDev(["--no-branch-env"], { cwd: p.dir });
+    // --trigger sends to a handler that never answers: svc dev serves on and still stops.
+    const dev = startDev(["--no-branch-env", "--trigger", "stuck"], { cwd: p.dir });
     await dev.waitForOutput(/Watching for changes/);
     expect(dev.stderr()).toMatch(/\[fifo\] build failed: .*pipe is neither a file nor a directory/);
     expect(dev.stderr()).toMatch(/\[quits\] the function host for .* exited before listening/);
@@ -118,6 +122,7 @@ describe("svc dev keeps serving what it can", () => {
     await dev.stop();
     expect((await dev.exited).code).toBe(0);
     expect(await pending).toBe("cut off");
+    expect(dev.stdout() + dev.stderr()).not.toContain("Trigger stuck sent");
     expect(pids.filter(isAlive)).toEqual([]);
   }, 90_000);
 
