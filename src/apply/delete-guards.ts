@@ -7,7 +7,7 @@
  * handler dispatch calls {@link recheckDeleteGuard} before it sends anything.
  */
 import { ErrorCode } from "../errors/codes.js";
-import { PlatformError } from "../errors/platform-error.js";
+import { PlatformError, isPlatformError } from "../errors/platform-error.js";
 import { bucketHasObjects, databaseServesDataApi } from "../api/guard-reads.js";
 import { AUTH_FIELDS } from "../model/kinds/auth.js";
 import { fromWire } from "../model/kinds/field.js";
@@ -36,7 +36,7 @@ export async function recheckDeleteGuard(ctx: ExecutionContext, planned: Planned
 async function databaseUsersNow(ctx: ExecutionContext, database: string): Promise<string[]> {
   const [auth, dataApi] = await Promise.all([
     ctx.request(() => ctx.api.getAuth(branchRef(ctx))).catch((err: unknown) => {
-      if (err instanceof PlatformError && err.code === ErrorCode.FEATURE_UNAVAILABLE) return null;
+      if (isPlatformError(err, ErrorCode.FEATURE_UNAVAILABLE)) return null;
       throw err;
     }),
     ctx.request(() => databaseServesDataApi(ctx.api, { ...branchRef(ctx), databaseName: database })),

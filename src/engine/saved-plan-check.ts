@@ -1,8 +1,8 @@
 /**
  * What is shown is what runs: a saved plan is applied only when a fresh plan of the branch and
  * the policy equals it in every field a view shows (the target, each change's address, action,
- * class, fields, before, after, reason and order, the conflicts, unmanaged entries, warnings
- * and summary) and in what no view shows but the run sends (each change's digest: env values
+ * class, fields, before, after, reason and order, the conflicts, unmanaged entries and summary;
+ * every current warning must have been shown) and in what no view shows but the run sends (each change's digest: env values
  * are there only as hardened tags). Pure: it compares two plain documents and names what
  * differs, never a value.
  */
@@ -47,7 +47,9 @@ export function savedPlanDifferences(saved: unknown, fresh: ComparedPlan): PlanD
   out.push(...changeDifferences(doc, fresh));
   out.push(...listDifferences("conflict", doc.conflicts, fresh.conflicts, (c) => `${c.kind} ${c.identifier} ${c.code}`));
   out.push(...listDifferences("unmanaged", doc.unmanaged, fresh.unmanaged, (u) => u.address));
-  out.push(...listDifferences("warning", doc.warnings, fresh.warnings, (w) => `${w.code}${w.address === undefined ? "" : ` ${w.address}`}`));
+  // A warning the saved plan lacks was never shown; one that no longer applies (a build that
+  // finished since) is no reason to refuse.
+  out.push(...listDifferences("warning", doc.warnings, fresh.warnings, (w) => `${w.code}${w.address === undefined ? "" : ` ${w.address}`}`).filter((d) => d.what.startsWith("is in the fresh")));
   if (!same(doc.summary, fresh.summary)) out.push({ item: "summary", what: "differs from the changes and conflicts" });
   return out;
 }

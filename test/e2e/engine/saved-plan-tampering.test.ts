@@ -73,13 +73,20 @@ describe("a saved plan runs only as it was shown", () => {
     ["an edited summary", (p) => (p.summary = { create: 2, update: 0, delete: 0, conflicts: 0 }), "summary: differs"],
     ["an edited branch name", (p) => (p.branchName = "scratch"), "branchName: differs from the branch"],
     ["an edited unmanaged list", (p) => (p.unmanaged = [{ address: "bucket.x", kind: "bucket", identifier: "x", reason: "r" }]), "unmanaged bucket.x: is in the saved plan but not in the fresh one"],
-    ["an added warning", (p) => (p.warnings = [{ code: "NOTE", message: "all good" }]), "warning NOTE: is in the saved plan but not in the fresh one"],
   ])("refuses %s as stale, naming what differs", async (_label, edit, difference) => {
     const saved = (await savedPlan()) as SavedPlan & Record<string, unknown>;
     edit(saved);
     const { message, differences } = await refusal(saved);
     expect(differences.map((d) => `${d.item}: ${d.what}`).join("\n")).toContain(difference);
     expect(message).toContain(difference);
+  });
+
+  it("refuses a saved plan that hides a warning the plan gives", async () => {
+    const config = defineConfig({ preview: { buckets: { fresh: {} } } });
+    const saved = JSON.parse(JSON.stringify(toSavedPlan(await plan(config, ids())))) as SavedPlan;
+    expect(saved.warnings.map((w) => w.code)).toEqual(["DEPRECATED_PREVIEW_KEY"]);
+    const { differences } = await refusal({ ...saved, warnings: [] }, config);
+    expect(differences).toEqual([{ item: "warning DEPRECATED_PREVIEW_KEY", what: "is in the fresh plan but not in the saved one" }]);
   });
 
   it("names the function whose env value changed since the plan, never the value", async () => {
