@@ -120,10 +120,12 @@ function undeclaredIssues(raw: unknown, declared: readonly string[]): ConfigIssu
   );
 }
 
+/** Whether `value` is a promise; a `then` that cannot even be read (a throwing Proxy trap) is left to the snapshot, which names it. */
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === "object" || typeof value === "function") &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === "function"
-  );
+  if ((typeof value !== "object" && typeof value !== "function") || value === null) return false;
+  try {
+    return typeof (value as { then?: unknown }).then === "function";
+  } catch {
+    return false;
+  }
 }

@@ -55,8 +55,18 @@ function freezeCopy(value: unknown): unknown {
   return Object.freeze(out);
 }
 
+/**
+ * A prototype of plain data: none, or an `Object.prototype` (this realm's, or another's: an
+ * object made by `vm` or a worker's structured clone is as plain as a literal).
+ */
 function isPlainPrototype(proto: unknown): boolean {
-  return proto === null || proto === Object.prototype;
+  if (proto === null || proto === Object.prototype) return true;
+  try {
+    const ctor = (proto as { constructor?: { name?: unknown; prototype?: unknown } }).constructor;
+    return typeof proto === "object" && Object.getPrototypeOf(proto) === null && typeof ctor === "function" && ctor.name === "Object" && ctor.prototype === proto;
+  } catch {
+    return false;
+  }
 }
 
 class SnapshotReader {

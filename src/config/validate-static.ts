@@ -49,7 +49,7 @@ export function readStaticPolicy(value: unknown, context: ConfigValidationContex
 
 /** A Promise or a Map as the whole policy: say how the module should export it. */
 function topLevelHint(value: object, issues: ConfigIssue[]): ConfigIssue[] {
-  if (issues.length !== 1 || issues[0]?.path !== "") return issues;
+  if (issues.length !== 1 || issues[0]?.path !== "" || !issues[0].message.includes("not plain data")) return issues;
   const what = safeDescribe(value);
   return [{ path: "", message: `is ${what}, not a policy object: export the policy object itself (await a value before defineConfig; an async function or a Promise is never evaluated as a policy)` }];
 }

@@ -2,6 +2,7 @@
  * The policy is read once into a plain snapshot: getters run once, names are entries (never
  * `Object.prototype` members), and values that are not data are refused with their path.
  */
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { defineConfig, resolvePolicy, validatePolicy, type PolicyConfig } from "../../../src/v1.js";
 import { issuesOf } from "./validation-helpers.js";
@@ -84,6 +85,17 @@ describe("the policy snapshot", () => {
     });
     expect(issuesOf(() => validatePolicy({ buckets }))).toEqual([{ path: "buckets.logs", message: "could not be read: trap" }]);
     expect(seen).toEqual(["media", "logs"]);
+  });
+
+  it("accepts plain objects made in another realm (vm), and null-prototype objects", () => {
+    expect(defineConfig(runInNewContext('({ buckets: { media: {} } })') as PolicyConfig).buckets).toEqual({ media: {} });
+    expect(defineConfig(Object.assign(Object.create(null) as PolicyConfig, { buckets: { media: {} } })).buckets).toEqual({ media: {} });
+  });
+
+  it("names a Proxy that cannot even list its keys, and a closure result whose traps throw", () => {
+    expect(issuesOf(() => validatePolicy(new Proxy({}, { ownKeys: () => ["a", "a"] })))).toEqual([{ path: "", message: expect.stringContaining("could not be read: 'ownKeys' on proxy") }]);
+    const hostile = new Proxy({}, { get: () => { throw new Error("trap"); }, ownKeys: () => ["protected"], getOwnPropertyDescriptor: () => ({ enumerable: true, configurable: true, value: 1 }) });
+    expect(issuesOf(() => resolvePolicy(defineConfig({ branch: () => hostile }), MAIN))).toEqual([{ path: "branch.protected", message: "could not be read: trap" }]);
   });
 
   it("ignores symbol keys and non-enumerable properties", () => {
