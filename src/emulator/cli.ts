@@ -6,6 +6,7 @@
 import { Command, CommanderError } from "commander";
 import { ErrorCode, PlatformError, isPlatformError } from "../errors/index.js";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "./index.js";
+import { watchNpmLauncher } from "./launcher-watch.js";
 import type { EmulatorTimings } from "./store/world.js";
 
 const TIMING_KEYS: Readonly<Record<string, keyof EmulatorTimings>> = Object.freeze({
@@ -183,21 +184,24 @@ export async function runEmulatorCli(argv: string[]): Promise<number> {
     const reason = isPlatformError(err) ? (err.details as { reason?: unknown } | undefined)?.reason : undefined;
     return reason === "locked" ? 2 : reason === "corrupt" ? 3 : 1;
   }
-  process.stderr.write(`svc emulator: listening on ${emu.url} (branch databases are records only; their hosts end in .emulator.invalid)\n`);
+  const databases = flags.realDatabases === true ? "branches have real PostgreSQL databases: connection URIs and endpoint hosts connect" : "branch databases are records only; their hosts end in .emulator.invalid (--real-databases makes them connect)";
+  process.stderr.write(`svc emulator: listening on ${emu.url} (${databases})\n`);
   process.stdout.write(formatReadyLines(emu));
   // The server does not hold the process open by itself; the command does until a signal.
   const keepAlive = setInterval(() => undefined, 1 << 30);
   return new Promise<number>((resolve) => {
-    const stop = (code: number) => () => {
+    const stop = (code: number, why = "") => () => {
       clearInterval(keepAlive);
+      unwatch();
       process.off("SIGINT", onInt);
       process.off("SIGTERM", onTerm);
-      process.stderr.write("svc emulator: stopping\n");
+      process.stderr.write(`svc emulator: stopping${why}\n`);
       void emu.close().then(() => resolve(code));
     };
     const onInt = stop(130);
     const onTerm = stop(0);
     process.once("SIGINT", onInt);
     process.once("SIGTERM", onTerm);
+    const unwatch = watchNpmLauncher(process.env, stop(0, " (npm exec, which started it, has exited)"));
   });
 }

@@ -28,7 +28,8 @@ export function addDbCommands(program: Command, run: RunCommand, ctx: CommandCon
     .command("db")
     .description("create a claimable Postgres database and write its URLs to the env file")
     .option("-y, --yes", "skip prompts, use defaults (never overwrites a variable)")
-    .option("-e, --env <path>", "env file to write (default: ./.env)")
+    .option("--write-env <path>", "env file to write the database's URLs to (default: ./.env)")
+    .option("-e, --env <path>", "the same as --write-env (the short spelling other tools use); svc config's --env loads a file instead")
     .option("-k, --key <string>", "variable for the connection string (default: DATABASE_URL)")
     .option("-p, --prefix <string>", "prefix of the public variables (default: PUBLIC_)")
     .option("-s, --seed <path>", "SQL file to seed the database with, in one transaction")
@@ -36,7 +37,7 @@ export function addDbCommands(program: Command, run: RunCommand, ctx: CommandCon
     .option("-r, --ref <string>", "referrer id (default: svc-config/cli)")
     .option("--json", "print the result document on stdout; no prompts")
     .option("--api-host <url>", "claim API origin (env: SVC_CLAIM_API_HOST; default: https://neon.new)");
-  db.addHelpText("after", "\nExamples:\n  $ svc db --yes\n  $ svc db -e .env.development -s seed.sql\n  $ svc db claim\n");
+  db.addHelpText("after", "\nExamples:\n  $ svc db --yes\n  $ svc db --write-env .env.development -s seed.sql\n  $ svc db -e .env.development\n  $ svc db claim\n");
   run(db, (opts) => runDb(ctx, opts));
   const claim = db
     .command("claim")

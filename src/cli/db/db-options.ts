@@ -52,8 +52,21 @@ export function checkPrefix(prefix: string): string {
 
 /** Throws unless `env` names a file path. */
 export function checkEnvPath(env: string): string {
-  if (env.trim() === "") throw invalid("--env must be the path of an env file, e.g. .env");
+  if (env.trim() === "") throw invalid("--write-env (-e, --env) must be the path of an env file, e.g. .env");
   return env;
+}
+
+/**
+ * The env file `svc db` writes: `--write-env`, or `-e`/`--env`, its spelling in the tool `svc db`
+ * follows. Both at once must name the same file.
+ */
+function writtenEnvFile(opts: Record<string, unknown>): string | undefined {
+  const writeEnv = text(opts["writeEnv"]);
+  const env = text(opts["env"]);
+  if (writeEnv !== undefined && env !== undefined && writeEnv !== env) {
+    throw invalid(`--write-env ${JSON.stringify(writeEnv)} and -e/--env ${JSON.stringify(env)} name two files; they are the same option: give one`);
+  }
+  return writeEnv ?? env;
 }
 
 /**
@@ -77,7 +90,7 @@ export function resolveApiHost(flag: unknown, env: Record<string, string | undef
 export function parseDbOptions(opts: Record<string, unknown>, env: Record<string, string | undefined>): DbOptions {
   const ref = text(opts["ref"]) ?? DEFAULT_REF;
   if (ref.trim() === "") throw invalid("--ref must be a non-empty referrer naming the app or tool, e.g. my-app");
-  const envPath = text(opts["env"]);
+  const envPath = writtenEnvFile(opts);
   const key = text(opts["key"]);
   const prefix = text(opts["prefix"]);
   const seed = text(opts["seed"]);

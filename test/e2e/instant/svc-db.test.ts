@@ -30,7 +30,7 @@ function svcDb(args: readonly string[], env: Record<string, string> = {}): Promi
 describe("svc db against the emulator", () => {
   it("creates, seeds and writes both URLs, and pg sees the seeded rows through each of them", async () => {
     const envFile = join(tempDir(), ".env");
-    const run = await svcDb(["--yes", "--seed", "fixtures/instant/seed.sql", "-e", envFile]);
+    const run = await svcDb(["--yes", "--seed", "fixtures/instant/seed.sql", "--write-env", envFile]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Created a claimable Postgres 17 database\. It expires \d{4}-\d\d-\d\d \d\d:\d\d UTC \(in 72 hours\)\.\n/);
