@@ -176,7 +176,8 @@ export class Progress {
       const what = text(event.waitingFor) ?? text(event.kind) ?? text(event.what) ?? "operation";
       const changeId = text(event.changeId) ?? text(event.change);
       const subject = what === "deployment" && changeId !== undefined ? `wait ${addressOfChangeId(changeId)} deployment ${id}` : `wait ${what} ${id}`;
-      this.update(`wait:${what}:${id}`, subject, "wait", stateOfPhase(text(event.status) ?? phase));
+      // Deployment ids count per function (every first deployment is 1): the change tells them apart.
+      this.update(`wait:${what}:${changeId ?? ""}:${id}`, subject, "wait", stateOfPhase(text(event.status) ?? phase));
     }
   }
 

@@ -96,6 +96,19 @@ describe("progress", () => {
     expect(lines).toEqual([expect.stringMatching(/^hint: hardening env values for function fingerprints took 2\.4s; set SVC_FINGERPRINT_KEY/)]);
   });
 
+  it("keeps the waits of two functions' first deployments apart (each is deployment 1)", () => {
+    const { progress, lines } = plain();
+    for (const slug of ["api", "thumbs"]) progress.onEvent({ type: "wait", changeId: `create:function.${slug}`, waitingFor: "deployment", id: "1", status: "building" });
+    for (const slug of ["api", "thumbs"]) progress.onEvent({ type: "wait", changeId: `create:function.${slug}`, waitingFor: "deployment", id: "1", status: "completed" });
+    progress.stop();
+    expect(lines.map((line) => line.replace(/^\S+ /, "").replace(/ [\d.]+s\n$/, "\n"))).toEqual([
+      "wait function.api deployment 1 running\n",
+      "wait function.thumbs deployment 1 running\n",
+      "wait function.api deployment 1 done\n",
+      "wait function.thumbs deployment 1 done\n",
+    ]);
+  });
+
   it("names the function and deployment a wait is for", () => {
     const { progress, lines } = plain();
     progress.onEvent({ type: "wait", changeId: "update:function.hello", waitingFor: "deployment", id: "14", status: "building" });
