@@ -1,5 +1,5 @@
 /**
- * The executor's limit on requests in flight (engine.md §3, §7.2): it starts at `concurrency`,
+ * The executor's limit on requests in flight: it starts at `concurrency`,
  * grows ×1.5 after each full window of answers without throttling, up to `maxConcurrency`, and
  * halves on a 429/503/423 or when latency climbs well above the fastest seen for the same kind
  * of request (then holds for a window before it can halve again): an upload is slower than a
@@ -7,7 +7,7 @@
  * only while a request is in flight.
  */
 
-/** Statuses that mean "slow down" (api.md §2.2). */
+/** Statuses that mean "slow down". */
 export const THROTTLE_STATUSES: ReadonlySet<number> = new Set([423, 429, 503]);
 
 /** A concurrency limiter that adapts to the platform's answers. */

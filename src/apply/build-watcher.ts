@@ -1,5 +1,5 @@
 /**
- * One watcher of function builds per branch (engine.md §12): every tick, one functions-list
+ * One watcher of function builds per branch: every tick, one functions-list
  * request answers for every deployment being waited on, so the requests per tick do not grow
  * with the number of pending builds. Ticks start at `pollInitialMs`, grow ×1.5 while nothing
  * completes, and are capped at `pollMaxMs`; a completion resets them.

@@ -15,7 +15,7 @@ export interface ExecutionOutcome {
   applied: AppliedChange[];
   failed: { change: AppliedChange; error: { code: string; message: string; details?: { [key: string]: Json } } }[];
   skipped: { change: AppliedChange; reason: string; blockedBy?: string }[];
-  /** Whether any mutation was sent (reads alone do not count: engine.md §7.2). */
+  /** Whether any mutation was sent (reads alone do not count). */
   started: boolean;
 }
 
@@ -89,7 +89,7 @@ function guardedContext(ctx: ExecutionContext, onFirstMutation: () => void): Gua
 }
 
 /**
- * Walks the plan's dependency graph (engine.md §7.2): a change starts once all its
+ * Walks the plan's dependency graph: a change starts once all its
  * dependencies succeeded, ready changes start in plan order, a failure skips its transitive
  * dependents (`blockedBy` names the root failure) and the rest continues. After the signal
  * aborts, nothing new starts and unstarted changes are skipped as cancelled. The graph is

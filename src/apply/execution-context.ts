@@ -27,7 +27,7 @@ export interface ExecutionContext {
   request: <T>(fn: () => Promise<T>) => Promise<T>;
   /**
    * Runs one mutating request while holding a slot; `request` when absent. The executor sets
-   * it to learn when a change first changes the platform (engine.md §7.2, cancellation).
+   * it to learn when a change first changes the platform (cancellation).
    */
   mutation?: <T>(fn: () => Promise<T>) => Promise<T>;
   emit: (event: EngineEvent) => void;
@@ -61,7 +61,7 @@ export function branchRef(ctx: ExecutionContext): { projectId: string; branchId:
 }
 
 /**
- * Runs a mutation; after `OutcomeUnknownError` reconciles (api.md §2.4): `check` reads the
+ * Runs a mutation; after `OutcomeUnknownError` reconciles: `check` reads the
  * platform and says whether the mutation landed (`true`), is provably absent (`false`: one
  * resend) or cannot be told (`undefined`: the original error is rethrown).
  */

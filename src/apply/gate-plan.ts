@@ -12,7 +12,7 @@ export interface PushConfirmContext {
   changes: Change[];
 }
 
-/** Inputs of the gate (engine.md §7.1). */
+/** Inputs of the gate. */
 export interface GateInput {
   branchName: string;
   branchIdentifier?: string;
@@ -62,7 +62,7 @@ export function overrideConflicts(changes: readonly Change[], branchName: string
 }
 
 /**
- * The gate of engine.md §7.1 as a pure decision. Blocking conflicts always refuse before
+ * The gate of apply and pushConfig as a pure decision. Blocking conflicts always refuse before
  * `confirm` is considered; without `confirm`, a protected branch blocks nothing (seed rule 3)
  * and unconfirmed overrides refuse.
  */

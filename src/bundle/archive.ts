@@ -1,5 +1,5 @@
 /**
- * Builds one function's deterministic archive on every bundling path (engine.md §14): esbuild,
+ * Builds one function's deterministic archive on every bundling path: esbuild,
  * `"none"`, a custom `FileBundler`, or a finished ZIP from the `bundleFunction` option; then
  * checks the files, writes the canonical ZIP, enforces the limits and digests it.
  */

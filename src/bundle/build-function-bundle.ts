@@ -10,7 +10,7 @@ export interface BuildFunctionBundleOptions {
 
 /**
  * The default bundler: builds `fn` with its `bundler` (`"esbuild"`, `"none"` or a custom
- * `FileBundler`) into a deterministic ZIP (engine.md §14): sorted entries, fixed dates and
+ * `FileBundler`) into a deterministic ZIP: sorted entries, fixed dates and
  * permissions, so the same sources give identical bytes on any machine. esbuild and jszip are
  * loaded on the first call only. Rejects with a `BundleError` (`PLATFORM_BUNDLE_FAILED`) naming
  * the function and the cause: missing entry, esbuild diagnostics with file and line, bad

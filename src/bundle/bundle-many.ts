@@ -1,5 +1,5 @@
 /**
- * Bundles every declared function before any mutation (engine.md §14): at most `concurrency`
+ * Bundles every declared function before any mutation: at most `concurrency`
  * builds at once so memory stays bounded; esbuild functions with the same build options go
  * through as few esbuild calls as possible; with a cache directory an unchanged function is
  * never rebuilt (and esbuild is not even loaded when every function hits); every failure is
@@ -33,7 +33,7 @@ export const MAX_ENTRIES_PER_BUILD = 256;
 /** Entry searches and cache lookups in flight at once: small reads, bounded only to spare file handles. */
 const LOOKUP_CONCURRENCY = 64;
 
-/** Progress of one function's bundle, for the engine's `bundle` event (engine.md §8.4). */
+/** Progress of one function's bundle, for the engine's `bundle` event. */
 export type BundleProgress =
   | { slug: string; phase: "start" }
   | { slug: string; phase: "done"; zipBytes: number; zipSha256: string };
@@ -47,7 +47,7 @@ export interface BundleFunctionsOptions extends Omit<BuildFunctionArchiveOptions
   concurrency?: number;
   /** Called when a function starts and finishes bundling; its exceptions are ignored. */
   onProgress?: (progress: BundleProgress) => void;
-  /** The content-addressed archive cache (engine.md §14). @default none: every function is built */
+  /** The content-addressed archive cache. @default none: every function is built */
   cacheDir?: string;
   /** Archives of earlier calls of this run, reused while their inputs are unchanged, and added to. @default none */
   memory?: ArchiveMemory;

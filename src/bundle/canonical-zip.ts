@@ -1,5 +1,5 @@
 /**
- * The canonical ZIP writer and the reader for archives made elsewhere (engine.md §14): entries
+ * The canonical ZIP writer and the reader for archives made elsewhere: entries
  * sorted by UTF-8 path bytes, files only, every date 1980-01-01 00:00:00 UTC, permissions 0644,
  * DEFLATE level 6, no comments. The same files give the same bytes on any machine or time zone.
  */

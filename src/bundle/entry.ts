@@ -1,5 +1,5 @@
 /**
- * Entry resolution (policy.md §6): a file source is its own entry; a directory's entry is the
+ * Entry resolution: a file source is its own entry; a directory's entry is the
  * first regular file among `index.ts`, `index.js`, `index.mjs`.
  */
 import { stat } from "node:fs/promises";

@@ -1,6 +1,6 @@
 /**
  * How every bundling path reports a failure: a `BundleError` with one failure naming the
- * function, and for limit failures the five largest files (engine.md §14).
+ * function, and for limit failures the five largest files.
  */
 import { BundleError, type BundleFailure, type ExternalPackagesFailureReason } from "../errors/index.js";
 import { formatBytes, largestZipFiles, type ZipFileSize } from "../rules/zip-entries.js";

@@ -1,5 +1,5 @@
 /**
- * Custom `FileBundler` output (policy.md §6.2): a map of archive paths to contents, checked
+ * Custom `FileBundler` output: a map of archive paths to contents, checked
  * before it is zipped: every path relative POSIX without `..`, `.`, empty or absolute segments,
  * every value a string or bytes.
  */

@@ -1,6 +1,6 @@
 /**
  * Lazy loaders for the heavy bundling dependencies. esbuild and jszip are imported only when a
- * function is actually bundled (engine.md §14): importing `svc-config/v1` never loads them.
+ * function is actually bundled: importing `svc-config/v1` never loads them.
  */
 import { createRequire } from "node:module";
 import type * as Esbuild from "esbuild";

@@ -1,5 +1,5 @@
 /**
- * Static rules that span sections (policy.md §3, §5, §8, §13): the deprecated `preview` homes,
+ * Static rules that span sections: the deprecated `preview` homes,
  * the built-in Data API provider needing `auth`, and trigger references. They read the raw
  * value defensively, so they are reported even when other parts of the policy are invalid.
  */

@@ -44,7 +44,7 @@ const nativeRequire = createRequire(import.meta.url);
 const nativeModuleCache = nativeRequire.cache;
 
 /**
- * Evaluates the policy module `file` afresh and returns its exports object (policy.md §12).
+ * Evaluates the policy module `file` afresh and returns its exports object.
  *
  * The file is read and run through jiti's synchronous CommonJS path with forced transpilation
  * (by esbuild: `policy-transform.ts`), so `.ts`, `.mts`, `.js` and `.mjs` policies and the local

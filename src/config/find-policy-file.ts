@@ -24,7 +24,7 @@ export type PolicySearchResult =
   | { found: false; searched: string[]; stoppedAt: string; stopReason: PolicySearchStopReason };
 
 /**
- * Walks up from `startDir` looking for a policy file (policy.md §12): in each directory the
+ * Walks up from `startDir` looking for a policy file: in each directory the
  * names of {@link POLICY_FILE_NAMES} in order, the first regular file wins. The walk ends,
  * after searching the directory, at one that contains `.git` (file or folder), at `stopAt`, or
  * at the filesystem root. `package.json` does not end it. When `startDir` is not inside

@@ -1,4 +1,4 @@
-// The `ConfigLoadError`s of `loadConfigFromFile` (policy.md §12): one builder per table row.
+// The `ConfigLoadError`s of `loadConfigFromFile`: one builder per table row.
 import { ConfigLoadError, ErrorCode, formatIssues, isPlatformError } from "../errors/index.js";
 import type { ConfigIssue } from "../errors/index.js";
 import type { PathKind, PolicySearchStopReason } from "./find-policy-file.js";

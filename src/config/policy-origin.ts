@@ -1,6 +1,6 @@
 /**
  * Remembers which file a policy object was loaded from, so `resolvePolicy` can resolve relative
- * function sources against that file's directory (policy.md §11). Weak: forgets with the object.
+ * function sources against that file's directory. Weak: forgets with the object.
  */
 const originByPolicy = new WeakMap<object, string>();
 

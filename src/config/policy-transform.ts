@@ -1,7 +1,7 @@
 /**
  * The transform jiti runs on a policy and on the local modules it imports: esbuild's
  * `transform` to CommonJS instead of jiti's default Babel pipeline, which spent seconds on a
- * large `svc.ts` (engine.md §14a: evaluating 1,000 resources fits in 150 ms).
+ * large `svc.ts` (evaluating 1,000 resources fits in 150 ms).
  *
  * The policy file itself is transformed asynchronously before evaluation starts (esbuild's
  * service starts in the background while jiti loads); the modules it imports are transformed

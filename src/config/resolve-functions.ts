@@ -1,5 +1,5 @@
 /**
- * Functions of the resolved policy (policy.md §6, §11): sources against the base directory,
+ * Functions of the resolved policy: sources against the base directory,
  * defaults, the default-branch-only custom-domain rule and cross-function hostname uniqueness.
  */
 import { FUNCTION_DEFAULTS } from "../model/kinds/function.js";
@@ -72,7 +72,7 @@ export function resolveFunctions(
 }
 
 /**
- * §6.3 branch rule: a tuning list replaces the static one; otherwise the static list applies
+ * Custom domains per branch: a tuning list replaces the static one; otherwise the static list applies
  * only when `target.isDefault === true`.
  */
 function branchDomains(

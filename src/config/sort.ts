@@ -1,4 +1,4 @@
-/** Code-point ordering, so resolved output never depends on object key order (policy.md §11). */
+/** Code-point ordering, so resolved output never depends on object key order. */
 
 /** Compares two strings by Unicode code points (not UTF-16 units, not locale). */
 export function compareCodePoints(a: string, b: string): number {

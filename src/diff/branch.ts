@@ -9,19 +9,20 @@ import type { ResolvedPolicy } from "../model/desired-state.js";
 import { makeChange } from "./change-builder.js";
 import type { DiffSink } from "./plan-types.js";
 
-/** Expiries within this many seconds of each other are equal (policy.md §10.4). */
+/** Expiries within this many seconds of each other are equal. */
 export const TTL_TOLERANCE_SECONDS = 60;
 /** A new expiry must lie at least this far in the future. */
 export const TTL_MIN_LEAD_SECONDS = 3600;
 
-/** RFC 3339 in whole seconds, as the API wants `expires_at` (api.md §1.5). */
+/** RFC 3339 in whole seconds, as the API wants `expires_at`. */
 export function toWholeSecondIso(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
 }
 
 /**
  * Diffs the branch-level settings: `protected` and the TTL (anchored at `createdAt`).
- * Emits `update:branch` (override) and the TTL conflicts of engine.md §5.3.
+ * Emits `update:branch` (override) and the blocking TTL conflicts
+ * (`TTL_DEFAULT_BRANCH`; `TTL_EXPIRES_NOW` for an expiry in the past or under an hour away).
  */
 export function diffBranch(desired: ResolvedPolicy, live: LiveState, now: Date, sink: DiffSink): void {
   const want = desired.branch;
@@ -97,7 +98,7 @@ function ttlConflict(code: string, live: LiveState, ttl: number, reason: string)
   };
 }
 
-/** Whether a (min, max) compute pair is one the platform accepts (policy.md §10.3). */
+/** Whether a (min, max) compute pair is one the platform accepts. */
 export function isValidComputePair(min: number, max: number): boolean {
   if (min > max) return false;
   if (min === max) return true;

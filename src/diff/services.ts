@@ -9,7 +9,7 @@ import type { DiffSink } from "./plan-types.js";
 
 const [AUTH_DATABASE] = AUTH_FIELDS;
 
-/** The database the auth integration and the Data API live on (policy.md §5.1). */
+/** The database the auth integration and the Data API live on. */
 export function serviceDatabase(desired: ResolvedPolicy): string {
   return desired.dataApi.state === "enabled" ? desired.dataApi.database : "neondb";
 }
@@ -45,7 +45,7 @@ function databaseMissing(desired: ResolvedPolicy, live: LiveState, kind: "auth" 
   return true;
 }
 
-/** Diffs the auth integration: `create:auth` when on and absent; never disables (policy.md §4). */
+/** Diffs the auth integration: `create:auth` when on and absent; never disables. */
 export function diffAuth(desired: ResolvedPolicy, live: LiveState, sink: DiffSink): void {
   const exists = live.auth?.enabled === true;
   if (desired.authDeclaredOff && exists) {

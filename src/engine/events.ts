@@ -9,7 +9,7 @@ export function safeEmitter(onEvent: ((event: EngineEvent) => void) | undefined)
     try {
       onEvent(event);
     } catch {
-      // Listener errors are swallowed by contract (engine.md §8.4).
+      // Listener errors are swallowed by contract.
     }
   };
 }

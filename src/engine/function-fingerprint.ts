@@ -1,5 +1,5 @@
 /**
- * Function fingerprints (engine.md §6): the marker `SVC_FINGERPRINT_<codeTag>_<configTag>` a
+ * Function fingerprints: the marker `SVC_FINGERPRINT_<codeTag>_<configTag>` a
  * deployment carries so the next plan can tell what changed without reading env values.
  * Keyed mode (a caller's `fingerprintKey`) makes the config tag an HMAC: microseconds. Hardened
  * mode (no key) stretches each distinct env value once with scrypt on a worker pool, memoised
@@ -59,7 +59,7 @@ export function markerName(codeTag: string, configTag: string): string {
 }
 
 /**
- * Whether the plan's decision for a function can depend on its config tag (engine.md §6.3):
+ * Whether the plan's decision for a function can depend on its config tag:
  * only when it exists with a non-failed deployment whose marker has the same code tag.
  * Otherwise it deploys with the archive whatever the env, so no derivation is spent on it.
  */

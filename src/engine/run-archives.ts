@@ -1,5 +1,5 @@
 /**
- * A run bundles each function once (engine.md §14): the archives an operation builds for a policy
+ * A run bundles each function once: the archives an operation builds for a policy
  * object are remembered with it, so the next operation on the same object in this process (the
  * CLI's `apply`: a plan, then `applyPlan` of what it showed) reuses them instead of bundling
  * again. Each is reused only while every file it was built from still hashes the same, as with

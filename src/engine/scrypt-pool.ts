@@ -1,5 +1,5 @@
 /**
- * A pool of worker threads for the hardened fingerprint derivations (engine.md §6): one worker
+ * A pool of worker threads for the hardened fingerprint derivations: one worker
  * per available core, created on first use and kept unreferenced while idle so they never hold
  * the process open. Running scrypt in workers keeps libuv's small thread pool free for the file
  * reads of bundling and the network. The worker is inline source, so it runs the same from

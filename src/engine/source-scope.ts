@@ -1,5 +1,5 @@
 /**
- * Function sources stay inside the project (policy.md §6): a `source` that is, or resolves
+ * Function sources stay inside the project: a `source` that is, or resolves
  * through a symlink to, a path outside the policy's directory is refused before anything is
  * bundled, unless the caller opts in with `allowSourcesOutsideProject`. Without a policy
  * directory (a policy built in code with absolute sources) there is no project to stay in.

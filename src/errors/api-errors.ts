@@ -33,7 +33,7 @@ const HINT_BY_CODE: Partial<Record<ErrorCode, string>> = {
   [ErrorCode.SERVER_ERROR]: "The platform failed; try again later.",
 };
 
-/** The error code for an HTTP status after retries (engine.md §13). */
+/** The error code for an HTTP status after retries. */
 export function errorCodeForStatus(status: number): ErrorCode {
   return CODE_BY_STATUS[status] ?? (status >= 500 ? ErrorCode.SERVER_ERROR : ErrorCode.API_ERROR);
 }

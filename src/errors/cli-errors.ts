@@ -1,4 +1,4 @@
-/** The codes only the `svc` command raises (cli.md §9); library errors use `ErrorCode`. */
+/** The codes only the `svc` command raises; library errors use `ErrorCode`. */
 export const CliErrorCode = {
   USAGE: "CLI_USAGE",
   MISSING_PROJECT: "CLI_MISSING_PROJECT",

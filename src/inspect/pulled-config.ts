@@ -1,5 +1,5 @@
 /**
- * The live branch as a policy (policy.md §14, seed 002 `PulledBranchConfig`). Pure: builds the
+ * The live branch as a policy (seed 002 `PulledBranchConfig`). Pure: builds the
  * result from records already read.
  */
 import type { ApiAuthIntegration, ApiBranch, ApiBucket, ApiCredential, ApiCustomDomain, ApiDataApi, ApiDatabase, ApiEndpoint, ApiFunction, ApiProject, ApiRole, ApiTrigger } from "../api/wire-types.js";
@@ -26,7 +26,7 @@ export interface PulledCredential {
   expiresAt?: string;
 }
 
-/** What `inspect` / `pullConfig` return (seed 002, engine.md §11). */
+/** What `inspect` / `pullConfig` return (seed 002). */
 export interface PulledBranchConfig {
   project: { id: string; name: string; region: string; pgVersion: number; orgId?: string };
   branch: { id: string; name: string; parent?: string; isDefault: boolean; protected: boolean; expiresAt?: string };
@@ -133,7 +133,7 @@ function pulledDataApi(dataApi: { database: string; record: ApiDataApi }, hasAut
   return Object.keys(common).length === 0 ? true : common;
 }
 
-/** Wire settings → policy settings: the pulled fields of the descriptor whose values follow their rule (policy.md §5.2). */
+/** Wire settings → policy settings: the pulled fields of the descriptor whose values follow their rule. */
 export function pulledSettings(wire: Record<string, unknown>): DataApiSettingsDef {
   return fromWire(DATA_API_SETTINGS.filter((field) => field.pulled), wire);
 }

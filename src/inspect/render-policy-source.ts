@@ -1,5 +1,5 @@
 /**
- * `renderPolicySource(pulled)`: a pulled branch as deterministic `svc.ts` text (policy.md §14).
+ * `renderPolicySource(pulled)`: a pulled branch as deterministic `svc.ts` text.
  * Loading the text yields a config equal to `pulled.config`. Where a kind descriptor owns an
  * object (the Data API settings, the branch tuning, its compute settings), its fields render as
  * the descriptor says: fields a pull does not write are left out, durations as text (`"1h"`).
@@ -10,7 +10,7 @@ import { COMPUTE_SETTINGS } from "../model/kinds/compute.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import type { FieldDescriptor } from "../model/kinds/field.js";
 
-/** What rendering needs from a `PulledBranchConfig` (engine.md §11). */
+/** What rendering needs from a `PulledBranchConfig`. */
 export interface RenderablePulledConfig {
   project: { id: string; name: string };
   branch: { id: string; name: string; isDefault?: boolean };

@@ -1,7 +1,7 @@
 /** Progress events: what the engine and the HTTP client report through `onEvent`. Plain data. */
 import type { PlanSummary } from "./plan.js";
 
-/** A retry the client is about to make (engine.md §8.4 `retry` event). Never carries secrets. */
+/** A retry the client is about to make (the `retry` event). Never carries secrets. */
 export interface ApiRetryEvent {
   type: "retry";
   method: string;
@@ -15,7 +15,7 @@ export interface ApiRetryEvent {
 }
 
 /**
- * Progress reported through the `onEvent` option (engine.md §8.4). Never carries env values
+ * Progress reported through the `onEvent` option. Never carries env values
  * or the API key; listeners are called synchronously and their exceptions are swallowed.
  */
 export type EngineEvent =

@@ -23,7 +23,7 @@ export type ResourceKind =
   | "trigger"
   | "domain";
 
-/** One planned change: plain data, secret-free, ordered by `dependsOn` (engine.md §5.1). */
+/** One planned change: plain data, secret-free, ordered by `dependsOn`. */
 export interface Change {
   /** `${action}:${address}`, unique and stable, e.g. `update:compute`. */
   id: string;
@@ -69,7 +69,7 @@ export interface UnmanagedEntry {
   inherited?: boolean;
 }
 
-/** A warning attached to an operation's result (engine.md §8.3). */
+/** A warning attached to an operation's result. */
 export interface EngineWarning {
   code: string;
   message: string;
@@ -117,7 +117,7 @@ export interface PlanSummary {
   conflicts: number;
 }
 
-/** The result of plan, apply, pushConfig and applyPlan (seed fields plus engine.md §8.1). */
+/** The result of plan, apply, pushConfig and applyPlan: plain data, secret-free. */
 export interface PushResult {
   projectId: string;
   orgId?: string;

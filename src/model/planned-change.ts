@@ -6,7 +6,7 @@ import type { BranchValues } from "./kinds/branch.js";
 import type { ComputeValues } from "./kinds/compute.js";
 import type { Change } from "./plan.js";
 
-/** The deployment fingerprint of one declared function (engine.md §6). Never shown in plans. */
+/** The deployment fingerprint of one declared function. Never shown in plans. */
 export interface FunctionTag {
   /** SHA-256 (hex) of the canonical ZIP. */
   zipSha256: string;

@@ -1,5 +1,5 @@
 /**
- * The cron grammar both the engine and the emulator enforce (policy.md §8): exactly five
+ * The cron grammar both the engine and the emulator enforce: exactly five
  * numeric fields, schedules in UTC, compared after collapsing whitespace.
  */
 import * as z from "zod";

@@ -1,6 +1,6 @@
 /**
  * Function environment limits shared by the policy's offline validation and the emulator's
- * deployment route (api.md §13.2): the `environment` part is at most 64 KiB of JSON and names
+ * deployment route: the `environment` part is at most 64 KiB of JSON and names
  * match `^[A-Za-z_][A-Za-z0-9_]*$`, so `validate` refuses what a deployment would get a 413 or
  * 400 for. Leaf module: no imports.
  */

@@ -1,5 +1,5 @@
 /**
- * Hostname rules for custom domains, shared by the engine and the emulator (policy.md §6.3):
+ * Hostname rules for custom domains, shared by the engine and the emulator:
  * normalise (trim, lowercase, drop one trailing dot), then check length and label shape.
  */
 import * as z from "zod";

@@ -1,5 +1,5 @@
 /**
- * Name rules the policy, the client and the emulator share (policy.md §7, §8; api.md §12):
+ * Name rules the policy, the client and the emulator share:
  * names that reach a URL path must arrive unchanged, and no name may hide or reorder text.
  * Leaf module: imports only its sibling rules.
  */
@@ -33,11 +33,11 @@ export function nameIssue(name: string, max: number): string | null {
   return unsafeCharacterIssue(name);
 }
 
-/** The longest bucket name (api.md §12). */
+/** The longest bucket name. */
 export const MAX_BUCKET_NAME_LENGTH = 255;
 
 /**
- * The bucket-name rule (api.md §12): 1–255 characters, no `/`, no control, zero-width or
+ * The bucket-name rule: 1–255 characters, no `/`, no control, zero-width or
  * bidirectional-override characters, and never a segment a URL parser rewrites (`.`, `..`, their
  * percent-encoded forms), because the name is a path segment of every bucket route. Returns the
  * problem as a phrase, or `null` when the name is valid.

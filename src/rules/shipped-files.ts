@@ -1,5 +1,5 @@
 /**
- * Which files `bundler: "none"` never ships (policy.md §6.2, engine.md §14): dot-entries
+ * Which files `bundler: "none"` never ships: dot-entries
  * (`.env`, `.git/`, `.npmrc`, `node_modules/.cache/`) and private keys and credentials by name
  * (`*.pem`, `*.key`, `id_rsa*`, `id_ed25519*`), which an esbuild bundle never contains either
  * because nothing imports them. Leaf module: no imports.

@@ -1,6 +1,6 @@
 /**
- * ZIP entry-name rules and archive limits shared by the bundler (engine.md §14) and the
- * emulator's deployment route (api.md §13.2), so both sides accept and refuse the same archives.
+ * ZIP entry-name rules and archive limits shared by the bundler and the
+ * emulator's deployment route, so both sides accept and refuse the same archives.
  * Leaf module: imports only its sibling rule on unsafe characters.
  */
 import { isControlCodePoint } from "./visible-text.js";
@@ -21,7 +21,7 @@ export const ZIP_ROOT_ENTRIES: readonly string[] = Object.freeze(["index.mjs", "
 /** How many of the largest files a limit error names. */
 export const LARGEST_FILES_REPORTED = 5;
 
-/** Why an entry name could write outside the extraction directory ("zip slip", api.md §13.2). */
+/** Why an entry name could write outside the extraction directory ("zip slip"). */
 export type ZipSlipIssue = "absolute" | "backslash" | "drive-letter" | "dot-dot-segment" | "control-character";
 
 /** Why an archive path is not canonical; `null` from {@link zipEntryNameIssue} when it is. */
@@ -40,7 +40,7 @@ export const ZIP_ENTRY_NAME_ISSUE_MESSAGES: Readonly<Record<ZipEntryNameIssue, s
 });
 
 /**
- * The rule the deployment route enforces on every raw entry name (api.md §13.2): a name starting
+ * The rule the deployment route enforces on every raw entry name: a name starting
  * with `/`, containing a backslash, starting with a drive letter (`C:`), having a `..` segment
  * (zip slip) or holding a control character (C0, DEL, C1: a newline in a name forges lines of
  * every listing and log) is unsafe. Directory entries (`dir/`) pass. Returns the issue, or `null`.
@@ -55,7 +55,7 @@ export function zipSlipIssue(name: string): ZipSlipIssue | null {
 }
 
 /**
- * Checks one file path the bundler writes (engine.md §14, policy.md §6.2): the zip-slip rule
+ * Checks one file path the bundler writes: the zip-slip rule
  * plus no empty, `.` or empty segments and no control characters, so every path is a plain
  * relative POSIX path. A directory entry's single trailing `/` is allowed when `directory` is
  * true. Returns the first issue found, or `null` when the path is canonical.

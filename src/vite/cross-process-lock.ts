@@ -1,5 +1,5 @@
 /**
- * The cross-process lock of the Vite plugin (instant.md §9 step 3): `<dotEnvFile>.svc-lock`,
+ * The cross-process lock of the Vite plugin: `<dotEnvFile>.svc-lock`,
  * created exclusively; others wait up to 60 s; a lock older than 5 minutes is stale and removed.
  */
 import { open, rm, stat } from "node:fs/promises";

@@ -1,5 +1,5 @@
 /**
- * `svc-config/vite` (instant.md §9): a Vite plugin that provisions a claimable Postgres database
+ * `svc-config/vite`: a Vite plugin that provisions a claimable Postgres database
  * on the first dev-server start when the key is missing. Inactive for builds, preview and test
  * runners; never exposes the connection string to client code; logs through Vite's logger.
  */

@@ -1,5 +1,5 @@
 /**
- * What the Vite plugin decides before provisioning (instant.md §9): whether it is active, the
+ * What the Vite plugin decides before provisioning: whether it is active, the
  * leak guard, and whether the key is missing everywhere Vite would load it from.
  */
 import { readFile } from "node:fs/promises";

@@ -22,7 +22,7 @@ function plannedWireSettings(change: Change): Record<string, unknown> {
 
 /**
  * `POST …/data-api/{db}` with the planned settings, and the provider and its wiring from the
- * policy (the platform never reports the wiring back, so plans do not show it: policy.md §5).
+ * policy (the platform never reports the wiring back, so plans do not show it).
  */
 export async function applyDataApiCreate(ctx: ExecutionContext, change: Change, op: Op<"data-api-create">): Promise<HandlerDetails> {
   const want = ctx.desired.dataApi;

@@ -11,7 +11,7 @@ type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
 /** Registers the hostname to the function the change plans (its `after`). */
 async function register(ctx: ExecutionContext, change: Change, domain: string): Promise<ApiCustomDomain | undefined> {
   const body = domainToWire(domain, plannedRecord(change)) as Omit<CreateCustomDomainParams, "projectId" | "branchId">;
-  // A same-owner re-register is a no-op (api.md §15), so an unknown outcome is resolved by resending.
+  // A same-owner re-register is a no-op, so an unknown outcome is resolved by resending.
   return mutateWithReconcile(
     ctx,
     () => ctx.api.createCustomDomain({ ...branchRef(ctx), ...body }),
@@ -33,7 +33,7 @@ async function findDomain(ctx: ExecutionContext, domain: string): Promise<ApiCus
 }
 
 /**
- * Moves a hostname (engine.md §7.2): re-reads its owner (no longer the planned previous
+ * Moves a hostname: re-reads its owner (no longer the planned previous
  * function → fail, nothing deleted), deletes, registers again. A failed register fails the
  * change with `details.deregistered: true`.
  */

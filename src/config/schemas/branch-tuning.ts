@@ -1,5 +1,5 @@
 /**
- * Schema of `BranchTuning`, the branch closure's result (policy.md §10.2–§10.4); the branch
+ * Schema of `BranchTuning`, the branch closure's result; the branch
  * settings and compute settings come from their descriptors (`model/kinds/branch.ts`,
  * `compute.ts`). Durations come out in seconds: `ttl` as seconds or `null` (`false`),
  * `suspendTimeout` as -1, 0 or seconds.

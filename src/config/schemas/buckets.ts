@@ -1,4 +1,4 @@
-/** Schemas of `buckets` (policy.md §7). */
+/** Schemas of `buckets`. */
 import { BUCKET_FIELDS } from "../../model/kinds/bucket.js";
 import { bucketNameIssue } from "../../rules/names.js";
 import { nameKey, recordOf, strictObject } from "./common.js";

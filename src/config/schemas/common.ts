@@ -37,7 +37,7 @@ export function booleanOrObject<T extends z.ZodType>(
   return z.preprocess((value) => (value === true ? onTrue() : value === false ? onFalse() : value), object);
 }
 
-/** `{ enabled?: boolean }` with `true`/`false` shorthands (policy.md §4). */
+/** `{ enabled?: boolean }` with `true`/`false` shorthands. */
 export const toggleSchema = booleanOrObject(
   () => ({ enabled: true }),
   () => ({ enabled: false }),

@@ -1,4 +1,4 @@
-/** Schemas of `dataApi` (policy.md §5): the definition, its variants' rules and `settings`. */
+/** Schemas of `dataApi`: the definition, its variants' rules and `settings`. */
 import * as z from "zod";
 import { DATA_API_SETTINGS } from "../../model/kinds/data-api.js";
 import { booleanOrObject, boundedString, check, strictObject } from "./common.js";

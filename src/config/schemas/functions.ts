@@ -1,4 +1,4 @@
-/** Schemas of `functions` (policy.md §6): slugs, `FunctionDef`, env and custom domains. */
+/** Schemas of `functions`: slugs, `FunctionDef`, env and custom domains. */
 import * as z from "zod";
 import { ENVIRONMENT_MARKER_HEADROOM_BYTES, MAX_ENVIRONMENT_BYTES, envValueIssue, environmentBytes, environmentEntryBytes, isValidEnvName } from "../../rules/environment.js";
 import { reservedEnvNameIssue } from "../../rules/function-env.js";

@@ -1,4 +1,4 @@
-/** Schema of the static part of a policy (policy.md §3): every top-level key but the closure's result. */
+/** Schema of the static part of a policy: every top-level key but the closure's result. */
 import * as z from "zod";
 import { describeType } from "../issues.js";
 import type { BranchClosure } from "../policy-types.js";

@@ -1,5 +1,5 @@
 /**
- * Schema of `prune` (policy.md §9): `true` sets every field but `roles` and `databases` (deleting
+ * Schema of `prune`: `true` sets every field but `roles` and `databases` (deleting
  * a database loses its data, so those two are only ever named explicitly); `false` clears all.
  */
 import * as z from "zod";

@@ -1,5 +1,5 @@
 /**
- * Schemas of `triggers` (policy.md §8). References to functions and buckets are checked across
+ * Schemas of `triggers`. References to functions and buckets are checked across
  * sections by `cross-checks.ts`, so they are reported even when other sections are invalid.
  */
 import * as z from "zod";
@@ -27,7 +27,7 @@ const prefixSchema = check(
 
 /**
  * The policy schema of each field of the trigger descriptor (`model/kinds/trigger.ts`), by
- * policy key, with the messages of policy.md §8: a descriptor field without a schema here, or a
+ * policy key, with the messages the policy docs give: a descriptor field without a schema here, or a
  * schema for no field, fails to compile.
  */
 const FIELD_SCHEMAS = {

@@ -27,5 +27,5 @@ export const BUCKET_FIELDS = [
 /** A bucket's fields in model (= policy) vocabulary. */
 export type BucketValues = ModelValues<typeof BUCKET_FIELDS>;
 
-/** What an omitted field resolves to (policy.md §7). */
+/** What an omitted field resolves to. */
 export const BUCKET_DEFAULTS = { access: "private" } as const satisfies BucketValues;

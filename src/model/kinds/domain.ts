@@ -1,7 +1,7 @@
 /**
  * The custom domain resource kind (docs/policy.md#custom-domains): a hostname registered to a
  * function. The hostname is the key, compared case-insensitively without a trailing dot; the
- * function it points to is its one field (moving it is an override, engine.md §5.1). The
+ * function it points to is its one field (moving it is an override). The
  * inspector, the diff, the handlers' request bodies and the pull read it. Plain data.
  */
 import { normalizeHostname } from "../../rules/hostname.js";

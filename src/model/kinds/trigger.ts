@@ -4,7 +4,7 @@
  * wire record; a type's own fields sit under the type's key (`schedule: { cron }`,
  * `storage_object_created: { bucket_name, prefix }`). The policy schema's keys, the inspector,
  * the diff, the handler's request bodies and the pull all read it. Changing a declared trigger
- * is additive (engine.md §5.1). Plain data, no I/O.
+ * is additive. Plain data, no I/O.
  */
 import { type FieldDescriptor, type ModelValues, defineField, fromWire, plannedToWire } from "./field.js";
 
@@ -33,7 +33,7 @@ export const TRIGGER_TYPE_FIELDS = {
 /** A trigger type the policy can declare. */
 export type TriggerType = keyof typeof TRIGGER_TYPE_FIELDS;
 
-/** What an omitted optional field resolves to (policy.md §8). */
+/** What an omitted optional field resolves to. */
 export const TRIGGER_DEFAULTS = { functionPath: "/", enabled: true } as const satisfies Partial<ModelValues<typeof TRIGGER_FIELDS>>;
 
 /** Whether `type` is a trigger type the policy can declare. */
