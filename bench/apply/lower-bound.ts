@@ -19,7 +19,7 @@ export interface PlatformCosts {
 
 /**
  * Sequential read waves a plan needs at least: the project, branch and endpoints can be read
- * together, then the listings the closure asks for (engine.md §4.2 allows waves 1 and 2 to merge).
+ * together, then the listings the closure asks for (waves 1 and 2 may merge).
  */
 export const MIN_READ_WAVES = 2;
 

@@ -1,5 +1,5 @@
 /**
- * Emulator throughput (emulator.md §12), run by hand with `npm run bench:emulator`: starts
+ * Emulator throughput, run by hand with `npm run bench:emulator`: starts
  * `svc emulator --port 0` pinned to CPU 0, drives it with autocannon pinned to CPU 1, takes the
  * best of 3 runs of `GET /projects/{id}` and prints it next to the 2,000 requests/s target with
  * average and p99 latency and the count of non-2xx responses. `GET …/branches` and

@@ -2,7 +2,7 @@
  * Policy load benchmark (`npm run bench:load`, run by hand; not part of the tests or CI).
  * Writes a 40-function TypeScript policy split over two files, then in `PROCESSES` fresh
  * processes measures the first `loadConfigFromFile` (cold) and ten more (warm), and prints the
- * medians and extremes. Every call evaluates the file afresh by design (policy.md §12), so warm
+ * medians and extremes. Every call evaluates the file afresh by design, so warm
  * calls show what a long-running process (the Vite plugin, a watch loop) pays per reload.
  * Prints figures; asserts nothing.
  */

@@ -1,6 +1,6 @@
 /**
  * What the typed calls share: sending one request, path building and the tolerances of
- * engine.md §12 (404 → absent, DELETE 404 → done, 409 → already there).
+ * the typed calls (404 → absent, DELETE 404 → done, 409 → already there).
  */
 import { ErrorCode, PlatformError, isPlatformError } from "../errors/index.js";
 import { bucketNameIssue } from "../rules/names.js";
@@ -22,7 +22,7 @@ export function createCallContext(config: ClientConfig): CallContext {
 }
 
 /**
- * One percent-encoded path segment (api.md §1.6). A value the URL would not carry unchanged
+ * One percent-encoded path segment. A value the URL would not carry unchanged
  * (not a string or number, empty, `.`/`..`, an unpaired surrogate) is refused before anything is
  * sent: `…/buckets/..` would otherwise address the branch itself.
  *

@@ -1,5 +1,5 @@
 /**
- * Options of `createPlatformApi` and their validation (engine.md §3, §12). Pure: turns the
+ * Options of `createPlatformApi` and their validation. Pure: turns the
  * caller's options into a transport configuration or a `PlatformError` naming the option.
  */
 import { randomUUID } from "node:crypto";
@@ -7,10 +7,10 @@ import { ErrorCode, PlatformError } from "../errors/index.js";
 import { LIBRARY_VERSION } from "../version.js";
 import type { ApiEvent, TransportConfig } from "./transport.js";
 
-/** The production management API (api.md §1.1). */
+/** The production management API. */
 export const DEFAULT_API_HOST = "https://console.neon.tech/api/v2";
 
-/** Time limits in milliseconds (engine.md §3). */
+/** Time limits in milliseconds. */
 export interface PlatformApiTimeouts {
   /** Per attempt of an ordinary request. @default 30000 */
   requestMs: number;
@@ -22,7 +22,7 @@ export interface PlatformApiTimeouts {
   deploymentMs: number;
 }
 
-/** Tick of the branch's watcher of operations and builds: from `initialMs`, ×1.5 per idle tick, capped at `maxMs` (engine.md §12). */
+/** Tick of the branch's watcher of operations and builds: from `initialMs`, ×1.5 per idle tick, capped at `maxMs`. */
 export interface PlatformApiPolling {
   /** @default 100 */
   initialMs: number;

@@ -1,6 +1,6 @@
 /**
  * Typed calls for projects, branches, endpoints, operations, databases, roles and connection
- * URIs (api.md §3–§7).
+ * URIs.
  */
 import { z } from "zod";
 import { branchPath, seg, type CallContext } from "./call-context.js";

@@ -1,5 +1,5 @@
 /**
- * `createPlatformApi`: the HTTP implementation of {@link PlatformApi} (engine.md §12).
+ * `createPlatformApi`: the HTTP implementation of {@link PlatformApi}.
  */
 import { createCallContext } from "./call-context.js";
 import { resolveClientOptions, type PlatformApiOptions } from "./client-options.js";

@@ -1,6 +1,6 @@
 /**
- * Turns an error response into the library's typed error (engine.md §12 "Error body",
- * "Feature unavailable"). Pure: takes the status, headers and body text already read.
+ * Turns an error response into the library's typed error: an `ApiError` carrying the
+ * body's code and request id, or `FeatureUnavailableError` for a feature not offered here. Pure: takes the status, headers and body text already read.
  */
 import { ApiError, FeatureUnavailableError, type PlatformError } from "../errors/index.js";
 
@@ -15,9 +15,9 @@ export interface ParsedErrorBody {
 /** Longest non-JSON body text kept as the message. */
 const MAX_TEXT_MESSAGE = 500;
 
-/** 404 `reason`s of storage and the AI gateway that mean "not offered here" (api.md §12, §17). */
+/** 404 `reason`s of storage and the AI gateway that mean "not offered here". */
 const UNAVAILABLE_REASONS = new Set(["org_not_entitled", "region_unavailable", "ai_gateway_unavailable"]);
-/** Error `code`s that mean "not offered here" (api.md §17). */
+/** Error `code`s that mean "not offered here". */
 const UNAVAILABLE_CODES = new Set(["feature_unavailable", "capability_requires_claim"]);
 
 /**

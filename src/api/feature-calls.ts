@@ -1,6 +1,6 @@
 /**
  * Typed calls for branch features: auth, Data API, storage, functions and deployments,
- * triggers, custom domains, credentials, AI gateway and API keys (api.md §8–§18).
+ * triggers, custom domains, credentials, AI gateway and API keys.
  */
 import { z } from "zod";
 import { branchPath, checkBucketName, doneOn404, hasStatus, nullOn404, seg, type CallContext } from "./call-context.js";
@@ -272,7 +272,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
 }
 
 /**
- * The multipart body of a deployment (api.md §13.2): `zip` first (file `bundle.zip`,
+ * The multipart body of a deployment: `zip` first (file `bundle.zip`,
  * `application/zip`), then `runtime`, then `environment` as a JSON-encoded string. Encoded
  * here, so it works with any `fetch`.
  */

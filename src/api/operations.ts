@@ -1,5 +1,5 @@
 /**
- * Waiting for control-plane operations (api.md §2.3 rule 6, engine.md §12): one watcher per
+ * Waiting for control-plane operations: one watcher per
  * project reads the operations list (newest first, paging until every pending id is seen) once
  * per tick for every wait in progress, so the requests per tick do not grow with the number of
  * pending operations. Ticks start at `polling.initialMs`, grow ×1.5 while nothing completes and
@@ -17,7 +17,7 @@ const SUCCESS = new Set(["finished", "skipped"]);
 const FAILURE = new Set(["failed", "error", "cancelled"]);
 /** Smallest page asked for: pending operations are the newest, so one page nearly always covers them. */
 const MIN_PAGE = 100;
-/** The list's largest `limit` (api.md §1.8). */
+/** The list's largest `limit`. */
 const MAX_PAGE = 1000;
 
 /** Whether an operation status is terminal (success or failure). */
@@ -25,7 +25,7 @@ export function isTerminalStatus(status: string): boolean {
   return SUCCESS.has(status) || FAILURE.has(status);
 }
 
-/** Whether a failed poll is worth another tick (api.md §13.1 rule 7: 5xx, network errors and timeouts are transient). */
+/** Whether a failed poll is worth another tick (5xx, network errors and timeouts are transient). */
 export function isTransientPollError(err: unknown): boolean {
   return isPlatformError(err, ErrorCode.SERVER_ERROR) || isPlatformError(err, ErrorCode.NETWORK_ERROR) || isPlatformError(err, ErrorCode.TIMEOUT);
 }

@@ -1,5 +1,6 @@
 /**
- * Following the two pagination flavours of api.md §1.8 until the last page.
+ * Following the two pagination flavours until the last page: `cursor` lists stop at an
+ * empty page or one without `pagination`; `next` lists follow `next`, else `cursor`, until absent.
  */
 
 /** Hard stop against a server that repeats a cursor forever. */

@@ -1,6 +1,6 @@
 /**
  * The platform adapter the engine and the CLI talk to: one method per management-API call
- * they need (engine.md §4.2, §5.2, §10, §11, §12; cli.md §4.6–§4.9). `createPlatformApi`
+ * they need. `createPlatformApi`
  * implements it over HTTP; tests and callers may inject their own (`api` option, seed).
  *
  * Contract every implementation honours:
@@ -49,7 +49,7 @@ export interface BranchRef extends ProjectRef {
   branchId: string;
 }
 
-/** Endpoint settings accepted on branch create and endpoint update (api.md §5, §6). */
+/** Endpoint settings accepted on branch create and endpoint update. */
 export interface EndpointSettingsInput {
   autoscaling_limit_min_cu?: number;
   autoscaling_limit_max_cu?: number;
@@ -57,7 +57,7 @@ export interface EndpointSettingsInput {
   suspend_timeout_seconds?: number;
 }
 
-/** `POST /projects/{p}/branches` (api.md §5). */
+/** `POST /projects/{p}/branches`. */
 export interface CreateBranchParams extends ProjectRef {
   branch?: { name?: string; parent_id?: string; protected?: boolean; expires_at?: string };
   endpoints?: (EndpointSettingsInput & { type: "read_write" | "read_only" })[];
@@ -120,7 +120,7 @@ export interface DataApiRef extends BranchRef {
   databaseName: string;
 }
 
-/** `POST …/data-api/{db}` (api.md §9). */
+/** `POST …/data-api/{db}`. */
 export interface CreateDataApiParams extends DataApiRef {
   auth_provider?: "neon_auth" | "external";
   jwks_url?: string;
@@ -151,7 +151,7 @@ export interface ListBucketObjectsParams extends BranchRef {
   limit?: number;
 }
 
-/** `POST …/functions/{slug}/deployments` (api.md §13.2): omitted parts inherit from the latest deployment. */
+/** `POST …/functions/{slug}/deployments`: omitted parts inherit from the latest deployment. */
 export interface CreateDeploymentParams extends BranchRef {
   slug: string;
   /** Raw ZIP bytes, sent as the `zip` part (`bundle.zip`, `application/zip`). */

@@ -1,6 +1,6 @@
 /**
  * Per-request reports and retries for the operation in progress (the engine's `read` and
- * `retry` events, engine.md §8.4). Listeners are bound to an async scope rather than to a
+ * `retry` events). Listeners are bound to an async scope rather than to a
  * client, so they see every request the HTTP client makes inside that scope, including through
  * an `api` the caller built with `createPlatformApi` (as the CLI does). Other adapters report
  * nothing.
@@ -50,6 +50,6 @@ function safely(call: () => void): void {
   try {
     call();
   } catch {
-    // A listener's failure must not break the call (engine.md §8.4).
+    // A listener's failure must not break the call.
   }
 }

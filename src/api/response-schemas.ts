@@ -1,5 +1,5 @@
 /**
- * The client's reading of the wire records (api.md §21), derived from the shared `wire/`
+ * The client's reading of the wire records, derived from the shared `wire/`
  * definitions so the client and the emulator name and type every field the same way. Each
  * schema picks the fields the client uses (an allow-list: secrets the engine never needs stay
  * out), keeps the wire's optionality except where listed (`required`/`partial`), drops unknown
@@ -214,10 +214,10 @@ export const ApiKeyRecordSchema = lenient(ApiKeyFieldsSchema);
 /** A created API key with its token `key`. */
 export const ApiKeyCreatedSchema = lenient(ApiKeyFieldsSchema.extend(w.ApiKeyCreateResponseSchema.pick({ key: true }).shape));
 
-/** `pagination` of a next-flavour list (api.md §1.8); absent or `null` on the last page. */
+/** `pagination` of a next-flavour list; absent or `null` on the last page. */
 export const NextPaginationField = lenient(w.NextPaginationSchema.pick({ next: true, cursor: true })).nullish();
 
-/** `pagination` of a cursor-flavour list (api.md §1.8); absent or `null` on the last page. */
+/** `pagination` of a cursor-flavour list; absent or `null` on the last page. */
 export const CursorPaginationField = lenient(w.CursorPaginationSchema.pick({ cursor: true })).nullish();
 
 /** Any body: used where the client reads nothing (`{}`, 204). */

@@ -1,5 +1,6 @@
 /**
- * The retry rules of api.md §2.3 as pure decisions: given what an attempt produced, retry after
+ * The client's retry rules as pure decisions (423, 429 and 503 on the schedule below; reads
+ * also after no answer or a 500/502/504; mutations never resent blindly): given what an attempt produced, retry after
  * how long, or stop. No I/O, clock or randomness of its own (jitter comes in as a number).
  */
 

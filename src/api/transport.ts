@@ -1,6 +1,6 @@
 /**
  * One logical HTTP call to the management API: headers, body encoding, per-attempt timeout
- * combined with the caller's signal, retries per api.md §2.3, error mapping and response
+ * combined with the caller's signal, retries (`retry-policy.ts`), error mapping and response
  * validation. The only module here that performs I/O (through the injected `fetch`).
  */
 import type { z } from "zod";
@@ -73,7 +73,7 @@ type Attempt =
   | { kind: "no-response"; timedOut: boolean; cause: unknown };
 
 /**
- * Sends the request, retrying per api.md §2.3, and returns the validated body. The outcome is
+ * Sends the request, retrying as `retry-policy.ts` decides, and returns the validated body. The outcome is
  * reported to the current request observer (`observeRequests`).
  */
 export async function sendRequest<T>(config: TransportConfig, spec: RequestSpec<T>): Promise<ApiResponse<T>> {
@@ -269,7 +269,7 @@ function emit(config: TransportConfig, event: ApiEvent): void {
   try {
     config.onEvent?.(event);
   } catch {
-    // A listener's failure must not break the call (engine.md §8.4).
+    // A listener's failure must not break the call.
   }
   reportRetry(event);
 }

@@ -7,50 +7,50 @@
 import type { z } from "zod";
 import type * as schemas from "./response-schemas.js";
 
-/** A project (api.md §3). */
+/** A project. */
 export type ApiProject = z.output<typeof schemas.ProjectSchema>;
-/** A branch (api.md §5). */
+/** A branch. */
 export type ApiBranch = z.output<typeof schemas.BranchSchema>;
-/** A compute endpoint (api.md §6); `type` is `read_write` or `read_only`. */
+/** A compute endpoint; `type` is `read_write` or `read_only`. */
 export type ApiEndpoint = z.output<typeof schemas.EndpointSchema>;
-/** A control-plane operation (api.md §4); `action` and `status` are opaque strings. */
+/** A control-plane operation; `action` and `status` are opaque strings. */
 export type ApiOperation = z.output<typeof schemas.OperationSchema>;
-/** A Postgres database on a branch (api.md §7). */
+/** A Postgres database on a branch. */
 export type ApiDatabase = z.output<typeof schemas.DatabaseSchema>;
-/** A Postgres role on a branch (api.md §7). Never carries a password here. */
+/** A Postgres role on a branch. Never carries a password here. */
 export type ApiRole = z.output<typeof schemas.RoleSchema>;
-/** The branch's auth integration, without keys (api.md §8 AuthIntegration). */
+/** The branch's auth integration, without keys. */
 export type ApiAuthIntegration = z.output<typeof schemas.AuthIntegrationSchema>;
-/** What enabling auth returns (api.md §8 AuthCredentials; every field optional, no keys). */
+/** What enabling auth returns (every field optional, no keys). */
 export type ApiAuthCredentials = z.output<typeof schemas.AuthCredentialsSchema>;
-/** The Data API of one database (api.md §9); `settings` is `null` when the platform reports none. */
+/** The Data API of one database; `settings` is `null` when the platform reports none. */
 export type ApiDataApi = z.output<typeof schemas.DataApiSchema>;
-/** A storage bucket (api.md §12); `access_level` is `private`, `public_read` or unknown. */
+/** A storage bucket; `access_level` is `private`, `public_read` or unknown. */
 export type ApiBucket = z.output<typeof schemas.BucketSchema>;
-/** One page of a bucket listing (api.md §12). */
+/** One page of a bucket listing. */
 export type ApiBucketObjectPage = z.output<typeof schemas.BucketObjectPageSchema>;
-/** One stored object (api.md §12). */
+/** One stored object. */
 export type ApiBucketObject = ApiBucketObjectPage["objects"][number];
-/** A function deployment (api.md §13); `environment` lists sorted names (values are write-only). */
+/** A function deployment; `environment` lists sorted names (values are write-only). */
 export type ApiDeployment = z.output<typeof schemas.DeploymentSchema>;
-/** A function on a branch (api.md §13); `invocation_url` may be `""`. */
+/** A function on a branch; `invocation_url` may be `""`. */
 export type ApiFunction = z.output<typeof schemas.FunctionSchema>;
-/** A trigger (api.md §14). */
+/** A trigger. */
 export type ApiTrigger = z.output<typeof schemas.TriggerSchema>;
-/** A custom domain (api.md §15); `cname_target` is `""` when the region has no front door. */
+/** A custom domain; `cname_target` is `""` when the region has no front door. */
 export type ApiCustomDomain = z.output<typeof schemas.CustomDomainSchema>;
-/** Credential metadata, never secrets (api.md §16). */
+/** Credential metadata, never secrets. */
 export type ApiCredential = z.output<typeof schemas.CredentialSchema>;
-/** A created credential: shown once (api.md §16). Never log `api_token` or `s3_secret_access_key`. */
+/** A created credential: shown once. Never log `api_token` or `s3_secret_access_key`. */
 export type ApiCredentialSecret = z.output<typeof schemas.CredentialSecretSchema>;
-/** The AI gateway of a branch (api.md §17). */
+/** The AI gateway of a branch. */
 export type ApiAiGateway = z.output<typeof schemas.AiGatewaySchema>;
-/** An API key record, never the token (api.md §18). */
+/** An API key record, never the token. */
 export type ApiKeyRecord = z.output<typeof schemas.ApiKeyRecordSchema>;
-/** A created API key: the token `key` appears only here (api.md §18). Never log it. */
+/** A created API key: the token `key` appears only here. Never log it. */
 export type ApiKeyCreated = z.output<typeof schemas.ApiKeyCreatedSchema>;
 
-/** The body of `POST …/triggers` and `PATCH …/triggers/{id}` (api.md §14). */
+/** The body of `POST …/triggers` and `PATCH …/triggers/{id}`. */
 export interface ApiTriggerInput {
   type: string;
   function_slug?: string;

@@ -8,7 +8,7 @@ import { Scrubber } from "./terminal/scrub.js";
 import { printedLines, type Printed } from "./views/outside-text.js";
 import { COLOR_STYLE, PLAIN_STYLE, type Style } from "./views/view-model.js";
 
-/** Flags every command takes (cli.md §3). */
+/** Flags every command takes. */
 export interface CommonFlags {
   /** commander's `--no-color` sets this to false. */
   color?: boolean;
@@ -67,12 +67,13 @@ export class CommandContext {
     return this.#flags.quiet === true;
   }
 
-  /** Interactive: stdin and stderr are TTYs and `CI` is unset (cli.md §1). */
+  /** Interactive: stdin and stderr are TTYs and `CI` is unset. */
   get interactive(): boolean {
     return isInteractive(this.io);
   }
 
-  /** Styling for a stream, by the colour rules of cli.md §1. */
+  /** Styling for a stream, colour rules: `--no-color` and `NO_COLOR` win,
+   * then `FORCE_COLOR`, else off for `TERM=dumb` or a stream that is not a TTY. */
   styleFor(stream: "stdout" | "stderr"): Style {
     const isTTY = (stream === "stdout" ? this.io.stdout.isTTY : this.io.stderr.isTTY) === true;
     return shouldUseColor({ noColorFlag: this.#flags.color === false, env: this.io.env, isTTY }) ? COLOR_STYLE : PLAIN_STYLE;
@@ -94,7 +95,7 @@ export class CommandContext {
 
   /**
    * Writes a requested secret (a connection string) to stdout unscrubbed: the one output
-   * cli.md §4.9 allows. Never use it for anything else.
+   * allowed to carry a secret (`svc branch connection-string`). Never use it for anything else.
    */
   outSecret(text: string): void {
     this.#rawStdout.write(text);

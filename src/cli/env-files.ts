@@ -9,7 +9,7 @@ import type { Scrubber } from "./terminal/scrub.js";
 export type EnvOrigins = ReadonlyMap<string, string>;
 
 /**
- * Loads `--env` files in order into `io.env` before `svc.ts` is evaluated (cli.md §3): never
+ * Loads `--env` files in order into `io.env` before `svc.ts` is evaluated: never
  * overwrites a key already set by the process or an earlier file. Secret-looking values join
  * the scrubber. A missing file is `CLI_ENV_FILE_NOT_FOUND`.
  */

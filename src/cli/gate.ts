@@ -1,7 +1,7 @@
 import type { Change } from "../model/plan.js";
 import { CliError, CliErrorCode } from "../errors/cli-errors.js";
 
-/** A reason an apply needs confirmation (cli.md §5). */
+/** A reason an apply needs confirmation. */
 export interface GateReason {
   kind: "override" | "protected" | "data-loss" | "inferred";
   /** The prompt bullet, e.g. `2 changes override existing settings or delete resources (--update-existing)`. */
@@ -102,7 +102,7 @@ export function confirmationQuestion(options: { changeCount: number; branchName:
 }
 
 /**
- * The `CLI_CONFIRMATION_REQUIRED` error of a run that cannot ask (cli.md §5 step 3): the hint
+ * The `CLI_CONFIRMATION_REQUIRED` error of a run that cannot ask: the hint
  * names the exact missing flags; after `--yes` only the reasons `--yes` cannot grant.
  */
 export function confirmationRequired(missing: readonly GateReason[], input: GateInput): CliError {

@@ -10,7 +10,7 @@ type UndiciInit = NonNullable<Parameters<typeof UndiciFetch>[1]>;
 
 /**
  * A `fetch` that honours `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` (either case), which Node
- * 20's built-in one ignores (cli.md §3). Reads them from the CLI's environment, never the
+ * 20's built-in one ignores. Reads them from the CLI's environment, never the
  * library's; passed to `createPlatformApi` as its `fetch`. Without a proxy variable it is Node's
  * own `fetch`, and the undici package (about 100 ms of start-up) is loaded only on the first
  * request through a proxy. It logs nothing: `--verbose` request lines come from the engine's

@@ -49,13 +49,13 @@ export function processIo(): CliIo {
   };
 }
 
-/** Stdin and stderr are TTYs and `CI` is unset or empty (cli.md §1 Interactive). */
+/** Stdin and stderr are TTYs and `CI` is unset or empty. */
 export function isInteractive(io: CliIo): boolean {
   return io.stdin.isTTY === true && io.stderr.isTTY === true && (io.env.CI ?? "") === "";
 }
 
 /**
- * Colour decision (cli.md §1): `--no-color` and a non-empty `NO_COLOR` always win; then a
+ * Colour decision: `--no-color` and a non-empty `NO_COLOR` always win; then a
  * non-empty `FORCE_COLOR` other than `0` turns it on; else off for `TERM=dumb` or a non-TTY.
  */
 export function shouldUseColor(options: { noColorFlag: boolean; env: CliIo["env"]; isTTY: boolean }): boolean {

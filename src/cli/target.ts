@@ -8,7 +8,7 @@ import type { EnvOrigins } from "./env-files.js";
 import type { CliIo } from "./io.js";
 import type { ValueSource } from "./views/view-model.js";
 
-/** The target flags of `config *`, `deploy` and `branch *` (cli.md §3). */
+/** The target flags of `config *`, `deploy` and `branch *`. */
 export interface TargetFlags {
   projectId?: string;
   branch?: string;
@@ -42,7 +42,7 @@ function fromEnv(name: string, io: CliIo, origins: EnvOrigins): Sourced<string> 
     : { value: value.trim(), source: "env-file", label: `${name} from --env ${file}` };
 }
 
-/** Trimmed, trailing `/` dropped, a bare origin gets `/api/v2` (cli.md §3). */
+/** Trimmed, trailing `/` dropped, a bare origin gets `/api/v2`. */
 export function normalizeApiHost(raw: string): string {
   const trimmed = raw.trim().replace(/\/+$/, "");
   let url: URL;
@@ -68,7 +68,7 @@ export function isLoopbackHost(apiHost: string): boolean {
 }
 
 /**
- * Resolves project id, API key and host, and the branch reference (cli.md §3): flag, then
+ * Resolves project id, API key and host, and the branch reference: flag, then
  * `SVC_*` (from the process or an `--env` file), then the default or an error.
  */
 export function resolveCredentials(flags: TargetFlags, io: CliIo, origins: EnvOrigins, needs: { project: boolean }): ResolvedCredentials {
@@ -102,7 +102,7 @@ export function resolveCredentials(flags: TargetFlags, io: CliIo, origins: EnvOr
   };
 }
 
-/** How a branch reference was matched (cli.md §3.2). */
+/** How a branch reference was matched. */
 export type BranchMatch = "id" | "name" | "default";
 
 function notFound(projectId: string, ref: string, branches: readonly ApiBranch[], by: "id" | "name" | "ref" = "ref"): PlatformError {
@@ -120,7 +120,7 @@ function nameGivenForId(projectId: string, ref: Sourced<string>, id: string, nam
 }
 
 /**
- * Resolves a branch reference against every branch of the project (cli.md §3.2): `id:` and
+ * Resolves a branch reference against every branch of the project: `id:` and
  * `SVC_BRANCH_ID` by id, `name:` by exact name, a bare value by id then name (ambiguous when
  * it is one branch's id and another's name); none falls back to the default branch.
  */

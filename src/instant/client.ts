@@ -1,5 +1,5 @@
 /**
- * The claimable database API client (instant.md §8): idempotent creates with a client-chosen
+ * The claimable database API client: idempotent creates with a client-chosen
  * UUID v7, bounded retries with full-jitter backoff, response validation. Never prints, reads no
  * environment variables, and never puts a connection string into an error.
  */

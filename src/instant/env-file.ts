@@ -1,5 +1,5 @@
 /**
- * The env file the SDK and `svc db` write (instant.md §6.2, §6.3): checking for existing
+ * The env file the SDK and `svc db` write: checking for existing
  * variables, rendering the block, and writing it atomically.
  */
 import { randomBytes } from "node:crypto";

@@ -1,5 +1,5 @@
 /**
- * Whether a file is ignored by git (instant.md §6.1 step 7, §9 step 4): `git check-ignore -q` in
+ * Whether a file is ignored by git: `git check-ignore -q` in
  * the file's directory. Only reads; `.gitignore` is never edited.
  */
 import { execFile } from "node:child_process";

@@ -1,5 +1,5 @@
 /**
- * `svc-config/instant`: claimable Postgres databases (instant.md §8). Reads no environment
+ * `svc-config/instant`: claimable Postgres databases. Reads no environment
  * variables and never prints.
  */
 export { instantPostgres, type InstantPostgresCreated, type InstantPostgresOptions, type InstantPostgresResult } from "./instant-postgres.js";

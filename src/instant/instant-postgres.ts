@@ -1,5 +1,5 @@
 /**
- * `instantPostgres()` (instant.md §8): create a claimable database, seed it, and write the env
+ * `instantPostgres()`: create a claimable database, seed it, and write the env
  * file, with the server's values only.
  */
 import { readFile } from "node:fs/promises";

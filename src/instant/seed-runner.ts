@@ -1,5 +1,5 @@
 /**
- * Running a parsed seed over the direct URL in one transaction (instant.md §7). The first failing
+ * Running a parsed seed over the direct URL in one transaction. The first failing
  * statement rolls everything back and is named with its file position.
  */
 import type { Client, ClientConfig } from "pg";

@@ -1,5 +1,5 @@
 /**
- * Splitting a seed file into statements (instant.md §7), before anything is created. The splitter
+ * Splitting a seed file into statements, before anything is created. The splitter
  * understands single quotes (with `E''` escapes), double-quoted identifiers, dollar quotes, `--`
  * comments and nested block comments, and records where each statement starts.
  */
@@ -136,7 +136,7 @@ const TRANSACTION_CONTROL = /^(BEGIN|START\s+TRANSACTION|COMMIT|END|ROLLBACK|ABO
 const COPY_FROM_STDIN = /^COPY\b[\s\S]*\bFROM\s+STDIN\b/i;
 
 /**
- * Reads and checks a seed (instant.md §7): BOM stripped, statements split, and psql
+ * Reads and checks a seed: BOM stripped, statements split, and psql
  * meta-commands, `COPY … FROM STDIN` and transaction control rejected with `file:line:col`.
  */
 export function parseSeed(source: string, file: string): SeedStatement[] {

@@ -156,7 +156,7 @@ describe("planted secrets never appear in svc output", () => {
     const failed = await svc("failed apply", ["config", "apply", "--yes", "--verbose", "--env", ".env.rotated"]);
     const failedJson = await svc("failed apply --json", ["config", "apply", "--yes", "--json", "--env", ".env.rotated"]);
     emu.state.faults.set(null);
-    expect([failed.code, failedJson.code], "nothing applied, so exit 1 (cli.md §9)").toEqual([1, 1]);
+    expect([failed.code, failedJson.code], "nothing applied, so exit 1").toEqual([1, 1]);
     expect(failed.stderr).toContain("PLATFORM_APPLY_FAILED");
 
     expectExit(await svc("wrong key", ["config", "plan", "--verbose", ...scan], { ...base, SVC_API_KEY: WRONG_API_KEY }), 1);

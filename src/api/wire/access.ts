@@ -1,4 +1,4 @@
-/** Project access (api.md §10, §11): permissions, members and their roles, advisors. */
+/** Project access: permissions, members and their roles, advisors. */
 import { z } from "zod";
 import { QueryBooleanSchema, TimestampSchema, queryIntegerSchema } from "./common.js";
 

@@ -1,4 +1,4 @@
-/** Wire shapes of regions, the current user, feature availability and `GET /auth` (api.md §17, §19). */
+/** Wire shapes of regions, the current user, feature availability and `GET /auth`. */
 import { z } from "zod";
 import { TimestampSchema } from "./common.js";
 

@@ -1,4 +1,4 @@
-/** Wire shapes of API keys, personal and organization (api.md §18). */
+/** Wire shapes of API keys, personal and organization. */
 import { z } from "zod";
 import { TimestampSchema } from "./common.js";
 

@@ -1,4 +1,4 @@
-/** Wire shapes of branch-level auth (api.md §8; seed 001 for field optionality). */
+/** Wire shapes of branch-level auth (seed 001 for field optionality). */
 import { z } from "zod";
 import { TimestampSchema } from "./common.js";
 

@@ -1,4 +1,4 @@
-/** Wire shapes of branches (api.md §5). */
+/** Wire shapes of branches. */
 import { z } from "zod";
 import { NextPaginationSchema, OperationSchema, StringMapSchema, TimestampSchema, queryIntegerSchema, QueryBooleanSchema } from "./common.js";
 import { EndpointOptionsSchema, EndpointSchema } from "./endpoints.js";

@@ -1,5 +1,5 @@
 /**
- * Wire shapes shared by every resource group (api.md §1–§2): identifiers, timestamps, the error
+ * Wire shapes shared by every resource group: identifiers, timestamps, the error
  * body, pagination envelopes and the operation record. Response schemas are loose (unknown
  * fields kept, optional fields optional, enums as opaque strings); request schemas validate the
  * fields they know and strip the rest.
@@ -8,7 +8,7 @@ import { z } from "zod";
 import { COMPUTE_SIZE, SUSPEND_TIMEOUT } from "../../model/kinds/compute.js";
 import { followsRule } from "../../model/kinds/field.js";
 
-/** Project, organization, branch and endpoint ids: `^[a-z0-9-]{1,60}$` (api.md §1.4). */
+/** Project, organization, branch and endpoint ids: `^[a-z0-9-]{1,60}$`. */
 export const ResourceIdSchema = z.string().regex(/^[a-z0-9-]{1,60}$/, "must match ^[a-z0-9-]{1,60}$");
 
 /** An RFC 3339 UTC timestamp with 0–6 fractional digits; kept as the string the server sent. */
@@ -31,7 +31,7 @@ export const ErrorIssueSchema = z.looseObject({ path: z.string(), message: z.str
 /** One validation problem in an error body. */
 export type ErrorIssue = z.infer<typeof ErrorIssueSchema>;
 
-/** The general error body (api.md §2.1): `code` and `message` required. */
+/** The general error body: `code` and `message` required. */
 export const ErrorBodySchema = z.looseObject({
   code: z.string(),
   message: z.string(),
@@ -57,14 +57,14 @@ export const NextPaginationSchema = z.looseObject({
 /** Next-flavour pagination. */
 export type NextPagination = z.infer<typeof NextPaginationSchema>;
 
-/** Operation statuses that are still in progress (api.md §4). */
+/** Operation statuses that are still in progress. */
 export const OPERATION_IN_PROGRESS_STATUSES = ["scheduling", "running", "cancelling"] as const;
 /** Operation statuses that ended successfully. */
 export const OPERATION_SUCCESS_STATUSES = ["finished", "skipped"] as const;
 /** Operation statuses that ended in failure. */
 export const OPERATION_FAILURE_STATUSES = ["failed", "error", "cancelled"] as const;
 
-/** An operation record (api.md §4); `action` and `status` are opaque strings. */
+/** An operation record; `action` and `status` are opaque strings. */
 export const OperationSchema = z.looseObject({
   id: z.string(),
   project_id: z.string(),

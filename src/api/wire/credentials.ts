@@ -1,4 +1,4 @@
-/** Wire shapes of branch-scoped credentials (api.md §16). */
+/** Wire shapes of branch-scoped credentials. */
 import { z } from "zod";
 import { TimestampSchema } from "./common.js";
 

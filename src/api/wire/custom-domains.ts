@@ -1,4 +1,4 @@
-/** Wire shapes of custom domains (api.md §15). */
+/** Wire shapes of custom domains. */
 import { z } from "zod";
 import { NextPaginationSchema, queryIntegerSchema } from "./common.js";
 

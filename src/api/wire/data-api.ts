@@ -1,4 +1,4 @@
-/** Wire shapes of the data API (api.md §9). */
+/** Wire shapes of the data API. */
 import { z } from "zod";
 import { DATA_API_SETTINGS } from "../../model/kinds/data-api.js";
 import { wireFieldsSchema } from "./fields.js";

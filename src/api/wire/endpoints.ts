@@ -1,4 +1,4 @@
-/** Wire shapes of compute endpoints (api.md §6). */
+/** Wire shapes of compute endpoints. */
 import { z } from "zod";
 import { ComputeUnitSchema, OperationSchema, StringMapSchema, SuspendTimeoutSchema, TimestampSchema } from "./common.js";
 

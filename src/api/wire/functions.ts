@@ -1,4 +1,4 @@
-/** Wire shapes of functions and deployments (api.md §13). */
+/** Wire shapes of functions and deployments. */
 import { z } from "zod";
 import { NextPaginationSchema, TimestampSchema, queryIntegerSchema } from "./common.js";
 

@@ -1,4 +1,4 @@
-/** Wire shapes of operation reads (api.md §4). */
+/** Wire shapes of operation reads. */
 import { z } from "zod";
 import { CursorPaginationSchema, OperationSchema, queryIntegerSchema } from "./common.js";
 

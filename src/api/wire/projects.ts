@@ -1,4 +1,4 @@
-/** Wire shapes of projects (api.md §3). */
+/** Wire shapes of projects. */
 import { z } from "zod";
 import {
   ComputeUnitSchema,

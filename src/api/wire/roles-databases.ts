@@ -1,4 +1,4 @@
-/** Wire shapes of roles, databases and connection URIs (api.md §7). */
+/** Wire shapes of roles, databases and connection URIs. */
 import { z } from "zod";
 import { ROLE_FIELDS } from "../../model/kinds/roles.js";
 import { OperationSchema, PgNameSchema, QueryBooleanSchema, TimestampSchema } from "./common.js";

@@ -1,4 +1,4 @@
-/** Wire shapes of object storage: feature state, buckets, object listing (api.md §12). */
+/** Wire shapes of object storage: feature state, buckets, object listing. */
 import { z } from "zod";
 import { bucketNameIssue } from "../../rules/names.js";
 import { TimestampSchema, queryIntegerSchema } from "./common.js";

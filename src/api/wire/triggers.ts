@@ -1,4 +1,4 @@
-/** Wire shapes of triggers (api.md §14). */
+/** Wire shapes of triggers. */
 import { z } from "zod";
 import { TimestampSchema } from "./common.js";
 import { FunctionSlugSchema } from "./functions.js";

@@ -23,7 +23,7 @@ export async function runApply(ctx: CommandContext, planFile: string | undefined
 }
 
 /**
- * Shows a plan, gates it and applies exactly that plan (cli.md §5): execution goes through the
+ * Shows a plan, gates it and applies exactly that plan: execution goes through the
  * engine's saved-plan check, so a branch that changed after the plan was shown is never applied
  * blind. On a terminal without `--yes` the new plan is shown and the question asked again;
  * elsewhere the run stops with `PLATFORM_STALE_PLAN` (exit 6) and nothing applied.

@@ -39,7 +39,7 @@ export interface BranchCreateHooks {
 }
 
 /**
- * `svc branch create NAME` (cli.md §4.6): `createBranch` from the policy, or with
+ * `svc branch create NAME`: `createBranch` from the policy, or with
  * `--if-exists apply` the policy applied to the existing branch exactly as
  * `svc config apply --branch id:<id>` (`created: false`). With `--write-env`, the branch's
  * variables are written once it matches the policy.
@@ -157,7 +157,7 @@ export interface BranchDeleteFlags extends TargetFlags {
 }
 
 /**
- * `svc branch delete NAME|ID` (cli.md §4.8): refuses the default and protected branches, asks on
+ * `svc branch delete NAME|ID`: refuses the default and protected branches, asks on
  * a terminal, needs `--yes` elsewhere; a missing branch is success (idempotent PR-close jobs).
  */
 export async function runBranchDelete(ctx: CommandContext, ref: string, flags: BranchDeleteFlags): Promise<number> {

@@ -1,5 +1,5 @@
 /**
- * `svc db` and `svc db claim` (instant.md §6): create a claimable Postgres database through the
+ * `svc db` and `svc db claim`: create a claimable Postgres database through the
  * SDK, seed it, write the env block, and check or open the claim URL.
  */
 import path from "node:path";

@@ -1,7 +1,7 @@
 import type { CommandContext } from "../context.js";
 
 /**
- * `svc emulator …` (emulator.md §1.1): loads the emulator lazily, so no other command loads
+ * `svc emulator …`: loads the emulator lazily, so no other command loads
  * Hono, and hands it the remaining arguments; its exit codes are its own.
  */
 export async function runEmulator(_ctx: CommandContext, args: string[]): Promise<number> {

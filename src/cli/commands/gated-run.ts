@@ -1,5 +1,5 @@
 /**
- * The run every applying command shares (cli.md §4.5, §5): render the plan, gate it (flags or a
+ * The run every applying command shares: render the plan, gate it (flags or a
  * question), execute it with what was granted, and print the outcome or the partial failure.
  */
 import { shown } from "../views/outside-text.js";
@@ -20,7 +20,7 @@ import { hasBlockingConflict, noChangesLine, type ViewTarget } from "../views/vi
 import type { WriteEnvFlags } from "../write-env.js";
 import type { PlanFlags } from "./plan-command.js";
 
-/** Flags of `svc config apply` and `svc deploy` (cli.md §4.5). */
+/** Flags of `svc config apply` and `svc deploy`. */
 export interface ApplyFlags extends PlanFlags, WriteEnvFlags {
   updateExisting?: boolean;
   allowProtected?: boolean;
@@ -51,7 +51,7 @@ export interface ExecuteInput {
 }
 
 /**
- * The confirmation gate (cli.md §5): blocking conflicts first (exit 3), then every reason
+ * The confirmation gate: blocking conflicts first (exit 3), then every reason
  * granted by flags, else an interactive question (default No, exit 5), else
  * `CLI_CONFIRMATION_REQUIRED` (exit 4) naming the missing flags.
  */
@@ -104,7 +104,7 @@ function changeErrors(result: PushResult): Record<string, ReturnType<typeof toJs
 }
 
 /**
- * Renders a plan, gates it and executes it, then prints the result (cli.md §4.5): the
+ * Renders a plan, gates it and executes it, then prints the result: the
  * completion line and outputs, or the applied/failed/skipped lists after a partial failure
  * (exit 7, or 1 when nothing was applied) or an interrupt (exit 130).
  */
@@ -161,7 +161,7 @@ export function reportFailure(ctx: CommandContext, err: unknown, options: { view
   const view = describeError(err);
   const carried = (err.details as { result?: PushResult }).result;
   const result: PushResult = carried ?? { ...options.planned, dryRun: false, applied: [], failed: [], skipped: [] };
-  // An interrupt exits 130 whichever error the engine ended with (cli.md §4.5).
+  // An interrupt exits 130 whichever error the engine ended with.
   const code = ctx.signal.aborted ? 130 : exitCodeFor(err);
   ctx.err(renderErrorText(view, ctx.verbose));
   if (options.json) {

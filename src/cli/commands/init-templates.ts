@@ -1,4 +1,4 @@
-/** The files `svc config init` writes (cli.md §4.1). */
+/** The files `svc config init` writes. */
 
 /** `svc.ts` with the example function and a commented branch closure. */
 export const POLICY_WITH_EXAMPLE = `import { defineConfig } from "svc-config/v1";

@@ -48,7 +48,7 @@ export interface PlannedRun {
 }
 
 /**
- * Steps shared by plan and apply (cli.md §4.4): load the `--env` files, the policy, resolve and
+ * Steps shared by plan and apply: load the `--env` files, the policy, resolve and
  * echo the target, then a dry-run `plan` with progress on stderr.
  */
 export async function computePlan(ctx: CommandContext, flags: PlanFlags, compactEcho: boolean): Promise<PlannedRun> {
@@ -87,14 +87,17 @@ export async function planAgain(ctx: CommandContext, run: Omit<PlannedRun, "resu
   }
 }
 
-/** Writes the saved plan (engine `toSavedPlan`), pretty-printed, atomically, mode 0600 (cli.md §7). */
+/** Writes the saved plan (engine `toSavedPlan`), pretty-printed, atomically, mode 0600. */
 export function writeSavedPlan(ctx: CommandContext, engine: EnginePort, result: PushResult, out: string): void {
   const saved = engine.toSavedPlan(result);
   writeFileAtomic(resolve(ctx.io.cwd, out), ctx.scrubber.scrub(`${JSON.stringify(saved, null, 2)}\n`), 0o600);
   ctx.info([`Saved plan to ${out}`]);
 }
 
-/** `svc config plan`: prints the plan as text, JSON or Markdown; exit codes per cli.md §4.4. */
+/**
+ * `svc config plan`: prints the plan as text, JSON or Markdown. Exits 0, or with
+ * `--detailed-exitcode` 0 for no changes, 2 for changes and 3 for blocking conflicts.
+ */
 export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<number> {
   const compact = flags.json === true || flags.markdown === true || flags.graph !== undefined;
   const run = await computePlan(ctx, flags, compact);

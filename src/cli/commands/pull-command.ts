@@ -18,7 +18,7 @@ export interface PullFlags extends TargetFlags {
   env?: string[];
 }
 
-/** Where `--write` writes: `--config`, else the file the search finds, else `./svc.ts` (cli.md §4.3). */
+/** Where `--write` writes: `--config`, else the file the search finds, else `./svc.ts`. */
 export function pullDestination(cwd: string, config: string | undefined): string {
   if (config !== undefined) return resolve(cwd, config);
   const found = findPolicyFile({ startDir: cwd, stopAt: homedir() });

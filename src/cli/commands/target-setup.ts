@@ -89,7 +89,7 @@ export async function connect(ctx: CommandContext, engine: EnginePort, flags: Ta
   return { api, creds };
 }
 
-/** Resolves credentials, project and branch (cli.md §3.2). */
+/** Resolves credentials, project and branch. */
 export async function resolveTarget(ctx: CommandContext, engine: EnginePort, flags: TargetFlags, origins: EnvOrigins): Promise<Target> {
   const { api, creds } = await connect(ctx, engine, flags, origins);
   const project = await api.getProject({ projectId: creds.projectId.value });
@@ -97,7 +97,7 @@ export async function resolveTarget(ctx: CommandContext, engine: EnginePort, fla
   return { api, creds, project, branch, match };
 }
 
-/** The echo's branch label (cli.md §3.1). */
+/** The echo's branch label. */
 export function branchLabel(target: Target): string {
   if (target.match === "default") return "default branch: no --branch or SVC_BRANCH_ID";
   const ref = target.creds.branchRef;

@@ -31,7 +31,7 @@ export interface ValidateIssue {
   target: string | null;
 }
 
-/** The two synthetic targets of cli.md §4.7. */
+/** The two synthetic targets validation resolves for: the default branch and a new preview branch. */
 const TARGETS: { label: string; target: BranchTarget }[] = [
   { label: "default branch", target: { name: "main", exists: true, isDefault: true, isProtected: false } },
   { label: "new preview branch", target: { name: "preview", exists: false, isDefault: false, isProtected: false } },
@@ -118,7 +118,7 @@ async function missingExternalPackages(fn: LocatedFunction): Promise<ValidateIss
 }
 
 /**
- * `svc config validate` (cli.md §4.7): offline (no key, no network). Loads the `--env` files and
+ * `svc config validate`: offline (no key, no network). Loads the `--env` files and
  * the policy, resolves it for the default branch and a new preview branch, checks every function
  * source and, unless `--no-bundle`, bundles each function (through the bundle cache unless `--no-cache`). Lists every issue; exit 1 if any.
  */

@@ -1,4 +1,4 @@
-/** Finding the claim URL in an env file for `svc db claim` (instant.md §6.5 step 1 and 2). */
+/** Finding the claim URL in an env file for `svc db claim`, and the database id and origin it names. */
 import { parse } from "dotenv";
 import { ErrorCode, PlatformError } from "../../errors/index.js";
 import { readEnvFile } from "../../instant/env-file.js";

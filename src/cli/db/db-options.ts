@@ -1,5 +1,5 @@
 /**
- * The options of `svc db` and `svc db claim` (instant.md §6), validated in every mode, not only
+ * The options of `svc db` and `svc db claim`, validated in every mode, not only
  * when prompted.
  */
 import { ErrorCode, PlatformError } from "../../errors/index.js";

@@ -1,5 +1,5 @@
 /**
- * What `svc db` prints (instant.md §6.4, §10): the human lines (never a connection string), the
+ * What `svc db` prints: the human lines (never a connection string), the
  * JSON documents, the error block and the exit codes of the instant errors.
  */
 import { printedLines, type Printed } from "../views/outside-text.js";
@@ -73,7 +73,7 @@ function detailsOf(err: unknown): Record<string, unknown> {
   return typeof details === "object" && details !== null ? (details as Record<string, unknown>) : {};
 }
 
-/** The exit code of an error of `svc db` (instant.md §6.4, §10). */
+/** The exit code of an error of `svc db`. */
 export function dbExitCode(err: unknown): number {
   if (isPlatformError(err)) {
     if (err.code === ErrorCode.INSTANT_KEY_EXISTS) return 3;
@@ -82,7 +82,7 @@ export function dbExitCode(err: unknown): number {
   return exitCodeFor(err);
 }
 
-/** The error block (cli.md §9) with the instant error's own hint and the failing statement. */
+/** The error block with the instant error's own hint and the failing statement. */
 export function dbErrorText(err: unknown, verbose: boolean): Printed {
   const view = describeError(err);
   const details = detailsOf(err);

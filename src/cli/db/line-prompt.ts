@@ -1,4 +1,4 @@
-/** One-line text prompts of `svc db` (instant.md §6.1): an empty answer takes the default. */
+/** One-line text prompts of `svc db`: an empty answer takes the default. */
 import { createInterface } from "node:readline";
 import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
 import type { CliIo } from "../io.js";

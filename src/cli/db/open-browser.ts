@@ -1,4 +1,4 @@
-/** Opening a URL in the default browser for `svc db claim` (instant.md §6.5). */
+/** Opening a URL in the default browser for `svc db claim`. */
 import { spawn } from "node:child_process";
 
 /** The opener command of a platform: `open`, `start` (through cmd) or `xdg-open`. */

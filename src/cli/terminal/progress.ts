@@ -3,7 +3,7 @@ import { printedLines, shown } from "../views/outside-text.js";
 import { formatSeconds } from "../views/text-result.js";
 import { requestLogLine } from "./request-log.js";
 
-/** A task's state (cli.md §8). */
+/** A task's state. */
 export type TaskState = "queued" | "running" | "done" | "failed" | "skipped";
 
 interface Task {
@@ -24,7 +24,7 @@ export type ProgressMode = "live" | "plain" | "off";
 export interface ProgressOptions {
   stream: OutputStream;
   mode: ProgressMode;
-  /** UTF-8 glyphs; else ASCII (cli.md §8). */
+  /** UTF-8 glyphs; else ASCII. */
   unicode: boolean;
   now: () => number;
   /** Extra lines for `--verbose`: one per request, from the engine's `read` and `retry` events. */
@@ -40,7 +40,7 @@ const GROUP_TITLE: Record<string, (n: number) => string> = {
 
 const STILL_RUNNING_MS = 30_000;
 const FRAME_MS = 100;
-/** Hardened fingerprint derivation longer than this prints one hint (engine.md §6). */
+/** Hardened fingerprint derivation longer than this prints one hint. */
 const FINGERPRINT_HINT_MS = 1000;
 
 /** The one-line hint suggesting keyed fingerprints. */
@@ -87,7 +87,7 @@ function addressOfChangeId(id: string): string {
 }
 
 /**
- * Turns the engine's `onEvent` stream into progress on stderr (cli.md §8): a live task list
+ * Turns the engine's `onEvent` stream into progress on stderr: a live task list
  * with a spinner and right-aligned elapsed times on a terminal (redrawn at most 10 times a
  * second, finished groups collapsed, never taller than the terminal minus 2 lines), or plain
  * timestamped lines, one per state change, elsewhere.

@@ -2,7 +2,7 @@ import { createInterface } from "node:readline";
 import type { CliIo } from "../io.js";
 import type { Printed } from "../views/outside-text.js";
 
-/** Whether an answer grants the request: only `y` or `yes`, in any case (cli.md §5). */
+/** Whether an answer grants the request: only `y` or `yes`, in any case. */
 export function isYes(answer: string | null): boolean {
   if (answer === null) return false;
   const word = answer.trim().toLowerCase();

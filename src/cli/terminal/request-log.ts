@@ -1,5 +1,5 @@
 /**
- * The `--verbose` request log (cli.md §3): one line per HTTP request, built only from the
+ * The `--verbose` request log: one line per HTTP request, built only from the
  * engine's `read` and `retry` events. The events carry method, path, status, duration and
  * request id, never headers or bodies; the context's scrubber still guards the stream.
  */

@@ -4,11 +4,11 @@ import { escapeForStream, isControlSequence } from "../views/outside-text.js";
 /** Secrets shorter than this are not scrubbed: replacing `"1"` would garble words and counts. */
 export const MIN_SCRUB_LENGTH = 8;
 
-/** Env names whose values count as secrets when an `--env` file sets them (cli.md §6.4). */
+/** Env names whose values count as secrets when an `--env` file sets them. */
 const SECRET_NAME = /KEY|SECRET|TOKEN|PASSWORD|DATABASE_URL/i;
 
 /**
- * Defence in depth (cli.md §6.4): remembers known secrets and replaces every occurrence of one
+ * Defence in depth: remembers known secrets and replaces every occurrence of one
  * of at least {@link MIN_SCRUB_LENGTH} characters with `(sensitive)`, longest first, before any
  * write to a stream or file.
  */

@@ -5,7 +5,7 @@ import type { JsonError } from "./json-schema.js";
 import { printedLines, type Printed } from "./outside-text.js";
 import { resolutionFor } from "./resolutions.js";
 
-/** An error reduced to what the CLI prints (cli.md §9). */
+/** An error reduced to what the CLI prints. */
 export interface ErrorView {
   code: string;
   /** One line. */
@@ -234,7 +234,7 @@ export function renderErrorText(view: ErrorView, verbose: boolean): Printed {
   return printedLines(lines);
 }
 
-/** The error as JSON documents carry it (cli.md §6.3 Error). */
+/** The error as JSON documents carry it. */
 export function toJsonError(view: ErrorView): JsonError {
   return {
     code: view.code,
@@ -245,7 +245,7 @@ export function toJsonError(view: ErrorView): JsonError {
   };
 }
 
-/** The exit code for an error (cli.md §9 and §10). */
+/** The exit code for an error. */
 export function exitCodeFor(thrown: unknown): number {
   const err = shownError(thrown);
   const code = isPlatformError(err) || isCliError(err) ? (err as { code: string }).code : "CLI_INTERNAL";

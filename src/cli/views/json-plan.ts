@@ -16,7 +16,7 @@ export interface ApplyOutcome {
   changeErrors?: Record<string, JsonError>;
 }
 
-/** What an apply needs beyond the plan: flags and an explicit branch (cli.md §5). */
+/** What an apply needs beyond the plan: flags and an explicit branch. */
 export function requirementsOf(result: PushResult, target: ViewTarget): PlanDocument["requires"] {
   return {
     updateExisting: result.changes.some((c) => c.class !== "additive"),
@@ -52,7 +52,7 @@ function toChange(change: Change, result: PushResult, outcome: ApplyOutcome | un
   return doc;
 }
 
-/** Outputs worth printing after an apply: function URLs and CNAME targets (cli.md §4.5). */
+/** Outputs worth printing after an apply: function URLs and CNAME targets. */
 export function outputsOf(result: PushResult): JsonApplyResult["outputs"] {
   const outputs: JsonApplyResult["outputs"] = [];
   for (const change of result.applied) {
@@ -70,7 +70,7 @@ export function outputsOf(result: PushResult): JsonApplyResult["outputs"] {
 }
 
 /**
- * The versioned JSON document of a plan or an apply (cli.md §6.3): keys in the documented
+ * The versioned JSON document of a plan or an apply: keys in the documented
  * order, arrays in text order, secrets replaced by `"(sensitive)"`.
  */
 export function buildPlanDocument(options: {

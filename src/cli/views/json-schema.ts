@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The CLI's public JSON document (cli.md §6.3), format version 1, as zod schemas. The same
+ * The CLI's public JSON document, format version 1, as zod schemas. The same
  * schemas type the renderer, validate real output in tests and produce
  * `docs/plan-format.schema.json` through `z.toJSONSchema`. Adding keys keeps version 1;
  * removing or retyping one raises it.

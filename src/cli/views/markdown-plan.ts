@@ -7,7 +7,7 @@ import { resolutionFor } from "./resolutions.js";
 import { conflictAddress, sortedUnmanaged } from "./text-plan.js";
 import { noChangesLine, summaryLine, type ViewTarget } from "./view-model.js";
 
-/** GitHub's comment limit is 65,536; we stay well below (cli.md §6.2). */
+/** GitHub's comment limit is 65,536; we stay well below. */
 export const MARKDOWN_BUDGET = 60_000;
 
 /** Characters kept free for the truncation notice. */
@@ -107,7 +107,7 @@ function changeDetails(change: Change): string {
 }
 
 /**
- * The plan as a pull-request comment (cli.md §6.2): marker, heading, summary, warning callout,
+ * The plan as a pull-request comment: marker, heading, summary, warning callout,
  * table, unmanaged list and one collapsible section per change and conflict, at most
  * {@link MARKDOWN_BUDGET} characters with a truncation notice. Byte-identical for the same plan.
  */

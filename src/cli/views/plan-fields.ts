@@ -1,16 +1,16 @@
 import type { Json } from "../../model/json.js";
 import type { Change, ChangeClass } from "../../model/plan.js";
 
-/** How a sensitive value is shown in every view (cli.md §6.4). */
+/** How a sensitive value is shown in every view. */
 export const SENSITIVE = "(sensitive)";
 
 /** How an absent value is shown in text and Markdown. */
 export const ABSENT = "(none)";
 
-/** The marker the engine writes in place of a secret (engine.md §5.1). */
+/** The marker the engine writes in place of a secret. */
 const REDACTED = "[redacted]";
 
-/** Field names whose values are credentials, wherever they appear (api.md §21). */
+/** Field names whose values are credentials, wherever they appear. */
 const SENSITIVE_NAME =
   /(^|[._])(env|password|secret|token|api_?token|api_?key|s3_secret_access_key|secret_server_key|client_secret|connection_?(uri|string))([._]|$)/i;
 
@@ -31,14 +31,14 @@ export interface FieldDiff {
   names?: string[];
 }
 
-/** The CLI flags a change class needs on apply (cli.md §6.1 marks). */
+/** The CLI flags a change class needs on apply (the marks next to a change). */
 export function flagsForClass(cls: ChangeClass): string[] {
   if (cls === "override") return ["--update-existing"];
   if (cls === "destructive") return ["--update-existing", "--allow-data-loss"];
   return [];
 }
 
-/** Plan symbol of an action (cli.md §6.1). */
+/** Plan symbol of an action. */
 export function symbolFor(action: Change["action"]): string {
   switch (action) {
     case "create":
@@ -105,7 +105,7 @@ function keptNames(before: Json | null, after: Json | null): string[] {
 }
 
 /**
- * The field lines of a change in policy vocabulary (cli.md §6.1): one per entry of `fields`;
+ * The field lines of a change in policy vocabulary: one per entry of `fields`;
  * for a create, one per key of `after`; a delete lists none. Secrets never leave this function.
  */
 export function changeFields(change: Change): FieldDiff[] {

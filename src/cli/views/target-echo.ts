@@ -1,6 +1,6 @@
 import { printedLines, type Printed } from "./outside-text.js";
 
-/** What the target echo shows (cli.md §3.1); never the key itself. */
+/** What the target echo shows; never the key itself. */
 export interface EchoInfo {
   project: { id: string; name?: string; label: string };
   branch?: { name: string; id?: string; protected?: boolean; isDefault?: boolean; label: string };

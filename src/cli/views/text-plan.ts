@@ -48,7 +48,7 @@ function changeBlock(change: Change, markColumn: number, style: Style, granted: 
   return lines;
 }
 
-/** Unmanaged entries sorted by address in code-point order (cli.md §6.1). */
+/** Unmanaged entries sorted by address in code-point order. */
 export function sortedUnmanaged(entries: readonly UnmanagedEntry[]): UnmanagedEntry[] {
   return [...entries].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
 }
@@ -72,7 +72,7 @@ export function conflictAddress(conflict: ConflictReport): string {
 }
 
 /**
- * The plan as text (cli.md §6.1): changes with field lines and marks, unmanaged entries,
+ * The plan as text: changes with field lines and marks, unmanaged entries,
  * conflicts with how to resolve them, and the summary line, then what applying it needs on a
  * protected branch. Marks drop the flags `options.granted` already gives. Secret-free by construction.
  */

@@ -41,7 +41,7 @@ export function renderApplyComplete(result: PushResult, durationMs: number): Pri
 }
 
 /**
- * What happened, in plan order, after a partial failure or an interrupt (cli.md §4.5):
+ * What happened, in plan order, after a partial failure or an interrupt:
  * `Applied (n)`, `Failed (n)` with errors, `Skipped (n)` with what blocked them.
  */
 export function renderOutcomeLists(result: PushResult, style: Style = PLAIN_STYLE): Printed {

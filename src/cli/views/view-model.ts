@@ -1,6 +1,6 @@
 import type { PushResult } from "../../model/plan.js";
 
-/** Where a target value came from (cli.md §6.3 `target.sources`). */
+/** Where a target value came from (`target.sources` in the JSON document). */
 export type ValueSource = "flag" | "env" | "env-file" | "plan-file" | "default";
 
 /** The resolved target the views print next to a plan. Never holds the API key. */
@@ -46,7 +46,7 @@ function sgr(open: number, close: number): (text: string) => string {
   return (text) => `\u001b[${open}m${text}\u001b[${close}m`;
 }
 
-/** ANSI colours (cli.md §6.1): green create, yellow update, red delete, magenta replace, bold red conflict. */
+/** ANSI colours: green create, yellow update, red delete, magenta replace, bold red conflict. */
 export const COLOR_STYLE: Style = {
   green: sgr(32, 39),
   yellow: sgr(33, 39),
@@ -67,7 +67,7 @@ export function noChangesLine(branchName: string, configPath = "svc.ts"): string
   return `No changes. Branch ${branchName} matches ${configPath}.`;
 }
 
-/** The summary line scripts match on; the words never change (cli.md §6.1). */
+/** The summary line scripts match on; the words never change. */
 export function summaryLine(result: PushResult): string {
   const s = result.summary;
   return `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete; ${s.conflicts} conflicts`;

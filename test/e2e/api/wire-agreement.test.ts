@@ -1,5 +1,5 @@
 /**
- * The client and the emulator agree on the wire (api.md §21): every record the emulator sends
+ * The client and the emulator agree on the wire: every record the emulator sends
  * over real HTTP validates with the client's schema, and so does a record that carries only the
  * fields the client requires, or `null` in every other field.
  */

@@ -28,7 +28,7 @@ function fixture(name: string, overrides: Partial<ResolvedFunctionConfig> = {}):
   };
 }
 
-/** Uploads ZIP bytes as the deployment route's multipart `zip` part (api.md §13.2). */
+/** Uploads ZIP bytes as the deployment route's multipart `zip` part. */
 async function deploy(slug: string, zip: Uint8Array): Promise<Response> {
   const form = new FormData();
   form.set("zip", new Blob([zip], { type: "application/zip" }), "bundle.zip");

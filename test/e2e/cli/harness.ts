@@ -158,7 +158,7 @@ export interface PtyAnswer {
 }
 
 /**
- * Runs the bin under a pseudo-terminal of 80×24 (`script -qfec`, cli.md §5), without `CI`.
+ * Runs the bin under a pseudo-terminal of 80×24 (`script -qfec`), without `CI`.
  * `answer` is typed once `waitFor` appears in the output; `answers` types several in turn.
  * Returns the terminal transcript.
  */

@@ -44,7 +44,7 @@ function holdNextWrite(): { reached: Promise<void>; release: () => void } {
   };
 }
 
-describe("a change is visible only once it is on disk (emulator.md §10)", () => {
+describe("a change is visible only once it is on disk", () => {
   it.each([
     ["GET /api/v2 of the created branch", (emu: RunningEmulator, id: string) => fetch(`${emu.apiHost}/projects/${emu.projectId}/branches/${id}`, { headers: { authorization: `Bearer ${emu.apiKey}` } })],
     ["GET /__emulator/state", (emu: RunningEmulator) => fetch(`${emu.url}/__emulator/state`, { headers: { authorization: `Bearer ${emu.apiKey}` } })],

@@ -45,7 +45,7 @@ async function paramValues(emu: RunningEmulator): Promise<Record<string, string>
   };
 }
 
-/** The index routes that answer 501 (emulator.md §4), in index order. */
+/** The index routes that answer 501, in index order. */
 const NOT_EMULATED = [
   "POST /projects/{project_id}/jwks",
   "GET /projects/{project_id}/jwks",
@@ -142,7 +142,7 @@ describe("the seed's endpoint index", () => {
     } else {
       expect(status).toBeLessThan(500);
     }
-    // Object downloads answer raw bytes (emulator.md §4); every other answer is JSON.
+    // Object downloads answer raw bytes; every other answer is JSON.
     if (status !== 204 && !(status === 200 && template.endsWith("/download"))) expect(contentType).toMatch(/^application\/json/);
   });
 });

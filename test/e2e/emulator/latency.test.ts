@@ -3,7 +3,7 @@ import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { client, startTestEmulator } from "./helpers.js";
 
 /**
- * `latencyMs` (`--latency`, emulator.md §1.1) delays every API request. Only a lower bound is
+ * `latencyMs` (`--latency`) delays every API request. Only a lower bound is
  * asserted: a busy machine can make a request slower, never faster than the added delay.
  */
 describe("added latency", () => {

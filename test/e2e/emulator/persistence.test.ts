@@ -25,7 +25,7 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe("persistence with dataDir (emulator.md §10)", () => {
+describe("persistence with dataDir", () => {
   it("restores every acknowledged change after a restart: branches, objects, keys, deletions, clock and the bootstrap key", async () => {
     const dir = dataDir();
     const first = await start(dir, { clock: new Date("2026-06-01T00:00:00Z") });

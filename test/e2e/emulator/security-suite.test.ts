@@ -15,7 +15,7 @@ async function unsafeZip(name: string, symlink = false): Promise<Uint8Array> {
   return zip.generateAsync({ type: "uint8array", platform: "UNIX" });
 }
 
-describe("security suite (emulator.md §8, §14.7): each attack gets its status and error body, and the server keeps serving", () => {
+describe("security suite: each attack gets its status and error body, and the server keeps serving", () => {
   let emu: RunningEmulator;
   let revokedKey: string;
   beforeAll(async () => {

@@ -23,7 +23,7 @@ async function stderrDuring(body: () => Promise<void>): Promise<string> {
   return lines.join("");
 }
 
-describe("warnings on stderr without --verbose (emulator.md §11)", () => {
+describe("warnings on stderr without --verbose", () => {
   it.each([
     ["the request log off", "off" as const],
     ["a request log callback", () => undefined],

@@ -1,5 +1,5 @@
 /**
- * Chromium for the claim-page browser tests (instant.md §5): Debian's binary from
+ * Chromium for the claim-page browser tests: Debian's binary from
  * `SVC_CHROMIUM_PATH`, else `/usr/bin/chromium`; never downloaded. A missing browser fails with
  * install instructions, unless `SVC_SKIP_BROWSER_TESTS=1` on a machine without `CI`.
  */

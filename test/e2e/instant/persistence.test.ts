@@ -15,7 +15,7 @@ const children: ChildProcess[] = [];
 
 function dataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "svc-instant-data-"));
-  // As root, PostgreSQL runs as user postgres, which must traverse the data dir (instant.md §4).
+  // As root, PostgreSQL runs as user postgres, which must traverse the data dir.
   chmodSync(dir, 0o755);
   dirs.push(dir);
   return dir;
@@ -70,7 +70,7 @@ function spawnCli(args: string[]): { child: ChildProcess; env: Promise<Record<st
   return { child, env, stderr: () => err };
 }
 
-describe("claimable databases with a data dir (emulator.md §10, instant.md §4)", () => {
+describe("claimable databases with a data dir", () => {
   it("serves a database created before a restart, with its read-only state and working URLs, and keeps the instance id", async () => {
     const dir = dataDir();
     const options = { dataDir: dir, clock: new Date("2026-11-22T00:00:00Z"), limits: { claimableStorageBytes: 1_048_576 } } as const;

@@ -54,7 +54,7 @@ async function parentOf(pid: number): Promise<number> {
 
 async function newDataDir(): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), "svc-instant-data-"));
-  // mkdtemp makes 0700; the server's user must traverse the data dir (instant.md §4).
+  // mkdtemp makes 0700; the server's user must traverse the data dir.
   await chmod(dir, 0o755);
   cleanup.push(dir);
   return dir;

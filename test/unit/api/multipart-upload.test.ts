@@ -35,7 +35,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-/** The exact body api.md §13.2 asks for, written out by hand. */
+/** The exact body the deployment route asks for, written out by hand. */
 function expectedBody(boundary: string, zip: Uint8Array, runtime: string, environment: string): Buffer {
   return Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="zip"; filename="bundle.zip"\r\nContent-Type: application/zip\r\n\r\n`),
@@ -54,7 +54,7 @@ const fetches: { name: string; fetch: () => typeof globalThis.fetch }[] = [
 ];
 
 describe("deployment uploads on any fetch", () => {
-  it.each(fetches)("sends the exact multipart body of api.md §13.2 through $name", async ({ fetch }) => {
+  it.each(fetches)("sends the exact multipart body of a deployment through $name", async ({ fetch }) => {
     received.length = 0;
     const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x0d, 0x0a, 0x2d, 0x2d, 0x00, 0xff]);
     const api = createPlatformApi({ apiKey: "k", apiHost: origin, fetch: fetch() });

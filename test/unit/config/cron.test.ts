@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkCron, normalizeCron } from "../../../src/rules/cron.js";
 
-describe("cron grammar (policy.md §8)", () => {
+describe("cron grammar", () => {
   it.each([
     ["0 * * * *", "0 * * * *"],
     ["  */15   0-23/2 1,15 1-12 0-7 ", "*/15 0-23/2 1,15 1-12 0-7"],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkHostname, normalizeHostname } from "../../../src/rules/hostname.js";
 
-describe("custom-domain hostnames (policy.md §6.3)", () => {
+describe("custom-domain hostnames", () => {
   it.each([
     ["app.example.com", "app.example.com"],
     ["  App.Example.COM. ", "app.example.com"],

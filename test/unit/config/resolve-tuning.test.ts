@@ -163,7 +163,7 @@ describe("tuning of functions", () => {
   });
 });
 
-describe("custom domains per branch (policy.md §6.3)", () => {
+describe("custom domains per branch", () => {
   const domains = (target: BranchTarget, tuning: unknown = {}) =>
     withTuning(tuning, target).functions.map((f) => [f.slug, f.customDomains] as const);
 

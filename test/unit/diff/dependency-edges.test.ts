@@ -16,7 +16,7 @@ const liveOnPut = (overrides: Partial<LiveTrigger>): LiveTrigger =>
   ({ id: "t1", name: "onput", type: "storage_object_created", function: "hello", bucket: "old", functionPath: "/", enabled: true, inherited: false, ...overrides });
 const tick = (fn: string): LiveTrigger => ({ id: "t2", name: "tick", type: "schedule", function: fn, functionPath: "/", enabled: true, inherited: false, cron: "* * * * *" });
 
-describe("dependency edges of engine.md §5.2", () => {
+describe("dependency edges between changes", () => {
   it.each<{ edge: string; desired: ResolvedPolicy; live: LiveState; change: string; dependsOn: string[] }>([
     {
       edge: "a compute update waits for the branch update",

@@ -19,7 +19,7 @@ const USER_DOCS = [join(ROOT, "README.md"), ...filesUnder(join(ROOT, "docs"), /\
 describe("user documents", () => {
   it.each(USER_DOCS.map((f) => [relative(ROOT, f), f]))("%s links only to what ships, never to internal specs", (_name, file) => {
     const text = readFileSync(file, "utf8");
-    expect(text).not.toMatch(/\.\.\/shared|spec\/|§|\bmilestones?\b/i);
+    expect(text).not.toMatch(/\.\.\/shared|spec\/|\u00a7|\bmilestones?\b/i);
     for (const [, target = ""] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
       if (/^[a-z]+:/.test(target)) continue;
       const path = resolve(dirname(file), target);
@@ -41,7 +41,7 @@ describe("user documents", () => {
     const files = ["config/policy-types.ts", "model/desired-state.ts", "model/kinds/data-api.ts", "config/define-config.ts", "config/durations.ts", "config/load-config.ts", "config/resolve-policy.ts"];
     for (const file of files) {
       const text = readFileSync(join(ROOT, "src", file), "utf8");
-      expect(text, file).not.toContain("§");
+      expect(text, file).not.toContain("\u00a7");
     }
     const anchors = new Set(
       [...readFileSync(join(ROOT, "docs", "policy.md"), "utf8").matchAll(/^#+ (.+)$/gm)].map((m) => (m[1] ?? "").toLowerCase().replace(/[`]/g, "").replace(/[^a-z0-9 -]/g, "").replace(/ /g, "-")),

@@ -58,7 +58,7 @@ describe("svc db options", () => {
 });
 
 describe("svc db output", () => {
-  it("maps the instant errors to the exit codes of instant.md §6.4", () => {
+  it("maps the instant errors to the exit codes svc db documents", () => {
     expect(dbExitCode(new PlatformError(ErrorCode.INSTANT_KEY_EXISTS, "x"))).toBe(3);
     expect(dbExitCode(new PlatformError(ErrorCode.INSTANT_SEED_FAILED, "x"))).toBe(7);
     expect(dbExitCode(new PlatformError(ErrorCode.INSTANT_API_ERROR, "x"))).toBe(1);
