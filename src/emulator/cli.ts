@@ -1,5 +1,5 @@
 /**
- * `svc emulator [flags]` (emulator.md §1.1): parses the flags, starts the emulator, prints exactly
+ * `svc emulator [flags]`: parses the flags, starts the emulator, prints exactly
  * the five `SVC_*=` lines on stdout once it listens, and runs until SIGTERM (exit 0) or SIGINT
  * (exit 130). Everything else goes to stderr. The CLI loads this module lazily.
  */

@@ -1,6 +1,6 @@
 /**
  * The emulator's core without HTTP: the world, its seed, the clock, faults and the request log,
- * and `EmulatorControl`, the in-process equivalent of the `/__emulator` routes (emulator.md §1.2).
+ * and `EmulatorControl`, the in-process equivalent of the `/__emulator` routes.
  */
 import { randomUUID } from "node:crypto";
 import { ErrorCode, PlatformError } from "../errors/index.js";
@@ -95,7 +95,7 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
   endpointHosts: EndpointHostSource = (project, endpoint) => platformEndpointHosts(this.world, project, endpoint);
   /**
    * Written as the comment of every claimable database; kept in the data dir, so a restarted
-   * emulator recognises its own databases (instant.md §4).
+   * emulator recognises its own databases.
    */
   readonly instanceId: string;
   /** Claimable records read from the data dir, to hand to the claimable feature at start. */
@@ -109,7 +109,7 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
   private readonly seed: SeedDocument;
   private readonly bootstrapKey: string;
   private readonly blobStore: BlobStore;
-  /** The opened data dir (emulator.md §10), or undefined in memory mode. */
+  /** The opened data dir, or undefined in memory mode. */
   private readonly dataDir: DataDir | undefined;
 
   constructor(private readonly options: ResolvedEmulatorOptions) {
@@ -254,7 +254,7 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
 
   /**
    * Resolves once every change applied so far is durable; reads wait for it so that they never
-   * see a change before its write completed (emulator.md §10). At once in memory mode.
+   * see a change before its write completed. At once in memory mode.
    */
   durable(): Promise<void> {
     return this.dataDir?.settled() ?? Promise.resolve();

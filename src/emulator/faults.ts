@@ -1,5 +1,5 @@
 /**
- * Deterministic fault injection and latency (emulator.md §9). Each rule has its own PRNG stream
+ * Deterministic fault injection and latency. Each rule has its own PRNG stream
  * derived from the fault seed and the rule's index, drawn once per matching request, so adding a
  * rule does not shift the others; the same seed, plan and request order inject the same faults.
  */
@@ -59,7 +59,7 @@ export interface FaultVerdict {
   delayed: FaultHit[];
 }
 
-/** The response header naming the injected rules (emulator.md §9); the request log reads it. */
+/** The response header naming the injected rules; the request log reads it. */
 export const FAULT_HEADER = "X-Emulator-Fault";
 
 /**
@@ -78,7 +78,7 @@ export function sleep(ms: number): Promise<void> {
 
 /**
  * Draws the faults of one request and waits out its latency and `before` delays, so every
- * middleware applies the rules in the same order (emulator.md §9).
+ * middleware applies the rules in the same order.
  */
 export async function drawFaults(faults: FaultSource, method: string, path: string, requestId: string): Promise<FaultVerdict> {
   const delay = faults.latencyMs();

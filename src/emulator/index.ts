@@ -52,7 +52,7 @@ export interface RunningEmulator {
   readonly state: EmulatorControl;
   /** Shortcut for `state.clock`. */
   readonly clock: EmulatorClock;
-  /** Claimable-database controls (emulator.md §7.10). */
+  /** Claimable-database controls. */
   readonly instant: { checkStorage(): Promise<void> };
   /** Shortcut for `state.settle()`. */
   settle(options?: { timeoutMs?: number }): Promise<void>;
@@ -138,10 +138,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (instant.service.list().length > 0) await instant.service.dropAll();
   });
   // An embedded cluster of a previous run may hold databases without a record (a kill -9 between
-  // a create and its write): the server then starts now and reconciles too (instant.md §4).
+  // a create and its write): the server then starts now and reconciles too.
   const clusterExists = resolved.dataDir !== undefined && resolved.postgres === "embedded" && existsSync(join(resolved.dataDir, "pg", "cluster"));
   if (core.savedClaimable !== undefined || clusterExists) {
-    // Records of a previous run: the server starts now and reconciles them (instant.md §4).
+    // Records of a previous run: the server starts now and reconciles them.
     await instant.restore(core.savedClaimable ?? { records: [], tombstones: [] }, { reconcile: clusterExists }).catch((err: unknown) => core.log.notice(`error: the claimable databases of the data dir could not be reconciled: ${err instanceof Error ? err.message : String(err)}`));
     await core.commit();
   }
@@ -156,7 +156,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     await core.closeDataDir();
     throw err;
   }
-  // The emulator never keeps a process alive on its own (emulator.md §14.10): a script that
+  // The emulator never keeps a process alive on its own: a script that
   // forgets close() still exits; `svc emulator` holds the process open itself.
   server.unref();
   const timer = setInterval(() => core.world.now(), 50);

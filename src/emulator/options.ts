@@ -1,4 +1,4 @@
-/** `startEmulator` options (emulator.md §1.2), validated with zod; errors name the option. */
+/** `startEmulator` options, validated with zod; errors name the option. */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ErrorCode, PlatformError } from "../errors/index.js";
@@ -38,7 +38,7 @@ export interface EmulatorOptions {
   clock?: "system" | "manual" | Date | TimeSource;
   /** Request log: off, text or JSON lines on stderr, or a callback. @default "off" */
   log?: RequestLogSink;
-  /** PostgreSQL for claimable databases: `"embedded"` or a server URL (instant.md §4). @default "embedded" */
+  /** PostgreSQL for claimable databases: `"embedded"` or a server URL. @default "embedded" */
   postgres?: string;
   /** Alias of `postgres` given a URL (`--postgres-url`). */
   postgresUrl?: string;
@@ -46,9 +46,9 @@ export interface EmulatorOptions {
   pgPort?: number;
   /** Local pooled port of claimable databases; 0 = a free port. @default 0 */
   poolerPort?: number;
-  /** Persist state in this directory (emulator.md §10). @default none: memory */
+  /** Persist state in this directory. @default none: memory */
   dataDir?: string;
-  /** Real PostgreSQL databases behind branches and `connection_uri` (emulator.md §13). @default false */
+  /** Real PostgreSQL databases behind branches and `connection_uri`. @default false */
   realDatabases?: boolean;
   /** Legacy auth routes after their removal date: `serve` or `gone` (410). @default "serve" */
   legacyAuthAfterSunset?: "serve" | "gone";

@@ -1,5 +1,5 @@
 /**
- * `realDatabases` (emulator.md §13): wraps the emulator's request handler so that, once a
+ * `realDatabases`: wraps the emulator's request handler so that, once a
  * management request has succeeded, branch creation copies the parent's databases, branch deletion
  * drops the branch's, role and database changes are mirrored (`postgres/role-database-requests.ts`),
  * connection URIs point at real local databases, and endpoint hosts are connectable
@@ -150,7 +150,7 @@ async function serverSocket(backend: PostgresBackend): Promise<{ path: string }>
 
 /**
  * Replaces `app.fetch` with one that gives the management API's branches real databases on
- * `backend` (emulator.md §13). Call it after every route is mounted and before serving; call
+ * `backend`. Call it after every route is mounted and before serving; call
  * `dropAll` on a graceful stop, before the backend stops.
  */
 export function useRealDatabases(app: FetchHandler, world: () => World, backend: PostgresBackend, options: { log: (line: string) => void; dataDir?: string }): RealDatabases {

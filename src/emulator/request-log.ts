@@ -1,5 +1,5 @@
 /**
- * The request log (emulator.md §11): a ring of the last 1,000 entries, plus an optional sink
+ * The request log: a ring of the last 1,000 entries, plus an optional sink
  * (`text` or `json` lines on stderr, or a callback). Never records bodies, headers or query strings.
  * Text from the request (the decoded path, ignored field names, the method) is escaped when
  * recorded, so a `%0A` in a path cannot forge a log line and a bidi override cannot reorder one.
@@ -58,7 +58,7 @@ export class RequestLog {
 
   /**
    * Writes a warning or error line to stderr, whatever the request log's sink: without
-   * `--verbose` stderr still gets start, stop, warnings and errors (emulator.md §11).
+   * `--verbose` stderr still gets start, stop, warnings and errors.
    */
   notice(message: string): void {
     process.stderr.write(`svc emulator: ${message}\n`);

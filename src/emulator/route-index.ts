@@ -1,7 +1,7 @@
 /**
  * The routes of the seed's endpoint index (seed 000, "Endpoint index") and the management routes
  * documented elsewhere in the seeds that land in milestone M2. Each is either emulated or
- * answers 501 naming it (emulator.md §4); a test walks these lists.
+ * answers 501 naming it; a test walks these lists.
  */
 
 /** Every route of seed 000's endpoint index, as `METHOD /path/{param}` relative to `/api/v2`. */

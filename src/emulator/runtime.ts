@@ -5,7 +5,7 @@ import type { DatabaseSchema } from "./engine/schema-diff.js";
 import type { BranchRec, EndpointRec, ProjectRec } from "./store/records.js";
 import type { World } from "./store/world.js";
 
-/** Size limits (emulator.md §8), in bytes unless named otherwise. */
+/** Size limits, in bytes unless named otherwise. */
 export interface EmulatorLimits {
   jsonBodyBytes: number;
   multipartBodyBytes: number;
@@ -15,11 +15,11 @@ export interface EmulatorLimits {
   environmentBytes: number;
   /** Body of one object uploaded through a presigned URL. */
   objectBytes: number;
-  /** Storage limit of an unclaimed claimable database (instant.md §3). */
+  /** Storage limit of an unclaimed claimable database. */
   claimableStorageBytes: number;
 }
 
-/** Default limits (emulator.md §8). */
+/** Default limits. */
 export const DEFAULT_LIMITS: Readonly<EmulatorLimits> = Object.freeze({
   jsonBodyBytes: 1024 * 1024,
   multipartBodyBytes: 12 * 1024 * 1024,
@@ -38,7 +38,7 @@ export interface EmulatorRuntime {
   /** Whether an operation with this action should end `failed` (fault rule `opfail`). */
   readonly shouldFailOperation: OperationFailureHook;
   readonly limits: EmulatorLimits;
-  /** Legacy auth routes after their removal date: keep serving, or answer 410 (emulator.md §5). */
+  /** Legacy auth routes after their removal date: keep serving, or answer 410. */
   readonly legacyAuth: "serve" | "gone";
   /** Writes a start/stop/warning line on stderr (never request data). */
   notice(line: string): void;

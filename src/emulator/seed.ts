@@ -1,5 +1,5 @@
 /**
- * Seeds (emulator.md §1.4–1.5): the built-in default world and JSON seed documents. Every id is
+ * Seeds: the built-in default world and JSON seed documents. Every id is
  * optional; plaintext keys are hashed on load; errors name the JSON path and the fix.
  */
 import { z } from "zod";
@@ -52,7 +52,7 @@ const BranchSeedSchema = z.object({
   data_api: z.array(z.object({ database: z.string(), settings: z.record(z.string(), z.unknown()).nullable().optional() })).optional(),
 });
 
-/** A JSON seed document (emulator.md §1.5; the M1 subset). */
+/** A JSON seed document: the records of a world, as `--seed` reads them. */
 export const SeedDocumentSchema = z.object({
   version: z.literal(1),
   users: z.array(z.object({ id: z.string().optional(), email: z.string().min(3), name: z.string().optional(), plan: PlanSchema.optional(), api_keys: z.array(KeySeedSchema.extend({ admin: z.boolean().optional() })).optional() })).optional(),
@@ -63,7 +63,7 @@ export const SeedDocumentSchema = z.object({
 /** A JSON seed document. */
 export type SeedDocument = z.infer<typeof SeedDocumentSchema>;
 
-/** The built-in seed (emulator.md §1.4); its bootstrap key is supplied by the caller. */
+/** The built-in seed; its bootstrap key is supplied by the caller. */
 export function defaultSeed(bootstrapKey: string): SeedDocument {
   return {
     version: 1,

@@ -1,5 +1,5 @@
 /**
- * The emulator's Hono app and its middleware, in the request processing order of emulator.md §3:
+ * The emulator's Hono app and its middleware, in the order every request is processed:
  * request id → latency and `before` faults → authentication → routing (404 / 405 / 501) →
  * Content-Type and size limits → the route (visibility, validation, lock, rules) → `after` faults.
  */
@@ -49,7 +49,7 @@ export interface ServerParts {
   mountAdmin: (app: Hono<EmulatorEnv>) => void;
   /** Makes applied changes durable before a 2xx is sent (data dir; a no-op in memory). */
   commit: () => Promise<void>;
-  /** Resolves once every applied change is durable; reads wait for it (emulator.md §10). */
+  /** Resolves once every applied change is durable; reads wait for it. */
   durable?: () => Promise<void>;
   /** Runs after a successful API mutation, before its answer (running functions follow the records). */
   afterMutation?: () => Promise<void>;

@@ -1,5 +1,5 @@
 /**
- * The state document (emulator.md §11): the whole world as JSON for tests and debugging.
+ * The state document: the whole world as JSON for tests and debugging.
  * Secrets (role passwords, credential secrets, auth keys, OAuth client secrets, email passwords)
  * are redacted unless `secrets` is true; key hashes appear as `sha256:<hex>`, never tokens.
  */

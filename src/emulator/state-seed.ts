@@ -1,5 +1,5 @@
 /**
- * A state document as a seed (emulator.md §1.5): `GET /__emulator/state?secrets=true` (or
+ * A state document as a seed: `GET /__emulator/state?secrets=true` (or
  * `snapshot({ secrets: true })`) can be fed back as `--seed`, `seed` or `reset(seed)`, so tests
  * snapshot and restore worlds. Keys come back by their hashes; redacted secrets are regenerated.
  */

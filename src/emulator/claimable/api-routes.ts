@@ -28,7 +28,7 @@ const MISSING_REFERRER_HINT = "Send a non-empty \"ref\" naming the app or tool t
 const VALID_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
 /**
- * The claimable database API (`/api/v1`, instant.md §1): create, create with a client-chosen id,
+ * The claimable database API (`/api/v1`): create, create with a client-chosen id,
  * get. No authentication; `Content-Type` is not checked; every response has `Cache-Control:
  * no-store`. Mount with `app.route("/", claimableApiRoutes(...))`.
  */

@@ -47,7 +47,7 @@ const SESSION_MS = 30 * 60 * 1000;
 const TAMPERED = "The form expired or was tampered with. Reload the page and try again.";
 
 /**
- * The claim page at `claim_url` and its two form posts (instant.md §5). The API key is checked
+ * The claim page at `claim_url` and its two form posts. The API key is checked
  * and forgotten: it is never stored, put in a cookie or URL, or echoed into HTML. Sessions live in
  * memory, bound to one database id, with a CSRF token each.
  */

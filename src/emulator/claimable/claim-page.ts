@@ -6,7 +6,7 @@ export interface OwnerOption {
   readonly label: string;
 }
 
-/** What the claim page shows for one request (instant.md §5). */
+/** What the claim page shows for one request. */
 export type ClaimPageView =
   | { readonly kind: "not-found" }
   | {

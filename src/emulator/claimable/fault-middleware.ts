@@ -1,5 +1,5 @@
 /**
- * Latency and fault rules on `/api/v1` (emulator.md §7.10, §9): the emulator's fault engine
+ * Latency and fault rules on `/api/v1`: the emulator's fault engine
  * decides, this middleware applies its verdict to the claimable API, whose error body has no
  * `issues` and whose requests carry no key.
  */

@@ -36,7 +36,7 @@ export function physicalName(id: string): string {
   return `svc_claim_${id.replaceAll("-", "").toLowerCase()}`;
 }
 
-/** A random 32-character base64url password (instant.md §4). */
+/** A random 32-character base64url password. */
 export function newPassword(random: RandomBytes = cryptoRandom): string {
   return Buffer.from(random(24)).toString("base64url");
 }

@@ -75,7 +75,7 @@ export interface InstantFeature {
 
 /**
  * Wires the claimable database API, the claim page, the PostgreSQL backend and the storage timer.
- * PostgreSQL starts lazily on the first create (instant.md §4).
+ * PostgreSQL starts lazily on the first create.
  */
 export function createInstantFeature(options: InstantFeatureOptions): InstantFeature {
   const backend = createPostgresBackend({

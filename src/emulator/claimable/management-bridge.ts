@@ -1,6 +1,6 @@
 /**
  * The claimable feature's view of the management emulator: which keys may sign in on the claim
- * page and for which owners, and how a claimed database becomes a visible project (instant.md §5).
+ * page and for which owners, and how a claimed database becomes a visible project.
  */
 import { Hono } from "hono";
 import { newBranchRecord, newEndpointRecord, newProjectRecord, newRole } from "../engine/lifecycle.js";
@@ -73,7 +73,7 @@ export function adoptIntoWorld(world: () => World): (adoption: ClaimAdoption) =>
 }
 
 /**
- * `POST /__emulator/instant/check-storage` (emulator.md §11): runs the storage check now; only for
+ * `POST /__emulator/instant/check-storage`: runs the storage check now; only for
  * admin keys, like every `/__emulator` route.
  */
 export function checkStorageRoute(world: () => World, feature: Pick<InstantFeature, "checkStorage">): Hono<ClaimableEnv> {

@@ -35,7 +35,7 @@ export interface RecordUrls {
   readonly pooled: string;
 }
 
-/** The record as `/api/v1` sends it (instant.md §1.1). */
+/** The record as `/api/v1` sends it. */
 export interface ClaimableWireRecord {
   id: string;
   status: ClaimStatus;

@@ -86,7 +86,7 @@ export interface ClaimableService {
   /** Replaces the records and tombstones with persisted ones (before the first request). */
   importState(state: ClaimableState): void;
   /**
-   * Reconciles records with the server (instant.md §4): databases of this instance without a
+   * Reconciles records with the server: databases of this instance without a
    * record are dropped; records without a database are removed with a warning; databases of
    * another instance are reported, never dropped. Starts the server.
    */

@@ -1,5 +1,5 @@
 /**
- * The access model (emulator.md §7.7, api.md §3 and §11): the project role a caller holds.
+ * The access model: the project role a caller holds.
  * Owners and organization keys in scope are ADMIN; organization members hold their explicit
  * grant, else ADMIN as organization admins, else the organization's default project role
  * (which may be none); permission grantees are EDITOR.

@@ -1,5 +1,5 @@
 /**
- * API keys (api.md §18): personal keys belong to a user, organization keys to an organization
+ * API keys: personal keys belong to a user, organization keys to an organization
  * (optionally limited to one of its projects); a token is returned once at creation and stored
  * hashed; revoking is final. Organization keys are managed by organization admins only.
  */

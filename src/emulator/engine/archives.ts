@@ -1,5 +1,5 @@
 /**
- * Deployment archive checks (emulator.md §7.4), using the shared ZIP rules of `src/rules/`.
+ * Deployment archive checks, using the shared ZIP rules of `src/rules/`.
  * At upload: unsafe entry names or symlinks -> 422, too many entries or too many bytes -> 413.
  * An archive jszip cannot open or decompress is accepted; its build fails with the reason.
  */

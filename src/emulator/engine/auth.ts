@@ -1,5 +1,5 @@
 /**
- * Branch-level auth (api.md §8): enabling the integration on a database of the branch, its OAuth
+ * Branch-level auth: enabling the integration on a database of the branch, its OAuth
  * providers (a tenant id only for microsoft), redirect domains (no duplicates), users (one per
  * email, case-insensitively) and the email server settings.
  */

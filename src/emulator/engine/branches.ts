@@ -1,5 +1,5 @@
 /**
- * Branch lifecycle rules (api.md §5, emulator.md §7.3): create from a parent (plan limits, unique
+ * Branch lifecycle rules: create from a parent (plan limits, unique
  * names, a point in the parent's history), update, set as default, delete (refused for the
  * default, a protected branch or one with children). Each returns what the route renders; the
  * operations it starts carry the state changes (`init` → `ready`, computes starting).

@@ -1,4 +1,4 @@
-/** The emulator's injectable clock (emulator.md §7.1): system, manual, or caller-supplied. */
+/** The emulator's injectable clock: system, manual, or caller-supplied. */
 import { ErrorCode, isPlatformError, PlatformError } from "../../errors/index.js";
 import { RuleError } from "./rule-error.js";
 

@@ -1,5 +1,5 @@
 /**
- * Branch-scoped credentials (api.md §16): a credential gets a token id and secrets at creation
+ * Branch-scoped credentials: a credential gets a token id and secrets at creation
  * and new secrets on rotation; revoking keeps the record (listed as revoked); a revoked or
  * expired credential can no longer be revealed or rotated.
  */

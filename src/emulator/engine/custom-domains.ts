@@ -1,5 +1,5 @@
 /**
- * Custom domains (api.md §15, emulator.md §7.5): one registry for the whole emulator, so a domain
+ * Custom domains: one registry for the whole emulator, so a domain
  * registered by another owner is refused without naming it; the same owner re-registering gets
  * the unchanged record back.
  */

@@ -1,4 +1,4 @@
-/** The Data API (api.md §9): enable, update settings, disable; the defaults and the effective settings a read returns. */
+/** The Data API: enable, update settings, disable; the defaults and the effective settings a read returns. */
 import type { BranchRec, DataApiRec } from "../store/records.js";
 import { RuleError } from "./rule-error.js";
 

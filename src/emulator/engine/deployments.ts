@@ -1,5 +1,5 @@
 /**
- * Functions and their deployments (api.md §13, emulator.md §7.4): the first deployment to a slug
+ * Functions and their deployments: the first deployment to a slug
  * creates the function, a deployment to an inherited function makes it branch-local (copy on
  * write), omitted parts inherit from the latest deployment, the environment merges per name, and
  * builds go `pending` → `building` → `completed` | `failed` on stored deadlines.
@@ -96,7 +96,7 @@ export function renameFunction(branch: BranchRec, slug: string, name: string | n
   return fn;
 }
 
-/** Deletes a branch-local function with its triggers and custom domains (our choice, api.md §13.1). */
+/** Deletes a branch-local function with its triggers and custom domains (our choice). */
 export function deleteFunction(world: World, project: ProjectRec, branch: BranchRec, slug: string): void {
   const fn = localFunction(branch, slug);
   branch.functions.delete(fn.slug);

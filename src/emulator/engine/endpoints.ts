@@ -1,5 +1,5 @@
 /**
- * Compute endpoints (api.md §6): create, update, delete, start, suspend, restart. Each checks the
+ * Compute endpoints: create, update, delete, start, suspend, restart. Each checks the
  * state (compute range, the project lock, one read_write endpoint per branch, disabled endpoints)
  * and returns the endpoint with the operations it started; those operations carry the state
  * changes (`init` → `active`, `active` → `idle`).
@@ -17,7 +17,7 @@ export interface EndpointChange {
   operations: OperationRec[];
 }
 
-/** Refuses (`unprocessable`) unless min ≤ max and, when they differ, both ≤ 16 and max − min ≤ 8 (api.md §3). */
+/** Refuses (`unprocessable`) unless min ≤ max and, when they differ, both ≤ 16 and max − min ≤ 8. */
 export function checkComputeRange(minCu: number, maxCu: number, path: string): void {
   if (minCu > maxCu) throw new RuleError("unprocessable", `${path}: autoscaling_limit_min_cu (${minCu}) must not exceed autoscaling_limit_max_cu (${maxCu})`);
   if (minCu !== maxCu && (maxCu > 16 || maxCu - minCu > 8)) {

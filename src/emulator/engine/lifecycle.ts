@@ -1,5 +1,5 @@
 /**
- * Creating and removing projects, branches and endpoints in the store (emulator.md §7.3):
+ * Creating and removing projects, branches and endpoints in the store:
  * branch creation copies the parent's roles, databases, buckets, functions and triggers; branch
  * delete cascades and releases custom domains at once.
  */
@@ -192,7 +192,7 @@ export function removeBranch(world: World, project: ProjectRec, branch: BranchRe
   project.branches.delete(branch.id);
 }
 
-/** Schedules the deletion of a branch at its `expires_at` (no operations; emulator.md §7.3). */
+/** Schedules the deletion of a branch at its `expires_at` (no operations). */
 export function scheduleExpiry(world: World, project: ProjectRec, branch: BranchRec): void {
   const at = branch.expiresAt;
   if (at === undefined) return;

@@ -1,5 +1,5 @@
 /**
- * Bucket objects (api.md §12, emulator.md §7.6): lookup, delete, delete by prefix, and presigned
+ * Bucket objects: lookup, delete, delete by prefix, and presigned
  * grants: issuing one for an object, redeeming one for its bucket, and storing an upload's bytes.
  */
 import { createHash } from "node:crypto";

@@ -1,5 +1,5 @@
 /**
- * Operation chains and the project lock (emulator.md §7.2). A mutation creates an ordered chain,
+ * Operation chains and the project lock. A mutation creates an ordered chain,
  * all `scheduling`; the first starts `op_sched` ms later, each later one `op_sched` ms after its
  * predecessor ends, and each ends `op_run` ms after it started. Effects run when an operation
  * starts and ends. A project is locked while any of its operations is in flight.

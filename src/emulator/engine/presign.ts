@@ -1,5 +1,5 @@
 /**
- * Presigned object URLs (emulator.md §7.6): the token is `<payload>.<mac>`, the payload naming
+ * Presigned object URLs: the token is `<payload>.<mac>`, the payload naming
  * project, branch, bucket, key, method, content type and expiry (base64url JSON), the mac an
  * HMAC-SHA-256 of it under the instance's secret. Expired or altered tokens are refused.
  */

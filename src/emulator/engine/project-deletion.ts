@@ -1,5 +1,5 @@
 /**
- * Project delete, recovery and purge (emulator.md §7.3): a deleted project is hidden with all its
+ * Project delete, recovery and purge: a deleted project is hidden with all its
  * children but nothing is dropped; it can be recovered until `recoverable_until` (deleted_at + 7
  * days); at that moment it is purged: records dropped, custom domains released.
  */

@@ -1,5 +1,5 @@
 /**
- * Projects (api.md §3): which projects a principal lists (its own, an organization's, the
+ * Projects: which projects a principal lists (its own, an organization's, the
  * recoverable ones, those shared with its email), creating one (organization membership, known
  * region, plan limits) with its default branch, role, database and compute, updating settings,
  * and recovering a deleted one.

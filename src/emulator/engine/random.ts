@@ -58,7 +58,7 @@ const WORDS_A = ["autumn", "bold", "calm", "damp", "eager", "fancy", "gentle", "
 const WORDS_B = ["disk", "term", "river", "field", "sky", "leaf", "moon", "pond", "rain", "sea", "snow", "star", "stone", "sun", "tree", "wave", "wind", "wood", "cloud", "dawn", "frost", "hill"];
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
-/** Id and secret generator over a random source (emulator.md §7.9). */
+/** Id and secret generator over a random source. */
 export class IdFactory {
   constructor(private readonly random: RandomSource) {}
 

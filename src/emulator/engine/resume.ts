@@ -1,5 +1,5 @@
 /**
- * Resuming a restored world (emulator.md §7.2, §10): transitions are pure functions of stored
+ * Resuming a restored world: transitions are pure functions of stored
  * deadlines, so after a restart every in-flight operation, build, domain activation, branch
  * expiry and project purge is scheduled again from its record. Operation effects are derived
  * from the action, as the routes that created them define them.

@@ -1,5 +1,5 @@
 /**
- * Roles and databases of a branch (api.md §7): every mutation needs the project unlocked and
+ * Roles and databases of a branch: every mutation needs the project unlocked and
  * starts one `apply_config`. A role that owns a database cannot be deleted; a database's owner
  * must be a role of the branch. Also resolves what a `connection_uri` names.
  */

@@ -1,7 +1,7 @@
 /**
  * A request the state forbids, raised by the domain functions of `engine/` (which know nothing
- * about HTTP). The server answers it with the status of its kind and the error body of
- * emulator.md §6; the message names the resource and the fix.
+ * about HTTP). The server answers it with the status of its kind and the general error body
+ * (`code`, `message`, `request_id`); the message names the resource and the fix.
  */
 
 /** What kind of rule failed; decides the HTTP status (400, 403, 404, 409, 410, 412, 422, 423). */
@@ -19,7 +19,7 @@ export const RULE_ERROR_STATUS: Readonly<Record<RuleErrorKind, 400 | 403 | 404 |
   locked: 423,
 });
 
-/** Default error `code` of each kind (emulator.md §6). */
+/** Default error `code` of each kind. */
 const DEFAULT_CODE: Readonly<Record<RuleErrorKind, string>> = Object.freeze({
   invalid: "invalid_request",
   forbidden: "forbidden",

@@ -1,5 +1,5 @@
 /**
- * Deadline-driven transitions (emulator.md §7.2): every time-based change (operation start and
+ * Deadline-driven transitions: every time-based change (operation start and
  * end, deployment build, domain activation, branch expiry) is a stored deadline. Before each
  * request, due deadlines run in deadline order, so correctness never depends on timers firing.
  */

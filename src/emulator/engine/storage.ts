@@ -1,5 +1,5 @@
 /**
- * Buckets and object listing of a branch (api.md §12): bucket names are unique per branch; a
+ * Buckets and object listing of a branch: bucket names are unique per branch; a
  * listing walks keys in order after a cursor, folds keys under a delimiter into folders, and
  * stops after `limit` entries (objects and folders together).
  */

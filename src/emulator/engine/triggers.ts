@@ -1,5 +1,5 @@
 /**
- * Triggers (api.md §14): create, update and delete on a branch. A child branch sees its
+ * Triggers: create, update and delete on a branch. A child branch sees its
  * parent's triggers under the same ids, disabled; updating one makes it the branch's own copy
  * (disabled unless the update enables it); deleting removes it from this branch only.
  */

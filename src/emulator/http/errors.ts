@@ -1,5 +1,5 @@
 /**
- * HTTP error answers of the emulator (emulator.md §6): a Hono `HTTPException` carrying the
+ * HTTP error answers of the emulator: a Hono `HTTPException` carrying the
  * error body; the server's error handler adds `request_id` and writes it as JSON.
  */
 import { HTTPException } from "hono/http-exception";
@@ -60,7 +60,7 @@ export function payloadTooLarge(message: string): EmulatorHttpError {
   return new EmulatorHttpError(413, { code: "payload_too_large", message });
 }
 
-/** The status -> code table of injected faults and generic failures (emulator.md §6). */
+/** The status -> code table of injected faults and generic failures. */
 export const CODE_BY_STATUS: Readonly<Record<number, string>> = Object.freeze({
   423: "locked",
   429: "rate_limited",

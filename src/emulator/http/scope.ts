@@ -1,5 +1,5 @@
 /**
- * Path parameters and visibility (emulator.md §3 steps 6–7, 9): ids are checked against their
+ * Path parameters and visibility: ids are checked against their
  * pattern (400), then the caller must see the resource (404, never 403 across accounts); the
  * project lock (423) is the engine's `requireUnlocked`.
  */

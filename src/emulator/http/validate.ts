@@ -1,5 +1,5 @@
 /**
- * Body and query validation with the shared wire schemas (emulator.md §3 step 8): known fields
+ * Body and query validation with the shared wire schemas: known fields
  * are validated (400 with `issues`), unknown ones are stripped. Handlers call these after the
  * visibility checks, so a missing project answers 404 before a bad body answers 400.
  */

@@ -1,5 +1,5 @@
 /**
- * Content-addressed blobs (emulator.md §10): object bodies and function archives, stored by their
+ * Content-addressed blobs: object bodies and function archives, stored by their
  * SHA-256. In memory by default; with a data dir, `blobs/<sha256>` is written and fsynced before
  * any state that references it, so names, keys and slugs never become file-system paths.
  */

@@ -1,5 +1,5 @@
 /**
- * The whole-state codec of the data dir (emulator.md §10): every record of the world, with its
+ * The whole-state codec of the data dir: every record of the world, with its
  * maps and sets, the id counters, pending auth transfers, the presign secret and the manual
  * clock, as one JSON value — and back into a fresh world whose deadlines are then resumed.
  */

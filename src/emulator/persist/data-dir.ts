@@ -1,5 +1,5 @@
 /**
- * The data dir (emulator.md §10): `LOCK` (one emulator per directory), `bootstrap.env` (0600),
+ * The data dir: `LOCK` (one emulator per directory), `bootstrap.env` (0600),
  * `state.json` (`{format, version, sha256, state}`, rewritten atomically: temp file, fsync, rename,
  * fsync of the directory) and `blobs/`. A corrupt or inconsistent `state.json` is reported,
  * never reset; a leftover `state.json.tmp` is an unacknowledged write and is removed.
@@ -162,7 +162,7 @@ export class DataDir {
 
   /**
    * Resolves once no write is queued or running, so every change applied so far is on disk (or
-   * its write failed). Reads wait for it: a change is visible only once it is durable (§10).
+   * its write failed). Reads wait for it: a change is visible only once it is durable.
    */
   async settled(): Promise<void> {
     while (this.latest !== null) await this.latest.catch(() => undefined);

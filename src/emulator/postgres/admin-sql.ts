@@ -3,7 +3,7 @@ export interface Queryable {
   query(text: string, params?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
 }
 
-/** What to create for one claimable database (instant.md §4). */
+/** What to create for one claimable database. */
 export interface DatabaseSpec {
   /** Name of both the login role and the database, e.g. `svc_claim_<32 hex>`. */
   readonly name: string;
@@ -77,7 +77,7 @@ export async function databaseSize(db: Queryable, name: string): Promise<number>
 
 /**
  * Turns `default_transaction_read_only` on (and ends the sessions, so it takes effect) or
- * resets it (instant.md §3).
+ * resets it.
  */
 export async function setDatabaseReadOnly(db: Queryable, name: string, readOnly: boolean): Promise<void> {
   const id = quoteIdent(name);

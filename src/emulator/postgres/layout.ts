@@ -24,7 +24,7 @@ export interface ClusterLayout {
 const MAX_SOCKET_PATH = 100;
 
 /**
- * Plans the cluster directories (instant.md §4): `DATA_DIR/pg/cluster` with a data dir, else a new
+ * Plans the cluster directories: `DATA_DIR/pg/cluster` with a data dir, else a new
  * 0755 directory under `<tmpdir>/svc-config-pg-clusters/` that is removed at stop. Parents are
  * created 0755 so the unprivileged server user can traverse them (never a 0700 mkdtemp dir).
  */

@@ -6,7 +6,7 @@ export type PoolConstructor = new (config: PoolConfig) => Pool;
 
 /**
  * Imports the optional `pg` package on first use, so policy-only users may omit it. Throws with
- * the install hint when it is missing (instant.md §4).
+ * the install hint when it is missing.
  */
 export async function loadPgPool(): Promise<PoolConstructor> {
   try {

@@ -1,5 +1,5 @@
 /**
- * With `realDatabases`, the role and database routes of the management API (api.md §7) change
+ * With `realDatabases`, the role and database routes of the management API change
  * the real PostgreSQL too: a created role or database exists there, a new password or owner
  * applies, a deleted one is dropped. This module maps a request that succeeded to the
  * {@link BranchDatabases} call that mirrors it.

@@ -27,8 +27,8 @@ export async function readPostmasterPid(clusterDir: string): Promise<PostmasterI
 
 /**
  * Stops a server left behind by a killed run: a live pid in `postmaster.pid` whose command line
- * is our `postgres` binary with this cluster gets SIGINT and up to `timeoutMs` to exit
- * (instant.md §4). Returns the pid it stopped, or null when there was nothing to stop. A live pid
+ * is our `postgres` binary with this cluster gets SIGINT and up to `timeoutMs` to exit.
+ * Returns the pid it stopped, or null when there was nothing to stop. A live pid
  * that is some other program (pid reuse) is left alone.
  */
 export async function stopStaleServer(

@@ -1,5 +1,5 @@
 /**
- * Entry point of the forked supervisor process (instant.md §4, "Process isolation"). It owns the
+ * Entry point of the forked supervisor process ("Process isolation"). It owns the
  * embedded PostgreSQL server: copies the binaries to a world-readable cache, stops a server left
  * by a killed run, initialises the cluster, starts the server on a Unix socket, and stops it on a
  * `stop` message or as soon as the IPC channel to the emulator disconnects (e.g. `kill -9`).

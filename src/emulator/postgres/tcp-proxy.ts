@@ -60,7 +60,7 @@ function listening(server: net.Server, open: Set<net.Socket>, port: number): Pas
 }
 
 /**
- * Binds a plain pass-through listener (instant.md §4: direct and pooled ports, one upstream
+ * Binds a plain pass-through listener (direct and pooled ports, one upstream
  * connection per client, no transaction pooling). A taken port rejects naming the port.
  */
 export function listenPassThrough(options: PassThroughOptions): Promise<PassThroughListener> {

@@ -16,7 +16,7 @@ export function isRoot(): boolean {
 }
 
 /**
- * Returns the `postgres` account, creating it with `useradd --system` when absent (instant.md §4).
+ * Returns the `postgres` account, creating it with `useradd --system` when absent.
  * Only called when running as root.
  */
 export async function ensureServerUser(name = "postgres"): Promise<ServerUser> {

@@ -1,4 +1,4 @@
-/** Regions, the current user, their organizations and `GET /auth` (api.md §19). */
+/** Regions, the current user, their organizations and `GET /auth`. */
 import { Hono, type Context } from "hono";
 import { isoTime } from "../engine/clock.js";
 import type { EmulatorEnv } from "../http/env.js";

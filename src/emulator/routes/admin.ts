@@ -1,5 +1,5 @@
 /**
- * Test routes under `/__emulator/` (emulator.md §11): JSON, no latency or faults, allowed only for
+ * Test routes under `/__emulator/`: JSON, no latency or faults, allowed only for
  * the bootstrap key and seed keys with `admin: true`; `GET /__emulator/health` needs no key.
  */
 import { Hono, type MiddlewareHandler } from "hono";
@@ -52,7 +52,7 @@ export function mountAdminRoutes(app: Hono<EmulatorEnv>, control: EmulatorCore, 
     await next();
   };
 
-  // Acknowledged changes are durable (emulator.md §10): reset, clock, presigned uploads, auth transfers;
+  // Acknowledged changes are durable: reset, clock, presigned uploads, auth transfers;
   // reads (state, object downloads) wait until every applied change is.
   r.use("*", async (c, next) => {
     if (c.req.method === "GET" && c.req.path !== "/__emulator/health") await control.durable();

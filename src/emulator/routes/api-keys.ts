@@ -1,4 +1,4 @@
-/** API keys, personal and organization (api.md §18); tokens are returned once and stored hashed. */
+/** API keys, personal and organization; tokens are returned once and stored hashed. */
 import { Hono, type Context } from "hono";
 import { ApiKeyCreateRequestSchema, OrgApiKeyCreateRequestSchema } from "../../api/wire/index.js";
 import { createApiKey, listApiKeys, orgKeyOwner, personalKeyOwner, revokeApiKey, type KeyOwner } from "../engine/api-keys.js";

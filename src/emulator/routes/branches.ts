@@ -1,4 +1,4 @@
-/** Branches (api.md §5): list, count, create, get, patch, delete, set_as_default, branch endpoints. */
+/** Branches: list, count, create, get, patch, delete, set_as_default, branch endpoints. */
 import { Hono } from "hono";
 import { BranchCountQuerySchema, BranchCreateRequestSchema, BranchListQuerySchema, BranchUpdateRequestSchema, LsnSchema } from "../../api/wire/index.js";
 import { createBranch, deleteBranch, futureTime, setDefaultBranch, updateBranch } from "../engine/branches.js";

@@ -1,5 +1,5 @@
 /**
- * Branch-scoped credentials (api.md §16): secrets are shown at create, reveal and rotate only.
+ * Branch-scoped credentials: secrets are shown at create, reveal and rotate only.
  * Parse the wire body, call the domain functions of `engine/credentials.ts`, render.
  */
 import { Hono, type Context } from "hono";

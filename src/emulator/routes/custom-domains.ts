@@ -1,5 +1,5 @@
 /**
- * Custom domains (api.md §15): parse the wire body, call the domain functions of
+ * Custom domains: parse the wire body, call the domain functions of
  * `engine/custom-domains.ts` (the emulator-wide registry lives there), render the view.
  */
 import { Hono, type Context } from "hono";

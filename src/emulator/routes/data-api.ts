@@ -1,4 +1,4 @@
-/** The data API (api.md §9): one per (branch, database); parse, call `engine/data-api.ts`, render. */
+/** The data API: one per (branch, database); parse, call `engine/data-api.ts`, render. */
 import { Hono, type Context } from "hono";
 import { DataApiCreateRequestSchema, DataApiUpdateRequestSchema } from "../../api/wire/index.js";
 import { disableDataApi, effectiveDataApiSettings, enableDataApi, findDataApi, updateDataApiSettings } from "../engine/data-api.js";

@@ -1,5 +1,5 @@
 /**
- * Compute endpoints (api.md §6): list, create, get, patch, delete, start, suspend, restart. Parse
+ * Compute endpoints: list, create, get, patch, delete, start, suspend, restart. Parse
  * the wire body, call the domain functions of `engine/endpoints.ts`, render the view.
  */
 import { Hono, type Context } from "hono";

@@ -1,4 +1,4 @@
-/** Functions and deployments (api.md §13); the first deployment to a slug creates the function. */
+/** Functions and deployments; the first deployment to a slug creates the function. */
 import { Hono, type Context } from "hono";
 import { DeploymentEnvironmentSchema, FunctionListQuerySchema, FunctionSlugSchema, FunctionUpdateRequestSchema } from "../../api/wire/index.js";
 import { inspectArchive } from "../engine/archives.js";

@@ -1,5 +1,5 @@
 /**
- * Bucket objects (api.md §12, emulator.md §7.6): download, delete, delete by prefix, and presigned
+ * Bucket objects: download, delete, delete by prefix, and presigned
  * URLs that the emulator serves itself under `/__emulator/objects/<token>` (uploads create or
  * replace an object; downloads return its bytes).
  */

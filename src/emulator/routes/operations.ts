@@ -1,4 +1,4 @@
-/** Operations (api.md §4): list (newest first, cursor paging) and get. */
+/** Operations: list (newest first, cursor paging) and get. */
 import { Hono } from "hono";
 import { OperationListQuerySchema } from "../../api/wire/index.js";
 import type { EmulatorEnv } from "../http/env.js";

@@ -1,5 +1,5 @@
 /**
- * Projects (api.md §3): list (also recoverable ones), shared, create, get, patch, delete and
+ * Projects: list (also recoverable ones), shared, create, get, patch, delete and
  * recover. Parse the wire body, call the domain functions of `engine/projects.ts`, render.
  */
 import { Hono } from "hono";

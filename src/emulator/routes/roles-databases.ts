@@ -1,5 +1,5 @@
 /**
- * Roles, databases and `connection_uri` (api.md §7): parse the wire body, call the domain
+ * Roles, databases and `connection_uri`: parse the wire body, call the domain
  * functions of `engine/roles-databases.ts` (each mutation runs one `apply_config` there), render.
  */
 import { Hono, type Context } from "hono";

@@ -32,7 +32,7 @@ export function cursorKey(createdAt: number, id: string): string {
 }
 
 /**
- * One newest-first page of a cursor-flavour list (emulator.md §7.8). Items are sorted by
+ * One newest-first page of a cursor-flavour list. Items are sorted by
  * `(createdAt, id)` descending; the cursor is the key of the last item; an empty page echoes
  * the request's cursor.
  */
@@ -59,7 +59,7 @@ export function cursorPage<T>(items: T[], key: (item: T) => { createdAt: number;
   return { page, cursor: last !== undefined ? cursorKey(key(last).createdAt, key(last).id) : cursor };
 }
 
-/** Next-flavour paging: `next` = base64url of the position and sort parameters (emulator.md §7.8). */
+/** Next-flavour paging: `next` = base64url of the position and sort parameters. */
 export function nextPage<T>(sorted: T[], cursor: string | undefined, limit: number, sort: string): { page: T[]; next: string | undefined } {
   let start = 0;
   if (cursor !== undefined && cursor !== "") {

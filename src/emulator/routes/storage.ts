@@ -1,6 +1,6 @@
 /**
- * Object storage (api.md §12): feature state, buckets, object listing; and the AI gateway
- * (api.md §17), which shares the storage-style 404 `reason`s. Bucket rules and the listing walk
+ * Object storage: feature state, buckets, object listing; and the AI gateway,
+ * which shares the storage-style 404 `reason`s. Bucket rules and the listing walk
  * are `engine/storage.ts`; object download, delete, delete-by-prefix and presigned URLs are in
  * `objects.ts`.
  */

@@ -1,5 +1,5 @@
 /**
- * Triggers (api.md §14): parse the wire body, call the domain functions of `engine/triggers.ts`
+ * Triggers: parse the wire body, call the domain functions of `engine/triggers.ts`
  * (inheritance and copy on write live there), render the view.
  */
 import { Hono, type Context } from "hono";

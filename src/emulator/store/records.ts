@@ -28,10 +28,10 @@ export interface OrgRec {
   createdAt: number;
 }
 
-/** A project-level role (api.md §3, §11). */
+/** A project-level role. */
 export type ProjectRole = "VIEWER" | "EDITOR" | "ADMIN";
 
-/** A project permission: access granted to an email address (api.md §11). */
+/** A project permission: access granted to an email address. */
 export interface PermissionRec {
   id: string;
   email: string;
@@ -39,7 +39,7 @@ export interface PermissionRec {
   revokedAt?: number;
 }
 
-/** A seeded advisor issue of one branch and database (api.md §10). */
+/** A seeded advisor issue of one branch and database. */
 export interface AdvisorIssueRec {
   id: string;
   branchId: string;
@@ -52,7 +52,7 @@ export interface AdvisorIssueRec {
   metadata?: Record<string, unknown>;
 }
 
-/** Plan names (emulator.md §1.4). */
+/** Plan names. */
 export type PlanName = "free" | "launch" | "scale";
 
 /** An API key; only the SHA-256 of the token is stored. */
@@ -85,7 +85,7 @@ export interface Principal {
   orgId?: string;
 }
 
-/** An operation (api.md §4) with its precomputed deadlines. */
+/** An operation with its precomputed deadlines. */
 export interface OperationRec {
   id: string;
   /** Creation order across the emulator (orders operations created in the same millisecond). */
@@ -130,7 +130,7 @@ export interface ProjectRec {
   /** Owning user id, or organization id when `orgId` is set. */
   ownerId: string;
   orgId?: string;
-  /** Set for a claimed claimable database: its URIs point at the local PostgreSQL (instant.md §5). */
+  /** Set for a claimed claimable database: its URIs point at the local PostgreSQL. */
   localPostgres?: LocalPostgresRec;
   provisioner: string;
   storePasswords: boolean;

@@ -11,7 +11,7 @@ import { IdFactory, type RandomSource } from "../engine/random.js";
 import { Scheduler } from "../engine/scheduler.js";
 import type { ApiKeyRec, BranchRec, DomainRec, FunctionRec, OrgRec, PlanName, Principal, ProjectRec, ProjectRole, UserRec } from "./records.js";
 
-/** Durations of the time-driven transitions, in ms (emulator.md §1.1 `--timings`). */
+/** Durations of the time-driven transitions, in ms (`--timings`). */
 export interface EmulatorTimings {
   opSchedulingMs: number;
   opRunMs: number;
@@ -21,7 +21,7 @@ export interface EmulatorTimings {
   claimTransferMs: number;
 }
 
-/** Default timings (emulator.md §1.1). */
+/** Default timings. */
 export const DEFAULT_TIMINGS: Readonly<EmulatorTimings> = Object.freeze({
   opSchedulingMs: 0,
   opRunMs: 200,
@@ -31,7 +31,7 @@ export const DEFAULT_TIMINGS: Readonly<EmulatorTimings> = Object.freeze({
   claimTransferMs: 1000,
 });
 
-/** Plan limits (emulator.md §1.4). */
+/** Plan limits. */
 export const PLAN_LIMITS: Readonly<Record<PlanName, { projects: number; branchesPerProject: number; historySeconds: number; protectedBranches: boolean }>> = Object.freeze({
   free: { projects: 20, branchesPerProject: 10, historySeconds: 21600, protectedBranches: false },
   launch: { projects: 100, branchesPerProject: 5000, historySeconds: 604800, protectedBranches: true },
@@ -47,7 +47,7 @@ export interface RegionRec {
   geoLong: string;
 }
 
-/** Regions of the default seed (emulator.md §1.4). */
+/** Regions of the default seed. */
 export const DEFAULT_REGIONS: readonly RegionRec[] = Object.freeze([
   { id: "aws-us-east-2", name: "AWS US East 2 (Ohio)", features: true, geoLat: "39.9612", geoLong: "-82.9988" },
   { id: "aws-us-east-1", name: "AWS US East 1 (N. Virginia)", features: true, geoLat: "38.9940", geoLong: "-77.4525" },
@@ -192,7 +192,7 @@ export class World {
     return this.roleOf(principal, project) === null ? "hidden" : "visible";
   }
 
-  /** The caller's project role (api.md §3 "Roles"; §11 rule 6), ignoring deletion; null = no access. */
+  /** The caller's project role, ignoring deletion; null = no access. */
   roleOf(principal: Principal, project: ProjectRec): ProjectRole | null {
     return effectiveRole(principal, project, this.orgs, this.users);
   }
