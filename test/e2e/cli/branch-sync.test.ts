@@ -49,7 +49,7 @@ describe("svc branch sync and cleanup in a git repository", () => {
     expect(first.code).toBe(0);
     expect(first.stderr).toContain("Git branch feature/one -> platform branch preview/feature/one");
     expect(first.stdout).toMatch(/^Created branch preview\/feature\/one \(br-[a-z0-9-]+\)\n/);
-    expect(first.stdout).toMatch(/\nFunctions \(1\)\n {2}hello {2}https:\/\/\S+ {2}Hello\n$/);
+    expect(first.stdout).toMatch(/\nFunctions \(1\)\n {2}hello {2}http:\/\/127\.0\.0\.1:\d+\/ {2}Hello\n$/);
     expect(first.stderr).toContain("warning: .env is not ignored by git; add this line to .gitignore: .env");
     const vars = parse(readFileSync(join(dir, ".env"), "utf8"));
     expect(Object.keys(vars)).toEqual(["DATABASE_URL", "DATABASE_URL_DIRECT", "SVC_FUNCTION_HELLO_URL"]);
@@ -68,7 +68,7 @@ describe("svc branch sync and cleanup in a git repository", () => {
     writeFileSync(join(dir, ".gitignore"), ".env*\n");
     const text = await runSvc(["branch", "sync", "--env", ".env.ci"], { cwd: dir, env });
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^No changes\. Branch preview\/feature\/one matches svc\.ts\.\n[\s\S]*Functions \(1\)\n {2}hello {2}https:\/\/\S+ {2}Hello\n$/);
+    expect(text.stdout).toMatch(/^No changes\. Branch preview\/feature\/one matches svc\.ts\.\n[\s\S]*Functions \(1\)\n {2}hello {2}http:\/\/127\.0\.0\.1:\d+\/ {2}Hello\n$/);
 
     const again = await runSvc(["branch", "sync", "--env", ".env.ci", "--write-env", ".env", "--json"], { cwd: dir, env });
     expect(again.code).toBe(0);

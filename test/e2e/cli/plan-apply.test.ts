@@ -113,7 +113,7 @@ describe("svc config apply", () => {
     const run = await svc(["config", "apply", "--update-existing"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Apply complete: 3 created, 1 updated, 0 deleted in \d+\.\ds$/m);
-    expect(run.stdout).toMatch(/^Outputs\n {2}function\.hello +https:\/\/\S+$/m);
+    expect(run.stdout).toMatch(/^Outputs\n {2}function\.hello +http:\/\/127\.0\.0\.1:\d+\/$/m);
     expectNoSecrets(run);
     const again = await svc(["config", "plan", "--detailed-exitcode"]);
     expect(again.code).toBe(0);
