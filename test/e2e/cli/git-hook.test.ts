@@ -102,7 +102,7 @@ describe("svc branch hook install", () => {
     expect(existsSync(join(dir, "team hooks", "post-checkout"))).toBe(true);
     const odd = await git(dir, ["checkout", "-b", "+++"]);
     expect(odd.code).toBe(0);
-    expect(odd.stderr).toContain("has no letters or digits");
+    expect(odd.stderr).toContain("has no ASCII letters or digits (a-z, 0-9)");
     expect(odd.stderr).toContain("svc: branch sync failed; the checkout itself succeeded");
   }, 180_000);
 
