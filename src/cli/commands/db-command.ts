@@ -47,8 +47,16 @@ export function addDbCommands(program: Command, run: RunCommand, ctx: CommandCon
     .option("--api-host <url>", "claim API origin (default: the claim URL's own origin)")
     .option("--json", "print {formatVersion, command, id, status, claimUrl, expiresAt, svcProjectId, opened}");
   claim.addHelpText("after", "\nExamples:\n  $ svc db claim\n  $ svc db claim -e .env.development --json\n");
-  // The parent parses the shared flags (-e, -p, --api-host, --json) wherever they appear.
-  run(claim, (opts) => runDbClaim(ctx, { ...db.opts(), ...opts }));
+  // The parent parses the shared flags (-e, -p, --api-host, --json) wherever they appear, so the
+  // subcommand's own value counts only where it was given.
+  run(claim, (opts) => runDbClaim(ctx, givenOver(db.opts(), opts)));
+}
+
+/** `parent` with each flag of `own` that was given (not `undefined`) laid over it. */
+function givenOver(parent: Record<string, unknown>, own: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = Object.assign(Object.create(null) as Record<string, unknown>, parent);
+  for (const [key, value] of Object.entries(own)) if (value !== undefined) merged[key] = value;
+  return merged;
 }
 
 interface Chosen {

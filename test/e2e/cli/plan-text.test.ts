@@ -30,14 +30,16 @@ describe("the text plan says everything applying it needs", () => {
     expect(run.stdout).not.toContain("needs --update-existing");
   });
 
-  it("lists every env change in text, Markdown and JSON: added and removed names, and the names one of whose values may have changed", async () => {
+  it("lists every env change in text, Markdown and JSON: added and removed names (a removal is an override), and the names one of whose values may have changed", async () => {
     expect((await svc(["config", "apply", "--yes"])).code).toBe(0);
     const policy = join(project.cwd(), "svc.ts");
     writeFileSync(policy, readFileSync(policy, "utf8").replace('SHORT_FLAG: process.env.SHORT_FLAG ?? "0"', 'SHORT_FLAG: "", NEW_FLAG: "on"'));
     const edited = { env: { API_TOKEN: "rotated-token-value-5150" } };
     const valueLine = "env: the value of API_TOKEN may have changed (values redacted; the platform keeps no values to compare)";
     const text = await svc(["config", "plan"], edited);
-    expect(text.stdout).toContain(`  ~ function.hello\n      env.NEW_FLAG: (none) -> (sensitive)\n      env.SHORT_FLAG: (sensitive) -> (none)\n      ${valueLine}\n`);
+    // Removing a deployed variable overrides what is live, so the change needs --update-existing.
+    expect(text.stdout).toMatch(/\n {2}~ function\.hello +\[override: needs --update-existing\]\n/);
+    expect(text.stdout).toContain(`\n      env.NEW_FLAG: (none) -> (sensitive)\n      env.SHORT_FLAG: (sensitive) -> (none)\n      ${valueLine}\n`);
     const markdown = await svc(["config", "plan", "--markdown"], edited);
     expect(markdown.stdout).toContain(`~ ${valueLine}\n`);
     const json = planDocumentSchema.parse(JSON.parse((await svc(["config", "plan", "--json"], edited)).stdout));
