@@ -82,9 +82,9 @@ async function main(): Promise<void> {
       process.stdout.write(`  run ${i + 1}: ${r.rps.toFixed(0)} req/s, non-2xx ${r.non2xx}\n`);
     }
     const best = results.reduce((a, b) => (b.rps > a.rps ? b : a));
-    process.stdout.write(line("GET /projects/{id} (best of runs)", best, TARGET_RPS) + "\n");
-    process.stdout.write(line("GET /projects/{id}/branches", autocannon(`${api}/projects/${project}/branches`, key, { duration: Math.min(duration, 10), connections })) + "\n");
-    process.stdout.write(line("POST /projects/{id}/branches", autocannon(`${api}/projects/${project}/branches`, key, { method: "POST", body: "{}", duration: Math.min(duration, 2), connections: 4 })) + "\n");
+    process.stdout.write(`${line("GET /projects/{id} (best of runs)", best, TARGET_RPS)}\n`);
+    process.stdout.write(`${line("GET /projects/{id}/branches", autocannon(`${api}/projects/${project}/branches`, key, { duration: Math.min(duration, 10), connections }))}\n`);
+    process.stdout.write(`${line("POST /projects/{id}/branches", autocannon(`${api}/projects/${project}/branches`, key, { method: "POST", body: "{}", duration: Math.min(duration, 2), connections: 4 }))}\n`);
   } finally {
     child.kill("SIGTERM");
   }

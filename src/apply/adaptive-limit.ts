@@ -69,9 +69,12 @@ export function createAdaptiveLimit(options: AdaptiveLimitOptions): AdaptiveLimi
         new Promise<T>((settle) => settle(fn())).then(resolve, reject).finally(() => {
           active -= 1;
           if (hold > 0) hold -= 1;
-          else if ((answers += 1) >= limit && limit < options.max) {
-            limit = Math.min(options.max, Math.ceil(limit * 1.5));
-            answers = 0;
+          else {
+            answers += 1;
+            if (answers >= limit && limit < options.max) {
+              limit = Math.min(options.max, Math.ceil(limit * 1.5));
+              answers = 0;
+            }
           }
           pump();
         });

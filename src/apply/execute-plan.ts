@@ -104,7 +104,9 @@ export function executePlan(plan: readonly PlannedChange[], ctx: ExecutionContex
   const errors = new Map<number, ReturnType<typeof errorRecord>>();
   const skipReasons = new Map<number, string>();
   const ready = new MinHeap<number>((a, b) => a - b);
-  indegree.forEach((d, i) => d === 0 && ready.push(i));
+  indegree.forEach((d, i) => {
+    if (d === 0) ready.push(i);
+  });
   let running = 0;
   let settled = 0;
   let started = false;
@@ -150,7 +152,10 @@ export function executePlan(plan: readonly PlannedChange[], ctx: ExecutionContex
       running -= 1;
       settled += 1;
       if (outcome === "applied") {
-        for (const d of dependents[i] ?? []) if ((indegree[d] = (indegree[d] ?? 0) - 1) === 0 && state[d] === "pending") ready.push(d);
+        for (const d of dependents[i] ?? []) {
+          indegree[d] = (indegree[d] ?? 0) - 1;
+          if (indegree[d] === 0 && state[d] === "pending") ready.push(d);
+        }
       } else if (outcome === "failed") {
         skipDependents(i, change.id, `dependency ${change.id} failed`);
       } else {
@@ -194,7 +199,9 @@ export function executePlan(plan: readonly PlannedChange[], ctx: ExecutionContex
     const pump = (): void => {
       if (ctx.signal?.aborted === true && !cancelledAll) {
         cancelledAll = true;
-        plan.forEach((_, i) => state[i] === "pending" && skip(i, "cancelled"));
+        plan.forEach((_, i) => {
+          if (state[i] === "pending") skip(i, "cancelled");
+        });
       }
       for (let i = ready.pop(); i !== undefined; i = ready.pop()) if (state[i] === "pending") start(i);
       if (running === 0 && settled === plan.length) finish();

@@ -151,7 +151,7 @@ class BundleRun {
           this.waiting.push(job);
           return;
         }
-        hit.warnings.forEach((message) => this.warn(slug, message));
+        for (const message of hit.warnings) this.warn(slug, message);
         this.settle(slug, { slug, ...hit.archive });
       } catch (err) {
         this.settle(slug, asBundleError(slug, err));
@@ -191,7 +191,7 @@ class BundleRun {
     const first = jobs[0];
     if (first === undefined) return false;
     const entries = [...new Set(jobs.map((job) => job.entry))];
-    let outputs;
+    let outputs: Awaited<ReturnType<typeof runEsbuild>>;
     try {
       outputs = await runEsbuild({ entries, workingDir: first.workingDir, sourcemap: first.fn.sourcemap === true, external: first.externals.external });
     } catch (err) {
@@ -205,7 +205,7 @@ class BundleRun {
         try {
           if (output === undefined) throw new Error(`esbuild gave no output for ${job.entry}`);
           const warnings = [...output.warnings, ...(await undeclaredNativeWarnings(job.fn.slug, output.inputs, job.externals.external))];
-          warnings.forEach((message) => this.warn(job.fn.slug, message));
+          for (const message of warnings) this.warn(job.fn.slug, message);
           const staged = this.stages() ? await this.stager.stage(job.externals.packages) : new Map<string, Uint8Array>();
           const archive = await finishArchive(job.fn.slug, withStagedFiles(output.files, staged), ESBUILD_ORIGIN);
           if (job.identity !== undefined) {

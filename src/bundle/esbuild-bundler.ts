@@ -100,7 +100,7 @@ function batchName(i: number): string {
 export async function runEsbuild(options: RunEsbuildOptions): Promise<EsbuildOutput[]> {
   const esbuild = await loadEsbuild();
   const what = options.entries.length === 1 ? options.entries[0] : `${options.entries.length} entries`;
-  let result;
+  let result: Awaited<ReturnType<typeof boundedBuild>>;
   try {
     result = await boundedBuild(esbuild, { ...esbuildOptions(options), plugins: [regularFilesOnly()] }, what);
   } catch (err) {

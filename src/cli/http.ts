@@ -31,6 +31,9 @@ export function createProxyAwareFetch(env: CliIo["env"]): typeof globalThis.fetc
     });
     return (input, init) => undiciFetch(input, { ...init, dispatcher });
   };
-  const proxied = async (input: Parameters<typeof UndiciFetch>[0], init?: RequestInit) => (await (proxiedFetch ??= load()))(input, init as UndiciInit | undefined);
+  const proxied = async (input: Parameters<typeof UndiciFetch>[0], init?: RequestInit) => {
+    proxiedFetch ??= load();
+    return (await proxiedFetch)(input, init as UndiciInit | undefined);
+  };
   return proxied as unknown as typeof globalThis.fetch;
 }

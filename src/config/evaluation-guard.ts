@@ -109,6 +109,7 @@ export function runGuarded<T>(evaluate: () => T, options: EvaluationGuardOptions
     process.exit = exit;
     process.abort = abort;
     const polluted = removeAddedKeys(prototypeBefore);
+    // biome-ignore lint/correctness/noUnsafeFinally: a polluted prototype outranks whatever the evaluation threw.
     if (polluted.length > 0) throw pollutionError(options, polluted);
   }
   if (attempt !== undefined) throw exitError(options, attempt.call, undefined);

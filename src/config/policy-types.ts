@@ -287,6 +287,7 @@ export interface HookPhases<BeforeResult = void> {
 /** Lifecycle hooks the CLI runs (docs/policy.md#hooks); the library never runs them. */
 export interface LifecycleHooks {
   /** `svc branch sync`; `before` may return `{ name }` to choose the platform branch's name. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a `before` hook that returns nothing keeps the name.
   checkout?: HookPhases<void | CheckoutBeforeResult>;
   /** A branch is created (`svc branch create`, or a sync that creates its branch). */
   create?: HookPhases;

@@ -48,7 +48,10 @@ export function findUnclosedBracket(source: string, beforeLine: number): OpenBra
     for (i++; i < source.length; i++) {
       const c = source[i];
       if (c === "\\") i++;
-      else if (c === quote) return (i++, true);
+      else if (c === quote) {
+        i++;
+        return true;
+      }
       else if (c === "\n") return false;
     }
     return false;
@@ -59,7 +62,10 @@ export function findUnclosedBracket(source: string, beforeLine: number): OpenBra
       const c = source[i];
       if (c === "\\") i++;
       else if (c === "\n") [line, lineStart] = [line + 1, i + 1];
-      else if (c === "`") return (i++, true);
+      else if (c === "`") {
+        i++;
+        return true;
+      }
       else if (c === "$" && source[i + 1] === "{") {
         stack.push("template");
         i += 2;

@@ -271,5 +271,5 @@ export function pruneFunctions(desired: ResolvedPolicy, live: LiveState, sink: D
 /** Whether the planned update of `address` changes `field` (e.g. a trigger moving to another function). */
 export function movesAway(sink: DiffSink, address: string, field: string): boolean {
   const update = sink.changes.find((c) => c.change.id === changeId("update", address));
-  return update !== undefined && update.change.fields.includes(field);
+  return update?.change.fields.includes(field) === true;
 }

@@ -45,7 +45,9 @@ function invalidGraph(message: string, ids: string[]): PlatformError {
  */
 export function indexDependencies(changes: readonly Pick<Change, "id" | "dependsOn">[], unknown: "drop" | "reject"): DependencyGraph {
   const position = new Map<string, number>();
-  changes.forEach((c, i) => position.set(c.id, i));
+  changes.forEach((c, i) => {
+    position.set(c.id, i);
+  });
   const dependents: number[][] = changes.map(() => []);
   const indegree: number[] = changes.map(() => 0);
   changes.forEach((c, i) => {
@@ -64,7 +66,10 @@ export function indexDependencies(changes: readonly Pick<Change, "id" | "depends
   let seen = 0;
   while (seen < queue.length) {
     const next = queue[seen++] as number;
-    for (const d of dependents[next] ?? []) if ((remaining[d] = (remaining[d] ?? 0) - 1) === 0) queue.push(d);
+    for (const d of dependents[next] ?? []) {
+      remaining[d] = (remaining[d] ?? 0) - 1;
+      if (remaining[d] === 0) queue.push(d);
+    }
   }
   if (queue.length < changes.length) {
     const stuck = changes.filter((_, i) => (remaining[i] ?? 0) > 0).map((c) => c.id).sort();
@@ -81,11 +86,16 @@ export function indexDependencies(changes: readonly Pick<Change, "id" | "depends
 export function orderChanges(changes: readonly PlannedChange[]): PlannedChange[] {
   const { dependents, indegree } = indexDependencies(changes.map((c) => c.change), "drop");
   const ready = new MinHeap<number>((a, b) => compareChanges(changes[a] as PlannedChange, changes[b] as PlannedChange) || a - b);
-  indegree.forEach((d, i) => d === 0 && ready.push(i));
+  indegree.forEach((d, i) => {
+    if (d === 0) ready.push(i);
+  });
   const ordered: PlannedChange[] = [];
   for (let next = ready.pop(); next !== undefined; next = ready.pop()) {
     ordered.push(changes[next] as PlannedChange);
-    for (const d of dependents[next] ?? []) if ((indegree[d] = (indegree[d] ?? 0) - 1) === 0) ready.push(d);
+    for (const d of dependents[next] ?? []) {
+      indegree[d] = (indegree[d] ?? 0) - 1;
+      if (indegree[d] === 0) ready.push(d);
+    }
   }
   return ordered;
 }

@@ -143,13 +143,13 @@ function toOptions(flags: CliFlags): EmulatorOptions {
 
 /** The five lines `svc emulator` prints once it listens (overview.md). */
 export function formatReadyLines(emu: Pick<RunningEmulator, "apiHost" | "apiKey" | "projectId" | "defaultBranchId" | "claimApiHost">): string {
-  return [
+  return `${[
     `SVC_API_HOST=${emu.apiHost}`,
     `SVC_API_KEY=${emu.apiKey}`,
     `SVC_PROJECT_ID=${emu.projectId}`,
     `SVC_BRANCH_ID=${emu.defaultBranchId}`,
     `SVC_CLAIM_API_HOST=${emu.claimApiHost}`,
-  ].join("\n") + "\n";
+  ].join("\n")}\n`;
 }
 
 /**

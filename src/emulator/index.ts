@@ -173,7 +173,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ...(realDatabases !== null ? { realDatabaseUri: (_project: ProjectRec, branch: BranchRec, role: string, database: string, pooled: boolean) => realDatabases.connectionUri(branch, role, database, pooled) } : {}),
   });
   core.saveBootstrap(
-    [`SVC_API_HOST=${url}/api/v2`, `SVC_API_KEY=${core.identity.apiKey}`, `SVC_PROJECT_ID=${core.identity.projectId}`, `SVC_BRANCH_ID=${core.identity.defaultBranchId}`, `SVC_CLAIM_API_HOST=${url}`].join("\n") + "\n",
+    `${[`SVC_API_HOST=${url}/api/v2`, `SVC_API_KEY=${core.identity.apiKey}`, `SVC_PROJECT_ID=${core.identity.projectId}`, `SVC_BRANCH_ID=${core.identity.defaultBranchId}`, `SVC_CLAIM_API_HOST=${url}`].join("\n")}\n`,
   );
   let closing: Promise<void> | undefined;
   return {

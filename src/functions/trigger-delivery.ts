@@ -86,13 +86,13 @@ async function readCapped(request: Request): Promise<string> {
 }
 
 function field(record: Record<string, unknown>, key: string, where: string): string {
-  const value = Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+  const value = Object.hasOwn(record, key) ? record[key] : undefined;
   if (typeof value !== "string" || value === "") throw invalid(`${where}${key} must be a non-empty string`);
   return value;
 }
 
 function objectAt(record: Record<string, unknown>, key: string): Record<string, unknown> {
-  const value = Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+  const value = Object.hasOwn(record, key) ? record[key] : undefined;
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalid(`${key} must be an object`);
   return value as Record<string, unknown>;
 }

@@ -78,7 +78,7 @@ export function directUrlOf(record: ClaimableDatabaseRecord, warnings: string[])
   try {
     const url = new URL(pooled);
     const [first, ...rest] = url.hostname.split(".");
-    if (first !== undefined && first.endsWith("-pooler")) {
+    if (first?.endsWith("-pooler")) {
       url.hostname = [first.slice(0, -"-pooler".length), ...rest].join(".");
       return url.toString();
     }

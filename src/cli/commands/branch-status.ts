@@ -46,17 +46,14 @@ export async function runBranchStatus(ctx: CommandContext, flags: BranchStatusFl
 /** Reads the project's branches when a key and a project are at hand; says why not otherwise. */
 async function lookUp(ctx: CommandContext, flags: BranchStatusFlags, name: string): Promise<Existence> {
   const origins = loadEnv(ctx, flags);
-  let api;
-  let projectId;
+  let connected: Awaited<ReturnType<typeof connect>>;
   try {
-    const connected = await connect(ctx, await ctx.engine(), flags, origins);
-    api = connected.api;
-    projectId = connected.creds.projectId.value;
+    connected = await connect(ctx, await ctx.engine(), flags, origins);
   } catch (err) {
     if (isPlatformError(err, ErrorCode.MISSING_API_KEY)) return { exists: null, why: "no API key (set SVC_API_KEY to check)" };
     if (isCliError(err) && err.code === "CLI_MISSING_PROJECT") return { exists: null, why: "no project (set SVC_PROJECT_ID to check)" };
     throw err;
   }
-  const found = (await api.listBranches({ projectId })).find((b) => b.name === name);
+  const found = (await connected.api.listBranches({ projectId: connected.creds.projectId.value })).find((b) => b.name === name);
   return found === undefined ? { exists: false } : { exists: true, branchId: found.id };
 }

@@ -92,7 +92,7 @@ function runCommand(command: string, env: Record<string, string>, prefix: string
       settled = true;
       clearTimeout(timer);
       options.signal.removeEventListener("abort", onAbort);
-      flushers.forEach((flush) => flush());
+      for (const flush of flushers) flush();
       resolve(stopped === undefined ? outcome : { kind: stopped });
     };
     child.on("error", (err) => finish({ kind: "failed", message: err.message }));

@@ -28,10 +28,20 @@ function effectsOf(world: World, project: ProjectRec, op: OperationRec): Pick<Op
       };
     case "start_compute":
       if (endpoint === undefined) return {};
-      return { onStart: () => void (endpoint.pendingState = "active"), onFinish: (failed) => finishStart(world, endpoint, failed) };
+      return {
+        onStart: () => {
+          endpoint.pendingState = "active";
+        },
+        onFinish: (failed) => finishStart(world, endpoint, failed),
+      };
     case "suspend_compute":
       if (endpoint === undefined) return {};
-      return { onStart: () => void (endpoint.pendingState = "idle"), onFinish: (failed) => finishSuspend(world, endpoint, failed) };
+      return {
+        onStart: () => {
+          endpoint.pendingState = "idle";
+        },
+        onFinish: (failed) => finishSuspend(world, endpoint, failed),
+      };
     default:
       return {};
   }

@@ -45,15 +45,21 @@ export function schemaSql(schema: DatabaseSchema): string {
   return parts.length === 0 ? "" : `${parts.join("\n\n")}\n`;
 }
 
-/** Longest common subsequence table of two line lists (lengths from each suffix). */
-function lcsTable(a: readonly string[], b: readonly string[]): number[][] {
-  const table = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+/** Longest common subsequence lengths of two line lists, from each pair of suffixes. */
+interface LcsTable {
+  at(i: number, j: number): number;
+}
+
+function lcsTable(a: readonly string[], b: readonly string[]): LcsTable {
+  const width = b.length + 1;
+  const cells = new Array<number>((a.length + 1) * width).fill(0);
+  const at = (i: number, j: number): number => cells[i * width + j] ?? 0;
   for (let i = a.length - 1; i >= 0; i--) {
     for (let j = b.length - 1; j >= 0; j--) {
-      table[i]![j] = a[i] === b[j] ? table[i + 1]![j + 1]! + 1 : Math.max(table[i + 1]![j]!, table[i]![j + 1]!);
+      cells[i * width + j] = a[i] === b[j] ? at(i + 1, j + 1) + 1 : Math.max(at(i + 1, j), at(i, j + 1));
     }
   }
-  return table;
+  return { at };
 }
 
 /**
@@ -73,7 +79,7 @@ export function unifiedDiff(base: string, changed: string, labels: { base: strin
       lines.push(` ${a[i]}`);
       i++;
       j++;
-    } else if (i < a.length && (j >= b.length || table[i + 1]![j]! >= table[i]![j + 1]!)) {
+    } else if (i < a.length && (j >= b.length || table.at(i + 1, j) >= table.at(i, j + 1))) {
       lines.push(`-${a[i]}`);
       i++;
     } else {
@@ -82,5 +88,5 @@ export function unifiedDiff(base: string, changed: string, labels: { base: strin
     }
   }
   const range = (start: number, count: number): string => (count === 0 ? `${start - 1},0` : `${start},${count}`);
-  return [`--- ${labels.base}`, `+++ ${labels.changed}`, `@@ -${range(1, a.length)} +${range(1, b.length)} @@`, ...lines].join("\n") + "\n";
+  return `${[`--- ${labels.base}`, `+++ ${labels.changed}`, `@@ -${range(1, a.length)} +${range(1, b.length)} @@`, ...lines].join("\n")}\n`;
 }

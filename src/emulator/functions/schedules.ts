@@ -43,7 +43,7 @@ interface Armed {
 function currentTrigger(world: World, armed: Armed): TriggerRec | undefined {
   const project = world.projects.get(armed.projectId);
   const t = project?.deletedAt === undefined ? project?.branches.get(armed.branchId)?.triggers.get(armed.triggerId) : undefined;
-  return t !== undefined && t.enabled && t.type === "schedule" && t.cron === armed.cron && t.version === armed.version ? t : undefined;
+  return t?.enabled && t.type === "schedule" && t.cron === armed.cron && t.version === armed.version ? t : undefined;
 }
 
 /** Keeps one deadline per enabled schedule trigger in the world's scheduler. */

@@ -10,7 +10,7 @@ import { escapeUnsafeText } from "../../rules/visible-text.js";
 import { roleRank } from "../engine/access.js";
 import type { BranchRec, ProjectRec, ProjectRole } from "../store/records.js";
 import type { World } from "../store/world.js";
-import { EmulatorHttpError, badRequest, forbidden, notFound } from "./errors.js";
+import { type EmulatorHttpError, badRequest, forbidden, notFound } from "./errors.js";
 import type { EmulatorEnv } from "./env.js";
 
 const RESOURCE_ID = /^[a-z0-9-]{1,60}$/;

@@ -6,7 +6,7 @@
  */
 import type { BranchDatabases, BranchFacts } from "./branch-databases.js";
 
-const BRANCH = String.raw`^/api/v2/projects/([^/]+)/branches/([^/]+)`;
+const BRANCH = "^/api/v2/projects/([^/]+)/branches/([^/]+)";
 const ROLES = new RegExp(`${BRANCH}/roles$`);
 const ROLE = new RegExp(`${BRANCH}/roles/([^/]+)$`);
 const RESET_PASSWORD = new RegExp(`${BRANCH}/roles/([^/]+)/reset_password$`);
@@ -36,25 +36,31 @@ export function roleDatabaseRequestOf(method: string, pathname: string): RoleDat
     branchId: decodeURIComponent(match[2] ?? ""),
     mirror,
   });
+  const matching = (want: string, route: RegExp): RegExpExecArray | null => (method === want ? route.exec(pathname) : null);
   const path = (match: RegExpExecArray): string => decodeURIComponent(match[3] ?? "");
-  let match: RegExpExecArray | null;
-  if (method === "POST" && (match = ROLES.exec(pathname)) !== null) return at(match, (real, branch, body) => real.createRole(branch, nameIn(body, "role")));
-  if (method === "POST" && (match = RESET_PASSWORD.exec(pathname)) !== null) {
-    const role = path(match);
-    return at(match, (real, branch) => real.updatePassword(branch, role));
+  const roles = matching("POST", ROLES);
+  if (roles !== null) return at(roles, (real, branch, body) => real.createRole(branch, nameIn(body, "role")));
+  const reset = matching("POST", RESET_PASSWORD);
+  if (reset !== null) {
+    const role = path(reset);
+    return at(reset, (real, branch) => real.updatePassword(branch, role));
   }
-  if (method === "DELETE" && (match = ROLE.exec(pathname)) !== null) {
-    const role = path(match);
-    return at(match, (real, branch) => real.dropRole(branch, role));
+  const dropRole = matching("DELETE", ROLE);
+  if (dropRole !== null) {
+    const role = path(dropRole);
+    return at(dropRole, (real, branch) => real.dropRole(branch, role));
   }
-  if (method === "POST" && (match = DATABASES.exec(pathname)) !== null) return at(match, (real, branch, body) => real.createDatabase(branch, nameIn(body, "database")));
-  if (method === "PATCH" && (match = DATABASE.exec(pathname)) !== null) {
-    const previous = path(match);
-    return at(match, (real, branch, body) => real.updateDatabase(branch, previous, nameIn(body, "database")));
+  const databases = matching("POST", DATABASES);
+  if (databases !== null) return at(databases, (real, branch, body) => real.createDatabase(branch, nameIn(body, "database")));
+  const rename = matching("PATCH", DATABASE);
+  if (rename !== null) {
+    const previous = path(rename);
+    return at(rename, (real, branch, body) => real.updateDatabase(branch, previous, nameIn(body, "database")));
   }
-  if (method === "DELETE" && (match = DATABASE.exec(pathname)) !== null) {
-    const database = path(match);
-    return at(match, (real, branch) => real.dropDatabase(branch, database));
+  const dropDatabase = matching("DELETE", DATABASE);
+  if (dropDatabase !== null) {
+    const database = path(dropDatabase);
+    return at(dropDatabase, (real, branch) => real.dropDatabase(branch, database));
   }
   return undefined;
 }

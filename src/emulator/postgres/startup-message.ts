@@ -38,7 +38,7 @@ export function readFirstMessage(buffer: Buffer): FirstMessage {
 
 /** A startup message (protocol 3.0) holding `parameters` in their order. */
 export function startupMessage(parameters: ReadonlyMap<string, string>): Buffer {
-  const body = Buffer.from(`${[...parameters].flatMap(([key, value]) => [key, value]).join("\0")}\0\0`, "utf8");
+  const body = Buffer.from(`${[...parameters].flat().join("\0")}\0\0`, "utf8");
   const header = Buffer.alloc(8);
   header.writeInt32BE(8 + body.length, 0);
   header.writeInt32BE(PROTOCOL_3, 4);

@@ -83,7 +83,7 @@ function headerMap(c: Context<EmulatorEnv>): Map<string, string[]> {
     map.set(lower, [...(map.get(lower) ?? []), value]);
   };
   if (raw !== undefined) for (let i = 0; i + 1 < raw.length; i += 2) add(raw[i] ?? "", raw[i + 1] ?? "");
-  else c.req.raw.headers.forEach((value, name) => add(name, value));
+  else for (const [name, value] of c.req.raw.headers) add(name, value);
   return map;
 }
 

@@ -54,7 +54,9 @@ export function startDev(args: readonly string[], options: { cwd: string; env?: 
   let err = "";
   let all = "";
   const waiters = new Set<() => void>();
-  const notify = (): void => waiters.forEach((w) => w());
+  const notify = (): void => {
+    for (const w of waiters) w();
+  };
   child.stdout.setEncoding("utf8").on("data", (d: string) => {
     out += d;
     all += d;

@@ -13,7 +13,7 @@ const SECTION = DOC.slice(DOC.indexOf("## Deployed functions in the emulator"));
 
 /** The first code block of `lang` in `text`. */
 function block(lang: "ts" | "sh", text: string): string {
-  return new RegExp("```" + lang + "\\n([\\s\\S]*?)```").exec(text)?.[1] ?? "";
+  return new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(text)?.[1] ?? "";
 }
 
 beforeAll(async () => {

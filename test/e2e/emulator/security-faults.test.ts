@@ -172,7 +172,7 @@ describe("faults", () => {
       expect(replies.map((r) => r.status)).toEqual([200, 429, 429, 200]);
       expect(replies[1]?.headers.get("retry-after")).toBe("4");
       expect(replies[1]?.headers.get("x-emulator-fault")).toBe("0");
-      expect(((await replies[1]?.json()) as { code: string }).code).toBe("rate_limited");
+      expect(((await replies[1]?.json()) as { code: string } | undefined)?.code).toBe("rate_limited");
       expect(emu.state.faults.injected()).toHaveLength(2);
       expect((await fetch(`${emu.url}/__emulator/health`)).status).toBe(200);
     } finally {

@@ -108,7 +108,7 @@ describe("creating with a client-chosen id", () => {
     const results = await Promise.all(Array.from({ length: 10 }, () => call(`${h.url}/api/v1/database/${id}`, "POST", { ref: "race" })));
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     expect(new Set(results.map((r) => r.body["connection_string"])).size).toBe(1);
-    const direct = String((results[0]?.body["emulator"] as Record<string, unknown>)["direct_connection_string"]);
+    const direct = String((results[0]?.body["emulator"] as Record<string, unknown> | undefined)?.["direct_connection_string"]);
     const rows = await query(direct, `SELECT count(*)::int AS n FROM pg_database WHERE datname = 'svc_claim_${id.replaceAll("-", "")}'`);
     expect(rows).toEqual([{ n: 1 }]);
   });

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -12,13 +12,9 @@ const SCANNED = ["src", "test", "bench", "fixtures", "examples", "bin", "docs", 
 
 function filesOf(path: string): string[] {
   const full = join(ROOT, path);
-  let entries;
-  try {
-    entries = readdirSync(full, { withFileTypes: true, recursive: true });
-  } catch {
-    return [full];
-  }
-  return entries.filter((e) => e.isFile() && !e.parentPath.includes("node_modules")).map((e) => join(e.parentPath, e.name));
+  if (!statSync(full).isDirectory()) return [full];
+  return readdirSync(full, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && !e.parentPath.includes("node_modules")).map((e) => join(e.parentPath, e.name));
 }
 
 /** `file:line` of every line citing a section of a document (the section sign). */

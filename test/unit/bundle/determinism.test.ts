@@ -9,7 +9,9 @@ import { fixturePath, functionConfig } from "./function-config.js";
 
 const run = promisify(execFile);
 const trees: TempTree[] = [];
-afterAll(() => trees.forEach((t) => t.remove()));
+afterAll(() => {
+  for (const t of trees) t.remove();
+});
 
 const cases = [
   { name: "ts-npm", bundler: "esbuild" as const, sourcemap: true },

@@ -15,7 +15,9 @@ const tree = (files: Record<string, string>): TempTree => {
   trees.push(t);
   return t;
 };
-afterEach(() => trees.splice(0).forEach((t) => t.remove()));
+afterEach(() => {
+  for (const t of trees.splice(0)) t.remove();
+});
 
 describe("the binary rule: linux/arm64/glibc only", () => {
   it.each<[string, string, Uint8Array, string | null]>([

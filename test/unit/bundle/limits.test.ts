@@ -3,14 +3,16 @@ import { truncateSync, writeFileSync } from "node:fs";
 import JSZip from "jszip";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildFunctionArchive } from "../../../src/bundle/archive.js";
-import { BundleError, ErrorCode, isPlatformError } from "../../../src/errors/index.js";
+import { type BundleError, ErrorCode, isPlatformError } from "../../../src/errors/index.js";
 import { ZIP_LIMITS } from "../../../src/rules/zip-entries.js";
 import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
 import { fixturePath, functionConfig } from "./function-config.js";
 
 const MiB = 1024 * 1024;
 const trees: TempTree[] = [];
-afterAll(() => trees.forEach((t) => t.remove()));
+afterAll(() => {
+  for (const t of trees) t.remove();
+});
 
 /** Incompressible but deterministic bytes (AES-CTR keystream of a fixed key). */
 function noise(bytes: number, seed: number): Buffer {

@@ -9,7 +9,9 @@ import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
 import { archiveNames, fixturePath, functionConfig, readArchive } from "./function-config.js";
 
 const trees: TempTree[] = [];
-afterAll(() => trees.forEach((t) => t.remove()));
+afterAll(() => {
+  for (const t of trees) t.remove();
+});
 
 function tempTree(files: Record<string, string>): TempTree {
   const tree = createTempTree(files);

@@ -64,10 +64,10 @@ describe("triggers", () => {
     ["a bucket on a schedule", schedule({ bucket: "uploads" }), "triggers.nightly", '"bucket" is not a known key here'],
     ["a cron on a storage trigger", storage({ cron: "* * * * *" }), "triggers.onUpload", '"cron" is not a known key here'],
     ["an empty prefix", storage({ prefix: "" }), "triggers.onUpload.prefix", "must be 1 to 1024 UTF-8 bytes; omit it to match every object"],
-    ["a 1025-byte prefix", storage({ prefix: "é".repeat(512) + "x" }), "triggers.onUpload.prefix", "must be 1 to 1024 UTF-8 bytes; omit it to match every object"],
+    ["a 1025-byte prefix", storage({ prefix: `${"é".repeat(512)}x` }), "triggers.onUpload.prefix", "must be 1 to 1024 UTF-8 bytes; omit it to match every object"],
     ["a functionPath without a leading slash", schedule({ functionPath: "cron" }), "triggers.nightly.functionPath", 'must start with "/", have at most 2048 characters and contain no whitespace'],
     ["a functionPath with whitespace", schedule({ functionPath: "/a b" }), "triggers.nightly.functionPath", 'must start with "/", have at most 2048 characters and contain no whitespace'],
-    ["a 2049-character functionPath", schedule({ functionPath: "/" + "p".repeat(2048) }), "triggers.nightly.functionPath", 'must start with "/", have at most 2048 characters and contain no whitespace'],
+    ["a 2049-character functionPath", schedule({ functionPath: `/${"p".repeat(2048)}` }), "triggers.nightly.functionPath", 'must start with "/", have at most 2048 characters and contain no whitespace'],
     ["a string enabled", schedule({ enabled: "no" }), "triggers.nightly.enabled", "must be true or false (got a string)"],
   ])("rejects %s", (_label, policy, path, message) => {
     expect(issueAt(issuesOf(() => validatePolicy(policy)), path).message).toBe(message);

@@ -128,7 +128,11 @@ type Segment = string | number;
 
 function pathsOf(value: unknown, prefix: Segment[] = []): Segment[][] {
   const out: Segment[][] = [prefix];
-  if (Array.isArray(value)) value.forEach((inner, i) => out.push(...pathsOf(inner, [...prefix, i])));
+  if (Array.isArray(value)) {
+    value.forEach((inner, i) => {
+      out.push(...pathsOf(inner, [...prefix, i]));
+    });
+  }
   else if (typeof value === "object" && value !== null) {
     for (const [key, inner] of Object.entries(value)) out.push(...pathsOf(inner, [...prefix, key]));
   }

@@ -1,11 +1,11 @@
 /** Each error class types its `details`, so callers read them without casts. */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
-  ApplyFailedError,
-  BundleError,
+  type ApplyFailedError,
+  type BundleError,
   ConfigLoadError,
-  ConfigValidationError,
-  PlatformError,
+  type ConfigValidationError,
+  type PlatformError,
   StalePlanError,
   type BundleFailure,
   type ConfigIssue,

@@ -24,7 +24,7 @@ describe("env values", () => {
     expect(formatEnvValue(url)).toBe(url);
   });
 
-  it.each(['\' \` " all three', 'a line\nbreak and a "quote"', "a line\nbreak and a \\n"])("refuses %j without showing it", (value) => {
+  it.each(['\' ` " all three', 'a line\nbreak and a "quote"', "a line\nbreak and a \\n"])("refuses %j without showing it", (value) => {
     expect(() => formatEnvValue(value)).toThrow(expect.objectContaining({ code: "PLATFORM_INSTANT_ENV_FILE_INVALID", message: expect.not.stringContaining(value) }));
   });
 
