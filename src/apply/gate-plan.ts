@@ -1,4 +1,5 @@
-import type { Change, ConflictReport, ResourceKind } from "../model/plan.js";
+import { identifierAt } from "../kinds/index.js";
+import type { Change, ConflictReport } from "../model/plan.js";
 import type { PushAbortReason } from "../errors/engine-errors.js";
 
 /** What `confirm` is called with (seed fields plus the changes needing confirmation). */
@@ -39,9 +40,7 @@ export type GateDecision =
 
 /** The identifier a change reports (branch name for branch-level kinds). */
 export function identifierOf(change: Change, branchName: string): string {
-  const branchLevel: ResourceKind[] = ["branch", "compute", "auth", "dataApi"];
-  if (branchLevel.includes(change.kind)) return branchName;
-  return change.address.slice(change.address.indexOf(".") + 1);
+  return identifierAt(change.kind, change.address, branchName);
 }
 
 /** One non-blocking `OVERRIDE_NOT_CONFIRMED` conflict per held change. */

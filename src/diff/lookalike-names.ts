@@ -5,12 +5,10 @@
  * instead of a delete, since deleting it and creating the declared spelling would swap one
  * resource, and its data, for its lookalike.
  */
-import type { ConflictReport, ResourceKind } from "../model/plan.js";
+import type { PrunedKind } from "../kinds/index.js";
+import type { ConflictReport } from "../model/plan.js";
 import { isLookalikeName } from "../rules/names.js";
 import { escapeUnsafeText } from "../rules/visible-text.js";
-
-/** The kinds prune deletes by name. */
-export type PrunedKind = Extract<ResourceKind, "bucket" | "trigger" | "function" | "role" | "database">;
 
 /** The `NAME_LOOKALIKE` conflict for live `name` when a declared name is its lookalike, else `undefined`. */
 export function lookalikeConflict(kind: PrunedKind, name: string, declared: Iterable<string>): ConflictReport | undefined {

@@ -1,12 +1,9 @@
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
-import type { Change, ResourceKind } from "../model/plan.js";
+import { rankOf } from "../kinds/index.js";
+import type { Change } from "../model/plan.js";
 import type { PlannedChange } from "../model/planned-change.js";
 import { MinHeap } from "./min-heap.js";
-
-const KIND_RANK: Record<ResourceKind, number> = {
-  branch: 0, compute: 1, role: 2, database: 3, auth: 4, dataApi: 5, bucket: 6, function: 7, trigger: 8, domain: 9,
-};
 
 function identifierOf(address: string): string {
   const dot = address.indexOf(".");
@@ -15,7 +12,7 @@ function identifierOf(address: string): string {
 
 /** Tie-break among ready changes: kind, then deletes first, then identifier (code points). */
 export function compareChanges(a: PlannedChange, b: PlannedChange): number {
-  const kind = KIND_RANK[a.change.kind] - KIND_RANK[b.change.kind];
+  const kind = rankOf(a.change.kind) - rankOf(b.change.kind);
   if (kind !== 0) return kind;
   const del = Number(b.change.action === "delete") - Number(a.change.action === "delete");
   if (del !== 0) return del;

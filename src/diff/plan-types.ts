@@ -1,3 +1,4 @@
+import type { FeatureKind } from "../kinds/index.js";
 import type { ConflictReport, EngineWarning, PlanSummary, UnmanagedEntry } from "../model/plan.js";
 import type { FunctionTag, PlannedChange } from "../model/planned-change.js";
 
@@ -10,7 +11,7 @@ export interface DiffOptions {
   /** Permits deleting buckets that hold objects (a destructive change). @default false */
   allowDataLoss: boolean;
   /** Kinds whose read answered feature-unavailable, with the platform's reason. */
-  unavailable?: Partial<Record<"bucket" | "function" | "trigger" | "domain", string>>;
+  unavailable?: Partial<Record<FeatureKind, string>>;
 }
 
 /** The outcome of {@link diffState}: an ordered plan plus everything reported beside it. */

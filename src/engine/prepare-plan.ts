@@ -1,4 +1,5 @@
 import type { ResolvedFunctionConfig, ResolvedPolicy } from "../model/desired-state.js";
+import { FEATURE_KINDS } from "../kinds/index.js";
 import { bundleFunctions } from "../bundle/bundle-many.js";
 import type { FunctionArchive } from "../bundle/archive.js";
 import type { ArchiveMemory } from "../bundle/archive-cache.js";
@@ -23,14 +24,10 @@ export interface BranchIds {
   branchId: string;
 }
 
-const UNAVAILABLE_KIND: Partial<Record<string, "bucket" | "function" | "trigger" | "domain">> = {
-  buckets: "bucket", functions: "function", triggers: "trigger", customDomains: "domain",
-};
-
 function unavailableKinds(list: readonly UnavailableFeature[]): NonNullable<DiffOptions["unavailable"]> {
   const out: NonNullable<DiffOptions["unavailable"]> = {};
   for (const u of list) {
-    const kind = UNAVAILABLE_KIND[u.field];
+    const kind = FEATURE_KINDS.get(u.field);
     if (kind !== undefined) out[kind] = u.message;
   }
   return out;

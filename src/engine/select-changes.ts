@@ -1,4 +1,5 @@
 import { summarize } from "../diff/diff-state.js";
+import { KIND_NAMES, addressOf, isResourceKind } from "../kinds/index.js";
 import type { PlannedChange } from "../model/planned-change.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
@@ -13,8 +14,6 @@ export interface Selection {
   exclude: string[];
 }
 
-const KINDS = ["branch", "compute", "role", "database", "auth", "dataApi", "bucket", "function", "trigger", "domain"];
-
 function checkPatterns(option: "targets" | "exclude", value: unknown): string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
@@ -24,11 +23,11 @@ function checkPatterns(option: "targets" | "exclude", value: unknown): string[] 
   }
   return value.map((pattern: unknown, i) => {
     const head = typeof pattern === "string" ? (pattern.split(".")[0] ?? "") : "";
-    const ok = typeof pattern === "string" && /^\S+$/.test(pattern) && (head.includes("*") || KINDS.includes(head));
+    const ok = typeof pattern === "string" && /^\S+$/.test(pattern) && (head.includes("*") || isResourceKind(head));
     if (!ok) {
       throw new PlatformError(
         ErrorCode.INVALID_OPTIONS,
-        `Invalid option ${option}[${i}]: ${JSON.stringify(pattern)} is not an address pattern; start it with a kind (${KINDS.join(", ")}), e.g. "function.api" or "trigger.*".`,
+        `Invalid option ${option}[${i}]: ${JSON.stringify(pattern)} is not an address pattern; start it with a kind (${KIND_NAMES.join(", ")}), e.g. "function.api" or "trigger.*".`,
         { details: { option: `${option}[${i}]`, value: typeof pattern === "string" ? pattern : String(pattern) } },
       );
     }
@@ -58,7 +57,7 @@ function matcher(patterns: readonly string[]): (address: string) => boolean {
 
 /** The plan address a conflict is about (`compute`, `bucket.avatars`, …). */
 function conflictAddress(conflict: ConflictReport): string {
-  return ["branch", "compute", "auth", "dataApi"].includes(conflict.kind) ? conflict.kind : `${conflict.kind}.${conflict.identifier}`;
+  return addressOf(conflict.kind, conflict.identifier);
 }
 
 /** The outcome of {@link selectChanges}. */

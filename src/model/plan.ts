@@ -1,3 +1,4 @@
+import type { ResourceKind } from "../kinds/index.js";
 import type { Json } from "./json.js";
 
 /** What a change does to its resource. A `replace` counts as one delete and one create. */
@@ -10,18 +11,8 @@ export type ChangeAction = "create" | "update" | "delete" | "replace";
  */
 export type ChangeClass = "additive" | "override" | "destructive";
 
-/** The resource kinds a plan talks about. */
-export type ResourceKind =
-  | "branch"
-  | "compute"
-  | "role"
-  | "database"
-  | "auth"
-  | "dataApi"
-  | "bucket"
-  | "function"
-  | "trigger"
-  | "domain";
+/** The resource kinds a plan talks about: the names of the kind registry. */
+export type { ResourceKind };
 
 /** One planned change: plain data, secret-free, ordered by `dependsOn`. */
 export interface Change {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { KIND_NAMES } from "../../kinds/index.js";
 
 /**
  * The CLI's public JSON document, format version 1, as zod schemas. The same
@@ -46,7 +47,7 @@ const fieldSchema = z.strictObject({
 const changeSchema = z.strictObject({
   id: z.string(),
   address: z.string(),
-  kind: z.enum(["branch", "compute", "role", "database", "auth", "dataApi", "bucket", "function", "trigger", "domain"]),
+  kind: z.enum(KIND_NAMES),
   action: z.enum(["create", "update", "delete", "replace"]),
   class: z.enum(["additive", "override", "destructive"]),
   needs: z.array(z.string()),

@@ -1,3 +1,4 @@
+import { addressOf } from "../../kinds/index.js";
 import type { Change, ConflictReport, PushResult, UnmanagedEntry } from "../../model/plan.js";
 import { changeFields, conflictFieldLine, flagsForClass, formatFieldLine, symbolFor } from "./plan-fields.js";
 import { planNotes } from "./plan-notes.js";
@@ -65,10 +66,7 @@ function conflictBlock(conflict: ConflictReport, style: Style): string[] {
 
 /** The plan address a conflict is about (`compute`, `bucket.avatars`, …). */
 export function conflictAddress(conflict: ConflictReport): string {
-  if (conflict.kind === "branch" || conflict.kind === "compute" || conflict.kind === "auth" || conflict.kind === "dataApi") {
-    return conflict.kind;
-  }
-  return `${conflict.kind}.${conflict.identifier}`;
+  return addressOf(conflict.kind, conflict.identifier);
 }
 
 /**

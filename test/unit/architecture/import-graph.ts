@@ -57,7 +57,7 @@ export function layerOf(file: string): string {
  * `cli → engine → (inspect, apply) → (diff, bundle) → (api, config) → (model, errors, rules)`,
  * each layer reaching everything below it; the side products sit beside it.
  */
-const ENGINE_STACK: string[][] = [["cli"], ["engine"], ["inspect", "apply"], ["diff", "bundle"], ["api", "api/wire", "config"], ["model", "errors", "rules", "version"]];
+const ENGINE_STACK: string[][] = [["cli"], ["engine"], ["inspect", "apply"], ["diff", "bundle"], ["api", "api/wire", "config"], ["kinds", "model", "errors", "rules", "version"]];
 
 function below(layer: string): string[] {
   const rank = ENGINE_STACK.findIndex((row) => row.includes(layer));
@@ -72,12 +72,14 @@ const ALLOWED: Record<string, string[]> = {
   inspect: below("inspect"),
   apply: [...below("apply"), "apply/handlers"],
   "apply/handlers": ["apply", ...below("apply").filter((l) => l !== "diff")],
-  diff: ["model", "rules", "errors"],
+  diff: ["kinds", "model", "rules", "errors"],
   bundle: below("bundle"),
-  api: ["api/wire", "model", "errors", "rules", "version"],
+  api: ["api/wire", "kinds", "model", "errors", "rules", "version"],
   "api/wire": ["model/kinds", "rules", "errors"],
-  config: ["model", "errors", "rules", "version"],
-  model: ["model/kinds", "rules"],
+  config: ["kinds", "model", "errors", "rules", "version"],
+  model: ["kinds", "model/kinds", "rules"],
+  // The kind registry: the one list of kinds, which every layer reads; it imports nothing.
+  kinds: [],
   "model/kinds": ["model", "rules"],
   // Errors carry plan records (a failed apply's result) in their details.
   errors: ["model"],
