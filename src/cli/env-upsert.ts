@@ -2,7 +2,7 @@
  * Setting variables in an existing env file without disturbing the rest (`--write-env`): pure
  * text in, text out; the writing itself is `write-env.ts`.
  */
-import { formatEnvValue } from "../instant/env-file.js";
+import { envAssignment, envComment } from "../instant/env-file.js";
 
 /** One variable to set. */
 export interface EnvEntry {
@@ -12,13 +12,19 @@ export interface EnvEntry {
 
 /** Options of {@link upsertEnvText}. */
 export interface UpsertEnvOptions {
-  /** The comment line written above variables appended at the end. */
+  /**
+   * The comment written above this writer's variables (without `# `; outside text in it is
+   * escaped). Above variables appended at the end, and in place of the `# svc: …` comment right
+   * above the first variable rewritten in place, so it never names a previous branch.
+   */
   readonly header: string;
   /** Names this writer owns that should go when they are not in `entries` (a deleted function's URL). */
   readonly isStale?: (name: string) => boolean;
 }
 
 const ASSIGNMENT = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*[=:]\s*(.*)$/;
+/** The comments this writer puts above its variables. */
+const OWN_HEADER = /^# svc: /;
 
 /** The number of lines an assignment spans: more than one when a quoted value continues past its line. */
 function spanOf(lines: readonly string[], start: number, value: string): number {
@@ -52,7 +58,8 @@ export function upsertEnvText(existing: string | null, entries: readonly EnvEntr
   const firstBreak = body.indexOf("\n");
   const eol = firstBreak > 0 && body[firstBreak - 1] === "\r" ? "\r\n" : "\n";
   const lines = body.length === 0 ? [] : body.replace(/\r?\n$/, "").split(/\r?\n/);
-  const wanted = new Map(entries.map((e) => [e.name, `${e.name}=${formatEnvValue(e.value)}`]));
+  const header = envComment(options.header);
+  const wanted = new Map(entries.map((e) => [e.name, envAssignment(e.name, e.value)]));
   const written = new Set<string>();
   const out: string[] = [];
   for (let i = 0; i < lines.length; ) {
@@ -61,6 +68,7 @@ export function upsertEnvText(existing: string | null, entries: readonly EnvEntr
     const span = match === null ? 1 : spanOf(lines, i, match[2] ?? "");
     const name = match?.[1];
     if (name !== undefined && wanted.has(name)) {
+      if (written.size === 0 && OWN_HEADER.test(out[out.length - 1] ?? "")) out[out.length - 1] = header;
       if (!written.has(name)) out.push(wanted.get(name) ?? "");
       written.add(name);
     } else if (name === undefined || options.isStale?.(name) !== true) {
@@ -71,7 +79,7 @@ export function upsertEnvText(existing: string | null, entries: readonly EnvEntr
   const missing = entries.filter((e) => !written.has(e.name));
   if (missing.length > 0) {
     if (out.length > 0 && out[out.length - 1] !== "") out.push("");
-    out.push(options.header, ...missing.map((e) => wanted.get(e.name) ?? ""));
+    out.push(header, ...missing.map((e) => wanted.get(e.name) ?? ""));
   }
   return out.length === 0 ? "" : bom + out.join(eol) + eol;
 }

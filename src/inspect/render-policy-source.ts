@@ -4,6 +4,7 @@
  * object (the Data API settings, the branch tuning, its compute settings), its fields render as
  * the descriptor says: fields a pull does not write are left out, durations as text (`"1h"`).
  */
+import { escapeUnsafeText } from "../rules/visible-text.js";
 import { formatDuration } from "../config/durations.js";
 import { BRANCH_SETTINGS } from "../model/kinds/branch.js";
 import { COMPUTE_SETTINGS } from "../model/kinds/compute.js";
@@ -26,8 +27,18 @@ export interface RenderablePulledConfig {
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
+/**
+ * A JSON literal that is also safe JavaScript source to read: control, line-separator, bidi and
+ * zero-width characters in a live name appear as `\uXXXX` escapes (the same string), so a pulled
+ * file can neither break out of a comment nor display differently from what it runs.
+ */
+function literal(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text === undefined ? "undefined" : escapeUnsafeText(text);
+}
+
 function renderKey(key: string): string {
-  return IDENTIFIER.test(key) ? key : JSON.stringify(key);
+  return IDENTIFIER.test(key) ? key : literal(key);
 }
 
 /** The objects a kind descriptor owns, by their path from the top of the policy (`branch`: the tuning). */
@@ -48,7 +59,7 @@ function fieldValue(field: FieldDescriptor | undefined, value: unknown): unknown
  * order; `path` locates the value in the policy, so descriptor-owned objects render their fields.
  */
 function renderValue(value: unknown, indent: string, path: string): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
+  if (value === null || typeof value !== "object") return literal(value);
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
@@ -71,7 +82,7 @@ function tuningOf(branch: unknown, name: string, isDefault: boolean): unknown {
 
 /** A literal on one line (`{ type: "schedule", cron: "0 3 * * *" }`), for a comment. */
 function renderInline(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
+  if (value === null || typeof value !== "object") return literal(value);
   if (Array.isArray(value)) return `[${value.map(renderInline).join(", ")}]`;
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);
   return entries.length === 0 ? "{}" : `{ ${entries.map(([k, v]) => `${renderKey(k)}: ${renderInline(v)}`).join(", ")} }`;
@@ -94,14 +105,15 @@ function triggerAndDomainComments(preview: RenderablePulledConfig["preview"]): s
   return lines;
 }
 
+/** A `//` comment of one line: what could end it (a line break, U+2028) or hide text is escaped. */
 function comment(text: string): string {
-  return `// ${text.replace(/[\r\n]+/g, " ")}`;
+  return `// ${escapeUnsafeText(text)}`;
 }
 
 /** Renders a pulled branch as `svc.ts` source: keys `auth`, `dataApi`, `roles`, `databases`, `prune`, `branch`, then comments. */
 export function renderPolicySource(pulled: RenderablePulledConfig): string {
   const lines = [
-    comment(`svc.ts pulled from project ${JSON.stringify(pulled.project.name)} (${pulled.project.id}), branch ${JSON.stringify(pulled.branch.name)} (${pulled.branch.id}).`),
+    comment(`svc.ts pulled from project ${literal(pulled.project.name)} (${pulled.project.id}), branch ${literal(pulled.branch.name)} (${pulled.branch.id}).`),
     'import { defineConfig } from "svc-config/v1";',
     "",
     "export default defineConfig({",
@@ -127,12 +139,12 @@ export function renderPolicySource(pulled: RenderablePulledConfig): string {
   const buckets = pulled.preview?.buckets ?? [];
   if (buckets.length > 0) {
     lines.push("", comment("Buckets on this branch (declare them under `buckets` to manage them):"));
-    for (const b of buckets) lines.push(comment(`  ${JSON.stringify(b.name)}: { access: ${JSON.stringify(b.access)} }`));
+    for (const b of buckets) lines.push(comment(`  ${literal(b.name)}: { access: ${literal(b.access)} }`));
   }
   const functions = pulled.preview?.functions ?? [];
   if (functions.length > 0) {
     lines.push("", comment("Functions on this branch (declare them under `functions` with a `source` to manage them):"));
-    for (const f of functions) lines.push(comment(`  ${f.slug}: { name: ${JSON.stringify(f.name)} }`));
+    for (const f of functions) lines.push(comment(`  ${f.slug}: { name: ${literal(f.name)} }`));
   }
   lines.push(...triggerAndDomainComments(pulled.preview));
   return `${lines.join("\n")}\n`;

@@ -2,11 +2,11 @@
  * The env file the SDK and `svc db` write: checking for existing
  * variables, rendering the block, and writing it atomically.
  */
-import { randomBytes } from "node:crypto";
-import { chmod, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import path from "node:path";
+import { readFile, stat } from "node:fs/promises";
 import { parse } from "dotenv";
 import { ErrorCode, PlatformError } from "../errors/index.js";
+import { localWriteIssue, writeFileAtomically } from "../rules/local-file.js";
+import { escapeUnsafeText, findUnsafeCharacter, UNSAFE_CHARACTER_MESSAGES } from "../rules/visible-text.js";
 
 /** The three variable names the block writes. */
 export interface EnvKeys {
@@ -38,6 +38,9 @@ export interface EnvFileState {
 export async function readEnvFile(file: string, display: string): Promise<EnvFileState> {
   let bytes: Buffer;
   try {
+    // A FIFO or a device would block the read, or never end: only a regular file is read.
+    const kind = await stat(file);
+    if (!kind.isFile()) throw Object.assign(new Error(kind.isDirectory() ? "it is a directory" : "it is not a regular file (a FIFO or a device)"), { code: kind.isDirectory() ? "EISDIR" : "ENOTREG" });
     bytes = await readFile(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -89,15 +92,43 @@ export interface EnvBlockValues {
 }
 
 const PLAIN_VALUE = /^[A-Za-z0-9_.:/@?=&%+~,-]*$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/*
+ * The edge of every env file writer (`svc db`, the SDK, `--write-env`): each line it adds is made
+ * by envAssignment or envComment, so text from outside (a live role's name, a database id, a URL)
+ * can never start a line of its own.
+ */
+
+/**
+ * `NAME=value`, with the value quoted by {@link formatEnvValue}. A name that is not a plain
+ * variable name is refused (nothing of it reaches the file).
+ */
+export function envAssignment(name: string, value: string): string {
+  if (!ENV_NAME.test(name)) {
+    throw new PlatformError(ErrorCode.INSTANT_ENV_FILE_INVALID, `"${escapeUnsafeText(name)}" is not a variable name (letters, digits and _, not starting with a digit); nothing was written.`, { details: { key: escapeUnsafeText(name) } });
+  }
+  return `${name}=${formatEnvValue(value)}`;
+}
+
+/** A `# …` comment line: unsafe characters in `text` (line breaks included) appear as `\uXXXX`. */
+export function envComment(text: string): string {
+  return `# ${escapeUnsafeText(text)}`;
+}
 
 /**
  * A value as written so that dotenv reads it back unchanged: unquoted when plain, else between the
  * first of `'`, `` ` `` it does not contain (dotenv takes both literally), else between `"` (where
  * dotenv turns `\n` and `\r` into line breaks, so a line break is written that way). A value no
- * quoting can carry is refused; the message never shows it (it may be a secret).
+ * quoting can carry, or holding a control, bidirectional or zero-width character other than a
+ * line break, is refused; the message names the character, never the value (it may be a secret).
  */
 export function formatEnvValue(value: string): string {
   if (PLAIN_VALUE.test(value)) return value;
+  const unsafe = findUnsafeCharacter(value.replace(/[\r\n]/g, ""));
+  if (unsafe !== null) {
+    throw new PlatformError(ErrorCode.INSTANT_ENV_FILE_INVALID, `a value to write holds ${UNSAFE_CHARACTER_MESSAGES[unsafe.kind]} (${unsafe.escaped}); nothing was written.`);
+  }
   const breaks = /[\r\n]/.test(value);
   const quote = breaks ? undefined : ["'", "`"].find((q) => !value.includes(q));
   if (quote !== undefined) return `${quote}${value}${quote}`;
@@ -112,12 +143,12 @@ export function formatEnvValue(value: string): string {
 export function renderEnvBlock(keys: EnvKeys, values: EnvBlockValues): string[] {
   const expires = new Date(values.expiresAt);
   return [
-    `# svc db: claimable Postgres database ${values.id}, created ${values.createdAt}`,
-    `${keys.url}=${formatEnvValue(values.databaseUrl)}`,
-    `${keys.direct}=${formatEnvValue(values.databaseUrlDirect)}`,
-    `# Expires ${values.expiresAt} (${Number.isNaN(expires.getTime()) ? values.expiresAt : expires.toUTCString()}) unless claimed.`,
-    "# Claim it into your account with the link below, or run: svc db claim",
-    `${keys.claimUrl}=${formatEnvValue(values.claimUrl)}`,
+    envComment(`svc db: claimable Postgres database ${values.id}, created ${values.createdAt}`),
+    envAssignment(keys.url, values.databaseUrl),
+    envAssignment(keys.direct, values.databaseUrlDirect),
+    envComment(`Expires ${values.expiresAt} (${Number.isNaN(expires.getTime()) ? values.expiresAt : expires.toUTCString()}) unless claimed.`),
+    envComment("Claim it into your account with the link below, or run: svc db claim"),
+    envAssignment(keys.claimUrl, values.claimUrl),
   ];
 }
 
@@ -137,15 +168,14 @@ export function appendEnvBlock(existing: string | null, block: readonly string[]
 }
 
 /**
- * The env file's directory must exist (`PLATFORM_INSTANT_ENV_FILE_INVALID` otherwise): checked
- * before a database is created, so a typo never leaves an orphan database, and again on write.
+ * The env file must be a place a write can go (`PLATFORM_INSTANT_ENV_FILE_INVALID` otherwise): a
+ * regular file or absent, in an existing writable directory; never a symbolic link, a directory
+ * or a FIFO. Checked before a database is created, so a typo never leaves an orphan database,
+ * and again on write.
  */
-export async function assertEnvDirectory(file: string, display: string): Promise<void> {
-  try {
-    if (!(await stat(path.dirname(file))).isDirectory()) throw new Error("not a directory");
-  } catch {
-    throw new PlatformError(ErrorCode.INSTANT_ENV_FILE_INVALID, `the directory of ${display} does not exist; create it first or choose another env file.`, { details: { file: display } });
-  }
+export function assertEnvTarget(file: string, display: string): void {
+  const issue = localWriteIssue(file);
+  if (issue !== null) throw new PlatformError(ErrorCode.INSTANT_ENV_FILE_INVALID, `cannot use ${display} as the env file: it ${issue}.`, { details: { file: display } });
 }
 
 /** Options of {@link writeEnvFileAtomic}. */
@@ -155,30 +185,18 @@ export interface WriteEnvFileOptions {
 }
 
 /**
- * Writes `text` atomically: a temp file in the same directory, then a rename. An existing file
- * keeps its mode unless `options.mode` forces one; a new one gets 0600 (or `options.mode`). A
- * missing parent directory is `PLATFORM_INSTANT_ENV_FILE_INVALID` (a typo never creates
- * directories). Returns the mode the file had before, or null when it is new.
+ * Writes `text` atomically (`writeFileAtomically`: a temp file in the same directory, then a
+ * rename). An existing file keeps its mode unless `options.mode` forces one; a new one gets 0600.
+ * A target {@link assertEnvTarget} refuses, or a failed write, is `PLATFORM_INSTANT_ENV_FILE_INVALID`
+ * (a typo never creates directories). Returns the mode the file had before, or null when it is new.
  */
 export async function writeEnvFileAtomic(file: string, text: string, display: string, options: WriteEnvFileOptions = {}): Promise<number | null> {
-  await assertEnvDirectory(file, display);
-  let previous: number | null = null;
+  assertEnvTarget(file, display);
   try {
-    previous = (await stat(file)).mode & 0o7777;
-  } catch {
-    // a new file
-  }
-  const mode = options.mode ?? previous ?? 0o600;
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
-  try {
-    await writeFile(temp, text, { mode });
-    await chmod(temp, mode);
-    await rename(temp, file);
+    return writeFileAtomically(file, text, options.mode === undefined ? {} : { mode: options.mode });
   } catch (err) {
-    await rm(temp, { force: true });
     throw new PlatformError(ErrorCode.INSTANT_ENV_FILE_INVALID, `cannot write ${display}: ${(err as Error).message}`, { details: { file: display }, cause: err });
   }
-  return previous;
 }
 
 const locks = new Map<string, Promise<unknown>>();

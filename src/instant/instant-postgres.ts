@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { ErrorCode, PlatformError } from "../errors/index.js";
 import { createClaimableDatabase, type ClaimableDatabaseRecord } from "./client.js";
-import { appendEnvBlock, assertEnvDirectory, assertKeysAbsent, envKeys, readEnvFile, renderEnvBlock, withEnvFileLock, writeEnvFileAtomic } from "./env-file.js";
+import { appendEnvBlock, assertEnvTarget, assertKeysAbsent, envKeys, readEnvFile, renderEnvBlock, withEnvFileLock, writeEnvFileAtomic } from "./env-file.js";
 import { runSeed } from "./seed-runner.js";
 import { parseSeed, type SeedStatement } from "./seed-sql.js";
 
@@ -143,7 +143,7 @@ export async function instantPostgres(options: InstantPostgresOptions): Promise<
   else {
     const file = path.resolve(process.cwd(), dotEnvFile);
     // Everything that can fail offline fails before the database exists: no orphan on a typo.
-    await assertEnvDirectory(file, dotEnvFile);
+    assertEnvTarget(file, dotEnvFile);
     created = await withEnvFileLock(file, async () => {
       assertKeysAbsent(await readEnvFile(file, dotEnvFile), keys, dotEnvFile);
       const result = await provision();

@@ -8,11 +8,12 @@
  */
 
 /** Why a character is unsafe to show or to use in a name. */
-export type UnsafeCharacterKind = "control" | "zero-width" | "bidi" | "lone-surrogate";
+export type UnsafeCharacterKind = "control" | "line-separator" | "zero-width" | "bidi" | "lone-surrogate";
 
 /** Human-readable explanation of each {@link UnsafeCharacterKind}. */
 export const UNSAFE_CHARACTER_MESSAGES: Readonly<Record<UnsafeCharacterKind, string>> = Object.freeze({
   control: "a control character",
+  "line-separator": "a line or paragraph separator (U+2028, U+2029: a line break in JavaScript source)",
   "zero-width": "a zero-width character",
   bidi: "a bidirectional-override character",
   "lone-surrogate": "an unpaired UTF-16 surrogate (not valid Unicode)",
@@ -29,6 +30,7 @@ const BIDI = new Set([0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x
 /** Classifies one code point; `null` when it is safe. */
 export function unsafeCharacterKind(code: number): UnsafeCharacterKind | null {
   if (isControlCodePoint(code)) return "control";
+  if (code === 0x2028 || code === 0x2029) return "line-separator";
   if (ZERO_WIDTH.has(code)) return "zero-width";
   if (BIDI.has(code)) return "bidi";
   if (code >= 0xd800 && code <= 0xdfff) return "lone-surrogate";
@@ -39,7 +41,7 @@ export function unsafeCharacterKind(code: number): UnsafeCharacterKind | null {
  * Every code unit that can be (part of) an unsafe character: a cheap first pass, since nearly all
  * text has none. Surrogates are listed whole; the exact walk tells paired ones from lone ones.
  */
-const MAYBE_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff\ud800-\udfff]/;
+const MAYBE_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff\ud800-\udfff]/;
 
 /** The first unsafe character of `text` (its kind and `\uXXXX` form), or `null` when there is none. */
 export function findUnsafeCharacter(text: string): { kind: UnsafeCharacterKind; escaped: string } | null {

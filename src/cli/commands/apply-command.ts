@@ -11,6 +11,7 @@ import { deployHooks } from "../hooks/command-hooks.js";
 
 /** `svc config apply [PLANFILE]` and `svc deploy`. */
 export async function runApply(ctx: CommandContext, planFile: string | undefined, flags: ApplyFlags): Promise<number> {
+  // Local files first: nothing is read from or changed on the platform before they are checked.
   const envWriter = await prepareEnvWriter(ctx, flags);
   if (planFile !== undefined) return runSavedPlanApply(ctx, planFile, flags, envWriter);
   const run = await computePlan(ctx, flags, flags.json === true);
@@ -18,7 +19,7 @@ export async function runApply(ctx: CommandContext, planFile: string | undefined
   return applyShownPlan(ctx, run, flags, {
     inferredTarget: run.target.match === "default",
     ...deployHooks(ctx, run.policy, { api, projectId: project.id, branch }),
-    ...(envWriter === undefined ? {} : { onSuccess: () => envWriter.write({ api, projectId: project.id, branchId: branch.id, branchName: branch.name, declaredDatabases: declaredDatabasesOf(run.policy.config) }) }),
+    ...(envWriter === undefined ? {} : { onSuccess: (applied) => envWriter.write({ api, projectId: project.id, branchId: branch.id, branchName: branch.name, declaredDatabases: declaredDatabasesOf(run.policy.config), ...(applied === undefined ? {} : { applied }) }) }),
   });
 }
 

@@ -8,6 +8,7 @@ import { readBranchServices, renderFunctionsText } from "../branch-services.js";
 import type { CommandContext } from "../context.js";
 import { resolveBranch, type TargetFlags } from "../target.js";
 import { buildPlanDocument, stringifyDocument } from "../views/json-plan.js";
+import { shown } from "../views/outside-text.js";
 import { renderTargetBlock, renderTargetLine } from "../views/target-echo.js";
 import { renderApplyComplete } from "../views/text-result.js";
 import { applyShownPlan } from "./apply-command.js";
@@ -63,9 +64,9 @@ export async function runBranchCreate(ctx: CommandContext, mapped: string, flags
   const afterCheckout = (branchId: string, created: boolean): Promise<number> => (sync ? afterBranchHook(ctx, policy, "checkout", { api, projectId: project.id, branchId }, created) : Promise.resolve(0));
   const json = flags.json === true;
   const command = hooks.command;
-  const succeeded = async (branch: { id: string; name: string }, created: boolean): Promise<void> => {
+  const succeeded = async (branch: { id: string; name: string }, created: boolean, applied: string | undefined): Promise<void> => {
     const target = { api, projectId: project.id, branchId: branch.id, branchName: branch.name };
-    await envWriter?.write({ ...target, declaredDatabases: declaredDatabasesOf(policy.config) });
+    await envWriter?.write({ ...target, declaredDatabases: declaredDatabasesOf(policy.config), ...(applied === undefined ? {} : { applied }) });
     await hooks.onSuccess?.({ ...target, created });
   };
 
@@ -78,7 +79,7 @@ export async function runBranchCreate(ctx: CommandContext, mapped: string, flags
       wrapDocument: wrap,
       // Every function's URL once the branch matches the policy, as for a new branch.
       wrapSuccessDocument: async (doc) => ({ ...wrap(doc), functions: (await readBranchServices(api, { projectId: project.id, branchId: existing.id })).functions }),
-      onSuccess: () => succeeded(existing, false),
+      onSuccess: (applied) => succeeded(existing, false, applied),
       afterSuccess: () => afterCheckout(existing.id, false),
     });
   }
@@ -137,7 +138,7 @@ export async function runBranchCreate(ctx: CommandContext, mapped: string, flags
     ctx.out(renderApplyComplete(created.result, durationMs));
     ctx.out(urls);
   }
-  await succeeded({ id: created.branchId, name: created.branchName }, true);
+  await succeeded({ id: created.branchId, name: created.branchName }, true, `the new branch ${shown(created.branchName)}`);
   const afterCreate = await afterBranchHook(ctx, policy, "create", { api, projectId: project.id, branchId: created.branchId }, true);
   return Math.max(afterCreate, await afterCheckout(created.branchId, true));
 }

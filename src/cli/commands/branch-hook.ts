@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
 import type { CommandContext } from "../context.js";
-import { writeFileAtomic } from "../files.js";
+import { writeLocalFile } from "../files.js";
 import { gitHooksDir } from "../git.js";
 import { shown } from "../views/outside-text.js";
 import { CHAINED_SUFFIX, HOOK_MARKER, renderHookScript } from "./branch-hook-script.js";
@@ -70,7 +70,7 @@ async function install(ctx: CommandContext, dir: string, flags: BranchHookFlags)
     ...(flags.envPrefix === undefined ? [] : ["--env-prefix", flags.envPrefix]),
     ...(flags.updateExisting === true ? ["--update-existing"] : []),
   ];
-  writeFileAtomic(path, renderHookScript({ node: process.execPath, bin: SVC_BIN, syncArgs, envFiles: (flags.env ?? []).length > 0 }), 0o755);
+  writeLocalFile({ flag: "svc branch hook install", display: path, path }, renderHookScript({ node: process.execPath, bin: SVC_BIN, syncArgs, envFiles: (flags.env ?? []).length > 0 }), { mode: 0o755 });
   ctx.out([`${current === "svc" ? "Updated" : "Installed"} the post-checkout hook in ${dir}: checking out a branch runs svc branch sync${syncArgs.length === 0 ? "" : ` ${syncArgs.join(" ")}`} (not in CI${(flags.env ?? []).length > 0 ? "" : ", not without SVC_API_KEY"}).`]);
   return 0;
 }

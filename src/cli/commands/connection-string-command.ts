@@ -3,13 +3,12 @@
  * Which database and role the URI is for follows the one rule of `branch-database.ts`, with the
  * databases the policy declares (when a policy file is found) coming first.
  */
-import { resolve } from "node:path";
 import { ErrorCode } from "../../errors/codes.js";
 import { isPlatformError } from "../../errors/platform-error.js";
 import { chooseBranchDatabase, declaredDatabasesOf } from "../branch-database.js";
 import type { CommandContext } from "../context.js";
 import type { EnginePort } from "../engine-port.js";
-import { writeFileAtomic } from "../files.js";
+import { checkLocalWrites, localWrite, writeLocalFile } from "../files.js";
 import { resolveBranch, type TargetFlags } from "../target.js";
 import { prepareEnvWriter, type WriteEnvFlags } from "../write-env.js";
 import { connect, echoInfo, loadEnv, loadPolicy, printEcho, type PolicyFlags } from "./target-setup.js";
@@ -43,6 +42,8 @@ async function declaredDatabases(ctx: CommandContext, engine: EnginePort, flags:
  * logs. With `--write-env FILE`, the branch's variables go to that env file instead.
  */
 export async function runConnectionString(ctx: CommandContext, flags: ConnectionStringFlags): Promise<number> {
+  const file = flags.file === undefined ? undefined : localWrite(ctx.io.cwd, "--file", flags.file);
+  await checkLocalWrites(ctx.io.cwd, file === undefined ? [] : [file], flags.config);
   const envWriter = await prepareEnvWriter(ctx, flags);
   const engine = await ctx.engine();
   const origins = loadEnv(ctx, flags);
@@ -64,9 +65,9 @@ export async function runConnectionString(ctx: CommandContext, flags: Connection
   const { database, role } = chooseBranchDatabase(await api.listDatabases({ projectId: project.id, branchId: branch.id }), choice);
   const uri = await api.getConnectionUri({ projectId: project.id, branchId: branch.id, databaseName: database, roleName: role, ...(flags.pooled === true ? { pooled: true } : {}) });
   const what = `the ${flags.pooled === true ? "pooled " : ""}connection string of ${branch.name} (database ${database}, role ${role})`;
-  if (flags.file !== undefined) {
-    writeFileAtomic(resolve(ctx.io.cwd, flags.file), `${uri}\n`, 0o600);
-    ctx.info([`Wrote ${what} to ${flags.file} (mode 0600).`]);
+  if (file !== undefined) {
+    writeLocalFile(file, `${uri}\n`, { mode: 0o600 });
+    ctx.info([`Wrote ${what} to ${file.display} (mode 0600).`]);
   } else {
     ctx.info([`This is ${what}.`]);
     ctx.outSecret(`${uri}\n`);

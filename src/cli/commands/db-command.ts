@@ -11,6 +11,7 @@ import { assertKeysAbsent, envKeys, readEnvFile } from "../../instant/env-file.j
 import { isGitIgnored, notIgnoredWarning } from "../../instant/git-ignore.js";
 import { instantPostgres, type InstantPostgresCreated } from "../../instant/instant-postgres.js";
 import type { CommandContext } from "../context.js";
+import { checkLocalWrites } from "../files.js";
 import { createProxyAwareFetch } from "../http.js";
 import { findClaimUrl } from "../db/claim-url.js";
 import { checkEnvPath, checkKey, checkPrefix, DEFAULT_ENV_FILE, DEFAULT_KEY, DEFAULT_PREFIX, parseDbOptions, resolveApiHost } from "../db/db-options.js";
@@ -73,6 +74,7 @@ async function choose(ctx: CommandContext, opts: ReturnType<typeof parseDbOption
   const seedAnswer = opts.seed ?? (interactive ? await ask("SQL file to seed it with (empty: none)", "") : "");
   const prefix = opts.prefix ?? (interactive ? checkPrefix(await ask("Prefix of the public variables", DEFAULT_PREFIX)) : DEFAULT_PREFIX);
   const file = path.resolve(ctx.io.cwd, envDisplay);
+  await checkLocalWrites(ctx.io.cwd, [{ flag: "the env file", display: envDisplay, path: file }], undefined);
   for (;;) {
     try {
       assertKeysAbsent(await readEnvFile(file, envDisplay), envKeys(key, prefix), envDisplay);

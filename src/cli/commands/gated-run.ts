@@ -42,8 +42,11 @@ export interface ExecuteInput {
   wrapSuccessDocument?: (doc: object) => Promise<object>;
   /** Ask before applying even when flags grant every reason (a re-shown plan after the branch moved). */
   askAnyway?: boolean;
-  /** Runs once the branch matches the plan (applied, or nothing to do), e.g. `--write-env`. */
-  onSuccess?: () => Promise<void>;
+  /**
+   * Runs once the branch matches the plan, e.g. `--write-env`: `applied` is what this run changed
+   * (`branch main`), undefined when there was nothing to do.
+   */
+  onSuccess?: (applied: string | undefined) => Promise<void>;
   /** Runs once the plan is granted, before the first change (the `deploy.before` hook); a throw leaves everything unchanged. */
   beforeExecute?: () => Promise<void>;
   /** Runs last when the run succeeded and returns its exit code (the `deploy.after` hook). @default 0 */
@@ -118,7 +121,7 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
     if (json) await printDocument(ctx, view, result, { status: "no-changes", durationMs: 0, error: null }, input.wrapSuccessDocument ?? input.wrapDocument);
     else if (ctx.quiet) ctx.out([selectionLine(result) ?? noChangesLine(view.branchName, view.configPath)]);
     await input.beforeExecute?.();
-    await input.onSuccess?.();
+    await input.onSuccess?.(undefined);
     return (await input.afterSuccess?.(result)) ?? 0;
   }
   const granted = await gate(ctx, {
@@ -145,7 +148,7 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
   if (json) await printDocument(ctx, view, applied, { status: "applied", durationMs, error: null }, input.wrapSuccessDocument ?? input.wrapDocument);
   else if (ctx.quiet) ctx.out([applyCompleteLine(applied, durationMs)]);
   else ctx.out(renderApplyComplete(applied, durationMs));
-  await input.onSuccess?.();
+  await input.onSuccess?.(applied.applied.length > 0 ? `branch ${shown(view.branchName)}` : undefined);
   return (await input.afterSuccess?.(applied)) ?? 0;
 }
 

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { POLICY_FILE_NAMES } from "../../config/find-policy-file.js";
 import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
 import type { CommandContext } from "../context.js";
-import { writeFileAtomic } from "../files.js";
+import { localWrite, writeLocalFile } from "../files.js";
 import { inspectProject, MINIMAL_TSCONFIG, setupNotes } from "./init-project-check.js";
 import { ENV_TYPES, HELLO_FUNCTION, POLICY_EMPTY, POLICY_WITH_EXAMPLE } from "./init-templates.js";
 
@@ -43,7 +43,7 @@ export function runInit(ctx: CommandContext, flags: InitFlags): number {
   for (const [name, content] of Object.entries(writeTsconfig ? { ...files, "tsconfig.json": MINIMAL_TSCONFIG } : files)) {
     const path = join(ctx.io.cwd, name);
     mkdirSync(dirname(path), { recursive: true });
-    writeFileAtomic(path, content);
+    writeLocalFile(localWrite(ctx.io.cwd, "init", name), content, { mode: 0o644 });
     ctx.out([`wrote ${name}`]);
   }
   const notes = setupNotes(setup, writeTsconfig);

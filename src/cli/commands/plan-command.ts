@@ -1,8 +1,7 @@
-import { resolve } from "node:path";
 import { LIBRARY_VERSION } from "../../version.js";
 import type { CommandContext } from "../context.js";
 import type { EnginePort } from "../engine-port.js";
-import { writeFileAtomic } from "../files.js";
+import { checkLocalWrites, localWrite, writeLocalFile, type LocalWrite } from "../files.js";
 import type { PushResult } from "../../model/plan.js";
 import type { TargetFlags } from "../target.js";
 import { renderPlanGraph, type GraphFormat } from "../views/graph.js";
@@ -88,10 +87,10 @@ export async function planAgain(ctx: CommandContext, run: Omit<PlannedRun, "resu
 }
 
 /** Writes the saved plan (engine `toSavedPlan`), pretty-printed, atomically, mode 0600. */
-export function writeSavedPlan(ctx: CommandContext, engine: EnginePort, result: PushResult, out: string): void {
+function writeSavedPlan(ctx: CommandContext, engine: EnginePort, result: PushResult, out: LocalWrite): void {
   const saved = engine.toSavedPlan(result);
-  writeFileAtomic(resolve(ctx.io.cwd, out), ctx.scrubber.scrub(`${JSON.stringify(saved, null, 2)}\n`), 0o600);
-  ctx.info([`Saved plan to ${out}`]);
+  writeLocalFile(out, ctx.scrubber.scrub(`${JSON.stringify(saved, null, 2)}\n`), { mode: 0o600 });
+  ctx.info([`Saved plan to ${out.display}`]);
 }
 
 /**
@@ -100,8 +99,10 @@ export function writeSavedPlan(ctx: CommandContext, engine: EnginePort, result: 
  */
 export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<number> {
   const compact = flags.json === true || flags.markdown === true || flags.graph !== undefined;
+  const out = flags.out === undefined ? undefined : localWrite(ctx.io.cwd, "--out", flags.out);
+  await checkLocalWrites(ctx.io.cwd, out === undefined ? [] : [out], flags.config);
   const run = await computePlan(ctx, flags, compact);
-  if (flags.out !== undefined) writeSavedPlan(ctx, run.engine, run.result, flags.out);
+  if (out !== undefined) writeSavedPlan(ctx, run.engine, run.result, out);
   if (flags.graph !== undefined) {
     ctx.out(renderPlanGraph(run.result, flags.graph));
   } else if (flags.json === true) {

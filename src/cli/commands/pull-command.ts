@@ -1,10 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { findPolicyFile } from "../../config/find-policy-file.js";
 import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
 import type { CommandContext } from "../context.js";
-import { writeFileAtomic } from "../files.js";
+import { checkLocalWrites, policyFileFor, writeLocalFile } from "../files.js";
 import type { TargetFlags } from "../target.js";
 import { printedDocument } from "../views/outside-text.js";
 import { unifiedDiff } from "../views/unified-diff.js";
@@ -20,9 +18,7 @@ export interface PullFlags extends TargetFlags {
 
 /** Where `--write` writes: `--config`, else the file the search finds, else `./svc.ts`. */
 export function pullDestination(cwd: string, config: string | undefined): string {
-  if (config !== undefined) return resolve(cwd, config);
-  const found = findPolicyFile({ startDir: cwd, stopAt: homedir() });
-  return found.found ? found.file : resolve(cwd, "svc.ts");
+  return policyFileFor(cwd, config) ?? resolve(cwd, "svc.ts");
 }
 
 /**
@@ -31,6 +27,10 @@ export function pullDestination(cwd: string, config: string | undefined): string
  * needs `--yes` (exit 4).
  */
 export async function runPull(ctx: CommandContext, flags: PullFlags): Promise<number> {
+  const dest = pullDestination(ctx.io.cwd, flags.config);
+  const shown = displayPath(ctx.io.cwd, dest);
+  const write = { flag: "--write", display: shown, path: dest, replacesPolicy: true };
+  if (flags.write === true) await checkLocalWrites(ctx.io.cwd, [write], flags.config);
   const engine = await ctx.engine();
   const origins = loadEnv(ctx, flags);
   const target = await resolveTarget(ctx, engine, flags, origins);
@@ -41,8 +41,6 @@ export async function runPull(ctx: CommandContext, flags: PullFlags): Promise<nu
     ctx.out(printedDocument(source));
     return 0;
   }
-  const dest = pullDestination(ctx.io.cwd, flags.config);
-  const shown = displayPath(ctx.io.cwd, dest);
   if (existsSync(dest)) {
     const current = readFileSync(dest, "utf8");
     if (current === source) {
@@ -61,7 +59,7 @@ export async function runPull(ctx: CommandContext, flags: PullFlags): Promise<nu
       }
     }
   }
-  writeFileAtomic(dest, ctx.scrubber.scrub(source));
+  writeLocalFile(write, ctx.scrubber.scrub(source), { newMode: 0o644 });
   ctx.out([`Wrote ${shown} from branch ${target.branch.name} (${target.branch.id}).`]);
   return 0;
 }

@@ -109,7 +109,7 @@ export async function runSavedPlanApply(ctx: CommandContext, file: string, flags
       flags,
       inferredTarget: false,
       ...deployHooks(ctx, policy, { api, projectId: saved.projectId, branch }),
-      ...(envWriter === undefined ? {} : { onSuccess: () => envWriter.write({ api, projectId: saved.projectId, branchId: branch.id, branchName: branch.name, declaredDatabases: declaredDatabasesOf(policy.config) }) }),
+      ...(envWriter === undefined ? {} : { onSuccess: (applied) => envWriter.write({ api, projectId: saved.projectId, branchId: branch.id, branchName: branch.name, declaredDatabases: declaredDatabasesOf(policy.config), ...(applied === undefined ? {} : { applied }) }) }),
       execute: (granted, onEvent) =>
         engine.applyPlan(saved, {
           ...baseOptions,

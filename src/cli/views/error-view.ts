@@ -266,6 +266,8 @@ export function exitCodeFor(thrown: unknown): number {
     }
     case ErrorCode.PARTIAL_BRANCH_CREATE:
       return 7;
+    case "CLI_LOCAL_WRITE_FAILED":
+      return detailsOf(err).applied === true ? 7 : 1;
     case ErrorCode.CANCELLED:
     case "CLI_INTERRUPTED":
       return 130;

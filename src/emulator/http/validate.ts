@@ -5,6 +5,7 @@
  */
 import type { Context } from "hono";
 import type { z } from "zod";
+import { unsafeCharacterIssue } from "../../rules/visible-text.js";
 import { badRequest } from "./errors.js";
 import type { EmulatorEnv } from "./env.js";
 
@@ -34,15 +35,35 @@ export function strippedPaths(raw: unknown, parsed: unknown, prefix = ""): strin
   return Object.keys(raw).flatMap((key) => (key in parsed ? strippedPaths(raw[key], parsed[key], join(key)) : [join(key)]));
 }
 
+/** Body fields that name something: `name`, `slug`, `domain` and every `…_name` / `…_slug`. */
+const NAME_FIELD = /^(?:name|slug|domain)$|_(?:name|slug)$/;
+
+/**
+ * Names holding a control, zero-width or bidirectional character, anywhere in a request body:
+ * the platform's names are shown in consoles, plans and env files, where such a character forges
+ * a line or reads as another name, so every name is refused as the policy validation refuses it.
+ */
+export function unsafeNameIssues(value: unknown, prefix = ""): { path: string; message: string }[] {
+  const join = (key: string): string => (prefix === "" ? key : `${prefix}.${key}`);
+  if (Array.isArray(value)) return value.flatMap((item, i) => unsafeNameIssues(item, join(String(i))));
+  if (!isPlainObject(value)) return [];
+  return Object.entries(value).flatMap(([key, item]) => {
+    const issue = typeof item === "string" && NAME_FIELD.test(key) ? unsafeCharacterIssue(item) : null;
+    return issue === null ? unsafeNameIssues(item, join(key)) : [{ path: join(key), message: `the name ${issue}` }];
+  });
+}
+
 function noteIgnored(c: Context<EmulatorEnv>, paths: string[]): void {
   if (paths.length > 0) c.set("ignored", [...(c.get("ignored") ?? []), ...paths]);
 }
 
 /**
  * Parses and validates the JSON body. An empty body counts as `{}` when `optional` (body-less
- * POSTs and optional bodies), else 400.
+ * POSTs and optional bodies), else 400. Every name in it must be free of control, zero-width and
+ * bidirectional characters (400 naming the field), unless `anyNames`: a seed document stands for
+ * a platform's state, which can hold such names.
  */
-export async function readJson<S extends z.ZodType>(c: Context<EmulatorEnv>, schema: S, options: { optional?: boolean } = {}): Promise<z.output<S>> {
+export async function readJson<S extends z.ZodType>(c: Context<EmulatorEnv>, schema: S, options: { optional?: boolean; anyNames?: boolean } = {}): Promise<z.output<S>> {
   const text = await c.req.text();
   let raw: unknown = {};
   if (text.trim() !== "") {
@@ -59,6 +80,8 @@ export async function readJson<S extends z.ZodType>(c: Context<EmulatorEnv>, sch
     const issues = toIssues(result.error);
     throw badRequest(describe(issues, "request body"), issues);
   }
+  const names = options.anyNames === true ? [] : unsafeNameIssues(result.data);
+  if (names.length > 0) throw badRequest(describe(names, "request body"), names);
   noteIgnored(c, strippedPaths(raw, result.data));
   return result.data;
 }

@@ -73,7 +73,7 @@ export function mountAdminRoutes(app: Hono<EmulatorEnv>, control: EmulatorCore, 
   r.get("/state", (c) => c.json(control.snapshot({ secrets: c.req.query("secrets") === "true" })));
 
   r.post("/reset", async (c) => {
-    const body = await readJson(c, ResetSchema, { optional: true });
+    const body = await readJson(c, ResetSchema, { optional: true, anyNames: true });
     try {
       await control.reset(body.seed === undefined ? undefined : parseSeedDocument(body.seed));
     } catch (err) {

@@ -52,6 +52,16 @@ describe("renderPolicySource", () => {
     );
   });
 
+  it("writes live names with line breaks, U+2028 and bidi characters as escapes, so no name can end a comment or hide code", () => {
+    const hostile = "x\u2028process.exit(1)//\n\u202e";
+    const source = renderPolicySource({ ...pulled, preview: { buckets: [], functions: [{ slug: "api", name: hostile }] }, project: { id: "proj-1", name: hostile } });
+
+    expect(source).toContain('//   api: { name: "x\\u2028process.exit(1)//\\n\\u202e" }');
+    expect(source).toContain('// svc.ts pulled from project "x\\u2028process.exit(1)//\\n\\u202e" (proj-1)');
+    expect(source).not.toMatch(/[\u2028\u202e]/);
+    expect(source.split("\n").filter((line) => line.includes("process.exit")).every((line) => line.startsWith("//"))).toBe(true);
+  });
+
   it("lists the branch's triggers as `triggers` entries and its hostnames under their functions, each a literal to declare", () => {
     const triggers = [
       { name: "nightly", type: "schedule", function: "hello", functionPath: "/cron", cron: "0 3 * * *" },

@@ -9,6 +9,7 @@ import type { ApiListedBranch } from "../../../src/api/platform-api.js";
 const URL_A = "postgresql://app:pw-one@host-pooler/appdb?sslmode=require";
 const URL_B = "postgresql://app:pw-two@host/appdb?sslmode=require";
 const HEADER = "# svc: branch preview/x";
+const options = { header: HEADER.slice(2) };
 const entries = [
   { name: "DATABASE_URL", value: URL_A },
   { name: "DATABASE_URL_DIRECT", value: URL_B },
@@ -23,12 +24,12 @@ describe("upsertEnvText", () => {
     { name: "a multi-line quoted value is replaced whole", existing: 'DATABASE_URL="first\nsecond"\nKEEP=yes\n', expected: `DATABASE_URL=${URL_A}\nKEEP=yes\n\n${HEADER}\nDATABASE_URL_DIRECT=${URL_B}\n` },
     { name: "CRLF files stay CRLF and a BOM is kept", existing: "\uFEFFA=1\r\nDATABASE_URL_DIRECT=x\r\n", expected: `\uFEFFA=1\r\nDATABASE_URL_DIRECT=${URL_B}\r\n\r\n${HEADER}\r\nDATABASE_URL=${URL_A}\r\n` },
   ])("$name", ({ existing, expected }) => {
-    expect(upsertEnvText(existing, entries, { header: HEADER })).toBe(expected);
+    expect(upsertEnvText(existing, entries, options)).toBe(expected);
   });
 
   it("removes stale names the writer owns and nothing else", () => {
     const text = upsertEnvText("SVC_FUNCTION_OLD_URL=https://old\nMY_SVC_FUNCTION_OLD_URL=keep\n", [{ name: "SVC_FUNCTION_NEW_URL", value: "https://new" }], {
-      header: HEADER,
+      ...options,
       isStale: (name) => /^SVC_FUNCTION_[A-Z0-9_]+_URL$/.test(name),
     });
     expect(parse(text)).toEqual({ MY_SVC_FUNCTION_OLD_URL: "keep", SVC_FUNCTION_NEW_URL: "https://new" });
@@ -36,7 +37,31 @@ describe("upsertEnvText", () => {
 
   it("quotes a value dotenv would otherwise misread, and dotenv reads it back", () => {
     const value = "postgresql://a:p#w d@h/db";
-    expect(parse(upsertEnvText("", [{ name: "DATABASE_URL", value }], { header: HEADER }))).toEqual({ DATABASE_URL: value });
+    expect(parse(upsertEnvText("", [{ name: "DATABASE_URL", value }], options))).toEqual({ DATABASE_URL: value });
+  });
+
+  it("writes a header naming a hostile role as one comment line, so it sets no variable", () => {
+    const text = upsertEnvText("", entries, { header: "svc: branch main (br-1), database neondb, role r\nNODE_OPTIONS=--require=/tmp/x.cjs\r\u202e" });
+
+    expect(text.split("\n")[0]).toBe("# svc: branch main (br-1), database neondb, role r\\u000aNODE_OPTIONS=--require=/tmp/x.cjs\\u000d\\u202e");
+    expect(Object.keys(parse(text))).toEqual(["DATABASE_URL", "DATABASE_URL_DIRECT"]);
+  });
+
+  it("rewrites the header above variables it rewrites in place, so it never names the previous branch", () => {
+    const existing = "A=1\n\n# svc: branch preview/feature/login (br-old), database neondb, role neondb_owner\nDATABASE_URL=old\nDATABASE_URL_DIRECT=old\n";
+
+    expect(upsertEnvText(existing, entries, { header: "svc: branch main (br-main), database neondb, role neondb_owner" })).toBe(
+      `A=1\n\n# svc: branch main (br-main), database neondb, role neondb_owner\nDATABASE_URL=${URL_A}\nDATABASE_URL_DIRECT=${URL_B}\n`,
+    );
+    expect(upsertEnvText("# my own note\nDATABASE_URL=old\n", entries, options)).toMatch(/^# my own note\nDATABASE_URL=/);
+  });
+
+  it.each([
+    ["a name that is not a variable name", [{ name: "X\nNODE_OPTIONS", value: "v" }], '"X\\u000aNODE_OPTIONS" is not a variable name'],
+    ["a value with a NUL", [{ name: "DATABASE_URL", value: "postgresql://a\u0000b@h/db" }], "a value to write holds a control character (\\u0000); nothing was written."],
+    ["a value with a bidi override", [{ name: "DATABASE_URL", value: "https://h/\u202e" }], "a bidirectional-override character (\\u202e)"],
+  ])("refuses %s, never quoting the value", (_name, refused, message) => {
+    expect(() => upsertEnvText("", refused, options)).toThrow(message);
   });
 });
 
