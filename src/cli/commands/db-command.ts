@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import { ErrorCode, PlatformError } from "../../errors/index.js";
 import { isPlatformError } from "../../errors/platform-error.js";
 import { getClaimableDatabase } from "../../instant/client.js";
-import { assertKeysAbsent, envKeys, readEnvFile } from "../../instant/env-file.js";
+import { assertEnvTarget, assertKeysAbsent, envKeys, readEnvFile } from "../../instant/env-file.js";
 import { isGitIgnored, notIgnoredWarning } from "../../instant/git-ignore.js";
 import { instantPostgres, type InstantPostgresCreated } from "../../instant/instant-postgres.js";
 import type { CommandContext } from "../context.js";
@@ -74,6 +74,8 @@ async function choose(ctx: CommandContext, opts: ReturnType<typeof parseDbOption
   const seedAnswer = opts.seed ?? (interactive ? await ask("SQL file to seed it with (empty: none)", "") : "");
   const prefix = opts.prefix ?? (interactive ? checkPrefix(await ask("Prefix of the public variables", DEFAULT_PREFIX)) : DEFAULT_PREFIX);
   const file = path.resolve(ctx.io.cwd, envDisplay);
+  // The SDK's own refusal first (PLATFORM_INSTANT_ENV_FILE_INVALID), then the CLI's: never the policy or its imports.
+  assertEnvTarget(file, envDisplay);
   await checkLocalWrites(ctx.io.cwd, [{ flag: "the env file", display: envDisplay, path: file }], undefined);
   for (;;) {
     try {

@@ -27,8 +27,8 @@ afterAll(async () => {
 
 describe("svc db checks everything that can fail offline before it creates a database", () => {
   it.each([
-    ["an env file in a directory that does not exist", (dir: string) => ["-e", join(dir, "nodir", ".env")], "error PLATFORM_INSTANT_ENV_FILE_INVALID: the directory of", 1],
-    ["the same file given as --write-env", (dir: string) => ["--write-env", join(dir, "nodir", ".env")], "error PLATFORM_INSTANT_ENV_FILE_INVALID: the directory of", 1],
+    ["an env file in a directory that does not exist", (dir: string) => ["-e", join(dir, "nodir", ".env")], "error PLATFORM_INSTANT_ENV_FILE_INVALID: cannot use", 1],
+    ["the same file given as --write-env", (dir: string) => ["--write-env", join(dir, "nodir", ".env")], "error PLATFORM_INSTANT_ENV_FILE_INVALID: cannot use", 1],
     ["--write-env and -e naming two files", (dir: string) => ["--write-env", join(dir, ".env"), "-e", join(dir, ".env.local")], "error PLATFORM_INSTANT_INVALID_OPTIONS: --write-env", 1],
     ["a seed file that cannot be read", (dir: string) => ["-e", join(dir, ".env"), "-s", join(dir, "missing.sql")], "error PLATFORM_INSTANT_SEED_INVALID: cannot read the seed file", 1],
     [
