@@ -59,6 +59,9 @@ export type {
   PushConfigOptions,
   SelectionOptions,
 } from "./engine/options.js";
+export { defineCheck } from "./engine/checks-define.js";
+export { loadChecksFromFile } from "./engine/checks-load.js";
+export type { LoadChecksFromFileOptions, LoadChecksFromFileResult } from "./engine/checks-load.js";
 export { applyFleet, planFleet } from "./engine/fleet.js";
 export type { FleetBranchOutcome, FleetOptions, FleetResult } from "./engine/fleet.js";
 export { apply, plan, pushConfig } from "./engine/push-config.js";
@@ -78,6 +81,9 @@ export type {
   ResolvedTrigger,
 } from "./model/desired-state.js";
 export type { ApiRetryEvent, EngineEvent } from "./model/events.js";
+export type { CheckEnforcement, CheckResult, CheckViolation } from "./model/check-result.js";
+export type { Check, CheckContext, CheckDefinition, CheckPlan, CheckTarget, DeepReadonly, ReportOptions } from "./model/checks.js";
+export type { LiveState } from "./model/live-state.js";
 export type { DataApiSettings } from "./model/kinds/data-api.js";
 export type { Json } from "./model/json.js";
 export type {
@@ -168,6 +174,8 @@ export {
   TimeoutError,
 } from "./errors/api-errors.js";
 export type { ApiErrorInfo } from "./errors/api-errors.js";
+export { CheckFailedError } from "./errors/check-errors.js";
+export type { CheckFailedDetails } from "./errors/check-errors.js";
 export { ErrorCode } from "./errors/codes.js";
 export { ConfigLoadError, ConfigValidationError } from "./errors/config-errors.js";
 export type { ConfigIssue, ConfigLoadDetails, ConfigValidationContext, ConfigValidationDetails } from "./errors/config-errors.js";

@@ -75,6 +75,10 @@ function evalTimeout(value: string, previous: number | undefined): number {
   return Math.max(1, Math.round(seconds * 1000));
 }
 
+function addChecks(cmd: Command): Command {
+  return cmd.option("--checks <file>", "policy checks run over the plan before anything is applied (default: svc.checks.ts beside svc.ts, if present); a failed mandatory check exits 8", single("--checks"));
+}
+
 function addTarget(cmd: Command, options: { branch: boolean } = { branch: true }): Command {
   cmd.option("--project-id <id>", "the project (env: SVC_PROJECT_ID)", single("--project-id"));
   if (options.branch) cmd.option("--branch <ref>", "branch id or name, or id:<id> / name:<name> (env: SVC_BRANCH_ID; default: the project's default branch)", single("--branch"));
@@ -182,13 +186,13 @@ export function buildProgram(hooks: ProgramHooks): Command {
   examples(pull, ["svc config pull > svc.ts", "svc config pull --write --yes"]);
   run(pull, (opts) => runPull(ctx, opts));
 
-  const plan = addSelection(addPolicy(addTarget(addCommon(config.command("plan").description("dry run: what apply would change (mutates nothing)")))))
+  const plan = addChecks(addSelection(addPolicy(addTarget(addCommon(config.command("plan").description("dry run: what apply would change (mutates nothing)"))))))
     .option("--out <file>", "also write the saved plan for `svc config apply FILE` (mode 0600)", single("--out"))
     .addOption(new Option("--json", "print the plan document (docs/plan-format.md)").conflicts("markdown"))
     .addOption(new Option("--markdown", "print a pull-request comment").conflicts("json"))
     .addOption(new Option("--graph <format>", "print the dependency graph of the changes instead of the plan (Graphviz DOT or Mermaid)").argParser(graphFormat).conflicts(["json", "markdown"]))
     .option("--verify", "apply the plan to a local replica of what it read (an in-process emulator), plan again, and report whether it converges")
-    .option("--detailed-exitcode", "exit 0 no changes, 2 changes (also pending outside --target), 3 blocking conflicts")
+    .option("--detailed-exitcode", "exit 0 no changes, 2 changes (also pending outside --target), 3 blocking conflicts, 8 a failed mandatory check")
     .option("--concurrency <n>", "parallel bundles and reads, 1-64 (default: 8)", concurrency)
     .option("--allow-external-sources", "bundle function sources that resolve outside the policy's directory (default: off)")
     .option("--no-cache", "neither read nor write the bundle cache (node_modules/.cache/svc-config beside svc.ts)");
@@ -197,24 +201,24 @@ export function buildProgram(hooks: ProgramHooks): Command {
   run(plan, (opts) => (typeof opts.branches === "string" ? runFleet(ctx, { ...(opts as ApplyFlags), branches: opts.branches }, "plan") : runPlan(ctx, opts)));
 
   const applyExamples = ["svc config apply --branch main", "svc config apply plan.json --allow-protected", "svc deploy --branch preview/pr-42 --yes"];
-  const apply = addWriteEnv(addApplyFlags(addPolicy(addTarget(addCommon(config.command("apply").description("apply svc.ts, or a saved plan, to the branch").argument("[planfile]", "a saved plan from plan --out"))))));
+  const apply = addChecks(addWriteEnv(addApplyFlags(addPolicy(addTarget(addCommon(config.command("apply").description("apply svc.ts, or a saved plan, to the branch").argument("[planfile]", "a saved plan from plan --out")))))));
   examples(apply, [...applyExamples, "svc config apply --branch preview/pr-42 --write-env .env"]);
   addFleet(apply);
   run(apply, (opts, args) => runApplyOrFleet(ctx, args[0], opts));
 
-  const deploy = addWriteEnv(addApplyFlags(addPolicy(addTarget(addCommon(program.command("deploy").description("alias of svc config apply").argument("[planfile]", "a saved plan from plan --out"))))));
+  const deploy = addChecks(addWriteEnv(addApplyFlags(addPolicy(addTarget(addCommon(program.command("deploy").description("alias of svc config apply").argument("[planfile]", "a saved plan from plan --out")))))));
   examples(deploy, applyExamples);
   addFleet(deploy);
   run(deploy, (opts, args) => runApplyOrFleet(ctx, args[0], opts));
 
   const branch = program.command("branch").description("preview-branch lifecycle for per-pull-request pipelines");
 
-  const create = addWriteEnv(addApplyFlags(addPolicy(addTarget(addCommon(branch.command("create").description("create a branch from the policy").argument("<name>", "the new branch's name")), { branch: false }))))
+  const create = addChecks(addWriteEnv(addApplyFlags(addPolicy(addTarget(addCommon(branch.command("create").description("create a branch from the policy").argument("<name>", "the new branch's name")), { branch: false })))))
     .addOption(new Option("--if-exists <mode>", "when the name exists: fail, or apply the policy to it").choices(["fail", "apply"]).default("fail"));
   examples(create, ["svc branch create pr-42 --if-exists apply --update-existing", "svc branch create pr-42 --write-env .env"]);
   run(create, (opts, args) => runBranchCreate(ctx, args[0] ?? "", opts));
 
-  const sync = addWriteEnv(addApplyFlags(addPolicy(addTarget(addCommon(branch.command("sync").description("create or update the preview branch of a git branch from the policy")), { branch: false }))))
+  const sync = addChecks(addWriteEnv(addApplyFlags(addPolicy(addTarget(addCommon(branch.command("sync").description("create or update the preview branch of a git branch from the policy")), { branch: false })))))
     .option("--git-branch <name>", "the git branch to map (default: the checked-out one)", single("--git-branch"))
     .option("--name-template <template>", `the platform branch's name; {git-branch} is the sanitised git branch (default: ${DEFAULT_NAME_TEMPLATE})`, single("--name-template"));
   examples(sync, ["svc branch sync --write-env .env", "svc branch sync --git-branch \"$GITHUB_HEAD_REF\" --update-existing --write-env .env"]);

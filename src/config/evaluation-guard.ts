@@ -13,14 +13,15 @@
  * for it (`Object.prototype.allowDataLoss = true` would read as an option that was never
  * given).
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createContext, Script } from "node:vm";
 import { ConfigLoadError, ErrorCode, PlatformError } from "../errors/index.js";
 import type { BranchClosure } from "./policy-types.js";
 import { restorePolicyLines } from "./policy-transform.js";
 import { escapeUnsafeText } from "../rules/visible-text.js";
 
-/** Which part of the policy was running. */
-export type EvaluationPhase = "module" | "branch";
+/** Which part of the policy (or of its checks file) was running. */
+export type EvaluationPhase = "module" | "branch" | "check";
 
 /** The default limit of one evaluation: 30 s. */
 export const DEFAULT_EVALUATION_TIMEOUT_MS = 30_000;
@@ -31,6 +32,7 @@ const MAX_EVALUATION_TIMEOUT_MS = 2 ** 31 - 1;
 const PHASE_TEXT: Readonly<Record<EvaluationPhase, string>> = Object.freeze({
   module: "module top level",
   branch: "branch closure",
+  check: "check",
 });
 
 /** What a guarded evaluation needs to know. */
@@ -129,6 +131,84 @@ function pollutionError(options: EvaluationGuardOptions, keys: readonly string[]
       "(prototype pollution, by the policy or a module it imports); every object would inherit it, so the policy is refused: remove the assignment or the dependency that makes it",
     { file: options.file ?? null, phase: options.phase, prototypeKeys: [...keys] },
   );
+}
+
+/** The exit attempt of the asynchronous evaluation whose continuation is running, if any. */
+const asyncEvaluation = new AsyncLocalStorage<{ attempt?: string }>();
+
+/** Open asynchronous evaluations, and the process's own exit functions while any is open. */
+let asyncTrap: { depth: number; exit: typeof process.exit; abort: typeof process.abort } | undefined;
+
+/**
+ * Traps `process.exit`/`process.abort` for code running inside an asynchronous evaluation
+ * (found through `AsyncLocalStorage`, so concurrent evaluations and the CLI's own exit are told
+ * apart); anything else calls the real function. Returns the release; the last one restores.
+ */
+function trapAsyncExits(): () => void {
+  if (asyncTrap === undefined) {
+    const own = { depth: 0, exit: process.exit, abort: process.abort };
+    asyncTrap = own;
+    const trap = (call: string, real: () => never): never => {
+      const running = asyncEvaluation.getStore();
+      if (running === undefined) return real();
+      running.attempt = call;
+      throw new ExitAttempt(`${call} is not allowed while a policy check runs`);
+    };
+    process.exit = ((code?: number | string | null) => trap(`process.exit(${code === undefined ? "" : JSON.stringify(code)})`, () => own.exit(code))) as typeof process.exit;
+    process.abort = (() => trap("process.abort()", () => own.abort())) as typeof process.abort;
+  }
+  const trap = asyncTrap;
+  trap.depth += 1;
+  return () => {
+    trap.depth -= 1;
+    if (trap.depth > 0) return;
+    process.exit = trap.exit;
+    process.abort = trap.abort;
+    asyncTrap = undefined;
+  };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+/**
+ * {@link runGuarded} for code that may return a promise (a policy check): the synchronous part,
+ * and the returned thenable's `then`, run under the time limit as there; the promise must then
+ * settle within what remains of it, while `process.exit`/`process.abort` stay trapped for its
+ * continuations and `Object.prototype` is checked again once it settled. JavaScript that keeps
+ * the thread busy after an `await` cannot be interrupted in-process: only waiting is bounded.
+ *
+ * @throws ConfigLoadError as {@link runGuarded} does, also when the promise does not settle in time.
+ */
+export async function runGuardedAsync<T>(evaluate: () => T | PromiseLike<T>, options: EvaluationGuardOptions): Promise<T> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_EVALUATION_TIMEOUT_MS;
+  const started = Date.now();
+  const state: { attempt?: string } = {};
+  const prototypeBefore = new Set(Reflect.ownKeys(Object.prototype));
+  const release = trapAsyncExits();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await asyncEvaluation.run(state, () => new Promise<T>((resolve, reject) => {
+      const value = runGuarded(() => {
+        const returned = evaluate();
+        // A thenable's `then` is user code too: called here, under the limit.
+        if (isThenable(returned)) returned.then(resolve as (v: unknown) => void, reject);
+        return returned;
+      }, options);
+      if (!isThenable(value)) return resolve(value as T);
+      timer = setTimeout(() => reject(timeoutError(options, timeoutMs, undefined)), Math.max(1, timeoutMs - (Date.now() - started)));
+    }));
+  } catch (err) {
+    if (state.attempt !== undefined || err instanceof ExitAttempt) throw exitError(options, state.attempt ?? "process.exit()", err);
+    throw err instanceof ConfigLoadError ? err : restorePolicyLines(err);
+  } finally {
+    clearTimeout(timer);
+    release();
+    const polluted = removeAddedKeys(prototypeBefore);
+    if (polluted.length > 0) throw pollutionError(options, polluted);
+    if (state.attempt !== undefined) throw exitError(options, state.attempt, undefined);
+  }
 }
 
 /** `closure` with every call run by {@link runGuarded} in the `branch` phase. */

@@ -1,4 +1,4 @@
-import type { ApiBranch, ApiProject, CreateBranchParams, PlatformApi } from "../api/platform-api.js";
+import type { ApiBranch, ApiProject, CreateBranchParams, EndpointSettingsInput, PlatformApi } from "../api/platform-api.js";
 import type { PolicyConfig } from "../config/policy-types.js";
 import { resolvePolicy } from "../config/resolve-policy.js";
 import type { ResolvedFunctionConfig, ResolvedPolicy } from "../model/desired-state.js";
@@ -6,7 +6,8 @@ import { isValidComputePair, toWholeSecondIso } from "../diff/branch.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PartialBranchCreateError, PushConflictError } from "../errors/engine-errors.js";
 import { PlatformError, isPlatformError } from "../errors/platform-error.js";
-import type { AppliedChange, AppliedChangeDetails, ConflictReport, EngineWarning, PushResult } from "../model/plan.js";
+import type { AppliedChange, AppliedChangeDetails, Change, ConflictReport, EngineWarning, PushResult } from "../model/plan.js";
+import type { Json } from "../model/json.js";
 import type { EngineEvent } from "../model/events.js";
 import { inReadWave, withApiEvents } from "./events.js";
 import type { PlatformApiPolling, PlatformApiTimeouts } from "../api/client-options.js";
@@ -14,6 +15,8 @@ import { type OperationRuntime, ownOptions, prepareRuntime } from "./options.js"
 import { withMemory } from "./run-archives.js";
 import { bundleAll, preparePlan } from "./prepare-plan.js";
 import { gateAndExecute } from "./push-config.js";
+import type { Check } from "../model/checks.js";
+import { checkNewBranch, withFirstChecks } from "./checks-new-branch.js";
 
 /** `createBranch` options (seed, plus ours). No `apiHost`: pass `api: createPlatformApi({ apiKey, apiHost })`. */
 export interface CreateBranchOptions {
@@ -40,6 +43,15 @@ export interface CreateBranchOptions {
   annotations?: Record<string, string>;
   /** Keys the function fingerprints (see `PlanOptions.fingerprintKey`). */
   fingerprintKey?: string;
+  /**
+   * Policy checks (see `PlanOptions.checks`), run twice: over the branch's creation before
+   * anything is created (a mandatory violation throws `CheckFailedError`, nothing created), and
+   * over the rest of the plan once the branch exists (a mandatory violation there stops before
+   * any further change: `PartialBranchCreateError` whose `cause` is the `CheckFailedError`).
+   */
+  checks?: readonly Check[];
+  /** Called once the target is checked, the functions bundled and the checks passed, right before the branch is created; a throw creates nothing. */
+  beforeCreate?: () => void | Promise<void>;
 }
 
 /** What `createBranch` returns. */
@@ -111,7 +123,7 @@ export function computePairConflict(desired: ResolvedPolicy, project: ApiProject
  * The reads before creating a branch (bundles aside): the project and its branches (wave 1), the
  * name still free, the parent found, the compute pair valid. Returns the parent.
  */
-async function checkTarget(rt: OperationRuntime, desired: ResolvedPolicy, projectId: string, name: string): Promise<ApiBranch> {
+async function checkTarget(rt: OperationRuntime, desired: ResolvedPolicy, projectId: string, name: string): Promise<{ parent: ApiBranch; project: ApiProject }> {
   const { api } = rt;
   const [project, branches] = await inReadWave(rt.emit, 1, () => Promise.all([api.getProject({ projectId }), api.listBranches({ projectId })]));
   const taken = branches.find((b) => b.name === name);
@@ -130,7 +142,7 @@ async function checkTarget(rt: OperationRuntime, desired: ResolvedPolicy, projec
   }
   const pairConflict = computePairConflict(desired, project, name);
   if (pairConflict !== undefined) throw new PushConflictError([pairConflict], name);
-  return parent;
+  return { parent, project };
 }
 
 /**
@@ -165,16 +177,19 @@ async function createBranchWith(rt: OperationRuntime, config: PolicyConfig, opti
   const bundling = bundleAll(rt, desired, bundleInput, bundleWarnings);
   // Handled below; until then a failing build must not be an unhandled rejection.
   bundling.catch(() => undefined);
-  let parent: ApiBranch;
+  let found: { parent: ApiBranch; project: ApiProject };
   try {
-    parent = await checkTarget(rt, desired, projectId, name);
+    found = await checkTarget(rt, desired, projectId, name);
   } catch (err) {
     await bundling.catch(() => undefined);
     throw err;
   }
+  const { parent, project } = found;
   const archives = await bundling;
   const body = createBody(desired, parent, name, new Date());
   if (options.annotations !== undefined) body.params.annotation_value = { ...options.annotations };
+  const created0 = await checkNewBranch(options.checks, { project, desired, name, change: creationChange(body), warnings: bundleWarnings });
+  await options.beforeCreate?.();
   let response: Awaited<ReturnType<PlatformApi["createBranch"]>>;
   try {
     response = await api.createBranch({ projectId, ...body.params });
@@ -205,11 +220,23 @@ async function createBranchWith(rt: OperationRuntime, config: PolicyConfig, opti
       allowDataLoss: options.allowDataLoss ?? false,
       now: () => new Date(),
     });
-    const result = await gateAndExecute(rt, prepared, { dryRun: false, updateExisting: true, allowProtectedBranch: true });
-    return { branchId: created.id, branchName: name, result: { ...result, applied: [createChange, ...result.applied] } };
+    const result = await gateAndExecute(rt, prepared, { dryRun: false, updateExisting: true, allowProtectedBranch: true, ...(options.checks === undefined ? {} : { checks: options.checks }) });
+    return { branchId: created.id, branchName: name, result: { ...result, applied: [createChange, ...result.applied], ...withFirstChecks(created0, result.checks) } };
   } catch (err) {
     const details = (err as { details?: { result?: PushResult } }).details;
-    const partial = details?.result ? { ...details.result, applied: [createChange, ...details.result.applied] } : undefined;
+    const partial = details?.result ? { ...details.result, applied: [createChange, ...details.result.applied], ...withFirstChecks(created0, details.result.checks) } : undefined;
     throw new PartialBranchCreateError({ branchId: created.id, branchName: name, ...(partial ? { result: partial } : {}), cause: err });
   }
+}
+
+/** The `create:branch` change as checks see it: the created branch's parent, protection, expiry and compute. */
+function creationChange(body: ReturnType<typeof createBody>): Change {
+  const endpoint: EndpointSettingsInput = body.params.endpoints?.[0] ?? {};
+  const after: Record<string, Json> = { parent: body.details.parent ?? null };
+  if (body.params.branch?.protected !== undefined) after.protected = body.params.branch.protected;
+  if (body.params.branch?.expires_at !== undefined) after.expiresAt = body.params.branch.expires_at;
+  if (endpoint.autoscaling_limit_min_cu !== undefined) after.autoscalingLimitMinCu = endpoint.autoscaling_limit_min_cu;
+  if (endpoint.autoscaling_limit_max_cu !== undefined) after.autoscalingLimitMaxCu = endpoint.autoscaling_limit_max_cu;
+  if (endpoint.suspend_timeout_seconds !== undefined) after.suspendTimeout = endpoint.suspend_timeout_seconds;
+  return { id: "create:branch", address: "branch", kind: "branch", action: "create", class: "additive", fields: body.fields, before: null, after, reason: "the branch does not exist yet", dependsOn: [] };
 }

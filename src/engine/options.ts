@@ -9,6 +9,7 @@ import type { EngineEvent } from "../model/events.js";
 import { safeEmitter } from "./events.js";
 import { ownRecord } from "../model/own-record.js";
 import type { PushConfirmContext } from "../apply/gate-plan.js";
+import type { Check } from "../model/checks.js";
 
 /** Address patterns that narrow a plan (`targets` / `exclude` options). */
 export interface SelectionOptions {
@@ -85,6 +86,13 @@ export interface PlanOptions extends ConfigOperationOptions, SelectionOptions {
    * policy's directory (refused by default, naming the resolved path). @default false
    */
   allowSourcesOutsideProject?: boolean;
+  /**
+   * Policy checks (`defineCheck`, `loadChecksFromFile`) run over the plan once it is computed,
+   * before any confirmation or mutation; their results are `result.checks`. On a dry run they
+   * are only reported; otherwise a mandatory violation, or a check that fails, throws
+   * `CheckFailedError` and nothing is changed. @default none
+   */
+  checks?: readonly Check[];
 }
 
 /** `apply` options (seed `ApplyOptions`). */

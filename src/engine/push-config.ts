@@ -10,6 +10,9 @@ import type { ExecutionContext } from "../apply/execution-context.js";
 import { withApiEvents } from "./events.js";
 import { gatePlan } from "../apply/gate-plan.js";
 import { ApplyFailedError, CancelledError, PushAbortedError, PushConflictError } from "../errors/engine-errors.js";
+import { CheckFailedError } from "../errors/check-errors.js";
+import type { Check } from "../model/checks.js";
+import { blockingChecks, runChecks } from "./checks-run.js";
 import type { PushResult } from "../model/plan.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
@@ -83,6 +86,20 @@ export interface GateFlags {
   updateExisting: boolean;
   allowProtectedBranch: boolean;
   confirm?: PushConfigOptions["confirm"];
+  /** Run over the plan before any gate decision; see `PlanOptions.checks`. */
+  checks?: readonly Check[];
+}
+
+/** Runs the checks over a prepared plan; `undefined` without checks. */
+async function checkPrepared(prepared: PreparedPlan, checks: readonly Check[] | undefined): Promise<PushResult["checks"]> {
+  if (checks === undefined) return undefined;
+  const { base, desired, live, diff } = prepared;
+  return runChecks(checks, {
+    target: { projectId: base.project.id, projectName: base.project.name, branchId: base.branch.id, branchName: base.branch.name, isDefault: base.branch.isDefault, protected: base.branch.protected, exists: desired.target.exists },
+    policy: desired,
+    live,
+    plan: { ...buildResult(prepared, diff.conflicts, undefined), projectId: base.project.id },
+  });
 }
 
 /**
@@ -98,10 +115,14 @@ export async function gateAndExecute(rt: OperationRuntime, prepared: PreparedPla
     hasConfirm: flags.confirm !== undefined,
   });
   rt.emit({ type: "plan", summary: prepared.diff.summary });
-  if (decision.action === "report") return buildResult(prepared, decision.conflicts, undefined);
+  const checks = await checkPrepared(prepared, flags.checks);
+  const withChecks = (result: PushResult): PushResult => (checks === undefined ? result : Object.assign(result, { checks }));
+  if (decision.action === "report") return withChecks(buildResult(prepared, decision.conflicts, undefined));
   if (decision.action === "refuse") {
-    throw new PushConflictError(decision.conflicts, prepared.base.branch.name, buildResult(prepared, decision.conflicts, undefined, false));
+    throw new PushConflictError(decision.conflicts, prepared.base.branch.name, withChecks(buildResult(prepared, decision.conflicts, undefined, false)));
   }
+  const blocking = blockingChecks(checks);
+  if (blocking.length > 0) throw new CheckFailedError(blocking, prepared.base.branch.name, withChecks(buildResult(prepared, prepared.diff.conflicts, undefined, false)));
   if (decision.action === "confirm" && flags.confirm !== undefined) {
     const ok = await flags.confirm(decision.context);
     if (ok !== true) throw new PushAbortedError(prepared.base.branch.name, decision.reasons);
@@ -119,7 +140,7 @@ export async function gateAndExecute(rt: OperationRuntime, prepared: PreparedPla
     },
     () => executePlan(prepared.diff.changes, ctx),
   );
-  const result = buildResult(prepared, [], outcome);
+  const result = withChecks(buildResult(prepared, [], outcome));
   if (rt.signal?.aborted && (outcome.skipped.length > 0 || outcome.failed.length > 0)) {
     throw new CancelledError(`apply to branch "${prepared.base.branch.name}"`, outcome.started ? result : undefined);
   }
@@ -163,6 +184,7 @@ export async function pushConfig(config: PolicyConfig, given: PushConfigOptions)
       updateExisting: options.updateExisting ?? false,
       allowProtectedBranch: options.allowProtectedBranch ?? false,
       ...(options.confirm ? { confirm: options.confirm } : {}),
+      ...(options.checks === undefined ? {} : { checks: options.checks }),
     });
     if (options.verify === true && result.dryRun) {
       result.verification = await verifyPrepared(rt, prepared, { contextFor: executionContext, allowDataLoss: options.allowDataLoss ?? false, ...(selection === undefined ? {} : { selection }) });

@@ -137,6 +137,7 @@ export async function applyPlan(saved: SavedPlan, given: ApplyPlanOptions): Prom
       dryRun: false,
       updateExisting: options.updateExisting ?? false,
       allowProtectedBranch: options.allowProtectedBranch ?? false,
+      ...(options.checks === undefined ? {} : { checks: options.checks }),
     });
   });
 }

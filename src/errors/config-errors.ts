@@ -60,7 +60,7 @@ export type ConfigLoadDetails = {
   /** The exported policy is invalid: every issue (the `ConfigValidationError` is the `cause`). */
   issues?: ConfigIssue[];
   /** A limit hit while evaluating: the phase, the time limit, the exit call or the keys added to `Object.prototype`. */
-  phase?: "module" | "branch";
+  phase?: "module" | "branch" | "check";
   timeoutMs?: number;
   call?: string;
   prototypeKeys?: string[];

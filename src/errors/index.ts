@@ -41,4 +41,5 @@ export {
   errorCodeForStatus,
   type ApiErrorInfo,
 } from "./api-errors.js";
+export { CheckFailedError, type CheckFailedDetails } from "./check-errors.js";
 export { CliError, CliErrorCode, isCliError } from "./cli-errors.js";

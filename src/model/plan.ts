@@ -1,4 +1,5 @@
 import type { ResourceKind } from "../kinds/index.js";
+import type { CheckResult } from "./check-result.js";
 import type { Json } from "./json.js";
 
 /** What a change does to its resource. A `replace` counts as one delete and one create. */
@@ -131,6 +132,8 @@ export interface PushResult {
   selection?: PlanSelection;
   /** Present when `verify` was asked for: the plan applied to a local replica, then re-planned. */
   verification?: PlanVerification;
+  /** Present when checks were given: what each found, in the order they were given. */
+  checks?: CheckResult[];
 }
 
 /**

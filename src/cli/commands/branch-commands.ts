@@ -16,7 +16,7 @@ import { reportFailure, type ApplyFlags } from "./gated-run.js";
 import { computePlan } from "./plan-command.js";
 import { declaredDatabasesOf } from "../branch-database.js";
 import { prepareEnvWriter } from "../write-env.js";
-import { connect, echoInfo, loadEnv, loadPolicy, printEcho, viewTarget, type Target } from "./target-setup.js";
+import { checksOption, connect, echoInfo, loadEnv, loadPolicyWithChecks, printEcho, viewTarget, type Target } from "./target-setup.js";
 import { bundleCacheOption, engineTuning } from "../engine-tuning.js";
 import { afterBranchHook, beforeCheckoutHook, beforeCreateHook } from "../hooks/command-hooks.js";
 
@@ -47,7 +47,7 @@ export async function runBranchCreate(ctx: CommandContext, mapped: string, flags
   const envWriter = await prepareEnvWriter(ctx, flags);
   const engine = await ctx.engine();
   const origins = loadEnv(ctx, flags);
-  const policy = await loadPolicy(ctx, engine, flags);
+  const policy = await loadPolicyWithChecks(ctx, engine, flags);
   const { api, creds } = await connect(ctx, engine, flags, origins);
   const project = await api.getProject({ projectId: creds.projectId.value });
   const find = async (branchName: string) => (flags.ifExists === "apply" ? (await api.listBranches({ projectId: project.id })).find((b) => b.name === branchName) : undefined);
@@ -93,7 +93,6 @@ export async function runBranchCreate(ctx: CommandContext, mapped: string, flags
   };
   ctx.err(json || ctx.quiet ? renderTargetLine(echo) : renderTargetBlock(echo));
   if (flags.target !== undefined || flags.exclude !== undefined) ctx.info(["--target/--exclude narrow applies to an existing branch; a new branch gets the whole policy."]);
-  await beforeCreateHook(ctx, policy, project.id, name);
   const started = ctx.io.now();
   const progress = ctx.progress();
   let created: { branchId: string; branchName: string; result: PushResult };
@@ -108,6 +107,9 @@ export async function runBranchCreate(ctx: CommandContext, mapped: string, flags
       ...engineTuning(ctx.io, flags),
       ...bundleCacheOption(flags, policy.resolvedPath),
       ...(hooks.annotations === undefined ? {} : { annotations: hooks.annotations }),
+      ...checksOption(policy),
+      // The create.before hook runs once the checks passed, right before the branch is created.
+      beforeCreate: () => beforeCreateHook(ctx, policy, project.id, name),
     });
   } catch (err) {
     progress.stop();

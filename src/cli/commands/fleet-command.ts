@@ -5,7 +5,7 @@ import { buildFleetDocument, fleetRows, renderFleetMarkdown, renderFleetText, wo
 import { stringifyDocument } from "../views/json-plan.js";
 import type { ApplyFlags } from "./gated-run.js";
 import { selectionOptions } from "./plan-command.js";
-import { connect, loadEnv, loadPolicy } from "./target-setup.js";
+import { checksOption, connect, loadEnv, loadPolicyWithChecks } from "./target-setup.js";
 
 /** Flags of `svc config plan|apply --branches`. */
 export interface FleetFlags extends ApplyFlags {
@@ -23,7 +23,7 @@ export async function runFleet(ctx: CommandContext, flags: FleetFlags, command: 
   if (flags.branch !== undefined) throw new CliError(CliErrorCode.USAGE, "--branches and --branch exclude each other.", { hint: "Use --branch for one branch, --branches <glob|all> for many." });
   const engine = await ctx.engine();
   const origins = loadEnv(ctx, flags);
-  const policy = await loadPolicy(ctx, engine, flags);
+  const policy = await loadPolicyWithChecks(ctx, engine, flags);
   const { api, creds } = await connect(ctx, engine, flags, origins);
   ctx.err([`Target: project ${creds.projectId.value}, branches ${flags.branches}, api ${creds.apiHost.value}`]);
   const granted = {
@@ -37,6 +37,7 @@ export async function runFleet(ctx: CommandContext, flags: FleetFlags, command: 
     signal: ctx.signal,
     ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
     ...selectionOptions(flags),
+    ...checksOption(policy),
     onBranch: (o: { branchName: string; error?: Error }) => ctx.info([`${o.branchName}: ${o.error === undefined ? "done" : "failed"}`]),
   };
   const fleet = command === "plan"

@@ -6,6 +6,8 @@ import { shown } from "../views/outside-text.js";
 import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { PushConflictError } from "../../errors/engine-errors.js";
+import { CheckFailedError } from "../../errors/check-errors.js";
+import { isBlockingCheck } from "../../model/check-result.js";
 import { PlatformError, isPlatformError } from "../../errors/platform-error.js";
 import type { PushResult } from "../../model/plan.js";
 import { LIBRARY_VERSION } from "../../version.js";
@@ -117,6 +119,9 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
   const started = ctx.io.now();
   const given = { updateExisting: flags.updateExisting === true || flags.yes === true, allowDataLoss: flags.allowDataLoss === true, allowProtected: flags.allowProtected === true || flags.yes === true };
   if (!json && !ctx.quiet) ctx.out(renderPlanText(result, ctx.styleFor("stdout"), { branchProtected: view.branchProtected, configPath: view.configPath, granted: given }));
+  // Checks judge the plan just shown: a mandatory failure stops here, before any question, hook or change.
+  const blockingChecks = (result.checks ?? []).filter(isBlockingCheck);
+  if (blockingChecks.length > 0 && !hasBlockingConflict(result)) throw new CheckFailedError(blockingChecks, view.branchName, result);
   if (result.changes.length === 0 && !hasBlockingConflict(result)) {
     if (json) await printDocument(ctx, view, result, { status: "no-changes", durationMs: 0, error: null }, input.wrapSuccessDocument ?? input.wrapDocument);
     else if (ctx.quiet) ctx.out([selectionLine(result) ?? noChangesLine(view.branchName, view.configPath)]);

@@ -8,9 +8,10 @@ import { renderPlanGraph, type GraphFormat } from "../views/graph.js";
 import { buildPlanDocument, stringifyDocument } from "../views/json-plan.js";
 import { renderPlanMarkdown } from "../views/markdown-plan.js";
 import { renderPlanText } from "../views/text-plan.js";
+import { hasBlockingCheck } from "../views/checks-view.js";
 import { hasBlockingAnywhere, hasPendingOutside, planNotes } from "../views/plan-notes.js";
 import { summaryLine, type ViewTarget } from "../views/view-model.js";
-import { echoInfo, loadEnv, loadPolicy, printEcho, resolveTarget, viewTarget, type LoadedPolicy, type PolicyFlags, type Target } from "./target-setup.js";
+import { checksOption, echoInfo, loadEnv, loadPolicyWithChecks, printEcho, resolveTarget, viewTarget, type LoadedPolicy, type PolicyFlags, type Target } from "./target-setup.js";
 import { bundleCacheOption, engineTuning } from "../engine-tuning.js";
 
 /** Flags of `svc config plan`. */
@@ -53,7 +54,7 @@ export interface PlannedRun {
 export async function computePlan(ctx: CommandContext, flags: PlanFlags, compactEcho: boolean): Promise<PlannedRun> {
   const engine = await ctx.engine();
   const origins = loadEnv(ctx, flags);
-  const policy = await loadPolicy(ctx, engine, flags);
+  const policy = await loadPolicyWithChecks(ctx, engine, flags);
   const target = await resolveTarget(ctx, engine, flags, origins);
   printEcho(ctx, echoInfo(target, policy), compactEcho);
   return planAgain(ctx, { engine, policy, target }, flags);
@@ -78,6 +79,7 @@ export async function planAgain(ctx: CommandContext, run: Omit<PlannedRun, "resu
       ...engineTuning(ctx.io, flags),
       ...bundleCacheOption(flags, policy.resolvedPath),
       ...selectionOptions(flags),
+      ...checksOption(policy),
       ...(flags.verify === true ? { verify: true } : {}),
     });
     return { engine, policy, target, view: viewTarget(target, policy.relativePath), result };
@@ -95,7 +97,8 @@ function writeSavedPlan(ctx: CommandContext, engine: EnginePort, result: PushRes
 
 /**
  * `svc config plan`: prints the plan as text, JSON or Markdown. Exits 0, or with
- * `--detailed-exitcode` 0 for no changes, 2 for changes and 3 for blocking conflicts.
+ * `--detailed-exitcode` 0 for no changes, 2 for changes, 3 for blocking conflicts and 8 when a
+ * mandatory check failed (3 wins over 8, 8 over 2).
  */
 export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<number> {
   const compact = flags.json === true || flags.markdown === true || flags.graph !== undefined;
@@ -117,6 +120,7 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
   }
   if (flags.detailedExitcode !== true) return 0;
   if (hasBlockingAnywhere(run.result)) return 3;
+  if (hasBlockingCheck(run.result)) return 8;
   return run.result.changes.length > 0 || hasPendingOutside(run.result) ? 2 : 0;
 }
 

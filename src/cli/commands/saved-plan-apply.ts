@@ -14,7 +14,7 @@ import { gateAndExecute, type ApplyFlags } from "./gated-run.js";
 import { declaredDatabasesOf } from "../branch-database.js";
 import type { EnvWriter } from "../write-env.js";
 import { deployHooks } from "../hooks/command-hooks.js";
-import { connect, echoInfo, loadEnv, loadPolicy, printEcho, viewTarget, type Target } from "./target-setup.js";
+import { checksOption, connect, echoInfo, loadEnv, loadPolicyWithChecks, printEcho, viewTarget, type Target } from "./target-setup.js";
 import { bundleCacheOption, engineTuning } from "../engine-tuning.js";
 
 /** Reads and checks the shape of a saved plan (`CLI_PLAN_UNREADABLE` otherwise). */
@@ -79,7 +79,7 @@ export async function runSavedPlanApply(ctx: CommandContext, file: string, flags
   if (namedProject !== undefined && namedProject.value !== saved.projectId) {
     throw staleTarget(name, saved, `project ${namedProject.value} (${namedProject.label})`);
   }
-  const policy = await loadPolicy(ctx, engine, flags);
+  const policy = await loadPolicyWithChecks(ctx, engine, flags);
   const { api, creds } = await connect(ctx, engine, { ...flags, projectId: saved.projectId }, origins);
   const fileSourced = { ...creds, projectId: { value: saved.projectId, source: "plan-file" as const, label: name } };
   const project = await api.getProject({ projectId: saved.projectId });
@@ -98,9 +98,11 @@ export async function runSavedPlanApply(ctx: CommandContext, file: string, flags
     return 0;
   };
   // A plan that was applied already is said so before its changes are shown as if they would run.
-  if (planned.changes.length > 0) {
-    const now = await engine.plan(policy.config, { ...baseOptions, allowDataLoss: true });
-    if (now.changes.length === 0 && now.conflicts.length === 0) return alreadyApplied();
+  // The checks judge the branch's plan now, which `applyPlan` then requires to be the saved one.
+  if (planned.changes.length > 0 || policy.checks !== undefined) {
+    const now = await engine.plan(policy.config, { ...baseOptions, allowDataLoss: true, ...checksOption(policy) });
+    if (planned.changes.length > 0 && now.changes.length === 0 && now.conflicts.length === 0) return alreadyApplied();
+    if (now.checks !== undefined) planned.checks = now.checks;
   }
   try {
     return await gateAndExecute(ctx, {

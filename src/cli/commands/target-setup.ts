@@ -2,7 +2,7 @@ import { relative, sep } from "node:path";
 import type { ApiBranch, ApiProject, PlatformApi } from "../../api/platform-api.js";
 import type { CommandContext } from "../context.js";
 import type { EnginePort } from "../engine-port.js";
-import type { PolicyConfig } from "../../v1.js";
+import type { Check, PolicyConfig } from "../../v1.js";
 import { loadEnvFiles, type EnvOrigins } from "../env-files.js";
 import { createProxyAwareFetch } from "../http.js";
 import { resolveBranch, resolveCredentials, type BranchMatch, type ResolvedCredentials, type TargetFlags } from "../target.js";
@@ -15,6 +15,8 @@ export interface PolicyFlags {
   env?: string[];
   /** `--eval-timeout`, converted to milliseconds. */
   evalTimeout?: number;
+  /** `--checks FILE`: the policy checks (default: `svc.checks.ts` beside the policy, if any). */
+  checks?: string;
 }
 
 /** A loaded policy and how it was found. */
@@ -24,6 +26,8 @@ export interface LoadedPolicy {
   /** Relative to the working directory, `/` separators. */
   relativePath: string;
   label: "--config" | "search";
+  /** The policy checks an applying command runs over its plans ({@link loadPolicyWithChecks}); absent when none were looked for or found. */
+  checks?: readonly Check[];
 }
 
 /** Loads the `--env` files (in order, before the policy is evaluated). */
@@ -62,6 +66,29 @@ export async function loadPolicy(ctx: CommandContext, engine: EnginePort, flags:
     relativePath: displayPath(ctx.io.cwd, loaded.resolvedPath),
     label: flags.config === undefined ? "search" : "--config",
   };
+}
+
+/**
+ * {@link loadPolicy}, then the policy checks: `--checks FILE`, else `svc.checks.ts` (`.mts`,
+ * `.js`, `.mjs`) beside the policy, evaluated under the same time limit. Says on stderr which
+ * file was loaded; no file, no checks.
+ */
+export async function loadPolicyWithChecks(ctx: CommandContext, engine: EnginePort, flags: PolicyFlags): Promise<LoadedPolicy> {
+  const policy = await loadPolicy(ctx, engine, flags);
+  const loaded = await engine.loadChecksFromFile({
+    cwd: ctx.io.cwd,
+    ...(flags.checks === undefined ? { policyPath: policy.resolvedPath } : { path: flags.checks }),
+    ...(flags.evalTimeout === undefined ? {} : { evaluationTimeoutMs: flags.evalTimeout }),
+  });
+  if (loaded.resolvedPath === undefined) return policy;
+  const count = loaded.checks.length;
+  ctx.info([`Checks: ${displayPath(ctx.io.cwd, loaded.resolvedPath)} (${count} check${count === 1 ? "" : "s"})`]);
+  return { ...policy, checks: loaded.checks };
+}
+
+/** The engine's `checks` option for a loaded policy: present only when a checks file was loaded. */
+export function checksOption(policy: LoadedPolicy): { checks?: readonly Check[] } {
+  return policy.checks === undefined ? {} : { checks: policy.checks };
 }
 
 /** The target a command runs against, resolved and ready. */

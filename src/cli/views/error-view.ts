@@ -62,6 +62,7 @@ const STATIC_HINTS: Record<string, string> = {
   [ErrorCode.STALE_PLAN]: "Run svc config plan --out again and apply the new plan.",
   [ErrorCode.APPLY_FAILED]: "Run svc config plan to see what remains.",
   [ErrorCode.CANCELLED]: "Run svc config plan to see what remains.",
+  [ErrorCode.CHECK_FAILED]: "Change the policy (or the plan) until the listed checks pass; a check that failed itself is fixed in the checks file. Nothing was changed.",
   [ErrorCode.HOOK_FAILED]: "Fix the hook in svc.ts (its output is above, prefixed [hook …]) and run the command again.",
   [ErrorCode.CONFLICT]: "The platform refused the change because of the current state; check the message above.",
   CLI_ABORTED: "Nothing changed.",
@@ -268,6 +269,8 @@ export function exitCodeFor(thrown: unknown): number {
       return 7;
     case "CLI_LOCAL_WRITE_FAILED":
       return detailsOf(err).applied === true ? 7 : 1;
+    case ErrorCode.CHECK_FAILED:
+      return 8;
     case ErrorCode.CANCELLED:
     case "CLI_INTERRUPTED":
       return 130;

@@ -3,8 +3,9 @@ import { ErrorCode } from "../../errors/codes.js";
 import { isPlatformError } from "../../errors/platform-error.js";
 import type { JsonError } from "./json-schema.js";
 import { describeError, exitCodeFor, toJsonError } from "./error-view.js";
-import { escapeMarkdown } from "./markdown-plan.js";
+import { escapeMarkdown } from "./markdown-text.js";
 import { hasBlockingAnywhere, hasPendingOutside } from "./plan-notes.js";
+import { hasBlockingCheck } from "./checks-view.js";
 import { printedLines, type Printed } from "./outside-text.js";
 
 /** One line of the fleet summary table. */
@@ -22,7 +23,7 @@ export interface FleetRow {
 }
 
 /** Exit codes from best to worst: an error (1) or an interrupt outranks every plan outcome. */
-const SEVERITY = [0, 2, 3, 4, 5, 6, 7, 1, 130];
+const SEVERITY = [0, 2, 3, 8, 4, 5, 6, 7, 1, 130];
 
 /** The worst exit code of a fleet run (0 when there are no branches). */
 export function worstExitCode(codes: readonly number[]): number {
@@ -45,15 +46,16 @@ function rowOf(outcome: FleetBranchOutcome, dryRun: boolean, detailedExitcode: b
     // Without a confirm answer the engine aborts; in a fleet that means a flag is missing (exit 4).
     if (isPlatformError(outcome.error, ErrorCode.PUSH_ABORTED)) return { ...base, ...counts, result: needsFlags(outcome.error), exitCode: 4, error };
     const exitCode = exitCodeFor(outcome.error);
-    const result = exitCode === 3 ? "conflicts" : exitCode === 7 ? "partial" : exitCode === 130 ? "interrupted" : `error ${error.code}`;
+    const result = exitCode === 3 ? "conflicts" : exitCode === 8 ? "checks failed" : exitCode === 7 ? "partial" : exitCode === 130 ? "interrupted" : `error ${error.code}`;
     return { ...base, ...counts, result, exitCode, error };
   }
   if (r === undefined) return { ...base, ...counts, result: "error", exitCode: 1, error: null };
   if (!dryRun) return { ...base, ...counts, result: r.applied.length > 0 ? "applied" : "no changes", exitCode: 0, error: null };
   const blocking = hasBlockingAnywhere(r);
+  const failedCheck = hasBlockingCheck(r);
   const changed = r.changes.length > 0 || hasPendingOutside(r);
-  const result = blocking ? "conflicts" : changed ? "changes" : "no changes";
-  return { ...base, ...counts, result, exitCode: detailedExitcode ? (blocking ? 3 : changed ? 2 : 0) : 0, error: null };
+  const result = blocking ? "conflicts" : failedCheck ? "checks failed" : changed ? "changes" : "no changes";
+  return { ...base, ...counts, result, exitCode: detailedExitcode ? (blocking ? 3 : failedCheck ? 8 : changed ? 2 : 0) : 0, error: null };
 }
 
 /** The summary rows of a fleet run, in branch-name order. */

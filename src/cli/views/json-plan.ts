@@ -3,6 +3,7 @@ import type { Change, PushResult } from "../../model/plan.js";
 import type { JsonApplyResult, JsonError, PlanDocument, PlanDocumentChange } from "./json-schema.js";
 import { changeFields, conflictSides, flagsForClass } from "./plan-fields.js";
 import { selectionDocument, verificationDocument } from "./plan-notes.js";
+import { checksDocument } from "./checks-view.js";
 import { resolutionFor } from "./resolutions.js";
 import { conflictAddress, sortedUnmanaged } from "./text-plan.js";
 import type { ViewTarget } from "./view-model.js";
@@ -121,6 +122,8 @@ export function buildPlanDocument(options: {
   if (selection !== undefined) doc.selection = selection;
   const verification = verificationDocument(result);
   if (verification !== undefined) doc.verification = verification;
+  const checks = checksDocument(result);
+  if (checks !== undefined) doc.checks = checks;
   if (outcome !== undefined) {
     doc.result = {
       status: outcome.status,

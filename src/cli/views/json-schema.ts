@@ -127,6 +127,16 @@ export const planDocumentSchema = z.strictObject({
       ms: z.number().int().nonnegative(),
     })
     .optional(),
+  checks: z
+    .array(
+      z.strictObject({
+        name: z.string(),
+        enforcement: z.enum(["advisory", "mandatory"]),
+        violations: z.array(z.strictObject({ address: z.string().nullable(), message: z.string() })),
+        error: z.string().nullable(),
+      }),
+    )
+    .optional(),
   result: jsonApplyResultSchema.optional(),
 });
 

@@ -2,7 +2,9 @@ import type { Change, ConflictReport, PushResult } from "../../model/plan.js";
 import { changeFields, conflictFieldLine, flagsForClass, formatFieldLine, symbolFor } from "./plan-fields.js";
 import { mermaidDetails } from "./graph.js";
 import { printedDocument, shown, type Printed } from "./outside-text.js";
+import { codeSpan, diffBlock, escapeMarkdown } from "./markdown-text.js";
 import { planNotes } from "./plan-notes.js";
+import { checksMarkdownBlock } from "./checks-view.js";
 import { resolutionFor } from "./resolutions.js";
 import { conflictAddress, sortedUnmanaged } from "./text-plan.js";
 import { noChangesLine, summaryLine, type ViewTarget } from "./view-model.js";
@@ -13,40 +15,9 @@ export const MARKDOWN_BUDGET = 60_000;
 /** Characters kept free for the truncation notice. */
 const NOTICE_RESERVE = 400;
 
-/**
- * Escapes user-controlled text for Markdown and HTML: `<`, `>`, `&`, `|`, backticks and emphasis;
- * line breaks and other unsafe characters as `\uXXXX` (`shown`).
- */
-export function escapeMarkdown(text: string): string {
-  return shown(text)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/\|/g, "&#124;")
-    .replace(/`/g, "&#96;")
-    .replace(/([\\*_[\]])/g, "\\$1");
-}
-
 /** A code span holding `text`, HTML-escaped for use inside `<summary>`. */
 function htmlCode(text: string): string {
   return `<code>${shown(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}</code>`;
-}
-
-/** A Markdown code span that survives backticks inside `text`. */
-function codeSpan(value: string): string {
-  const text = shown(value);
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = "`".repeat(longest + 1);
-  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
-  return `${fence}${pad}${text}${pad}${fence}`;
-}
-
-/** A fenced `diff` block whose fence is longer than any backtick run inside; each entry is one line. */
-function diffBlock(lines: readonly string[]): string {
-  const body = lines.map(shown).join("\n");
-  const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = "`".repeat(Math.max(3, longest + 1));
-  return `${fence}diff\n${body}\n${fence}`;
 }
 
 function needsCell(change: Change): string {
@@ -118,7 +89,7 @@ export function renderPlanMarkdown(result: PushResult, target: ViewTarget, budge
     `Project ${codeSpan(target.projectId)} · branch ${codeSpan(target.branchId)} · API ${codeSpan(target.apiHost)} · config ${codeSpan(target.configPath)}`,
   ];
   if (result.changes.length === 0 && result.conflicts.length === 0 && result.selection === undefined) blocks.push(`**${noChangesLine(target.branchName, escapeMarkdown(target.configPath))}**`);
-  blocks.push(`**${summaryLine(result)}**`, ...planNotes(result).map(escapeMarkdown), ...warningBlock(result, target), ...engineWarningBlock(result));
+  blocks.push(`**${summaryLine(result)}**`, ...planNotes(result).map(escapeMarkdown), ...warningBlock(result, target), ...engineWarningBlock(result), ...checksMarkdownBlock(result));
 
   const tableRows = [...result.conflicts.map(conflictRow), ...result.changes.map(changeRow)];
   const unmanaged = sortedUnmanaged(result.unmanaged).map(

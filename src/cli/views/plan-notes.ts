@@ -1,4 +1,5 @@
 import type { PushResult } from "../../model/plan.js";
+import { checksLine } from "./checks-view.js";
 
 /** "targeted: 3 of 11 changes; 8 remain pending", when `--target` / `--exclude` narrowed the plan. */
 export function selectionLine(result: PushResult): string | undefined {
@@ -57,7 +58,7 @@ export function hasBlockingAnywhere(result: PushResult): boolean {
 
 /** The one-line notes every view adds under the summary line. */
 export function planNotes(result: PushResult): string[] {
-  return [selectionLine(result), verificationLine(result)].filter((line): line is string => line !== undefined);
+  return [selectionLine(result), verificationLine(result), checksLine(result)].filter((line): line is string => line !== undefined);
 }
 
 /** The `selection` part of the JSON document. */

@@ -2,6 +2,7 @@ import { addressOf } from "../../kinds/index.js";
 import type { Change, ConflictReport, PushResult, UnmanagedEntry } from "../../model/plan.js";
 import { changeFields, conflictFieldLine, flagsForClass, formatFieldLine, symbolFor } from "./plan-fields.js";
 import { planNotes } from "./plan-notes.js";
+import { checksTextLines } from "./checks-view.js";
 import { resolutionFor } from "./resolutions.js";
 import { PLAIN_STYLE, noChangesLine, summaryLine, type Style } from "./view-model.js";
 import { printedLines, type Printed } from "./outside-text.js";
@@ -103,7 +104,7 @@ export function renderPlanText(result: PushResult, style: Style = PLAIN_STYLE, o
     }
     lines.push("");
   }
-  lines.push(summaryLine(result), ...planNotes(result));
+  lines.push(...checksTextLines(result, style), summaryLine(result), ...planNotes(result));
   if (options.branchProtected === true && result.changes.length > 0 && options.granted?.allowProtected !== true) {
     lines.push(`Branch ${result.branchName} is protected: apply needs --allow-protected.`);
   }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { buildPlanDocument, stringifyDocument } from "../../../src/cli/views/json-plan.js";
 import { planDocumentSchema } from "../../../src/cli/views/json-schema.js";
-import { escapeMarkdown, renderPlanMarkdown } from "../../../src/cli/views/markdown-plan.js";
+import { renderPlanMarkdown } from "../../../src/cli/views/markdown-plan.js";
+import { escapeMarkdown } from "../../../src/cli/views/markdown-text.js";
 import { renderPlanText } from "../../../src/cli/views/text-plan.js";
 import { renderApplyComplete, renderOutcomeLists } from "../../../src/cli/views/text-result.js";
 import { COLOR_STYLE } from "../../../src/cli/views/view-model.js";

@@ -1,0 +1,186 @@
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { SeedDocument } from "../../../src/emulator/index.js";
+import { API_KEY, ROOT, useEmulatorProject } from "./harness.js";
+
+const branch = (name: string, extra: object = {}) => ({ name, endpoints: [{ type: "read_write" as const }], roles: [{ name: "neondb_owner" }], databases: [{ name: "neondb", owner_name: "neondb_owner" }], ...extra });
+const SEED: SeedDocument = {
+  version: 1,
+  users: [{ email: "checks@example.test", plan: "scale", api_keys: [{ name: "k", key: API_KEY, admin: true }] }],
+  projects: [
+    {
+      owner: "checks@example.test",
+      name: "checks",
+      branches: [
+        branch("main", { default: true, buckets: [{ name: "old" }], objects: [{ bucket: "old", key: "keep.txt", size: 3 }] }),
+        branch("preview/a", { parent: "main" }),
+        branch("preview/b", { parent: "main" }),
+      ],
+    },
+  ],
+};
+
+/** The four examples of docs/checks.md, each a complete svc.checks.ts, in page order. */
+const EXAMPLES = [...readFileSync(join(ROOT, "docs", "checks.md"), "utf8").matchAll(/```ts\n(\/\/ svc\.checks\.ts\n[\s\S]*?)```/g)].map((m) => m[1] ?? "");
+
+/** A policy that breaks every example: a public bucket, a pruned bucket with objects on main, big previews without a ttl. */
+const VARIANT = `import { defineConfig } from "svc-config/v1";
+export default defineConfig({
+  buckets: { avatars: { access: "public_read" } },
+  prune: { buckets: true },
+  branch: (t) => (t.isDefault ? {} : { postgres: { computeSettings: { autoscalingLimitMinCu: 0.25, autoscalingLimitMaxCu: 4 } } }),
+});
+`;
+
+const { emu, cwd, svc } = useEmulatorProject({
+  emulator: { seed: SEED },
+  branch: false,
+  prepare: (dir) => {
+    EXAMPLES.forEach((source, i) => writeFileSync(join(dir, `example-${i + 1}.ts`), source));
+    writeFileSync(join(dir, "variant.ts"), VARIANT);
+    writeFileSync(join(dir, "advisory.ts"), (EXAMPLES[0] ?? "").replace('"mandatory"', '"advisory"'));
+    writeFileSync(join(dir, "throws.ts"), `import { defineCheck } from "svc-config/v1";
+export default [
+  defineCheck({ name: "explodes", enforcement: "advisory", validatePlan() { throw new Error("no budget table"); } }),
+  defineCheck({ name: "throws-a-string", enforcement: "advisory", validateChange() { throw "plain text"; } }),
+];
+`);
+    writeFileSync(join(dir, "hostile.ts"), `import { defineCheck } from "svc-config/v1";
+export default [
+  defineCheck({ name: "mutates", enforcement: "advisory", validateChange(change) { change.after.access = "private"; } }),
+  defineCheck({ name: "exits", enforcement: "advisory", validatePlan() { process.exit(0); } }),
+  defineCheck({ name: "spins", enforcement: "advisory", validatePlan() { for (;;) {} } }),
+  defineCheck({ name: "shouts", enforcement: "advisory", validatePlan(_p, ctx) { ctx.report("\\u001b[2Jcleared\\nerror FAKE: forged line " + "x".repeat(5000)); } }),
+];
+`);
+    writeFileSync(join(dir, "bad-name.ts"), `import { defineCheck } from "svc-config/v1";
+export default [defineCheck({ name: "evil\\u001b[31m", enforcement: "mandatory", validatePlan() {} })];
+`);
+  },
+});
+
+interface CheckDoc {
+  name: string;
+  enforcement: string;
+  violations: { address: string | null; message: string }[];
+  error: string | null;
+}
+
+async function planChecks(args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; checks: CheckDoc[] }> {
+  const run = await svc(["config", "plan", "--json", "--detailed-exitcode", ...args], { env });
+  const doc = JSON.parse(run.stdout) as { checks?: CheckDoc[] };
+  return { code: run.code, checks: doc.checks ?? [] };
+}
+
+describe("policy checks (docs/checks.md)", () => {
+  it("ships four examples as complete svc.checks.ts files", () => {
+    expect(EXAMPLES).toHaveLength(4);
+  });
+
+  it("example 1: a public bucket on the default branch fails (plan --detailed-exitcode exits 8), a preview passes", async () => {
+    const publicBucket = await planChecks(["--checks", "example-1.ts", "--branch", "main"]);
+    expect(publicBucket.checks).toEqual([{ name: "no-public-bucket-on-default", enforcement: "mandatory", violations: [{ address: "bucket.avatars", message: "bucket avatars is public on the default branch" }], error: null }]);
+    expect(publicBucket.code).toBe(8);
+    expect((await planChecks(["--checks", "example-1.ts", "--branch", "preview/a"])).checks[0]?.violations).toEqual([]);
+  });
+
+  it("example 2: a preview above 2 CU fails, the fixture's preview passes", async () => {
+    const bigPreview = await planChecks(["--config", "variant.ts", "--checks", "example-2.ts", "--branch", "preview/a"]);
+    expect(bigPreview.checks[0]?.violations).toEqual([{ address: "compute", message: "previews run at most 2 CU; svc.ts asks for 4" }]);
+    expect((await planChecks(["--checks", "example-2.ts", "--branch", "preview/a"])).checks[0]?.violations).toEqual([]);
+  });
+
+  it("example 3: a preview without a ttl fails, one with a ttl passes", async () => {
+    const noTtl = await planChecks(["--config", "variant.ts", "--checks", "example-3.ts", "--branch", "preview/a"]);
+    expect(noTtl.checks[0]?.violations).toEqual([{ address: "branch", message: 'previews need a ttl: return { ttl: "7d" } for them from branch: (t) => …' }]);
+    expect((await planChecks(["--checks", "example-3.ts", "--branch", "preview/a"])).checks[0]?.violations).toEqual([]);
+  });
+
+  it("example 4: deleting a bucket that holds objects fails unless ALLOW_DESTRUCTIVE=1", async () => {
+    const destructive = await planChecks(["--config", "variant.ts", "--checks", "example-4.ts", "--branch", "main"]);
+    expect(destructive.checks[0]?.violations).toEqual([{ address: "bucket.old", message: "delete loses data: label the pull request allow-destructive to run it" }]);
+    const labelled = await planChecks(["--config", "variant.ts", "--checks", "example-4.ts", "--branch", "main"], { ALLOW_DESTRUCTIVE: "1" });
+    expect(labelled.checks[0]?.violations).toEqual([]);
+    expect(labelled.code).toBe(2);
+  });
+
+  it("a failed mandatory check blocks apply with exit 8 before anything changes; text and Markdown show it", async () => {
+    const refused = await svc(["config", "apply", "--yes", "--checks", "example-1.ts", "--branch", "main"]);
+    expect(refused.code).toBe(8);
+    expect(refused.stdout).toContain("Checks\n  FAIL  no-public-bucket-on-default  (mandatory)\n        bucket.avatars: bucket avatars is public on the default branch\n");
+    expect(refused.stderr).toContain("error PLATFORM_CHECK_FAILED: Cannot apply to branch \"main\": 1 mandatory check(s) failed; nothing was changed.");
+    expect(refused.stderr).toContain("  - check no-public-bucket-on-default: bucket.avatars: bucket avatars is public on the default branch");
+    // Nothing was applied: the plan still has every change.
+    expect((await svc(["config", "plan", "--detailed-exitcode", "--branch", "main"])).code).toBe(2);
+    const md = await svc(["config", "plan", "--markdown", "--checks", "example-1.ts", "--branch", "main"]);
+    expect(md.stdout).toContain("#### Checks\n\n- **FAIL** no-public-bucket-on-default (mandatory)\n  - bucket.avatars: bucket avatars is public on the default branch");
+  });
+
+  it("a saved plan is checked before it is applied", async () => {
+    expect((await svc(["config", "plan", "--out", "plan.json", "--branch", "main"])).code).toBe(0);
+    const refused = await svc(["config", "apply", "plan.json", "--yes", "--checks", "example-1.ts"]);
+    expect(refused.code).toBe(8);
+    expect(refused.stderr).toContain("check no-public-bucket-on-default");
+  });
+
+  it("a check that throws blocks apply and is named, whatever its enforcement", async () => {
+    const run = await svc(["config", "apply", "--yes", "--checks", "throws.ts", "--branch", "preview/b"]);
+    expect(run.code).toBe(8);
+    expect(run.stderr).toContain("check explodes failed: threw Error: no budget table");
+    expect(run.stderr).toContain('check throws-a-string failed: threw "plain text"');
+    expect(run.stdout).toContain("FAIL  explodes  (failed: counts as mandatory)");
+  });
+
+  it("an advisory violation warns and the apply goes on", async () => {
+    const run = await svc(["config", "apply", "--yes", "--checks", "advisory.ts", "--branch", "main"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("  WARN  no-public-bucket-on-default  (advisory)\n        bucket.avatars: bucket avatars is public on the default branch\n");
+    expect(run.stdout).toContain("Checks: 0 of 1 passed, 1 warned");
+  });
+
+  it("branch create checks the new branch before creating it; fleets report each branch", async () => {
+    const refused = await svc(["branch", "create", "pr-9", "--config", "variant.ts", "--checks", "example-3.ts"]);
+    expect(refused.code).toBe(8);
+    expect(refused.stderr).toContain("check preview-has-ttl: branch: previews need a ttl");
+    const branches = await fetch(`${emu().apiHost}/projects/${emu().projectId}/branches`, { headers: { authorization: `Bearer ${API_KEY}` } });
+    expect(((await branches.json()) as { branches: { name: string }[] }).branches.map((b) => b.name)).not.toContain("pr-9");
+
+    const fleet = await svc(["config", "plan", "--branches", "all", "--detailed-exitcode", "--config", "variant.ts", "--checks", "example-3.ts"]);
+    expect(fleet.code).toBe(8);
+    expect(fleet.stdout).toMatch(/main +\d+ +0 +changes\n/);
+    expect(fleet.stdout).toMatch(/preview\/a +\d+ +0 +checks failed\n/);
+  });
+
+  it("finds svc.checks.ts beside svc.ts without a flag", async () => {
+    writeFileSync(join(cwd(), "svc.checks.ts"), EXAMPLES[2] ?? "");
+    try {
+      const run = await svc(["config", "plan", "--branch", "preview/a"]);
+      expect(run.stderr).toContain("Checks: svc.checks.ts (1 check)");
+      expect(run.stdout).toContain("Checks: 1 passed");
+    } finally {
+      rmSync(join(cwd(), "svc.checks.ts"));
+    }
+  });
+
+  it("hostile checks: writing to the plan, process.exit, an endless loop and forged output are each a failure naming the check; nothing applied, svc lives", async () => {
+    const run = await svc(["config", "apply", "--yes", "--checks", "hostile.ts", "--eval-timeout", "1", "--branch", "preview/b"]);
+    expect(run.code).toBe(8);
+    expect(run.stderr).toContain("check mutates failed: threw TypeError: ");
+    expect(run.stderr).toContain("check exits failed: called process.exit(0)");
+    expect(run.stderr).toContain("check spins failed: did not finish within 1 s");
+    // A forged line stays inside its own line, escape sequences shown as text, the message cut.
+    expect(run.stdout + run.stderr).not.toContain("\u001b[2J");
+    expect(run.stdout).toContain("\\u001b[2Jcleared\\u000aerror FAKE: forged line");
+    expect(run.stdout).toMatch(/x… \(\d+ more characters\)/);
+    expect(run.stderr.split("\n").filter((l) => l.startsWith("error "))).toHaveLength(1);
+    expect((await svc(["config", "plan", "--detailed-exitcode", "--branch", "preview/b"])).code).toBe(2);
+  });
+
+  it("a check name with control characters is refused when the file loads, naming the path", async () => {
+    const run = await svc(["config", "plan", "--checks", "bad-name.ts", "--branch", "preview/b"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("defineCheck.name: contains a control character");
+    expect(run.stderr).not.toContain("\u001b[31m");
+  });
+});
