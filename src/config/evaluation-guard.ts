@@ -188,27 +188,31 @@ export async function runGuardedAsync<T>(evaluate: () => T | PromiseLike<T>, opt
   const prototypeBefore = new Set(Reflect.ownKeys(Object.prototype));
   const release = trapAsyncExits();
   let timer: NodeJS.Timeout | undefined;
+  let outcome: { ok: true; value: T } | { ok: false; error: unknown };
   try {
-    return await asyncEvaluation.run(state, () => new Promise<T>((resolve, reject) => {
-      const value = runGuarded(() => {
+    const value = await asyncEvaluation.run(state, () => new Promise<T>((resolve, reject) => {
+      const returnedValue = runGuarded(() => {
         const returned = evaluate();
         // A thenable's `then` is user code too: called here, under the limit.
         if (isThenable(returned)) returned.then(resolve as (v: unknown) => void, reject);
         return returned;
       }, options);
-      if (!isThenable(value)) return resolve(value as T);
+      if (!isThenable(returnedValue)) return resolve(returnedValue as T);
       timer = setTimeout(() => reject(timeoutError(options, timeoutMs, undefined)), Math.max(1, timeoutMs - (Date.now() - started)));
     }));
+    outcome = { ok: true, value };
   } catch (err) {
-    if (state.attempt !== undefined || err instanceof ExitAttempt) throw exitError(options, state.attempt ?? "process.exit()", err);
-    throw err instanceof ConfigLoadError ? err : restorePolicyLines(err);
-  } finally {
-    clearTimeout(timer);
-    release();
-    const polluted = removeAddedKeys(prototypeBefore);
-    if (polluted.length > 0) throw pollutionError(options, polluted);
-    if (state.attempt !== undefined) throw exitError(options, state.attempt, undefined);
+    outcome = { ok: false, error: err };
   }
+  clearTimeout(timer);
+  release();
+  // Once the evaluation settled: a polluted prototype or an exit attempt wins over what it returned or threw.
+  const polluted = removeAddedKeys(prototypeBefore);
+  if (polluted.length > 0) throw pollutionError(options, polluted);
+  const error = outcome.ok ? undefined : outcome.error;
+  if (state.attempt !== undefined || error instanceof ExitAttempt) throw exitError(options, state.attempt ?? "process.exit()", error);
+  if (outcome.ok) return outcome.value;
+  throw error instanceof ConfigLoadError ? error : restorePolicyLines(error);
 }
 
 /** `closure` with every call run by {@link runGuarded} in the `branch` phase. */

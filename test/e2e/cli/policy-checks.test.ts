@@ -37,7 +37,7 @@ const { emu, cwd, svc } = useEmulatorProject({
   emulator: { seed: SEED },
   branch: false,
   prepare: (dir) => {
-    EXAMPLES.forEach((source, i) => writeFileSync(join(dir, `example-${i + 1}.ts`), source));
+    for (const [i, source] of EXAMPLES.entries()) writeFileSync(join(dir, `example-${i + 1}.ts`), source);
     writeFileSync(join(dir, "variant.ts"), VARIANT);
     writeFileSync(join(dir, "advisory.ts"), (EXAMPLES[0] ?? "").replace('"mandatory"', '"advisory"'));
     writeFileSync(join(dir, "throws.ts"), `import { defineCheck } from "svc-config/v1";

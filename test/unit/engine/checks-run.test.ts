@@ -58,7 +58,7 @@ describe("runChecks", () => {
       ["after", (c) => { (c.after as Record<string, unknown>).access = "private"; }],
       ["changes", (_c, ctx) => { (ctx.plan.changes as unknown as Change[]).push(bucket); }],
       ["policy", (_c, ctx) => { (ctx.policy.buckets as unknown as unknown[]).length = 0; }],
-      ["live map", (_c, ctx) => { (ctx.live?.bucketHasObjects as Map<string, boolean>).set("old", false); }],
+      ["live map", (_c, ctx) => { (ctx.live as unknown as { bucketHasObjects: Map<string, boolean> }).bucketHasObjects.set("old", false); }],
       ["report", (_c, ctx) => { (ctx as { report: unknown }).report = null; }],
     ];
     const results = await runChecks(writes.map(([name, write]) => defineCheck({ name, enforcement: "advisory", validateChange: (c, ctx) => write(c as Change, ctx) })), given);
