@@ -1,29 +1,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt } from "../cli/harness.js";
+import { spawnEmulatorCli } from "./cli-process.js";
 
-const SCRIPT = fileURLToPath(new URL("../../../fixtures/emulator/run-cli.ts", import.meta.url));
 const children: ChildProcess[] = [];
+const spawnCli = (args: string[]) => spawnEmulatorCli(args, children);
 
-function spawnCli(args: string[]): { child: ChildProcess; stdout: () => string; stderr: () => string; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, ["--import", "tsx", SCRIPT, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let out = "";
-  let err = "";
-  child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, stdout: () => out, stderr: () => err, exit };
-}
-
-async function readyLines(stdout: () => string, exit: Promise<number | null>): Promise<Record<string, string>> {
-  let exited = false;
-  void exit.then(() => (exited = true));
-  while (!exited && stdout().split("\n").filter((l) => l.startsWith("SVC_")).length < 5) await new Promise((r) => setTimeout(r, 25));
-  return Object.fromEntries(stdout().trim().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
-}
-
+beforeAll(ensureBuilt, 300_000);
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
 });
@@ -31,7 +16,7 @@ afterEach(() => {
 describe("svc emulator (process)", () => {
   it("prints exactly the five SVC_ lines once listening, serves them, and exits 0 on SIGTERM", async () => {
     const run = spawnCli(["--port", "0", "--timings", "0"]);
-    const env = await readyLines(run.stdout, run.exit);
+    const env = await run.env;
     expect(Object.keys(env)).toEqual(["SVC_API_HOST", "SVC_API_KEY", "SVC_PROJECT_ID", "SVC_BRANCH_ID", "SVC_CLAIM_API_HOST"]);
     expect(env["SVC_API_HOST"]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v2$/);
     expect(env["SVC_BRANCH_ID"]).toMatch(/^br-/);
@@ -45,7 +30,7 @@ describe("svc emulator (process)", () => {
 
   it("logs one line per request on stderr with --verbose, never on stdout, without secrets", async () => {
     const run = spawnCli(["--port", "0", "--verbose"]);
-    const env = await readyLines(run.stdout, run.exit);
+    const env = await run.env;
     await fetch(`${env["SVC_API_HOST"]}/projects?search=x`, { headers: { authorization: `Bearer ${env["SVC_API_KEY"]}`, "x-request-id": "rid-verbose-1" } });
     while (!run.stderr().includes("rid-verbose-1")) await new Promise((r) => setTimeout(r, 25));
     expect(run.stderr()).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z GET \/api\/v2\/projects 200 [\d.]+ms rid=rid-verbose-1 fault=-$/m);
@@ -58,7 +43,7 @@ describe("svc emulator (process)", () => {
 
   it("exits 130 on SIGINT and keeps a fixed --api-key", async () => {
     const run = spawnCli(["--port", "0", "--api-key", "svcemu_cli_test_key_123456"]);
-    const env = await readyLines(run.stdout, run.exit);
+    const env = await run.env;
     expect(env["SVC_API_KEY"]).toBe("svcemu_cli_test_key_123456");
     run.child.kill("SIGINT");
     expect(await run.exit).toBe(130);

@@ -1,42 +1,17 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt } from "../cli/harness.js";
+import { spawnEmulatorCli } from "./cli-process.js";
 
-const SCRIPT = fileURLToPath(new URL("../../../fixtures/emulator/run-cli.ts", import.meta.url));
 const ROUNDS = 20;
 const children: ChildProcess[] = [];
 const dir = mkdtempSync(join(tmpdir(), "svc-emu-crash-"));
+const spawnCli = (args: string[]) => spawnEmulatorCli(["--port", "0", "--timings", "0", ...args], children);
 
-interface Run {
-  child: ChildProcess;
-  env: Promise<Record<string, string>>;
-  exit: Promise<number | null>;
-  stderr: () => string;
-}
-
-function spawnCli(args: string[]): Run {
-  const child = spawn(process.execPath, ["--import", "tsx", SCRIPT, "--port", "0", "--timings", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let out = "";
-  let err = "";
-  child.stderr?.on("data", (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const env = new Promise<Record<string, string>>((resolve, reject) => {
-    child.stdout?.on("data", (d: Buffer) => {
-      out += d.toString();
-      const lines = out.split("\n").filter((l) => l.startsWith("SVC_"));
-      if (lines.length >= 5) resolve(Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])));
-    });
-    void exit.then((code) => reject(new Error(`svc emulator exited ${String(code)} before it was ready: ${err}`)));
-  });
-  // Runs that are expected to fail are never awaited for readiness.
-  env.catch(() => undefined);
-  return { child, env, exit, stderr: () => err };
-}
-
+beforeAll(ensureBuilt, 300_000);
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
 });

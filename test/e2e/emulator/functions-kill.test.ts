@@ -3,37 +3,21 @@
  * child behind (each exits when its IPC channel closes), and the next emulator removes the
  * extraction directory the killed one left. The command prints one line per invocation.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { eventually, isAlive } from "../dev/dev-harness.js";
+import { ensureBuilt } from "../cli/harness.js";
+import { spawnEmulatorCli } from "./cli-process.js";
 import { zipOf } from "./helpers.js";
 
-const SCRIPT = fileURLToPath(new URL("../../../fixtures/emulator/run-cli.ts", import.meta.url));
 const children: ChildProcess[] = [];
 
-/** `svc emulator --port 0 --timings 0` from the sources; resolves its printed lines. */
-function startCli(): { child: ChildProcess; env: Promise<Record<string, string>>; stderr: () => string; exit: Promise<unknown> } {
-  const child = spawn(process.execPath, ["--import", "tsx", SCRIPT, "--port", "0", "--timings", "0"], { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let out = "";
-  let err = "";
-  child.stderr?.on("data", (d: Buffer) => (err += d.toString()));
-  const exit = new Promise((resolve) => child.on("exit", resolve));
-  const env = new Promise<Record<string, string>>((resolve, reject) => {
-    child.stdout?.on("data", (d: Buffer) => {
-      out += d.toString();
-      const lines = out.split("\n").filter((l) => l.startsWith("SVC_"));
-      if (lines.length >= 5) resolve(Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])));
-    });
-    void exit.then(() => reject(new Error(`svc emulator exited before it was ready: ${err}`)));
-  });
-  return { child, env, stderr: () => err, exit };
-}
+const startCli = () => spawnEmulatorCli(["--port", "0", "--timings", "0"], children);
 
+beforeAll(ensureBuilt, 300_000);
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
 });

@@ -1,14 +1,14 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
+import { ensureBuilt } from "../cli/harness.js";
+import { spawnEmulatorCli } from "../emulator/cli-process.js";
 import { call, query } from "./harness.js";
 
-const SCRIPT = fileURLToPath(new URL("../../../fixtures/emulator/run-cli.ts", import.meta.url));
 const dirs: string[] = [];
 const running: RunningEmulator[] = [];
 const children: ChildProcess[] = [];
@@ -21,6 +21,7 @@ function dataDir(): string {
   return dir;
 }
 
+beforeAll(ensureBuilt, 300_000);
 afterEach(async () => {
   vi.restoreAllMocks();
   for (const emu of running.splice(0)) await emu.close();
@@ -52,23 +53,7 @@ async function expectServed(origin: string, created: Created): Promise<Record<st
   return res.body;
 }
 
-/** Runs `svc emulator` from the sources and resolves with its printed `SVC_*` lines. */
-function spawnCli(args: string[]): { child: ChildProcess; env: Promise<Record<string, string>>; stderr: () => string } {
-  const child = spawn(process.execPath, ["--import", "tsx", SCRIPT, "--port", "0", "--timings", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let out = "";
-  let err = "";
-  child.stderr?.on("data", (d: Buffer) => (err += d.toString()));
-  const env = new Promise<Record<string, string>>((resolve, reject) => {
-    child.stdout?.on("data", (d: Buffer) => {
-      out += d.toString();
-      const lines = out.split("\n").filter((l) => l.startsWith("SVC_"));
-      if (lines.length >= 5) resolve(Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])));
-    });
-    child.on("exit", (code) => reject(new Error(`svc emulator exited ${String(code)} before it was ready: ${err}`)));
-  });
-  return { child, env, stderr: () => err };
-}
+const spawnCli = (args: string[]) => spawnEmulatorCli(["--port", "0", "--timings", "0", ...args], children);
 
 describe("claimable databases with a data dir", () => {
   it("serves a database created before a restart, with its read-only state and working URLs, and keeps the instance id", async () => {
