@@ -69,6 +69,13 @@ function asResult(saved: SavedPlan): PushResult {
  * Refusals exit 6; a plan that was already applied exits 0.
  */
 export async function runSavedPlanApply(ctx: CommandContext, file: string, flags: ApplyFlags, envWriter?: EnvWriter): Promise<number> {
+  // What runs is what the plan shows: a selection given now would be ignored, so it is refused.
+  const selecting = [...(flags.target ?? []).map((t) => `--target ${t}`), ...(flags.exclude ?? []).map((e) => `--exclude ${e}`)];
+  if (selecting.length > 0) {
+    throw new CliError(CliErrorCode.USAGE, `${shown(selecting.join(" "))} cannot narrow a saved plan: ${shown(file)} applies exactly the changes it shows.`, {
+      hint: "Drop the flag, or plan again with it: svc config plan --target ADDRESS --out plan.json.",
+    });
+  }
   const saved = readSavedPlan(ctx.io.cwd, file);
   const name = basename(file);
   const engine = await ctx.engine();

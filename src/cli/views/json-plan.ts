@@ -114,7 +114,7 @@ export function buildPlanDocument(options: {
       code: c.code,
       blocking: c.blocking,
       address: conflictAddress(c),
-      resolution: resolutionFor(c.code),
+      resolution: resolutionFor(c.code, target.configPath),
     })),
     warnings: result.warnings.map((w) => ({ code: w.code, address: w.address ?? null, message: w.message })),
   };

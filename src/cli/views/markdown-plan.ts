@@ -61,11 +61,11 @@ function changeRow(change: Change): string {
   return `| ${escapeMarkdown(symbolFor(change.action))} | ${escapeMarkdown(change.address)} | ${change.action} | ${needsCell(change)} |`;
 }
 
-function conflictDetails(conflict: ConflictReport): string {
+function conflictDetails(conflict: ConflictReport, configPath: string): string {
   const lines = [
     `! ${conflictFieldLine(conflict)}`,
     `  reason:  ${conflict.reason}`,
-    `  resolve: ${resolutionFor(conflict.code)}`,
+    `  resolve: ${resolutionFor(conflict.code, configPath)}`,
   ];
   return `<details><summary>${htmlCode(`! ${conflictAddress(conflict)}`)} (conflict ${escapeMarkdown(conflict.code)})</summary>\n\n${diffBlock(lines)}\n\n</details>`;
 }
@@ -95,7 +95,7 @@ export function renderPlanMarkdown(result: PushResult, target: ViewTarget, budge
   const unmanaged = sortedUnmanaged(result.unmanaged).map(
     (e) => `- ${escapeMarkdown(e.address)}${e.inherited ? " (inherited)" : ""}: ${escapeMarkdown(e.reason)}`,
   );
-  const details = [...result.conflicts.map(conflictDetails), ...result.changes.map(changeDetails)];
+  const details = [...result.conflicts.map((c) => conflictDetails(c, target.configPath)), ...result.changes.map(changeDetails)];
 
   let out = `${blocks.join("\n\n")}\n\n`;
   const limit = budget - NOTICE_RESERVE;

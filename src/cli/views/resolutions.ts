@@ -16,7 +16,12 @@ const RESOLUTION_BY_CODE: Record<string, string> = {
   OVERRIDE_NOT_CONFIRMED: "Apply with --update-existing (or --yes) to override the existing setting.",
 };
 
-/** How to resolve a conflict with this code; a generic fix for codes this CLI does not know. */
-export function resolutionFor(code: string): string {
-  return RESOLUTION_BY_CODE[code] ?? "Change svc.ts or the branch so they agree, then run svc config plan again.";
+/**
+ * How to resolve a conflict with this code (a generic fix for codes this CLI does not know),
+ * naming the policy file the plan came from (`--config infra/app.ts`), never a `svc.ts` that
+ * the run did not read.
+ */
+export function resolutionFor(code: string, configPath = "svc.ts"): string {
+  const text = RESOLUTION_BY_CODE[code] ?? "Change svc.ts or the branch so they agree, then run svc config plan again.";
+  return configPath === "svc.ts" || configPath === "" ? text : text.replaceAll("svc.ts", configPath);
 }

@@ -55,13 +55,13 @@ export function sortedUnmanaged(entries: readonly UnmanagedEntry[]): UnmanagedEn
   return [...entries].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
 }
 
-function conflictBlock(conflict: ConflictReport, style: Style): string[] {
+function conflictBlock(conflict: ConflictReport, style: Style, configPath: string | undefined): string[] {
   const address = conflictAddress(conflict);
   return [
     `  ${style.boldRed("!")} ${address}  ${conflict.code}`,
     `      ${conflictFieldLine(conflict)}`,
     `      reason:  ${conflict.reason}`,
-    `      resolve: ${resolutionFor(conflict.code)}`,
+    `      resolve: ${resolutionFor(conflict.code, configPath)}`,
   ];
 }
 
@@ -94,7 +94,7 @@ export function renderPlanText(result: PushResult, style: Style = PLAIN_STYLE, o
   }
   if (result.conflicts.length > 0) {
     lines.push(style.bold("Conflicts (block apply)"));
-    for (const conflict of result.conflicts) lines.push(...conflictBlock(conflict, style));
+    for (const conflict of result.conflicts) lines.push(...conflictBlock(conflict, style, options.configPath));
     lines.push("");
   }
   if (result.warnings.length > 0) {

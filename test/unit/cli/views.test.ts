@@ -41,6 +41,20 @@ describe("text plan view", () => {
     expect(renderPlanText(empty)).toBe("No changes. Branch main matches svc.ts.\n\nPlan: 0 to create, 0 to update, 0 to delete; 0 conflicts\n");
   });
 
+  it("names the policy file the plan came from in every resolution, never a svc.ts it did not read", () => {
+    const result = loadResult("plan-mixed");
+    const target = { ...TARGET, configPath: "infra/app.ts" };
+    const views = [
+      renderPlanText(result, undefined, { configPath: "infra/app.ts" }),
+      renderPlanMarkdown(result, target),
+      JSON.stringify(buildPlanDocument({ command: "plan", cliVersion: "0.0.0", target, result }).conflicts),
+    ];
+    for (const view of views) {
+      expect(view).toContain("Rename the trigger in infra/app.ts");
+      expect(view).not.toContain("trigger in svc.ts");
+    }
+  });
+
   it("uses colour only when asked and keeps the same words", () => {
     const colored = renderPlanText(loadResult("plan-mixed"), COLOR_STYLE);
     expect(colored).toContain("\u001b[32m+\u001b[39m bucket.avatars");
