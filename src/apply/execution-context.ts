@@ -33,8 +33,8 @@ export interface ExecutionContext {
   emit: (event: EngineEvent) => void;
   /** The branch's one watcher of function builds (one list request per tick for all of them). */
   builds: BuildWatcher;
-  /** The marker of a function whose plan deferred its config tag (derived before its upload). */
-  functionMarker: (slug: string) => Promise<string>;
+  /** The marker names of a function whose plan deferred its env tag, the main one first (derived before its upload). */
+  functionMarkers: (slug: string) => Promise<string[]>;
   signal?: AbortSignal;
   timing: ExecutionTiming;
   /** Waits; resolves early when the signal aborts. */

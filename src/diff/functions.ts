@@ -9,22 +9,14 @@ import { changeId, existingIds, fieldsView, makeChange } from "./change-builder.
 import { type DiffSink, REDACTED } from "./plan-types.js";
 import { lookalikeConflict } from "./lookalike-names.js";
 import type { FunctionTag } from "../model/planned-change.js";
+import { liveCodeTag } from "./fingerprint-markers.js";
+import { compareEnvValues, envValueReasons } from "./function-env.js";
 
 const [NAME, RUNTIME] = FUNCTION_FIELDS;
 
 /** A live function's declarative fields (`kinds/function.ts`): the runtime is its current deployment's. */
 function liveFields(fn: LiveFunction): { [key: string]: Json } {
   return fieldsView(FUNCTION_FIELDS, { name: fn.name, runtime: fn.current?.runtime });
-}
-
-/** Prefix of the reserved deployment-marker variable. */
-export const MARKER_PREFIX = "SVC_FINGERPRINT_";
-
-/** Splits a marker name into its tags, or undefined when it is not a well-formed marker. */
-export function parseMarker(name: string): { codeTag: string; configTag: string } | undefined {
-  const match = /^SVC_FINGERPRINT_([0-9A-F]+)_([KH]?[0-9A-F]+)$/.exec(name);
-  if (match === null || match[1] === undefined || match[2] === undefined) return undefined;
-  return { codeTag: match[1], configTag: match[2] };
 }
 
 function redactedNames(names: Iterable<string>): { [key: string]: Json } {
@@ -62,18 +54,6 @@ function removedEnvNames(fn: ResolvedFunction, liveNames: readonly string[]): st
   return Object.entries(fn.env).filter(([name, value]) => value === "" && live.has(name)).map(([name]) => name).sort();
 }
 
-/**
- * Declared names the deployment sends again and the branch already has: the names whose value
- * may change. The platform returns names only, so no plan can tell which of them did.
- */
-function keptEnvNames(fn: ResolvedFunction, liveNames: readonly string[]): string[] {
-  const live = new Set(liveNames);
-  return Object.entries(fn.env)
-    .filter(([name, value]) => value !== "" && live.has(name))
-    .map(([name]) => name)
-    .sort();
-}
-
 /** The compared env of a function: the declared names present on each side (undeclared ones are unmanaged). */
 function comparedEnv(fn: ResolvedFunction, names: readonly string[]): { [key: string]: Json } {
   return redactedNames(names.filter((name) => Object.hasOwn(fn.env, name)));
@@ -101,10 +81,13 @@ function compareDeployment(fn: ResolvedFunction, live: LiveFunction, tag: Functi
   const address = `function.${fn.slug}`;
   const nameFields = envNameFields(fn, live.envNames);
   const runtimeField = live.current !== undefined && !sameFieldValue(RUNTIME, live.current.runtime, fn.runtime) ? [RUNTIME.policyKey] : [];
-  // Unless the deployed marker is exactly ours, a kept name's value may differ: say so (`env`).
-  const kept = keptEnvNames(fn, live.envNames);
-  const valueField = kept.length > 0 && (tag.marker === undefined || !live.markers.includes(tag.marker)) ? ["env"] : [];
-  const withZip = (reason: string): Verdict => ({ deploy: true, withZip: true, fields: ["code", ...runtimeField, ...nameFields, ...valueField], reasons: [reason] });
+  // A value named exactly is its own field (`env.NAME`); values that may have changed are `env`.
+  const values = compareEnvValues(fn, live, tag);
+  const valueFields = [...values.changed.map((name) => `env.${name}`), ...(values.uncertain.length > 0 ? ["env"] : [])];
+  const valueWords = envValueReasons(values);
+  const withZip = (reason: string): Verdict => ({
+    deploy: true, withZip: true, fields: ["code", ...runtimeField, ...nameFields, ...valueFields], reasons: [[reason, ...valueWords].join("; ")],
+  });
   if (live.markers.length === 0) {
     sink.warnings.push({
       code: "UNMARKED_FUNCTION",
@@ -118,20 +101,12 @@ function compareDeployment(fn: ResolvedFunction, live: LiveFunction, tag: Functi
     const error = live.current.error ?? "no error text";
     return withZip(`the current deployment ${live.current.id} failed (${error}); it is redeployed with its archive`);
   }
-  if (tag.marker === undefined || !live.markers.includes(tag.marker)) {
-    const parsed = live.markers.map(parseMarker).find((m) => m !== undefined);
-    if (parsed === undefined || parsed.codeTag !== tag.codeTag) return withZip("the function's code changed");
+  if (liveCodeTag(live.markers) !== tag.codeTag) return withZip("the function's code changed");
+  if (values.differs || runtimeField.length > 0 || nameFields.length > 0) {
     const named = [...runtimeField, ...nameFields];
-    const why = [
-      ...(named.length > 0 ? [`${named.join(", ")} changed`] : []),
-      ...(kept.length > 0 ? [`the value of ${kept.length === 1 ? "" : "one or more of "}${kept.join(", ")} may have changed (the platform keeps no values to compare)`] : []),
-      ...(/^[KH]/.test(parsed.configTag) && parsed.configTag[0] !== tag.configTag?.[0] ? ["the fingerprint mode changed (SVC_FINGERPRINT_KEY set or unset)"] : []),
-    ];
-    const fields = [...named, ...valueField];
+    const why = [...(named.length > 0 ? [`${named.join(", ")} changed`] : []), ...valueWords];
+    const fields = [...named, ...valueFields];
     return { deploy: true, withZip: false, fields: fields.length > 0 ? fields : ["env"], reasons: [`${why.join("; ") || "the env fingerprint differs"}; the archive is kept`] };
-  }
-  if (nameFields.length > 0) {
-    return { deploy: true, withZip: false, fields: nameFields, reasons: [`env names differ from the deployment (${nameFields.join(", ")}); the archive is kept`] };
   }
   if (live.current.status === "pending" || live.current.status === "building") {
     sink.warnings.push({
@@ -167,7 +142,7 @@ export function diffFunctions(desired: ResolvedPolicy, live: LiveState, tags: Re
           reason: `function ${fn.slug} is declared and not deployed on the branch`,
           op: {
             type: "function-deploy", slug: fn.slug, deploy: true, withZip: true, rename: fn.name !== fn.slug,
-            marker: tag.marker, staleMarkers: [], configTag: tag.configTag, zipSha256: tag.zipSha256,
+            ...(tag.markers ? { markers: tag.markers } : {}), staleMarkers: [], ...(tag.envTag ? { envTag: tag.envTag } : {}), zipSha256: tag.zipSha256,
           },
         }),
       );
@@ -193,7 +168,6 @@ export function diffFunctions(desired: ResolvedPolicy, live: LiveState, tags: Re
       ...(rename ? [`the display name changes from "${current.name}" to "${fn.name}"`] : []),
       ...(removed.length > 0 ? [`it deletes the deployed env ${removed.length === 1 ? "variable" : "variables"} ${removed.join(", ")} (declared ""), an override that needs updateExisting (CLI: --update-existing)`] : []),
     ];
-    const liveTag = current.markers.map(parseMarker).find((m) => m !== undefined);
     sink.changes.push(
       makeChange({
         address,
@@ -201,13 +175,13 @@ export function diffFunctions(desired: ResolvedPolicy, live: LiveState, tags: Re
         action: "update",
         class: removed.length > 0 ? "override" : "additive",
         fields,
-        before: { ...liveFields(current), codeTag: liveTag?.codeTag ?? null, env: comparedEnv(fn, current.envNames) },
+        before: { ...liveFields(current), codeTag: liveCodeTag(current.markers) ?? null, env: comparedEnv(fn, current.envNames) },
         after,
         reason: reasons.join("; "),
         op: {
           type: "function-deploy", slug: fn.slug, deploy: verdict.deploy, withZip: verdict.withZip, rename,
-          marker: tag.marker, staleMarkers: current.markers.filter((m) => m !== tag.marker), configTag: tag.configTag,
-          zipSha256: tag.zipSha256,
+          ...(tag.markers ? { markers: tag.markers } : {}), staleMarkers: current.markers.filter((m) => !(tag.markers ?? []).includes(m)),
+          ...(tag.envTag ? { envTag: tag.envTag } : {}), zipSha256: tag.zipSha256,
         },
       }),
     );
@@ -258,7 +232,7 @@ export function pruneFunctions(desired: ResolvedPolicy, live: LiveState, sink: D
     sink.changes.push(
       makeChange({
         address, kind: "function", action: "delete", class: "override", fields: ["*"],
-        before: { ...liveFields(fn), codeTag: fn.markers.map(parseMarker).find((m) => m !== undefined)?.codeTag ?? null, env: redactedNames(fn.envNames) },
+        before: { ...liveFields(fn), codeTag: liveCodeTag(fn.markers) ?? null, env: redactedNames(fn.envNames) },
         after: null,
         reason: `function ${fn.slug} is not declared and prune.functions is set`,
         dependsOn: deps,

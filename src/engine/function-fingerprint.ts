@@ -1,20 +1,28 @@
 /**
- * Function fingerprints: the marker `SVC_FINGERPRINT_<codeTag>_<configTag>` a
- * deployment carries so the next plan can tell what changed without reading env values.
- * Keyed mode (a caller's `fingerprintKey`) makes the config tag an HMAC: microseconds. Hardened
- * mode (no key) stretches each distinct env value once with scrypt on a worker pool, memoised
- * per process, and derives nothing for a function whose decision cannot depend on it.
+ * Function fingerprints: the markers a deployment carries so the next plan can tell what changed
+ * without reading env values (their names: `diff/fingerprint-markers.ts`). The code tag follows
+ * the archive; the env tag, apart from it, the deployed env (names and values; the runtime is
+ * compared from the live deployment). Keyed mode (a caller's `fingerprintKey`) makes the env tag an
+ * HMAC and adds a short keyed tag per variable, so a plan names exactly the variables whose value
+ * changed: microseconds. Hardened mode (no key) stretches each distinct env value once with scrypt
+ * on a worker pool, memoised per process, and writes no per-variable tag (each would let a guess
+ * be tested against one value alone). The config tag older versions wrote (archive, runtime and
+ * env together) is computed too, so their deployments are compared, not redeployed.
  */
 import { createHash, createHmac } from "node:crypto";
 import { canonicalJson } from "../diff/canonical-json.js";
-import { MARKER_PREFIX, parseMarker } from "../diff/functions.js";
+import { markerNames, readLiveFingerprint } from "../diff/fingerprint-markers.js";
 import type { FunctionTag } from "../model/planned-change.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
 import type { LiveFunction } from "../model/live-state.js";
+import { FINGERPRINT_VAR_TAG_HEX } from "../rules/environment.js";
 import { scryptOnPool, warmScryptPool } from "./scrypt-pool.js";
 
+/** Domain of the code tag, the value keys and the older config tag (unchanged, so they stay comparable). */
 const DOMAIN = "svc-fp/2";
+/** Domain of the env tag and the per-variable tags. */
+const ENV_DOMAIN = "svc-fp/3";
 const SEP = "\u0000";
 /** Bytes a `fingerprintKey` must decode to, at least. */
 export const MIN_FINGERPRINT_KEY_BYTES = 32;
@@ -53,20 +61,16 @@ export function computeCodeTag(projectId: string, slug: string, zipSha256: strin
   return createHmac("sha256", [DOMAIN, projectId, slug].join(SEP)).update(zipSha256).digest("hex").slice(0, 20).toUpperCase();
 }
 
-/** The marker variable name `SVC_FINGERPRINT_<codeTag>_<configTag>`. */
-export function markerName(codeTag: string, configTag: string): string {
-  return `${MARKER_PREFIX}${codeTag}_${configTag}`;
-}
-
 /**
- * Whether the plan's decision for a function can depend on its config tag:
- * only when it exists with a non-failed deployment whose marker has the same code tag.
- * Otherwise it deploys with the archive whatever the env, so no derivation is spent on it.
+ * Whether the plan's decision for a function can depend on its env tag (in hardened mode: whether
+ * to spend the derivations at plan time): when it has a non-failed deployment whose markers carry
+ * an env tag apart from the code, or an older marker with the same code tag. Otherwise it is
+ * deployed whatever the env, and nothing could be compared.
  */
-export function configTagMatters(live: LiveFunction | undefined, codeTag: string): boolean {
+export function envTagMatters(live: LiveFunction | undefined, codeTag: string): boolean {
   if (live === undefined || live.current === undefined || live.current.status === "failed") return false;
-  const parsed = live.markers.map(parseMarker).find((m) => m !== undefined);
-  return parsed?.codeTag === codeTag;
+  const marked = readLiveFingerprint(live.markers);
+  return marked.main !== undefined || marked.legacy?.codeTag === codeTag;
 }
 
 const valueKeys = new Map<string, Promise<Buffer>>();
@@ -88,15 +92,30 @@ function valueKey(projectId: string, name: string, value: string, onDerive: () =
   return key;
 }
 
+/** The env entries a deployment leaves on the function, by name: `""` deletes, so it is not state. */
+function deployedEntries(env: Readonly<Record<string, string>>): [string, string][] {
+  return Object.entries(env)
+    .filter(([, value]) => value !== "")
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The first `length` hex digits (uppercase) of HMAC-SHA256(key, parts joined by NUL). */
+function hmacHex(key: Buffer | string, parts: readonly string[], length: number): string {
+  return createHmac("sha256", key).update(parts.join(SEP)).digest("hex").slice(0, length).toUpperCase();
+}
+
+/** A fingerprint with its env parts: what {@link Fingerprinter.tag} returns. */
+export type FullFunctionTag = FunctionTag & Required<Pick<FunctionTag, "envTag" | "legacyConfigTag" | "markers">>;
+
 /** Computes the fingerprints of one operation. */
 export interface Fingerprinter {
-  /** `K` with a key, `H` without. */
+  /** `keyed` with a key, `hardened` without. */
   readonly mode: "keyed" | "hardened";
   /** The code tag of a function's archive. */
   codeTag(slug: string, zipSha256: string): string;
   /** The full tag; in hardened mode waits for the function's env values to be derived. */
-  tag(input: FingerprintInput): Promise<Required<FunctionTag>>;
-  /** The tag without a config tag (hardened mode, when the decision cannot depend on it). */
+  tag(input: FingerprintInput): Promise<FullFunctionTag>;
+  /** The tag without the env parts (hardened mode, when the decision cannot depend on them). */
   deferredTag(input: FingerprintInput): FunctionTag;
   /** Starts the derivation workers (hardened mode, when the policy has functions). */
   warmUp(): void;
@@ -110,23 +129,38 @@ export function createFingerprinter(projectId: string, key?: Buffer): Fingerprin
   let firstStart: number | undefined;
   let lastEnd: number | undefined;
   const codeTag = (slug: string, zipSha256: string): string => computeCodeTag(projectId, slug, zipSha256);
+  // Names the key inside keyed env tags, so a plan tells a new key from new values.
+  const keyId = key === undefined ? "" : hmacHex(key, [ENV_DOMAIN, "key-id"], 4);
 
-  async function configTag(input: FingerprintInput): Promise<string> {
-    const names = Object.keys(input.env).sort();
-    if (key !== undefined) {
-      const message = [DOMAIN, projectId, input.slug, input.zipSha256, canonicalJson({ runtime: input.runtime, env: input.env })].join(SEP);
-      return `K${createHmac("sha256", key).update(message).digest("hex").slice(0, 19).toUpperCase()}`;
-    }
+  /** Keyed: the env tag, one tag per deployed variable and the older config tag, all HMACs under the key. */
+  function keyedTag(secret: Buffer, input: FingerprintInput, code: string): FullFunctionTag {
+    const entries = deployedEntries(input.env);
+    const varTags: Record<string, string> = Object.create(null) as Record<string, string>;
+    for (const [name, value] of entries) varTags[name] = hmacHex(secret, [ENV_DOMAIN, projectId, input.slug, "var", name, value], FINGERPRINT_VAR_TAG_HEX);
+    const envTag = `EK${keyId}${hmacHex(secret, [ENV_DOMAIN, projectId, input.slug, "env", canonicalJson(Object.fromEntries(entries))], 14)}`;
+    const legacyConfigTag = `K${hmacHex(secret, [DOMAIN, projectId, input.slug, input.zipSha256, canonicalJson({ runtime: input.runtime, env: input.env })], 19)}`;
+    return { zipSha256: input.zipSha256, codeTag: code, envTag, legacyConfigTag, varTags, markers: markerNames(code, envTag, Object.values(varTags)) };
+  }
+
+  /** Hardened: the env tag and the older config tag, each keyed by the scrypt keys of its values. */
+  async function hardenedTag(input: FingerprintInput, code: string): Promise<FullFunctionTag> {
     const onDerive = (): void => {
       derivations += 1;
       firstStart ??= performance.now();
     };
-    const keys = await Promise.all(names.map((name) => valueKey(projectId, name, input.env[name] ?? "", onDerive)));
+    const macKey = async (names: readonly string[]): Promise<Buffer> => {
+      const keys = await Promise.all(names.map((name) => valueKey(projectId, name, input.env[name] ?? "", onDerive)));
+      const digest = createHash("sha256");
+      for (const k of keys) digest.update(k);
+      return digest.digest();
+    };
+    const declared = Object.keys(input.env).sort();
+    const deployed = deployedEntries(input.env).map(([name]) => name);
+    const [legacyKey, envKey] = await Promise.all([macKey(declared), macKey(deployed)]);
     if (firstStart !== undefined) lastEnd = performance.now();
-    const macKey = createHash("sha256");
-    for (const k of keys) macKey.update(k);
-    const message = [DOMAIN, input.slug, input.zipSha256, input.runtime, ...names].join(SEP);
-    return `H${createHmac("sha256", macKey.digest()).update(message).digest("hex").slice(0, 19).toUpperCase()}`;
+    const envTag = `EH${hmacHex(envKey, [ENV_DOMAIN, input.slug, "env", ...deployed], 18)}`;
+    const legacyConfigTag = `H${hmacHex(legacyKey, [DOMAIN, input.slug, input.zipSha256, input.runtime, ...declared], 19)}`;
+    return { zipSha256: input.zipSha256, codeTag: code, envTag, legacyConfigTag, markers: markerNames(code, envTag) };
   }
 
   return {
@@ -134,8 +168,7 @@ export function createFingerprinter(projectId: string, key?: Buffer): Fingerprin
     codeTag,
     async tag(input) {
       const code = codeTag(input.slug, input.zipSha256);
-      const config = await configTag(input);
-      return { zipSha256: input.zipSha256, codeTag: code, configTag: config, marker: markerName(code, config) };
+      return key === undefined ? hardenedTag(input, code) : keyedTag(key, input, code);
     },
     deferredTag(input) {
       return { zipSha256: input.zipSha256, codeTag: codeTag(input.slug, input.zipSha256) };

@@ -9,7 +9,7 @@ import type { FunctionTag } from "../model/planned-change.js";
 import type { LiveState } from "../model/live-state.js";
 import type { EngineWarning } from "../model/plan.js";
 import { inReadWave } from "./events.js";
-import { configTagMatters } from "./function-fingerprint.js";
+import { envTagMatters } from "./function-fingerprint.js";
 import type { OperationRuntime } from "./options.js";
 import { type BaseLiveState, readBaseState, readBucketsHaveObjects, readDataApiDatabases, readFeatureState, type UnavailableFeature } from "../inspect/read-live-state.js";
 import { readNeedsForPolicy } from "../inspect/read-needs.js";
@@ -93,9 +93,8 @@ export async function bundleAll(
 
 /**
  * The fingerprint of each function, started as soon as both its archive and the live functions
- * are known, so derivations overlap the remaining reads and bundling. A config tag is derived
- * only when the plan's decision can depend on it; otherwise it is deferred to
- * the apply.
+ * are known, so derivations overlap the remaining reads and bundling. An env tag is derived
+ * only when something live can be compared with it; otherwise it is deferred to the apply.
  */
 function fingerprintAsReady(rt: OperationRuntime, desired: ResolvedPolicy, live: Promise<LiveState>) {
   const bySlug = new Map(desired.functions.map((fn) => [fn.slug, fn]));
@@ -106,7 +105,7 @@ function fingerprintAsReady(rt: OperationRuntime, desired: ResolvedPolicy, live:
     if (fn === undefined || tags.has(slug)) return;
     const input = { slug, zipSha256, runtime: fn.runtime, env: fn.env };
     const tag = liveBySlug.then((functions) =>
-      rt.fingerprints.mode === "keyed" || configTagMatters(functions.get(slug), rt.fingerprints.codeTag(slug, zipSha256))
+      rt.fingerprints.mode === "keyed" || envTagMatters(functions.get(slug), rt.fingerprints.codeTag(slug, zipSha256))
         ? rt.fingerprints.tag(input)
         : rt.fingerprints.deferredTag(input),
     );

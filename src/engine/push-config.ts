@@ -42,28 +42,28 @@ function abortableSleep(signal: AbortSignal | undefined): (ms: number) => Promis
 }
 
 /**
- * Markers of functions whose plan deferred their config tag, memoised per
- * slug. Every deferred one starts deriving as soon as execution begins, so the derivations
- * overlap the changes that run first; each upload waits only for its own.
+ * Marker names of functions whose plan deferred their env tag, memoised per slug. Every deferred
+ * one starts deriving as soon as execution begins, so the derivations overlap the changes that
+ * run first; each upload waits only for its own.
  */
-function deferredMarkers(rt: OperationRuntime, prepared: PreparedPlan): (slug: string) => Promise<string> {
+function deferredMarkers(rt: OperationRuntime, prepared: PreparedPlan): (slug: string) => Promise<string[]> {
   const functions = new Map(prepared.desired.functions.map((fn) => [fn.slug, fn]));
-  const markers = new Map<string, Promise<string>>();
-  const markerOf = (slug: string): Promise<string> => {
-    let marker = markers.get(slug);
-    if (marker === undefined) {
+  const markers = new Map<string, Promise<string[]>>();
+  const markersOf = (slug: string): Promise<string[]> => {
+    let derived = markers.get(slug);
+    if (derived === undefined) {
       const fn = functions.get(slug);
       const archive = prepared.archives.get(slug);
-      marker = fn === undefined || archive === undefined
+      derived = fn === undefined || archive === undefined
         ? Promise.reject(new PlatformError(ErrorCode.BUNDLE_FAILED, `function ${slug} has no archive; bundle it before applying`, { details: { slug } }))
-        : rt.fingerprints.tag({ slug, zipSha256: archive.zipSha256, runtime: fn.runtime, env: fn.env }).then((tag) => tag.marker);
-      marker.catch(() => undefined); // reported by the change that awaits it
-      markers.set(slug, marker);
+        : rt.fingerprints.tag({ slug, zipSha256: archive.zipSha256, runtime: fn.runtime, env: fn.env }).then((tag) => tag.markers);
+      derived.catch(() => undefined); // reported by the change that awaits it
+      markers.set(slug, derived);
     }
-    return marker;
+    return derived;
   };
-  for (const { op } of prepared.diff.changes) if (op.type === "function-deploy" && op.deploy && op.marker === undefined) void markerOf(op.slug);
-  return markerOf;
+  for (const { op } of prepared.diff.changes) if (op.type === "function-deploy" && op.deploy && op.markers === undefined) void markersOf(op.slug);
+  return markersOf;
 }
 
 /** The executor's context for a prepared plan. */
@@ -75,7 +75,7 @@ export function executionContext(rt: OperationRuntime, prepared: PreparedPlan, r
   return {
     api: rt.api, ...ref, branchName: prepared.base.branch.name,
     desired: prepared.desired, zips, request, emit: rt.emit, timing: rt.timing, sleep, now: Date.now, ...signal,
-    functionMarker: deferredMarkers(rt, prepared),
+    functionMarkers: deferredMarkers(rt, prepared),
     builds: createBuildWatcher({ listFunctions: () => request(() => rt.api.listFunctions(ref)), sleep, now: Date.now, timing: rt.timing, ...signal }),
   };
 }

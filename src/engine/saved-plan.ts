@@ -28,7 +28,7 @@ export interface SavedPlan {
   branchName: string;
   stateFingerprint: string;
   bundles: Record<string, { zipSha256: string; zipBytes: number }>;
-  /** SHA-256 of the internal change list, which includes each scrypt-hardened `configTag`. */
+  /** SHA-256 of the internal change list, which includes each env tag the plan derived. */
   changesDigest: string;
   /**
    * SHA-256 of each internal change, by change id: names the change whose unseen part (an env

@@ -28,9 +28,7 @@ import { fromWire } from "../model/kinds/field.js";
 import { DATABASE_FIELDS } from "../model/kinds/databases.js";
 import { ROLE_DEFAULTS, ROLE_FIELDS } from "../model/kinds/roles.js";
 import { triggerFromWire } from "../model/kinds/trigger.js";
-
-/** Prefix of the fingerprint marker env names. */
-export const FINGERPRINT_MARKER_PREFIX = "SVC_FINGERPRINT_";
+import { FINGERPRINT_MARKER_PREFIX } from "../rules/environment.js";
 
 /** An RFC 3339 timestamp in UTC with `Z`, fractional seconds only when present; unreadable text kept. */
 export function normalizeTimestamp(value: string): string {

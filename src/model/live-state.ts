@@ -70,7 +70,7 @@ export interface LiveFunction {
   invocationUrl: string;
   /** Env var names without the `SVC_FINGERPRINT_` markers. */
   envNames: string[];
-  /** Marker names `SVC_FINGERPRINT_<codeTag>_<configTag>`. */
+  /** The deployment's fingerprint marker names (`SVC_FINGERPRINT_…`, read by `diff/fingerprint-markers.ts`). */
   markers: string[];
   current?: Deployment;
   active?: Deployment;

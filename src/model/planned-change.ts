@@ -13,12 +13,17 @@ export interface FunctionTag {
   /** First 20 hex of HMAC-SHA256 over the archive digest. */
   codeTag: string;
   /**
-   * `K` (keyed) or `H` (hardened) then 19 hex of a MAC over `{runtime, env}`; absent when the
-   * plan's decision cannot depend on it (function absent or code changed): apply derives it.
+   * `EK…` (keyed) or `EH…` (hardened): a MAC over the deployed env, apart from the archive. Absent
+   * (hardened mode) when nothing live could be compared with it (function absent, failed, unmarked,
+   * or marked by an older version for other code): apply derives it.
    */
-  configTag?: string;
-  /** `SVC_FINGERPRINT_<codeTag>_<configTag>`; absent with `configTag`. */
-  marker?: string;
+  envTag?: string;
+  /** Keyed mode: each deployed variable's short tag (`diff/fingerprint-markers.ts`), by name. */
+  varTags?: Readonly<Record<string, string>>;
+  /** The config tag an older version would have written for this state (`K…`/`H…`), to read its markers. */
+  legacyConfigTag?: string;
+  /** The marker names a deployment writes (the main one first); absent with `envTag`. */
+  markers?: string[];
 }
 
 /** What the executor does for a change: plain, secret-free data (env values come from the policy). */
@@ -54,12 +59,12 @@ export type ChangeOp =
       withZip: boolean;
       /** Send the display-name PATCH after the build. */
       rename: boolean;
-      /** Absent when the plan deferred the config tag: the executor derives it before the upload. */
-      marker?: string;
-      /** Markers on the live function other than `marker`: deleted in the same deployment. */
+      /** The marker names to write (the main one first); absent when the plan deferred the env tag: the executor derives them before the upload. */
+      markers?: string[];
+      /** Markers on the live function other than `markers`: deleted in the same deployment. */
       staleMarkers: string[];
       /** Part of the internal digest of saved plans; never rendered. */
-      configTag?: string;
+      envTag?: string;
       zipSha256: string;
     }
   | { type: "function-delete"; slug: string }

@@ -1,4 +1,5 @@
 import type { ResolvedFunction, ResolvedPolicy } from "../../src/model/desired-state.js";
+import { markerNames } from "../../src/diff/fingerprint-markers.js";
 import type { FunctionTag } from "../../src/model/planned-change.js";
 import type { LiveFunction, LiveState } from "../../src/model/live-state.js";
 
@@ -50,19 +51,35 @@ export function liveWith(overrides: Partial<LiveState> = {}): LiveState {
   };
 }
 
-/** A fingerprint with readable tags. */
-export function tagWith(code: string, config: string): Required<FunctionTag> {
-  return { zipSha256: `zip-${code}`, codeTag: code, configTag: config, marker: `SVC_FINGERPRINT_${code}_${config}` };
+/** A full fingerprint: the env parts derived and the marker names known. */
+export type TestTag = FunctionTag & { envTag: string; markers: string[] };
+
+/**
+ * A fingerprint with readable tags: env tag `EH<env>` (hardened) unless `env` starts with its mode
+ * (`EK…`), with `varTags` (name → 8 hex) as keyed fingerprints have them.
+ */
+export function tagWith(code: string, env: string, varTags?: Record<string, string>): TestTag {
+  const envTag = /^E[KH]/.test(env) ? env : `EH${env}`;
+  return {
+    zipSha256: `zip-${code}`, codeTag: code, envTag, legacyConfigTag: `H${env.replace(/[^0-9A-F]/g, "")}`,
+    markers: markerNames(code, envTag, Object.values(varTags ?? {})),
+    ...(varTags ? { varTags } : {}),
+  };
+}
+
+/** The one marker an older svc-config wrote: `SVC_FINGERPRINT_<code>_<config>`. */
+export function legacyMarker(code: string, config: string): string {
+  return `SVC_FINGERPRINT_${code}_${config}`;
 }
 
 /** A live function deployed with `tag`, completed. */
-export function liveFn(slug: string, tag: Required<FunctionTag> | null, overrides: Partial<LiveFunction> = {}): LiveFunction {
+export function liveFn(slug: string, tag: TestTag | null, overrides: Partial<LiveFunction> = {}): LiveFunction {
   return {
     slug,
     name: slug,
     invocationUrl: `https://br-main-1-${slug}.example.test/`,
     envNames: [],
-    markers: tag === null ? [] : [tag.marker],
+    markers: tag === null ? [] : tag.markers,
     current: { id: 1, status: "completed", runtime: "nodejs24" },
     active: { id: 1, status: "completed", runtime: "nodejs24" },
     ...overrides,

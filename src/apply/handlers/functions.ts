@@ -4,21 +4,38 @@ import type { Change } from "../../model/plan.js";
 import { plannedToWire } from "../../model/kinds/field.js";
 import { FUNCTION_DEFAULTS, FUNCTION_FIELDS } from "../../model/kinds/function.js";
 import { ErrorCode } from "../../errors/codes.js";
+import { MAX_ENVIRONMENT_BYTES, environmentBytes } from "../../rules/environment.js";
 import { PlatformError } from "../../errors/platform-error.js";
 import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, desiredFunction, mutateWithReconcile, plannedRecord } from "../execution-context.js";
 
 type PlannedDeployOp = Extract<ChangeOp, { type: "function-deploy" }>;
-/** A deploy op whose marker is known (derived now when the plan deferred it). */
-type DeployOp = PlannedDeployOp & { marker: string };
+/** A deploy op whose markers are known (derived now when the plan deferred them), the main one first. */
+type DeployOp = PlannedDeployOp & { markers: [string, ...string[]] };
 type DeleteOp = Extract<ChangeOp, { type: "function-delete" }>;
 
-/** The env a deployment sends: the full declared env, the new marker, older markers as `""`. */
+/**
+ * The env a deployment sends: the full declared env, the new markers, older markers as `""`. When
+ * that would pass the platform's limit (older markers of many more variables to delete), the
+ * per-variable markers are left out: they only name which values changed, and the next plan then
+ * says "may have changed" instead.
+ */
 function deploymentEnv(ctx: ExecutionContext, op: DeployOp): Record<string, string> {
   const fn = desiredFunction(ctx, op.slug);
-  const env: Record<string, string> = { ...(fn?.env ?? {}) };
-  for (const stale of op.staleMarkers) env[stale] = "";
-  env[op.marker] = "1";
-  return env;
+  const build = (markers: readonly string[]): Record<string, string> => {
+    const env: Record<string, string> = { ...(fn?.env ?? {}) };
+    for (const stale of op.staleMarkers) env[stale] = "";
+    for (const marker of markers) env[marker] = "1";
+    return env;
+  };
+  const full = build(op.markers);
+  return environmentBytes(full) <= MAX_ENVIRONMENT_BYTES ? full : build(op.markers.slice(0, 1));
+}
+
+/** The planned markers, or those derived now; the main marker comes first. */
+async function markersOf(ctx: ExecutionContext, op: PlannedDeployOp): Promise<[string, ...string[]]> {
+  const [main, ...rest] = op.markers ?? (await ctx.functionMarkers(op.slug));
+  if (main === undefined) throw new PlatformError(ErrorCode.BUNDLE_FAILED, `function ${op.slug} has no deployment fingerprint; bundle it before applying`, { details: { slug: op.slug } });
+  return [main, ...rest];
 }
 
 /** The declarative fields the change plans (`kinds/function.ts`), in wire names: `name` and `runtime`. */
@@ -51,7 +68,7 @@ async function postDeployment(ctx: ExecutionContext, op: DeployOp, runtime: stri
       const current = (await getFunction(ctx, op.slug))?.current_deployment;
       if (current === undefined) return false;
       if (current.environment === undefined) return undefined;
-      if (!current.environment.includes(op.marker)) return false;
+      if (!current.environment.includes(op.markers[0])) return false;
       landed = current;
       return true;
     },
@@ -85,8 +102,8 @@ export async function applyFunctionDeploy(ctx: ExecutionContext, change: Change,
     if (url !== undefined) details.invocationUrl = url;
     return details;
   }
-  const marker = op.marker ?? (await ctx.functionMarker(op.slug));
-  const deployment = await postDeployment(ctx, { ...op, marker }, planned.runtime ?? FUNCTION_DEFAULTS.runtime);
+  const markers = await markersOf(ctx, op);
+  const deployment = await postDeployment(ctx, { ...op, markers }, planned.runtime ?? FUNCTION_DEFAULTS.runtime);
   details.deploymentId = deployment.id;
   ctx.emit({ type: "wait", changeId, waitingFor: "deployment", id: String(deployment.id), status: deployment.status });
   const build = ctx.builds.wait(op.slug, deployment.id, (status) => ctx.emit({ type: "wait", changeId, waitingFor: "deployment", id: String(deployment.id), status }));

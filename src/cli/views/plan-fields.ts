@@ -135,11 +135,13 @@ export function formatValue(value: Json | null): string {
 }
 
 /**
- * One `name: before -> after` line. An env value change names the candidates without values:
+ * One `name: before -> after` line. A value change known by name is `env.A: value changed
+ * (sensitive)`; one the fingerprint cannot pin down names the candidates without values:
  * `env: a value may have changed in one or more of A, B (values redacted; …)`, or
  * `env: the value of A may have changed (…)` for one.
  */
 export function formatFieldLine(field: FieldDiff): string {
+  if (field.name.startsWith("env.") && field.before === SENSITIVE && field.after === SENSITIVE) return `${field.name}: value changed (sensitive)`;
   if (field.names !== undefined) {
     const [only, ...more] = field.names;
     const which =

@@ -47,6 +47,7 @@ function changeBlock(change: Change, markColumn: number, style: Style, granted: 
   const pad = mark === "" ? "" : " ".repeat(Math.max(2, markColumn - head.length));
   const lines = [`  ${colorSymbol(change.action, style)} ${change.address}${pad}${mark}`];
   for (const field of changeFields(change)) lines.push(`      ${formatFieldLine(field)}`);
+  lines.push(`      reason: ${change.reason}`);
   return lines;
 }
 

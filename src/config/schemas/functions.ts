@@ -1,6 +1,6 @@
 /** Schemas of `functions`: slugs, `FunctionDef`, env and custom domains. */
 import * as z from "zod";
-import { ENVIRONMENT_MARKER_HEADROOM_BYTES, MAX_ENVIRONMENT_BYTES, envValueIssue, environmentBytes, environmentEntryBytes, isValidEnvName } from "../../rules/environment.js";
+import { MAX_ENVIRONMENT_BYTES, markerHeadroomBytes, envValueIssue, environmentBytes, environmentEntryBytes, isValidEnvName } from "../../rules/environment.js";
 import { reservedEnvNameIssue } from "../../rules/function-env.js";
 import { hostnameSchema } from "../../rules/hostname.js";
 import { escapeUnsafeText } from "../../rules/visible-text.js";
@@ -23,6 +23,10 @@ const slugSchema = z.string().regex(SLUG, {
 const envSchema = recordOf(z.string(), z.unknown(), "an object of name → string")
   .superRefine((env, ctx) => {
     let oversized = false;
+    const headroom = markerHeadroomBytes(Object.keys(env).length);
+    const budget = MAX_ENVIRONMENT_BYTES - headroom;
+    const tooBig = (bytes: number): string =>
+      `is ${bytes} bytes as JSON; a function's whole environment may be at most ${budget} bytes here (the platform's ${MAX_ENVIRONMENT_BYTES}, less ${headroom} for the engine's deployment markers): keep large data in a bucket or a file`;
     for (const [key, value] of Object.entries(env)) {
       const keyProblem = envKeyProblem(key);
       if (keyProblem !== undefined) ctx.addIssue({ code: "custom", path: [key], message: keyProblem });
@@ -37,22 +41,19 @@ const envSchema = recordOf(z.string(), z.unknown(), "an object of name → strin
       } else {
         const valueIssue = envValueIssue(value);
         if (valueIssue !== null) ctx.addIssue({ code: "custom", path: [key], message: valueIssue });
-        else if (environmentEntryBytes(key, value) > ENVIRONMENT_BUDGET) {
-          ctx.addIssue({ code: "custom", path: [key], message: `value is ${environmentEntryBytes(key, value)} bytes as JSON; a function's whole environment may be at most ${ENVIRONMENT_BUDGET} bytes (the platform's ${MAX_ENVIRONMENT_BYTES}, less ${ENVIRONMENT_MARKER_HEADROOM_BYTES} for the engine's deployment marker): keep large data in a bucket or a file` });
+        else if (environmentEntryBytes(key, value) > budget) {
+          ctx.addIssue({ code: "custom", path: [key], message: `value ${tooBig(environmentEntryBytes(key, value))}` });
           oversized = true;
         }
       }
     }
     const strings = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
     const total = environmentBytes(strings);
-    if (!oversized && total > ENVIRONMENT_BUDGET) {
-      ctx.addIssue({ code: "custom", path: [], message: `is ${total} bytes as JSON; a function's whole environment may be at most ${ENVIRONMENT_BUDGET} bytes (the platform's ${MAX_ENVIRONMENT_BYTES}, less ${ENVIRONMENT_MARKER_HEADROOM_BYTES} for the engine's deployment marker): keep large data in a bucket or a file` });
+    if (!oversized && total > budget) {
+      ctx.addIssue({ code: "custom", path: [], message: tooBig(total) });
     }
   })
   .transform((env) => Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === "string")));
-
-/** What the declared variables may take of the `environment` part, in bytes. */
-const ENVIRONMENT_BUDGET = MAX_ENVIRONMENT_BYTES - ENVIRONMENT_MARKER_HEADROOM_BYTES;
 
 function envKeyProblem(key: string): string | undefined {
   if (!isValidEnvName(key)) {

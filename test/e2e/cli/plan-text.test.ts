@@ -47,6 +47,19 @@ describe("the text plan says everything applying it needs", () => {
     for (const run of [text, markdown]) expect(run.stdout + run.stderr).not.toContain("rotated-token-value-5150");
   });
 
+  it("with SVC_FINGERPRINT_KEY, names exactly the variable whose value changed, and a code edit reports no env at all", async () => {
+    const key = { SVC_FINGERPRINT_KEY: "c3".repeat(32) };
+    expect((await svc(["config", "apply", "--yes"], { env: key })).code).toBe(0);
+    const edited = await svc(["config", "plan"], { env: { ...key, API_TOKEN: "rotated-token-value-5150" } });
+    expect(edited.stdout).toMatch(/\n {2}~ function\.hello\n {6}env\.API_TOKEN: value changed \(sensitive\)\n {6}reason: the value of API_TOKEN changed; the archive is kept\n/);
+    expect(edited.stdout).not.toContain("SHORT_FLAG");
+    expect(edited.stdout + edited.stderr).not.toContain("rotated-token-value-5150");
+    const source = join(project.cwd(), "functions", "hello", "index.ts");
+    writeFileSync(source, readFileSync(source, "utf8").replace("`hello ", "`hi "));
+    const code = await svc(["config", "plan"], { env: key });
+    expect(code.stdout).toMatch(/\n {2}~ function\.hello\n {6}code: [^\n]*\n {6}reason: the function's code changed\n\nPlan: 0 to create, 1 to update/);
+  });
+
   it("says a saved plan was applied already without listing its changes as if they would run", async () => {
     expect((await svc(["config", "plan", "--out", "plan.json"])).code).toBe(0);
     expect((await svc(["config", "apply", "plan.json", "--update-existing"])).code).toBe(0);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
+import { createFingerprinter, parseFingerprintKey } from "../../../src/engine/function-fingerprint.js";
 import { apply, createPlatformApi, defineConfig, plan, type EngineEvent } from "../../../src/v1.js";
 
 const KEY_A = "a1".repeat(32);
@@ -31,9 +32,9 @@ const policy = (token: string) =>
   });
 
 describe.each([
-  ["hardened (no key)", undefined],
-  ["keyed", KEY_A],
-])("function fingerprints, %s", (_mode, key) => {
+  ["hardened (no key)", undefined, ["env"]],
+  ["keyed", KEY_A, ["env.TOKEN"]],
+])("function fingerprints, %s", (_mode, key, valueFields) => {
   it("plans a converged branch clean and a re-apply deploys nothing", async () => {
     const first = await apply(policy("t1"), options(key));
     expect(first.applied.map((a) => a.id)).toEqual(["create:function.alpha", "create:function.beta"]);
@@ -46,12 +47,45 @@ describe.each([
     expect(deployments).toEqual([1, 1]);
   });
 
-  it("deploys an env-only change without the archive, then plans clean", async () => {
+  it("deploys an env-only change without the archive (keyed: naming the variable), then plans clean", async () => {
     await apply(policy("t1"), options(key));
     const planned = await plan(policy("t2"), options(key));
-    expect(planned.changes.map((c) => [c.id, c.fields])).toEqual([["update:function.alpha", ["env"]]]);
+    expect(planned.changes.map((c) => [c.id, c.fields])).toEqual([["update:function.alpha", valueFields]]);
     const applied = await apply(policy("t2"), options(key));
     expect(applied.applied.map((a) => [a.id, a.details?.zipUploaded])).toEqual([["update:function.alpha", false]]);
+    expect((await plan(policy("t2"), options(key))).changes).toEqual([]);
+  });
+
+  it("plans a code edit as a code change only: the untouched env is not reported", async () => {
+    await apply(policy("t1"), options(key));
+    writeFileSync(join(dir, "fn", "index.mjs"), "export default () => new Response('hi again');\n");
+    const planned = await plan(policy("t1"), options(key));
+    expect(planned.changes.map((c) => [c.id, c.fields, c.reason])).toEqual([
+      ["update:function.alpha", ["code"], "the function's code changed"],
+      ["update:function.beta", ["code"], "the function's code changed"],
+    ]);
+  });
+
+  it("reads a marker an older svc-config wrote: plans clean, and the next env edit replaces it with the new markers", async () => {
+    const bundles = new Map<string, string>();
+    await apply(policy("t1"), { ...options(key), onEvent: (e: EngineEvent) => (e.type === "bundle" && e.phase === "done" && e.zipSha256 !== undefined ? void bundles.set(e.slug, e.zipSha256) : undefined) });
+    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
+    const ref = { projectId: emu.projectId, branchId: emu.defaultBranchId };
+    const fingerprints = createFingerprinter(emu.projectId, key === undefined ? undefined : parseFingerprintKey(key));
+    for (const [slug, token] of [["alpha", "t1"], ["beta", "fixed"]] as const) {
+      const env = { APP_DATABASE: "postgres://u:pw@db/app", TOKEN: token };
+      const tag = await fingerprints.tag({ slug, zipSha256: bundles.get(slug) ?? "", runtime: "nodejs24", env });
+      const older = `SVC_FINGERPRINT_${tag.codeTag}_${tag.legacyConfigTag}`;
+      const current = (await api.getFunction({ ...ref, slug })).current_deployment?.environment ?? [];
+      const swapped = Object.fromEntries([...current.filter((n) => n.startsWith("SVC_FINGERPRINT_")).map((n) => [n, ""]), [older, "1"]]);
+      await api.createDeployment({ ...ref, slug, runtime: "nodejs24", environment: swapped });
+      await expect.poll(async () => (await api.getFunction({ ...ref, slug })).current_deployment?.status).toBe("completed");
+    }
+    expect((await plan(policy("t1"), options(key))).changes).toEqual([]);
+    const edited = await apply(policy("t2"), options(key));
+    expect(edited.applied.map((a) => [a.id, a.fields, a.details?.zipUploaded])).toEqual([["update:function.alpha", ["env"], false]]);
+    const names = (await api.getFunction({ ...ref, slug: "alpha" })).current_deployment?.environment ?? [];
+    expect(names.filter((n) => n.startsWith("SVC_FINGERPRINT_")).every((n) => /^SVC_FINGERPRINT_(?:[0-9A-F]+_E[KH]|V)/.test(n))).toBe(true);
     expect((await plan(policy("t2"), options(key))).changes).toEqual([]);
   });
 });

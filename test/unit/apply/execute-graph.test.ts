@@ -27,7 +27,7 @@ function bucketPlatform(failing: ReadonlySet<string> = new Set()) {
   const ctx: ExecutionContext = {
     api, projectId: "proj-1", branchId: "br-main-1", branchName: "main", desired: policyWith(), zips: new Map(),
     request: pLimit(8), emit: (e) => events.push(e), timing: { deploymentMs: 60_000, pollInitialMs: 1, pollMaxMs: 2 },
-    sleep: async () => {}, now: Date.now, functionMarker: async (slug) => `SVC_FINGERPRINT_C0DE_${slug.toUpperCase()}`,
+    sleep: async () => {}, now: Date.now, functionMarkers: async (slug) => [`SVC_FINGERPRINT_C0DE_${slug.toUpperCase()}`],
     builds: { wait: () => Promise.reject(new Error("no builds in this test")) },
   };
   return { ctx, created, events };

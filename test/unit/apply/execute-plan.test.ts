@@ -20,7 +20,7 @@ function setup(desired: ResolvedPolicy, live: LiveState, fake: FakePlatform, opt
     zips: new Map(desired.functions.map((f) => [f.slug, new Uint8Array([1, 2, 3])])),
     request, emit: (e) => events.push(e),
     timing: { deploymentMs: 60_000, pollInitialMs: 1, pollMaxMs: 2 },
-    sleep: (ms) => new Promise((r) => setTimeout(r, ms)), now: Date.now, functionMarker: async (slug) => `SVC_FINGERPRINT_C0DE_${slug.toUpperCase()}`,
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)), now: Date.now, functionMarkers: async (slug) => [`SVC_FINGERPRINT_C0DE_${slug.toUpperCase()}`],
     builds: fakeBuildWatcher(fake, { deploymentMs: 60_000, pollInitialMs: 1, pollMaxMs: 2 }, { request, ...(options.signal ? { signal: options.signal } : {}) }),
     ...(options.signal ? { signal: options.signal } : {}),
   };
@@ -87,7 +87,7 @@ describe("executePlan", () => {
     const fake = createFakePlatform();
     const { run, events } = setup(policyWith({ functions: [fnWith("hello", { env: { KEY: "secret-value" } })] }), liveWith({ functions: [] }), fake);
     const outcome = await run();
-    expect([...(fake.functions.get("hello")?.env ?? [])]).toEqual(["KEY", "SVC_FINGERPRINT_C0DE_C0F1"]);
+    expect([...(fake.functions.get("hello")?.env ?? [])]).toEqual(["KEY", "SVC_FINGERPRINT_C0DE_EHC0F1"]);
     expect(outcome.applied[0]?.details).toMatchObject({ deploymentId: 1, zipUploaded: true, invocationUrl: "https://hello.test/" });
     expect(JSON.stringify({ outcome, events })).not.toContain("secret-value");
   });

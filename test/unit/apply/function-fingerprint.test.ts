@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { computeCodeTag, configTagMatters, createFingerprinter, parseFingerprintKey } from "../../../src/engine/function-fingerprint.js";
+import { createHmac } from "node:crypto";
+import { computeCodeTag, createFingerprinter, envTagMatters, parseFingerprintKey } from "../../../src/engine/function-fingerprint.js";
 import { isPlatformError } from "../../../src/errors/index.js";
 import type { LiveFunction } from "../../../src/model/live-state.js";
 
@@ -17,27 +18,63 @@ describe("function fingerprints", () => {
   });
 
   it.each([
-    ["keyed", () => createFingerprinter("proj-1", parseFingerprintKey(KEY_HEX)), /^K[0-9A-F]{19}$/],
-    ["hardened", () => createFingerprinter("proj-1"), /^H[0-9A-F]{19}$/],
-  ] as const)("in %s mode, a config tag changes with any env value, env name, runtime or bundle, not key order", async (_mode, make, shape) => {
+    ["keyed", () => createFingerprinter("proj-1", parseFingerprintKey(KEY_HEX)), /^EK[0-9A-F]{18}$/],
+    ["hardened", () => createFingerprinter("proj-1"), /^EH[0-9A-F]{18}$/],
+  ] as const)("in %s mode, the env tag changes with any deployed env value or name, not with the archive, the runtime, key order or a deletion", async (_mode, make, shape) => {
     const fp = make();
-    const tag = (await fp.tag(base)).configTag;
+    const tag = (await fp.tag(base)).envTag;
     expect(tag).toMatch(shape);
-    expect((await fp.tag({ ...base, env: { GONE: "", KEY: "v" } })).configTag).toBe(tag);
-    const variants = await Promise.all([
-      fp.tag({ ...base, env: { KEY: "w", GONE: "" } }),
+    const same = await Promise.all([
+      fp.tag({ ...base, env: { GONE: "", KEY: "v" } }),
       fp.tag({ ...base, env: { KEY: "v" } }),
       fp.tag({ ...base, zipSha256: "cd".repeat(32) }),
       fp.tag({ ...base, runtime: "nodejs22" }),
     ]);
-    for (const v of variants) expect(v.configTag).not.toBe(tag);
+    for (const v of same) expect(v.envTag).toBe(tag);
+    const other = await Promise.all([fp.tag({ ...base, env: { KEY: "w", GONE: "" } }), fp.tag({ ...base, env: { KEY: "v", MORE: "m" } })]);
+    for (const v of other) expect(v.envTag).not.toBe(tag);
   });
 
-  it("keys the config tag: another key gives another tag for the same function", async () => {
+  it("keyed: one short tag per deployed variable, changing only with that variable's value, packed after the main marker", async () => {
+    const fp = createFingerprinter("proj-1", parseFingerprintKey(KEY_HEX));
+    const a = await fp.tag({ ...base, env: { A: "1", B: "2", GONE: "" } });
+    const b = await fp.tag({ ...base, env: { A: "1", B: "3", GONE: "" } });
+    expect(Object.keys(a.varTags ?? {})).toEqual(["A", "B"]);
+    expect(a.varTags?.A).toMatch(/^[0-9A-F]{8}$/);
+    expect(b.varTags?.A).toBe(a.varTags?.A);
+    expect(b.varTags?.B).not.toBe(a.varTags?.B);
+    expect(a.markers).toEqual([`SVC_FINGERPRINT_${a.codeTag}_${a.envTag}`, `SVC_FINGERPRINT_V${[a.varTags?.A, a.varTags?.B].sort().join("")}`]);
+  });
+
+  it("keyed: packs the tags of many variables into names the platform accepts", async () => {
+    const env = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`VAR_${i}`, String(i)]));
+    const tag = await createFingerprinter("proj-1", parseFingerprintKey(KEY_HEX)).tag({ ...base, env });
+    expect(tag.markers).toHaveLength(1 + Math.ceil(100 / 29));
+    for (const name of tag.markers) expect(name.length).toBeLessThanOrEqual(255);
+    expect(tag.markers.slice(1).join("").replaceAll("SVC_FINGERPRINT_V", "")).toHaveLength(800);
+  });
+
+  it("hardened: writes no per-variable tag (each would let a guess be tested against one value alone)", async () => {
+    const tag = await createFingerprinter("proj-1").tag({ ...base, env: { A: "1", B: "2" } });
+    expect(tag.varTags).toBeUndefined();
+    expect(tag.markers).toEqual([`SVC_FINGERPRINT_${tag.codeTag}_${tag.envTag}`]);
+  });
+
+  it("keyed: still computes the config tag older versions wrote, so their markers compare equal", async () => {
+    const key = parseFingerprintKey(KEY_HEX);
+    const tag = await createFingerprinter("proj-1", key).tag(base);
+    // What svc-config wrote before the env tag: HMAC(key, "svc-fp/2"‖project‖slug‖zip‖{runtime, env}), first 19 hex.
+    const message = ["svc-fp/2", "proj-1", "hello", base.zipSha256, JSON.stringify({ env: { GONE: "", KEY: "v" }, runtime: "nodejs24" })].join("\u0000");
+    expect(tag.legacyConfigTag).toBe(`K${createHmac("sha256", key).update(message).digest("hex").slice(0, 19).toUpperCase()}`);
+  });
+
+  it("keys the env tags: another key gives other tags and names itself in the env tag", async () => {
     const a = await createFingerprinter("proj-1", parseFingerprintKey(KEY_HEX)).tag(base);
     const b = await createFingerprinter("proj-1", parseFingerprintKey("f".repeat(64))).tag(base);
     expect(a.codeTag).toBe(b.codeTag);
-    expect(a.configTag).not.toBe(b.configTag);
+    expect(a.envTag).not.toBe(b.envTag);
+    expect(a.envTag.slice(0, 6)).not.toBe(b.envTag.slice(0, 6));
+    expect(a.varTags?.KEY).not.toBe(b.varTags?.KEY);
   });
 
   it("hardens each distinct env value once: functions sharing values cost no further derivation", async () => {
@@ -49,10 +86,12 @@ describe("function fingerprints", () => {
     expect(fp.stats().derivations).toBe(3);
   });
 
-  it("names the marker after both tags and never contains an env value", async () => {
-    const tag = await createFingerprinter("proj-1").tag({ ...base, env: { SECRET: "hunter2" } });
-    expect(tag.marker).toBe(`SVC_FINGERPRINT_${tag.codeTag}_${tag.configTag}`);
-    expect(JSON.stringify(tag)).not.toContain("hunter2");
+  it("names the markers after the tags and never contains an env value", async () => {
+    for (const fp of [createFingerprinter("proj-1"), createFingerprinter("proj-1", parseFingerprintKey(KEY_HEX))]) {
+      const tag = await fp.tag({ ...base, env: { SECRET: "hunter2" } });
+      expect(tag.markers[0]).toBe(`SVC_FINGERPRINT_${tag.codeTag}_${tag.envTag}`);
+      expect(JSON.stringify(tag)).not.toContain("hunter2");
+    }
   });
 
   it("accepts a key of 32 bytes as hex, base64 or base64url and refuses a short one without echoing it", () => {
@@ -70,14 +109,16 @@ describe("function fingerprints", () => {
     expect((caught as Error).message).toContain("at least 32 random bytes");
   });
 
-  it("needs a config tag only for a deployed, non-failed function whose marker has the same code tag", () => {
+  it("derives the env tag when something live compares with it: an env tag apart from the code, or an older marker of the same code", () => {
     const live = (markers: string[], status: "completed" | "failed" = "completed"): LiveFunction => ({
       slug: "hello", name: "hello", invocationUrl: "", envNames: [], markers, current: { id: 1, status, runtime: "nodejs24" },
     });
-    expect(configTagMatters(undefined, "C0DE")).toBe(false);
-    expect(configTagMatters(live(["SVC_FINGERPRINT_C0DE_H0123"]), "C0DE")).toBe(true);
-    expect(configTagMatters(live(["SVC_FINGERPRINT_BEEF_H0123"]), "C0DE")).toBe(false);
-    expect(configTagMatters(live(["SVC_FINGERPRINT_C0DE_H0123"], "failed"), "C0DE")).toBe(false);
-    expect(configTagMatters(live([]), "C0DE")).toBe(false);
+    expect(envTagMatters(undefined, "C0DE")).toBe(false);
+    expect(envTagMatters(live(["SVC_FINGERPRINT_C0DE_EH0123"]), "C0DE")).toBe(true);
+    expect(envTagMatters(live(["SVC_FINGERPRINT_BEEF_EH0123"]), "C0DE")).toBe(true);
+    expect(envTagMatters(live(["SVC_FINGERPRINT_C0DE_H0123"]), "C0DE")).toBe(true);
+    expect(envTagMatters(live(["SVC_FINGERPRINT_BEEF_H0123"]), "C0DE")).toBe(false);
+    expect(envTagMatters(live(["SVC_FINGERPRINT_C0DE_EH0123"], "failed"), "C0DE")).toBe(false);
+    expect(envTagMatters(live([]), "C0DE")).toBe(false);
   });
 });

@@ -9,11 +9,12 @@ import type { ResolvedPolicy } from "../../../src/model/desired-state.js";
 import { isPlatformError } from "../../../src/errors/index.js";
 import { type FakePlatform, createFakePlatform, fakeBuildWatcher } from "../../helpers/fake-platform-api.js";
 import { fnWith, policyWith } from "../../helpers/engine-state.js";
+import { MAX_ENVIRONMENT_BYTES, environmentBytes, environmentEntryBytes } from "../../../src/rules/environment.js";
 
 function context(fake: FakePlatform, desired: ResolvedPolicy, timing = { deploymentMs: 60_000, pollInitialMs: 1, pollMaxMs: 2 }): ExecutionContext {
   return {
     api: fake.api, projectId: "proj-1", branchId: "br-main-1", branchName: "main", desired, zips: new Map([["hello", new Uint8Array([1])]]),
-    request: pLimit(4), emit: () => undefined, timing, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), now: Date.now, functionMarker: async (slug) => `SVC_FINGERPRINT_C0DE_${slug.toUpperCase()}`,
+    request: pLimit(4), emit: () => undefined, timing, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), now: Date.now, functionMarkers: async (slug) => [`SVC_FINGERPRINT_C0DE_${slug.toUpperCase()}`],
     builds: fakeBuildWatcher(fake, timing),
   };
 }
@@ -154,7 +155,7 @@ describe("change handlers", () => {
   it("fails a deployment superseded by a newer one", async () => {
     const fake = createFakePlatform({ buildPolls: 100 });
     const ctx = context(fake, policyWith({ functions: [fnWith("hello")] }));
-    const deploy = planned({ type: "function-deploy", slug: "hello", deploy: true, withZip: true, rename: false, marker: "SVC_FINGERPRINT_A_B", staleMarkers: [], configTag: "B", zipSha256: "z" });
+    const deploy = planned({ type: "function-deploy", slug: "hello", deploy: true, withZip: true, rename: false, markers: ["SVC_FINGERPRINT_A_B"], staleMarkers: [], envTag: "B", zipSha256: "z" });
     const running = applyChange(ctx, deploy).catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 20));
     await fake.api.createDeployment({ projectId: "proj-1", branchId: "br-main-1", slug: "hello", runtime: "nodejs24" });
@@ -164,7 +165,7 @@ describe("change handlers", () => {
   it("times out a build that never finishes with PLATFORM_TIMEOUT", async () => {
     const fake = createFakePlatform({ buildPolls: 1_000 });
     const ctx = context(fake, policyWith({ functions: [fnWith("hello")] }), { deploymentMs: 30, pollInitialMs: 5, pollMaxMs: 5 });
-    const deploy = planned({ type: "function-deploy", slug: "hello", deploy: true, withZip: true, rename: false, marker: "SVC_FINGERPRINT_A_B", staleMarkers: [], configTag: "B", zipSha256: "z" });
+    const deploy = planned({ type: "function-deploy", slug: "hello", deploy: true, withZip: true, rename: false, markers: ["SVC_FINGERPRINT_A_B"], staleMarkers: [], envTag: "B", zipSha256: "z" });
     const err = await applyChange(ctx, deploy).catch((e: unknown) => e);
     expect(isPlatformError(err, "PLATFORM_TIMEOUT")).toBe(true);
   });
@@ -175,9 +176,26 @@ describe("change handlers", () => {
     const calls: unknown[] = [];
     const api = { ...fake.api, createDeployment: (p: Parameters<typeof fake.api.createDeployment>[0]) => (calls.push({ zip: p.zip !== undefined, env: Object.keys(p.environment ?? {}) }), fake.api.createDeployment(p)) };
     const ctx = { ...context(fake, policyWith({ functions: [fnWith("hello", { env: { KEY: "v" } })] })), api: new Proxy(api, {}) };
-    const deploy = planned({ type: "function-deploy", slug: "hello", deploy: true, withZip: false, rename: false, marker: "SVC_FINGERPRINT_A_NEW", staleMarkers: ["SVC_FINGERPRINT_A_OLD"], configTag: "NEW", zipSha256: "z" });
+    const deploy = planned({ type: "function-deploy", slug: "hello", deploy: true, withZip: false, rename: false, markers: ["SVC_FINGERPRINT_A_NEW", "SVC_FINGERPRINT_V00000001"], staleMarkers: ["SVC_FINGERPRINT_A_OLD"], envTag: "NEW", zipSha256: "z" });
     await applyChange(ctx, deploy);
-    expect(calls).toEqual([{ zip: false, env: ["KEY", "SVC_FINGERPRINT_A_OLD", "SVC_FINGERPRINT_A_NEW"] }]);
-    expect([...(fake.functions.get("hello")?.env ?? [])].sort()).toEqual(["KEY", "SVC_FINGERPRINT_A_NEW"]);
+    expect(calls).toEqual([{ zip: false, env: ["KEY", "SVC_FINGERPRINT_A_OLD", "SVC_FINGERPRINT_A_NEW", "SVC_FINGERPRINT_V00000001"] }]);
+    expect([...(fake.functions.get("hello")?.env ?? [])].sort()).toEqual(["KEY", "SVC_FINGERPRINT_A_NEW", "SVC_FINGERPRINT_V00000001"]);
+  });
+
+  it("leaves out the per-variable markers when deleting older ones would pass the platform's environment limit", async () => {
+    const fake = createFakePlatform();
+    const calls: string[][] = [];
+    const api = { ...fake.api, createDeployment: (p: Parameters<typeof fake.api.createDeployment>[0]) => (calls.push(Object.keys(p.environment ?? {})), fake.api.createDeployment(p)) };
+    const stale = Array.from({ length: 40 }, (_, i) => `SVC_FINGERPRINT_V${String(i).padStart(8, "0").repeat(29)}`);
+    // The declared value fills the environment up to a few bytes below the limit once the older markers are deleted.
+    const without = (value: string) => environmentBytes({ KEY: value, ...Object.fromEntries(stale.map((m) => [m, ""])), SVC_FINGERPRINT_A_NEW: "1" });
+    const value = "v".repeat(MAX_ENVIRONMENT_BYTES - without("") - 10);
+    expect(without(value) + environmentEntryBytes("SVC_FINGERPRINT_V00000001", "1")).toBeGreaterThan(MAX_ENVIRONMENT_BYTES);
+    const ctx = { ...context(fake, policyWith({ functions: [fnWith("hello", { env: { KEY: value } })] })), api: new Proxy(api, {}) };
+    const deploy = planned({ type: "function-deploy", slug: "hello", deploy: true, withZip: false, rename: false, markers: ["SVC_FINGERPRINT_A_NEW", "SVC_FINGERPRINT_V00000001"], staleMarkers: stale, envTag: "NEW", zipSha256: "z" });
+    await applyChange(ctx, deploy);
+    expect(calls[0]).toContain("SVC_FINGERPRINT_A_NEW");
+    expect(calls[0]).not.toContain("SVC_FINGERPRINT_V00000001");
+    expect(calls[0]).toHaveLength(42);
   });
 });

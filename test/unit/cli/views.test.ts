@@ -23,8 +23,29 @@ describe("text plan view", () => {
     ["unmanaged entries sorted by address", /Unmanaged \(on the branch[^\n]*\n {2}function\.hello\.env\.OLD_FLAG\n {2}trigger\.nightly \(inherited\)/],
     ["a conflict with code, sides, reason and resolution", /! trigger\.cleanup {2}TRIGGER_TYPE_CHANGED\n {6}type: "schedule" -> "storage_object_created"\n {6}reason: {2}A trigger[^\n]*\n {6}resolve: Rename the trigger/],
     ["the exact summary line last", /\nPlan: 2 to create, 2 to update, 3 to delete; 1 conflicts\n$/],
+    ["each change's reason under its fields", /^ {2}~ compute {2,}\[override[^\n]*\n {6}suspendTimeout: 300 -> 3600\n {6}reason: \S/m],
   ])("shows %s", (_name, pattern) => {
     expect(text).toMatch(pattern);
+  });
+
+  it("shows a reason line for every change", () => {
+    const result = loadResult("plan-mixed");
+    const reasons = text.split("\n").filter((line) => /^ {6}reason: \S/.test(line));
+    expect(reasons).toEqual(result.changes.map((c) => `      reason: ${c.reason}`));
+  });
+
+  it("names each env variable whose value is known to have changed, in text, Markdown and JSON, never its value", () => {
+    const base = loadResult("plan-mixed");
+    const change: Change = {
+      id: "update:function.api", address: "function.api", kind: "function", action: "update", class: "additive", fields: ["env.API_TOKEN"],
+      before: { env: { API_TOKEN: "[redacted]", LOG_LEVEL: "[redacted]" } }, after: { env: { API_TOKEN: "[redacted]", LOG_LEVEL: "[redacted]" } },
+      reason: "the value of API_TOKEN changed; the archive is kept", dependsOn: [],
+    };
+    const result: PushResult = { ...base, changes: [change], conflicts: [], unmanaged: [] };
+    expect(renderPlanText(result)).toContain("  ~ function.api\n      env.API_TOKEN: value changed (sensitive)\n      reason: the value of API_TOKEN changed; the archive is kept\n");
+    expect(renderPlanMarkdown(result, TARGET)).toContain("~ env.API_TOKEN: value changed (sensitive)\n");
+    const doc = buildPlanDocument({ command: "plan", cliVersion: "0.1.0", target: TARGET, result });
+    expect(doc.changes[0]?.fields).toEqual([{ name: "env.API_TOKEN", before: "(sensitive)", after: "(sensitive)", sensitive: true }]);
   });
 
   it("never prints a secret value the engine left in a field", () => {
