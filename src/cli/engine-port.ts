@@ -11,8 +11,10 @@ export async function loadEngine(): Promise<EnginePort> {
   const surface: EnginePort = await import("../v1.js");
   return new Proxy(surface, {
     get(target, name: string | symbol) {
+      // A module namespace's symbols (`Symbol.toStringTag`) are fixed: a proxy must return them as they are.
+      if (typeof name === "symbol") return Reflect.get(target, name);
       // Not thenable: `await` on the engine must not look like a missing function.
-      if (typeof name === "symbol" || name === "then") return undefined;
+      if (name === "then") return undefined;
       const value = (target as unknown as Record<string, unknown>)[name];
       if (typeof value !== "function") {
         throw new CliError(CliErrorCode.INTERNAL, `This build of svc-config has no ${name}; the engine is incomplete.`, {
