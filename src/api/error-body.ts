@@ -10,6 +10,8 @@ export interface ParsedErrorBody {
   message?: string;
   requestId?: string;
   reason?: string;
+  /** What to do, when the API says (the claimable database API does). */
+  hint?: string;
 }
 
 /** Longest non-JSON body text kept as the message. */
@@ -38,6 +40,7 @@ export function parseErrorBody(text: string, contentType: string | null): Parsed
           message: stringField(inner, "message") ?? stringField(parsed, "message"),
           requestId: stringField(inner, "request_id") ?? stringField(parsed, "request_id"),
           reason: stringField(inner, "reason") ?? stringField(parsed, "reason"),
+          hint: stringField(inner, "hint") ?? stringField(parsed, "hint"),
         };
       }
     } catch {
@@ -80,6 +83,7 @@ export function errorFromResponse(info: ErrorResponseInfo): PlatformError {
     status: info.status,
     ...(info.body.code === undefined ? {} : { apiCode: info.body.code }),
     ...(info.body.message === undefined ? {} : { apiMessage: info.body.message }),
+    ...(info.body.hint === undefined ? {} : { apiHint: info.body.hint }),
     requestId,
     attempts: info.attempts,
   });

@@ -36,22 +36,33 @@ export function scheduleDelayMs(retryIndex: number): number {
   return FIRST_RETRY_DELAY_MS * 2 ** retryIndex;
 }
 
-/**
- * Whether to retry, and after how long. `retriesSoFar` counts retries already made; `jitter`
- * is a number in [0, 1) scaled to at most +10 %.
- */
-export function decideRetry(options: {
+/** What a retry decision is made from. */
+export interface RetryInput {
   method: string;
+  /** Whether the request may be resent after no answer. @default true for GET, HEAD and OPTIONS */
+  resendable?: boolean;
   outcome: AttemptOutcome;
+  /** Retries already made. */
   retriesSoFar: number;
+  /** A number in [0, 1). */
   jitter: number;
-}): RetryDecision {
+}
+
+/** A set of retry rules: the management API's ({@link decideRetry}) or another API's. Pure. */
+export type RetryRules = (input: RetryInput) => RetryDecision;
+
+/**
+ * The management API's rules: whether to retry, and after how long. `jitter` is scaled to at
+ * most +10 %.
+ */
+export function decideRetry(options: RetryInput): RetryDecision {
   const { method, outcome, retriesSoFar, jitter } = options;
+  const resendable = options.resendable ?? isIdempotentMethod(method);
   const withJitter = (ms: number): number => Math.round(ms * (1 + Math.min(Math.max(jitter, 0), 1) * MAX_JITTER));
   const base = scheduleDelayMs(retriesSoFar);
 
   if (outcome.kind === "no-response" || [500, 502, 504].includes(outcome.status)) {
-    if (!isIdempotentMethod(method)) return { retry: false, why: "unsafe-method" };
+    if (!resendable) return { retry: false, why: "unsafe-method" };
     if (retriesSoFar + 1 >= MAX_ATTEMPTS) return { retry: false, why: "exhausted" };
     return { retry: true, delayMs: withJitter(base) };
   }

@@ -16,7 +16,7 @@ import {
 import { errorFromResponse, parseErrorBody } from "./error-body.js";
 import type { MultipartBody } from "./multipart-body.js";
 import { reportRequest, reportRetry } from "./request-observer.js";
-import { decideRetry, isIdempotentMethod, parseRetryAfterMs, type AttemptOutcome } from "./retry-policy.js";
+import { decideRetry, isIdempotentMethod, parseRetryAfterMs, type AttemptOutcome, type RetryRules } from "./retry-policy.js";
 import type { ApiRetryEvent } from "../model/events.js";
 
 /** An HTTP method the client uses. */
@@ -27,7 +27,8 @@ export type ApiEvent = ApiRetryEvent;
 
 /** Everything a transport needs; built once by `createPlatformApi`. */
 export interface TransportConfig {
-  apiKey: string;
+  /** Sent as a bearer token; omitted for an API without keys (the claimable database API). */
+  apiKey?: string;
   /** Base URL without a trailing `/`, e.g. `https://host/api/v2`. */
   baseUrl: string;
   userAgent: string;
@@ -43,6 +44,8 @@ export interface TransportConfig {
   random: () => number;
   newRequestId: () => string;
   now: () => number;
+  /** @default decideRetry, the management API's rules */
+  retryRules?: RetryRules;
 }
 
 /** One call. `path` is relative to the base URL with its segments already encoded. */
@@ -59,6 +62,11 @@ export interface RequestSpec<T> {
   upload?: boolean;
   /** The feature the route belongs to, for `FeatureUnavailableError`. */
   feature?: string;
+  /**
+   * A mutation that names its own resource (a client-chosen id), so resending it after no answer
+   * cannot apply it twice. @default true for GET, HEAD and OPTIONS only
+   */
+  resendable?: boolean;
 }
 
 /** A validated success response. */
@@ -121,7 +129,8 @@ async function sendWithRetries<T>(config: TransportConfig, spec: RequestSpec<T>,
       attempt.kind === "response"
         ? { kind: "status", status: attempt.status, ...retryAfter(attempt.headers, config.now()) }
         : { kind: "no-response" };
-    const decision = decideRetry({ method: spec.method, outcome, retriesSoFar: retries, jitter: config.random() });
+    const decide = config.retryRules ?? decideRetry;
+    const decision = decide({ method: spec.method, resendable: isResendable(spec), outcome, retriesSoFar: retries, jitter: config.random() });
     if (decision.retry) {
       emit(config, {
         type: "retry",
@@ -149,7 +158,7 @@ async function attemptOnce<T>(config: TransportConfig, spec: RequestSpec<T>, url
   const timeout = AbortSignal.timeout(limitMs);
   const signal = config.signal ? AbortSignal.any([config.signal, timeout]) : timeout;
   const headers: Record<string, string> = {
-    authorization: `Bearer ${config.apiKey}`,
+    ...(config.apiKey === undefined ? {} : { authorization: `Bearer ${config.apiKey}` }),
     "user-agent": config.userAgent,
     "x-request-id": requestId,
     accept: "application/json",
@@ -169,7 +178,7 @@ async function attemptOnce<T>(config: TransportConfig, spec: RequestSpec<T>, url
   } catch (cause) {
     if (config.signal?.aborted) {
       // A mutation already on the wire may have landed: the caller must not assume it did not.
-      if (!isIdempotentMethod(spec.method)) throw new OutcomeUnknownError({ method: spec.method, path: spec.path, requestId }, cause);
+      if (!isResendable(spec)) throw new OutcomeUnknownError({ method: spec.method, path: spec.path, requestId }, cause);
       throw cancelled(spec, cause);
     }
     return { kind: "no-response", timedOut: timeout.aborted, cause };
@@ -215,7 +224,7 @@ function finalError<T>(
   attempt: Attempt,
   where: { method: string; path: string; requestId: string; attempts: number },
 ): PlatformError {
-  const unsafe = !isIdempotentMethod(spec.method);
+  const unsafe = !isResendable(spec);
   if (attempt.kind === "no-response") {
     if (unsafe) return new OutcomeUnknownError({ method: where.method, path: where.path, requestId: where.requestId }, attempt.cause);
     if (attempt.timedOut) {
@@ -240,6 +249,10 @@ function finalError<T>(
     attempts: where.attempts,
     ...(spec.feature === undefined ? {} : { feature: spec.feature }),
   });
+}
+
+function isResendable<T>(spec: RequestSpec<T>): boolean {
+  return spec.resendable ?? isIdempotentMethod(spec.method);
 }
 
 function retryAfter(headers: Headers, now: number): { retryAfterMs?: number } {

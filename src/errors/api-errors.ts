@@ -11,6 +11,8 @@ export interface ApiErrorInfo {
   apiCode?: string;
   /** The platform's error message (at most 500 characters of a non-JSON body). */
   apiMessage?: string;
+  /** The API's own hint, when the body had one. */
+  apiHint?: string;
   requestId: string;
   attempts: number;
 }

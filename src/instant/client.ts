@@ -1,11 +1,16 @@
 /**
- * The claimable database API client: idempotent creates with a client-chosen
- * UUID v7, bounded retries with full-jitter backoff, response validation. Never prints, reads no
- * environment variables, and never puts a connection string into an error.
+ * The claimable database API client: idempotent creates with a client-chosen UUID v7, sent
+ * through the shared transport of `api/` (per-attempt timeouts, request ids, cancellation) with
+ * this API's retry rules (`claim-retry-rules.ts`), and response validation. Never prints, reads
+ * no environment variables, and never puts a connection string into an error.
  */
-import { randomBytes } from "node:crypto";
-import { ErrorCode, PlatformError } from "../errors/index.js";
-import { networkCauseOf } from "../errors/network-cause.js";
+import { randomBytes, randomUUID } from "node:crypto";
+import { z } from "zod";
+import { sleepWithSignal } from "../api/client-options.js";
+import { sendRequest, type HttpMethod, type TransportConfig } from "../api/transport.js";
+import { ApiError, ErrorCode, PlatformError, type ApiErrorInfo } from "../errors/index.js";
+import { LIBRARY_VERSION } from "../version.js";
+import { decideClaimRetry } from "./claim-retry-rules.js";
 
 /** Production origin of the claimable database API. */
 export const DEFAULT_CLAIM_API_HOST = "https://neon.new";
@@ -31,6 +36,8 @@ export interface ClaimApiOptions {
   signal?: AbortSignal;
   /** @default globalThis.fetch */
   fetch?: typeof fetch;
+  /** Time limit of one attempt, in milliseconds; a request makes up to 4. @default 30000 */
+  timeoutMs?: number;
 }
 
 /** Options of {@link createClaimableDatabase}. */
@@ -42,12 +49,16 @@ export interface CreateClaimableDatabaseOptions extends ClaimApiOptions {
   id?: string;
 }
 
-const ATTEMPTS = 4;
+/** A UUID in its canonical text form, any version. */
+const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Per-attempt time limit of the claimable database API. */
 const ATTEMPT_TIMEOUT_MS = 30_000;
-const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
+/** The longest per-attempt limit `setTimeout` can wait. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
 
 /** A UUID v7 from the local clock (the server's values win for everything else). */
-export function newDatabaseId(now = Date.now()): string {
+function newDatabaseId(now = Date.now()): string {
   const bytes = randomBytes(16);
   bytes.writeUIntBE(now, 0, 6);
   bytes[6] = 0x70 | ((bytes[6] ?? 0) & 0x0f);
@@ -56,91 +67,65 @@ export function newDatabaseId(now = Date.now()): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** The API base (`<origin>/api/v1`) from an origin that may already end in `/api/v1`. */
-export function apiBase(apiHost: string = DEFAULT_CLAIM_API_HOST): string {
-  return `${apiHost.replace(/\/+$/, "").replace(/\/api\/v1$/, "")}/api/v1`;
+/** The API's origin from `apiHost`, which may end in `/` or `/api/v1`. */
+function claimOrigin(apiHost: string = DEFAULT_CLAIM_API_HOST): string {
+  return apiHost.replace(/\/+$/, "").replace(/\/api\/v1$/, "");
 }
 
-interface Attempt {
-  readonly response: Response | null;
-  readonly body: unknown;
-  readonly error: unknown;
-}
-
-async function attempt(url: string, init: RequestInit, options: ClaimApiOptions): Promise<Attempt> {
-  const timeout = AbortSignal.timeout(ATTEMPT_TIMEOUT_MS);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-  try {
-    const response = await (options.fetch ?? fetch)(url, { ...init, signal });
-    const text = await response.text();
-    let body: unknown = null;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      body = null;
-    }
-    return { response, body, error: null };
-  } catch (error) {
-    if (options.signal?.aborted) throw new PlatformError(ErrorCode.CANCELLED, "the claimable database request was cancelled", { cause: error });
-    return { response: null, body: null, error };
+function transportFor(options: ClaimApiOptions): TransportConfig {
+  const limitMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+  if (typeof limitMs !== "number" || !Number.isInteger(limitMs) || limitMs < 1 || limitMs > MAX_TIMEOUT_MS) {
+    throw new PlatformError(ErrorCode.INSTANT_INVALID_OPTIONS, `timeoutMs must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}; omit it for 30000`);
   }
-}
-
-function retryDelay(n: number, response: Response | null): number {
-  const retryAfter = Number(response?.headers.get("retry-after") ?? Number.NaN);
-  if (Number.isFinite(retryAfter) && retryAfter >= 0) return Math.min(retryAfter, 10) * 1000;
-  return Math.random() * 500 * 2 ** n;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
-      reject(new PlatformError(ErrorCode.CANCELLED, "the claimable database request was cancelled"));
-    }, { once: true });
-  });
-}
-
-function apiError(method: string, url: string, result: Attempt, details: Record<string, unknown> = {}): PlatformError {
-  const body = (typeof result.body === "object" && result.body !== null ? result.body : {}) as Record<string, unknown>;
-  const status = result.response?.status ?? 0;
-  const message = typeof body["message"] === "string" ? body["message"] : `HTTP ${status}`;
-  const requestId = typeof body["request_id"] === "string" ? body["request_id"] : (result.response?.headers.get("x-request-id") ?? null);
-  return new PlatformError(ErrorCode.INSTANT_API_ERROR, `${method} ${new URL(url).pathname} failed with HTTP ${status}: ${message}${requestId ? ` (request id ${requestId})` : ""}`, {
-    details: { ...details, status, code: body["code"] ?? null, message, hint: body["hint"] ?? null, requestId },
-  });
+  return {
+    // Paths carry `/api/v1`, so messages name the route as the server sees it.
+    baseUrl: claimOrigin(options.apiHost),
+    userAgent: `svc-config/${LIBRARY_VERSION}`,
+    fetch: options.fetch ?? globalThis.fetch,
+    requestMs: limitMs,
+    uploadMs: limitMs,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    sleep: sleepWithSignal,
+    random: Math.random,
+    newRequestId: randomUUID,
+    now: Date.now,
+    retryRules: decideClaimRetry,
+  };
 }
 
 /**
- * Sends one request with the retry policy: up to 4 attempts of 30 s; retried on network errors,
- * timeouts and 429/500/502/503/504 (`retryAll`), or only on answers that promise nothing was
- * applied (429, 503) when a retry could duplicate a create.
+ * One call through the transport. An error answer becomes `PLATFORM_INSTANT_API_ERROR` with the
+ * API's code, message, hint and request id, and an answer that is not JSON becomes
+ * `PLATFORM_INSTANT_BAD_RESPONSE`; no answer, a timeout and cancellation keep the transport's
+ * typed errors (`PLATFORM_NETWORK_ERROR`, `PLATFORM_TIMEOUT`, `PLATFORM_OUTCOME_UNKNOWN`, `PLATFORM_CANCELLED`).
  */
-async function send(method: string, url: string, init: RequestInit, options: ClaimApiOptions, retryAll: boolean): Promise<Attempt> {
-  let last: Attempt = { response: null, body: null, error: null };
-  for (let n = 0; n < ATTEMPTS; n++) {
-    if (n > 0) await sleep(retryDelay(n - 1, last.response), options.signal);
-    last = await attempt(url, { method, ...init }, options);
-    const status = last.response?.status;
-    const retryable = status === undefined ? retryAll : retryAll ? RETRY_STATUSES.has(status) : status === 429 || status === 503;
-    if (!retryable) return last;
+async function callClaimApi(options: ClaimApiOptions, call: { method: HttpMethod; path: string; json?: unknown; resendable: boolean; details?: Record<string, unknown> }): Promise<unknown> {
+  try {
+    const response = await sendRequest(transportFor(options), {
+      method: call.method,
+      path: call.path,
+      ...(call.json === undefined ? {} : { json: call.json }),
+      schema: z.unknown(),
+      resendable: call.resendable,
+    });
+    return response.data;
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    const info = err.details as unknown as ApiErrorInfo & { reason?: string };
+    if (info.reason === "unexpected response shape") {
+      throw new PlatformError(ErrorCode.INSTANT_BAD_RESPONSE, "the claimable database API answered with something other than JSON; check the API host", {
+        details: { ...call.details, status: err.status, requestId: err.requestId },
+      });
+    }
+    const message = info.apiMessage ?? `HTTP ${err.status}`;
+    throw new PlatformError(ErrorCode.INSTANT_API_ERROR, `${call.method} ${call.path} failed with HTTP ${err.status}: ${message} (request id ${err.requestId})`, {
+      details: { ...call.details, status: err.status, code: err.apiCode ?? null, message, hint: info.apiHint ?? null, requestId: err.requestId },
+    });
   }
-  return last;
-}
-
-function networkError(method: string, url: string, result: Attempt): PlatformError {
-  const why = result.error === null ? "no response" : networkCauseOf(result.error).text;
-  const { origin, pathname } = new URL(url);
-  return new PlatformError(
-    ErrorCode.NETWORK_ERROR,
-    `${method} ${pathname} on ${origin} got no response after ${ATTEMPTS} attempts (${why}). Check the claim API host and your network.`,
-    { details: { host: origin }, cause: result.error },
-  );
 }
 
 /** Checks a created record's shape; `expectedId` when the id was chosen by the client. */
-export function validateCreatedRecord(body: unknown, expectedId: string | null): ClaimableDatabaseRecord {
+function validateCreatedRecord(body: unknown, expectedId: string | null): ClaimableDatabaseRecord {
   const record = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
   const problems: string[] = [];
   if (typeof record["id"] !== "string" || (expectedId !== null && record["id"].toLowerCase() !== expectedId.toLowerCase())) problems.push("id");
@@ -162,35 +147,33 @@ export function validateCreatedRecord(body: unknown, expectedId: string | null):
 export async function createClaimableDatabase(options: CreateClaimableDatabaseOptions): Promise<ClaimableDatabaseRecord> {
   const referrer = typeof options.referrer === "string" ? options.referrer.trim() : "";
   if (referrer === "") throw new PlatformError(ErrorCode.INSTANT_INVALID_OPTIONS, "referrer is required: a non-empty string naming the app or tool that creates the database");
-  const id = (options.id ?? newDatabaseId()).toLowerCase();
-  const base = apiBase(options.apiHost);
-  const init: RequestInit = {
-    headers: { "content-type": "application/json", accept: "application/json" },
-    body: JSON.stringify({ ref: referrer, enable_logical_replication: options.logicalReplication ?? false }),
-  };
-  const url = `${base}/database/${id}`;
-  const result = await send("POST", url, init, options, true);
-  if (result.response === null) throw networkError("POST", url, result);
-  const status = result.response.status;
-  if (status === 404 || status === 405) {
-    const fallbackUrl = `${base}/database`;
-    const fallback = await send("POST", fallbackUrl, init, options, false);
-    if (fallback.response === null) throw networkError("POST", fallbackUrl, fallback);
-    if (!fallback.response.ok) throw apiError("POST", fallbackUrl, fallback);
-    return validateCreatedRecord(fallback.body, null);
+  if (options.id !== undefined && (typeof options.id !== "string" || !CANONICAL_UUID.test(options.id))) {
+    throw new PlatformError(ErrorCode.INSTANT_INVALID_OPTIONS, "id must be a canonical UUID (8-4-4-4-12 hexadecimal digits); omit it to get a new UUID v7");
   }
-  if (!result.response.ok) throw apiError("POST", url, result, { databaseId: id });
-  return validateCreatedRecord(result.body, id);
+  const id = (options.id ?? newDatabaseId()).toLowerCase();
+  const json = { ref: referrer, enable_logical_replication: options.logicalReplication ?? false };
+  try {
+    const body = await callClaimApi(options, { method: "POST", path: `/api/v1/database/${id}`, json, resendable: true, details: { databaseId: id } });
+    return validateCreatedRecord(body, id);
+  } catch (err) {
+    const status = err instanceof PlatformError && err.code === ErrorCode.INSTANT_API_ERROR ? (err.details as { status?: unknown } | undefined)?.status : undefined;
+    if (status !== 404 && status !== 405) throw err;
+  }
+  const body = await callClaimApi(options, { method: "POST", path: "/api/v1/database", json, resendable: false });
+  return validateCreatedRecord(body, null);
 }
 
 /** Reads a record; null when the API answers `Database not found`. */
 export async function getClaimableDatabase(id: string, options: ClaimApiOptions = {}): Promise<ClaimableDatabaseRecord | null> {
-  const url = `${apiBase(options.apiHost)}/database/${encodeURIComponent(id)}`;
-  const result = await send("GET", url, { headers: { accept: "application/json" } }, options, true);
-  if (result.response === null) throw networkError("GET", url, result);
-  const body = (typeof result.body === "object" && result.body !== null ? result.body : {}) as Record<string, unknown>;
-  if (result.response.status === 400 && body["message"] === "Database not found") return null;
-  if (!result.response.ok) throw apiError("GET", url, result, { databaseId: id });
+  let body: Record<string, unknown>;
+  try {
+    const data = await callClaimApi(options, { method: "GET", path: `/api/v1/database/${encodeURIComponent(id)}`, resendable: true, details: { databaseId: id } });
+    body = (typeof data === "object" && data !== null ? data : {}) as Record<string, unknown>;
+  } catch (err) {
+    const details = err instanceof PlatformError && err.code === ErrorCode.INSTANT_API_ERROR ? (err.details as { status?: unknown; message?: unknown } | undefined) : undefined;
+    if (details?.status === 400 && details.message === "Database not found") return null;
+    throw err;
+  }
   if (typeof body["id"] !== "string" || typeof body["status"] !== "string" || typeof body["claim_url"] !== "string") {
     throw new PlatformError(ErrorCode.INSTANT_BAD_RESPONSE, "the claimable database API answered with a malformed record; check the API host", { details: { databaseId: id } });
   }

@@ -47,7 +47,7 @@ function scripted(statuses: number[]): { fetch: typeof fetch; calls: string[] } 
     const status = statuses[calls.length - 1] ?? 201;
     const id = url.split("/").pop() ?? "";
     const body = status < 300 ? record(id) : { code: "x", message: `status ${status}`, request_id: `rid-${calls.length}` };
-    return new Response(JSON.stringify(body), { status, headers: { "retry-after": "0" } });
+    return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "retry-after": "0" } });
   };
   return { fetch: fake, calls };
 }
@@ -68,12 +68,12 @@ describe("the create client's retry policy", () => {
   });
 
   it("rejects a record for another id as a bad response", async () => {
-    const wrong: typeof fetch = async () => new Response(JSON.stringify(record("0197a3c2-0000-7000-8000-000000000000")), { status: 201 });
+    const wrong: typeof fetch = async () => new Response(JSON.stringify(record("0197a3c2-0000-7000-8000-000000000000")), { status: 201, headers: { "content-type": "application/json" } });
     await expect(createClaimableDatabase({ referrer: "unit", apiHost: "https://api.test", fetch: wrong })).rejects.toMatchObject({ code: "PLATFORM_INSTANT_BAD_RESPONSE" });
   });
 
   it("never puts the connection string into an API error", async () => {
-    const leaky: typeof fetch = async () => new Response(JSON.stringify({ code: "x", message: "boom" }), { status: 400 });
+    const leaky: typeof fetch = async () => new Response(JSON.stringify({ code: "x", message: "boom" }), { status: 400, headers: { "content-type": "application/json" } });
     const err = await createClaimableDatabase({ referrer: "unit", apiHost: "https://api.test", fetch: leaky }).catch((e: unknown) => e as Error);
     expect(JSON.stringify(err)).not.toContain("postgresql://");
   });
