@@ -234,7 +234,7 @@ function finalError<T>(
         { details: { requestId: where.requestId, attempts: where.attempts }, cause: attempt.cause },
       );
     }
-    return new NetworkError(where, attempt.cause);
+    return new NetworkError({ ...where, host: new URL(config.baseUrl).origin }, attempt.cause);
   }
   if (unsafe && [500, 502, 504].includes(attempt.status)) {
     return new OutcomeUnknownError({ method: where.method, path: where.path, requestId: where.requestId, status: attempt.status });

@@ -66,16 +66,21 @@ export class ApiError extends PlatformError {
  * No response to a read, after retries (`PLATFORM_NETWORK_ERROR`). The message names the
  * innermost cause (`connect ECONNREFUSED 127.0.0.1:45999`); a request that never reached a
  * server (refused, unknown host) carries no request id, since no server could have logged it.
+ * `host`, the origin tried, is named when given.
  */
 export class NetworkError extends PlatformError {
-  constructor(info: { method: string; path: string; requestId: string; attempts: number }, cause?: unknown) {
+  constructor(info: { method: string; path: string; host?: string; requestId: string; attempts: number }, cause?: unknown) {
     const why = cause === undefined ? undefined : networkCauseOf(cause);
     const reached = why?.reachedServer !== false;
+    const on = info.host === undefined ? "" : ` on ${info.host}`;
     super(
       ErrorCode.NETWORK_ERROR,
-      `${info.method} ${info.path} got no response after ${info.attempts} attempt(s)${why ? `: ${why.text}` : ""}` +
+      `${info.method} ${info.path}${on} got no response after ${info.attempts} attempt(s)${why ? `: ${why.text}` : ""}` +
         `${reached ? ` (request id ${info.requestId})` : ""}. Check the API host and your network or proxy settings.`,
-      { details: reached ? info : { method: info.method, path: info.path, attempts: info.attempts, cause: why?.code ?? null }, cause },
+      {
+        details: reached ? info : { method: info.method, path: info.path, ...(info.host === undefined ? {} : { host: info.host }), attempts: info.attempts, cause: why?.code ?? null },
+        cause,
+      },
     );
   }
 }
