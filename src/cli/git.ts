@@ -69,6 +69,25 @@ export async function currentGitBranch(cwd: string): Promise<string> {
 }
 
 /**
+ * The names that count as the repository's default git branch: the branch a remote's `HEAD` points
+ * at (`origin` first, else the only remote; what `git clone` records), else `init.defaultBranch`
+ * when configured, else both `main` and `master`. `svc branch sync` maps none of them to a preview.
+ */
+export async function defaultGitBranches(cwd: string): Promise<string[]> {
+  const remotes = await remoteNames(cwd);
+  const remote = remotes.includes("origin") ? "origin" : remotes.length === 1 ? remotes[0] : undefined;
+  if (remote !== undefined) {
+    const head = await git(cwd, ["symbolic-ref", "--quiet", `refs/remotes/${remote}/HEAD`]);
+    const prefix = `refs/remotes/${remote}/`;
+    const target = head.stdout.trim();
+    if (head.ok && target.startsWith(prefix) && target.length > prefix.length) return [target.slice(prefix.length)];
+  }
+  const configured = await git(cwd, ["config", "--get", "init.defaultBranch"]);
+  const name = configured.stdout.trim();
+  return configured.ok && name !== "" ? [name] : ["main", "master"];
+}
+
+/**
  * A git branch name given on the command line (`--git-branch`), as git names the branch:
  * `refs/heads/` is stripped; a remote-tracking name (`origin/feat`, `refs/remotes/…`, any
  * configured remote's prefix) and a name git cannot have (`git check-ref-format --branch`

@@ -1,13 +1,14 @@
 /**
  * `svc branch status`: the checked-out git branch, the platform branch `svc branch sync` maps it
  * to, whether that branch exists (an API read; without a key it says so and stays offline), and
- * whether the `post-checkout` hook is installed. Changes nothing.
+ * whether the `post-checkout` hook is installed. The repository's default git branch, checked out,
+ * has no preview (sync leaves it alone), and status says so. Changes nothing.
  */
 import { ErrorCode } from "../../errors/codes.js";
 import { isCliError } from "../../errors/cli-errors.js";
 import { isPlatformError } from "../../errors/platform-error.js";
 import type { CommandContext } from "../context.js";
-import { checkGitBranchName, currentGitBranch, gitHooksDir } from "../git.js";
+import { checkGitBranchName, currentGitBranch, defaultGitBranches, gitHooksDir } from "../git.js";
 import { DEFAULT_NAME_TEMPLATE, syncBranchName } from "../sync-names.js";
 import type { TargetFlags } from "../target.js";
 import { stringifyDocument } from "../views/json-plan.js";
@@ -28,19 +29,31 @@ type Existence = { exists: true; branchId: string } | { exists: false } | { exis
 /** `svc branch status`. */
 export async function runBranchStatus(ctx: CommandContext, flags: BranchStatusFlags): Promise<number> {
   const gitBranch = flags.gitBranch === undefined ? await currentGitBranch(ctx.io.cwd) : await checkGitBranchName(ctx.io.cwd, flags.gitBranch, "--git-branch");
-  const branchName = syncBranchName(flags.nameTemplate ?? DEFAULT_NAME_TEMPLATE, gitBranch);
   const hook = await installedHook(await gitHooksDir(ctx.io.cwd));
+  if (flags.gitBranch === undefined && (await defaultGitBranches(ctx.io.cwd)).includes(gitBranch)) {
+    if (flags.json === true) {
+      ctx.out(stringifyDocument({ formatVersion: 1, command: "branch status", gitBranch, branchName: null, exists: null, branchId: null, hook, defaultGitBranch: true }));
+      ctx.documentPrinted = true;
+    } else {
+      ctx.out([`Git branch      ${gitBranch}`, "Preview branch  none: the repository's default branch has no preview (svc branch sync leaves it alone)", `Git hook        ${hookLine(hook)}`]);
+    }
+    return 0;
+  }
+  const branchName = syncBranchName(flags.nameTemplate ?? DEFAULT_NAME_TEMPLATE, gitBranch);
   const existence = await lookUp(ctx, flags, branchName);
   if (flags.json === true) {
-    ctx.out(stringifyDocument({ formatVersion: 1, command: "branch status", gitBranch, branchName, exists: existence.exists, branchId: existence.exists === true ? existence.branchId : null, hook }));
+    ctx.out(stringifyDocument({ formatVersion: 1, command: "branch status", gitBranch, branchName, exists: existence.exists, branchId: existence.exists === true ? existence.branchId : null, hook, defaultGitBranch: false }));
     ctx.documentPrinted = true;
     return 0;
   }
   const exists =
     existence.exists === true ? `yes (${existence.branchId})` : existence.exists === false ? "no: svc branch sync creates it" : `unknown: ${existence.why}`;
-  const hookLine = hook === "svc" ? "installed" : hook === "none" ? "not installed (svc branch hook install)" : "another post-checkout hook is installed (svc branch hook install keeps it and runs it first)";
-  ctx.out([`Git branch      ${gitBranch}`, `Preview branch  ${branchName}`, `Exists          ${exists}`, `Git hook        ${hookLine}`]);
+  ctx.out([`Git branch      ${gitBranch}`, `Preview branch  ${branchName}`, `Exists          ${exists}`, `Git hook        ${hookLine(hook)}`]);
   return 0;
+}
+
+function hookLine(hook: Awaited<ReturnType<typeof installedHook>>): string {
+  return hook === "svc" ? "installed" : hook === "none" ? "not installed (svc branch hook install)" : "another post-checkout hook is installed (svc branch hook install keeps it and runs it first)";
 }
 
 /** Reads the project's branches when a key and a project are at hand; says why not otherwise. */

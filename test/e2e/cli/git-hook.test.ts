@@ -67,6 +67,15 @@ describe("svc branch hook install", () => {
     expect(status.stdout).toContain("Preview branch  preview/no-key");
     expect(status.stdout).toContain("Exists          no: svc branch sync creates it");
     expect(status.stdout).toContain("Git hook        installed");
+
+    // The default git branch stands for the platform's default branch: no preview/main.
+    const main = await git(dir, ["checkout", "main"], { GIT_CONFIG_GLOBAL: "/dev/null" });
+    expect(main.code, main.stderr).toBe(0);
+    expect(main.stderr).toContain("Git branch main is the repository's default branch: it stands for the platform's default branch, which svc branch sync leaves alone.");
+    expect(main.stderr).not.toContain("platform branch preview/main");
+    expect(await previewExists(dir, "main")).toBe(false);
+    const onMain = await runSvc(["branch", "status", "--json"], { cwd: dir, env: { ...emulatorEnv(shared.emu()), SVC_BRANCH_ID: undefined, GIT_CONFIG_GLOBAL: "/dev/null" } });
+    expect(JSON.parse(onMain.stdout)).toMatchObject({ gitBranch: "main", branchName: null, defaultGitBranch: true, hook: "svc" });
   }, 180_000);
 
   it("keeps an existing hook (a symlink), runs it first, and uninstall restores it; a non-executable one is kept but not run", async () => {
