@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import type { HookCommand, HookContext } from "../../config/policy-types.js";
 import { HookFailedError } from "../../errors/index.js";
+import { startGroupReaper } from "./group-reaper.js";
 import { hookLabel, hookShellEnv } from "./hook-context.js";
 
 /** How long one shell command of a hook may run. */
@@ -68,7 +69,10 @@ type CommandOutcome =
   | { kind: "interrupted" }
   | { kind: "failed"; message: string };
 
-/** Runs one command in its own process group, so a timeout or an interrupt stops all it started. */
+/**
+ * Runs one command in its own process group, so a timeout or an interrupt stops all it started,
+ * and so does the end of svc's process (a SIGKILL included), through the group's reaper.
+ */
 function runCommand(command: string, env: Record<string, string>, prefix: string, options: RunHookOptions): Promise<CommandOutcome> {
   return new Promise((resolve) => {
     if (options.signal.aborted) {
@@ -76,6 +80,7 @@ function runCommand(command: string, env: Record<string, string>, prefix: string
       return;
     }
     const child = spawn("/bin/sh", ["-c", command], { cwd: options.cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const reaper = child.pid === undefined ? undefined : startGroupReaper(child.pid);
     const flushers = [child.stdout, child.stderr].map((stream) => streamLines(stream, (line) => options.print(prefix + line)));
     let stopped: "timeout" | "interrupted" | undefined;
     const stop = (why: "timeout" | "interrupted"): void => {
@@ -90,6 +95,8 @@ function runCommand(command: string, env: Record<string, string>, prefix: string
     const finish = (outcome: CommandOutcome): void => {
       if (settled) return;
       settled = true;
+      if (stopped === undefined) reaper?.dismiss();
+      else reaper?.keep();
       clearTimeout(timer);
       options.signal.removeEventListener("abort", onAbort);
       for (const flush of flushers) flush();

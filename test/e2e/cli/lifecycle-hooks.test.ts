@@ -1,12 +1,14 @@
 /**
  * Lifecycle hooks, run by the real bin against the emulator over HTTP with real PostgreSQL
  * branches: a create.after migration with psql on the new branch, deploy before/after semantics
- * and exit codes, the context and variables hooks get, and the commands that never run hooks.
+ * and exit codes, the context and variables hooks get, no hook process outliving a killed svc, and
+ * the commands that never run hooks.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { psql, requirePsql } from "../../helpers/psql.js";
+import { eventually, isAlive } from "../dev/dev-harness.js";
 import { emptyDir, emulatorEnv, runSvc, useEmulatorProject, type RunResult } from "./harness.js";
 
 beforeAll(requirePsql);
@@ -74,6 +76,23 @@ describe("deploy hooks", () => {
     const plan = await runSvc(["config", "plan", "--detailed-exitcode"], { cwd: dir, env });
     expect(plan.code).toBe(2);
     expect(plan.stdout).toContain("+ function.hello");
+  }, 120_000);
+
+  it("a hook's commands, and what they started, end when svc is killed with SIGKILL", async () => {
+    const dir = project(`export default { functions: { ${HELLO} }, hooks: { deploy: { before: 'sleep 300 & echo "pids $$ $!"; wait' } } };\n`);
+    let seen = "";
+    const run = await runSvc(["config", "apply", "--yes"], {
+      cwd: dir,
+      env: emulatorEnv(shared.emu()),
+      onStderr: (chunk, child) => {
+        seen += chunk;
+        if (/pids \d+ \d+\n/.test(seen)) child.kill("SIGKILL");
+      },
+    });
+    expect(run.signal).toBe("SIGKILL");
+    const pids = (/pids (\d+) (\d+)/.exec(run.stderr) ?? []).slice(1).map(Number);
+    expect(pids).toHaveLength(2);
+    await eventually(async () => pids.filter(isAlive), (alive) => alive.length === 0);
   }, 120_000);
 
   it("a failing deploy.after keeps the changes, warns and exits 7", async () => {
