@@ -3,19 +3,10 @@
  * it, and the running function loads it from the project's `node_modules` (here hoisted to the
  * root of a workspace, above the app that holds svc.ts), as Node.js resolves it.
  */
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ensureBuilt } from "../cli/harness.js";
-import { devProject, startDev } from "./dev-harness.js";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { devProject, freePort, startDev } from "./dev-harness.js";
 
 // The package reads a file beside its own code: bundled, its __dirname would be the build's
 // directory and the read would fail, so the answer proves it ran from node_modules.

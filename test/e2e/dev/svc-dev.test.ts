@@ -7,15 +7,7 @@ import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { emulatorEnv, ensureBuilt, startTestEmulator } from "../cli/harness.js";
-import { devProject, eventually, isAlive, pidsOf, startDev, upgradeAndPing, type DevProject, type DevRun } from "./dev-harness.js";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { devProject, eventually, freePort, isAlive, pidsOf, startDev, upgradeAndPing, type DevProject, type DevRun } from "./dev-harness.js";
 
 function policy(apiPort: number, apiEnv = ""): string {
   return `import { defineConfig } from "svc-config/v1";
