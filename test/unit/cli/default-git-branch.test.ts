@@ -8,7 +8,7 @@ const trees: TempTree[] = [];
 beforeEach(() => vi.stubEnv("GIT_CONFIG_GLOBAL", "/dev/null"));
 afterEach(() => {
   vi.unstubAllEnvs();
-  trees.splice(0).forEach((tree) => tree.remove());
+  for (const tree of trees.splice(0)) tree.remove();
 });
 
 /** A real git repository whose first branch is `first`. */
