@@ -3,6 +3,7 @@
  * forbidden combinations TypeScript can express into type errors; the runtime schemas enforce
  * every rule again, for plain JavaScript policies and values computed at run time.
  */
+import type { BucketDef } from "../kinds/bucket/policy.js";
 import type { Duration } from "./durations.js";
 import type { BranchTarget, FileBundler } from "../model/desired-state.js";
 import type { PushResult } from "../model/plan.js";
@@ -125,11 +126,7 @@ export interface OtherBundlerFunctionDef extends FunctionDefCommon {
 /** A function of the branch (docs/policy.md#functions). */
 export type FunctionDef = EsbuildFunctionDef | OtherBundlerFunctionDef;
 
-/** An object-storage bucket (docs/policy.md#buckets). */
-export interface BucketDef {
-  /** @default "private" */
-  access?: "private" | "public_read";
-}
+export type { BucketDef } from "../kinds/bucket/policy.js";
 
 interface TriggerCommon {
   /** Slug of a declared function. */

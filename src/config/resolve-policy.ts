@@ -16,7 +16,7 @@ import type { BranchTarget, ResolvedDataApi, ResolvedPolicy, ResolvedTrigger } f
 import { COMPUTE_SETTINGS } from "../model/kinds/compute.js";
 import type { DataApiSettings } from "../model/kinds/data-api.js";
 import { fromPolicy } from "../model/kinds/field.js";
-import { BUCKET_DEFAULTS } from "../model/kinds/bucket.js";
+import { BUCKET_DEFAULTS } from "../kinds/bucket/fields.js";
 import { TRIGGER_DEFAULTS } from "../model/kinds/trigger.js";
 import { ROLE_DEFAULTS, ROLE_FIELDS } from "../model/kinds/roles.js";
 import { isOn } from "./schemas/common.js";

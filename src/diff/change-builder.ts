@@ -2,6 +2,7 @@ import type { Json } from "../model/json.js";
 import type { FieldDescriptor } from "../model/kinds/field.js";
 import type { Change, ChangeAction } from "../model/plan.js";
 import type { ChangeOp, PlannedChange } from "../model/planned-change.js";
+import type { DiffSink } from "./plan-types.js";
 
 /** Everything needed to describe one change; `id` is derived from action and address. */
 export type ChangeSpec = Omit<Change, "id" | "dependsOn"> & { dependsOn?: string[]; op: ChangeOp };
@@ -51,4 +52,10 @@ export function toJson(value: unknown): Json {
 export function fieldsView(fields: readonly FieldDescriptor[], record: object): { [key: string]: Json } {
   const values: Readonly<Record<string, unknown>> = { ...record };
   return Object.fromEntries(fields.map((field) => [field.policyKey, toJson(values[field.modelKey])]));
+}
+
+/** Whether the planned update of `address` changes `field` (e.g. a trigger moving to another function). */
+export function movesAway(sink: DiffSink, address: string, field: string): boolean {
+  const update = sink.changes.find((c) => c.change.id === changeId("update", address));
+  return update?.change.fields.includes(field) === true;
 }

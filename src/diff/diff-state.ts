@@ -3,7 +3,7 @@ import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
 import type { PlanSummary } from "../model/plan.js";
 import { diffBranch, diffCompute } from "./branch.js";
-import { diffBuckets, pruneBuckets } from "./buckets.js";
+import { diffBuckets, pruneBuckets } from "../kinds/bucket/diff.js";
 import { diffDatabases, pruneDatabases } from "./databases.js";
 import { diffDomains } from "./domains.js";
 import { diffFunctions, pruneFunctions } from "./functions.js";

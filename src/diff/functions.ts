@@ -5,7 +5,7 @@ import type { LiveFunction, LiveState } from "../model/live-state.js";
 import type { Json } from "../model/json.js";
 import { FUNCTION_FIELDS } from "../model/kinds/function.js";
 import { sameFieldValue } from "../model/kinds/field.js";
-import { changeId, existingIds, fieldsView, makeChange } from "./change-builder.js";
+import { changeId, existingIds, fieldsView, makeChange, movesAway } from "./change-builder.js";
 import { type DiffSink, REDACTED } from "./plan-types.js";
 import { lookalikeConflict } from "./lookalike-names.js";
 import type { FunctionTag } from "../model/planned-change.js";
@@ -240,10 +240,4 @@ export function pruneFunctions(desired: ResolvedPolicy, live: LiveState, sink: D
       }),
     );
   }
-}
-
-/** Whether the planned update of `address` changes `field` (e.g. a trigger moving to another function). */
-export function movesAway(sink: DiffSink, address: string, field: string): boolean {
-  const update = sink.changes.find((c) => c.change.id === changeId("update", address));
-  return update?.change.fields.includes(field) === true;
 }

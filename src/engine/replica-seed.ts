@@ -1,4 +1,4 @@
-import { BUCKET_FIELDS } from "../model/kinds/bucket.js";
+import { bucketRecordOf } from "../kinds/bucket/wire.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { toWire } from "../model/kinds/field.js";
 import { triggerFields } from "../model/kinds/trigger.js";
@@ -75,7 +75,7 @@ export function replicaSeed(live: LiveState, apiKey: string): ReplicaSeed {
     // Roles and owners as read when the plan manages them; else one stand-in owner.
     roles: live.roles === undefined ? [{ name: REPLICA_OWNER }] : live.roles.map((r) => ({ name: r.name, ...(r.login ? {} : { no_login: true }) })),
     databases: (live.databases ?? []).map((name) => ({ name, owner_name: live.databaseOwners?.get(name) ?? REPLICA_OWNER })),
-    buckets: (live.buckets ?? []).map((b) => ({ name: b.name, ...toWire(BUCKET_FIELDS, b) })),
+    buckets: (live.buckets ?? []).map(bucketRecordOf),
     objects: [...hasObjects].filter(([, has]) => has).map(([bucket]) => ({ bucket, key: "replica-object" })),
     functions,
     triggers: (live.triggers ?? []).filter((t) => !t.inherited).map(triggerSeed),

@@ -6,7 +6,6 @@
 import type {
   ApiAuthIntegration,
   ApiBranch,
-  ApiBucket,
   ApiCustomDomain,
   ApiDataApi,
   ApiDatabase,
@@ -22,7 +21,6 @@ import type { Deployment, LiveFunction, LiveRole, LiveState, LiveTrigger } from 
 import { AUTH_FIELDS } from "../model/kinds/auth.js";
 import { COMPUTE_SETTINGS, type ComputeValues } from "../model/kinds/compute.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
-import { BUCKET_FIELDS } from "../model/kinds/bucket.js";
 import { domainKey } from "../model/kinds/domain.js";
 import { fromWire } from "../model/kinds/field.js";
 import { DATABASE_FIELDS } from "../model/kinds/databases.js";
@@ -100,14 +98,6 @@ export function normalizeAuth(integration: ApiAuthIntegration | null): NonNullab
 export function normalizeDataApi(database: string, dataApi: ApiDataApi | null): NonNullable<LiveState["dataApi"]> {
   if (dataApi === null) return { enabled: false, database, settings: null };
   return { enabled: true, database, settings: dataApi.settings === null ? null : fromWire(DATA_API_SETTINGS, dataApi.settings) };
-}
-
-/** Buckets sorted by name. */
-export function normalizeBuckets(buckets: readonly ApiBucket[]): NonNullable<LiveState["buckets"]> {
-  return sortBy(
-    buckets.map((b) => ({ name: b.name, ...fromWire(BUCKET_FIELDS, b) })),
-    (b) => b.name,
-  );
 }
 
 /** Roles sorted by name, their fields read through the role descriptor (never a password). */

@@ -16,6 +16,7 @@ import { databaseNameIssue, roleNameIssue } from "../rules/pg-names.js";
 import { compareCodePoints, normalizeCompute, normalizeTimestamp } from "./normalize.js";
 import { type PulledCustomDomain, type PulledTrigger, pulledCustomDomains, pulledTriggers } from "./pulled-triggers-domains.js";
 import { DEFAULT_SERVICE_DATABASE } from "./read-needs.js";
+import { type PulledBucket, pulledBuckets } from "../kinds/bucket/pull.js";
 
 /** A credential as `pullConfig` shows it: metadata, never secrets. */
 export interface PulledCredential {
@@ -37,7 +38,7 @@ export interface PulledBranchConfig {
    * hostnames may only name declared functions); omitted when every list is empty.
    */
   preview?: {
-    buckets: { name: string; access: string }[];
+    buckets: PulledBucket[];
     functions: { slug: string; name: string }[];
     credentials: PulledCredential[];
     /** The branch's own triggers (not inherited ones) as `triggers` would declare them. */
@@ -83,9 +84,7 @@ export function buildPulledBranchConfig(records: PulledBranchRecords): PulledBra
   // default branch's file is not protected just because the default branch is.
   policy.branch = (t) => ((t.isDefault === true) === branch.default ? structuredClone(tuning) : {});
 
-  const buckets = records.buckets
-    .map((b) => ({ name: b.name, access: b.access_level }))
-    .sort((a, b) => compareCodePoints(a.name, b.name));
+  const buckets = pulledBuckets(records.buckets);
   const functions = records.functions.map((f) => ({ slug: f.slug, name: f.name })).sort((a, b) => compareCodePoints(a.slug, b.slug));
   const credentials = records.credentials
     .filter((c) => c.revoked_at === undefined)

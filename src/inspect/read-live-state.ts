@@ -15,7 +15,6 @@ import {
   compareCodePoints,
   normalizeAuth,
   normalizeBranch,
-  normalizeBuckets,
   normalizeDatabaseOwners,
   normalizeRoles,
   normalizeCompute,
@@ -26,6 +25,7 @@ import {
   normalizeTriggers,
 } from "./normalize.js";
 import type { ReadNeeds } from "./read-needs.js";
+import { normalizeBuckets } from "../kinds/bucket/read.js";
 
 /** What every operation reads first: enough to evaluate the branch closure. */
 export interface BaseLiveState {

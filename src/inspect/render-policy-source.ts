@@ -6,6 +6,7 @@
  */
 import { escapeUnsafeText } from "../rules/visible-text.js";
 import { formatDuration } from "../config/durations.js";
+import { type PulledBucket, pulledBucketLines } from "../kinds/bucket/pull.js";
 import { BRANCH_SETTINGS } from "../model/kinds/branch.js";
 import { COMPUTE_SETTINGS } from "../model/kinds/compute.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
@@ -17,7 +18,7 @@ export interface RenderablePulledConfig {
   branch: { id: string; name: string; isDefault?: boolean };
   config: { auth?: unknown; dataApi?: unknown; roles?: unknown; databases?: unknown; prune?: unknown; branch?: unknown };
   preview?: {
-    buckets?: { name: string; access: string }[];
+    buckets?: PulledBucket[];
     functions?: { slug: string; name: string }[];
     /** Triggers in policy form with their names (`pulledTriggers`). */
     triggers?: readonly ({ name: string } & object)[];
@@ -136,11 +137,8 @@ export function renderPolicySource(pulled: RenderablePulledConfig): string {
     lines.push(`  branch: (t) => (t.isDefault ? ${onDefault} : ${onOthers}),`);
   }
   lines.push("});");
-  const buckets = pulled.preview?.buckets ?? [];
-  if (buckets.length > 0) {
-    lines.push("", comment("Buckets on this branch (declare them under `buckets` to manage them):"));
-    for (const b of buckets) lines.push(comment(`  ${literal(b.name)}: { access: ${literal(b.access)} }`));
-  }
+  const bucketLines = pulledBucketLines(pulled.preview?.buckets ?? [], literal);
+  if (bucketLines.length > 0) lines.push("", ...bucketLines.map(comment));
   const functions = pulled.preview?.functions ?? [];
   if (functions.length > 0) {
     lines.push("", comment("Functions on this branch (declare them under `functions` with a `source` to manage them):"));

@@ -1,6 +1,6 @@
 import type { AuthValues } from "./kinds/auth.js";
 import type { ComputeValues } from "./kinds/compute.js";
-import type { BucketValues } from "./kinds/bucket.js";
+import type { BucketValues } from "../kinds/bucket/fields.js";
 import type { DataApiSettings } from "./kinds/data-api.js";
 import type { RoleValues } from "./kinds/roles.js";
 

@@ -13,6 +13,7 @@ export * from "./auth.js";
 export * from "./auth-settings.js";
 export * from "./data-api.js";
 export * from "./storage.js";
+export * from "../../kinds/bucket/wire.js";
 export * from "./functions.js";
 export * from "./triggers.js";
 export * from "./custom-domains.js";

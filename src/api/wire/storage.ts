@@ -1,6 +1,5 @@
-/** Wire shapes of object storage: feature state, buckets, object listing. */
+/** Wire shapes of object storage: feature state, object listing (the bucket records: `kinds/bucket/wire.ts`). */
 import { z } from "zod";
-import { bucketNameIssue } from "../../rules/names.js";
 import { TimestampSchema, queryIntegerSchema } from "./common.js";
 
 /** `GET …/storage` response. */
@@ -12,39 +11,6 @@ export const StorageStateResponseSchema = z.looseObject({
 });
 /** `GET …/storage` response. */
 export type StorageStateResponse = z.infer<typeof StorageStateResponseSchema>;
-
-/**
- * Bucket names: 1–255 characters, no `/`, control, zero-width or bidi characters, never `.` or
- * `..` (our choice; the shared rule of `rules/names.ts`, which the policy applies too).
- */
-export const BucketNameSchema = z.string().superRefine((name, ctx) => {
-  const issue = bucketNameIssue(name);
-  if (issue !== null) ctx.addIssue({ code: "custom", message: issue });
-});
-
-/** `POST …/buckets` body; an unknown `access_level` is kept as is. */
-export const BucketCreateRequestSchema = z.object({ name: BucketNameSchema, access_level: z.string().min(1).optional() });
-/** `POST …/buckets` body. */
-export type BucketCreateRequest = z.infer<typeof BucketCreateRequestSchema>;
-
-/** The bucket record. */
-export const BucketSchema = z.looseObject({
-  name: z.string(),
-  access_level: z.string().optional(),
-  created_at: TimestampSchema.optional(),
-});
-/** The bucket record. */
-export type Bucket = z.infer<typeof BucketSchema>;
-
-/** `GET …/buckets` response (ancestors' buckets included). */
-export const BucketListResponseSchema = z.looseObject({ buckets: z.array(BucketSchema) });
-/** `GET …/buckets` response. */
-export type BucketListResponse = z.infer<typeof BucketListResponseSchema>;
-
-/** `POST …/buckets` 201 response. */
-export const BucketResponseSchema = z.looseObject({ bucket: BucketSchema });
-/** `{bucket}` response. */
-export type BucketResponse = z.infer<typeof BucketResponseSchema>;
 
 /** `GET …/buckets/{bucket}/objects` query. */
 export const ObjectListQuerySchema = z.object({

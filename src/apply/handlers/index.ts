@@ -5,7 +5,7 @@ import { applyBranchUpdate, applyComputeUpdate } from "./control-plane.js";
 import { applyDomainCreate, applyDomainDelete, applyDomainReplace } from "./domains.js";
 import { applyFunctionDelete, applyFunctionDeploy } from "./functions.js";
 import { applyAuthCreate } from "./auth.js";
-import { applyBucketCreate, applyBucketDelete } from "./buckets.js";
+import { applyBucketCreate, applyBucketDelete } from "../../kinds/bucket/apply.js";
 import { applyDatabaseCreate, applyDatabaseDelete, applyDatabaseUpdate } from "./databases.js";
 import { applyRoleCreate, applyRoleDelete } from "./roles.js";
 import { applyDataApiCreate, applyDataApiDelete, applyDataApiUpdate } from "./data-api.js";

@@ -8,7 +8,7 @@ import type * as z from "zod";
 import type { AUTH_FIELDS } from "../../model/kinds/auth.js";
 import type { BRANCH_SETTINGS } from "../../model/kinds/branch.js";
 import type { COMPUTE_SETTINGS } from "../../model/kinds/compute.js";
-import type { BUCKET_FIELDS } from "../../model/kinds/bucket.js";
+import type { BUCKET_FIELDS } from "../../kinds/bucket/fields.js";
 import type { DataApiSettings } from "../../model/kinds/data-api.js";
 import type { DatabaseValues } from "../../model/kinds/databases.js";
 import type { DOMAIN_HOSTNAME } from "../../model/kinds/domain.js";
@@ -33,7 +33,7 @@ import type {
   TriggerDef,
 } from "../policy-types.js";
 import type { branchTuningSchema } from "./branch-tuning.js";
-import type { bucketsSchema } from "./buckets.js";
+import type { bucketsSchema } from "../../kinds/bucket/policy.js";
 import type { dataApiSchema } from "./data-api.js";
 import type { functionDefSchema } from "./functions.js";
 import type { hooksSchema } from "./hooks.js";

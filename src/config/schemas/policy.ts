@@ -2,7 +2,7 @@
 import * as z from "zod";
 import { describeType } from "../issues.js";
 import type { BranchClosure } from "../policy-types.js";
-import { bucketsSchema } from "./buckets.js";
+import { bucketsSchema } from "../../kinds/bucket/policy.js";
 import { strictObject, toggleSchema } from "./common.js";
 import { dataApiSchema } from "./data-api.js";
 import { databasesSchema } from "./databases.js";

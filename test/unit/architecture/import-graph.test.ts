@@ -34,6 +34,38 @@ describe("the import graph of src/", () => {
   });
 });
 
+describe("the kind folders (src/kinds/<kind>/)", () => {
+  it("are read file by file as the stage each file serves", () => {
+    expect(edges.some((e) => e.from === "diff/diff-state.ts" && e.to === "kinds/bucket/diff.ts")).toBe(true);
+    expect(["fields", "policy", "wire", "read", "pull", "diff", "apply"].map((f) => layerOf(`kinds/bucket/${f}.ts`))).toEqual([
+      "model/kinds", "config", "api/wire", "inspect", "inspect", "diff", "apply/handlers",
+    ]);
+    expect(layerOf("kinds/index.ts")).toBe("kinds");
+  });
+
+  it("refuse a kind's diff reaching the API or a handler, a kind importing another undeclared, a file of no known stage, and the registry importing a kind", () => {
+    const bad = forbiddenEdges([
+      { from: "kinds/bucket/diff.ts", to: "api/platform-api.ts", dynamic: false },
+      { from: "kinds/bucket/diff.ts", to: "kinds/bucket/apply.ts", dynamic: false },
+      { from: "kinds/bucket/apply.ts", to: "kinds/function/fields.ts", dynamic: false },
+      { from: "kinds/bucket/helpers.ts", to: "model/plan.ts", dynamic: false },
+      { from: "kinds/index.ts", to: "kinds/bucket/fields.ts", dynamic: false },
+    ]);
+    expect(bad).toHaveLength(5);
+    expect(bad.find((line) => line.startsWith("kinds/bucket/apply.ts"))).toContain("does not declare a dependency on function");
+  });
+
+  it("let a kind's files use their own fields and their stage's helpers", () => {
+    expect(forbiddenEdges([
+      { from: "kinds/bucket/diff.ts", to: "kinds/bucket/fields.ts", dynamic: false },
+      { from: "kinds/bucket/diff.ts", to: "diff/change-builder.ts", dynamic: false },
+      { from: "kinds/bucket/apply.ts", to: "apply/execution-context.ts", dynamic: false },
+      { from: "kinds/bucket/wire.ts", to: "api/wire/common.ts", dynamic: false },
+      { from: "emulator/routes/storage.ts", to: "kinds/bucket/wire.ts", dynamic: false },
+    ])).toEqual([]);
+  });
+});
+
 describe("the checks themselves", () => {
   it("flag an edge against the direction, a diff import of config, and a static emulator import from the CLI", () => {
     const bad = forbiddenEdges([

@@ -39,12 +39,36 @@ export function readImportGraph(srcDir: string): ImportEdge[] {
 }
 
 /**
+ * The layer of each file of a kind folder (`kinds/<kind>/<file>`), by the stage it serves: a
+ * kind's fields sit with the descriptors, its policy schema with `config/`, its wire schemas with
+ * `api/wire/`, its read and pull with `inspect/`, its diff with `diff/` and its handler with
+ * `apply/handlers/`, so each obeys that stage's direction.
+ */
+export const KIND_FILE_LAYERS: Readonly<Record<string, string>> = {
+  "fields.ts": "model/kinds",
+  "policy.ts": "config",
+  "wire.ts": "api/wire",
+  "read.ts": "inspect",
+  "pull.ts": "inspect",
+  "diff.ts": "diff",
+  "apply.ts": "apply/handlers",
+};
+
+/** The kind folder of a file (`bucket` for `kinds/bucket/diff.ts`), or `undefined`. */
+export function kindFolderOf(file: string): string | undefined {
+  const parts = file.split("/");
+  return parts.length === 3 && parts[0] === "kinds" ? parts[1] : undefined;
+}
+
+/**
  * The layer of a file: its top folder under `src/`, except `api/wire/` (the wire schemas the
  * emulator may use), `apply/handlers/` (which build requests from the plan alone, so they may
  * not reach back into `diff/`), `model/kinds/` (the kind descriptors, which the wire schemas
- * read too) and the root files.
+ * read too), the files of a kind folder (by {@link KIND_FILE_LAYERS}; a file named otherwise is
+ * in no layer, so any import of it or by it is refused) and the root files.
  */
 export function layerOf(file: string): string {
+  if (kindFolderOf(file) !== undefined) return KIND_FILE_LAYERS[file.slice(file.lastIndexOf("/") + 1)] ?? "kinds/unknown-stage";
   if (file.startsWith("api/wire/")) return "api/wire";
   if (file.startsWith("apply/handlers/")) return "apply/handlers";
   if (file.startsWith("model/kinds/")) return "model/kinds";
@@ -101,10 +125,22 @@ const ALLOWED: Record<string, string[]> = {
  */
 const LAZY: Record<string, string[]> = { cli: ["emulator"], config: ["v1", "index"], engine: ["emulator"] };
 
+/**
+ * The kinds a kind folder may import (its declared dependencies, e.g. a trigger on a bucket's
+ * objects); any other import between two kind folders is refused.
+ */
+const KIND_DEPENDENCIES: Readonly<Record<string, readonly string[]>> = {};
+
 /** Edges that break the documented direction, as `from → to` lines. */
 export function forbiddenEdges(edges: readonly ImportEdge[]): string[] {
   const bad: string[] = [];
   for (const edge of edges) {
+    const fromKind = kindFolderOf(edge.from);
+    const toKind = kindFolderOf(edge.to);
+    if (fromKind !== undefined && toKind !== undefined && fromKind !== toKind && !(KIND_DEPENDENCIES[fromKind] ?? []).includes(toKind)) {
+      bad.push(`${edge.from} → ${edge.to} (kind ${fromKind} does not declare a dependency on ${toKind})`);
+      continue;
+    }
     const from = layerOf(edge.from);
     const to = layerOf(edge.to);
     if (from === to) continue;

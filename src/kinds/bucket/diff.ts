@@ -1,15 +1,14 @@
-import type { ResolvedPolicy } from "../model/desired-state.js";
-import { BUCKET_FIELDS } from "../model/kinds/bucket.js";
-import { sameFieldValue } from "../model/kinds/field.js";
-import type { LiveState } from "../model/live-state.js";
-import { changeId, existingIds, fieldsView, makeChange } from "./change-builder.js";
-import { movesAway } from "./functions.js";
-import type { DiffSink } from "./plan-types.js";
-import { lookalikeConflict } from "./lookalike-names.js";
+import { changeId, existingIds, fieldsView, makeChange, movesAway } from "../../diff/change-builder.js";
+import { lookalikeConflict } from "../../diff/lookalike-names.js";
+import type { DiffSink } from "../../diff/plan-types.js";
+import type { ResolvedPolicy } from "../../model/desired-state.js";
+import { sameFieldValue } from "../../model/kinds/field.js";
+import type { LiveState } from "../../model/live-state.js";
+import { BUCKET_FIELDS } from "./fields.js";
 
 const [ACCESS] = BUCKET_FIELDS;
 
-/** Diffs declared buckets (fields of `kinds/bucket.ts`): create when absent, `BUCKET_ACCESS_IMMUTABLE` on access drift. */
+/** Diffs declared buckets (fields of `fields.ts`): create when absent, `BUCKET_ACCESS_IMMUTABLE` on access drift. */
 export function diffBuckets(desired: ResolvedPolicy, live: LiveState, sink: DiffSink): void {
   const byName = new Map((live.buckets ?? []).map((b) => [b.name, b]));
   for (const bucket of desired.buckets) {

@@ -1,9 +1,9 @@
 import type { CreateBucketParams } from "../../api/platform-api.js";
-import type { ChangeOp } from "../../model/planned-change.js";
-import type { Change } from "../../model/plan.js";
-import { BUCKET_FIELDS } from "../../model/kinds/bucket.js";
+import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile, plannedRecord } from "../../apply/execution-context.js";
 import { plannedToWire } from "../../model/kinds/field.js";
-import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile, plannedRecord } from "../execution-context.js";
+import type { Change } from "../../model/plan.js";
+import type { ChangeOp } from "../../model/planned-change.js";
+import { BUCKET_FIELDS } from "./fields.js";
 
 type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
 

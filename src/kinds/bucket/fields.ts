@@ -3,7 +3,7 @@
  * in policy, model and wire vocabulary. The policy schema, the public type's compile-time check,
  * the inspector, the diff, the handler's request body and the pull all read it. Plain data.
  */
-import type { ModelValues } from "./field.js";
+import type { ModelValues } from "../../model/kinds/field.js";
 
 /**
  * A bucket's fields. `access` is set when the bucket is created and never changes in place (a

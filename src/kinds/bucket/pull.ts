@@ -1,0 +1,26 @@
+/** Buckets in a pulled config: listed for the reader, never declared (a pull cannot know which to manage). */
+import type { ApiBucket } from "../../api/wire-types.js";
+import { compareCodePoints } from "../../inspect/normalize.js";
+
+/** A bucket as a pull lists it. */
+export interface PulledBucket {
+  name: string;
+  access: string;
+}
+
+/** The branch's buckets by name (code points). */
+export function pulledBuckets(records: readonly ApiBucket[]): PulledBucket[] {
+  return records.map((b) => ({ name: b.name, access: b.access_level })).sort((a, b) => compareCodePoints(a.name, b.name));
+}
+
+/**
+ * What the rendered policy source says about the pulled buckets, as lines it comments out (none
+ * without buckets); `literal` renders a live value as safe source text (the renderer's escaping).
+ */
+export function pulledBucketLines(buckets: readonly PulledBucket[], literal: (value: unknown) => string): string[] {
+  if (buckets.length === 0) return [];
+  return [
+    "Buckets on this branch (declare them under `buckets` to manage them):",
+    ...buckets.map((b) => `  ${literal(b.name)}: { access: ${literal(b.access)} }`),
+  ];
+}
