@@ -36,7 +36,7 @@ export function writeSweepPolicy(root: string, shape: SweepShape, n: number): st
   mkdirSync(join(root, "lib"), { recursive: true });
   writeFileSync(join(root, "lib", "reply.ts"), "export function reply(slug: string): Response {\n  return new Response(`hello from ${slug}`);\n}\n");
   const lines: string[] = [
-    "const shared = { DATABASE_URL: \"postgres://app:s3cret-value-shared@db.internal:5432/app\", API_TOKEN: \"tok_4b1d9e0c7f2a6b83\" };",
+    "const shared = { APP_DATABASE_URL: \"postgres://app:s3cret-value-shared@db.internal:5432/app\", API_TOKEN: \"tok_4b1d9e0c7f2a6b83\" };",
     "export default {",
     "  functions: {",
   ];

@@ -5,8 +5,6 @@ import { loadEngine, type EnginePort } from "./engine-port.js";
 import { processIo, type CliIo } from "./io.js";
 import { runGuarded } from "./process-guard.js";
 import { buildProgram, usageError, usageFor } from "./program.js";
-import { describeError, exitCodeFor, renderErrorText, toJsonError } from "./views/error-view.js";
-import { stringifyDocument } from "./views/json-plan.js";
 
 /** The oldest Node.js the CLI runs on (seed). */
 const MIN_NODE: readonly [number, number] = [20, 19];
@@ -37,7 +35,10 @@ function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
   return { signal: controller.signal, dispose: () => process.off("SIGINT", onSigint) };
 }
 
-function reportError(ctx: CommandContext, err: unknown): number {
+/** Loads the error views only on the error path, so a command that succeeds never pays for them. */
+async function reportError(ctx: CommandContext, err: unknown): Promise<number> {
+  const { describeError, exitCodeFor, renderErrorText, toJsonError } = await import("./views/error-view.js");
+  const { stringifyDocument } = await import("./views/json-plan.js");
   const view = describeError(err);
   // A No to a question is the user's choice, not a failure: one plain line (exit 5 still).
   ctx.err(view.code === CliErrorCode.ABORTED ? [view.message] : renderErrorText(view, ctx.verbose));
@@ -75,9 +76,9 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
       if (err.exitCode === 0 || err.code === "commander.helpDisplayed" || err.code === "commander.version") return 0;
       if (err.code === "commander.help") return 0;
       if (argv.includes("--json")) ctx.jsonCommand = usageFor(program, argv).split(" [")[0]?.replace(/^svc /, "").replace(/^config /, "").split(" <")[0];
-      return reportError(ctx, usageError(err.message, usageFor(program, argv)));
+      return await reportError(ctx, usageError(err.message, usageFor(program, argv)));
     }
-    return reportError(ctx, err);
+    return await reportError(ctx, err);
   } finally {
     interrupt.dispose();
   }

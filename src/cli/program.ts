@@ -2,23 +2,9 @@ import { ownRecord } from "../model/own-record.js";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { CliError, CliErrorCode } from "../errors/cli-errors.js";
 import { LIBRARY_VERSION } from "../version.js";
-import { runApply } from "./commands/apply-command.js";
 import type { ApplyFlags } from "./commands/gated-run.js";
-import { runBranchCreate, runBranchDelete } from "./commands/branch-commands.js";
-import { runConnectionString } from "./commands/connection-string-command.js";
-import { runBranchCleanup } from "./commands/branch-cleanup.js";
-import { runBranchHook } from "./commands/branch-hook.js";
-import { runBranchStatus } from "./commands/branch-status.js";
-import { runBranchSync } from "./commands/branch-sync.js";
 import { addDbCommands } from "./commands/db-command.js";
-import { runDev, type DevFlags } from "./commands/dev-command.js";
-import { runEmulator } from "./commands/emulator-command.js";
-import { runFleet } from "./commands/fleet-command.js";
-import { runInit } from "./commands/init-command.js";
-import { runPlan } from "./commands/plan-command.js";
-import { runPull } from "./commands/pull-command.js";
-import { runStatus } from "./commands/status-command.js";
-import { runValidate } from "./commands/validate-command.js";
+import type { DevFlags } from "./commands/dev-command.js";
 import type { CommandContext } from "./context.js";
 import { DEFAULT_NAME_TEMPLATE } from "./sync-names.js";
 
@@ -120,10 +106,10 @@ function examples(cmd: Command, lines: readonly string[]): Command {
 }
 
 /** `apply` / `deploy`: one branch, or with `--branches` a fleet (never with a saved plan). */
-function runApplyOrFleet(ctx: CommandContext, planFile: string | undefined, opts: Record<string, unknown>): Promise<number> {
-  if (typeof opts.branches !== "string") return runApply(ctx, planFile, opts as ApplyFlags);
+async function runApplyOrFleet(ctx: CommandContext, planFile: string | undefined, opts: Record<string, unknown>): Promise<number> {
+  if (typeof opts.branches !== "string") return (await import("./commands/apply-command.js")).runApply(ctx, planFile, opts as ApplyFlags);
   if (planFile !== undefined) throw new CliError(CliErrorCode.USAGE, "--branches applies the policy; a saved plan belongs to one branch.", { hint: "Drop the plan file, or drop --branches." });
-  return runFleet(ctx, { ...(opts as ApplyFlags), branches: opts.branches }, "apply");
+  return (await import("./commands/fleet-command.js")).runFleet(ctx, { ...(opts as ApplyFlags), branches: opts.branches }, "apply");
 }
 
 /** Options of {@link buildProgram}. */
@@ -133,7 +119,10 @@ export interface ProgramHooks {
   setExitCode: (code: number) => void;
 }
 
-/** The `svc` command tree on commander, with `--help` and examples for every command. */
+/**
+ * The `svc` command tree on commander, with `--help` and examples for every command. A command's
+ * module loads when it runs, so `svc --version`, `--help` and each command load only their own code.
+ */
 export function buildProgram(hooks: ProgramHooks): Command {
   const { ctx, setExitCode } = hooks;
   const program = new Command("svc");
@@ -164,7 +153,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option("--no-example", "write an empty policy and no function")
     .option("--no-tsconfig", "do not write a tsconfig.json where none exists (init still says what one needs)");
   examples(init, ["svc config init", "svc config init --no-example", "svc config init --no-tsconfig"]);
-  run(init, (opts) => runInit(ctx, opts));
+  run(init, async (opts) => (await import("./commands/init-command.js")).runInit(ctx, opts));
 
   const validate = addPolicy(addCommon(config.command("validate").description("check svc.ts offline: no key, no network")))
     .option("--json", "print {formatVersion, command, configPath, valid, issues} on stdout")
@@ -172,19 +161,19 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option("--no-cache", "neither read nor write the bundle cache (node_modules/.cache/svc-config beside svc.ts)")
     .option("--allow-external-sources", "accept function sources that resolve outside the policy's directory (default: off)");
   examples(validate, ["svc config validate", "svc config validate --env .env.ci --json"]);
-  run(validate, (opts) => runValidate(ctx, opts));
+  run(validate, async (opts) => (await import("./commands/validate-command.js")).runValidate(ctx, opts));
 
   const status = addTarget(addCommon(config.command("status").description("show the live branch (read-only; does not read svc.ts)")))
     .option("--env <file>", "load a dotenv file first; repeatable", repeatable)
     .option("--json", "print the status document on stdout");
   examples(status, ["svc config status", "svc config status --branch preview/pr-42 --json"]);
-  run(status, (opts) => runStatus(ctx, opts));
+  run(status, async (opts) => (await import("./commands/status-command.js")).runStatus(ctx, opts));
 
   const pull = addPolicy(addTarget(addCommon(config.command("pull").description("render the live branch as svc.ts"))))
     .option("--write", "write the file (--config, the file the search finds, or ./svc.ts) instead of printing it")
     .option("--yes", "overwrite without asking");
   examples(pull, ["svc config pull > svc.ts", "svc config pull --write --yes"]);
-  run(pull, (opts) => runPull(ctx, opts));
+  run(pull, async (opts) => (await import("./commands/pull-command.js")).runPull(ctx, opts));
 
   const plan = addChecks(addSelection(addPolicy(addTarget(addCommon(config.command("plan").description("dry run: what apply would change (mutates nothing)"))))))
     .option("--out <file>", "also write the saved plan for `svc config apply FILE` (mode 0600)", single("--out"))
@@ -198,7 +187,11 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option("--no-cache", "neither read nor write the bundle cache (node_modules/.cache/svc-config beside svc.ts)");
   examples(plan, ["svc config plan", "svc config plan --markdown --detailed-exitcode --out plan.json > plan.md", "svc config plan --branch name:main --json", "svc config plan --graph dot | dot -Tsvg > plan.svg"]);
   addFleet(plan);
-  run(plan, (opts) => (typeof opts.branches === "string" ? runFleet(ctx, { ...(opts as ApplyFlags), branches: opts.branches }, "plan") : runPlan(ctx, opts)));
+  run(plan, async (opts) =>
+    typeof opts.branches === "string"
+      ? (await import("./commands/fleet-command.js")).runFleet(ctx, { ...(opts as ApplyFlags), branches: opts.branches }, "plan")
+      : (await import("./commands/plan-command.js")).runPlan(ctx, opts),
+  );
 
   const applyExamples = ["svc config apply --branch main", "svc config apply plan.json --allow-protected", "svc deploy --branch preview/pr-42 --yes"];
   const apply = addChecks(addWriteEnv(addApplyFlags(addPolicy(addTarget(addCommon(config.command("apply").description("apply svc.ts, or a saved plan, to the branch").argument("[planfile]", "a saved plan from plan --out")))))));
@@ -216,13 +209,13 @@ export function buildProgram(hooks: ProgramHooks): Command {
   const create = addChecks(addWriteEnv(addApplyFlags(addPolicy(addTarget(addCommon(branch.command("create").description("create a branch from the policy").argument("<name>", "the new branch's name")), { branch: false })))))
     .addOption(new Option("--if-exists <mode>", "when the name exists: fail, or apply the policy to it").choices(["fail", "apply"]).default("fail"));
   examples(create, ["svc branch create pr-42 --if-exists apply --update-existing", "svc branch create pr-42 --write-env .env"]);
-  run(create, (opts, args) => runBranchCreate(ctx, args[0] ?? "", opts));
+  run(create, async (opts, args) => (await import("./commands/branch-commands.js")).runBranchCreate(ctx, args[0] ?? "", opts));
 
   const sync = addChecks(addWriteEnv(addApplyFlags(addPolicy(addTarget(addCommon(branch.command("sync").description("create or update the preview branch of a git branch from the policy")), { branch: false })))))
     .option("--git-branch <name>", "the git branch to map (default: the checked-out one)", single("--git-branch"))
     .option("--name-template <template>", `the platform branch's name; {git-branch} is the sanitised git branch (default: ${DEFAULT_NAME_TEMPLATE})`, single("--name-template"));
   examples(sync, ["svc branch sync --write-env .env", "svc branch sync --git-branch \"$GITHUB_HEAD_REF\" --update-existing --write-env .env"]);
-  run(sync, (opts) => runBranchSync(ctx, opts));
+  run(sync, async (opts) => (await import("./commands/branch-sync.js")).runBranchSync(ctx, opts));
 
   const cleanup = addTarget(addCommon(branch.command("cleanup").description("delete preview branches made by sync whose git branch is gone")), { branch: false })
     .option("--env <file>", "load a dotenv file first; repeatable", repeatable)
@@ -230,7 +223,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option("--yes", "delete without asking")
     .option("--json", "print {formatVersion, command, target, deleted, kept, failed}");
   examples(cleanup, ["git fetch --prune && svc branch cleanup", "svc branch cleanup --git-branch \"$GITHUB_HEAD_REF\" --yes"]);
-  run(cleanup, (opts) => runBranchCleanup(ctx, opts));
+  run(cleanup, async (opts) => (await import("./commands/branch-cleanup.js")).runBranchCleanup(ctx, opts));
 
   const hook = addCommon(branch.command("hook").description("install or remove the git post-checkout hook that runs svc branch sync").argument("<action>", "install or uninstall"))
     .option("--config <path>", "the policy file sync uses (recorded as an absolute path)", single("--config"))
@@ -240,7 +233,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option("--write-env <file>", "sync writes the branch's DATABASE_URL and function URLs to this dotenv file", single("--write-env"))
     .option("--env-prefix <str>", "prefix of the variable names --write-env sets", single("--env-prefix"));
   examples(hook, ["svc branch hook install --write-env .env", "svc branch hook uninstall"]);
-  run(hook, (opts, args) => runBranchHook(ctx, args[0] ?? "", opts));
+  run(hook, async (opts, args) => (await import("./commands/branch-hook.js")).runBranchHook(ctx, args[0] ?? "", opts));
 
   const branchStatus = addTarget(addCommon(branch.command("status").description("the git branch, its preview branch, whether it exists and whether the git hook is installed")), { branch: false })
     .option("--env <file>", "load a dotenv file first; repeatable", repeatable)
@@ -248,14 +241,14 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option("--name-template <template>", `the platform branch's name (default: ${DEFAULT_NAME_TEMPLATE})`, single("--name-template"))
     .option("--json", "print {formatVersion, command, gitBranch, branchName, exists, branchId, hook}");
   examples(branchStatus, ["svc branch status", "svc branch status --json"]);
-  run(branchStatus, (opts) => runBranchStatus(ctx, opts));
+  run(branchStatus, async (opts) => (await import("./commands/branch-status.js")).runBranchStatus(ctx, opts));
 
   const del = addTarget(addCommon(branch.command("delete").description("delete a branch (after confirmation)").argument("<ref>", "branch name or id")), { branch: false })
     .option("--env <file>", "load a dotenv file first; repeatable", repeatable)
     .option("--yes", "delete without asking")
     .option("--json", "print {formatVersion, command, target, branchId, deleted}");
   examples(del, ["svc branch delete pr-42 --yes"]);
-  run(del, (opts, args) => runBranchDelete(ctx, args[0] ?? "", opts));
+  run(del, async (opts, args) => (await import("./commands/branch-commands.js")).runBranchDelete(ctx, args[0] ?? "", opts));
 
   const conn = addPolicy(addTarget(addCommon(branch.command("connection-string").description("print the branch's connection URI (a secret: only on request)"))))
     .option("--pooled", "the pooled host")
@@ -264,7 +257,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .addOption(new Option("--file <path>", "write it to this file (mode 0600) instead of stdout").argParser(single("--file")).conflicts("writeEnv"));
   addWriteEnv(conn);
   examples(conn, ["svc branch connection-string --branch pr-42 --file db-url", "export DATABASE_URL=$(svc branch connection-string --pooled)", "svc branch connection-string --branch pr-42 --write-env .env"]);
-  run(conn, (opts) => runConnectionString(ctx, opts));
+  run(conn, async (opts) => (await import("./commands/connection-string-command.js")).runConnectionString(ctx, opts));
 
   const dev = addPolicy(addTarget(addCommon(program.command("dev").description("run the functions of svc.ts locally with hot reload (or one module with --source)"))))
     .option("--source <file>", "serve this one module instead of the functions of svc.ts", single("--source"))
@@ -274,7 +267,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option("--object-key <key>", "the object key a storage trigger's invocation reports (default: <prefix>example.txt)", single("--object-key"))
     .option("--allow-external-sources", "serve function sources that resolve outside the policy's directory (default: off, as for deploy)");
   examples(dev, ["svc dev", "svc dev --branch preview/pr-42", "svc dev --env .env.emulator --trigger hourly", "svc dev --source ./functions/hello/index.ts --port 3000 --no-branch-env"]);
-  run(dev, (opts) => runDev(ctx, opts as DevFlags));
+  run(dev, async (opts) => (await import("./commands/dev-command.js")).runDev(ctx, opts as DevFlags));
 
   addDbCommands(program, run, ctx);
 
@@ -286,7 +279,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .allowExcessArguments(true)
     .argument("[args...]")
     .action(async (args: string[]) => {
-      setExitCode(await runEmulator(ctx, args));
+      setExitCode(await (await import("./commands/emulator-command.js")).runEmulator(ctx, args));
     });
 
   return program;
