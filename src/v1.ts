@@ -10,7 +10,6 @@ export { defineConfig, validatePolicy } from "./config/define-config.js";
 export { formatDuration, parseDuration } from "./config/durations.js";
 export type { Duration, DurationSuggestion } from "./config/durations.js";
 export type { PolicySearchStopReason } from "./config/find-policy-file.js";
-export { loadConfigFromFile } from "./config/load-config.js";
 export type { LoadConfigFromFileOptions, LoadConfigFromFileResult } from "./config/load-config.js";
 export type {
   BranchClosure,
@@ -47,11 +46,24 @@ export type {
 export { resolvePolicy } from "./config/resolve-policy.js";
 export type { ResolvePolicyOptions } from "./config/resolve-policy.js";
 
-// The engine's operations and their options, results and events.
+// The engine's operations and their options, results and events. The operations load their
+// modules on first call (`engine/deferred-operations.ts`), so importing this module stays light.
+export {
+  applyFleet,
+  applyPlan,
+  apply,
+  buildFunctionBundle,
+  createBranch,
+  inspect,
+  loadChecksFromFile,
+  loadConfigFromFile,
+  plan,
+  planFleet,
+  pullConfig,
+  pushConfig,
+} from "./engine/deferred-operations.js";
 export type { PushConfirmContext } from "./apply/gate-plan.js";
-export { createBranch } from "./engine/create-branch.js";
 export type { CreateBranchOptions, CreatedBranch } from "./engine/create-branch.js";
-export { inspect, pullConfig } from "./engine/inspect.js";
 export type {
   ApplyOptions,
   ConfigOperationOptions,
@@ -60,13 +72,10 @@ export type {
   SelectionOptions,
 } from "./engine/options.js";
 export { defineCheck } from "./engine/checks-define.js";
-export { loadChecksFromFile } from "./engine/checks-load.js";
 export type { LoadChecksFromFileOptions, LoadChecksFromFileResult } from "./engine/checks-load.js";
-export { applyFleet, planFleet } from "./engine/fleet.js";
 export type { FleetBranchOutcome, FleetOptions, FleetResult } from "./engine/fleet.js";
-export { apply, plan, pushConfig } from "./engine/push-config.js";
-export { applyPlan, toSavedPlan } from "./engine/saved-plan.js";
 export type { ApplyPlanOptions, SavedPlan } from "./engine/saved-plan.js";
+export { toSavedPlan } from "./engine/saved-plan-format.js";
 export type { PulledBranchConfig, PulledCredential } from "./inspect/pulled-config.js";
 export { renderPolicySource } from "./inspect/render-policy-source.js";
 export type { RenderablePulledConfig } from "./inspect/render-policy-source.js";
@@ -104,7 +113,6 @@ export type {
 
 // Function bundles.
 export type { BundleWarning } from "./bundle/archive.js";
-export { buildFunctionBundle } from "./bundle/build-function-bundle.js";
 export type { BuildFunctionBundleOptions } from "./bundle/build-function-bundle.js";
 
 // The platform API client and the `PlatformApi` adapter a caller may pass instead.

@@ -1,34 +1,9 @@
 import type { ExecutionOutcome } from "../apply/execute-plan.js";
 import { toAppliedChange } from "../apply/execute-plan.js";
-import { sha256Of } from "../diff/canonical-json.js";
 import { summarize } from "../diff/diff-state.js";
-import type { PlannedChange } from "../model/planned-change.js";
 import type { ConflictReport, PushResult } from "../model/plan.js";
 import type { PreparedPlan } from "./prepare-plan.js";
-import { nameRecord } from "../model/own-record.js";
-
-/** The digests of a plan's internal changes, which hold what no view shows (env values as hardened tags). */
-export interface ChangeDigests {
-  /** SHA-256 of the whole canonical internal change list. */
-  changesDigest: string;
-  /** SHA-256 of each internal change, by change id: names the change whose hidden part differs. */
-  changeDigests: Record<string, string>;
-}
-
-const digests = new WeakMap<PushResult, ChangeDigests>();
-
-/** The digests of `changes` (ops included, so an edited env value shows). */
-export function digestsOf(changes: readonly PlannedChange[]): ChangeDigests {
-  return {
-    changesDigest: sha256Of(changes.map(({ change, op }) => ({ change, op }))),
-    changeDigests: nameRecord(changes.map(({ change, op }) => [change.id, sha256Of({ change, op })] as const)),
-  };
-}
-
-/** The digests recorded for a result built by this process, if any. */
-export function recordedDigests(result: PushResult): ChangeDigests | undefined {
-  return digests.get(result);
-}
+import { recordDigests } from "./result-digests.js";
 
 function declaredDomains(prepared: PreparedPlan, conflicts: readonly ConflictReport[], outcome: ExecutionOutcome | undefined): PushResult["customDomains"] {
   const blocked = new Set(conflicts.filter((c) => c.kind === "domain").map((c) => c.identifier));
@@ -84,6 +59,6 @@ export function buildResult(prepared: PreparedPlan, conflicts: readonly Conflict
     bundles,
     ...(prepared.selection === undefined ? {} : { selection: prepared.selection }),
   };
-  digests.set(result, digestsOf(diff.changes));
+  recordDigests(result, diff.changes);
   return result;
 }

@@ -1,12 +1,10 @@
 import { withMemory } from "./run-archives.js";
 import type { PolicyConfig } from "../config/policy-types.js";
-import { ErrorCode } from "../errors/codes.js";
 import { StalePlanError } from "../errors/engine-errors.js";
-import { PlatformError } from "../errors/platform-error.js";
 import type { Change, ConflictReport, EngineWarning, PlanSummary, PushResult, UnmanagedEntry } from "../model/plan.js";
 import type { PlanVerification } from "../model/plan.js";
-import { LIBRARY_VERSION } from "../version.js";
-import { buildResult, digestsOf, recordedDigests } from "./build-result.js";
+import { buildResult } from "./build-result.js";
+import { digestsOf } from "./result-digests.js";
 import { overrideConflicts } from "../apply/gate-plan.js";
 import type { PreparedPlan } from "./prepare-plan.js";
 import { type ComparedPlan, savedPlanDifferences } from "./saved-plan-check.js";
@@ -49,38 +47,6 @@ export interface SavedPlan {
 /** `applyPlan` options: `apply`'s plus the policy, needed because saved plans hold no env values. */
 export interface ApplyPlanOptions extends ApplyOptions {
   config: PolicyConfig;
-}
-
-/**
- * Turns the result of a dry run made in this process into a saved plan. Throws
- * `PLATFORM_INVALID_OPTIONS` for an applied result or one not produced by `plan`.
- */
-export function toSavedPlan(result: PushResult, now: Date = new Date()): SavedPlan {
-  const digests = recordedDigests(result);
-  if (!result.dryRun || digests === undefined) {
-    throw new PlatformError(ErrorCode.INVALID_OPTIONS, "toSavedPlan takes the result of plan (a dry run made by this process); run plan and pass its result.", {
-      details: { option: "result", value: result.dryRun ? "not produced by plan" : "not a dry run" },
-    });
-  }
-  return {
-    formatVersion: 1,
-    libraryVersion: LIBRARY_VERSION,
-    createdAt: now.toISOString(),
-    projectId: result.projectId,
-    branchId: result.branchId,
-    branchName: result.branchName,
-    stateFingerprint: result.stateFingerprint,
-    bundles: result.bundles,
-    changesDigest: digests.changesDigest,
-    changeDigests: { ...digests.changeDigests },
-    changes: result.changes,
-    conflicts: result.conflicts,
-    unmanaged: result.unmanaged,
-    warnings: result.warnings,
-    summary: result.summary,
-    ...(result.selection === undefined ? {} : { selection: { targets: result.selection.targets, exclude: result.selection.exclude } }),
-    ...(result.verification === undefined ? {} : { verification: result.verification }),
-  };
 }
 
 function firstBundleMismatch(saved: unknown, actual: SavedPlan["bundles"]): { expected: string; actual: string } | undefined {

@@ -1,0 +1,76 @@
+/**
+ * What a fresh process loads before it does anything: `svc --version` and `svc --help` load the
+ * command parser, not the commands, the engine or zod; importing `svc-config/v1` loads what
+ * declaring and resolving a policy need, not the engine's operations, the bundler or the loader,
+ * which load with their first call. Checked on the built package with a module-loading hook that
+ * lists every module Node loads (counts of modules, never timings).
+ */
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
+import { BIN, ROOT, ensureBuilt } from "./harness.js";
+
+const run = promisify(execFile);
+let tree: TempTree | undefined;
+let register = "";
+
+beforeAll(async () => {
+  await ensureBuilt();
+  tree = createTempTree();
+  // Each module Node loads is written to stderr as one `LOADED <url>` line.
+  const hook = tree.write("hook.mjs", 'export async function load(url, context, next) { process.stderr.write(`LOADED ${url}\\n`); return next(url, context); }\n');
+  register = tree.write("register.mjs", `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`);
+}, 300_000);
+
+afterAll(() => tree?.remove());
+
+/** The package-relative paths of the modules `args` loads under the hook, and its stdout. */
+async function loaded(args: string[]): Promise<{ modules: string[]; stdout: string }> {
+  const { stdout, stderr } = await run(process.execPath, ["--import", register, ...args], { cwd: ROOT });
+  const prefix = pathToFileURL(ROOT).href;
+  const modules = stderr
+    .split("\n")
+    .filter((line) => line.startsWith("LOADED file:"))
+    .map((line) => line.slice("LOADED ".length))
+    .filter((url) => url.startsWith(prefix))
+    .map((url) => url.slice(prefix.length + 1));
+  return { modules, stdout };
+}
+
+describe("start-up: what a fresh process loads", () => {
+  it("svc --version prints the version having loaded no command, no engine and no zod", async () => {
+    const { modules, stdout } = await loaded([BIN, "--version"]);
+    expect(stdout).toMatch(/^svc-config \d+\.\d+\.\d+/);
+    expect(modules).toContain("dist/cli/program.js");
+    const commands = modules.filter((m) => m.startsWith("dist/cli/commands/") && m !== "dist/cli/commands/db-command.js");
+    expect(commands).toEqual([]);
+    expect(modules.filter((m) => m === "dist/v1.js" || m.startsWith("dist/engine/") || m.startsWith("node_modules/zod/"))).toEqual([]);
+  });
+
+  it("svc config plan --help prints the plan command's flags without loading any command", async () => {
+    const { modules, stdout } = await loaded([BIN, "config", "plan", "--help"]);
+    expect(stdout).toContain("--verify");
+    expect(modules.filter((m) => m.startsWith("dist/cli/commands/") && m !== "dist/cli/commands/db-command.js")).toEqual([]);
+  });
+
+  it("importing svc-config/v1 loads neither the engine's operations, nor the bundler, nor the policy loader", async () => {
+    const v1 = pathToFileURL(join(ROOT, "dist", "v1.js")).href;
+    const { modules } = await loaded(["--input-type=module", "-e", `await import(${JSON.stringify(v1)})`]);
+    expect(modules).toContain("dist/config/define-config.js");
+    const heavy = ["dist/engine/push-config.js", "dist/engine/saved-plan.js", "dist/engine/fleet.js", "dist/engine/create-branch.js", "dist/engine/inspect.js", "dist/config/load-config.js", "dist/bundle/build-function-bundle.js", "dist/diff/diff-state.js", "dist/apply/execute-plan.js"];
+    expect(modules.filter((m) => heavy.includes(m))).toEqual([]);
+    expect(modules.filter((m) => m.startsWith("node_modules/esbuild/") || m.startsWith("node_modules/jiti/") || m.startsWith("node_modules/jszip/"))).toEqual([]);
+  });
+
+  it("the first operation loads its module, and the deferred export behaves as the operation (a missing key is its typed error)", async () => {
+    const v1 = pathToFileURL(join(ROOT, "dist", "v1.js")).href;
+    const script = `const v1 = await import(${JSON.stringify(v1)});
+try { await v1.plan(v1.defineConfig({}), { projectId: "p", branchId: "b", apiKey: "" }); } catch (err) { console.log(err.code); }`;
+    const { modules, stdout } = await loaded(["--input-type=module", "-e", script]);
+    expect(stdout.trim()).toBe("PLATFORM_MISSING_API_KEY");
+    expect(modules).toContain("dist/engine/push-config.js");
+  });
+});
