@@ -201,6 +201,30 @@ describe("svc dev refusing to start", () => {
   }, 60_000);
 });
 
+describe("svc dev following svc.ts", () => {
+  it("starts a function added to svc.ts and stops one removed from it; the other one keeps serving", async () => {
+    await ensureBuilt();
+    const [keptPort, goingPort, newPort] = [await freePort(), await freePort(), await freePort()];
+    const fn = (slug: string, port: number): string => `${slug}: { name: "${slug}", source: "./${slug}.mjs", dev: { port: ${port} } }`;
+    const handler = (slug: string): string => `export default () => new Response("${slug} " + process.pid);\n`;
+    const project = devProject({ "svc.ts": `export default { functions: { ${fn("kept", keptPort)}, ${fn("going", goingPort)} } };\n`, "kept.mjs": handler("kept"), "going.mjs": handler("going"), "fresh.mjs": handler("fresh") });
+    const dev = startDev(["--no-branch-env"], { cwd: project.dir });
+    try {
+      await dev.waitForOutput(/Watching for changes/);
+      expect(await (await fetch(`http://127.0.0.1:${goingPort}/`)).text()).toMatch(/^going \d+$/);
+      const from = dev.stdout().length + dev.stderr().length;
+      project.write("svc.ts", `export default { functions: { ${fn("kept", keptPort)}, ${fn("fresh", newPort)} } };\n`);
+      await dev.waitForOutput(/\[going\] removed from svc\.ts; stopped/, from);
+      expect(await eventually(async () => (await fetch(`http://127.0.0.1:${newPort}/`)).text(), (text) => text.startsWith("fresh "))).toMatch(/^fresh \d+$/);
+      await expect(fetch(`http://127.0.0.1:${goingPort}/`)).rejects.toThrow();
+      expect(await (await fetch(`http://127.0.0.1:${keptPort}/`)).text()).toMatch(/^kept \d+$/);
+    } finally {
+      await dev.stop();
+      project.remove();
+    }
+  }, 90_000);
+});
+
 describe("svc dev stopping", () => {
   it.each(["SIGINT", "SIGTERM", "disconnect"] as const)("stops every function on %s (of its parent's IPC channel) and exits 0", async (signal) => {
     await ensureBuilt();
