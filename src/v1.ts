@@ -115,63 +115,13 @@ export type {
 export type { BundleWarning } from "./bundle/archive.js";
 export type { BuildFunctionBundleOptions } from "./bundle/build-function-bundle.js";
 
-// The platform API client and the `PlatformApi` adapter a caller may pass instead.
+// The platform API client and the adapter interface a caller may implement instead.
 export type { PlatformApiOptions, PlatformApiPolling, PlatformApiTimeouts } from "./api/client-options.js";
 export { createPlatformApi } from "./api/create-platform-api.js";
-export type {
-  ApiListedBranch,
-  BranchRef,
-  ConnectionUriParams,
-  CreateAuthParams,
-  CreateAuthResult,
-  CreateBranchParams,
-  CreateBranchResult,
-  CreateBucketParams,
-  CreateCredentialParams,
-  CreateCustomDomainParams,
-  CreateDataApiParams,
-  CreateDeploymentParams,
-  CreateTriggerParams,
-  CustomDomainRef,
-  DataApiRef,
-  EndpointSettingsInput,
-  FunctionRef,
-  ListBucketObjectsParams,
-  PlatformApi,
-  ProjectRef,
-  TriggerRef,
-  UpdateBranchParams,
-  UpdateDataApiParams,
-  UpdateEndpointParams,
-  UpdateFunctionParams,
-  UpdateTriggerParams,
-  WaitForOperationsParams,
-} from "./api/platform-api.js";
+// A custom adapter implements `PlatformApi`; its parameter and record types (wire vocabulary,
+// which grows with the platform) are reached through it, e.g. `Parameters<PlatformApi["createBranch"]>[0]`.
+export type { PlatformApi } from "./api/platform-api.js";
 export type { ApiEvent } from "./api/transport.js";
-export type {
-  ApiAiGateway,
-  ApiAuthCredentials,
-  ApiAuthIntegration,
-  ApiBranch,
-  ApiBucket,
-  ApiBucketObject,
-  ApiBucketObjectPage,
-  ApiCredential,
-  ApiCredentialSecret,
-  ApiCustomDomain,
-  ApiDataApi,
-  ApiDatabase,
-  ApiDeployment,
-  ApiEndpoint,
-  ApiFunction,
-  ApiKeyCreated,
-  ApiKeyRecord,
-  ApiOperation,
-  ApiProject,
-  ApiRole,
-  ApiTrigger,
-  ApiTriggerInput,
-} from "./api/wire-types.js";
 
 // Errors: one base class with a stable `code`, and its subclasses.
 export {

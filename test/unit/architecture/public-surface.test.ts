@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import * as root from "../../../src/index.js";
 import * as v1 from "../../../src/v1.js";
+import type { PlatformApi } from "../../../src/v1.js";
 import { readDeclaredExports, type DeclaredExports } from "./public-surface.js";
 
 const V1 = fileURLToPath(new URL("../../../src/v1.ts", import.meta.url));
@@ -30,30 +31,27 @@ const RUNTIME_EXPORTS = [
 
 /** The type-only names the declarations of `svc-config/v1` export. */
 const TYPE_EXPORTS = [
-  "ApiAiGateway", "ApiAuthCredentials", "ApiAuthIntegration", "ApiBranch", "ApiBucket", "ApiBucketObject",
-  "ApiBucketObjectPage", "ApiCredential", "ApiCredentialSecret", "ApiCustomDomain", "ApiDataApi",
-  "ApiDatabase", "ApiDeployment", "ApiEndpoint", "ApiErrorInfo", "ApiEvent", "ApiFunction", "ApiKeyCreated",
-  "ApiKeyRecord", "ApiListedBranch", "ApiOperation", "ApiProject", "ApiRetryEvent", "ApiRole", "ApiTrigger",
-  "ApiTriggerInput", "AppliedChange", "AppliedChangeDetails", "ApplyFailedDetails", "ApplyOptions", "ApplyPlanOptions", "BranchClosure", "BranchRef",
-  "BranchTarget", "BranchTuning", "BucketDef", "BuildFunctionBundleOptions", "BundleErrorDetails", "BundleFailure",
-  "BundleWarning", "CancelledDetails", "Change", "ChangeAction", "ChangeClass", "Check", "CheckContext", "CheckDefinition", "CheckEnforcement", "CheckFailedDetails", "CheckPlan", "CheckResult", "CheckTarget", "CheckViolation", "CheckoutBeforeResult", "ComputeSettings", "ComputeSize", "ConfigIssue", "ConfigLoadDetails",
-  "ConfigOperationOptions", "ConfigValidationContext", "ConfigValidationDetails", "ConflictReport", "ConnectionUriParams",
-  "CreateAuthParams", "CreateAuthResult", "CreateBranchOptions", "CreateBranchParams", "CreateBranchResult",
-  "CreateBucketParams", "CreateCredentialParams", "CreateCustomDomainParams", "CreateDataApiParams",
-  "CreateDeploymentParams", "CreateTriggerParams", "CreatedBranch", "CustomDomainRef", "DataApiBuiltinDef",
-  "DataApiDef", "DataApiDisabledDef", "DataApiExternalDef", "DataApiRef", "DataApiSettings",
-  "DataApiSettingsDef", "DeepReadonly", "Duration", "DurationSuggestion", "EndpointSettingsInput", "EngineEvent",
-  "EngineWarning", "ErrorDetails", "EsbuildFunctionDef", "ExternalPackage", "ExternalPackagesFailureReason", "FileBundler", "FleetBranchOutcome", "FleetOptions", "FleetResult", "FunctionDef", "FunctionRef",
-  "FunctionRuntime", "FunctionTuning", "HookBranch", "HookCommand", "HookContext", "HookFailedDetails", "HookGitState", "HookPhases", "Json", "LifecycleHooks", "ListBucketObjectsParams", "LiveState", "LoadChecksFromFileOptions", "LoadChecksFromFileResult", "LoadConfigFromFileOptions",
-  "LoadConfigFromFileResult", "OtherBundlerFunctionDef", "PartialBranchCreateDetails", "PlanOptions", "PlanSelection", "PlanSummary", "PlanVerification",
-  "PlatformApi", "PlatformApiOptions", "PlatformApiPolling", "PlatformApiTimeouts", "PlatformErrorOptions",
-  "PolicyConfig", "PolicySearchStopReason", "PreviewDef", "ProjectRef", "PruneDef", "PulledBranchConfig",
-  "PulledCredential", "PushAbortReason", "PushAbortedDetails", "PushConfigOptions", "PushConfirmContext", "PushConflictDetails", "PushResult",
-  "RenderablePulledConfig", "ReportOptions", "ResolvePolicyOptions", "ResolvedDataApi", "ResolvedExternalPackage", "ResolvedFunction",
-  "ResolvedFunctionConfig", "ResolvedPolicy", "ResolvedTrigger", "ResourceKind", "SavedPlan",
-  "ScheduleTriggerDef", "SelectionOptions", "StalePlanDetails", "StalePlanDifference", "StalePlanReason", "StorageTriggerDef", "Toggle", "TriggerDef",
-  "TriggerRef", "UnmanagedEntry", "UpdateBranchParams", "UpdateDataApiParams", "UpdateEndpointParams",
-  "UpdateFunctionParams", "UpdateTriggerParams", "WaitForOperationsParams",
+  "ApiErrorInfo", "ApiEvent", "ApiRetryEvent", "AppliedChange", "AppliedChangeDetails", "ApplyFailedDetails",
+  "ApplyOptions", "ApplyPlanOptions", "BranchClosure", "BranchTarget", "BranchTuning", "BucketDef",
+  "BuildFunctionBundleOptions", "BundleErrorDetails", "BundleFailure", "BundleWarning", "CancelledDetails", "Change",
+  "ChangeAction", "ChangeClass", "Check", "CheckContext", "CheckDefinition", "CheckEnforcement", "CheckFailedDetails",
+  "CheckPlan", "CheckResult", "CheckTarget", "CheckViolation", "CheckoutBeforeResult", "ComputeSettings",
+  "ComputeSize", "ConfigIssue", "ConfigLoadDetails", "ConfigOperationOptions", "ConfigValidationContext",
+  "ConfigValidationDetails", "ConflictReport", "CreateBranchOptions", "CreatedBranch", "DataApiBuiltinDef",
+  "DataApiDef", "DataApiDisabledDef", "DataApiExternalDef", "DataApiSettings", "DataApiSettingsDef", "DeepReadonly",
+  "Duration", "DurationSuggestion", "EngineEvent", "EngineWarning", "ErrorDetails", "EsbuildFunctionDef",
+  "ExternalPackage", "ExternalPackagesFailureReason", "FileBundler", "FleetBranchOutcome", "FleetOptions",
+  "FleetResult", "FunctionDef", "FunctionRuntime", "FunctionTuning", "HookBranch", "HookCommand", "HookContext",
+  "HookFailedDetails", "HookGitState", "HookPhases", "Json", "LifecycleHooks", "LiveState",
+  "LoadChecksFromFileOptions", "LoadChecksFromFileResult", "LoadConfigFromFileOptions", "LoadConfigFromFileResult",
+  "OtherBundlerFunctionDef", "PartialBranchCreateDetails", "PlanOptions", "PlanSelection", "PlanSummary",
+  "PlanVerification", "PlatformApi", "PlatformApiOptions", "PlatformApiPolling", "PlatformApiTimeouts",
+  "PlatformErrorOptions", "PolicyConfig", "PolicySearchStopReason", "PreviewDef", "PruneDef", "PulledBranchConfig",
+  "PulledCredential", "PushAbortReason", "PushAbortedDetails", "PushConfigOptions", "PushConfirmContext",
+  "PushConflictDetails", "PushResult", "RenderablePulledConfig", "ReportOptions", "ResolvePolicyOptions",
+  "ResolvedDataApi", "ResolvedExternalPackage", "ResolvedFunction", "ResolvedFunctionConfig", "ResolvedPolicy",
+  "ResolvedTrigger", "ResourceKind", "SavedPlan", "ScheduleTriggerDef", "SelectionOptions", "StalePlanDetails",
+  "StalePlanDifference", "StalePlanReason", "StorageTriggerDef", "Toggle", "TriggerDef", "UnmanagedEntry",
 ];
 
 describe("the public surface of svc-config/v1", () => {
@@ -74,6 +72,21 @@ describe("the public surface of svc-config/v1", () => {
   it("keeps the CLI's internals out", () => {
     const internals = ["CliError", "CliErrorCode", "isCliError", "formatIssues", "errorCodeForStatus", "isTerminalStatus", "DEFAULT_API_HOST", "DEFAULT_POLLING", "DEFAULT_TIMEOUTS"];
     expect(internals.filter((name) => name in v1)).toEqual([]);
+  });
+
+  it("keeps the adapter's wire records out: a custom adapter reaches them through PlatformApi", () => {
+    type CreateBranchParams = Parameters<PlatformApi["createBranch"]>[0];
+    type Branch = Awaited<ReturnType<PlatformApi["getBranch"]>>;
+    expectTypeOf<CreateBranchParams>().toHaveProperty("projectId");
+    expectTypeOf<Branch>().toHaveProperty("id");
+    const wire = (v1Declared?.types ?? []).filter((name) => /^Api(?!ErrorInfo$|Event$|RetryEvent$)[A-Z]|Params$|Ref$/.test(name));
+    expect(wire).toEqual([]);
+  });
+
+  it("is listed in docs/engine.md, every runtime name", () => {
+    const docs = readFileSync(fileURLToPath(new URL("../../../docs/engine.md", import.meta.url)), "utf8");
+    const section = docs.slice(docs.indexOf("## What `svc-config/v1` exports"), docs.indexOf("## What gets applied"));
+    expect(RUNTIME_EXPORTS.filter((name) => !section.includes(`\`${name}\``))).toEqual([]);
   });
 
   it("names every export in src/v1.ts (no `export *`)", () => {
