@@ -3,7 +3,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { CliError, CliErrorCode } from "../errors/cli-errors.js";
 import { LIBRARY_VERSION } from "../version.js";
 import type { ApplyFlags } from "./commands/gated-run.js";
-import { addDbCommands } from "./commands/db-command.js";
+import { addDbCommands } from "./commands/db-registration.js";
 import type { DevFlags } from "./commands/dev-command.js";
 import type { CommandContext } from "./context.js";
 import { DEFAULT_NAME_TEMPLATE } from "./sync-names.js";

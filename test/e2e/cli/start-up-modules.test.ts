@@ -45,15 +45,16 @@ describe("start-up: what a fresh process loads", () => {
     const { modules, stdout } = await loaded([BIN, "--version"]);
     expect(stdout).toMatch(/^svc-config \d+\.\d+\.\d+/);
     expect(modules).toContain("dist/cli/program.js");
-    const commands = modules.filter((m) => m.startsWith("dist/cli/commands/") && m !== "dist/cli/commands/db-command.js");
+    const commands = modules.filter((m) => m.startsWith("dist/cli/commands/") && m !== "dist/cli/commands/db-registration.js");
     expect(commands).toEqual([]);
+    expect(modules.filter((m) => m.startsWith("dist/instant/") || m.startsWith("dist/cli/views/error-view"))).toEqual([]);
     expect(modules.filter((m) => m === "dist/v1.js" || m.startsWith("dist/engine/") || m.startsWith("node_modules/zod/"))).toEqual([]);
   });
 
   it("svc config plan --help prints the plan command's flags without loading any command", async () => {
     const { modules, stdout } = await loaded([BIN, "config", "plan", "--help"]);
     expect(stdout).toContain("--verify");
-    expect(modules.filter((m) => m.startsWith("dist/cli/commands/") && m !== "dist/cli/commands/db-command.js")).toEqual([]);
+    expect(modules.filter((m) => m.startsWith("dist/cli/commands/") && m !== "dist/cli/commands/db-registration.js")).toEqual([]);
   });
 
   it("importing svc-config/v1 loads neither the engine's operations, nor the bundler, nor the policy loader", async () => {
@@ -63,6 +64,16 @@ describe("start-up: what a fresh process loads", () => {
     const heavy = ["dist/engine/push-config.js", "dist/engine/saved-plan.js", "dist/engine/fleet.js", "dist/engine/create-branch.js", "dist/engine/inspect.js", "dist/config/load-config.js", "dist/engine/checks-load.js", "dist/bundle/build-function-bundle.js", "dist/diff/diff-state.js", "dist/apply/execute-plan.js"];
     expect(modules.filter((m) => heavy.includes(m))).toEqual([]);
     expect(modules.filter((m) => m.startsWith("node_modules/esbuild/") || m.startsWith("node_modules/jiti/") || m.startsWith("node_modules/jszip/"))).toEqual([]);
+  });
+
+  it("a failing command loads the error views and still names the problem and its exit code", async () => {
+    const failed = await loaded([BIN, "config", "plan", "--no-such-flag"]).then(
+      () => ({ code: 0, stderr: "" }),
+      (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
+    );
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain("--no-such-flag");
+    expect(failed.stderr).toContain("/dist/cli/views/error-view.js");
   });
 
   it("the first operation loads its module, and the deferred export behaves as the operation (a missing key is its typed error)", async () => {
