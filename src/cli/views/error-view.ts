@@ -1,5 +1,6 @@
 import { isCliError } from "../../errors/cli-errors.js";
 import { ErrorCode } from "../../errors/codes.js";
+import { ConfigValidationError } from "../../errors/config-errors.js";
 import { isPlatformError } from "../../errors/platform-error.js";
 import type { JsonError } from "./json-schema.js";
 import { printedLines, type Printed } from "./outside-text.js";
@@ -194,7 +195,11 @@ function causesOf(err: unknown): ErrorView["causes"] {
 function shownError(err: unknown): unknown {
   if (!isPlatformError(err, ErrorCode.CONFIG_LOAD_FAILED)) return err;
   const cause = (err as { cause?: unknown }).cause;
-  return isPlatformError(cause, ErrorCode.CONFIG_INVALID) ? cause : err;
+  if (!isPlatformError(cause, ErrorCode.CONFIG_INVALID)) return err;
+  // `defineConfig` validates while the file runs, before anyone knows which file that is: name it.
+  const file = str(record(err.details).file);
+  if (!(cause instanceof ConfigValidationError) || cause.details.file !== undefined || file === undefined) return cause;
+  return new ConfigValidationError(cause.issues, { file, ...(cause.details.branchName === undefined ? {} : { branchName: cause.details.branchName }) }, cause.cause);
 }
 
 /** Reduces any thrown value to its printable parts: code, one-line message, hint, bullets, causes. */

@@ -33,6 +33,7 @@ describe("a policy that does not parse", () => {
 describe("an invalid policy is PLATFORM_CONFIG_INVALID in every command, and the hint names its file", () => {
   const invalidStatic = 'export default { buckets: { uploads: { access: "open" } } };\n';
   const invalidTuning = 'export default { branch: () => ({ ttl: "7" }) };\n';
+  const invalidDefined = 'import { defineConfig } from "svc-config/v1";\nexport default defineConfig({ buckets: { uploads: { access: "open" } } });\n';
 
   it.each([
     ["the static part", ["config", "validate", "--config", "m1.ts"], invalidStatic],
@@ -40,6 +41,8 @@ describe("an invalid policy is PLATFORM_CONFIG_INVALID in every command, and the
     ["the static part", ["config", "apply", "--config", "m1.ts", "--yes"], invalidStatic],
     ["the branch tuning", ["config", "validate", "--config", "m1.ts"], invalidTuning],
     ["the branch tuning", ["config", "plan", "--config", "m1.ts"], invalidTuning],
+    ["a defineConfig call, which validates while the file runs", ["config", "plan", "--config", "m1.ts"], invalidDefined],
+    ["a defineConfig call, which validates while the file runs", ["config", "validate", "--config", "m1.ts"], invalidDefined],
   ])("%s, through svc %j", async (_part, args, policy) => {
     const run = await runSvc(args, { cwd: policyDir({ "m1.ts": policy }), env: emulatorEnv(emu()) });
 
