@@ -74,6 +74,7 @@ export type {
 export { defineCheck } from "./engine/checks-define.js";
 export type { LoadChecksFromFileOptions, LoadChecksFromFileResult } from "./engine/checks-load.js";
 export type { FleetBranchOutcome, FleetOptions, FleetResult } from "./engine/fleet.js";
+export type { FleetShard } from "./engine/fleet-shard.js";
 export type { ApplyPlanOptions, SavedPlan } from "./engine/saved-plan.js";
 export { toSavedPlan } from "./engine/saved-plan-format.js";
 export type { PulledBranchConfig, PulledCredential } from "./inspect/pulled-config.js";

@@ -74,7 +74,26 @@ function addTarget(cmd: Command, options: { branch: boolean } = { branch: true }
 }
 
 function addFleet(cmd: Command): Command {
-  return cmd.option("--branches <glob>", "every branch whose name matches (`*` globs, or all), under one concurrency budget; prints one summary table", single("--branches"));
+  return cmd
+    .option("--branches <glob>", "every branch whose name matches (`*` globs, or all), under one concurrency budget; prints one summary table", single("--branches"))
+    .option("--shard <i/n>", "with --branches: only shard i of n (each branch in exactly one shard, by a hash of its id)", shardFlag)
+    .option("--out-summary <file>", "with --branches: also write this run's summary for svc config fleet merge", single("--out-summary"));
+}
+
+/** `--shard i/n`: whole numbers, 1 <= i <= n (the engine checks the most shards a run may have). */
+function shardFlag(value: string, previous: { index: number; count: number } | undefined): { index: number; count: number } {
+  if (previous !== undefined) throw new InvalidArgumentError("--shard was given twice.");
+  const match = /^(\d{1,6})\/(\d{1,6})$/.exec(value);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (match === null || index < 1 || index > count) throw new InvalidArgumentError("--shard takes i/n with whole numbers 1 <= i <= n (such as 2/4).");
+  return { index, count };
+}
+
+/** `--shard` and `--out-summary` belong to fleet runs. */
+function refuseFleetOnlyFlags(opts: Record<string, unknown>): void {
+  const given = [...(opts.shard === undefined ? [] : ["--shard"]), ...(opts.outSummary === undefined ? [] : ["--out-summary"])];
+  if (given.length > 0) throw new CliError(CliErrorCode.USAGE, `${given.join(" and ")} need --branches.`, { hint: "Add --branches <glob|all>, or drop the flag." });
 }
 
 function addSelection(cmd: Command): Command {
@@ -107,7 +126,10 @@ function examples(cmd: Command, lines: readonly string[]): Command {
 
 /** `apply` / `deploy`: one branch, or with `--branches` a fleet (never with a saved plan). */
 async function runApplyOrFleet(ctx: CommandContext, planFile: string | undefined, opts: Record<string, unknown>): Promise<number> {
-  if (typeof opts.branches !== "string") return (await import("./commands/apply-command.js")).runApply(ctx, planFile, opts as ApplyFlags);
+  if (typeof opts.branches !== "string") {
+    refuseFleetOnlyFlags(opts);
+    return (await import("./commands/apply-command.js")).runApply(ctx, planFile, opts as ApplyFlags);
+  }
   if (planFile !== undefined) throw new CliError(CliErrorCode.USAGE, "--branches applies the policy; a saved plan belongs to one branch.", { hint: "Drop the plan file, or drop --branches." });
   return (await import("./commands/fleet-command.js")).runFleet(ctx, { ...(opts as ApplyFlags), branches: opts.branches }, "apply");
 }
@@ -187,11 +209,18 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option("--no-cache", "neither read nor write the bundle cache (node_modules/.cache/svc-config beside svc.ts)");
   examples(plan, ["svc config plan", "svc config plan --markdown --detailed-exitcode --out plan.json > plan.md", "svc config plan --branch name:main --json", "svc config plan --graph dot | dot -Tsvg > plan.svg"]);
   addFleet(plan);
-  run(plan, async (opts) =>
-    typeof opts.branches === "string"
-      ? (await import("./commands/fleet-command.js")).runFleet(ctx, { ...(opts as ApplyFlags), branches: opts.branches }, "plan")
-      : (await import("./commands/plan-command.js")).runPlan(ctx, opts),
-  );
+  run(plan, async (opts) => {
+    if (typeof opts.branches === "string") return (await import("./commands/fleet-command.js")).runFleet(ctx, { ...(opts as ApplyFlags), branches: opts.branches }, "plan");
+    refuseFleetOnlyFlags(opts);
+    return (await import("./commands/plan-command.js")).runPlan(ctx, opts);
+  });
+
+  const fleet = config.command("fleet").description("fleet runs split across machines");
+  const merge = addCommon(fleet.command("merge").description("merge the --out-summary files of every shard into one summary table; exits with the worst branch's code").argument("<files...>", "the summary files"))
+    .addOption(new Option("--json", "print the fleet document").conflicts("markdown"))
+    .addOption(new Option("--markdown", "print a pull-request comment").conflicts("json"));
+  examples(merge, ["svc config fleet merge summary-*.json", "svc config fleet merge summary-*.json --markdown > fleet.md"]);
+  run(merge, async (opts, args) => (await import("./commands/fleet-merge-command.js")).runFleetMerge(ctx, args, opts));
 
   const applyExamples = ["svc config apply --branch main", "svc config apply plan.json --allow-protected", "svc deploy --branch preview/pr-42 --yes"];
   const apply = addChecks(addWriteEnv(addApplyFlags(addPolicy(addTarget(addCommon(config.command("apply").description("apply svc.ts, or a saved plan, to the branch").argument("[planfile]", "a saved plan from plan --out")))))));

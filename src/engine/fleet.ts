@@ -10,6 +10,7 @@ import type { PushConfigOptions } from "./options.js";
 import { ownOptions, prepareRuntime } from "./options.js";
 import { pushConfig } from "./push-config.js";
 import { globRegExp } from "./select-changes.js";
+import { checkShard, shardOfBranch, type FleetShard } from "./fleet-shard.js";
 
 /** Options of {@link planFleet} and {@link applyFleet}: one policy, many branches of one project. */
 export interface FleetOptions extends Omit<PushConfigOptions, "branchId" | "dryRun" | "concurrency"> {
@@ -25,6 +26,12 @@ export interface FleetOptions extends Omit<PushConfigOptions, "branchId" | "dryR
   concurrency?: number;
   /** Called as each branch finishes, in completion order. */
   onBranch?: (outcome: FleetBranchOutcome) => void;
+  /**
+   * Run only this shard of the matched branches (`{ index: 2, count: 4 }`): each branch belongs to
+   * exactly one shard, by a hash of its id, so `count` runs with indexes 1 to `count` together
+   * cover every matched branch once. @default every matched branch
+   */
+  shard?: FleetShard;
 }
 
 /** What happened on one branch of a fleet run. */
@@ -43,6 +50,10 @@ export interface FleetResult {
   /** The dry run (`planFleet`) or the apply (`applyFleet`). */
   dryRun: boolean;
   branches: FleetBranchOutcome[];
+  /** How many branches matched `branches`, in every shard together. */
+  matched: number;
+  /** The shard this run covered, when one was asked for. */
+  shard?: FleetShard;
   /** Wall time of the whole run, in ms. */
   ms: number;
 }
@@ -91,14 +102,16 @@ async function runFleet(config: PolicyConfig, given: FleetOptions, dryRun: boole
   if (!Number.isInteger(budget) || budget < 1 || budget > 64) {
     throw new PlatformError(ErrorCode.INVALID_OPTIONS, `Invalid option concurrency: must be an integer from 1 to 64 (got ${String(budget)}).`, { details: { option: "concurrency", value: String(budget) } });
   }
+  const shard = options.shard === undefined ? undefined : checkShard(options.shard);
   const rt = prepareRuntime(dryRun ? "planFleet" : "applyFleet", { ...options, concurrency: Math.min(budget, 16) }, "project");
   const limit = pLimit(budget);
   const api = sharedBudget(rt.api, limit);
   const listed = await api.listBranches({ projectId: options.projectId });
   const wanted = typeof options.branches === "string" ? ((b: { id: string; name: string }) => globMatcher(options.branches as string)(b.name)) : ((b: { id: string }) => (options.branches as readonly string[]).includes(b.id));
-  const selected = listed.filter(wanted).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const matched = listed.filter(wanted).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const selected = shard === undefined ? matched : matched.filter((b) => shardOfBranch(b.id, shard.count) === shard.index);
   const bundleFunction = sharedBundler(options);
-  const { branches: _branches, onBranch, concurrency: _concurrency, ...engineOptions } = options;
+  const { branches: _branches, onBranch, concurrency: _concurrency, shard: _shard, ...engineOptions } = options;
   const outcomes = await Promise.all(selected.map(async (branch): Promise<FleetBranchOutcome> => {
     let outcome: FleetBranchOutcome;
     try {
@@ -115,7 +128,7 @@ async function runFleet(config: PolicyConfig, given: FleetOptions, dryRun: boole
     onBranch?.(outcome);
     return outcome;
   }));
-  return { projectId: options.projectId, dryRun, branches: outcomes, ms: Math.round(performance.now() - started) };
+  return { projectId: options.projectId, dryRun, branches: outcomes, matched: matched.length, ...(shard === undefined ? {} : { shard }), ms: Math.round(performance.now() - started) };
 }
 
 /**

@@ -28,6 +28,8 @@ export interface LoadedPolicy {
   label: "--config" | "search";
   /** The policy checks an applying command runs over its plans ({@link loadPolicyWithChecks}); absent when none were looked for or found. */
   checks?: readonly Check[];
+  /** The checks file the checks came from. */
+  checksPath?: string;
 }
 
 /** Loads the `--env` files (in order, before the policy is evaluated). */
@@ -83,7 +85,7 @@ export async function loadPolicyWithChecks(ctx: CommandContext, engine: EnginePo
   if (loaded.resolvedPath === undefined) return policy;
   const count = loaded.checks.length;
   ctx.info([`Checks: ${displayPath(ctx.io.cwd, loaded.resolvedPath)} (${count} check${count === 1 ? "" : "s"})`]);
-  return { ...policy, checks: loaded.checks };
+  return { ...policy, checks: loaded.checks, checksPath: loaded.resolvedPath };
 }
 
 /** The engine's `checks` option for a loaded policy: present only when a checks file was loaded. */

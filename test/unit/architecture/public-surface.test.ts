@@ -41,7 +41,7 @@ const TYPE_EXPORTS = [
   "DataApiDef", "DataApiDisabledDef", "DataApiExternalDef", "DataApiSettings", "DataApiSettingsDef", "DeepReadonly",
   "Duration", "DurationSuggestion", "EngineEvent", "EngineWarning", "ErrorDetails", "EsbuildFunctionDef",
   "ExternalPackage", "ExternalPackagesFailureReason", "FileBundler", "FleetBranchOutcome", "FleetOptions",
-  "FleetResult", "FunctionDef", "FunctionRuntime", "FunctionTuning", "HookBranch", "HookCommand", "HookContext",
+  "FleetResult", "FleetShard", "FunctionDef", "FunctionRuntime", "FunctionTuning", "HookBranch", "HookCommand", "HookContext",
   "HookFailedDetails", "HookGitState", "HookPhases", "Json", "LifecycleHooks", "LiveState",
   "LoadChecksFromFileOptions", "LoadChecksFromFileResult", "LoadConfigFromFileOptions", "LoadConfigFromFileResult",
   "OtherBundlerFunctionDef", "PartialBranchCreateDetails", "PlanOptions", "PlanSelection", "PlanSummary",
