@@ -2,14 +2,17 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SeedDocument } from "../../../src/emulator/index.js";
+import { shardOfBranch } from "../../../src/engine/fleet-shard.js";
 import { API_KEY, runSvc, useEmulatorProject } from "./harness.js";
 
 const branch = (name: string, extra: object = {}) => ({ name, endpoints: [{ type: "read_write" as const }], roles: [{ name: "neondb_owner" }], databases: [{ name: "neondb", owner_name: "neondb_owner" }], ...extra });
-const PREVIEWS = Array.from({ length: 12 }, (_, i) => `preview/${String.fromCharCode(97 + i)}`);
+const PREVIEWS = ["preview/a", "preview/b", "preview/c", "preview/d", "preview/e"];
+/** Fixed ids, so which shard each branch falls in is known (the split itself is unit-tested). */
+const idOf = (name: string): string => `br-shards-${name.replace("preview/", "")}`;
 const SEED: SeedDocument = {
   version: 1,
   users: [{ email: "shards@example.test", plan: "scale", api_keys: [{ name: "k", key: API_KEY, admin: true }] }],
-  projects: [{ owner: "shards@example.test", name: "shards", branches: [branch("main", { default: true }), ...PREVIEWS.map((name) => branch(name, { parent: "main" }))] }],
+  projects: [{ owner: "shards@example.test", name: "shards", branches: [branch("main", { id: idOf("main"), default: true }), ...PREVIEWS.map((name) => branch(name, { id: idOf(name), parent: "main" }))] }],
 };
 
 const { cwd, svc } = useEmulatorProject({ emulator: { seed: SEED }, branch: false });
@@ -39,6 +42,7 @@ describe("sharded fleet runs (--shard i/n, --out-summary, svc config fleet merge
     const union = shardBranches.flat().sort();
     expect(union).toEqual(["main", ...PREVIEWS].sort());
     expect(new Set(union).size).toBe(union.length);
+    expect(shardBranches).toEqual([1, 2, 3].map((shard) => ["main", ...PREVIEWS].filter((name) => shardOfBranch(idOf(name), 3) === shard)));
     expect(shardBranches.filter((names) => names.length > 0).length).toBeGreaterThan(1);
   });
 
@@ -61,10 +65,10 @@ describe("sharded fleet runs (--shard i/n, --out-summary, svc config fleet merge
   });
 
   it("refuses a summary edited by hand, a missing shard and a repeated one, naming the files", async () => {
-    const doc = JSON.parse(readFileSync(join(cwd(), "summary-2.json"), "utf8")) as { rows: { exitCode: number }[] };
+    const doc = JSON.parse(readFileSync(join(cwd(), "summary-3.json"), "utf8")) as { rows: { exitCode: number }[] };
     for (const row of doc.rows) row.exitCode = 0;
     writeFileSync(join(cwd(), "edited.json"), JSON.stringify(doc));
-    const edited = await merge(["summary-1.json", "edited.json", "summary-3.json"]);
+    const edited = await merge(["summary-1.json", "summary-2.json", "edited.json"]);
     expect(edited.code).toBe(1);
     expect(edited.stderr).toContain("error CLI_SUMMARY_REFUSED: edited.json was changed after svc wrote it");
     expect((await merge(["summary-1.json", "summary-2.json"])).stderr).toContain("shard 3 of 3 is missing");
