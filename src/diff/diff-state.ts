@@ -5,7 +5,7 @@ import type { PlanSummary } from "../model/plan.js";
 import { diffBranch, diffCompute } from "./branch.js";
 import { diffBuckets, pruneBuckets } from "../kinds/bucket/diff.js";
 import { diffDatabases, pruneDatabases } from "./databases.js";
-import { diffDomains } from "./domains.js";
+import { diffDomains } from "../kinds/domain/diff.js";
 import { diffFunctions, pruneFunctions } from "./functions.js";
 import { orderChanges } from "./order-changes.js";
 import type { DiffOptions, DiffResult, DiffSink } from "./plan-types.js";

@@ -1,4 +1,5 @@
 import { bucketRecordOf } from "../kinds/bucket/wire.js";
+import { domainRecordsOf } from "../kinds/domain/wire.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { toWire } from "../model/kinds/field.js";
 import { triggerFields } from "../model/kinds/trigger.js";
@@ -79,7 +80,7 @@ export function replicaSeed(live: LiveState, apiKey: string): ReplicaSeed {
     objects: [...hasObjects].filter(([, has]) => has).map(([bucket]) => ({ bucket, key: "replica-object" })),
     functions,
     triggers: (live.triggers ?? []).filter((t) => !t.inherited).map(triggerSeed),
-    custom_domains: (live.customDomains ?? []).filter((d) => d.entityType === "function").map((d) => ({ domain: d.domain, function_slug: d.entityId })),
+    custom_domains: domainRecordsOf(live.customDomains ?? []),
     ...(live.auth?.enabled === true ? { auth: { auth_provider: "better_auth", ...(live.auth.databaseName === undefined ? {} : { database_name: live.auth.databaseName }) } } : {}),
     data_api: live.dataApi?.enabled === true ? [{ database: live.dataApi.database, settings: live.dataApi.settings && toWire(DATA_API_SETTINGS, live.dataApi.settings) }] : [],
   };

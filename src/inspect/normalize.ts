@@ -6,7 +6,6 @@
 import type {
   ApiAuthIntegration,
   ApiBranch,
-  ApiCustomDomain,
   ApiDataApi,
   ApiDatabase,
   ApiDeployment,
@@ -21,7 +20,6 @@ import type { Deployment, LiveFunction, LiveRole, LiveState, LiveTrigger } from 
 import { AUTH_FIELDS } from "../model/kinds/auth.js";
 import { COMPUTE_SETTINGS, type ComputeValues } from "../model/kinds/compute.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
-import { domainKey } from "../model/kinds/domain.js";
 import { fromWire } from "../model/kinds/field.js";
 import { DATABASE_FIELDS } from "../model/kinds/databases.js";
 import { ROLE_DEFAULTS, ROLE_FIELDS } from "../model/kinds/roles.js";
@@ -162,20 +160,6 @@ export function normalizeTriggers(triggers: readonly ApiTrigger[]): LiveTrigger[
       } as LiveTrigger;
     }),
     (t) => t.name,
-  );
-}
-
-/** Custom domains sorted by hostname, keyed as their descriptor compares them (`kinds/domain.ts`). */
-export function normalizeCustomDomains(domains: readonly ApiCustomDomain[]): NonNullable<LiveState["customDomains"]> {
-  return sortBy(
-    domains.map((d) => ({
-      domain: domainKey(d.domain),
-      entityType: d.entity_type,
-      entityId: d.entity_id,
-      cnameTarget: d.cname_target,
-      ...(d.status === undefined ? {} : { status: d.status }),
-    })),
-    (d) => d.domain,
   );
 }
 

@@ -14,7 +14,8 @@ import { type FieldDescriptor, fromWire, sameFieldValue } from "../model/kinds/f
 import { ROLE_DEFAULTS, ROLE_FIELDS } from "../model/kinds/roles.js";
 import { databaseNameIssue, roleNameIssue } from "../rules/pg-names.js";
 import { compareCodePoints, normalizeCompute, normalizeTimestamp } from "./normalize.js";
-import { type PulledCustomDomain, type PulledTrigger, pulledCustomDomains, pulledTriggers } from "./pulled-triggers-domains.js";
+import { type PulledTrigger, pulledTriggers } from "./pulled-triggers.js";
+import { type PulledCustomDomain, pulledCustomDomains } from "../kinds/domain/pull.js";
 import { DEFAULT_SERVICE_DATABASE } from "./read-needs.js";
 import { type PulledBucket, pulledBuckets } from "../kinds/bucket/pull.js";
 

@@ -18,7 +18,6 @@ import {
   normalizeDatabaseOwners,
   normalizeRoles,
   normalizeCompute,
-  normalizeCustomDomains,
   normalizeDataApi,
   normalizeFunctions,
   normalizeProject,
@@ -26,6 +25,7 @@ import {
 } from "./normalize.js";
 import type { ReadNeeds } from "./read-needs.js";
 import { normalizeBuckets } from "../kinds/bucket/read.js";
+import { normalizeCustomDomains } from "../kinds/domain/read.js";
 
 /** What every operation reads first: enough to evaluate the branch closure. */
 export interface BaseLiveState {

@@ -7,6 +7,7 @@
 import { escapeUnsafeText } from "../rules/visible-text.js";
 import { formatDuration } from "../config/durations.js";
 import { type PulledBucket, pulledBucketLines } from "../kinds/bucket/pull.js";
+import { pulledDomainLines } from "../kinds/domain/pull.js";
 import { BRANCH_SETTINGS } from "../model/kinds/branch.js";
 import { COMPUTE_SETTINGS } from "../model/kinds/compute.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
@@ -97,12 +98,8 @@ function triggerAndDomainComments(preview: RenderablePulledConfig["preview"]): s
     lines.push("", comment("Triggers on this branch (declare them under `triggers`, with the functions they call, to manage them):"));
     for (const { name, ...definition } of triggers) lines.push(comment(`  ${renderKey(name)}: ${renderInline(definition)},`));
   }
-  const bySlug = new Map<string, string[]>();
-  for (const d of preview?.customDomains ?? []) bySlug.set(d.function, [...(bySlug.get(d.function) ?? []), d.domain]);
-  if (bySlug.size > 0) {
-    lines.push("", comment("Custom domains on this branch (list them in their function's `customDomains` to manage them):"));
-    for (const [slug, domains] of bySlug) lines.push(comment(`  ${renderKey(slug)}: ${renderInline({ customDomains: domains })},`));
-  }
+  const domainLines = pulledDomainLines(preview?.customDomains ?? [], { key: renderKey, inline: renderInline });
+  if (domainLines.length > 0) lines.push("", ...domainLines.map(comment));
   return lines;
 }
 

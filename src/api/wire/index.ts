@@ -16,7 +16,7 @@ export * from "./storage.js";
 export * from "../../kinds/bucket/wire.js";
 export * from "./functions.js";
 export * from "./triggers.js";
-export * from "./custom-domains.js";
+export * from "../../kinds/domain/wire.js";
 export * from "./credentials.js";
 export * from "./api-keys.js";
 export * from "./account.js";

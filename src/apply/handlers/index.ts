@@ -2,7 +2,7 @@ import type { PlannedChange } from "../../model/planned-change.js";
 import type { ExecutionContext, HandlerDetails } from "../execution-context.js";
 import { recheckDeleteGuard } from "../delete-guards.js";
 import { applyBranchUpdate, applyComputeUpdate } from "./control-plane.js";
-import { applyDomainCreate, applyDomainDelete, applyDomainReplace } from "./domains.js";
+import { applyDomainCreate, applyDomainDelete, applyDomainReplace } from "../../kinds/domain/apply.js";
 import { applyFunctionDelete, applyFunctionDeploy } from "./functions.js";
 import { applyAuthCreate } from "./auth.js";
 import { applyBucketCreate, applyBucketDelete } from "../../kinds/bucket/apply.js";

@@ -10,7 +10,8 @@ import { COMPUTE_SETTINGS } from "../../model/kinds/compute.js";
 import { nameIssue } from "../../rules/names.js";
 import { check, strictObject } from "./common.js";
 import { fieldsSchema, fieldsShape } from "./fields.js";
-import { customDomainsSchema, runtimeSchema } from "./functions.js";
+import { customDomainsSchema } from "../../kinds/domain/policy.js";
+import { runtimeSchema } from "./functions.js";
 
 /** `postgres.computeSettings` (strict) with the cross-field rules on the two bounds. */
 const computeSettingsSchema = fieldsSchema(COMPUTE_SETTINGS).superRefine((compute, ctx) => {

@@ -2,12 +2,12 @@
 import * as z from "zod";
 import { MAX_ENVIRONMENT_BYTES, markerHeadroomBytes, envValueIssue, environmentBytes, environmentEntryBytes, isValidEnvName } from "../../rules/environment.js";
 import { reservedEnvNameIssue } from "../../rules/function-env.js";
-import { hostnameSchema } from "../../rules/hostname.js";
 import { escapeUnsafeText } from "../../rules/visible-text.js";
 import { describeType, describeValue } from "../issues.js";
 import type { FileBundler } from "../../model/desired-state.js";
 import { boundedString, check, recordOf, strictObject } from "./common.js";
 import { EXTERNAL_PACKAGES_NEED_ESBUILD, externalPackagesSchema } from "./external-packages.js";
+import { customDomainsSchema } from "../../kinds/domain/policy.js";
 
 const SLUG = /^[a-z0-9]{1,20}$/;
 
@@ -61,24 +61,6 @@ function envKeyProblem(key: string): string | undefined {
   }
   return reservedEnvNameIssue(key) ?? undefined;
 }
-
-/** A list of hostnames, normalised; a hostname listed twice is an error naming both indexes. */
-export const customDomainsSchema = z
-  .array(hostnameSchema, { error: (issue) => `must be a list of hostnames (got ${describeType(issue.input)})` })
-  .superRefine((domains, ctx) => {
-    const firstIndex = new Map<string, number>();
-    for (const [index, domain] of domains.entries()) {
-      const earlier = firstIndex.get(domain);
-      if (earlier === undefined) firstIndex.set(domain, index);
-      else {
-        ctx.addIssue({
-          code: "custom",
-          path: [index],
-          message: `hostname ${domain} is listed twice: customDomains[${earlier}] and customDomains[${index}]`,
-        });
-      }
-    }
-  });
 
 /** The only runtime, `"nodejs24"`. */
 export const runtimeSchema = z.literal("nodejs24");

@@ -11,7 +11,7 @@ import type { COMPUTE_SETTINGS } from "../../model/kinds/compute.js";
 import type { BUCKET_FIELDS } from "../../kinds/bucket/fields.js";
 import type { DataApiSettings } from "../../model/kinds/data-api.js";
 import type { DatabaseValues } from "../../model/kinds/databases.js";
-import type { DOMAIN_HOSTNAME } from "../../model/kinds/domain.js";
+import type { DOMAIN_HOSTNAME } from "../../kinds/domain/fields.js";
 import type { FieldDescriptor, ValueOf } from "../../model/kinds/field.js";
 import type { FunctionValues } from "../../model/kinds/function.js";
 import type { RoleValues } from "../../model/kinds/roles.js";

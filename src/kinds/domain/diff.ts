@@ -1,9 +1,9 @@
-import type { ResolvedPolicy } from "../model/desired-state.js";
-import { DOMAIN_FIELDS, domainKey } from "../model/kinds/domain.js";
-import { sameFieldValue } from "../model/kinds/field.js";
-import type { LiveState } from "../model/live-state.js";
-import { changeId, existingIds, makeChange } from "./change-builder.js";
-import type { DiffSink } from "./plan-types.js";
+import { changeId, existingIds, makeChange } from "../../diff/change-builder.js";
+import type { DiffSink } from "../../diff/plan-types.js";
+import type { ResolvedPolicy } from "../../model/desired-state.js";
+import { sameFieldValue } from "../../model/kinds/field.js";
+import type { LiveState } from "../../model/live-state.js";
+import { DOMAIN_FIELDS, domainKey } from "./fields.js";
 
 const [OWNER] = DOMAIN_FIELDS;
 

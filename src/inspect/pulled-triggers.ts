@@ -1,24 +1,17 @@
 /**
- * The triggers and custom domains of a pulled branch in policy form, read through their
- * descriptors (`model/kinds/trigger.ts`, `domain.ts`). A pulled policy cannot declare them
- * (they may only name declared functions, and functions have no source to pull), so the pull
- * lists them for the user to declare next to the functions they call. Pure.
+ * The triggers of a pulled branch in policy form, read through their descriptor
+ * (`model/kinds/trigger.ts`). A pulled policy cannot declare them (they may only name declared
+ * functions, and functions have no source to pull), so the pull lists them for the user to
+ * declare next to the functions they call. Pure.
  */
-import type { ApiCustomDomain, ApiTrigger } from "../api/wire-types.js";
+import type { ApiTrigger } from "../api/wire-types.js";
 import type { TriggerDef } from "../config/policy-types.js";
 import { sameFieldValue } from "../model/kinds/field.js";
 import { TRIGGER_DEFAULTS, isTriggerType, triggerFields } from "../model/kinds/trigger.js";
-import { normalizeCustomDomains, normalizeTriggers } from "./normalize.js";
+import { normalizeTriggers } from "./normalize.js";
 
 /** A trigger of the branch as `triggers` would declare it, with its name. */
 export type PulledTrigger = { name: string } & TriggerDef;
-
-/** A hostname registered to a function of the branch. */
-export interface PulledCustomDomain {
-  domain: string;
-  /** The function's slug. */
-  function: string;
-}
 
 /**
  * The branch's own triggers (inherited ones belong to the parent's policy) of a type a policy
@@ -34,11 +27,4 @@ export function pulledTriggers(triggers: readonly ApiTrigger[]): PulledTrigger[]
       // The descriptor's fields of a known type are exactly the keys of its `TriggerDef`.
       return { name: t.name, type: t.type, ...Object.fromEntries(fields.map((f) => [f.policyKey, values[f.modelKey]])) } as PulledTrigger;
     });
-}
-
-/** Hostnames registered to functions (keyed as `kinds/domain.ts` compares them, sorted); other owners cannot be declared. */
-export function pulledCustomDomains(domains: readonly ApiCustomDomain[]): PulledCustomDomain[] {
-  return normalizeCustomDomains(domains)
-    .filter((d) => d.entityType === "function")
-    .map((d) => ({ domain: d.domain, function: d.entityId }));
 }

@@ -1,10 +1,10 @@
 import type { ApiCustomDomain, CreateCustomDomainParams } from "../../api/platform-api.js";
-import type { ChangeOp } from "../../model/planned-change.js";
-import type { Change } from "../../model/plan.js";
-import { domainToWire } from "../../model/kinds/domain.js";
+import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile, plannedRecord } from "../../apply/execution-context.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { PlatformError, isPlatformError } from "../../errors/platform-error.js";
-import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile, plannedRecord } from "../execution-context.js";
+import type { Change } from "../../model/plan.js";
+import type { ChangeOp } from "../../model/planned-change.js";
+import { domainToWire } from "./fields.js";
 
 type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
 

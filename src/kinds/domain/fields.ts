@@ -5,7 +5,7 @@
  * inspector, the diff, the handlers' request bodies and the pull read it. Plain data.
  */
 import { normalizeHostname } from "../../rules/hostname.js";
-import { defineField, plannedToWire } from "./field.js";
+import { defineField, plannedToWire } from "../../model/kinds/field.js";
 
 /** The hostname: the key of a custom domain (wire `domain`). */
 export const DOMAIN_HOSTNAME = defineField("domain", "domain", { type: "string", nonEmpty: true }, "additive", { compare: "hostname" });

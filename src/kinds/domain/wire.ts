@@ -1,6 +1,6 @@
 /** Wire shapes of custom domains. */
 import { z } from "zod";
-import { NextPaginationSchema, queryIntegerSchema } from "./common.js";
+import { NextPaginationSchema, queryIntegerSchema } from "../../api/wire/common.js";
 
 /** `POST …/custom-domains` body (all required); host-name rules are checked by the shared hostname rule. */
 export const CustomDomainCreateRequestSchema = z.object({
@@ -38,3 +38,8 @@ export const CustomDomainListResponseSchema = z.looseObject({
 });
 /** `GET …/custom-domains` response. */
 export type CustomDomainListResponse = z.infer<typeof CustomDomainListResponseSchema>;
+
+/** The records of the live state's hostnames registered to functions (what a replica of the branch is seeded with). */
+export function domainRecordsOf(domains: readonly { domain: string; entityType: string; entityId: string }[]): { domain: string; function_slug: string }[] {
+  return domains.filter((d) => d.entityType === "function").map((d) => ({ domain: d.domain, function_slug: d.entityId }));
+}
