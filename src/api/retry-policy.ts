@@ -7,7 +7,7 @@
 /** The first wait of the schedule: 100 ms, doubling (100, 200, 400, 800). */
 export const FIRST_RETRY_DELAY_MS = 100;
 /**
- * Requests in all, the first one included, before giving up (seed: "give up after 5 attempts"):
+ * Requests in all, the first one included, before giving up:
  * at most four retries, the same budget for 423, 429, 503 and reads without an answer.
  */
 export const MAX_ATTEMPTS = 5;
@@ -26,7 +26,7 @@ export type RetryDecision =
   | { retry: true; delayMs: number }
   | { retry: false; why: "not-retryable" | "exhausted" | "retry-after-too-long" | "unsafe-method" };
 
-/** Methods that may be resent after no response or a 500/502/504 (seed rule 1). */
+/** Methods that may be resent after no response or a 500/502/504. */
 export function isIdempotentMethod(method: string): boolean {
   return method === "GET" || method === "HEAD" || method === "OPTIONS";
 }

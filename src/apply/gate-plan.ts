@@ -2,7 +2,7 @@ import { identifierAt } from "../kinds/index.js";
 import type { Change, ConflictReport } from "../model/plan.js";
 import type { PushAbortReason } from "../errors/engine-errors.js";
 
-/** What `confirm` is called with (seed fields plus the changes needing confirmation). */
+/** What `confirm` is called with (the documented fields plus the changes needing confirmation). */
 export interface PushConfirmContext {
   branchName: string;
   /** The branch is protected and `allowProtectedBranch` is not set. */
@@ -62,7 +62,7 @@ export function overrideConflicts(changes: readonly Change[], branchName: string
 
 /**
  * The gate of apply and pushConfig as a pure decision. Blocking conflicts always refuse before
- * `confirm` is considered; without `confirm`, a protected branch blocks nothing (seed rule 3)
+ * `confirm` is considered; without `confirm`, a protected branch blocks nothing
  * and unconfirmed overrides refuse.
  */
 export function gatePlan(input: GateInput): GateDecision {

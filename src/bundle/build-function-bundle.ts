@@ -1,4 +1,4 @@
-/** The public default bundler (seed): one function to its canonical ZIP bytes. */
+/** The public default bundler: one function to its canonical ZIP bytes. */
 import type { ResolvedFunctionConfig } from "../model/desired-state.js";
 import { buildFunctionArchive, type BundleWarning } from "./archive.js";
 

@@ -48,7 +48,7 @@ export async function findEntry(source: string): Promise<string | null> {
 }
 
 /**
- * The object given to bundlers (seed): the resolved function plus `source`, its entry file.
+ * The object given to bundlers: the resolved function plus `source`, its entry file.
  * A directory without an entry keeps the directory as `source`; the esbuild path reports it,
  * `bundler: "none"` explains what to ship instead, and a custom bundler may not need one.
  */

@@ -6,7 +6,7 @@ import { processIo, type CliIo } from "./io.js";
 import { runGuarded } from "./process-guard.js";
 import { buildProgram, usageError, usageFor } from "./program.js";
 
-/** The oldest Node.js the CLI runs on (seed). */
+/** The oldest Node.js the CLI runs on. */
 const MIN_NODE: readonly [number, number] = [20, 19];
 
 /** The message for an older Node.js, or `undefined` when `version` is recent enough. */

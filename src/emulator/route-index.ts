@@ -1,10 +1,10 @@
 /**
- * The routes of the seed's endpoint index (seed 000, "Endpoint index") and the management routes
- * documented elsewhere in the seeds that land in milestone M2. Each is either emulated or
+ * The routes of the management API's endpoint index and the other management routes the
+ * emulator knows. Each is either emulated or
  * answers 501 naming it; a test walks these lists.
  */
 
-/** Every route of seed 000's endpoint index, as `METHOD /path/{param}` relative to `/api/v2`. */
+/** Every route of the management API's endpoint index, as `METHOD /path/{param}` relative to `/api/v2`. */
 export const SEED_ENDPOINT_INDEX: readonly string[] = Object.freeze([
   "POST /projects/{project_id}/jwks",
   "GET /projects/{project_id}/jwks",

@@ -28,7 +28,7 @@ export async function inspect(given: ConfigOperationOptions): Promise<PulledBran
   return withApiEvents(emit, () => inspectWith(api, options.projectId, options.branchId, emit));
 }
 
-/** Identical to {@link inspect} (seed 002). */
+/** Identical to {@link inspect}. */
 export const pullConfig: (options: ConfigOperationOptions) => Promise<PulledBranchConfig> = inspect;
 
 /** The three waves of an inspection on an adapter; `emit` gets a `read` event per request. */

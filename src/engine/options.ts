@@ -95,15 +95,15 @@ export interface PlanOptions extends ConfigOperationOptions, SelectionOptions {
   checks?: readonly Check[];
 }
 
-/** `apply` options (seed `ApplyOptions`). */
+/** `apply` options. */
 export interface ApplyOptions extends PlanOptions {
   /** Auto-confirm every override and destructive change. @default false */
   updateExisting?: boolean;
-  /** Auto-confirm applying to a protected branch; consulted only with `confirm` (seed rule 3). @default false */
+  /** Auto-confirm applying to a protected branch; consulted only with `confirm`. @default false */
   allowProtectedBranch?: boolean;
 }
 
-/** `pushConfig` options (seed `PushConfigOptions`). */
+/** `pushConfig` options. */
 export interface PushConfigOptions extends ApplyOptions {
   /** Evaluate the closure as if the branch did not exist (it must still exist). @default true */
   branchExists?: boolean;

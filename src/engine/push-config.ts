@@ -162,7 +162,7 @@ export function resolverFor(config: PolicyConfig, options: { baseDir?: string; b
 }
 
 /**
- * The engine behind `plan` and `apply` (seed): reads the existing branch, evaluates the policy,
+ * The engine behind `plan` and `apply`: reads the existing branch, evaluates the policy,
  * bundles every function, plans, gates and (unless `dryRun`) applies.
  */
 export async function pushConfig(config: PolicyConfig, given: PushConfigOptions): Promise<PushResult> {
@@ -193,13 +193,13 @@ export async function pushConfig(config: PolicyConfig, given: PushConfigOptions)
   });
 }
 
-/** Dry run (seed): `pushConfig` with `dryRun: true, updateExisting: true`. Conflicts are returned, never thrown. */
+/** Dry run: `pushConfig` with `dryRun: true, updateExisting: true`. Conflicts are returned, never thrown. */
 export function plan(config: PolicyConfig, options: PlanOptions): Promise<PushResult> {
   return pushConfig(config, { ...options, dryRun: true, updateExisting: true });
 }
 
 /**
- * Applies the policy to an existing branch (seed): no `confirm`, so unresolved drift throws
+ * Applies the policy to an existing branch: no `confirm`, so unresolved drift throws
  * `PushConflictError` unless `updateExisting` is set.
  */
 export function apply(config: PolicyConfig, options: ApplyOptions): Promise<PushResult> {

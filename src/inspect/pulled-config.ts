@@ -1,5 +1,5 @@
 /**
- * The live branch as a policy (seed 002 `PulledBranchConfig`). Pure: builds the
+ * The live branch as a policy (`PulledBranchConfig`). Pure: builds the
  * result from records already read.
  */
 import type { ApiAuthIntegration, ApiBranch, ApiBucket, ApiCredential, ApiCustomDomain, ApiDataApi, ApiDatabase, ApiEndpoint, ApiFunction, ApiProject, ApiRole, ApiTrigger } from "../api/wire-types.js";
@@ -28,7 +28,7 @@ export interface PulledCredential {
   expiresAt?: string;
 }
 
-/** What `inspect` / `pullConfig` return (seed 002). */
+/** What `inspect` / `pullConfig` return. */
 export interface PulledBranchConfig {
   project: { id: string; name: string; region: string; pgVersion: number; orgId?: string };
   branch: { id: string; name: string; parent?: string; isDefault: boolean; protected: boolean; expiresAt?: string };

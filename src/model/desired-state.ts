@@ -25,7 +25,7 @@ export interface BranchTarget {
 }
 
 /**
- * What a bundler is given (seed): the resolved function plus `source`, the absolute entry file
+ * What a bundler is given: the resolved function plus `source`, the absolute entry file
  * found by the entry search (`index.ts` → `index.js` → `index.mjs` for a directory).
  */
 export interface ResolvedFunctionConfig extends ResolvedFunction {

@@ -36,7 +36,7 @@ export interface Change {
   dependsOn: string[];
 }
 
-/** A conflict between the policy and the live branch (seed fields plus ours). */
+/** A conflict between the policy and the live branch (the documented fields plus ours). */
 export interface ConflictReport {
   kind: ResourceKind;
   identifier: string;
@@ -68,7 +68,7 @@ export interface EngineWarning {
   address?: string;
 }
 
-/** A change as applied (or planned, on a dry run), identifying the resource and field (seed). */
+/** A change as applied (or planned, on a dry run), identifying the resource and field. */
 export interface AppliedChange extends Pick<Change, "id" | "address" | "kind" | "action" | "class" | "fields"> {
   /** Branch name for branch, compute, auth and dataApi; else bucket name, slug, trigger name or hostname. */
   identifier: string;

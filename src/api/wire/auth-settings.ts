@@ -1,6 +1,6 @@
 /**
- * Wire shapes of the branch auth settings at record level (seed 000's index lists the routes; the
- * seed gives no payloads, so these follow the platform's published types): email and password
+ * Wire shapes of the branch auth settings at record level (the payloads follow the
+ * platform's published types): email and password
  * sign-in, localhost redirects, the organization, magic-link and phone-number plugins, the webhook,
  * and user roles. The client does not call these routes; the emulator validates with them.
  */

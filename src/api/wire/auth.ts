@@ -1,4 +1,4 @@
-/** Wire shapes of branch-level auth (seed 001 for field optionality). */
+/** Wire shapes of branch-level auth (most fields optional: the platform may omit them). */
 import { z } from "zod";
 import { TimestampSchema } from "./common.js";
 

@@ -1,5 +1,5 @@
 /**
- * Wire shapes of the schema reads (seed 000's index gives no payloads; these follow the platform's
+ * Wire shapes of the schema reads (these follow the platform's
  * published API): a branch database's schema, the difference between two branches' schemas, and
  * the fields logs can be queried by. The client does not call these routes.
  */

@@ -1,4 +1,4 @@
-/** Deprecated per-project auth routes (seed 001): request bodies. */
+/** Deprecated per-project auth routes: request bodies. */
 import { z } from "zod";
 import { AuthProviderSchema } from "./auth.js";
 

@@ -1,6 +1,6 @@
 /**
- * Wire shapes of branch logs (seed 000's index lists the routes; the seed gives no payloads, so
- * these follow the platform's published types). The client does not call these routes; the
+ * Wire shapes of branch logs (their payloads
+ * follow the platform's published types). The client does not call these routes; the
  * emulator, which keeps no logs, validates queries with them and answers honestly empty.
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * Wire shapes of snapshots, backup schedules and branch restore (seed 000's endpoint index; the
+ * Wire shapes of snapshots, backup schedules and branch restore (the
  * seed gives no payloads, so these follow the platform's published API; the client does not call
  * these routes, the emulator validates with them).
  */

@@ -1,4 +1,4 @@
-/** Status of a claimable database (seed). */
+/** Status of a claimable database. */
 export type ClaimStatus = "UNCLAIMED" | "CLAIMING" | "CLAIMED";
 
 /** Who takes over a claimed database: the personal account or an organization id. */
@@ -57,7 +57,7 @@ export interface ClaimableWireRecord {
   };
 }
 
-/** Shapes a record for the wire; connection strings are null once claimed (seed). */
+/** Shapes a record for the wire; connection strings are null once claimed. */
 export function toWireRecord(record: ClaimableRecord, origin: string, urls: RecordUrls | null): ClaimableWireRecord {
   const claimed = record.status === "CLAIMED";
   return {

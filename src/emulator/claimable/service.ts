@@ -3,9 +3,9 @@ import type { PostgresBackend } from "../postgres/backend.js";
 import { cryptoRandom, isCanonicalUuid, newPassword, physicalName, uuidV7, type RandomBytes } from "./ids.js";
 import type { ClaimableRecord, ClaimOwner, RecordUrls } from "./record.js";
 
-/** 72 hours: the lifetime of an unclaimed database (seed). */
+/** 72 hours: the lifetime of an unclaimed database. */
 export const CLAIMABLE_LIFETIME_MS = 72 * 60 * 60 * 1000;
-/** 100 MB: the storage limit of an unclaimed database (seed), in bytes. */
+/** 100 MB: the storage limit of an unclaimed database, in bytes. */
 export const DEFAULT_CLAIMABLE_STORAGE_BYTES = 104_857_600;
 /** Prefix of every physical name this feature creates. */
 export const CLAIMABLE_PREFIX = "svc_claim_";

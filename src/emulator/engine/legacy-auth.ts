@@ -1,5 +1,5 @@
 /**
- * The state rules behind the deprecated per-project auth routes (seed 001): which branch a legacy
+ * The state rules behind the deprecated per-project auth routes: which branch a legacy
  * call acts on (`branch_id`, else the default branch), the integration of a named provider, the
  * project's default database, and the ownership transfer (started by a call, completed once by
  * its link).

@@ -1,5 +1,5 @@
 /**
- * Changing project access (seed 000 "Project access and members"): permissions are
+ * Changing project access: permissions are
  * granted by email and revoked (kept with their revocation time); organization members' explicit
  * project roles are set and cleared with guards against locking oneself out (members rules 1–6).
  */

@@ -7,7 +7,7 @@ import type { ProjectRec } from "../store/records.js";
 import type { World } from "../store/world.js";
 import { requireUnlocked } from "./operations.js";
 
-/** The recovery window (seed 000: 7 days). */
+/** The recovery window: 7 days. */
 export const RECOVERY_WINDOW_MS = 7 * 24 * 3600 * 1000;
 
 /** Marks the project deleted (computes suspended) and schedules its purge; refused while the project is locked. */

@@ -1,6 +1,6 @@
 /**
  * The local host names of claimable connection strings. Hosted, the pooled host contains
- * `-pooler` and removing it gives the direct host (seed); tools also derive the pooled host by
+ * `-pooler` and removing it gives the direct host; tools also derive the pooled host by
  * adding `-pooler` to the first label of the direct one. Names that resolve to 127.0.0.1 need
  * DNS or root (`*.localhost` does not resolve on a stock Debian, nor in Node's resolver), so the
  * hosts are two Unix-socket directories whose first labels differ by `-pooler`:

@@ -1,5 +1,5 @@
 /**
- * Project access (seed 000 "Project access and members"): permissions granted by
+ * Project access: permissions granted by
  * email, and organization members with their explicit project roles (members rules 1–6).
  */
 import { Hono, type Context } from "hono";

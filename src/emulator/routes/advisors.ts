@@ -1,5 +1,5 @@
 /**
- * Advisors (seed 000 "Advisors"): the seeded issues of one branch and database,
+ * Advisors: the seeded issues of one branch and database,
  * filtered by `category` and `min_severity` (WARN returns WARN and ERROR, not INFO).
  */
 import { Hono } from "hono";

@@ -1,5 +1,5 @@
 /**
- * Deprecated per-project auth routes (seed 001) as thin aliases: each resolves the
+ * Deprecated per-project auth routes as thin aliases: each resolves the
  * replacement's branch (`branch_id` in the body, else the project's default branch), calls the
  * branch-level handler in-process, and answers with `Deprecation`, `Sunset` and `Link` headers —
  * errors included. After the removal date, `legacyAuth: "gone"` answers 410 on dated routes.

@@ -1,5 +1,5 @@
 /**
- * Snapshots, backup schedules and branch restore (seed 000's index), at record level: parse →
+ * Snapshots, backup schedules and branch restore, at record level: parse →
  * call the domain function in `engine/restore.ts` → render the view.
  */
 import { Hono, type Context } from "hono";

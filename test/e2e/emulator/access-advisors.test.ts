@@ -7,7 +7,7 @@ import { M2, M2_SEED, M2_USERS } from "./m2-keys.js";
 const TEAM = "/projects/team-app-100001";
 type Members = { members: { member_id: string; email: string; explicit_role: string | null; effective_role: string | null }[] };
 
-describe("project members (seed 000 members rules 1-4)", () => {
+describe("project members (members rules 1-4)", () => {
   let emu: RunningEmulator;
   beforeAll(async () => {
     emu = await startTestEmulator({ seed: M2_SEED });
@@ -148,7 +148,7 @@ describe("project permissions", () => {
   });
 });
 
-describe("advisors (seed 000: min_severity)", () => {
+describe("advisors (min_severity)", () => {
   let emu: RunningEmulator;
   beforeAll(async () => {
     emu = await startTestEmulator({ seed: M2_SEED });

@@ -17,7 +17,7 @@ function expectHeaders(emu: RunningEmulator, res: Reply<unknown>, replacement: s
   }
 }
 
-describe("legacy per-project auth routes (seed 001 mapping table)", () => {
+describe("legacy per-project auth routes (the legacy-to-branch mapping)", () => {
   let emu: RunningEmulator;
   let api: TestClient;
   let p: string;

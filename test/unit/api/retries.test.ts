@@ -64,7 +64,7 @@ describe("423 Locked", () => {
   });
 });
 
-describe("the retry budget: five requests in all (seed: give up after 5 attempts)", () => {
+describe("the retry budget: five requests in all", () => {
   it.each([
     { answer: "423", method: "POST", code: "PLATFORM_LOCKED" },
     { answer: "503", method: "POST", code: "PLATFORM_SERVER_ERROR" },

@@ -22,7 +22,7 @@ describe("gatePlan", () => {
     ["a destructive change without updateExisting or confirm refuses", { changes: [change("destructive")] }, "refuse", ["OVERRIDE_NOT_CONFIRMED"]],
     ["an override with updateExisting proceeds", { changes: [change("override")], updateExisting: true }, "proceed"],
     ["additive changes proceed", { changes: [change("additive")] }, "proceed"],
-    ["seed rule 3: a protected branch without confirm is not blocked by allowProtectedBranch: false", { changes: [change("additive")], liveProtected: true }, "proceed"],
+    ["a protected branch without confirm is not blocked by allowProtectedBranch: false", { changes: [change("additive")], liveProtected: true }, "proceed"],
     ["a protected branch with confirm asks", { changes: [change("additive")], liveProtected: true, hasConfirm: true }, "confirm"],
     ["a protected branch with confirm and allowProtectedBranch proceeds", { changes: [change("additive")], liveProtected: true, hasConfirm: true, allowProtectedBranch: true }, "proceed"],
     ["an override with confirm asks", { changes: [change("override")], hasConfirm: true }, "confirm"],
