@@ -14,7 +14,7 @@
  *   npm run bench:plans [-- --branches 200] [--size 50]
  */
 import { availableParallelism, cpus, loadavg } from "node:os";
-import { createPlatformApi, defineConfig, plan, planFleet, applyFleet, type PolicyConfig, type FleetResult } from "../../src/v1.js";
+import { createPlatformApi, defineCheck, defineConfig, plan, planFleet, applyFleet, type PolicyConfig, type FleetResult } from "../../src/v1.js";
 import { startEmulator, type SeedDocument } from "../../src/emulator/index.js";
 import { createRequestRecorder, sequentialWaves, type RecordedRequest } from "../apply/request-recorder.js";
 import { BENCH_BASE_DIR } from "../apply/scenarios.js";
@@ -109,7 +109,33 @@ async function main(): Promise<void> {
     console.log(`  plan --verify         ${ms(verified.ms)}  (verified: ${String(verified.verified)}; verification itself ${ms(verified.verifyMs ?? 0)})`);
     console.log(`  ratio                 ${(verified.ms / alone.ms).toFixed(2)}×`);
 
-    // 2. The fleet.
+    // 2. The cost of policy checks on a 1,000-resource plan (four checks: two per change, two per plan).
+    const big = mixPolicy(1000);
+    const checks = [
+      defineCheck({ name: "no-public-bucket", enforcement: "mandatory", validateChange: (c, ctx) => { if (c.kind === "bucket" && ctx.target.isDefault) ctx.report("bucket"); } }),
+      defineCheck({ name: "destructive", enforcement: "advisory", validateChange: (c, ctx) => { if (c.class === "destructive") ctx.report("destructive"); } }),
+      defineCheck({ name: "compute-max", enforcement: "advisory", validatePlan: (_p, ctx) => { if ((ctx.policy.branch.compute?.maxCu ?? 0) > 2) ctx.report("compute"); } }),
+      defineCheck({ name: "count", enforcement: "advisory", validatePlan: (p, ctx) => { if (p.changes.length > 5_000) ctx.report("large"); } }),
+    ];
+    await plan(big, one); // warm-up
+    const timed = async (withChecks: boolean): Promise<{ ms: number; changes: number }> => {
+      let out = { ms: Number.POSITIVE_INFINITY, changes: 0 };
+      for (let i = 0; i < 3; i++) {
+        const t = performance.now();
+        const r = await plan(big, { ...one, ...(withChecks ? { checks } : {}) });
+        const took = performance.now() - t;
+        if (took < out.ms) out = { ms: took, changes: r.changes.length };
+      }
+      return out;
+    };
+    const unchecked = await timed(false);
+    const checked = await timed(true);
+    console.log(`\nchecks (1 branch, mix-1000, ${checked.changes} changes, 4 checks; best of 3; load average ${load()})`);
+    console.log(`  plan alone            ${ms(unchecked.ms)}`);
+    console.log(`  plan with checks      ${ms(checked.ms)}`);
+    console.log(`  checks cost           ${ms(Math.max(0, checked.ms - unchecked.ms))} (ratio ${(checked.ms / unchecked.ms).toFixed(2)}×)`);
+
+    // 3. The fleet.
     console.log(`\nfleet (${BRANCHES} branches, concurrency budget 16; load average ${load()})`);
     for (const [label, run] of [
       ["planFleet, fresh", (o: Parameters<typeof planFleet>[1]) => planFleet(policy, o)],
