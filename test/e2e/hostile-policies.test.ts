@@ -185,7 +185,7 @@ describe("warnings a user must see", () => {
   });
 });
 
-describe("through the svc command: a typed refusal with its exit code, and nothing changed on the platform or on disk", () => {
+describe("through the svc command (one emulator, reset per row)", () => {
   let cliEmu: RunningEmulator;
   beforeAll(async () => {
     await ensureBuilt();
@@ -195,6 +195,7 @@ describe("through the svc command: a typed refusal with its exit code, and nothi
 
   const env = (): Record<string, string> => ({ SVC_API_HOST: cliEmu.apiHost, SVC_API_KEY: SEEDED.apiKey, SVC_PROJECT_ID: SEEDED.projectId, SVC_BRANCH_ID: SEEDED.branchId });
 
+describe("through the svc command: a typed refusal with its exit code, and nothing changed on the platform or on disk", () => {
   it.each(CLI_ROWS)("$name → exit $exit, $code", async (row) => {
     await cliEmu.state.reset(seedWith(row.branch, row.others));
     const t = createTempTree({ ".git/": "", ...row.files });
@@ -215,15 +216,6 @@ describe("through the svc command: a typed refusal with its exit code, and nothi
 });
 
 describe("through the svc command: what a policy leaves running never keeps it alive, crashes it or changes its exit code", () => {
-  let cliEmu: RunningEmulator;
-  beforeAll(async () => {
-    await ensureBuilt();
-    cliEmu = await startEmulator({ timings: INSTANT, seed: seedWith(), apiKey: SEEDED.apiKey });
-  }, 180_000);
-  afterAll(async () => cliEmu.close());
-
-  const env = (): Record<string, string> => ({ SVC_API_HOST: cliEmu.apiHost, SVC_API_KEY: SEEDED.apiKey, SVC_PROJECT_ID: SEEDED.projectId, SVC_BRANCH_ID: SEEDED.branchId });
-
   it.each([
     ["a top-level setInterval", "setInterval(() => undefined, 1000);", ["config", "plan"], 0, undefined],
     ["a spawned child process", 'import { spawn } from "node:child_process";\nspawn("sleep", ["60"], { stdio: "ignore" });', ["config", "plan"], 0, undefined],
@@ -240,4 +232,5 @@ describe("through the svc command: what a policy leaves running never keeps it a
     if (warning !== undefined) expect(run.stderr).toContain(`warning: code left running by the policy or a module it imports failed after loading, and was ignored: Error: ${warning}`);
     if (args[1] === "apply") expect(JSON.stringify(cliEmu.state.snapshot().projects)).toContain('"fresh"');
   });
+});
 });
