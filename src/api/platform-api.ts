@@ -13,6 +13,7 @@
  * - Mutations that start control-plane operations return them; callers pass them to
  *   `waitForOperations` before a dependent request.
  */
+import type { EndpointSettingsInput } from "../kinds/compute/wire.js";
 import type {
   ApiAiGateway,
   ApiAuthCredentials,
@@ -49,13 +50,8 @@ export interface BranchRef extends ProjectRef {
   branchId: string;
 }
 
-/** Endpoint settings accepted on branch create and endpoint update. */
-export interface EndpointSettingsInput {
-  autoscaling_limit_min_cu?: number;
-  autoscaling_limit_max_cu?: number;
-  /** `-1` never, `0` platform default, else 60–604800. */
-  suspend_timeout_seconds?: number;
-}
+/** Endpoint settings accepted on branch create and endpoint update: the compute settings in wire names. */
+export type { EndpointSettingsInput };
 
 /** `POST /projects/{p}/branches`. */
 export interface CreateBranchParams extends ProjectRef {

@@ -1,4 +1,4 @@
-import type { PlatformApi } from "../api/platform-api.js";
+import type { ApiOperation, PlatformApi } from "../api/platform-api.js";
 import type { ResolvedFunction, ResolvedPolicy } from "../model/desired-state.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError, isPlatformError } from "../errors/platform-error.js";
@@ -104,3 +104,11 @@ export function desiredFunction(ctx: ExecutionContext, slug: string): ResolvedFu
   return indexed(functionIndex, ctx.desired, ctx.desired.functions, (f) => f.slug).get(slug);
 }
 
+/** Waits for a mutation's operations without holding a request slot; returns their ids. */
+export async function waitFor(ctx: ExecutionContext, changeId: string, operations: readonly ApiOperation[]): Promise<string[]> {
+  if (operations.length === 0) return [];
+  for (const op of operations) ctx.emit({ type: "wait", changeId, waitingFor: "operation", id: op.id, status: op.status });
+  const done = await ctx.api.waitForOperations({ projectId: ctx.projectId, operations });
+  for (const op of done) ctx.emit({ type: "wait", changeId, waitingFor: "operation", id: op.id, status: op.status });
+  return operations.map((o) => o.id);
+}

@@ -4,17 +4,13 @@
  * every rule again, for plain JavaScript policies and values computed at run time.
  */
 import type { BucketDef } from "../kinds/bucket/policy.js";
+import type { ComputeSettings } from "../kinds/compute/policy.js";
 import type { Duration } from "./durations.js";
 import type { BranchTarget, FileBundler } from "../model/desired-state.js";
 import type { PushResult } from "../model/plan.js";
 
 /** `true`, `{}` or `{ enabled: true }` = on; `false` or `{ enabled: false }` = off (docs/policy.md#auth). */
 export type Toggle = boolean | { enabled?: boolean };
-
-/** Compute sizes the platform offers, in compute units (docs/policy.md#compute-settings). */
-export type ComputeSize =
-  | 0.25 | 0.5 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16
-  | 18 | 20 | 22 | 24 | 26 | 28 | 30 | 32 | 34 | 36 | 38 | 40 | 42 | 44 | 46 | 48 | 50 | 52 | 54 | 56;
 
 /** The only function runtime. */
 export type FunctionRuntime = "nodejs24";
@@ -127,6 +123,7 @@ export interface OtherBundlerFunctionDef extends FunctionDefCommon {
 export type FunctionDef = EsbuildFunctionDef | OtherBundlerFunctionDef;
 
 export type { BucketDef } from "../kinds/bucket/policy.js";
+export type { ComputeSettings, ComputeSize } from "../kinds/compute/policy.js";
 
 interface TriggerCommon {
   /** Slug of a declared function. */
@@ -181,14 +178,6 @@ export interface RoleDef {
 export interface DatabaseDef {
   /** The owning role: declared under `roles`, or already on the branch (e.g. inherited). */
   owner: string;
-}
-
-/** Compute settings of the branch's read-write compute (docs/policy.md#compute-settings). */
-export interface ComputeSettings {
-  autoscalingLimitMinCu?: ComputeSize;
-  autoscalingLimitMaxCu?: ComputeSize;
-  /** `false` = never suspend, `0` = platform default, else 60 s to 7 days. */
-  suspendTimeout?: false | 0 | Duration;
 }
 
 /** Per-branch overrides of one declared function. */

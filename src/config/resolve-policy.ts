@@ -13,7 +13,7 @@ import type { PolicyConfig } from "./policy-types.js";
 import { policyFileOf } from "./policy-origin.js";
 import { resolveFunctions, sourceIssues, type DeclaredFunctions } from "./resolve-functions.js";
 import type { BranchTarget, ResolvedDataApi, ResolvedPolicy, ResolvedTrigger } from "../model/desired-state.js";
-import { COMPUTE_SETTINGS } from "../model/kinds/compute.js";
+import { COMPUTE_SETTINGS } from "../kinds/compute/fields.js";
 import type { DataApiSettings } from "../model/kinds/data-api.js";
 import { fromPolicy } from "../model/kinds/field.js";
 import { BUCKET_DEFAULTS } from "../kinds/bucket/fields.js";

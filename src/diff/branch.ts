@@ -1,7 +1,5 @@
 import { BRANCH_SETTINGS, type BranchValues } from "../model/kinds/branch.js";
-import { COMPUTE_SETTINGS, type ComputeValues } from "../model/kinds/compute.js";
 import { type FieldDescriptor, planKeyOf, sameFieldValue, strongestClass } from "../model/kinds/field.js";
-import type { Json } from "../model/json.js";
 import type { LiveState } from "../model/live-state.js";
 import type { ChangeOp } from "../model/planned-change.js";
 import type { ConflictReport } from "../model/plan.js";
@@ -96,81 +94,4 @@ function ttlConflict(code: string, live: LiveState, ttl: number, reason: string)
     blocking: true,
     code,
   };
-}
-
-/** Whether a (min, max) compute pair is one the platform accepts. */
-export function isValidComputePair(min: number, max: number): boolean {
-  if (min > max) return false;
-  if (min === max) return true;
-  return max <= 16 && max - min <= 8;
-}
-
-/**
- * Diffs the read-write compute's declared fields. Emits `update:compute` (override, after
- * `update:branch`) or the `NO_COMPUTE` / `COMPUTE_PAIR_INVALID` conflicts.
- */
-export function diffCompute(desired: ResolvedPolicy, live: LiveState, sink: DiffSink): void {
-  const want = desired.branch.compute;
-  if (want === undefined) return;
-  const declared = Object.entries(want).filter(([, v]) => v !== undefined);
-  if (declared.length === 0) return;
-  const compute = live.compute;
-  if (compute === null) {
-    sink.conflicts.push({
-      kind: "compute",
-      identifier: live.branch.name,
-      field: "computeSettings",
-      current: null,
-      desired: { ...want },
-      reason: `branch "${live.branch.name}" has no read-write compute; create one in the console or remove postgres.computeSettings`,
-      blocking: true,
-      code: "NO_COMPUTE",
-    });
-    return;
-  }
-  const min = want.minCu ?? compute.minCu;
-  const max = want.maxCu ?? compute.maxCu;
-  if ((want.minCu === undefined) !== (want.maxCu === undefined) && !isValidComputePair(min, max)) {
-    const field = want.minCu === undefined ? "autoscalingLimitMaxCu" : "autoscalingLimitMinCu";
-    sink.conflicts.push({
-      kind: "compute",
-      identifier: live.branch.name,
-      field,
-      current: { autoscalingLimitMinCu: compute.minCu, autoscalingLimitMaxCu: compute.maxCu },
-      desired: { autoscalingLimitMinCu: min, autoscalingLimitMaxCu: max },
-      reason:
-        `the declared ${field} with the live other bound gives ${min}–${max} CU, which the platform rejects ` +
-        "(min ≤ max; autoscaling ranges at most 16 CU and at most 8 CU wide); declare both bounds",
-      blocking: true,
-      code: "COMPUTE_PAIR_INVALID",
-    });
-    return;
-  }
-  const changed = COMPUTE_SETTINGS.filter((field) => want[field.modelKey] !== undefined && !sameFieldValue(field, want[field.modelKey], compute[field.modelKey]));
-  if (changed.length === 0) return;
-  const before: { [key: string]: Json } = {};
-  for (const field of COMPUTE_SETTINGS) before[planKeyOf(field)] = compute[field.modelKey];
-  const after = { ...before };
-  const patch: Partial<ComputeValues> = {};
-  for (const field of changed) {
-    const value = want[field.modelKey];
-    after[planKeyOf(field)] = value ?? null;
-    patch[field.modelKey] = value;
-  }
-  const fields = changed.map(planKeyOf);
-  const hasBranchUpdate = sink.changes.some((c) => c.change.id === "update:branch");
-  sink.changes.push(
-    makeChange({
-      address: "compute",
-      kind: "compute",
-      action: "update",
-      class: strongestClass(changed),
-      fields,
-      before,
-      after,
-      reason: `the policy sets ${fields.join(", ")} of compute ${compute.endpointId}`,
-      dependsOn: hasBranchUpdate ? ["update:branch"] : [],
-      op: { type: "compute-update", endpointId: compute.endpointId, ...patch },
-    }),
-  );
 }

@@ -2,7 +2,8 @@ import { FEATURE_KINDS, KIND_NAMES, type FeatureKind, type ResourceKind } from "
 import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
 import type { PlanSummary } from "../model/plan.js";
-import { diffBranch, diffCompute } from "./branch.js";
+import { diffBranch } from "./branch.js";
+import { diffCompute } from "../kinds/compute/diff.js";
 import { diffBuckets, pruneBuckets } from "../kinds/bucket/diff.js";
 import { diffDatabases, pruneDatabases } from "./databases.js";
 import { diffDomains } from "../kinds/domain/diff.js";

@@ -2,7 +2,9 @@ import type { ApiBranch, ApiProject, CreateBranchParams, EndpointSettingsInput, 
 import type { PolicyConfig } from "../config/policy-types.js";
 import { resolvePolicy } from "../config/resolve-policy.js";
 import type { ResolvedFunctionConfig, ResolvedPolicy } from "../model/desired-state.js";
-import { isValidComputePair, toWholeSecondIso } from "../diff/branch.js";
+import { toWholeSecondIso } from "../diff/branch.js";
+import { COMPUTE_PAIR_RULE, computePairProblem } from "../kinds/compute/fields.js";
+import { endpointSettingsOf, plannedComputeOf } from "../kinds/compute/wire.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PartialBranchCreateError, PushConflictError } from "../errors/engine-errors.js";
 import { PlatformError, isPlatformError } from "../errors/platform-error.js";
@@ -75,20 +77,8 @@ function createBody(desired: ResolvedPolicy, parent: ApiBranch, name: string, no
     fields.push("expiresAt");
     details.expiresAt = branch.expires_at;
   }
-  const endpoint: NonNullable<CreateBranchParams["endpoints"]>[number] = { type: "read_write" };
-  const c = want.compute ?? {};
-  if (c.minCu !== undefined) {
-    endpoint.autoscaling_limit_min_cu = c.minCu;
-    fields.push("autoscalingLimitMinCu");
-  }
-  if (c.maxCu !== undefined) {
-    endpoint.autoscaling_limit_max_cu = c.maxCu;
-    fields.push("autoscalingLimitMaxCu");
-  }
-  if (c.suspendTimeoutSeconds !== undefined) {
-    endpoint.suspend_timeout_seconds = c.suspendTimeoutSeconds;
-    fields.push("suspendTimeout");
-  }
+  const endpoint: NonNullable<CreateBranchParams["endpoints"]>[number] = { type: "read_write", ...endpointSettingsOf(want.compute ?? {}) };
+  fields.push(...Object.keys(plannedComputeOf(endpoint)));
   return { params: { branch, endpoints: [endpoint] }, fields, details };
 }
 
@@ -102,7 +92,7 @@ export function computePairConflict(desired: ResolvedPolicy, project: ApiProject
   const defaults = project.default_endpoint_settings ?? {};
   const min = want.minCu ?? defaults.autoscaling_limit_min_cu;
   const max = want.maxCu ?? defaults.autoscaling_limit_max_cu;
-  if ((want.minCu === undefined && want.maxCu === undefined) || min === undefined || max === undefined || isValidComputePair(min, max)) return undefined;
+  if ((want.minCu === undefined && want.maxCu === undefined) || min === undefined || max === undefined || computePairProblem(min, max) === undefined) return undefined;
   const field = want.minCu === undefined ? "autoscalingLimitMaxCu" : "autoscalingLimitMinCu";
   const oneBound = (want.minCu === undefined) !== (want.maxCu === undefined);
   return {
@@ -113,7 +103,7 @@ export function computePairConflict(desired: ResolvedPolicy, project: ApiProject
     desired: { autoscalingLimitMinCu: min, autoscalingLimitMaxCu: max },
     reason:
       `${oneBound ? `the declared ${field} with the project's default other bound` : "the declared bounds"} give ${min}–${max} CU, ` +
-      "which the platform rejects (min ≤ max; autoscaling ranges at most 16 CU and at most 8 CU wide); declare both bounds in postgres.computeSettings. Nothing was created",
+      `which the platform rejects (${COMPUTE_PAIR_RULE}); declare both bounds in postgres.computeSettings. Nothing was created`,
     blocking: true,
     code: "COMPUTE_PAIR_INVALID",
   };
@@ -235,8 +225,6 @@ function creationChange(body: ReturnType<typeof createBody>): Change {
   const after: Record<string, Json> = { parent: body.details.parent ?? null };
   if (body.params.branch?.protected !== undefined) after.protected = body.params.branch.protected;
   if (body.params.branch?.expires_at !== undefined) after.expiresAt = body.params.branch.expires_at;
-  if (endpoint.autoscaling_limit_min_cu !== undefined) after.autoscalingLimitMinCu = endpoint.autoscaling_limit_min_cu;
-  if (endpoint.autoscaling_limit_max_cu !== undefined) after.autoscalingLimitMaxCu = endpoint.autoscaling_limit_max_cu;
-  if (endpoint.suspend_timeout_seconds !== undefined) after.suspendTimeout = endpoint.suspend_timeout_seconds;
+  Object.assign(after, plannedComputeOf(endpoint));
   return { id: "create:branch", address: "branch", kind: "branch", action: "create", class: "additive", fields: body.fields, before: null, after, reason: "the branch does not exist yet", dependsOn: [] };
 }

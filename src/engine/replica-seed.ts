@@ -1,4 +1,6 @@
+import type { EndpointSettingsInput } from "../api/platform-api.js";
 import { bucketRecordOf } from "../kinds/bucket/wire.js";
+import { endpointSettingsOf } from "../kinds/compute/wire.js";
 import { domainRecordsOf } from "../kinds/domain/wire.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { toWire } from "../model/kinds/field.js";
@@ -19,7 +21,7 @@ interface BranchSeed {
   protected?: boolean;
   created_at?: string;
   expires_at?: string;
-  endpoints?: { id?: string; type: "read_write" | "read_only"; autoscaling_limit_min_cu?: number; autoscaling_limit_max_cu?: number; suspend_timeout_seconds?: number }[];
+  endpoints?: (EndpointSettingsInput & { id?: string; type: "read_write" | "read_only" })[];
   roles?: { name: string; no_login?: boolean }[];
   databases?: { name: string; owner_name: string }[];
   buckets?: { name: string; access_level?: string }[];
@@ -69,10 +71,7 @@ export function replicaSeed(live: LiveState, apiKey: string): ReplicaSeed {
     protected: live.branch.protected,
     created_at: live.branch.createdAt,
     ...(live.branch.expiresAt === undefined ? {} : { expires_at: live.branch.expiresAt }),
-    endpoints: live.compute === null ? [] : [{
-      id: live.compute.endpointId, type: "read_write",
-      autoscaling_limit_min_cu: live.compute.minCu, autoscaling_limit_max_cu: live.compute.maxCu, suspend_timeout_seconds: live.compute.suspendTimeoutSeconds,
-    }],
+    endpoints: live.compute === null ? [] : [{ id: live.compute.endpointId, type: "read_write", ...endpointSettingsOf(live.compute) }],
     // Roles and owners as read when the plan manages them; else one stand-in owner.
     roles: live.roles === undefined ? [{ name: REPLICA_OWNER }] : live.roles.map((r) => ({ name: r.name, ...(r.login ? {} : { no_login: true }) })),
     databases: (live.databases ?? []).map((name) => ({ name, owner_name: live.databaseOwners?.get(name) ?? REPLICA_OWNER })),

@@ -9,7 +9,6 @@ import type {
   ApiDataApi,
   ApiDatabase,
   ApiDeployment,
-  ApiEndpoint,
   ApiFunction,
   ApiProject,
   ApiRole,
@@ -18,7 +17,7 @@ import type {
 import type { BranchTarget } from "../model/desired-state.js";
 import type { Deployment, LiveFunction, LiveRole, LiveState, LiveTrigger } from "../model/live-state.js";
 import { AUTH_FIELDS } from "../model/kinds/auth.js";
-import { COMPUTE_SETTINGS, type ComputeValues } from "../model/kinds/compute.js";
+import { defaultComputeOf } from "../kinds/compute/read.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { fromWire } from "../model/kinds/field.js";
 import { DATABASE_FIELDS } from "../model/kinds/databases.js";
@@ -47,7 +46,7 @@ export function normalizeProject(project: ApiProject): LiveState["project"] {
     regionId: project.region_id,
     pgVersion: project.pg_version,
     ...(project.org_id === undefined ? {} : { orgId: project.org_id }),
-    defaultCompute: fromWire(COMPUTE_SETTINGS, project.default_endpoint_settings ?? {}),
+    defaultCompute: defaultComputeOf(project),
   };
 }
 
@@ -76,14 +75,6 @@ export function branchTargetOf(branch: LiveState["branch"]): BranchTarget {
     ...(branch.expiresAt === undefined ? {} : { expiresAt: branch.expiresAt }),
     createdAt: branch.createdAt,
   };
-}
-
-/** The first read-write endpoint (in listing order), or null. */
-export function normalizeCompute(endpoints: readonly ApiEndpoint[]): LiveState["compute"] {
-  const endpoint = endpoints.find((e) => e.type === "read_write");
-  if (endpoint === undefined) return null;
-  // The endpoint schema requires the three numbers, which the descriptor's model rules accept.
-  return { endpointId: endpoint.id, ...(fromWire(COMPUTE_SETTINGS, endpoint) as ComputeValues) };
 }
 
 /** The auth part: enabled with its database, or not enabled. */

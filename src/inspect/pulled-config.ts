@@ -5,15 +5,15 @@
 import type { ApiAuthIntegration, ApiBranch, ApiBucket, ApiCredential, ApiCustomDomain, ApiDataApi, ApiDatabase, ApiEndpoint, ApiFunction, ApiProject, ApiRole, ApiTrigger } from "../api/wire-types.js";
 import { defineConfig } from "../config/define-config.js";
 import { policyValueOf } from "../config/schemas/fields.js";
-import type { BranchTuning, ComputeSettings, DataApiDef, DataApiSettingsDef, DatabaseDef, PolicyConfig, RoleDef } from "../config/policy-types.js";
+import type { BranchTuning, DataApiDef, DataApiSettingsDef, DatabaseDef, PolicyConfig, RoleDef } from "../config/policy-types.js";
 import { BRANCH_SETTINGS } from "../model/kinds/branch.js";
-import { COMPUTE_SETTINGS } from "../model/kinds/compute.js";
+import { pulledComputeSettings } from "../kinds/compute/pull.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { DATABASE_FIELDS } from "../model/kinds/databases.js";
 import { type FieldDescriptor, fromWire, sameFieldValue } from "../model/kinds/field.js";
 import { ROLE_DEFAULTS, ROLE_FIELDS } from "../model/kinds/roles.js";
 import { databaseNameIssue, roleNameIssue } from "../rules/pg-names.js";
-import { compareCodePoints, normalizeCompute, normalizeTimestamp } from "./normalize.js";
+import { compareCodePoints, normalizeTimestamp } from "./normalize.js";
 import { type PulledTrigger, pulledTriggers } from "./pulled-triggers.js";
 import { type PulledCustomDomain, pulledCustomDomains } from "../kinds/domain/pull.js";
 import { DEFAULT_SERVICE_DATABASE } from "./read-needs.js";
@@ -188,17 +188,8 @@ function pulledTuning(records: PulledBranchRecords, parent: string | undefined):
     const ttl = policyValueOf(expiry, Math.round((Date.parse(branch.expires_at) - Date.parse(branch.created_at)) / 1000));
     if (typeof ttl === "string") tuning.ttl = ttl;
   }
-  const compute = normalizeCompute(records.endpoints);
-  if (compute !== null) {
-    const defaults = fromWire(COMPUTE_SETTINGS, project.default_endpoint_settings ?? {});
-    const settings: Record<string, unknown> = {};
-    for (const field of COMPUTE_SETTINGS.filter((f) => f.pulled && compute[f.modelKey] !== defaults[f.modelKey])) {
-      const value = policyValueOf(field, compute[field.modelKey]);
-      if (value !== undefined) settings[field.policyKey] = value;
-    }
-    // The values follow the descriptor's policy rules; `defineConfig` validates the whole pull.
-    if (Object.keys(settings).length > 0) tuning.postgres = { computeSettings: settings as ComputeSettings };
-  }
+  const computeSettings = pulledComputeSettings(records.endpoints, project);
+  if (computeSettings !== undefined) tuning.postgres = { computeSettings };
   return tuning;
 }
 

@@ -17,7 +17,6 @@ import {
   normalizeBranch,
   normalizeDatabaseOwners,
   normalizeRoles,
-  normalizeCompute,
   normalizeDataApi,
   normalizeFunctions,
   normalizeProject,
@@ -25,6 +24,7 @@ import {
 } from "./normalize.js";
 import type { ReadNeeds } from "./read-needs.js";
 import { normalizeBuckets } from "../kinds/bucket/read.js";
+import { normalizeCompute } from "../kinds/compute/read.js";
 import { normalizeCustomDomains } from "../kinds/domain/read.js";
 
 /** What every operation reads first: enough to evaluate the branch closure. */

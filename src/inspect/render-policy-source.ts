@@ -9,7 +9,7 @@ import { formatDuration } from "../config/durations.js";
 import { type PulledBucket, pulledBucketLines } from "../kinds/bucket/pull.js";
 import { pulledDomainLines } from "../kinds/domain/pull.js";
 import { BRANCH_SETTINGS } from "../model/kinds/branch.js";
-import { COMPUTE_SETTINGS } from "../model/kinds/compute.js";
+import { COMPUTE_SETTINGS } from "../kinds/compute/fields.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import type { FieldDescriptor } from "../model/kinds/field.js";
 

@@ -2,7 +2,7 @@
  * The resolved policy: the static part plus one branch's tuning, validated, defaults filled,
  * collections sorted by key (docs/policy.md#the-branch-closure). Produced by `resolvePolicy`, read by the diff.
  */
-import type { ComputeValues } from "./kinds/compute.js";
+import type { ComputeValues } from "../kinds/compute/fields.js";
 import type { DataApiSettings } from "./kinds/data-api.js";
 import type { DatabaseValues } from "./kinds/databases.js";
 import type { RoleValues } from "./kinds/roles.js";

@@ -1,5 +1,5 @@
 import type { AuthValues } from "./kinds/auth.js";
-import type { ComputeValues } from "./kinds/compute.js";
+import type { ComputeValues } from "../kinds/compute/fields.js";
 import type { BucketValues } from "../kinds/bucket/fields.js";
 import type { DataApiSettings } from "./kinds/data-api.js";
 import type { RoleValues } from "./kinds/roles.js";

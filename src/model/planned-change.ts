@@ -3,7 +3,7 @@
  * `apply/`. Plain, secret-free data.
  */
 import type { BranchValues } from "./kinds/branch.js";
-import type { ComputeValues } from "./kinds/compute.js";
+import type { ComputeValues } from "../kinds/compute/fields.js";
 import type { Change } from "./plan.js";
 
 /** The deployment fingerprint of one declared function. Never shown in plans. */

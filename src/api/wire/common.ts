@@ -5,7 +5,7 @@
  * fields they know and strip the rest.
  */
 import { z } from "zod";
-import { COMPUTE_SIZE, SUSPEND_TIMEOUT } from "../../model/kinds/compute.js";
+import { COMPUTE_SIZE, SUSPEND_TIMEOUT } from "../../kinds/compute/fields.js";
 import { followsRule } from "../../model/kinds/field.js";
 
 /** Project, organization, branch and endpoint ids: `^[a-z0-9-]{1,60}$`. */

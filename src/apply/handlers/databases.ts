@@ -3,8 +3,7 @@ import { fromPlan, toWire } from "../../model/kinds/field.js";
 import type { Change } from "../../model/plan.js";
 import type { ChangeOp } from "../../model/planned-change.js";
 import { sameValue } from "../../model/same-value.js";
-import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, mutateWithReconcile } from "../execution-context.js";
-import { waitFor } from "./control-plane.js";
+import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, mutateWithReconcile, waitFor } from "../execution-context.js";
 
 type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
 

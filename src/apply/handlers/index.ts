@@ -1,7 +1,8 @@
 import type { PlannedChange } from "../../model/planned-change.js";
 import type { ExecutionContext, HandlerDetails } from "../execution-context.js";
 import { recheckDeleteGuard } from "../delete-guards.js";
-import { applyBranchUpdate, applyComputeUpdate } from "./control-plane.js";
+import { applyBranchUpdate } from "./control-plane.js";
+import { applyComputeUpdate } from "../../kinds/compute/apply.js";
 import { applyDomainCreate, applyDomainDelete, applyDomainReplace } from "../../kinds/domain/apply.js";
 import { applyFunctionDelete, applyFunctionDeploy } from "./functions.js";
 import { applyAuthCreate } from "./auth.js";

@@ -1,11 +1,12 @@
 /**
  * The compute resource kind (docs/policy.md#compute-settings): the settings of a branch's
  * read-write compute endpoint, `branch(t).postgres.computeSettings` in a policy. The policy
- * schema, the public type's compile-time check, the inspector, the diff, the handler and the
- * pull read this descriptor. The policy states sizes from the offered set and durations as
- * text; the model (and the wire) holds what the platform reports: numbers, seconds.
+ * schema, the public type's compile-time check, the inspector, the diff, the handler, the pull
+ * and branch creation read this descriptor and its pair rule. The policy states sizes from the
+ * offered set and durations as text; the model (and the wire) holds what the platform reports:
+ * numbers, seconds.
  */
-import type { FieldDescriptor, ModelValues } from "./field.js";
+import type { FieldDescriptor, ModelValues } from "../../model/kinds/field.js";
 
 /** The compute sizes the platform offers (CU): 0.25, 0.5, integers 1–16, even numbers 18–56. */
 export const COMPUTE_SIZES: readonly number[] = [
@@ -65,3 +66,23 @@ export const COMPUTE_SETTINGS = [
 
 /** The compute settings in model vocabulary (seconds, CU), every key present. */
 export type ComputeValues = ModelValues<typeof COMPUTE_SETTINGS>;
+
+/**
+ * The platform's rule on the two bounds: min ≤ max, and a range (min ≠ max) reaches at most
+ * `autoscalingMaxCu` and spans at most `maxSpanCu`; a fixed size (min = max) may be any offered size.
+ */
+export const COMPUTE_PAIR = { autoscalingMaxCu: 16, maxSpanCu: 8 } as const;
+
+/** The pair rule in words, for the reasons of conflicts that name it. */
+export const COMPUTE_PAIR_RULE = `min ≤ max; autoscaling ranges at most ${COMPUTE_PAIR.autoscalingMaxCu} CU and at most ${COMPUTE_PAIR.maxSpanCu} CU wide`;
+
+/** Which part of the pair rule a (min, max) pair breaks. */
+export type ComputePairProblem = "min-above-max" | "range-above-limit" | "range-too-wide";
+
+/** What is wrong with a (min, max) pair of compute sizes, or `undefined` when the platform accepts it. */
+export function computePairProblem(min: number, max: number): ComputePairProblem | undefined {
+  if (min > max) return "min-above-max";
+  if (min === max) return undefined;
+  if (max > COMPUTE_PAIR.autoscalingMaxCu) return "range-above-limit";
+  return max - min > COMPUTE_PAIR.maxSpanCu ? "range-too-wide" : undefined;
+}
