@@ -112,6 +112,9 @@ function esbuildOptions(filename: string, ts: boolean): EsbuildTransformOptions 
     target: "node20",
     sourcefile: filename.replace(/\.m([jt]s)$/, ".$1"),
     logLevel: "silent",
+    // JavaScript keeps the last of two equal keys in one object literal without a word, so a
+    // bucket or function written twice would plan as whichever came last; TypeScript refuses it.
+    logOverride: { "duplicate-object-key": "error" },
     supported: { "dynamic-import": false },
     define: {
       "import.meta.url": JSON.stringify(pathToFileURL(filename).href),
@@ -150,8 +153,14 @@ function transformError(filename: string, source: string, err: unknown): Error {
   const at = first.location;
   const where = at === null ? filename : `${filename}:${at.line}:${at.column + 1}`;
   if (first.text.startsWith("Top-level await")) return new TopLevelAwaitSyntaxError(filename, `${where}: top-level await is not supported in a policy`);
-  const lines = [`${where}: ${first.text}`];
+  const duplicate = first.id === "duplicate-object-key" ? /^Duplicate key (".*") in object literal$/.exec(first.text)?.[1] : undefined;
+  const lines = [duplicate === undefined ? `${where}: ${first.text}` : `${where}: ${duplicate} is set twice in one object; only the last value would count`];
   if (at !== null && at.lineText.trim() !== "") lines.push(`  > ${at.lineText.trim()}`);
+  const original = first.notes[0]?.location;
+  if (duplicate !== undefined) {
+    if (original) lines.push(`  the first ${duplicate} is at ${filename}:${original.line}:${original.column + 1}: keep one of them`);
+    return new PolicySyntaxError(filename, lines.join("\n"), where, err);
+  }
   const open = at === null ? undefined : findUnclosedBracket(source, at.line);
   const openAt = open === undefined ? undefined : `${filename}:${open.line}:${open.column}`;
   if (open !== undefined) lines.push(`  the "${open.char}" at ${openAt} is probably not closed: the next line that starts with a closing bracket is indented less than line ${open.line}`);

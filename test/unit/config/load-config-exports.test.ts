@@ -153,6 +153,32 @@ describe("evaluation errors", () => {
   });
 
   it.each([
+    ["in the policy", "svc.ts", { "svc.ts": 'export default {\n  buckets: { uploads: { access: "private" },\n    avatars: {}, uploads: { access: "public_read" } },\n};\n' }],
+    [
+      "in a local helper it imports",
+      "helper.mjs",
+      {
+        "svc.ts": 'import { buckets } from "./helper.mjs";\nexport default { buckets };\n',
+        "helper.mjs": 'export const buckets = { uploads: { access: "private" },\n    avatars: {}, uploads: { access: "public_read" } },\n  other = 1;\n',
+      },
+    ],
+  ])("refuses a key written twice in one object %s, which JavaScript would resolve silently to the last, naming both places", async (_label, name, files) => {
+    const { t, err } = await loadError(files);
+    const [second, first] = name === "svc.ts" ? ["3:18", "2:14"] : ["2:18", "1:26"];
+    expect(err.message.split("\n")).toEqual([
+      `failed to evaluate ${t.path("svc.ts")}: ${t.path(name)}:${second}: "uploads" is set twice in one object; only the last value would count`,
+      '  > avatars: {}, uploads: { access: "public_read" } },',
+      `  the first "uploads" is at ${t.path(name)}:${first}: keep one of them`,
+    ]);
+    expect(err.details).toEqual({ file: t.path("svc.ts"), location: `${t.path(name)}:${second}` });
+  });
+
+  it("still accepts a key that a spread sets before it", async () => {
+    const { config } = await load({ "svc.ts": 'const base = { uploads: {} };\nexport default { buckets: { ...base, uploads: { access: "public_read" } } };\n' });
+    expect(config).toMatchObject({ buckets: { uploads: { access: "public_read" } } });
+  });
+
+  it.each([
     ["in the policy", { "svc.ts": 'throw new TypeError("database url is missing");\nexport default {};' }, "svc.ts:1:7"],
     [
       "in the policy, after type annotations the transpiler removed",
