@@ -117,6 +117,10 @@ function branchNotFoundHint(details: Details): string {
  */
 function loadFailedHint(details: Details): string {
   const file = str(details.file);
+  const given = str(details.path);
+  if (details.problem === "missing" && given !== undefined) {
+    return `Check the --config path (${given}, read from ${String(details.cwd)}), or leave --config out to search for svc.ts upwards from there.`;
+  }
   if (file === undefined || details.problem === "missing") return STATIC_HINTS[ErrorCode.CONFIG_LOAD_FAILED] ?? "";
   if (details.problem !== undefined) return "Pass --config with the path of the policy file itself.";
   if (details.package !== undefined) return "Reinstall the project's dependencies (npm ci), then run the command again.";

@@ -81,6 +81,28 @@ describe("a svc.ts that exists but fails", () => {
   });
 });
 
+describe("a --config path with no file", () => {
+  const tree = createTempTree({ ".git/": "", "svc.ts": "export default {};\n" });
+  afterAll(() => tree.remove());
+
+  it("points at the path given instead of suggesting the --config it already got", async () => {
+    const text = await printed(loadConfigFromFile({ path: "infra/svc.ts", cwd: tree.root }));
+    expect(text).toContain(`policy file ${tree.path("infra/svc.ts")} does not exist`);
+    expect(text).toContain(`hint: Check the --config path (infra/svc.ts, read from ${tree.root}), or leave --config out to search for svc.ts upwards from there.`);
+    expect(text).not.toContain("pass --config PATH");
+  });
+
+  it("still suggests svc config init and --config when a search found nothing", async () => {
+    const empty = createTempTree({ ".git/": "" });
+    try {
+      const text = await printed(loadConfigFromFile({ cwd: empty.root }));
+      expect(text).toContain("hint: Run svc config init to create svc.ts, or pass --config PATH.");
+    } finally {
+      empty.remove();
+    }
+  });
+});
+
 describe("a network failure", () => {
   /** A loopback port nothing listens on. */
   async function closedPort(): Promise<number> {
