@@ -1,8 +1,9 @@
 /**
- * Typed calls for projects, branches, endpoints, operations, databases, roles and connection
- * URIs.
+ * Typed calls for projects, branches, endpoints, operations, databases, roles, connection
+ * URIs and schema comparisons.
  */
 import { z } from "zod";
+import { CompareSchemaResponseSchema } from "./wire/branch-schema.js";
 import { branchPath, seg, type CallContext } from "./call-context.js";
 import { createOperationWatcher, type OperationWatcher } from "./operations.js";
 import { collectPages, cursorFlavourCursor, nextFlavourCursor } from "./pagination.js";
@@ -40,7 +41,8 @@ export type ControlPlaneCallName =
   | "createDatabase"
   | "updateDatabase"
   | "deleteDatabase"
-  | "getConnectionUri";
+  | "getConnectionUri"
+  | "compareSchema";
 
 /** The control-plane part of {@link PlatformApi}. */
 export type ControlPlaneCalls = Pick<PlatformApi, ControlPlaneCallName>;
@@ -219,5 +221,8 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
           schema: z.object({ uri: z.string() }),
         })
       ).data.uri,
+
+    compareSchema: async ({ databaseName, baseBranchId, ...ref }) =>
+      (await send({ method: "GET", path: `${branchPath(ref)}/compare_schema`, query: { db_name: databaseName, base_branch_id: baseBranchId }, schema: CompareSchemaResponseSchema })).data.diff,
   };
 }

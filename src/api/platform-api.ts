@@ -98,6 +98,13 @@ export interface ConnectionUriParams extends BranchRef {
   pooled?: boolean;
 }
 
+/** `GET …/compare_schema`: one database of the branch against the same database of the base. */
+export interface CompareSchemaParams extends BranchRef {
+  databaseName: string;
+  /** The branch compared with; default: the branch's parent. */
+  baseBranchId?: string;
+}
+
 /** `POST …/auth`. */
 export interface CreateAuthParams extends BranchRef {
   /** @default "better_auth" */
@@ -258,6 +265,12 @@ export interface PlatformApi {
   deleteDatabase(params: BranchRef & { database: string }): Promise<{ operations: ApiOperation[] }>;
   /** `GET /projects/{p}/connection_uri`: a secret URI. */
   getConnectionUri(params: ConnectionUriParams): Promise<string>;
+  /**
+   * `GET …/compare_schema`: the unified diff of one database's schema from `baseBranchId` (default:
+   * the branch's parent) to the branch, as the platform renders it (`""` when equal); a branch
+   * without a parent needs `baseBranchId`.
+   */
+  compareSchema(params: CompareSchemaParams): Promise<string>;
 
   /** `GET …/auth`; `null` when auth is not enabled (404). */
   getAuth(params: BranchRef): Promise<ApiAuthIntegration | null>;

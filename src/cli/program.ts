@@ -202,14 +202,18 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .addOption(new Option("--json", "print the plan document (docs/plan-format.md)").conflicts("markdown"))
     .addOption(new Option("--markdown", "print a pull-request comment").conflicts("json"))
     .addOption(new Option("--graph <format>", "print the dependency graph of the changes instead of the plan (Graphviz DOT or Mermaid)").argParser(graphFormat).conflicts(["json", "markdown"]))
+    .option("--schema-diff", "with --markdown: add the schema diff of the branch against its parent as a collapsible section (preview branches; not on the default branch)")
     .option("--verify", "apply the plan to a local replica of what it read (an in-process emulator), plan again, and report whether it converges")
     .option("--detailed-exitcode", "exit 0 no changes, 2 changes (also pending outside --target), 3 blocking conflicts, 8 a failed mandatory check")
     .option("--concurrency <n>", "parallel bundles and reads, 1-64 (default: 8)", concurrency)
     .option("--allow-external-sources", "bundle function sources that resolve outside the policy's directory (default: off)")
     .option("--no-cache", "neither read nor write the bundle cache (node_modules/.cache/svc-config beside svc.ts)");
-  examples(plan, ["svc config plan", "svc config plan --markdown --detailed-exitcode --out plan.json > plan.md", "svc config plan --branch name:main --json", "svc config plan --graph dot | dot -Tsvg > plan.svg"]);
+  examples(plan, ["svc config plan", "svc config plan --markdown --detailed-exitcode --out plan.json > plan.md", "svc config plan --branch name:main --json", "svc config plan --graph dot | dot -Tsvg > plan.svg", "svc config plan --branch preview/pr-42 --markdown --schema-diff > plan.md"]);
   addFleet(plan);
   run(plan, async (opts) => {
+    if (opts.schemaDiff === true && (opts.markdown !== true || typeof opts.branches === "string")) {
+      throw new CliError(CliErrorCode.USAGE, "--schema-diff adds a section to the --markdown plan of one branch.", { hint: "Add --markdown (without --branches), or drop --schema-diff." });
+    }
     if (typeof opts.branches === "string") return (await import("./commands/fleet-command.js")).runFleet(ctx, { ...(opts as ApplyFlags), branches: opts.branches }, "plan");
     refuseFleetOnlyFlags(opts);
     return (await import("./commands/plan-command.js")).runPlan(ctx, opts);
@@ -278,6 +282,14 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option("--json", "print {formatVersion, command, target, branchId, deleted}");
   examples(del, ["svc branch delete pr-42 --yes"]);
   run(del, async (opts, args) => (await import("./commands/branch-commands.js")).runBranchDelete(ctx, args[0] ?? "", opts));
+
+  const diff = addPolicy(addTarget(addCommon(branch.command("diff").description("the schema difference between a branch and its parent, or --base (ownership and comments left out)").argument("[branch]", "branch name or id (default: SVC_BRANCH_ID, else the project's default branch)")), { branch: false }))
+    .option("--base <ref>", "the branch to compare with (default: the branch's parent)", single("--base"))
+    .option("--database <name>", "the database (default: the first the policy declares, else the branch's only one, else neondb); both branches need it", single("--database"))
+    .addOption(new Option("--json", "print {formatVersion, command, projectId, branch, base, database, identical, diff}").conflicts("markdown"))
+    .addOption(new Option("--markdown", "print a collapsible section for a pull-request comment").conflicts("json"));
+  examples(diff, ["svc branch diff preview/pr-42", "svc branch diff preview/pr-42 --base main --database appdb", "svc branch diff \"$BRANCH\" --markdown >> comment.md"]);
+  run(diff, async (opts, args) => (await import("./commands/branch-diff.js")).runBranchDiff(ctx, args[0], opts));
 
   const conn = addPolicy(addTarget(addCommon(branch.command("connection-string").description("print the branch's connection URI (a secret: only on request)"))))
     .option("--pooled", "the pooled host")

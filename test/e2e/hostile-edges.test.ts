@@ -106,6 +106,8 @@ describe("the CLI's edges: local files are checked before the platform changes",
     { name: "the branch-not-found error listing the branches", args: ["config", "plan", "--branch", "name:nope"], exit: 1 },
     { name: "branch delete's confirmation refusal", args: ["branch", "delete", HOSTILE_BRANCH], exit: 4 },
     { name: "the pulled policy on stdout", args: ["config", "pull"], exit: 0 },
+    { name: "the schema diff of the hostile branch against its parent", args: ["branch", "diff", HOSTILE_BRANCH], exit: 0 },
+    { name: "the schema diff of the hostile branch as Markdown", args: ["branch", "diff", HOSTILE_BRANCH, "--markdown"], exit: 0 },
   ];
 
   it.each(VIEW_ROWS)("$name prints the hostile names escaped", async (row) => {

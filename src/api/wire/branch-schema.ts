@@ -1,7 +1,7 @@
 /**
  * Wire shapes of the schema reads (these follow the platform's
  * published API): a branch database's schema, the difference between two branches' schemas, and
- * the fields logs can be queried by. The client does not call these routes.
+ * the fields logs can be queried by. The client calls `compare_schema` (`svc branch diff`).
  */
 import { z } from "zod";
 import { TimestampSchema } from "./common.js";

@@ -26,7 +26,7 @@ export interface ConnectionStringFlags extends TargetFlags, WriteEnvFlags, Polic
  * or when no policy file is found (a branch's URI needs no policy); a policy that is found but
  * fails to load is an error, never a silent fall-back to another database.
  */
-async function declaredDatabases(ctx: CommandContext, engine: EnginePort, flags: ConnectionStringFlags): Promise<string[]> {
+export async function declaredDatabases(ctx: CommandContext, engine: EnginePort, flags: Pick<ConnectionStringFlags, "database" | "config" | "env" | "evalTimeout">): Promise<string[]> {
   if (flags.database !== undefined) return [];
   try {
     return declaredDatabasesOf((await loadPolicy(ctx, engine, flags)).config);

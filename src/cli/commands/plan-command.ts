@@ -6,7 +6,9 @@ import type { PushResult } from "../../model/plan.js";
 import type { TargetFlags } from "../target.js";
 import { renderPlanGraph, type GraphFormat } from "../views/graph.js";
 import { buildPlanDocument, stringifyDocument } from "../views/json-plan.js";
-import { renderPlanMarkdown } from "../views/markdown-plan.js";
+import { MARKDOWN_BUDGET, renderPlanMarkdown } from "../views/markdown-plan.js";
+import { printedDocument } from "../views/outside-text.js";
+import { declaredDatabasesOf } from "../branch-database.js";
 import { renderPlanText } from "../views/text-plan.js";
 import { hasBlockingCheck } from "../views/checks-view.js";
 import { hasBlockingAnywhere, hasPendingOutside, planNotes } from "../views/plan-notes.js";
@@ -31,6 +33,8 @@ export interface PlanFlags extends PolicyFlags, TargetFlags {
   graph?: GraphFormat;
   /** commander's `--no-cache` sets this to false. */
   cache?: boolean;
+  /** `--schema-diff` (with `--markdown`): the branch's schema diff against its parent as a section. */
+  schemaDiff?: boolean;
 }
 
 /** The engine's `targets` / `exclude` options for `--target` / `--exclude`. */
@@ -96,6 +100,22 @@ function writeSavedPlan(ctx: CommandContext, engine: EnginePort, result: PushRes
 }
 
 /**
+ * The schema diff section of `plan --markdown --schema-diff`: the branch against its parent, in the
+ * database `branch connection-string` would pick; none on the default branch (it has no parent to
+ * compare with), which stderr says.
+ */
+async function schemaDiffSection(ctx: CommandContext, run: PlannedRun): Promise<string | undefined> {
+  const { branch, api, project } = run.target;
+  if (branch.default) {
+    ctx.info([`--schema-diff: ${branch.name} is the default branch; the schema diff is shown on preview branches only.`]);
+    return undefined;
+  }
+  const { readSchemaDiff } = await import("./branch-diff.js");
+  const { renderSchemaDiffMarkdown } = await import("../views/schema-diff.js");
+  return renderSchemaDiffMarkdown(await readSchemaDiff({ api, projectId: project.id, branch, declaredDatabases: declaredDatabasesOf(run.policy.config) }));
+}
+
+/**
  * `svc config plan`: prints the plan as text, JSON or Markdown. Exits 0, or with
  * `--detailed-exitcode` 0 for no changes, 2 for changes, 3 for blocking conflicts and 8 when a
  * mandatory check failed (3 wins over 8, 8 over 2).
@@ -112,7 +132,9 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
     ctx.out(stringifyDocument(buildPlanDocument({ command: "plan", cliVersion: LIBRARY_VERSION, target: run.view, result: run.result })));
     ctx.documentPrinted = true;
   } else if (flags.markdown === true) {
-    ctx.out(renderPlanMarkdown(run.result, run.view));
+    const section = flags.schemaDiff === true ? await schemaDiffSection(ctx, run) : undefined;
+    const markdown = renderPlanMarkdown(run.result, run.view, MARKDOWN_BUDGET - (section?.length ?? 0));
+    ctx.out(section === undefined ? markdown : printedDocument(`${markdown}\n${section}\n`));
   } else if (ctx.quiet) {
     ctx.out([summaryLine(run.result), ...planNotes(run.result)]);
   } else {

@@ -2,7 +2,7 @@ import type { Change, ConflictReport, PushResult } from "../../model/plan.js";
 import { changeFields, conflictFieldLine, flagsForClass, formatFieldLine, symbolFor } from "./plan-fields.js";
 import { mermaidDetails } from "./graph.js";
 import { printedDocument, shown, type Printed } from "./outside-text.js";
-import { codeSpan, diffBlock, escapeMarkdown } from "./markdown-text.js";
+import { codeSpan, diffBlock, escapeMarkdown, htmlCode } from "./markdown-text.js";
 import { planNotes } from "./plan-notes.js";
 import { checksMarkdownBlock } from "./checks-view.js";
 import { resolutionFor } from "./resolutions.js";
@@ -14,11 +14,6 @@ export const MARKDOWN_BUDGET = 60_000;
 
 /** Characters kept free for the truncation notice. */
 const NOTICE_RESERVE = 400;
-
-/** A code span holding `text`, HTML-escaped for use inside `<summary>`. */
-function htmlCode(text: string): string {
-  return `<code>${shown(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}</code>`;
-}
 
 function needsCell(change: Change): string {
   const flags = flagsForClass(change.class);

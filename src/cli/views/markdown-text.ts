@@ -15,6 +15,11 @@ export function escapeMarkdown(text: string): string {
     .replace(/([\\*_[\]])/g, "\\$1");
 }
 
+/** An HTML `<code>` element holding `text`, escaped for use inside `<summary>`. */
+export function htmlCode(text: string): string {
+  return `<code>${shown(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}</code>`;
+}
+
 /** A Markdown code span that survives backticks inside `text`. */
 export function codeSpan(value: string): string {
   const text = shown(value);

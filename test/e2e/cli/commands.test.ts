@@ -25,15 +25,16 @@ describe("help and version", () => {
 
   it.each([
     [["config", "apply", "--help"], ["--update-existing", "SVC_API_KEY", "default: 8", "Examples:", "svc config apply plan.json --allow-protected"]],
-    [["help", "branch"], ["create [options] <name>", "connection-string"]],
-    [["config", "plan", "--help"], ["--detailed-exitcode", "SVC_BRANCH_ID", "svc config plan --markdown"]],
+    [["help", "branch"], ["create [options] <name>", "connection-string", "diff [options] [branch]"]],
+    [["config", "plan", "--help"], ["--detailed-exitcode", "SVC_BRANCH_ID", "svc config plan --markdown", "--schema-diff"]],
+    [["branch", "diff", "--help"], ["--base <ref>", "--database <name>", "(default: the branch's", "--markdown", "svc branch diff preview/pr-42"]],
   ])("documents %j", async (args, needles) => {
     const run = await runSvc(args, { cwd: emptyDir(), env: {} });
     expect(run.code).toBe(0);
     for (const needle of needles) expect(run.stdout).toContain(needle);
   });
 
-  it.each(["config init", "config validate", "config status", "config pull", "config plan", "config apply", "deploy", "branch create", "branch delete", "branch connection-string", "branch sync", "branch cleanup", "db", "db claim", "emulator"])(
+  it.each(["config init", "config validate", "config status", "config pull", "config plan", "config apply", "deploy", "branch create", "branch delete", "branch connection-string", "branch diff", "branch sync", "branch cleanup", "db", "db claim", "emulator"])(
     "shows an example of svc %s in its help",
     async (command) => {
       const run = await runSvc([...command.split(" "), "--help"], { cwd: emptyDir(), env: {} });

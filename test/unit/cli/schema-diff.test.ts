@@ -1,0 +1,127 @@
+import { micromark } from "micromark";
+import { gfm, gfmHtml } from "micromark-extension-gfm";
+import { describe, expect, it } from "vitest";
+import { renderSchemaDiffMarkdown, renderSchemaDiffText, quietSchemaDiff, type SchemaDiffView } from "../../../src/cli/views/schema-diff.js";
+import { PLAIN_STYLE } from "../../../src/cli/views/view-model.js";
+import { unifiedDiff } from "../../../src/emulator/engine/schema-diff.js";
+
+/** Renders Markdown as GitHub does (GFM, raw HTML kept for `<details>`). */
+function toHtml(markdown: string): string {
+  return micromark(markdown, { allowDangerousHtml: true, extensions: [gfm()], htmlExtensions: [gfmHtml()] });
+}
+
+const LABELS = { base: "br-main/neondb", changed: "br-pr/neondb" };
+
+/** A schema as a dump prints it: each table followed by its ownership and comment statements. */
+function dump(tables: { name: string; owner: string; comment?: string; columns: string[] }[]): string {
+  const parts = tables.flatMap((t) => [
+    `CREATE TABLE public.${t.name} (\n${t.columns.map((c) => `    ${c}`).join(",\n")}\n);`,
+    `ALTER TABLE public.${t.name} OWNER TO ${t.owner};`,
+    ...(t.comment === undefined ? [] : [`COMMENT ON TABLE public.${t.name} IS '${t.comment}';`]),
+  ]);
+  return `${parts.join("\n\n")}\n`;
+}
+
+const withoutNoise = (text: string): string => text.replace(/^(?:ALTER TABLE .* OWNER TO .*|COMMENT ON .*);\n\n?/gm, "");
+
+/** Each hunk's header counts match the lines under it. */
+function hunkCountsMatch(lines: readonly string[]): boolean {
+  let ok = true;
+  let expected: { old: number; new: number } | undefined;
+  const seen = { old: 0, new: 0 };
+  const close = (): void => {
+    if (expected !== undefined) ok &&= expected.old === seen.old && expected.new === seen.new;
+  };
+  for (const line of lines) {
+    const hunk = /^@@ -\d+,(\d+) \+\d+,(\d+) @@/.exec(line);
+    if (hunk !== null) {
+      close();
+      expected = { old: Number(hunk[1]), new: Number(hunk[2]) };
+      seen.old = 0;
+      seen.new = 0;
+    } else if (expected !== undefined) {
+      if (!line.startsWith("+")) seen.old += 1;
+      if (!line.startsWith("-")) seen.new += 1;
+    }
+  }
+  close();
+  return ok;
+}
+
+describe("the schema diff without ownership and comments", () => {
+  const base = dump([{ name: "accounts", owner: "neondb_owner", comment: "who pays", columns: ["id bigint NOT NULL"] }]);
+
+  it("is the diff of the two schemas with their ownership and comment statements left out, its hunk counts matching its lines", () => {
+    const changed = dump([
+      { name: "accounts", owner: "app_owner", comment: "who pays us", columns: ["id bigint NOT NULL"] },
+      { name: "notes", owner: "app_owner", comment: "added on the preview", columns: ["id bigint NOT NULL", "body text"] },
+    ]);
+    const quiet = quietSchemaDiff(unifiedDiff(base, changed, LABELS));
+    // Blank separators where a dropped statement stood may remain; every other line is the same.
+    const statements = (lines: string[]): string[] => lines.filter((line) => line.slice(1).trim() !== "" && !line.startsWith("@@"));
+    expect(statements(quiet)).toEqual(statements(unifiedDiff(withoutNoise(base), withoutNoise(changed), LABELS).replace(/\n$/, "").split("\n")));
+    expect(quiet.join("\n")).toContain("+CREATE TABLE public.notes (");
+    expect(quiet.join("\n")).not.toMatch(/OWNER TO|COMMENT ON/);
+    expect(hunkCountsMatch(quiet)).toBe(true);
+  });
+
+  it("is empty when only owners and comments changed", () => {
+    const changed = dump([{ name: "accounts", owner: "someone_else", comment: "reworded", columns: ["id bigint NOT NULL"] }]);
+    expect(unifiedDiff(base, changed, LABELS)).not.toBe("");
+    expect(quietSchemaDiff(unifiedDiff(base, changed, LABELS))).toEqual([]);
+  });
+
+  it("is empty for the platform's empty diff", () => {
+    expect(quietSchemaDiff("")).toEqual([]);
+  });
+
+  it("keeps every hunk's counts and moves its starts up by the noise dropped before it (a diff with context hunks)", () => {
+    const diff = [
+      "--- a",
+      "+++ b",
+      "@@ -1,3 +1,3 @@",
+      " CREATE TABLE public.a (id int);",
+      "-ALTER TABLE public.a OWNER TO x;",
+      "+ALTER TABLE public.a OWNER TO y;",
+      " ",
+      "@@ -10,3 +10,4 @@",
+      " CREATE TABLE public.b (",
+      "+    note text,",
+      "     id int",
+      " );",
+    ].join("\n");
+    expect(quietSchemaDiff(diff)).toEqual(["--- a", "+++ b", "@@ -9,3 +9,4 @@", " CREATE TABLE public.b (", "+    note text,", "     id int", " );"]);
+  });
+});
+
+describe("the schema diff as people read it", () => {
+  const view = (lines: string[]): SchemaDiffView => ({ branch: { id: "br-pr", name: "preview/pr-1" }, base: { id: "br-main", name: "main", parent: true }, database: "neondb", lines });
+
+  it("says so in one line when the schemas match", () => {
+    expect(renderSchemaDiffText(view([]), PLAIN_STYLE)).toBe("No schema differences: preview/pr-1 (br-pr) against its parent main (br-main), database neondb.\n");
+    expect(toHtml(renderSchemaDiffMarkdown(view([])))).toContain("No schema differences.");
+  });
+
+  it("a table named with a fence, </details> and control characters stays inside the code block of one collapsible section", () => {
+    const hostile = 'CREATE TABLE public."x```\n</details>\u001b[2J\u202e" (';
+    const lines = quietSchemaDiff(unifiedDiff("", `${hostile}\n    id int\n);\n`, LABELS));
+    const markdown = renderSchemaDiffMarkdown(view(lines));
+    const html = toHtml(markdown);
+    expect(html.match(/<details>/g)).toHaveLength(1);
+    expect(html.match(/<\/details>/g)).toHaveLength(1);
+    const code = /<pre><code class="language-diff">([\s\S]*?)<\/code><\/pre>\s*<\/details>\s*$/.exec(html)?.[1] ?? "";
+    expect(code).toContain("x```");
+    expect(code).toContain("&lt;/details&gt;\\u001b[2J\\u202e");
+    expect(markdown).not.toMatch(/[\u001b\u202e]/);
+    expect(renderSchemaDiffText(view(lines), PLAIN_STYLE)).not.toMatch(/[\u001b\u202e]/);
+  });
+
+  it("leaves out the lines past its budget and says how many", () => {
+    const lines = ["--- a", "+++ b", "@@ -0,0 +1,400 @@", ...Array.from({ length: 400 }, (_, i) => `+CREATE TABLE public.t${i} (id int);`)];
+    const markdown = renderSchemaDiffMarkdown(view(lines), 4_000);
+    expect(markdown.length).toBeLessThanOrEqual(4_000);
+    const shownLines = markdown.split("\n").filter((l) => l.startsWith("+CREATE")).length;
+    expect(markdown).toContain(`${403 - 3 - shownLines} more lines not shown: run \`svc branch diff\` for the whole diff.`);
+    expect(toHtml(markdown).match(/<\/details>/g)).toHaveLength(1);
+  });
+});
