@@ -6,6 +6,7 @@ import type { AppliedChangeDetails, Change } from "../model/plan.js";
 import type { Json } from "../model/json.js";
 import type { BuildWatcher } from "./build-watcher.js";
 import type { EngineEvent } from "../model/events.js";
+import type { OpOf, OpType } from "../model/planned-change.js";
 
 /** Time limits and poll intervals the executor uses for build waits. */
 export interface ExecutionTiming {
@@ -40,7 +41,15 @@ export interface ExecutionContext {
   /** Waits; resolves early when the signal aborts. */
   sleep: (ms: number) => Promise<void>;
   now: () => number;
+  /** The handler of every operation, from the kind modules of the registry. */
+  handlers: ChangeHandlers;
 }
+
+/** Carries out one change whose operation is `T` and returns its `AppliedChange.details`. */
+export type ChangeHandler<T extends OpType> = (ctx: ExecutionContext, change: Change, op: OpOf<T>) => Promise<HandlerDetails>;
+
+/** A handler per operation (the registry's kinds together cover every operation). */
+export type ChangeHandlers = { readonly [T in OpType]?: ChangeHandler<T> };
 
 /** What a handler reports for an applied change (`AppliedChange.details`). */
 export type HandlerDetails = AppliedChangeDetails;

@@ -1,4 +1,6 @@
-import type { FeatureKind } from "../kinds/index.js";
+import type { ResourceKind } from "../kinds/index.js";
+import type { ResolvedPolicy } from "../model/desired-state.js";
+import type { LiveState } from "../model/live-state.js";
 import type { ConflictReport, EngineWarning, PlanSummary, UnmanagedEntry } from "../model/plan.js";
 import type { FunctionTag, PlannedChange } from "../model/planned-change.js";
 
@@ -11,7 +13,7 @@ export interface DiffOptions {
   /** Permits deleting buckets that hold objects (a destructive change). @default false */
   allowDataLoss: boolean;
   /** Kinds whose read answered feature-unavailable, with the platform's reason. */
-  unavailable?: Partial<Record<FeatureKind, string>>;
+  unavailable?: Partial<Record<ResourceKind, string>>;
 }
 
 /** The outcome of {@link diffState}: an ordered plan plus everything reported beside it. */
@@ -32,6 +34,21 @@ export interface DiffSink {
   conflicts: ConflictReport[];
   unmanaged: UnmanagedEntry[];
   warnings: EngineWarning[];
+}
+
+/** One kind's part of the diff: its creates and updates, and the deletes prune plans. */
+export interface KindDiff {
+  /** Creates and updates (and conflicts) of the kind's declared resources. */
+  diff(desired: ResolvedPolicy, live: LiveState, options: DiffOptions, sink: DiffSink): void;
+  /** Deletes (or unmanaged entries) of the kind's undeclared live resources. */
+  prune?(desired: ResolvedPolicy, live: LiveState, options: DiffOptions, sink: DiffSink): void;
+}
+
+/** A kind as the diff visits it: its name, its diff and, when it needs a platform feature, whether a policy declares any of it. */
+export interface KindDiffer extends KindDiff {
+  readonly name: ResourceKind;
+  /** Whether the policy declares anything of the kind (a feature the branch lacks then blocks the plan). */
+  declares?(desired: ResolvedPolicy): boolean;
 }
 
 /** The marker of a redacted secret in plans. */

@@ -3,7 +3,7 @@ import { FEATURE_KINDS } from "../kinds/index.js";
 import { bundleFunctions } from "../bundle/bundle-many.js";
 import type { FunctionArchive } from "../bundle/archive.js";
 import type { ArchiveMemory } from "../bundle/archive-cache.js";
-import { diffState } from "../diff/diff-state.js";
+import { diffState } from "../kinds/modules.js";
 import type { DiffResult } from "../diff/plan-types.js";
 import type { FunctionTag } from "../model/planned-change.js";
 import type { LiveState } from "../model/live-state.js";

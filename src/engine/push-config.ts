@@ -7,6 +7,7 @@ import { createBuildWatcher } from "../apply/build-watcher.js";
 import { executePlan } from "../apply/execute-plan.js";
 import { observeRequests } from "../api/request-observer.js";
 import type { ExecutionContext } from "../apply/execution-context.js";
+import { KIND_HANDLERS } from "../kinds/modules.js";
 import { withApiEvents } from "./events.js";
 import { gatePlan } from "../apply/gate-plan.js";
 import { ApplyFailedError, CancelledError, PushAbortedError, PushConflictError } from "../errors/engine-errors.js";
@@ -75,7 +76,7 @@ export function executionContext(rt: OperationRuntime, prepared: PreparedPlan, r
   return {
     api: rt.api, ...ref, branchName: prepared.base.branch.name,
     desired: prepared.desired, zips, request, emit: rt.emit, timing: rt.timing, sleep, now: Date.now, ...signal,
-    functionMarkers: deferredMarkers(rt, prepared),
+    functionMarkers: deferredMarkers(rt, prepared), handlers: KIND_HANDLERS,
     builds: createBuildWatcher({ listFunctions: () => request(() => rt.api.listFunctions(ref)), sleep, now: Date.now, timing: rt.timing, ...signal }),
   };
 }

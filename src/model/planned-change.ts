@@ -4,6 +4,7 @@
  */
 import type { BranchValues } from "./kinds/branch.js";
 import type { ComputeValues } from "../kinds/compute/fields.js";
+import type { ResourceKind } from "../kinds/index.js";
 import type { Change } from "./plan.js";
 
 /** The deployment fingerprint of one declared function. Never shown in plans. */
@@ -74,6 +75,20 @@ export type ChangeOp =
   | { type: "domain-create"; domain: string; slug: string }
   | { type: "domain-replace"; domain: string; slug: string; previousSlug: string }
   | { type: "domain-delete"; domain: string };
+
+/** The name of an executor operation (`bucket-create`, `data-api-update`, …). */
+export type OpType = ChangeOp["type"];
+
+/** The operation named `T`. */
+export type OpOf<T extends OpType> = Extract<ChangeOp, { type: T }>;
+
+/** `dataApi` → `data-api`: a kind's name as the head of its operations' names. */
+type KebabCase<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `-${Lowercase<Head>}`}${KebabCase<Tail>}`
+  : "";
+
+/** The operations of kind `K`: those named `<kind in kebab case>-<verb>` (`data-api-update` for `dataApi`). */
+export type OpTypeOf<K extends ResourceKind> = Extract<OpType, `${KebabCase<K>}-${string}`>;
 
 /** A change of the plan together with what the executor needs to carry it out. */
 export interface PlannedChange {

@@ -9,6 +9,7 @@ import { orderChanges } from "../../../src/diff/order-changes.js";
 import type { PlannedChange } from "../../../src/model/planned-change.js";
 import { isPlatformError } from "../../../src/errors/index.js";
 import { policyWith } from "../../helpers/engine-state.js";
+import { KIND_HANDLERS } from "../../../src/kinds/modules.js";
 
 const bucket = (name: string, dependsOn: string[] = []): PlannedChange =>
   makeChange({ address: `bucket.${name}`, kind: "bucket", action: "create", class: "additive", fields: ["*"], before: null, after: { access: "private" }, reason: "", dependsOn, op: { type: "bucket-create", name, access: "private" } });
@@ -27,7 +28,7 @@ function bucketPlatform(failing: ReadonlySet<string> = new Set()) {
   const ctx: ExecutionContext = {
     api, projectId: "proj-1", branchId: "br-main-1", branchName: "main", desired: policyWith(), zips: new Map(),
     request: pLimit(8), emit: (e) => events.push(e), timing: { deploymentMs: 60_000, pollInitialMs: 1, pollMaxMs: 2 },
-    sleep: async () => {}, now: Date.now, functionMarkers: async (slug) => [`SVC_FINGERPRINT_C0DE_${slug.toUpperCase()}`],
+    sleep: async () => {}, now: Date.now, functionMarkers: async (slug) => [`SVC_FINGERPRINT_C0DE_${slug.toUpperCase()}`], handlers: KIND_HANDLERS,
     builds: { wait: () => Promise.reject(new Error("no builds in this test")) },
   };
   return { ctx, created, events };

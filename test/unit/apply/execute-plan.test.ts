@@ -4,11 +4,12 @@ import { executePlan } from "../../../src/apply/execute-plan.js";
 import type { ExecutionContext } from "../../../src/apply/execution-context.js";
 import type { EngineEvent } from "../../../src/model/events.js";
 import { makeChange } from "../../../src/diff/change-builder.js";
-import { diffState } from "../../../src/diff/diff-state.js";
+import { diffState } from "../../../src/kinds/modules.js";
 import type { ResolvedPolicy, ResolvedTrigger } from "../../../src/model/desired-state.js";
 import type { LiveState } from "../../../src/model/live-state.js";
 import { type FakePlatform, createFakePlatform, fakeBuildWatcher } from "../../helpers/fake-platform-api.js";
 import { NOW, fnWith, liveWith, policyWith, tagWith } from "../../helpers/engine-state.js";
+import { KIND_HANDLERS } from "../../../src/kinds/modules.js";
 
 function setup(desired: ResolvedPolicy, live: LiveState, fake: FakePlatform, options: { concurrency?: number; signal?: AbortSignal } = {}) {
   const tags = new Map(desired.functions.map((f) => [f.slug, tagWith("C0DE", "C0F1")]));
@@ -20,7 +21,7 @@ function setup(desired: ResolvedPolicy, live: LiveState, fake: FakePlatform, opt
     zips: new Map(desired.functions.map((f) => [f.slug, new Uint8Array([1, 2, 3])])),
     request, emit: (e) => events.push(e),
     timing: { deploymentMs: 60_000, pollInitialMs: 1, pollMaxMs: 2 },
-    sleep: (ms) => new Promise((r) => setTimeout(r, ms)), now: Date.now, functionMarkers: async (slug) => [`SVC_FINGERPRINT_C0DE_${slug.toUpperCase()}`],
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)), now: Date.now, functionMarkers: async (slug) => [`SVC_FINGERPRINT_C0DE_${slug.toUpperCase()}`], handlers: KIND_HANDLERS,
     builds: fakeBuildWatcher(fake, { deploymentMs: 60_000, pollInitialMs: 1, pollMaxMs: 2 }, { request, ...(options.signal ? { signal: options.signal } : {}) }),
     ...(options.signal ? { signal: options.signal } : {}),
   };

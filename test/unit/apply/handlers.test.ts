@@ -10,11 +10,12 @@ import { isPlatformError } from "../../../src/errors/index.js";
 import { type FakePlatform, createFakePlatform, fakeBuildWatcher } from "../../helpers/fake-platform-api.js";
 import { fnWith, policyWith } from "../../helpers/engine-state.js";
 import { MAX_ENVIRONMENT_BYTES, environmentBytes, environmentEntryBytes } from "../../../src/rules/environment.js";
+import { KIND_HANDLERS } from "../../../src/kinds/modules.js";
 
 function context(fake: FakePlatform, desired: ResolvedPolicy, timing = { deploymentMs: 60_000, pollInitialMs: 1, pollMaxMs: 2 }): ExecutionContext {
   return {
     api: fake.api, projectId: "proj-1", branchId: "br-main-1", branchName: "main", desired, zips: new Map([["hello", new Uint8Array([1])]]),
-    request: pLimit(4), emit: () => undefined, timing, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), now: Date.now, functionMarkers: async (slug) => [`SVC_FINGERPRINT_C0DE_${slug.toUpperCase()}`],
+    request: pLimit(4), emit: () => undefined, timing, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), now: Date.now, functionMarkers: async (slug) => [`SVC_FINGERPRINT_C0DE_${slug.toUpperCase()}`], handlers: KIND_HANDLERS,
     builds: fakeBuildWatcher(fake, timing),
   };
 }

@@ -7,7 +7,7 @@ const edges = readImportGraph(SRC);
 
 describe("the import graph of src/", () => {
   it("is read from the sources (static, type-only and lazy imports)", () => {
-    expect(edges.some((e) => e.from === "engine/prepare-plan.ts" && e.to === "diff/diff-state.ts")).toBe(true);
+    expect(edges.some((e) => e.from === "engine/prepare-plan.ts" && e.to === "kinds/modules.ts")).toBe(true);
     expect(edges.some((e) => e.from === "apply/handlers/index.ts" && e.to === "model/planned-change.ts")).toBe(true);
     expect(edges.some((e) => e.from.startsWith("cli/") && layerOf(e.to) === "emulator" && e.dynamic)).toBe(true);
   });
@@ -36,11 +36,12 @@ describe("the import graph of src/", () => {
 
 describe("the kind folders (src/kinds/<kind>/)", () => {
   it("are read file by file as the stage each file serves", () => {
-    expect(edges.some((e) => e.from === "diff/diff-state.ts" && e.to === "kinds/bucket/diff.ts")).toBe(true);
-    expect(["fields", "policy", "wire", "read", "pull", "diff", "apply"].map((f) => layerOf(`kinds/bucket/${f}.ts`))).toEqual([
-      "model/kinds", "config", "api/wire", "inspect", "inspect", "diff", "apply/handlers",
+    expect(edges.some((e) => e.from === "kinds/bucket/index.ts" && e.to === "kinds/bucket/diff.ts")).toBe(true);
+    expect(["fields", "policy", "wire", "read", "pull", "diff", "apply", "index"].map((f) => layerOf(`kinds/bucket/${f}.ts`))).toEqual([
+      "model/kinds", "config", "api/wire", "inspect", "inspect", "diff", "apply/handlers", "kinds/modules",
     ]);
     expect(layerOf("kinds/index.ts")).toBe("kinds");
+    expect(layerOf("kinds/modules.ts")).toBe("kinds/modules");
   });
 
   it("refuse a kind's diff reaching the API or a handler, a kind importing another undeclared, a file of no known stage, and the registry importing a kind", () => {

@@ -52,7 +52,11 @@ export const KIND_FILE_LAYERS: Readonly<Record<string, string>> = {
   "pull.ts": "inspect",
   "diff.ts": "diff",
   "apply.ts": "apply/handlers",
+  "index.ts": "kinds/modules",
 };
+
+/** The files of `kinds/` that gather the kind modules (every stage's functions), above the stages they bind. */
+const KIND_MODULE_FILES = new Set(["kinds/module.ts", "kinds/modules.ts"]);
 
 /** The kind folder of a file (`bucket` for `kinds/bucket/diff.ts`), or `undefined`. */
 export function kindFolderOf(file: string): string | undefined {
@@ -68,6 +72,7 @@ export function kindFolderOf(file: string): string | undefined {
  * in no layer, so any import of it or by it is refused) and the root files.
  */
 export function layerOf(file: string): string {
+  if (KIND_MODULE_FILES.has(file)) return "kinds/modules";
   if (kindFolderOf(file) !== undefined) return KIND_FILE_LAYERS[file.slice(file.lastIndexOf("/") + 1)] ?? "kinds/unknown-stage";
   if (file.startsWith("api/wire/")) return "api/wire";
   if (file.startsWith("apply/handlers/")) return "apply/handlers";
@@ -81,7 +86,7 @@ export function layerOf(file: string): string {
  * `cli → engine → (inspect, apply) → (diff, bundle) → (api, config) → (model, errors, rules)`,
  * each layer reaching everything below it; the side products sit beside it.
  */
-const ENGINE_STACK: string[][] = [["cli"], ["engine"], ["inspect", "apply"], ["diff", "bundle"], ["api", "api/wire", "config"], ["kinds", "model", "errors", "rules", "version"]];
+const ENGINE_STACK: string[][] = [["cli"], ["engine"], ["kinds/modules"], ["inspect", "apply"], ["diff", "bundle"], ["api", "api/wire", "config"], ["kinds", "model", "errors", "rules", "version"]];
 
 function below(layer: string): string[] {
   const rank = ENGINE_STACK.findIndex((row) => row.includes(layer));
@@ -94,6 +99,8 @@ const ALLOWED: Record<string, string[]> = {
   cli: ["v1", ...below("cli"), "instant", "runtime"],
   engine: below("engine"),
   inspect: below("inspect"),
+  // A kind's module gathers its stages' functions, so it sits above them all.
+  "kinds/modules": [...below("kinds/modules"), "apply/handlers"],
   apply: [...below("apply"), "apply/handlers"],
   "apply/handlers": ["apply", ...below("apply").filter((l) => l !== "diff")],
   diff: ["kinds", "model", "rules", "errors"],

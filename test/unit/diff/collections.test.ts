@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffState } from "../../../src/diff/diff-state.js";
+import { diffState } from "../../../src/kinds/modules.js";
 import type { ResolvedPolicy, ResolvedTrigger } from "../../../src/model/desired-state.js";
 import type { LiveState, LiveTrigger } from "../../../src/model/live-state.js";
 import { NOW, fnWith, liveFn, liveWith, policyWith, tagWith } from "../../helpers/engine-state.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffState } from "../../../src/diff/diff-state.js";
+import { diffState } from "../../../src/kinds/modules.js";
 import type { FunctionTag } from "../../../src/model/planned-change.js";
 import type { ResolvedPolicy } from "../../../src/model/desired-state.js";
 import type { LiveFunction } from "../../../src/model/live-state.js";

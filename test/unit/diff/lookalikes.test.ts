@@ -4,7 +4,7 @@
  * `NAME_LOOKALIKE` conflict instead of a delete, for every kind prune deletes by name.
  */
 import { describe, expect, it } from "vitest";
-import { diffState } from "../../../src/diff/diff-state.js";
+import { diffState } from "../../../src/kinds/modules.js";
 import { NOW, fnWith, liveFn, liveWith, policyWith, tagWith } from "../../helpers/engine-state.js";
 
 const PRUNE_ALL = { functions: true, triggers: true, customDomains: true, buckets: true, roles: true, databases: true };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolvePolicy } from "../../../src/config/resolve-policy.js";
-import { diffState } from "../../../src/diff/diff-state.js";
+import { diffState } from "../../../src/kinds/modules.js";
 import { inspect, inspectWith, pullConfig } from "../../../src/engine/inspect.js";
 import { branchTargetOf } from "../../../src/inspect/normalize.js";
 import { readLiveState } from "../../../src/inspect/read-live-state.js";

@@ -6,10 +6,17 @@ import { renderPlanMarkdown } from "../../../src/cli/views/markdown-plan.js";
 import { renderPlanText } from "../../../src/cli/views/text-plan.js";
 import { orderChanges } from "../../../src/diff/order-changes.js";
 import { readSelection, selectChanges } from "../../../src/engine/select-changes.js";
+import { diffKinds } from "../../../src/diff/diff-state.js";
+import type { KindDiffer } from "../../../src/diff/plan-types.js";
+import { makeChange } from "../../../src/diff/change-builder.js";
 import { KIND_NAMES, isResourceKind } from "../../../src/kinds/index.js";
+import { bucketKind } from "../../../src/kinds/bucket/index.js";
+import type { KindModule } from "../../../src/kinds/module.js";
+import { type AnyKindModule, KIND_HANDLERS, KIND_MODULES } from "../../../src/kinds/modules.js";
 import { kindRegistry } from "../../../src/kinds/registry.js";
 import type { Change, ConflictReport, PushResult } from "../../../src/model/plan.js";
 import type { PlannedChange } from "../../../src/model/planned-change.js";
+import { NOW, liveWith, policyWith } from "../../helpers/engine-state.js";
 import { TARGET, loadResult } from "../cli/fixtures.js";
 
 // The registry as a new kind would leave it: one entry more, first in rank. No other file changes.
@@ -79,6 +86,58 @@ describe("a kind added to the registry alone", () => {
     const doc = planDocumentSchema.parse(buildPlanDocument({ command: "plan", cliVersion: "0.0.0", target: TARGET, result }));
     expect(doc.changes.map((c) => [c.kind, c.address])).toEqual([["widget", "widget.a"]]);
     expect(doc.conflicts.map((c) => c.address)).toEqual(["widget.b"]);
+  });
+});
+
+describe("a kind's module given to the diff with the registry's others", () => {
+  // The widget's diff plans `widget.<name>` for each declared bucket, and its prune reports each live one as unmanaged.
+  const widget: KindDiffer = {
+    name: widgetKind(),
+    diff: (desired, _live, _options, sink) => {
+      for (const b of desired.buckets) {
+        sink.changes.push(makeChange({
+          address: `widget.${b.name}`, kind: widgetKind(), action: "create", class: "additive", fields: ["*"], before: null, after: { size: 2 },
+          reason: `widget ${b.name} is declared`, op: { type: "bucket-create", name: b.name, access: "private" },
+        }));
+      }
+    },
+    prune: (_desired, live, _options, sink) => {
+      for (const b of live.buckets ?? []) sink.unmanaged.push({ address: `widget.${b.name}`, kind: widgetKind(), identifier: b.name, reason: "not declared" });
+    },
+    declares: (desired) => desired.buckets.length > 0,
+  };
+  // The registry is mocked to hold the widget, which has no module in src/: the real kinds' modules follow it.
+  const kinds = [widget, ...KIND_MODULES.filter((m): m is AnyKindModule => m !== undefined)];
+  const desired = policyWith({ buckets: [{ name: "b", access: "private" }], prune: { ...policyWith().prune, buckets: false } });
+  const options = { now: NOW, functionTags: new Map(), allowDataLoss: false };
+
+  it("is planned, ordered by its rank before every other kind, and pruned", () => {
+    const result = diffKinds(kinds, desired, liveWith({ buckets: [{ name: "old", access: "private" }] }), options);
+    expect(result.changes.map((p) => p.change.address)).toEqual(["widget.b", "bucket.b"]);
+    expect(result.unmanaged.map((u) => u.address)).toEqual(["bucket.old", "widget.old"]);
+    expect(result.summary).toEqual({ create: 2, update: 0, delete: 0, conflicts: 0 });
+  });
+
+  it("is gated on its feature: a policy declaring it on a branch without the feature gets a blocking conflict and no widget change", () => {
+    const result = diffKinds(kinds, desired, liveWith({ buckets: [] }), { ...options, unavailable: Object.fromEntries([[widgetKind(), "not in this region"]]) });
+    expect(result.conflicts).toEqual([expect.objectContaining({ kind: "widget", code: "FEATURE_UNAVAILABLE", blocking: true, reason: "widgets are not available on this branch: not in this region" })]);
+    expect(result.changes.map((p) => p.change.address)).toEqual(["bucket.b"]);
+  });
+});
+
+describe("the kinds' modules", () => {
+  it("give every operation exactly one handler", () => {
+    const declared = KIND_MODULES.filter((m): m is AnyKindModule => m !== undefined).flatMap((m) => Object.keys(m.handlers));
+    expect(new Set(declared).size).toBe(declared.length);
+    expect(Object.keys(KIND_HANDLERS).sort()).toEqual([...declared].sort());
+  });
+
+  it("are refused by the compiler without a handler for each of the kind's operations, or without `declares` for a kind needing a feature", () => {
+    // @ts-expect-error: bucket-delete has no handler
+    const noDelete: KindModule<"bucket"> = { name: "bucket", diff: () => undefined, declares: () => false, handlers: { "bucket-create": bucketKind.handlers["bucket-create"] } };
+    // @ts-expect-error: buckets need a platform feature, so the module says when a policy declares one
+    const noDeclares: KindModule<"bucket"> = { name: "bucket", diff: () => undefined, handlers: bucketKind.handlers };
+    expect([noDelete, noDeclares].map((m) => Object.keys(m.handlers).length)).toEqual([1, 2]);
   });
 });
 

@@ -1,0 +1,11 @@
+/** The auth kind as the registry holds it: its diff and its handler. */
+import { applyAuthCreate } from "../../apply/handlers/auth.js";
+import { diffAuth } from "../../diff/services.js";
+import type { KindModule } from "../module.js";
+
+/** The branch's auth service (`auth`). */
+export const authKind: KindModule<"auth"> = {
+  name: "auth",
+  diff: (desired, live, _options, sink) => diffAuth(desired, live, sink),
+  handlers: { "auth-create": (ctx, change) => applyAuthCreate(ctx, change) },
+};

@@ -1,0 +1,16 @@
+/** The bucket kind as the registry holds it: its diff and prune, its handlers, and when a policy needs the buckets feature. */
+import type { KindModule } from "../module.js";
+import { applyBucketCreate, applyBucketDelete } from "./apply.js";
+import { diffBuckets, pruneBuckets } from "./diff.js";
+
+/** Buckets (`buckets` of the branch closure). */
+export const bucketKind: KindModule<"bucket"> = {
+  name: "bucket",
+  diff: (desired, live, _options, sink) => diffBuckets(desired, live, sink),
+  prune: (desired, live, options, sink) => pruneBuckets(desired, live, options.allowDataLoss, sink),
+  declares: (desired) => desired.buckets.length > 0,
+  handlers: {
+    "bucket-create": applyBucketCreate,
+    "bucket-delete": (ctx, _change, op) => applyBucketDelete(ctx, op),
+  },
+};

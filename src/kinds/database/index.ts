@@ -1,0 +1,16 @@
+/** The database kind as the registry holds it: its diff and prune and its handlers. */
+import { applyDatabaseCreate, applyDatabaseDelete, applyDatabaseUpdate } from "../../apply/handlers/databases.js";
+import { diffDatabases, pruneDatabases } from "../../diff/databases.js";
+import type { KindModule } from "../module.js";
+
+/** Postgres databases (`databases`). */
+export const databaseKind: KindModule<"database"> = {
+  name: "database",
+  diff: (desired, live, _options, sink) => diffDatabases(desired, live, sink),
+  prune: (desired, live, options, sink) => pruneDatabases(desired, live, options.allowDataLoss, sink),
+  handlers: {
+    "database-create": applyDatabaseCreate,
+    "database-update": applyDatabaseUpdate,
+    "database-delete": (ctx, change, op) => applyDatabaseDelete(ctx, change.id, op),
+  },
+};

@@ -1,0 +1,16 @@
+/** The custom-domain kind as the registry holds it: its diff, its handlers, and when a policy needs the customDomains feature. */
+import type { KindModule } from "../module.js";
+import { applyDomainCreate, applyDomainDelete, applyDomainReplace } from "./apply.js";
+import { diffDomains } from "./diff.js";
+
+/** Custom domains (a function's `customDomains`). */
+export const domainKind: KindModule<"domain"> = {
+  name: "domain",
+  diff: (desired, live, _options, sink) => diffDomains(desired, live, sink),
+  declares: (desired) => desired.functions.some((f) => f.customDomains.length > 0),
+  handlers: {
+    "domain-create": applyDomainCreate,
+    "domain-replace": applyDomainReplace,
+    "domain-delete": (ctx, _change, op) => applyDomainDelete(ctx, op),
+  },
+};
