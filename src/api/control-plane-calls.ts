@@ -2,24 +2,12 @@
  * Typed calls for projects, branches, endpoints, operations, databases, roles, connection
  * URIs and schema comparisons.
  */
-import { z } from "zod";
+import { envelopes } from "./response-envelopes.js";
 import { CompareSchemaResponseSchema } from "./wire/branch-schema.js";
 import { branchPath, seg, type CallContext } from "./call-context.js";
 import { createOperationWatcher, type OperationWatcher } from "./operations.js";
 import { collectPages, cursorFlavourCursor, nextFlavourCursor } from "./pagination.js";
 import type { PlatformApi } from "./platform-api.js";
-import {
-  AnnotationSchema,
-  BranchSchema,
-  CursorPaginationField,
-  DatabaseSchema,
-  EndpointSchema,
-  NextPaginationField,
-  OperationSchema,
-  OperationsField,
-  ProjectSchema,
-  RoleSchema,
-} from "./response-schemas.js";
 
 /** The names of the control-plane calls of {@link PlatformApi}; every other call is a feature call. */
 export type ControlPlaneCallName =
@@ -55,7 +43,7 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
       await send({
         method: "GET",
         path: `/projects/${seg(projectId)}/operations/${seg(operationId)}`,
-        schema: z.object({ operation: OperationSchema }),
+        schema: envelopes().operation,
       })
     ).data.operation;
 
@@ -71,7 +59,7 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
             method: "GET",
             path: `/projects/${seg(projectId)}/operations`,
             query: { limit, cursor },
-            schema: z.object({ operations: z.array(OperationSchema), pagination: CursorPaginationField }),
+            schema: envelopes().operationPage,
           });
           return { items: data.operations, nextCursor: cursorFlavourCursor(data.pagination) };
         },
@@ -94,13 +82,13 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
           method: "GET",
           path: "/projects",
           query: { limit: 400, cursor, search: params.search, org_id: params.orgId },
-          schema: z.object({ projects: z.array(ProjectSchema), pagination: CursorPaginationField }),
+          schema: envelopes().projectPage,
         });
         return { items: data.projects, nextCursor: cursorFlavourCursor(data.pagination) };
       }),
 
     getProject: async ({ projectId }) =>
-      (await send({ method: "GET", path: `/projects/${seg(projectId)}`, schema: z.object({ project: ProjectSchema }) })).data.project,
+      (await send({ method: "GET", path: `/projects/${seg(projectId)}`, schema: envelopes().project })).data.project,
 
     listBranches: async ({ projectId, search }) =>
       collectPages(async (cursor) => {
@@ -108,26 +96,20 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
           method: "GET",
           path: `/projects/${seg(projectId)}/branches`,
           query: { limit: 10000, cursor, search },
-          schema: z.object({ branches: z.array(BranchSchema), annotations: z.record(z.string(), AnnotationSchema).nullish(), pagination: NextPaginationField }),
+          schema: envelopes().branchPage,
         });
         const items = data.branches.map((b) => ({ ...b, annotation: { ...(data.annotations?.[b.id]?.value ?? {}) } }));
         return { items, nextCursor: nextFlavourCursor(data.pagination) };
       }),
 
-    getBranch: async (ref) => (await send({ method: "GET", path: branchPath(ref), schema: z.object({ branch: BranchSchema }) })).data.branch,
+    getBranch: async (ref) => (await send({ method: "GET", path: branchPath(ref), schema: envelopes().branch })).data.branch,
 
     createBranch: async ({ projectId, branch, endpoints, annotation_value }) => {
       const { data } = await send({
         method: "POST",
         path: `/projects/${seg(projectId)}/branches`,
         json: { ...(branch === undefined ? {} : { branch }), ...(endpoints === undefined ? {} : { endpoints }), ...(annotation_value === undefined ? {} : { annotation_value }) },
-        schema: z.object({
-          branch: BranchSchema,
-          endpoints: z.array(EndpointSchema).nullish().transform((v) => v ?? []),
-          databases: z.array(DatabaseSchema).nullish().transform((v) => v ?? []),
-          roles: z.array(RoleSchema).nullish().transform((v) => v ?? []),
-          operations: OperationsField,
-        }),
+        schema: envelopes().branchCreated,
       });
       return data;
     },
@@ -138,7 +120,7 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
           method: "PATCH",
           path: branchPath(ref),
           json: { branch },
-          schema: z.object({ branch: BranchSchema, operations: OperationsField }),
+          schema: envelopes().branchUpdated,
         })
       ).data,
 
@@ -146,13 +128,13 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
       const { status, data } = await send({
         method: "DELETE",
         path: branchPath(ref),
-        schema: z.object({ operations: OperationsField }),
+        schema: envelopes().operations,
       });
       return { deleted: status !== 204, operations: data.operations };
     },
 
     listEndpoints: async (ref) =>
-      (await send({ method: "GET", path: `${branchPath(ref)}/endpoints`, schema: z.object({ endpoints: z.array(EndpointSchema) }) })).data
+      (await send({ method: "GET", path: `${branchPath(ref)}/endpoints`, schema: envelopes().endpoints })).data
         .endpoints,
 
     updateEndpoint: async ({ projectId, endpointId, endpoint }) =>
@@ -161,7 +143,7 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
           method: "PATCH",
           path: `/projects/${seg(projectId)}/endpoints/${seg(endpointId)}`,
           json: { endpoint },
-          schema: z.object({ endpoint: EndpointSchema, operations: OperationsField }),
+          schema: envelopes().endpointUpdated,
         })
       ).data,
 
@@ -170,11 +152,11 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
     waitForOperations: ({ projectId, operations }) => operationWatcher(projectId).wait(operations),
 
     listDatabases: async (ref) =>
-      (await send({ method: "GET", path: `${branchPath(ref)}/databases`, schema: z.object({ databases: z.array(DatabaseSchema) }) })).data
+      (await send({ method: "GET", path: `${branchPath(ref)}/databases`, schema: envelopes().databases })).data
         .databases,
 
     listRoles: async (ref) =>
-      (await send({ method: "GET", path: `${branchPath(ref)}/roles`, schema: z.object({ roles: z.array(RoleSchema) }) })).data.roles,
+      (await send({ method: "GET", path: `${branchPath(ref)}/roles`, schema: envelopes().roles })).data.roles,
 
     createRole: async ({ name, fields, ...ref }) =>
       (
@@ -182,12 +164,12 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
           method: "POST",
           path: `${branchPath(ref)}/roles`,
           json: { role: { name, ...fields } },
-          schema: z.object({ role: RoleSchema, operations: OperationsField }),
+          schema: envelopes().roleCreated,
         })
       ).data,
 
     deleteRole: async ({ role, ...ref }) =>
-      (await send({ method: "DELETE", path: `${branchPath(ref)}/roles/${seg(role)}`, schema: z.object({ operations: OperationsField }) })).data,
+      (await send({ method: "DELETE", path: `${branchPath(ref)}/roles/${seg(role)}`, schema: envelopes().operations })).data,
 
     createDatabase: async ({ name, fields, ...ref }) =>
       (
@@ -195,7 +177,7 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
           method: "POST",
           path: `${branchPath(ref)}/databases`,
           json: { database: { name, ...fields } },
-          schema: z.object({ database: DatabaseSchema, operations: OperationsField }),
+          schema: envelopes().databaseChanged,
         })
       ).data,
 
@@ -205,12 +187,12 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
           method: "PATCH",
           path: `${branchPath(ref)}/databases/${seg(database)}`,
           json: { database: fields },
-          schema: z.object({ database: DatabaseSchema, operations: OperationsField }),
+          schema: envelopes().databaseChanged,
         })
       ).data,
 
     deleteDatabase: async ({ database, ...ref }) =>
-      (await send({ method: "DELETE", path: `${branchPath(ref)}/databases/${seg(database)}`, schema: z.object({ operations: OperationsField }) })).data,
+      (await send({ method: "DELETE", path: `${branchPath(ref)}/databases/${seg(database)}`, schema: envelopes().operations })).data,
 
     getConnectionUri: async ({ projectId, branchId, databaseName, roleName, endpointId, pooled }) =>
       (
@@ -218,7 +200,7 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
           method: "GET",
           path: `/projects/${seg(projectId)}/connection_uri`,
           query: { branch_id: branchId, database_name: databaseName, role_name: roleName, endpoint_id: endpointId, pooled },
-          schema: z.object({ uri: z.string() }),
+          schema: envelopes().connectionUri,
         })
       ).data.uri,
 

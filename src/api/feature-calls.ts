@@ -2,7 +2,7 @@
  * Typed calls for branch features: auth, Data API, storage, functions and deployments,
  * triggers, custom domains, credentials, AI gateway and API keys.
  */
-import { z } from "zod";
+import { envelopes } from "./response-envelopes.js";
 import { branchPath, checkBucketName, doneOn404, hasStatus, nullOn404, seg, type CallContext } from "./call-context.js";
 import type { ControlPlaneCallName } from "./control-plane-calls.js";
 import { encodeMultipart, type MultipartBody, type MultipartPart } from "./multipart-body.js";
@@ -15,16 +15,10 @@ import {
   AuthCredentialsSchema,
   AuthIntegrationSchema,
   BucketObjectPageSchema,
-  BucketSchema,
-  CredentialSchema,
   CredentialSecretSchema,
   CustomDomainSchema,
   DataApiSchema,
-  DeploymentSchema,
-  FunctionSchema,
   IgnoredBodySchema,
-  NextPaginationField,
-  TriggerSchema,
 } from "./response-schemas.js";
 
 /** Feature names used in `FeatureUnavailableError`. */
@@ -83,7 +77,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
           method: "POST",
           path: dataApiPath({ projectId, branchId, databaseName }),
           json: body,
-          schema: z.object({ url: z.string().nullish() }),
+          schema: envelopes().dataApiCreated,
           feature: FEATURE.dataApi,
         });
         return { ...(data.url ? { url: data.url } : {}), alreadyEnabled: false };
@@ -104,7 +98,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
         await send({
           method: "GET",
           path: `${branchPath(ref)}/buckets`,
-          schema: z.object({ buckets: z.array(BucketSchema) }),
+          schema: envelopes().buckets,
           feature: FEATURE.storage,
         })
       ).data.buckets,
@@ -115,7 +109,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
           method: "POST",
           path: `${branchPath(ref)}/buckets`,
           json: { name: checkBucketName(name), ...(access_level === undefined ? {} : { access_level }) },
-          schema: z.object({ bucket: BucketSchema }),
+          schema: envelopes().bucket,
           feature: FEATURE.storage,
         })
       ).data.bucket,
@@ -140,7 +134,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
           method: "GET",
           path: `${branchPath(ref)}/functions`,
           query: { limit: 1000, cursor },
-          schema: z.object({ functions: z.array(FunctionSchema), pagination: NextPaginationField }),
+          schema: envelopes().functionPage,
           feature: FEATURE.functions,
         });
         return { items: data.functions, nextCursor: nextFlavourCursor(data.pagination) };
@@ -151,7 +145,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
         await send({
           method: "GET",
           path: `${branchPath(ref)}/functions/${seg(slug)}`,
-          schema: z.object({ function: FunctionSchema }),
+          schema: envelopes().function,
           feature: FEATURE.functions,
         })
       ).data.function,
@@ -163,7 +157,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
           path: `${branchPath(params)}/functions/${seg(params.slug)}/deployments`,
           multipart: deploymentBody(params),
           upload: params.zip !== undefined,
-          schema: z.object({ deployment: DeploymentSchema }),
+          schema: envelopes().deployment,
           feature: FEATURE.functions,
         })
       ).data.deployment,
@@ -174,7 +168,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
           method: "PATCH",
           path: `${branchPath(ref)}/functions/${seg(slug)}`,
           json: { name },
-          schema: z.object({ function: FunctionSchema }),
+          schema: envelopes().function,
           feature: FEATURE.functions,
         })
       ).data.function,
@@ -187,7 +181,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
         await send({
           method: "GET",
           path: `${branchPath(ref)}/triggers`,
-          schema: z.object({ triggers: z.array(TriggerSchema) }),
+          schema: envelopes().triggers,
           feature: FEATURE.triggers,
         })
       ).data.triggers,
@@ -198,7 +192,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
           method: "POST",
           path: `${branchPath(ref)}/triggers`,
           json: trigger,
-          schema: z.object({ trigger: TriggerSchema }),
+          schema: envelopes().trigger,
           feature: FEATURE.triggers,
         })
       ).data.trigger,
@@ -209,7 +203,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
           method: "PATCH",
           path: `${branchPath(ref)}/triggers/${seg(triggerId)}`,
           json: trigger,
-          schema: z.object({ trigger: TriggerSchema }),
+          schema: envelopes().trigger,
           feature: FEATURE.triggers,
         })
       ).data.trigger,
@@ -223,7 +217,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
           method: "GET",
           path: `${branchPath(ref)}/custom-domains`,
           query: { limit: 1000, cursor },
-          schema: z.object({ custom_domains: z.array(CustomDomainSchema), pagination: NextPaginationField }),
+          schema: envelopes().customDomainPage,
           feature: FEATURE.domains,
         });
         return { items: data.custom_domains, nextCursor: nextFlavourCursor(data.pagination) };
@@ -244,7 +238,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
       doneOn404(send({ method: "DELETE", path: `${branchPath(ref)}/custom-domains/${seg(domain)}`, schema: ignored, feature: FEATURE.domains })),
 
     listCredentials: async (ref) =>
-      (await send({ method: "GET", path: `${branchPath(ref)}/credentials`, schema: z.object({ credentials: z.array(CredentialSchema) }) })).data
+      (await send({ method: "GET", path: `${branchPath(ref)}/credentials`, schema: envelopes().credentials })).data
         .credentials,
 
     createCredential: async ({ scopes, name, expires_at, ...ref }) =>
@@ -263,7 +257,7 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
     getAiGateway: async (ref) =>
       (await send({ method: "GET", path: `${branchPath(ref)}/ai_gateway`, schema: AiGatewaySchema, feature: FEATURE.aiGateway })).data,
 
-    listApiKeys: async () => (await send({ method: "GET", path: "/api_keys", schema: z.array(ApiKeyRecordSchema) })).data,
+    listApiKeys: async () => (await send({ method: "GET", path: "/api_keys", schema: envelopes().apiKeys })).data,
 
     createApiKey: async ({ name }) => (await send({ method: "POST", path: "/api_keys", json: { key_name: name }, schema: ApiKeyCreatedSchema })).data,
 
