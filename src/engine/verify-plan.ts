@@ -35,7 +35,8 @@ function errorOf(err: unknown): { code: string; message: string } {
 
 /**
  * Verifies a prepared plan (no request beyond the plan's own reads reaches the platform): loads
- * what the plan read into an in-process emulator, executes the plan's changes there with the
+ * what the plan read into a replica (the emulator's routes answered in this process, no socket),
+ * executes the plan's changes there with the
  * engine's executor and handlers (operations and builds take no time), and plans again with the
  * same resolved policy and archives. Verified when every change applied and the re-plan is empty.
  * The emulator runs the platform's archive checks, so an archive the platform would reject fails
@@ -55,10 +56,10 @@ export async function verifyPrepared(rt: OperationRuntime, prepared: PreparedPla
     return done(blocking.map((c) => failure(c.changeId, c.code, `${c.kind} ${c.identifier} blocks apply: ${c.reason}`)), []);
   }
   const apiKey = `svc_replica_${randomBytes(16).toString("hex")}`;
-  const { startEmulator } = await import("../emulator/index.js");
-  const replica = await startEmulator({ seed: replicaSeed(prepared.live, apiKey), apiKey, timings: INSTANT, log: "off" });
   try {
-    const api = createPlatformApi({ apiKey, apiHost: replica.apiHost, polling: REPLICA_POLLING, ...(rt.signal ? { signal: rt.signal } : {}) });
+    const { createReplica } = await import("../emulator/replica.js");
+    const replica = createReplica({ seed: replicaSeed(prepared.live, apiKey), apiKey, timings: INSTANT });
+    const api = createPlatformApi({ apiKey, apiHost: replica.apiHost, fetch: replica.fetch, polling: REPLICA_POLLING, ...(rt.signal ? { signal: rt.signal } : {}) });
     const replicaRt: OperationRuntime = {
       ...rt, api, emit: () => undefined,
       timing: { ...rt.timing, pollInitialMs: REPLICA_POLLING.initialMs, pollMaxMs: REPLICA_POLLING.maxMs },
@@ -80,7 +81,5 @@ export async function verifyPrepared(rt: OperationRuntime, prepared: PreparedPla
   } catch (err) {
     const { code, message } = errorOf(err);
     return done([failure(undefined, code, `the replica could not be applied and re-planned: ${message}`)], []);
-  } finally {
-    await replica.close();
   }
 }

@@ -1,0 +1,37 @@
+/**
+ * A replica of the management API inside the calling process, for verifying a plan: the
+ * emulator's core and routes (the same validation, rules and archive checks), answered through a
+ * `fetch` function with no socket, no running functions and no claimable databases. It lives in
+ * memory and is gone once nothing references it.
+ */
+import { EmulatorCore } from "./control.js";
+import { resolveEmulatorOptions, type EmulatorOptions } from "./options.js";
+import { createEmulatorApp } from "./server.js";
+
+/** A replica: pass `apiHost` and `fetch` to `createPlatformApi`. */
+export interface Replica {
+  /** The management API base its `fetch` answers (no host of this name is ever contacted). */
+  readonly apiHost: string;
+  /** Answers a request with the emulator's app in this process. */
+  readonly fetch: typeof fetch;
+  /** The seeded project. */
+  readonly projectId: string;
+}
+
+/** Options of {@link createReplica}: the emulator's, without those that listen, persist or run processes. */
+export type ReplicaOptions = Pick<EmulatorOptions, "seed" | "apiKey" | "timings">;
+
+/** The host name of a replica's URLs: reserved, so a request that escaped would never resolve. */
+const REPLICA_ORIGIN = "http://replica.invalid";
+
+/** Builds a replica from a seed; invalid options throw an error naming the option. */
+export function createReplica(options: ReplicaOptions): Replica {
+  const core = new EmulatorCore(resolveEmulatorOptions({ ...options, log: "off" }));
+  const app = createEmulatorApp({ rt: core, faults: core.faultEngine, log: core.log, mountAdmin: () => undefined, commit: () => core.commit() });
+  const answer = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init);
+    if (!request.url.startsWith(`${REPLICA_ORIGIN}/`)) throw new TypeError(`a replica answers ${REPLICA_ORIGIN} only, not ${new URL(request.url).origin}`);
+    return app.fetch(request);
+  };
+  return { apiHost: `${REPLICA_ORIGIN}/api/v2`, fetch: answer as typeof fetch, projectId: core.identity.projectId };
+}

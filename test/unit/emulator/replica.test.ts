@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { createPlatformApi } from "../../../src/api/create-platform-api.js";
+import { createReplica } from "../../../src/emulator/replica.js";
+
+const KEY = "svc_replica_test_key_000000000000000001";
+const seed = {
+  version: 1 as const,
+  users: [{ email: "owner@example.test", plan: "scale" as const, api_keys: [{ name: "k", key: KEY, admin: true }] }],
+  projects: [{ owner: "owner@example.test", name: "shop", branches: [{ name: "main", default: true }] }],
+};
+
+describe("a replica", () => {
+  it("answers the management API inside the process, with the seeded project and its own key only", async () => {
+    const replica = createReplica({ seed, apiKey: KEY });
+    const api = createPlatformApi({ apiKey: KEY, apiHost: replica.apiHost, fetch: replica.fetch });
+    const project = await api.getProject({ projectId: replica.projectId });
+    expect(project.name).toBe("shop");
+    const stranger = createPlatformApi({ apiKey: "svc_someone_else_000000000000000000001", apiHost: replica.apiHost, fetch: replica.fetch });
+    await expect(stranger.getProject({ projectId: replica.projectId })).rejects.toMatchObject({ status: 401 });
+  });
+
+  it("refuses a request for any other origin instead of sending it", async () => {
+    const replica = createReplica({ seed, apiKey: KEY });
+    await expect(replica.fetch("http://127.0.0.1:9/api/v2/projects")).rejects.toThrow(/answers http:\/\/replica\.invalid only, not http:\/\/127\.0\.0\.1:9/);
+  });
+
+  it("keeps what one replica applied away from another", async () => {
+    const on = async (replica: ReturnType<typeof createReplica>) => {
+      const api = createPlatformApi({ apiKey: KEY, apiHost: replica.apiHost, fetch: replica.fetch });
+      const branchId = (await api.listBranches({ projectId: replica.projectId }))[0]?.id ?? "";
+      return { api, ref: { projectId: replica.projectId, branchId } };
+    };
+    const a = await on(createReplica({ seed, apiKey: KEY }));
+    const b = await on(createReplica({ seed, apiKey: KEY }));
+    await a.api.createBucket({ ...a.ref, name: "uploads", access_level: "private" });
+    expect((await a.api.listBuckets(a.ref)).map((bucket) => bucket.name)).toEqual(["uploads"]);
+    expect(await b.api.listBuckets(b.ref)).toEqual([]);
+  });
+});
