@@ -13,7 +13,7 @@ import type { CommandContext } from "../context.js";
 import { checkLocalWrites } from "../files.js";
 import { createProxyAwareFetch } from "../http.js";
 import { findClaimUrl } from "../db/claim-url.js";
-import { checkEnvPath, checkKey, checkPrefix, DEFAULT_ENV_FILE, DEFAULT_KEY, DEFAULT_PREFIX, parseDbOptions, resolveApiHost } from "../db/db-options.js";
+import { checkEnvPath, checkKey, checkPrefix, DEFAULT_ENV_FILE, DEFAULT_KEY, DEFAULT_PREFIX, parseDbOptions, resolveApiHost, writtenEnvFile } from "../db/db-options.js";
 import { dbErrorText, dbExitCode, dbJsonError, documentFields, relativeTime, shortUtc, successLines, type DbDocumentFields } from "../db/db-output.js";
 import { askLine } from "../db/line-prompt.js";
 import { mayOpenBrowser, openBrowser } from "../db/open-browser.js";
@@ -121,7 +121,8 @@ export async function runDb(ctx: CommandContext, raw: Record<string, unknown>): 
 export async function runDbClaim(ctx: CommandContext, raw: Record<string, unknown>): Promise<number> {
   const json = raw["json"] === true;
   try {
-    const envDisplay = typeof raw["env"] === "string" ? checkEnvPath(raw["env"]) : DEFAULT_ENV_FILE;
+    const given = writtenEnvFile(raw);
+    const envDisplay = given === undefined ? DEFAULT_ENV_FILE : checkEnvPath(given);
     const prefix = typeof raw["prefix"] === "string" ? checkPrefix(raw["prefix"]) : undefined;
     const found = await findClaimUrl(path.resolve(ctx.io.cwd, envDisplay), envDisplay, prefix);
     const apiHost = resolveApiHost(raw["apiHost"], ctx.io.env, new URL(found.url).origin) ?? new URL(found.url).origin;

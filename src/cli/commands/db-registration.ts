@@ -28,12 +28,13 @@ export function addDbCommands(program: Command, run: RunCommand, ctx: CommandCon
   const claim = db
     .command("claim")
     .description("check the database's status, print its claim URL and open it in a browser")
-    .option("-e, --env <path>", "env file holding the claim URL (default: ./.env)")
+    .option("--write-env <path>", "env file holding the claim URL, the one svc db wrote (default: ./.env)")
+    .option("-e, --env <path>", "the same as --write-env")
     .option("-p, --prefix <string>", "prefix of the claim URL variable (default: PUBLIC_, else the only *POSTGRES_CLAIM_URL)")
     .option("--api-host <url>", "claim API origin (default: the claim URL's own origin)")
     .option("--json", "print {formatVersion, command, id, status, claimUrl, expiresAt, svcProjectId, opened}");
   claim.addHelpText("after", "\nExamples:\n  $ svc db claim\n  $ svc db claim -e .env.development --json\n");
-  // The parent parses the shared flags (-e, -p, --api-host, --json) wherever they appear, so the
+  // The parent parses the shared flags (--write-env, -e, -p, --api-host, --json) wherever they appear, so the
   // subcommand's own value counts only where it was given.
   run(claim, async (opts) => (await import("./db-command.js")).runDbClaim(ctx, givenOver(db.opts(), opts)));
 }

@@ -57,10 +57,10 @@ export function checkEnvPath(env: string): string {
 }
 
 /**
- * The env file `svc db` writes: `--write-env`, or `-e`/`--env`, its spelling in the tool `svc db`
- * follows. Both at once must name the same file.
+ * The env file `svc db` writes and `svc db claim` reads: `--write-env`, or `-e`/`--env`, its
+ * spelling in the tool `svc db` follows. Both at once must name the same file.
  */
-function writtenEnvFile(opts: Record<string, unknown>): string | undefined {
+export function writtenEnvFile(opts: Record<string, unknown>): string | undefined {
   const writeEnv = text(opts["writeEnv"]);
   const env = text(opts["env"]);
   if (writeEnv !== undefined && env !== undefined && writeEnv !== env) {

@@ -131,6 +131,22 @@ describe("svc db against the emulator", () => {
     expect(existsSync(join(dir, ".gitignore"))).toBe(false);
   });
 
+  it.each([
+    ["after claim", (file: string) => ["db", "claim", "--write-env", file, "--json"]],
+    ["before claim", (file: string) => ["db", "--write-env", file, "claim", "--json"]],
+  ])("claim reads the file svc db --write-env wrote when given the same flag %s", async (_label, args) => {
+    const dir = tempDir();
+    const envFile = join(dir, ".env.db");
+    expect((await svcDb(["-y", "--write-env", envFile])).code).toBe(0);
+    const claimUrl = parse(readFileSync(envFile, "utf8"))["PUBLIC_POSTGRES_CLAIM_URL"];
+    const run = await runSvc(args(envFile), { cwd: dir, env: {} });
+    expect(run.stderr).toBe("");
+    expect(JSON.parse(run.stdout)).toMatchObject({ command: "db claim", status: "UNCLAIMED", claimUrl });
+    const both = await runSvc(["db", "claim", "--write-env", envFile, "-e", join(dir, ".env")], { cwd: dir, env: {} });
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain("name two files; they are the same option: give one");
+  });
+
   it("claim reports an unclaimed database with its URL, and an expired or missing one as exit 1", async () => {
     const dir = tempDir();
     const envFile = join(dir, ".env");
