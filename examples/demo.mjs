@@ -18,7 +18,7 @@ function newestMtime(dir) {
   return newest;
 }
 
-const built = join(root, "dist", "cli", "main.js");
+const built = join(root, "dist", "bin", "svc.js");
 if (!existsSync(built) || statSync(built).mtimeMs < newestMtime(join(root, "src"))) {
   process.stderr.write("Building svc-config (npm run build)…\n");
   const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: "inherit" });

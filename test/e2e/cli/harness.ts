@@ -1,5 +1,5 @@
 /**
- * Runs the real `svc` bin (`node bin/svc.js`, which loads `dist/`) as a subprocess against an
+ * Runs the real `svc` bin (`node bin/svc.js`, which loads the bundle in `dist/bin/`) as a subprocess against an
  * in-process emulator. `ensureBuilt` runs `npm run build` when `dist/` is missing or older
  * than `src/` (once, under a lock shared by parallel test files); in CI `npm ci` has built it.
  */
@@ -30,7 +30,7 @@ function newestMtime(dir: string): number {
 }
 
 function isFresh(): boolean {
-  const main = join(ROOT, "dist", "cli", "main.js");
+  const main = join(ROOT, "dist", "bin", "svc.js");
   return existsSync(main) && statSync(main).mtimeMs >= newestMtime(join(ROOT, "src"));
 }
 

@@ -3,9 +3,11 @@
  * command parser, not the commands, the engine or zod; importing `svc-config/v1` loads what
  * declaring and resolving a policy need, not the engine's operations, the bundler or the loader,
  * which load with their first call. Checked on the built package with a module-loading hook that
- * lists every module Node loads (counts of modules, never timings).
+ * lists every module Node loads (counts of modules, never timings). The bin loads the bundle in
+ * dist/bin/, whose files `svc.modules.json` maps back to the source modules they hold.
  */
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
@@ -27,34 +29,57 @@ beforeAll(async () => {
 
 afterAll(() => tree?.remove());
 
-/** The package-relative paths of the modules `args` loads under the hook, and its stdout. */
-async function loaded(args: string[]): Promise<{ modules: string[]; stdout: string }> {
-  const { stdout, stderr } = await run(process.execPath, ["--import", register, ...args], { cwd: ROOT });
+/** The package-relative paths of the files `stderr`'s hook lines name. */
+function loadedFiles(stderr: string): string[] {
   const prefix = pathToFileURL(ROOT).href;
-  const modules = stderr
+  return stderr
     .split("\n")
     .filter((line) => line.startsWith("LOADED file:"))
     .map((line) => line.slice("LOADED ".length))
     .filter((url) => url.startsWith(prefix))
     .map((url) => url.slice(prefix.length + 1));
-  return { modules, stdout };
+}
+
+/** The files `args` loads under the hook, the modules in them (a bundle file stands for the source modules it holds), and its stdout. */
+async function loaded(args: string[]): Promise<{ files: string[]; modules: string[]; stdout: string }> {
+  const { stdout, stderr } = await run(process.execPath, ["--import", register, ...args], { cwd: ROOT });
+  const files = loadedFiles(stderr);
+  return { files, modules: files.flatMap((file) => bundled()[file] ?? [file]), stdout };
+}
+
+let manifest: Record<string, string[]> | undefined;
+/** dist/bin/svc.modules.json: each bundle file and the source modules in it. */
+function bundled(): Record<string, string[]> {
+  manifest ??= JSON.parse(readFileSync(join(ROOT, "dist", "bin", "svc.modules.json"), "utf8")) as Record<string, string[]>;
+  return manifest;
 }
 
 describe("start-up: what a fresh process loads", () => {
   it("svc --version prints the version having loaded no command, no engine and no zod", async () => {
-    const { modules, stdout } = await loaded([BIN, "--version"]);
+    const { files, modules, stdout } = await loaded([BIN, "--version"]);
     expect(stdout).toMatch(/^svc-config \d+\.\d+\.\d+/);
-    expect(modules).toContain("dist/cli/program.js");
-    const commands = modules.filter((m) => m.startsWith("dist/cli/commands/") && m !== "dist/cli/commands/db-registration.js");
+    expect(modules).toContain("src/cli/program.ts");
+    const commands = modules.filter((m) => m.startsWith("src/cli/commands/") && m !== "src/cli/commands/db-registration.ts");
     expect(commands).toEqual([]);
-    expect(modules.filter((m) => m.startsWith("dist/instant/") || m.startsWith("dist/cli/views/error-view"))).toEqual([]);
-    expect(modules.filter((m) => m === "dist/v1.js" || m.startsWith("dist/engine/") || m.startsWith("node_modules/zod/"))).toEqual([]);
+    expect(modules.filter((m) => m.startsWith("src/instant/") || m.startsWith("src/cli/views/error-view"))).toEqual([]);
+    expect(modules.filter((m) => m === "src/v1.ts" || m.startsWith("src/engine/") || m.startsWith("node_modules/zod/"))).toEqual([]);
+    // The bundle, not the compiled tree or node_modules one file at a time.
+    expect(files.filter((f) => !f.startsWith("dist/bin/") && f !== "bin/svc.js")).toEqual([]);
+  });
+
+  it("svc config plan loads its command from the bundle and nothing from the compiled tree", async () => {
+    const { files, modules } = await loaded([BIN, "config", "plan", "--config", "no-such-policy.ts"]).catch((err: { stderr: string }) => {
+      const files = loadedFiles(err.stderr);
+      return { files, modules: files.flatMap((file) => bundled()[file] ?? [file]) };
+    });
+    expect(modules).toContain("src/cli/commands/plan-command.ts");
+    expect(files.filter((f) => f.startsWith("dist/") && !f.startsWith("dist/bin/"))).toEqual([]);
   });
 
   it("svc config plan --help prints the plan command's flags without loading any command", async () => {
     const { modules, stdout } = await loaded([BIN, "config", "plan", "--help"]);
     expect(stdout).toContain("--verify");
-    expect(modules.filter((m) => m.startsWith("dist/cli/commands/") && m !== "dist/cli/commands/db-registration.js")).toEqual([]);
+    expect(modules.filter((m) => m.startsWith("src/cli/commands/") && m !== "src/cli/commands/db-registration.ts")).toEqual([]);
   });
 
   it("importing svc-config/v1 loads neither the engine's operations, nor the bundler, nor the policy loader", async () => {
@@ -73,7 +98,7 @@ describe("start-up: what a fresh process loads", () => {
     );
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain("--no-such-flag");
-    expect(failed.stderr).toContain("/dist/cli/views/error-view.js");
+    expect(loadedFiles(failed.stderr).flatMap((file) => bundled()[file] ?? [file])).toContain("src/cli/views/error-view.ts");
   });
 
   it("the first operation loads its module, and the deferred export behaves as the operation (a missing key is its typed error)", async () => {
