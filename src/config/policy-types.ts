@@ -3,9 +3,9 @@
  * forbidden combinations TypeScript can express into type errors; the runtime schemas enforce
  * every rule again, for plain JavaScript policies and values computed at run time.
  */
+import type { BranchSettingsDef } from "../kinds/branch/policy.js";
 import type { BucketDef } from "../kinds/bucket/policy.js";
 import type { ComputeSettings } from "../kinds/compute/policy.js";
-import type { Duration } from "./durations.js";
 import type { BranchTarget, FileBundler } from "../model/desired-state.js";
 import type { PushResult } from "../model/plan.js";
 
@@ -188,12 +188,9 @@ export interface FunctionTuning {
 }
 
 /** What the branch closure returns (docs/policy.md#the-branch-closure). */
-export interface BranchTuning {
+export interface BranchTuning extends BranchSettingsDef {
   /** Parent branch name, used only when creating the branch. */
   parent?: string;
-  protected?: boolean;
-  /** 1 hour to 30 days from creation; `false` = no expiry. */
-  ttl?: Duration | false;
   postgres?: { computeSettings?: ComputeSettings };
   functions?: Record<string, FunctionTuning>;
   /** @deprecated use `functions`. */

@@ -2,7 +2,7 @@ import type { ApiBranch, ApiProject, CreateBranchParams, EndpointSettingsInput, 
 import type { PolicyConfig } from "../config/policy-types.js";
 import { resolvePolicy } from "../config/resolve-policy.js";
 import type { ResolvedFunctionConfig, ResolvedPolicy } from "../model/desired-state.js";
-import { toWholeSecondIso } from "../diff/branch.js";
+import { toWholeSecondIso } from "../kinds/branch/diff.js";
 import { COMPUTE_PAIR_RULE, computePairProblem } from "../kinds/compute/fields.js";
 import { endpointSettingsOf, plannedComputeOf } from "../kinds/compute/wire.js";
 import { ErrorCode } from "../errors/codes.js";

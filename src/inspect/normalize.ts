@@ -5,7 +5,6 @@
  */
 import type {
   ApiAuthIntegration,
-  ApiBranch,
   ApiDataApi,
   ApiDatabase,
   ApiDeployment,
@@ -47,19 +46,6 @@ export function normalizeProject(project: ApiProject): LiveState["project"] {
     pgVersion: project.pg_version,
     ...(project.org_id === undefined ? {} : { orgId: project.org_id }),
     defaultCompute: defaultComputeOf(project),
-  };
-}
-
-/** The branch part of the live state. */
-export function normalizeBranch(branch: ApiBranch): LiveState["branch"] {
-  return {
-    id: branch.id,
-    name: branch.name,
-    ...(branch.parent_id === undefined ? {} : { parentId: branch.parent_id }),
-    createdAt: normalizeTimestamp(branch.created_at),
-    ...(branch.expires_at === undefined ? {} : { expiresAt: normalizeTimestamp(branch.expires_at) }),
-    protected: branch.protected,
-    isDefault: branch.default,
   };
 }
 

@@ -6,7 +6,7 @@ import type { ApiAuthIntegration, ApiBranch, ApiBucket, ApiCredential, ApiCustom
 import { defineConfig } from "../config/define-config.js";
 import { policyValueOf } from "../config/schemas/fields.js";
 import type { BranchTuning, DataApiDef, DataApiSettingsDef, DatabaseDef, PolicyConfig, RoleDef } from "../config/policy-types.js";
-import { BRANCH_SETTINGS } from "../model/kinds/branch.js";
+import { pulledBranchSettings } from "../kinds/branch/pull.js";
 import { pulledComputeSettings } from "../kinds/compute/pull.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { DATABASE_FIELDS } from "../model/kinds/databases.js";
@@ -181,13 +181,7 @@ function pulledTuning(records: PulledBranchRecords, parent: string | undefined):
   const { branch, project } = records;
   const tuning: BranchTuning = {};
   if (parent !== undefined) tuning.parent = parent;
-  const [protection, expiry] = BRANCH_SETTINGS;
-  if (protection.pulled) tuning.protected = branch.protected;
-  if (expiry.pulled && branch.expires_at !== undefined && !branch.default) {
-    // The policy states the expiry as a lifetime from the branch's creation.
-    const ttl = policyValueOf(expiry, Math.round((Date.parse(branch.expires_at) - Date.parse(branch.created_at)) / 1000));
-    if (typeof ttl === "string") tuning.ttl = ttl;
-  }
+  Object.assign(tuning, pulledBranchSettings(branch));
   const computeSettings = pulledComputeSettings(records.endpoints, project);
   if (computeSettings !== undefined) tuning.postgres = { computeSettings };
   return tuning;

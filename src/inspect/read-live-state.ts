@@ -14,7 +14,6 @@ import {
   branchTargetOf,
   compareCodePoints,
   normalizeAuth,
-  normalizeBranch,
   normalizeDatabaseOwners,
   normalizeRoles,
   normalizeDataApi,
@@ -23,6 +22,7 @@ import {
   normalizeTriggers,
 } from "./normalize.js";
 import type { ReadNeeds } from "./read-needs.js";
+import { normalizeBranch } from "../kinds/branch/read.js";
 import { normalizeBuckets } from "../kinds/bucket/read.js";
 import { normalizeCompute } from "../kinds/compute/read.js";
 import { normalizeCustomDomains } from "../kinds/domain/read.js";

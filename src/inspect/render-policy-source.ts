@@ -8,7 +8,7 @@ import { escapeUnsafeText } from "../rules/visible-text.js";
 import { formatDuration } from "../config/durations.js";
 import { type PulledBucket, pulledBucketLines } from "../kinds/bucket/pull.js";
 import { pulledDomainLines } from "../kinds/domain/pull.js";
-import { BRANCH_SETTINGS } from "../model/kinds/branch.js";
+import { BRANCH_SETTINGS } from "../kinds/branch/fields.js";
 import { COMPUTE_SETTINGS } from "../kinds/compute/fields.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import type { FieldDescriptor } from "../model/kinds/field.js";

@@ -2,7 +2,7 @@
  * A change of the plan with what the executor needs to carry it out: produced by `diff/`, run by
  * `apply/`. Plain, secret-free data.
  */
-import type { BranchValues } from "./kinds/branch.js";
+import type { BranchValues } from "../kinds/branch/fields.js";
 import type { ComputeValues } from "../kinds/compute/fields.js";
 import type { ResourceKind } from "../kinds/index.js";
 import type { Change } from "./plan.js";

@@ -1,14 +1,13 @@
 /**
  * Schema of `BranchTuning`, the branch closure's result; the branch
- * settings and compute settings come from their descriptors (`model/kinds/branch.ts`,
+ * settings and compute settings come from their descriptors (`kinds/branch/`,
  * `kinds/compute/`). Durations come out in seconds: `ttl` as seconds or `null` (`false`),
  * `suspendTimeout` as -1, 0 or seconds.
  */
 import * as z from "zod";
-import { BRANCH_SETTINGS } from "../../model/kinds/branch.js";
+import { branchSettingsShape } from "../../kinds/branch/policy.js";
 import { nameIssue } from "../../rules/names.js";
 import { check, strictObject } from "./common.js";
-import { fieldsShape } from "./fields.js";
 import { computeSettingsSchema } from "../../kinds/compute/policy.js";
 import { customDomainsSchema } from "../../kinds/domain/policy.js";
 import { runtimeSchema } from "./functions.js";
@@ -33,7 +32,7 @@ const parentSchema = check(
 export const branchTuningSchema = strictObject(
   {
     parent: parentSchema.optional(),
-    ...fieldsShape(BRANCH_SETTINGS),
+    ...branchSettingsShape,
     postgres: strictObject({ computeSettings: computeSettingsSchema.optional() }, "{ computeSettings?: … }").optional(),
     functions: functionTuningsSchema.optional(),
     preview: strictObject({ functions: functionTuningsSchema.optional() }, "{ functions?: … }").optional(),

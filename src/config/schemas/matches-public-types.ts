@@ -6,7 +6,7 @@
  */
 import type * as z from "zod";
 import type { AUTH_FIELDS } from "../../model/kinds/auth.js";
-import type { BRANCH_SETTINGS } from "../../model/kinds/branch.js";
+import type { BRANCH_SETTINGS } from "../../kinds/branch/fields.js";
 import type { COMPUTE_SETTINGS } from "../../kinds/compute/fields.js";
 import type { BUCKET_FIELDS } from "../../kinds/bucket/fields.js";
 import type { DataApiSettings } from "../../model/kinds/data-api.js";

@@ -1,7 +1,7 @@
 /** The branch-settings kind as the registry holds it: its diff and its handler. */
-import { applyBranchUpdate } from "../../apply/handlers/control-plane.js";
-import { diffBranch } from "../../diff/branch.js";
 import type { KindModule } from "../module.js";
+import { applyBranchUpdate } from "./apply.js";
+import { diffBranch } from "./diff.js";
 
 /** The branch's own settings (protection, expiry, name). */
 export const branchKind: KindModule<"branch"> = {

@@ -1,7 +1,8 @@
-import { BRANCH_SETTINGS } from "../../model/kinds/branch.js";
+/** The branch kind's handler: `update:branch` patches the branch's protection and expiry. */
 import { fromPlan, toWire } from "../../model/kinds/field.js";
 import type { Change } from "../../model/plan.js";
-import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile, waitFor } from "../execution-context.js";
+import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile, waitFor } from "../../apply/execution-context.js";
+import { BRANCH_SETTINGS } from "./fields.js";
 
 function sameExpiry(a: string | undefined, b: string | null | undefined): boolean {
   if (b === undefined) return true;

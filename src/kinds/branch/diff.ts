@@ -1,11 +1,12 @@
-import { BRANCH_SETTINGS, type BranchValues } from "../model/kinds/branch.js";
-import { type FieldDescriptor, planKeyOf, sameFieldValue, strongestClass } from "../model/kinds/field.js";
-import type { LiveState } from "../model/live-state.js";
-import type { ChangeOp } from "../model/planned-change.js";
-import type { ConflictReport } from "../model/plan.js";
-import type { ResolvedPolicy } from "../model/desired-state.js";
-import { makeChange } from "./change-builder.js";
-import type { DiffSink } from "./plan-types.js";
+/** The branch kind's pure diff: protection and the expiry a ttl gives, against the live branch. */
+import { type FieldDescriptor, planKeyOf, sameFieldValue, strongestClass } from "../../model/kinds/field.js";
+import type { LiveState } from "../../model/live-state.js";
+import type { ChangeOp } from "../../model/planned-change.js";
+import type { ConflictReport } from "../../model/plan.js";
+import type { ResolvedPolicy } from "../../model/desired-state.js";
+import { makeChange } from "../../diff/change-builder.js";
+import type { DiffSink } from "../../diff/plan-types.js";
+import { BRANCH_SETTINGS, type BranchValues } from "./fields.js";
 
 /** Expiries within this many seconds of each other are equal. */
 export const TTL_TOLERANCE_SECONDS = 60;

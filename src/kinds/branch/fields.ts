@@ -5,7 +5,7 @@
  * one field the policy states otherwise than the platform holds it: a lifetime counted from the
  * branch's creation, which the diff turns into the expiry instant `expiresAt` (`null`: none).
  */
-import type { FieldDescriptor, ModelValues } from "./field.js";
+import type { FieldDescriptor, ModelValues } from "../../model/kinds/field.js";
 
 const HOUR = 3600;
 const DAY = 86_400;
