@@ -177,8 +177,8 @@ export function buildProgram(hooks: ProgramHooks): Command {
   examples(init, ["svc config init", "svc config init --no-example", "svc config init --no-tsconfig"]);
   run(init, async (opts) => (await import("./commands/init-command.js")).runInit(ctx, opts));
 
-  const validate = addPolicy(addCommon(config.command("validate").description("check svc.ts offline: no key, no network")))
-    .option("--json", "print {formatVersion, command, configPath, valid, issues} on stdout")
+  const validate = addChecks(addPolicy(addCommon(config.command("validate").description("check svc.ts and its policy checks offline: no key, no network"))))
+    .option("--json", "print {formatVersion, command, configPath, valid, issues, checksPath, checks} on stdout")
     .option("--no-bundle", "skip bundling the functions")
     .option("--no-cache", "neither read nor write the bundle cache (node_modules/.cache/svc-config beside svc.ts)")
     .option("--allow-external-sources", "accept function sources that resolve outside the policy's directory (default: off)");

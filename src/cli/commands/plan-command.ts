@@ -52,13 +52,14 @@ export interface PlannedRun {
 }
 
 /**
- * Steps shared by plan and apply: load the `--env` files, the policy, resolve and
- * echo the target, then a dry-run `plan` with progress on stderr.
+ * Steps shared by plan and apply: load the `--env` files, the policy (unless the command already
+ * loaded it, with its checks: loaded once, said once), resolve and echo the target, then a dry-run
+ * `plan` with progress on stderr.
  */
-export async function computePlan(ctx: CommandContext, flags: PlanFlags, compactEcho: boolean): Promise<PlannedRun> {
+export async function computePlan(ctx: CommandContext, flags: PlanFlags, compactEcho: boolean, loaded?: LoadedPolicy): Promise<PlannedRun> {
   const engine = await ctx.engine();
   const origins = loadEnv(ctx, flags);
-  const policy = await loadPolicyWithChecks(ctx, engine, flags);
+  const policy = loaded ?? (await loadPolicyWithChecks(ctx, engine, flags));
   const target = await resolveTarget(ctx, engine, flags, origins);
   printEcho(ctx, echoInfo(target, policy), compactEcho);
   return planAgain(ctx, { engine, policy, target }, flags);

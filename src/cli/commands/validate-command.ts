@@ -29,6 +29,8 @@ export interface ValidateIssue {
   path: string;
   message: string;
   target: string | null;
+  /** The checks file the issue is in; absent for the policy's own issues. */
+  file?: string;
 }
 
 /** The two synthetic targets validation resolves for: the default branch and a new preview branch. */
@@ -118,9 +120,39 @@ async function missingExternalPackages(fn: LocatedFunction): Promise<ValidateIss
 }
 
 /**
+ * The policy checks as plan would load them (`--checks FILE`, else `svc.checks.ts` beside the
+ * policy): their file and names, or the issues that stop them loading, each naming the file.
+ */
+async function checkChecks(ctx: CommandContext, engine: EnginePort, flags: ValidateFlags, policy: LoadedPolicy | undefined): Promise<{ path: string | null; checks: { name: string; enforcement: string }[]; issues: ValidateIssue[] }> {
+  if (policy === undefined && flags.checks === undefined) return { path: null, checks: [], issues: [] };
+  try {
+    const loaded = await engine.loadChecksFromFile({
+      cwd: ctx.io.cwd,
+      ...(flags.checks !== undefined ? { path: flags.checks } : policy === undefined ? {} : { policyPath: policy.resolvedPath }),
+      ...(flags.evalTimeout === undefined ? {} : { evaluationTimeoutMs: flags.evalTimeout }),
+    });
+    const path = loaded.resolvedPath === undefined ? null : displayPath(ctx.io.cwd, loaded.resolvedPath);
+    return { path, checks: loaded.checks.map((c) => ({ name: c.name, enforcement: c.enforcement })), issues: [] };
+  } catch (err) {
+    const found = issuesOf(err, null);
+    if (found === undefined) throw err;
+    const named = (err as { details?: { file?: unknown } }).details?.file;
+    const file = typeof named === "string" ? displayPath(ctx.io.cwd, named) : (flags.checks ?? "the checks file");
+    return { path: file, checks: [], issues: found.map((i) => ({ ...i, file })) };
+  }
+}
+
+/** `svc.ts has 2 issues`, `svc.ts and svc.checks.ts have 3 issues`. */
+function issuesHeading(configPath: string | null, issues: readonly ValidateIssue[]): string {
+  const files = [...new Set(issues.map((i) => i.file ?? configPath ?? "the policy"))];
+  return `${files.join(" and ")} ${files.length === 1 ? "has" : "have"} ${issues.length} issue${issues.length === 1 ? "" : "s"}`;
+}
+
+/**
  * `svc config validate`: offline (no key, no network). Loads the `--env` files and
  * the policy, resolves it for the default branch and a new preview branch, checks every function
- * source and, unless `--no-bundle`, bundles each function (through the bundle cache unless `--no-cache`). Lists every issue; exit 1 if any.
+ * source and, unless `--no-bundle`, bundles each function (through the bundle cache unless `--no-cache`);
+ * then loads the policy checks as plan does. Lists every issue; exit 1 if any.
  */
 export async function runValidate(ctx: CommandContext, flags: ValidateFlags): Promise<number> {
   const engine = await ctx.engine();
@@ -144,19 +176,25 @@ export async function runValidate(ctx: CommandContext, flags: ValidateFlags): Pr
     issues = found;
   }
   const configPath = policy?.relativePath ?? failedFile ?? (flags.config === undefined ? null : displayPath(ctx.io.cwd, flags.config));
+  const checks = await checkChecks(ctx, engine, flags, policy);
+  issues = [...issues, ...checks.issues];
   if (flags.json === true) {
-    ctx.out(stringifyDocument({ formatVersion: 1, command: "validate", configPath, valid: issues.length === 0, issues }));
+    ctx.out(stringifyDocument({ formatVersion: 1, command: "validate", configPath, valid: issues.length === 0, issues, checksPath: checks.path, checks: checks.checks }));
     ctx.documentPrinted = true;
     return issues.length === 0 ? 0 : 1;
   }
   if (issues.length === 0) {
-    ctx.out([`${configPath ?? "svc.ts"} is valid${flags.bundle === false ? " (bundling skipped)" : ""}.`]);
+    const count = checks.checks.length;
+    const checked = checks.path === null ? "" : `; ${checks.path} holds ${count} check${count === 1 ? "" : "s"}`;
+    ctx.out([`${configPath ?? "svc.ts"} is valid${flags.bundle === false ? " (bundling skipped)" : ""}${checked}.`]);
     return 0;
   }
-  ctx.err([`error PLATFORM_CONFIG_INVALID: ${configPath ?? "the policy"} has ${issues.length} issue${issues.length === 1 ? "" : "s"}:`]);
+  ctx.err([`error PLATFORM_CONFIG_INVALID: ${issuesHeading(configPath, issues)}:`]);
   for (const issue of issues) {
-    ctx.err([`  - ${issue.path === "" ? "(policy)" : issue.path}: ${issue.message}${issue.target === null ? "" : ` [${issue.target}]`}`]);
+    const where = issue.file === undefined ? "" : `${issue.file}: `;
+    ctx.err([`  - ${where}${issue.path === "" ? (issue.file === undefined ? "(policy)" : "(checks)") : issue.path}: ${issue.message}${issue.target === null ? "" : ` [${issue.target}]`}`]);
   }
-  ctx.err([`  hint: ${invalidPolicyHint(configPath ?? undefined)}`]);
+  const files = [...new Set(issues.map((i) => i.file ?? configPath ?? undefined))];
+  ctx.err([`  hint: ${invalidPolicyHint(files.length === 1 ? files[0] : files.filter((f) => f !== undefined).join(" and "))}`]);
   return 1;
 }

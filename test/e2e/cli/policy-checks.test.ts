@@ -152,12 +152,65 @@ describe("policy checks (docs/checks.md)", () => {
     expect(fleet.stdout).toMatch(/preview\/a +\d+ +0 +checks failed\n/);
   });
 
+  it("branch create --if-exists apply checks the existing branch before applying, and says once which checks it loaded", async () => {
+    const refused = await svc(["branch", "create", "preview/a", "--if-exists", "apply", "--yes", "--config", "variant.ts", "--checks", "example-3.ts"]);
+    expect(refused.code, refused.stderr).toBe(8);
+    expect(refused.stderr).toContain("check preview-has-ttl: branch: previews need a ttl");
+    expect(refused.stderr.split("\n").filter((line) => line.startsWith("Checks: "))).toEqual(["Checks: example-3.ts (1 check)"]);
+    expect((await svc(["config", "plan", "--detailed-exitcode", "--config", "variant.ts", "--branch", "preview/a"])).code).toBe(2);
+  });
+
+  it("branch sync checks an existing preview before applying and a new one before creating it", async () => {
+    const existing = await svc(["branch", "sync", "--git-branch", "a", "--yes", "--config", "variant.ts", "--checks", "example-3.ts"]);
+    expect(existing.code, existing.stderr).toBe(8);
+    expect(existing.stderr).toContain("check preview-has-ttl: branch: previews need a ttl");
+    expect((await svc(["config", "plan", "--detailed-exitcode", "--config", "variant.ts", "--branch", "preview/a"])).code).toBe(2);
+
+    const fresh = await svc(["branch", "sync", "--git-branch", "c", "--yes", "--config", "variant.ts", "--checks", "example-3.ts"]);
+    expect(fresh.code, fresh.stderr).toBe(8);
+    expect(fresh.stderr).toContain("check preview-has-ttl: branch: previews need a ttl");
+    const branches = await fetch(`${emu().apiHost}/projects/${emu().projectId}/branches`, { headers: { authorization: `Bearer ${API_KEY}` } });
+    expect(((await branches.json()) as { branches: { name: string }[] }).branches.map((b) => b.name)).not.toContain("preview/c");
+  });
+
+  it("a fleet apply refuses each branch whose mandatory check fails and applies nothing to it", async () => {
+    // A bucket and no ttl for previews: nothing but the check stands in the way.
+    writeFileSync(join(cwd(), "no-ttl.ts"), "export default { buckets: { extra: {} } };\n");
+    const run = await svc(["config", "apply", "--branches", "preview/*", "--yes", "--config", "no-ttl.ts", "--checks", "example-3.ts"]);
+    expect(run.code, run.stdout + run.stderr).toBe(8);
+    expect(run.stdout).toMatch(/preview\/a +\d+ +0 +checks failed\n/);
+    expect(run.stdout).toMatch(/preview\/b +\d+ +0 +checks failed\n/);
+    expect((await svc(["config", "plan", "--detailed-exitcode", "--config", "no-ttl.ts", "--branch", "preview/b"])).code).toBe(2);
+  });
+
+  it("svc config validate loads the checks too: counts them, and names the checks file in each issue", async () => {
+    const valid = await svc(["config", "validate", "--no-bundle", "--checks", "example-3.ts"]);
+    expect(valid.code, valid.stderr).toBe(0);
+    expect(valid.stdout).toBe("svc.ts is valid (bundling skipped); example-3.ts holds 1 check.\n");
+
+    const invalid = await svc(["config", "validate", "--no-bundle", "--checks", "bad-name.ts"]);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toContain("error PLATFORM_CONFIG_INVALID: bad-name.ts has 1 issue:\n  - bad-name.ts: defineCheck.name: contains a control character");
+    expect(invalid.stderr).toContain("hint: Fix each listed path in bad-name.ts, then run svc config validate.");
+    expect(invalid.stderr).not.toContain("\u001b[31m");
+
+    const missing = await svc(["config", "validate", "--no-bundle", "--checks", "missing.ts", "--json"]);
+    expect(missing.code).toBe(1);
+    const doc = JSON.parse(missing.stdout) as { valid: boolean; issues: { file?: string; message: string }[] };
+    expect(doc.valid).toBe(false);
+    expect(doc.issues).toHaveLength(1);
+    expect(doc.issues[0]?.file).toBe("missing.ts");
+    expect(doc.issues[0]?.message).toContain("missing.ts does not exist");
+  });
+
   it("finds svc.checks.ts beside svc.ts without a flag", async () => {
     writeFileSync(join(cwd(), "svc.checks.ts"), EXAMPLES[2] ?? "");
     try {
       const run = await svc(["config", "plan", "--branch", "preview/a"]);
       expect(run.stderr).toContain("Checks: svc.checks.ts (1 check)");
       expect(run.stdout).toContain("Checks: 1 passed");
+      const validated = await svc(["config", "validate", "--no-bundle", "--json"]);
+      expect(JSON.parse(validated.stdout)).toMatchObject({ valid: true, checksPath: "svc.checks.ts", checks: [{ name: "preview-has-ttl", enforcement: "mandatory" }] });
     } finally {
       rmSync(join(cwd(), "svc.checks.ts"));
     }
