@@ -6,7 +6,7 @@
 import { Command, CommanderError } from "commander";
 import { ErrorCode, PlatformError, isPlatformError } from "../errors/index.js";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "./index.js";
-import { watchNpmLauncher } from "./launcher-watch.js";
+import { watchNpmLauncher } from "../runtime/launcher-watch.js";
 import type { EmulatorTimings } from "./store/world.js";
 
 const TIMING_KEYS: Readonly<Record<string, keyof EmulatorTimings>> = Object.freeze({

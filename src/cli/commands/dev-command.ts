@@ -18,6 +18,7 @@ import { findTrigger, sendTriggerInvocation } from "../dev/dev-trigger.js";
 import { renderBanner, renderPrefixed, renderRequestLine } from "../dev/dev-view.js";
 import { shown } from "../views/outside-text.js";
 import { branchLabel, loadEnv, loadPolicy, resolveTarget, type LoadedPolicy, type PolicyFlags, type Target } from "./target-setup.js";
+import { watchNpmLauncher } from "../../runtime/launcher-watch.js";
 
 /** Flags of `svc dev`. */
 export interface DevFlags extends TargetFlags, PolicyFlags {
@@ -94,15 +95,20 @@ function devLog(ctx: CommandContext): DevLog {
   };
 }
 
-/** Resolves once Ctrl-C (the context's signal) or SIGTERM asks to stop. */
+/**
+ * Resolves once Ctrl-C (the context's signal) or SIGTERM asks to stop, or the `npx`/`npm exec`
+ * that started svc dev has exited (its SIGTERM never reaches this process).
+ */
 function untilStopped(ctx: CommandContext): Promise<void> {
   return new Promise((done) => {
     const finish = (): void => {
+      unwatch();
       process.off("SIGTERM", finish);
       process.off("disconnect", finish);
       ctx.signal.removeEventListener("abort", finish);
       done();
     };
+    const unwatch = watchNpmLauncher(ctx.io.env, finish);
     if (ctx.signal.aborted) return finish();
     ctx.signal.addEventListener("abort", finish, { once: true });
     process.once("SIGTERM", finish);

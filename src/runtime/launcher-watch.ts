@@ -1,10 +1,11 @@
 /**
- * `npx svc emulator` runs as `npm exec` → `sh -c svc …` → node. A SIGTERM to npm (what `kill %1`
- * sends to a background `npx svc emulator &` in a script or CI) ends npm and the shell, but the
- * signal never reaches node: the emulator would run on, with its PostgreSQL, reparented to init.
- * When npm launched it (`npm_command=exec` in its environment), the emulator therefore watches its
- * parent process and stops, as on SIGTERM, once the parent is gone. Started any other way (`svc
- * emulator &` from a shell that then exits, as a CI step does), it keeps running.
+ * `npx svc emulator` (or `npx svc dev`) runs as `npm exec` → `sh -c svc …` → node. A SIGTERM to npm
+ * (what `kill %1` sends to a background `npx svc emulator &` in a script or CI) ends npm and the
+ * shell, but the signal never reaches node: svc would run on, with the PostgreSQL or the function
+ * processes it started, reparented to init. When npm launched it (`npm_command=exec` in its
+ * environment), a long-running command therefore watches its parent process and stops, as on
+ * SIGTERM, once the parent is gone. Started any other way (`svc emulator &` from a shell that then
+ * exits, as a CI step does), it keeps running.
  */
 
 /** How often the parent is checked, ms: a stop follows npm's within about this long. */
