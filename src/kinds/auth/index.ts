@@ -8,4 +8,8 @@ export const authKind: KindModule<"auth"> = {
   name: "auth",
   diff: (desired, live, _options, sink) => diffAuth(desired, live, sink),
   handlers: { "auth-create": (ctx, change) => applyAuthCreate(ctx, change) },
+  seed: (live) =>
+    live.auth?.enabled === true
+      ? { branch: { auth: { auth_provider: "better_auth", ...(live.auth.databaseName === undefined ? {} : { database_name: live.auth.databaseName }) } } }
+      : {},
 };

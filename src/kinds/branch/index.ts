@@ -8,4 +8,10 @@ export const branchKind: KindModule<"branch"> = {
   name: "branch",
   diff: (desired, live, options, sink) => diffBranch(desired, live, options.now, sink),
   handlers: { "branch-update": (ctx, change) => applyBranchUpdate(ctx, change) },
+  seed: (live) => ({
+    branch: {
+      id: live.branch.id, default: live.branch.isDefault, protected: live.branch.protected, created_at: live.branch.createdAt,
+      ...(live.branch.expiresAt === undefined ? {} : { expires_at: live.branch.expiresAt }),
+    },
+  }),
 };

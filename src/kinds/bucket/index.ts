@@ -1,4 +1,5 @@
 /** The bucket kind as the registry holds it: its diff and prune, its handlers, and when a policy needs the buckets feature. */
+import { bucketRecordOf } from "./wire.js";
 import type { KindModule } from "../module.js";
 import { applyBucketCreate, applyBucketDelete } from "./apply.js";
 import { diffBuckets, pruneBuckets } from "./diff.js";
@@ -13,4 +14,11 @@ export const bucketKind: KindModule<"bucket"> = {
     "bucket-create": applyBucketCreate,
     "bucket-delete": (ctx, _change, op) => applyBucketDelete(ctx, op),
   },
+  // A bucket the plan found holding objects holds one on the replica too (the delete guard reads it).
+  seed: (live) => ({
+    branch: {
+      buckets: (live.buckets ?? []).map(bucketRecordOf),
+      objects: [...(live.bucketHasObjects ?? new Map<string, boolean>())].filter(([, has]) => has).map(([bucket]) => ({ bucket, key: "replica-object" })),
+    },
+  }),
 };

@@ -1,4 +1,5 @@
 /** The compute kind as the registry holds it: its diff and its handler. */
+import { endpointSettingsOf } from "./wire.js";
 import type { KindModule } from "../module.js";
 import { applyComputeUpdate } from "./apply.js";
 import { diffCompute } from "./diff.js";
@@ -8,4 +9,5 @@ export const computeKind: KindModule<"compute"> = {
   name: "compute",
   diff: (desired, live, _options, sink) => diffCompute(desired, live, sink),
   handlers: { "compute-update": applyComputeUpdate },
+  seed: (live) => ({ branch: { endpoints: live.compute === null ? [] : [{ id: live.compute.endpointId, type: "read_write", ...endpointSettingsOf(live.compute) }] } }),
 };

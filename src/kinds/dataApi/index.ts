@@ -1,4 +1,6 @@
 /** The Data API kind as the registry holds it: its diff and its handlers. */
+import { DATA_API_SETTINGS } from "../../model/kinds/data-api.js";
+import { toWire } from "../../model/kinds/field.js";
 import { applyDataApiCreate, applyDataApiDelete, applyDataApiUpdate } from "../../apply/handlers/data-api.js";
 import { diffDataApi } from "../../diff/services.js";
 import type { KindModule } from "../module.js";
@@ -12,4 +14,7 @@ export const dataApiKind: KindModule<"dataApi"> = {
     "data-api-update": applyDataApiUpdate,
     "data-api-delete": (ctx, _change, op) => applyDataApiDelete(ctx, op),
   },
+  seed: (live) => ({
+    branch: { data_api: live.dataApi?.enabled === true ? [{ database: live.dataApi.database, settings: live.dataApi.settings && toWire(DATA_API_SETTINGS, live.dataApi.settings) }] : [] },
+  }),
 };

@@ -1,4 +1,5 @@
 /** The database kind as the registry holds it: its diff and prune and its handlers. */
+import { REPLICA_OWNER } from "../../api/wire/replica-seed.js";
 import { applyDatabaseCreate, applyDatabaseDelete, applyDatabaseUpdate } from "../../apply/handlers/databases.js";
 import { diffDatabases, pruneDatabases } from "../../diff/databases.js";
 import type { KindModule } from "../module.js";
@@ -13,4 +14,8 @@ export const databaseKind: KindModule<"database"> = {
     "database-update": applyDatabaseUpdate,
     "database-delete": (ctx, change, op) => applyDatabaseDelete(ctx, change.id, op),
   },
+  seed: (live) => ({
+    branch: { databases: (live.databases ?? []).map((name) => ({ name, owner_name: live.databaseOwners?.get(name) ?? REPLICA_OWNER })) },
+    parent: { databases: (live.parentDatabases ?? []).map((name) => ({ name, owner_name: REPLICA_OWNER })) },
+  }),
 };

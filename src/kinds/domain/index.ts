@@ -1,4 +1,5 @@
 /** The custom-domain kind as the registry holds it: its diff, its handlers, and when a policy needs the customDomains feature. */
+import { domainRecordsOf } from "./wire.js";
 import type { KindModule } from "../module.js";
 import { applyDomainCreate, applyDomainDelete, applyDomainReplace } from "./apply.js";
 import { diffDomains } from "./diff.js";
@@ -13,4 +14,5 @@ export const domainKind: KindModule<"domain"> = {
     "domain-replace": applyDomainReplace,
     "domain-delete": (ctx, _change, op) => applyDomainDelete(ctx, op),
   },
+  seed: (live) => ({ branch: { custom_domains: domainRecordsOf(live.customDomains ?? []) } }),
 };

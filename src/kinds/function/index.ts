@@ -1,4 +1,5 @@
 /** The function kind as the registry holds it: its diff and prune, its handlers, and when a policy needs the functions feature. */
+import { REPLICA_ENV_VALUE } from "../../api/wire/replica-seed.js";
 import { applyFunctionDelete, applyFunctionDeploy } from "../../apply/handlers/functions.js";
 import { diffFunctions, pruneFunctions } from "../../diff/functions.js";
 import type { KindModule } from "../module.js";
@@ -13,4 +14,17 @@ export const functionKind: KindModule<"function"> = {
     "function-deploy": applyFunctionDeploy,
     "function-delete": (ctx, _change, op) => applyFunctionDelete(ctx, op),
   },
+  // Env names and fingerprint markers as read (values never matter); the parent holds the functions the branch inherits.
+  seed: (live) => ({
+    branch: {
+      functions: (live.functions ?? []).map((f) => ({
+        slug: f.slug, name: f.name,
+        ...(f.current === undefined ? {} : { runtime: f.current.runtime }),
+        environment: Object.fromEntries([...f.envNames, ...f.markers].map((name) => [name, REPLICA_ENV_VALUE])),
+      })),
+    },
+    parent: {
+      functions: [...new Set([...(live.parentFunctionSlugs ?? []), ...(live.triggers ?? []).filter((t) => t.inherited).map((t) => t.function)])].map((slug) => ({ slug })),
+    },
+  }),
 };

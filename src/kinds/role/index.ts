@@ -1,4 +1,5 @@
 /** The role kind as the registry holds it: its diff and prune and its handlers. */
+import { REPLICA_OWNER } from "../../api/wire/replica-seed.js";
 import { applyRoleCreate, applyRoleDelete } from "../../apply/handlers/roles.js";
 import { diffRoles, pruneRoles } from "../../diff/roles.js";
 import type { KindModule } from "../module.js";
@@ -12,4 +13,9 @@ export const roleKind: KindModule<"role"> = {
     "role-create": applyRoleCreate,
     "role-delete": (ctx, change, op) => applyRoleDelete(ctx, change.id, op),
   },
+  // Roles as read when the plan manages them, else one stand-in owner; the parent's by name beside the stand-in.
+  seed: (live) => ({
+    branch: { roles: live.roles === undefined ? [{ name: REPLICA_OWNER }] : live.roles.map((r) => ({ name: r.name, ...(r.login ? {} : { no_login: true }) })) },
+    parent: { roles: [{ name: REPLICA_OWNER }, ...(live.parentRoles ?? []).filter((name) => name !== REPLICA_OWNER).map((name) => ({ name }))] },
+  }),
 };
