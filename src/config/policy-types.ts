@@ -5,6 +5,7 @@
  */
 import type { BranchSettingsDef } from "../kinds/branch/policy.js";
 import type { BucketDef } from "../kinds/bucket/policy.js";
+import type { RoleDef } from "../kinds/role/policy.js";
 import type { ComputeSettings } from "../kinds/compute/policy.js";
 import type { BranchTarget, FileBundler } from "../model/desired-state.js";
 import type { PushResult } from "../model/plan.js";
@@ -123,6 +124,7 @@ export interface OtherBundlerFunctionDef extends FunctionDefCommon {
 export type FunctionDef = EsbuildFunctionDef | OtherBundlerFunctionDef;
 
 export type { BucketDef } from "../kinds/bucket/policy.js";
+export type { RoleDef } from "../kinds/role/policy.js";
 export type { ComputeSettings, ComputeSize } from "../kinds/compute/policy.js";
 
 interface TriggerCommon {
@@ -166,12 +168,6 @@ export interface PruneDef {
   roles?: boolean;
   /** Delete databases the policy does not declare (not inherited); destructive: needs `allowDataLoss`. */
   databases?: boolean;
-}
-
-/** A PostgreSQL role of the branch. Its password is the platform's; the policy never holds one. */
-export interface RoleDef {
-  /** `false` creates a role that cannot log in (`NOLOGIN`); fixed once created. @default true */
-  login?: boolean;
 }
 
 /** A PostgreSQL database of the branch. */

@@ -18,7 +18,7 @@ import type { DataApiSettings } from "../model/kinds/data-api.js";
 import { fromPolicy } from "../model/kinds/field.js";
 import { BUCKET_DEFAULTS } from "../kinds/bucket/fields.js";
 import { TRIGGER_DEFAULTS } from "../model/kinds/trigger.js";
-import { ROLE_DEFAULTS, ROLE_FIELDS } from "../model/kinds/roles.js";
+import { ROLE_DEFAULTS, ROLE_FIELDS } from "../kinds/role/fields.js";
 import { isOn } from "./schemas/common.js";
 import type { ParsedPolicy } from "./schemas/policy.js";
 import { compareCodePoints, sortedEntries } from "./sort.js";

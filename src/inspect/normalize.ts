@@ -10,17 +10,15 @@ import type {
   ApiDeployment,
   ApiFunction,
   ApiProject,
-  ApiRole,
   ApiTrigger,
 } from "../api/wire-types.js";
 import type { BranchTarget } from "../model/desired-state.js";
-import type { Deployment, LiveFunction, LiveRole, LiveState, LiveTrigger } from "../model/live-state.js";
+import type { Deployment, LiveFunction, LiveState, LiveTrigger } from "../model/live-state.js";
 import { AUTH_FIELDS } from "../model/kinds/auth.js";
 import { defaultComputeOf } from "../kinds/compute/read.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { fromWire } from "../model/kinds/field.js";
 import { DATABASE_FIELDS } from "../model/kinds/databases.js";
-import { ROLE_DEFAULTS, ROLE_FIELDS } from "../model/kinds/roles.js";
 import { triggerFromWire } from "../model/kinds/trigger.js";
 import { FINGERPRINT_MARKER_PREFIX } from "../rules/environment.js";
 
@@ -73,14 +71,6 @@ export function normalizeAuth(integration: ApiAuthIntegration | null): NonNullab
 export function normalizeDataApi(database: string, dataApi: ApiDataApi | null): NonNullable<LiveState["dataApi"]> {
   if (dataApi === null) return { enabled: false, database, settings: null };
   return { enabled: true, database, settings: dataApi.settings === null ? null : fromWire(DATA_API_SETTINGS, dataApi.settings) };
-}
-
-/** Roles sorted by name, their fields read through the role descriptor (never a password). */
-export function normalizeRoles(roles: readonly ApiRole[]): LiveRole[] {
-  return sortBy(
-    roles.map((r) => ({ name: r.name, ...ROLE_DEFAULTS, ...fromWire(ROLE_FIELDS, r), protected: r.protected === true })),
-    (r) => r.name,
-  );
 }
 
 /** Each database's owner by database name, read through the database descriptor (an owner breaking its rule leaves the database out). */
@@ -145,6 +135,7 @@ export function compareCodePoints(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function sortBy<T>(items: T[], key: (item: T) => string): T[] {
+/** `items` sorted in place by `key` (code points). */
+export function sortBy<T>(items: T[], key: (item: T) => string): T[] {
   return items.sort((a, b) => compareCodePoints(key(a), key(b)));
 }

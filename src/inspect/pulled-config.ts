@@ -4,15 +4,15 @@
  */
 import type { ApiAuthIntegration, ApiBranch, ApiBucket, ApiCredential, ApiCustomDomain, ApiDataApi, ApiDatabase, ApiEndpoint, ApiFunction, ApiProject, ApiRole, ApiTrigger } from "../api/wire-types.js";
 import { defineConfig } from "../config/define-config.js";
-import { policyValueOf } from "../config/schemas/fields.js";
-import type { BranchTuning, DataApiDef, DataApiSettingsDef, DatabaseDef, PolicyConfig, RoleDef } from "../config/policy-types.js";
+import type { BranchTuning, DataApiDef, DataApiSettingsDef, DatabaseDef, PolicyConfig, } from "../config/policy-types.js";
 import { pulledBranchSettings } from "../kinds/branch/pull.js";
 import { pulledComputeSettings } from "../kinds/compute/pull.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { DATABASE_FIELDS } from "../model/kinds/databases.js";
-import { type FieldDescriptor, fromWire, sameFieldValue } from "../model/kinds/field.js";
-import { ROLE_DEFAULTS, ROLE_FIELDS } from "../model/kinds/roles.js";
-import { databaseNameIssue, roleNameIssue } from "../rules/pg-names.js";
+import { fromWire, } from "../model/kinds/field.js";
+import { pulledRoles } from "../kinds/role/pull.js";
+import { pulledFields } from "./pulled-fields.js";
+import { databaseNameIssue, } from "../rules/pg-names.js";
 import { compareCodePoints, normalizeTimestamp } from "./normalize.js";
 import { type PulledTrigger, pulledTriggers } from "./pulled-triggers.js";
 import { type PulledCustomDomain, pulledCustomDomains } from "../kinds/domain/pull.js";
@@ -136,30 +136,6 @@ function pulledDataApi(dataApi: { database: string; record: ApiDataApi }, hasAut
 /** Wire settings → policy settings: the pulled fields of the descriptor whose values follow their rule. */
 export function pulledSettings(wire: Record<string, unknown>): DataApiSettingsDef {
   return fromWire(DATA_API_SETTINGS.filter((field) => field.pulled), wire);
-}
-
-/**
- * A wire record's pulled fields in the form a policy writes them (through the kind's
- * descriptor): values the policy cannot state, and values equal to the default, left out.
- */
-function pulledFields(fields: readonly FieldDescriptor[], record: Readonly<Record<string, unknown>>, defaults: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
-  const values: Readonly<Partial<Record<string, unknown>>> = fromWire(fields, record);
-  const out: Record<string, unknown> = {};
-  for (const field of fields.filter((f) => f.pulled)) {
-    const value = policyValueOf(field, values[field.modelKey]);
-    if (value !== undefined && !sameFieldValue(field, value, defaults[field.modelKey])) out[field.policyKey] = value;
-  }
-  return out;
-}
-
-/**
- * The branch's roles as `roles`, sorted: `login: false` for a `NOLOGIN` role. Protected roles
- * belong to the platform and names a policy could not declare are left out (planning the pull
- * lists them as unmanaged).
- */
-function pulledRoles(roles: readonly ApiRole[]): Record<string, RoleDef> {
-  const kept = roles.filter((r) => r.protected !== true && roleNameIssue(r.name) === null).sort((a, b) => compareCodePoints(a.name, b.name));
-  return Object.fromEntries(kept.map((r) => [r.name, pulledFields(ROLE_FIELDS, r, ROLE_DEFAULTS)]));
 }
 
 /** The branch's databases as `databases` (name → owner), sorted; undeclarable names and owners left out. */

@@ -15,7 +15,6 @@ import {
   compareCodePoints,
   normalizeAuth,
   normalizeDatabaseOwners,
-  normalizeRoles,
   normalizeDataApi,
   normalizeFunctions,
   normalizeProject,
@@ -24,6 +23,7 @@ import {
 import type { ReadNeeds } from "./read-needs.js";
 import { normalizeBranch } from "../kinds/branch/read.js";
 import { normalizeBuckets } from "../kinds/bucket/read.js";
+import { normalizeRoles } from "../kinds/role/read.js";
 import { normalizeCompute } from "../kinds/compute/read.js";
 import { normalizeCustomDomains } from "../kinds/domain/read.js";
 

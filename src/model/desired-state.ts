@@ -5,7 +5,7 @@
 import type { ComputeValues } from "../kinds/compute/fields.js";
 import type { DataApiSettings } from "./kinds/data-api.js";
 import type { DatabaseValues } from "./kinds/databases.js";
-import type { RoleValues } from "./kinds/roles.js";
+import type { RoleValues } from "../kinds/role/fields.js";
 
 /** What a branch closure is called with (docs/policy.md#the-branch-closure). Frozen. */
 export interface BranchTarget {

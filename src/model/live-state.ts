@@ -2,7 +2,7 @@ import type { AuthValues } from "./kinds/auth.js";
 import type { ComputeValues } from "../kinds/compute/fields.js";
 import type { BucketValues } from "../kinds/bucket/fields.js";
 import type { DataApiSettings } from "./kinds/data-api.js";
-import type { RoleValues } from "./kinds/roles.js";
+import type { RoleValues } from "../kinds/role/fields.js";
 
 /**
  * The live state of one branch in the normalised shape the diff reads.

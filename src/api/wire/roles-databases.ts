@@ -1,6 +1,6 @@
 /** Wire shapes of roles, databases and connection URIs. */
 import { z } from "zod";
-import { ROLE_FIELDS } from "../../model/kinds/roles.js";
+import { ROLE_FIELDS } from "../../kinds/role/fields.js";
 import { OperationSchema, PgNameSchema, QueryBooleanSchema, TimestampSchema } from "./common.js";
 import { wireFieldsSchema } from "./fields.js";
 

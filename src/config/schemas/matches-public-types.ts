@@ -14,7 +14,7 @@ import type { DatabaseValues } from "../../model/kinds/databases.js";
 import type { DOMAIN_HOSTNAME } from "../../kinds/domain/fields.js";
 import type { FieldDescriptor, ValueOf } from "../../model/kinds/field.js";
 import type { FunctionValues } from "../../model/kinds/function.js";
-import type { RoleValues } from "../../model/kinds/roles.js";
+import type { RoleValues } from "../../kinds/role/fields.js";
 import type { SCHEDULE_TRIGGER_FIELDS, STORAGE_TRIGGER_FIELDS, TRIGGER_FIELDS } from "../../model/kinds/trigger.js";
 import type {
   BranchTuning,

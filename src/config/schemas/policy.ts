@@ -9,7 +9,7 @@ import { databasesSchema } from "./databases.js";
 import { functionsSchema } from "./functions.js";
 import { hooksSchema } from "./hooks.js";
 import { pruneSchema } from "./prune.js";
-import { rolesSchema } from "./roles.js";
+import { rolesSchema } from "../../kinds/role/policy.js";
 import { triggersSchema } from "./triggers.js";
 
 /** `branch`: a function `(target) => tuning`. */

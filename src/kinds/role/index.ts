@@ -1,8 +1,8 @@
 /** The role kind as the registry holds it: its diff and prune and its handlers. */
 import { REPLICA_OWNER } from "../../api/wire/replica-seed.js";
-import { applyRoleCreate, applyRoleDelete } from "../../apply/handlers/roles.js";
-import { diffRoles, pruneRoles } from "../../diff/roles.js";
 import type { KindModule } from "../module.js";
+import { applyRoleCreate, applyRoleDelete } from "./apply.js";
+import { diffRoles, pruneRoles } from "./diff.js";
 
 /** Postgres roles (`roles`). */
 export const roleKind: KindModule<"role"> = {

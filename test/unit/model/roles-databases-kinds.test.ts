@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { DATABASE_FIELDS } from "../../../src/model/kinds/databases.js";
 import { fromWire, toWire } from "../../../src/model/kinds/field.js";
-import { ROLE_FIELDS } from "../../../src/model/kinds/roles.js";
-import { normalizeDatabaseOwners, normalizeRoles } from "../../../src/inspect/normalize.js";
+import { ROLE_FIELDS } from "../../../src/kinds/role/fields.js";
+import { normalizeDatabaseOwners } from "../../../src/inspect/normalize.js";
+import { normalizeRoles } from "../../../src/kinds/role/read.js";
 
 describe("role descriptor", () => {
   it.each([

@@ -5,7 +5,7 @@
  * all read it. The platform has no role update and never reports a password: a role's fields are
  * fixed once it exists (a difference is a blocking conflict, not a change). Plain data, no I/O.
  */
-import { type ModelValues, type WireForm, defineField } from "./field.js";
+import { type ModelValues, type WireForm, defineField } from "../../model/kinds/field.js";
 
 /** `login` travels as `no_login: true` on create (omitted for a login role) and comes back as `authentication_method: "no_login"`. */
 const LOGIN_WIRE: WireForm = {

@@ -1,10 +1,10 @@
-import type { ResolvedPolicy } from "../model/desired-state.js";
-import type { LiveState } from "../model/live-state.js";
-import { sameFieldValue } from "../model/kinds/field.js";
-import { ROLE_FIELDS } from "../model/kinds/roles.js";
-import { changeId, existingIds, fieldsView, makeChange } from "./change-builder.js";
-import type { DiffSink } from "./plan-types.js";
-import { lookalikeConflict } from "./lookalike-names.js";
+import type { ResolvedPolicy } from "../../model/desired-state.js";
+import type { LiveState } from "../../model/live-state.js";
+import { sameFieldValue } from "../../model/kinds/field.js";
+import { changeId, existingIds, fieldsView, makeChange } from "../../diff/change-builder.js";
+import type { DiffSink } from "../../diff/plan-types.js";
+import { lookalikeConflict } from "../../diff/lookalike-names.js";
+import { ROLE_FIELDS } from "./fields.js";
 
 /** Whether the policy manages roles: it declares some or prunes them. */
 function managesRoles(desired: ResolvedPolicy): boolean {

@@ -1,8 +1,8 @@
 import { fromPlan, toWire } from "../../model/kinds/field.js";
-import { ROLE_FIELDS } from "../../model/kinds/roles.js";
 import type { Change } from "../../model/plan.js";
 import type { ChangeOp } from "../../model/planned-change.js";
-import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, mutateWithReconcile, waitFor } from "../execution-context.js";
+import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, mutateWithReconcile, waitFor } from "../../apply/execution-context.js";
+import { ROLE_FIELDS } from "./fields.js";
 
 type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
 
