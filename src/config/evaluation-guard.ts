@@ -168,7 +168,8 @@ function trapAsyncExits(): () => void {
   };
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
+/** Whether `value` has a callable `then`: a promise, or anything awaited as one. */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 

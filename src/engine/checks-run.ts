@@ -5,7 +5,7 @@
  * to it throws, and nothing it does reaches the plan. A check that throws, rejects, times out or
  * ends the process has failed: a mandatory failure naming the check, never a crash.
  */
-import { runGuardedAsync } from "../config/evaluation-guard.js";
+import { isThenable, runGuarded, runGuardedAsync } from "../config/evaluation-guard.js";
 import { messageOf } from "../config/issues.js";
 import { policyStackLocation } from "../config/policy-stack-location.js";
 import { isPlatformError } from "../errors/platform-error.js";
@@ -123,10 +123,23 @@ async function runOne(check: Check, data: ReturnType<typeof contextData>): Promi
   try {
     const { validateChange, validatePlan } = check;
     if (validateChange !== undefined) {
-      for (const change of data.plan.changes) {
-        fallback = change.address;
-        await runGuardedAsync(() => validateChange(change, ctx), guard);
-        if (collector.misuse !== undefined) break;
+      // One guarded run calls validateChange for change after change (the time limit's watchdog
+      // costs more than a typical call) until one returns a promise, which settles under the guard.
+      const { changes } = data.plan;
+      let next = 0;
+      while (next < changes.length && collector.misuse === undefined) {
+        const pending = runGuarded(() => {
+          while (next < changes.length) {
+            const change = changes[next] as (typeof changes)[number];
+            next += 1;
+            fallback = change.address;
+            const returned = validateChange(change, ctx);
+            if (isThenable(returned)) return returned;
+            if (collector.misuse !== undefined) break;
+          }
+          return undefined;
+        }, guard);
+        if (pending !== undefined) await runGuardedAsync(() => pending, guard);
       }
     }
     fallback = undefined;

@@ -101,6 +101,28 @@ export default [
     expect(byName.get("misreports")?.error).toBe("report() takes a string message, not number");
   });
 
+  it("calls validateChange once per change in plan order, sync and async calls mixed, each report at its change; a loop in one call is a failure naming the check", async () => {
+    const many: Change[] = Array.from({ length: 30 }, (_, i) => ({ ...bucket, id: `create:bucket.b${i}`, address: `bucket.b${i}` }));
+    const seen: string[] = [];
+    const given = { ...input(), plan: { ...input().plan, changes: many } };
+    const [mixed] = await runChecks([
+      defineCheck({
+        name: "mixed",
+        enforcement: "advisory",
+        validateChange: (c, ctx) => {
+          seen.push(c.address);
+          if (c.address.endsWith("7")) ctx.report("sevens");
+          return Number(c.address.slice(8)) % 4 === 0 ? Promise.resolve().then(() => ctx.report("async")) : undefined;
+        },
+      }),
+    ], given);
+    expect(seen).toEqual(many.map((c) => c.address));
+    expect(mixed?.violations).toEqual(many.flatMap((c, i) => [...(c.address.endsWith("7") ? [{ address: c.address, message: "sevens" }] : []), ...(i % 4 === 0 ? [{ address: c.address, message: "async" }] : [])]));
+
+    const [loops] = await runChecks(await fromFile(`export default defineCheck({ name: "loops on one", enforcement: "advisory", validateChange(c) { if (c.address === "compute") for (;;) {} } });`), input());
+    expect(loops).toMatchObject({ name: "loops on one", enforcement: "mandatory", error: "did not finish within 0.4 s (the time limit of svc.ts and its checks: --eval-timeout)" });
+  });
+
   it("keeps messages and counts bounded, keeps control characters as data, and ignores a report after the check ended", async () => {
     let late: ((m: string) => void) | undefined;
     const results = await runChecks([
