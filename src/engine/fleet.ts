@@ -1,14 +1,13 @@
 import pLimit from "p-limit";
 import type { PlatformApi } from "../api/platform-api.js";
-import { buildFunctionBundle } from "../bundle/build-function-bundle.js";
 import type { PolicyConfig } from "../config/policy-types.js";
-import type { ResolvedFunctionConfig } from "../model/desired-state.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
 import type { PushResult } from "../model/plan.js";
 import type { PushConfigOptions } from "./options.js";
 import { ownOptions, prepareRuntime } from "./options.js";
-import { pushConfig } from "./push-config.js";
+import { pushConfigInRun } from "./push-config.js";
+import { SharedArchives } from "./shared-archives.js";
 import { globRegExp } from "./select-changes.js";
 import { checkShard, shardOfBranch, type FleetShard } from "./fleet-shard.js";
 
@@ -75,22 +74,6 @@ function sharedBudget(api: PlatformApi, limit: ReturnType<typeof pLimit>): Platf
   });
 }
 
-/** One archive per function source for the whole fleet (esbuild and `none` sources; custom bundlers run per branch). */
-function sharedBundler(options: FleetOptions): (fn: ResolvedFunctionConfig) => Promise<Uint8Array> {
-  if (options.bundleFunction !== undefined) return options.bundleFunction;
-  const built = new Map<string, Promise<Uint8Array>>();
-  return (fn) => {
-    if (typeof fn.bundler === "function") return buildFunctionBundle(fn);
-    const key = JSON.stringify([fn.slug, fn.source, fn.sourcePath, fn.bundler, fn.sourcemap]);
-    let zip = built.get(key);
-    if (zip === undefined) {
-      zip = buildFunctionBundle(fn);
-      built.set(key, zip);
-    }
-    return zip;
-  };
-}
-
 function asError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
@@ -110,16 +93,17 @@ async function runFleet(config: PolicyConfig, given: FleetOptions, dryRun: boole
   const wanted = typeof options.branches === "string" ? ((b: { id: string; name: string }) => globMatcher(options.branches as string)(b.name)) : ((b: { id: string }) => (options.branches as readonly string[]).includes(b.id));
   const matched = listed.filter(wanted).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const selected = shard === undefined ? matched : matched.filter((b) => shardOfBranch(b.id, shard.count) === shard.index);
-  const bundleFunction = sharedBundler(options);
+  // One archive per function source for the whole fleet, unless the caller bundles.
+  const share = options.bundleFunction === undefined ? { archives: new SharedArchives() } : {};
   const { branches: _branches, onBranch, concurrency: _concurrency, shard: _shard, ...engineOptions } = options;
   const outcomes = await Promise.all(selected.map(async (branch): Promise<FleetBranchOutcome> => {
     let outcome: FleetBranchOutcome;
     try {
-      const result = await pushConfig(config, {
-        ...engineOptions, api, branchId: branch.id, dryRun, bundleFunction,
+      const result = await pushConfigInRun(config, {
+        ...engineOptions, api, branchId: branch.id, dryRun,
         concurrency: Math.min(budget, 16),
         ...(dryRun ? { updateExisting: true } : {}),
-      });
+      }, share);
       outcome = { branchId: branch.id, branchName: branch.name, result };
     } catch (err) {
       const carried = (err as { details?: { result?: PushResult } }).details?.result;

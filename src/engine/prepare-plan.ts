@@ -16,6 +16,7 @@ import { readNeedsForPolicy } from "../inspect/read-needs.js";
 import type { DiffOptions } from "../diff/plan-types.js";
 import type { PlanSelection } from "../model/plan.js";
 import { checkSourcesInsideProject } from "./source-scope.js";
+import type { SharedArchives } from "./shared-archives.js";
 import { escapeUnsafeText } from "../rules/visible-text.js";
 
 /** Identifies the branch being planned. */
@@ -59,35 +60,55 @@ export interface PreparePlanInput {
   archiveWarnings?: readonly EngineWarning[];
   /** Archives of earlier operations on the same policy (see `run-archives.ts`). */
   memory?: ArchiveMemory;
+  /** The archives of the run's other branches (a fleet): each function source bundled once. */
+  shared?: SharedArchives;
   allowDataLoss: boolean;
   now: () => Date;
 }
 
 /**
  * Bundles every declared function (≤ concurrency at once), collecting bundler warnings;
- * `onArchive` runs as each archive is ready.
+ * `onArchive` runs as each archive is ready. With `shared`, archives another branch of the run
+ * built are reused.
  */
 export async function bundleAll(
   rt: OperationRuntime,
   desired: ResolvedPolicy,
-  input: Pick<PreparePlanInput, "bundleFunction" | "archives" | "memory">,
+  input: Pick<PreparePlanInput, "bundleFunction" | "archives" | "memory" | "shared">,
   warnings: EngineWarning[],
   onArchive?: (slug: string, zipSha256: string) => void,
 ): Promise<ReadonlyMap<string, FunctionArchive>> {
   if (input.archives !== undefined) return input.archives;
   if (desired.functions.length === 0) return new Map();
   if (!rt.allowSourcesOutsideProject) await checkSourcesInsideProject(desired);
-  return bundleFunctions(desired.functions, {
+  const bundlerWarning = (slug: string, message: string): EngineWarning => ({ code: "BUNDLER", message: `function ${slug}: ${message}`, address: `function.${slug}` });
+  const options = {
     concurrency: rt.concurrency,
     ...(rt.cacheDir === undefined ? {} : { cacheDir: rt.cacheDir }),
     ...(input.memory === undefined ? {} : { memory: input.memory }),
     ...(desired.baseDir === null ? {} : { workingDir: desired.baseDir }),
     ...(input.bundleFunction ? { bundleFunction: input.bundleFunction } : {}),
+  };
+  if (input.shared !== undefined) {
+    const got = await input.shared.archivesFor(desired.functions, async (functions) => {
+      const found = new Map<string, string[]>();
+      const archives = await bundleFunctions(functions, { ...options, onWarning: (w) => found.set(w.slug, [...(found.get(w.slug) ?? []), w.message]) });
+      return { archives, warnings: found };
+    });
+    warnings.push(...got.warnings.map((w) => bundlerWarning(w.slug, w.message)));
+    for (const [slug, archive] of got.archives) {
+      onArchive?.(slug, archive.zipSha256);
+      rt.emit({ type: "bundle", slug, phase: "done", zipBytes: archive.zipBytes, zipSha256: archive.zipSha256 });
+    }
+    return got.archives;
+  }
+  return bundleFunctions(desired.functions, {
+    ...options,
     onProgress: (p) => {
       if (p.phase === "done") onArchive?.(p.slug, p.zipSha256);
       rt.emit(p.phase === "done" ? { type: "bundle", slug: p.slug, phase: "done", zipBytes: p.zipBytes, zipSha256: p.zipSha256 } : { type: "bundle", slug: p.slug, phase: "start" });
     },
-    onWarning: (w) => warnings.push({ code: "BUNDLER", message: `function ${w.slug}: ${w.message}`, address: `function.${w.slug}` }),
+    onWarning: (w) => warnings.push(bundlerWarning(w.slug, w.message)),
   });
 }
 

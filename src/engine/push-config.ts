@@ -23,6 +23,7 @@ import { type PreparedPlan, preparePlan } from "./prepare-plan.js";
 import type { BaseLiveState } from "../inspect/read-live-state.js";
 import { readSelection, selectPrepared } from "./select-changes.js";
 import { verifyPrepared } from "./verify-plan.js";
+import type { SharedArchives } from "./shared-archives.js";
 
 /** The closure's input for an existing branch; `exists` as the caller says. */
 export function targetOf(base: BaseLiveState, exists: boolean): BranchTarget {
@@ -166,7 +167,18 @@ export function resolverFor(config: PolicyConfig, options: { baseDir?: string; b
  * The engine behind `plan` and `apply`: reads the existing branch, evaluates the policy,
  * bundles every function, plans, gates and (unless `dryRun`) applies.
  */
-export async function pushConfig(config: PolicyConfig, given: PushConfigOptions): Promise<PushResult> {
+export function pushConfig(config: PolicyConfig, given: PushConfigOptions): Promise<PushResult> {
+  return pushConfigInRun(config, given, {});
+}
+
+/** What the operations of one run (a fleet) share besides the budget in their options. */
+export interface RunShare {
+  /** Each function source bundled once for the run's branches. */
+  archives?: SharedArchives;
+}
+
+/** {@link pushConfig} as one branch of a run: with the run's shared archives. */
+export async function pushConfigInRun(config: PolicyConfig, given: PushConfigOptions, run: RunShare): Promise<PushResult> {
   const options = ownOptions(given);
   const rt = prepareRuntime("pushConfig", options);
   const selection = readSelection(options);
@@ -176,6 +188,7 @@ export async function pushConfig(config: PolicyConfig, given: PushConfigOptions)
       resolveDesired: resolverFor(config, options),
       ...withMemory(config),
       ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}),
+      ...(run.archives === undefined ? {} : { shared: run.archives }),
       allowDataLoss: options.allowDataLoss ?? false,
       now: () => new Date(),
     });

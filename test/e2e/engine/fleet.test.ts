@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PlatformApi } from "../../../src/api/platform-api.js";
 import { startEmulator, type RunningEmulator, type SeedDocument } from "../../../src/emulator/index.js";
 import { applyFleet, createPlatformApi, defineConfig, planFleet } from "../../../src/v1.js";
+import { createTempTree } from "../../helpers/temp-dir.js";
 
 const KEY = "svc_fleet_test_key_000000000001";
 const branch = (name: string, extra: object = {}) => ({ name, endpoints: [{ type: "read_write" as const }], roles: [{ name: "neondb_owner" }], databases: [{ name: "neondb", owner_name: "neondb_owner" }], ...extra });
@@ -88,5 +89,32 @@ describe("planFleet / applyFleet", () => {
     const fleet = await planFleet(config, { projectId: emu.projectId, apiKey: KEY, apiHost: emu.apiHost, branches: ids });
     expect(fleet.branches.map((b) => b.branchName)).toEqual(["staging"]);
     await expect(planFleet(config, { projectId: emu.projectId, apiKey: KEY, apiHost: emu.apiHost, branches: "all", concurrency: 0 })).rejects.toThrow(/concurrency: must be an integer from 1 to 64/);
+  });
+
+  it("gives every branch each function's archive and bundler warnings, custom bundlers included, and converges", async () => {
+    const tree = createTempTree({ "warn/index.ts": "export default () => Response.json({ a: 1, a: 2 });\n" });
+    try {
+      const policy = defineConfig({
+        functions: {
+          warn: { name: "Warn", source: "./warn" },
+          own: { name: "Own", source: "./warn", bundler: async () => ({ "index.mjs": "export default () => new Response('own');\n" }) },
+        },
+      });
+      const fleet = await planFleet(policy, { projectId: emu.projectId, apiKey: KEY, apiHost: emu.apiHost, baseDir: tree.root, branches: "preview/*" });
+      expect(fleet.branches.map((b) => [b.branchName, b.error?.message ?? b.result?.changes.map((c) => c.id)])).toEqual([
+        ["preview/a", ["create:function.own", "create:function.warn"]],
+        ["preview/b", ["create:function.own", "create:function.warn"]],
+        ["preview/broken", ["create:function.own", "create:function.warn"]],
+      ]);
+      for (const b of fleet.branches) {
+        expect(b.result?.warnings.filter((w) => w.code === "BUNDLER").map((w) => w.message)).toEqual([expect.stringMatching(/^function warn: .*Duplicate key "a"/)]);
+      }
+      const applied = await applyFleet(policy, { projectId: emu.projectId, apiKey: KEY, apiHost: emu.apiHost, baseDir: tree.root, branches: "preview/*", updateExisting: true });
+      expect(applied.branches.map((b) => b.result?.applied.length)).toEqual([2, 2, 2]);
+      const again = await planFleet(policy, { projectId: emu.projectId, apiKey: KEY, apiHost: emu.apiHost, baseDir: tree.root, branches: "preview/*" });
+      expect(again.branches.map((b) => b.result?.changes.length)).toEqual([0, 0, 0]);
+    } finally {
+      tree.remove();
+    }
   });
 });
