@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -6,5 +7,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Most e2e time is spent waiting on child processes and the emulator's timers, so files run
+    // half again as many at once as there are cores (vitest's default is cores - 1: one on 2 cores).
+    maxWorkers: Math.ceil(availableParallelism() * 1.5),
   },
 });
