@@ -42,9 +42,10 @@ function range(start: number, count: number, originalCount: number): string {
 }
 
 /**
- * The lines of a unified diff without ownership and comment statements: each hunk keeps its other
- * lines with its counts and starts recomputed (starts move up by the noise dropped before them); a
- * hunk left with no change but blank lines is dropped; no hunk left means no difference (`[]`).
+ * The lines of a unified diff without ownership and comment statements (and the blank line before
+ * each, on the same side): each hunk keeps its other lines with its counts and starts recomputed
+ * (starts move up by the noise dropped before them); a hunk left with no change but blank lines is
+ * dropped; no hunk left means no difference (`[]`).
  */
 export function quietSchemaDiff(diff: string): string[] {
   const header: string[] = [];
@@ -66,7 +67,15 @@ export function quietSchemaDiff(diff: string): string[] {
   for (const hunk of hunks) {
     const kept: string[] = [];
     const dropped: string[] = [];
-    for (const line of hunk.lines) (/^[ +-]/.test(line) && NOISE.test(line.slice(1)) ? dropped : kept).push(line);
+    for (const line of hunk.lines) {
+      if (!(/^[ +-]/.test(line) && NOISE.test(line.slice(1)))) {
+        kept.push(line);
+        continue;
+      }
+      // The blank line that set the statement apart goes with it (statements are paragraphs).
+      if (kept.at(-1) === line.charAt(0)) dropped.push(kept.pop() as string);
+      dropped.push(line);
+    }
     const oldCount = kept.filter((line) => !line.startsWith("+") && !line.startsWith("\\")).length;
     const newCount = kept.filter((line) => !line.startsWith("-") && !line.startsWith("\\")).length;
     const changes = kept.some((line) => (line.startsWith("+") || line.startsWith("-")) && line.slice(1).trim() !== "");

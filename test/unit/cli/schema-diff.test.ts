@@ -57,12 +57,18 @@ describe("the schema diff without ownership and comments", () => {
       { name: "notes", owner: "app_owner", comment: "added on the preview", columns: ["id bigint NOT NULL", "body text"] },
     ]);
     const quiet = quietSchemaDiff(unifiedDiff(base, changed, LABELS));
-    // Blank separators where a dropped statement stood may remain; every other line is the same.
+    // Where the diff aligned a blank line differently a separator may differ; every statement line is the same.
     const statements = (lines: string[]): string[] => lines.filter((line) => line.slice(1).trim() !== "" && !line.startsWith("@@"));
     expect(statements(quiet)).toEqual(statements(unifiedDiff(withoutNoise(base), withoutNoise(changed), LABELS).replace(/\n$/, "").split("\n")));
     expect(quiet.join("\n")).toContain("+CREATE TABLE public.notes (");
     expect(quiet.join("\n")).not.toMatch(/OWNER TO|COMMENT ON/);
     expect(hunkCountsMatch(quiet)).toBe(true);
+  });
+
+  it("drops the blank line that set a dropped statement apart: a new table reads as its CREATE and its constraints", () => {
+    const changed = `${base}\nCREATE TABLE public.notes (\n    id bigint\n);\n\nALTER TABLE public.notes OWNER TO app_owner;\n\nCOMMENT ON TABLE public.notes IS 'n';\n\nALTER TABLE ONLY public.notes ADD CONSTRAINT notes_pkey PRIMARY KEY (id);\n`;
+    const added = quietSchemaDiff(unifiedDiff(base, changed, LABELS)).filter((line) => line.startsWith("+") && !line.startsWith("+++"));
+    expect(added).toEqual(["+", "+CREATE TABLE public.notes (", "+    id bigint", "+);", "+", "+ALTER TABLE ONLY public.notes ADD CONSTRAINT notes_pkey PRIMARY KEY (id);"]);
   });
 
   it("is empty when only owners and comments changed", () => {
