@@ -198,3 +198,26 @@ describe("waiting for operations", () => {
     expect(err.message).toContain("start_compute");
   });
 });
+
+describe("schema comparison", () => {
+  it("asks compare_schema for one database, against the parent unless a base is given, and returns the platform's diff", async () => {
+    const { fetch, requests } = recordingFetch([json(200, { diff: "" }), json(200, { diff: "--- a\n+++ b\n" })]);
+    const api = createPlatformApi({ apiKey: "k", apiHost: "http://api.test", fetch });
+
+    expect(await api.compareSchema({ ...REF, databaseName: "app db" })).toBe("");
+    expect(await api.compareSchema({ ...REF, databaseName: "neondb", baseBranchId: "br-main-1" })).toBe("--- a\n+++ b\n");
+
+    const asked = requests.map((r) => new URL(r.url));
+    expect(asked.map((u) => u.pathname)).toEqual(["/api/v2/projects/calm-river-123456/branches/br-a-1/compare_schema", "/api/v2/projects/calm-river-123456/branches/br-a-1/compare_schema"]);
+    expect(asked.map((u) => Object.fromEntries(u.searchParams))).toEqual([{ db_name: "app db" }, { db_name: "neondb", base_branch_id: "br-main-1" }]);
+  });
+
+  it("refuses a response without a diff as an unexpected shape", async () => {
+    const { fetch } = recordingFetch([json(200, { sql: "CREATE TABLE x ();" })]);
+    const api = createPlatformApi({ apiKey: "k", apiHost: "http://api.test", fetch });
+
+    const err = await rejection(api.compareSchema({ ...REF, databaseName: "neondb" }));
+
+    expect(err.message).toContain("compare_schema");
+  });
+});
