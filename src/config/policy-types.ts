@@ -5,6 +5,7 @@
  */
 import type { BranchSettingsDef } from "../kinds/branch/policy.js";
 import type { BucketDef } from "../kinds/bucket/policy.js";
+import type { DatabaseDef } from "../kinds/database/policy.js";
 import type { RoleDef } from "../kinds/role/policy.js";
 import type { ComputeSettings } from "../kinds/compute/policy.js";
 import type { BranchTarget, FileBundler } from "../model/desired-state.js";
@@ -124,6 +125,7 @@ export interface OtherBundlerFunctionDef extends FunctionDefCommon {
 export type FunctionDef = EsbuildFunctionDef | OtherBundlerFunctionDef;
 
 export type { BucketDef } from "../kinds/bucket/policy.js";
+export type { DatabaseDef } from "../kinds/database/policy.js";
 export type { RoleDef } from "../kinds/role/policy.js";
 export type { ComputeSettings, ComputeSize } from "../kinds/compute/policy.js";
 
@@ -168,12 +170,6 @@ export interface PruneDef {
   roles?: boolean;
   /** Delete databases the policy does not declare (not inherited); destructive: needs `allowDataLoss`. */
   databases?: boolean;
-}
-
-/** A PostgreSQL database of the branch. */
-export interface DatabaseDef {
-  /** The owning role: declared under `roles`, or already on the branch (e.g. inherited). */
-  owner: string;
 }
 
 /** Per-branch overrides of one declared function. */

@@ -1,4 +1,4 @@
-import type { ResolvedPolicy } from "../model/desired-state.js";
+import { type ResolvedPolicy, serviceDatabase } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
 import type { Json } from "../model/json.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
@@ -8,11 +8,6 @@ import { existingIds, makeChange, toJson } from "./change-builder.js";
 import type { DiffSink } from "./plan-types.js";
 
 const [AUTH_DATABASE] = AUTH_FIELDS;
-
-/** The database the auth integration and the Data API live on. */
-export function serviceDatabase(desired: ResolvedPolicy): string {
-  return desired.dataApi.state === "enabled" ? desired.dataApi.database : "neondb";
-}
 
 /**
  * Ids of the changes a service change waits for: the control-plane ones (`update:branch`,

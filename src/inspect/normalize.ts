@@ -6,7 +6,6 @@
 import type {
   ApiAuthIntegration,
   ApiDataApi,
-  ApiDatabase,
   ApiDeployment,
   ApiFunction,
   ApiProject,
@@ -18,7 +17,6 @@ import { AUTH_FIELDS } from "../model/kinds/auth.js";
 import { defaultComputeOf } from "../kinds/compute/read.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { fromWire } from "../model/kinds/field.js";
-import { DATABASE_FIELDS } from "../model/kinds/databases.js";
 import { triggerFromWire } from "../model/kinds/trigger.js";
 import { FINGERPRINT_MARKER_PREFIX } from "../rules/environment.js";
 
@@ -71,16 +69,6 @@ export function normalizeAuth(integration: ApiAuthIntegration | null): NonNullab
 export function normalizeDataApi(database: string, dataApi: ApiDataApi | null): NonNullable<LiveState["dataApi"]> {
   if (dataApi === null) return { enabled: false, database, settings: null };
   return { enabled: true, database, settings: dataApi.settings === null ? null : fromWire(DATA_API_SETTINGS, dataApi.settings) };
-}
-
-/** Each database's owner by database name, read through the database descriptor (an owner breaking its rule leaves the database out). */
-export function normalizeDatabaseOwners(databases: readonly ApiDatabase[]): ReadonlyMap<string, string> {
-  const owners = new Map<string, string>();
-  for (const database of [...databases].sort((a, b) => compareCodePoints(a.name, b.name))) {
-    const { owner } = fromWire(DATABASE_FIELDS, database);
-    if (owner !== undefined) owners.set(database.name, owner);
-  }
-  return owners;
 }
 
 /** Functions sorted by slug, env names split from fingerprint markers. */

@@ -4,15 +4,13 @@
  */
 import type { ApiAuthIntegration, ApiBranch, ApiBucket, ApiCredential, ApiCustomDomain, ApiDataApi, ApiDatabase, ApiEndpoint, ApiFunction, ApiProject, ApiRole, ApiTrigger } from "../api/wire-types.js";
 import { defineConfig } from "../config/define-config.js";
-import type { BranchTuning, DataApiDef, DataApiSettingsDef, DatabaseDef, PolicyConfig, } from "../config/policy-types.js";
+import type { BranchTuning, DataApiDef, DataApiSettingsDef, PolicyConfig, } from "../config/policy-types.js";
 import { pulledBranchSettings } from "../kinds/branch/pull.js";
 import { pulledComputeSettings } from "../kinds/compute/pull.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
-import { DATABASE_FIELDS } from "../model/kinds/databases.js";
+import { pulledDatabases } from "../kinds/database/pull.js";
 import { fromWire, } from "../model/kinds/field.js";
 import { pulledRoles } from "../kinds/role/pull.js";
-import { pulledFields } from "./pulled-fields.js";
-import { databaseNameIssue, } from "../rules/pg-names.js";
 import { compareCodePoints, normalizeTimestamp } from "./normalize.js";
 import { type PulledTrigger, pulledTriggers } from "./pulled-triggers.js";
 import { type PulledCustomDomain, pulledCustomDomains } from "../kinds/domain/pull.js";
@@ -138,16 +136,6 @@ export function pulledSettings(wire: Record<string, unknown>): DataApiSettingsDe
   return fromWire(DATA_API_SETTINGS.filter((field) => field.pulled), wire);
 }
 
-/** The branch's databases as `databases` (name → owner), sorted; undeclarable names and owners left out. */
-function pulledDatabases(databases: readonly ApiDatabase[]): Record<string, DatabaseDef> {
-  const kept = databases.filter((d) => databaseNameIssue(d.name) === null).sort((a, b) => compareCodePoints(a.name, b.name));
-  return Object.fromEntries(
-    kept.flatMap((d) => {
-      const { owner } = pulledFields(DATABASE_FIELDS, d);
-      return typeof owner === "string" ? [[d.name, { owner }]] : [];
-    }),
-  );
-}
 
 /**
  * The branch's own settings and the compute settings that differ from the project's defaults,

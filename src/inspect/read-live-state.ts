@@ -14,7 +14,6 @@ import {
   branchTargetOf,
   compareCodePoints,
   normalizeAuth,
-  normalizeDatabaseOwners,
   normalizeDataApi,
   normalizeFunctions,
   normalizeProject,
@@ -23,6 +22,7 @@ import {
 import type { ReadNeeds } from "./read-needs.js";
 import { normalizeBranch } from "../kinds/branch/read.js";
 import { normalizeBuckets } from "../kinds/bucket/read.js";
+import { normalizeDatabaseOwners } from "../kinds/database/read.js";
 import { normalizeRoles } from "../kinds/role/read.js";
 import { normalizeCompute } from "../kinds/compute/read.js";
 import { normalizeCustomDomains } from "../kinds/domain/read.js";

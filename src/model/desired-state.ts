@@ -4,7 +4,7 @@
  */
 import type { ComputeValues } from "../kinds/compute/fields.js";
 import type { DataApiSettings } from "./kinds/data-api.js";
-import type { DatabaseValues } from "./kinds/databases.js";
+import type { DatabaseValues } from "../kinds/database/fields.js";
 import type { RoleValues } from "../kinds/role/fields.js";
 
 /** What a branch closure is called with (docs/policy.md#the-branch-closure). Frozen. */
@@ -116,9 +116,9 @@ export interface ResolvedPolicy {
   buckets: { name: string; access: "private" | "public_read" }[];
   functions: ResolvedFunction[];
   triggers: ResolvedTrigger[];
-  /** Declared roles, sorted by name, every field resolved (`kinds/roles.ts`: `login` defaults to true). */
+  /** Declared roles, sorted by name, every field resolved (`kinds/role/fields.ts`: `login` defaults to true). */
   roles: ({ name: string } & RoleValues)[];
-  /** Declared databases, sorted by name (`kinds/databases.ts`). */
+  /** Declared databases, sorted by name (`kinds/database/fields.ts`). */
   databases: ({ name: string } & DatabaseValues)[];
   /** Every flag resolved; `roles` and `databases` are set only by name (`prune: true` leaves them off). @default false each */
   prune: { functions: boolean; triggers: boolean; customDomains: boolean; buckets: boolean; roles: boolean; databases: boolean };
@@ -138,4 +138,9 @@ export interface ResolvedPolicy {
   };
   /** Deprecated keys used, e.g. `preview.functions`, `branch.preview.functions`. */
   deprecatedKeys: string[];
+}
+
+/** The database the auth integration and the Data API live on. */
+export function serviceDatabase(desired: ResolvedPolicy): string {
+  return desired.dataApi.state === "enabled" ? desired.dataApi.database : "neondb";
 }

@@ -32,7 +32,7 @@ export interface LiveState {
   databases?: string[];
   /** Read when the policy manages roles or databases; the platform's passwords are never read. */
   roles?: LiveRole[];
-  /** Owner of each database (`kinds/databases.ts`), by name; read with `roles`. */
+  /** Owner of each database (`kinds/database/fields.ts`), by name; read with `roles`. */
   databaseOwners?: ReadonlyMap<string, string>;
   /** Role and database names on the parent branch; read only when pruning them (inherited detection). */
   parentRoles?: string[];
@@ -56,7 +56,7 @@ export interface LiveState {
   parentFunctionSlugs?: string[];
 }
 
-/** A PostgreSQL role of the branch: its name, its fields (`kinds/roles.ts`) and whether the platform protects it. */
+/** A PostgreSQL role of the branch: its name, its fields (`kinds/role/fields.ts`) and whether the platform protects it. */
 export interface LiveRole extends RoleValues {
   name: string;
   /** Platform-managed: never deleted. */

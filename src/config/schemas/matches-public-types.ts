@@ -10,7 +10,7 @@ import type { BRANCH_SETTINGS } from "../../kinds/branch/fields.js";
 import type { COMPUTE_SETTINGS } from "../../kinds/compute/fields.js";
 import type { BUCKET_FIELDS } from "../../kinds/bucket/fields.js";
 import type { DataApiSettings } from "../../model/kinds/data-api.js";
-import type { DatabaseValues } from "../../model/kinds/databases.js";
+import type { DatabaseValues } from "../../kinds/database/fields.js";
 import type { DOMAIN_HOSTNAME } from "../../kinds/domain/fields.js";
 import type { FieldDescriptor, ValueOf } from "../../model/kinds/field.js";
 import type { FunctionValues } from "../../model/kinds/function.js";

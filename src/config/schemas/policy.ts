@@ -5,7 +5,7 @@ import type { BranchClosure } from "../policy-types.js";
 import { bucketsSchema } from "../../kinds/bucket/policy.js";
 import { strictObject, toggleSchema } from "./common.js";
 import { dataApiSchema } from "./data-api.js";
-import { databasesSchema } from "./databases.js";
+import { databasesSchema } from "../../kinds/database/policy.js";
 import { functionsSchema } from "./functions.js";
 import { hooksSchema } from "./hooks.js";
 import { pruneSchema } from "./prune.js";

@@ -1,8 +1,8 @@
 /** The database kind as the registry holds it: its diff and prune and its handlers. */
 import { REPLICA_OWNER } from "../../api/wire/replica-seed.js";
-import { applyDatabaseCreate, applyDatabaseDelete, applyDatabaseUpdate } from "../../apply/handlers/databases.js";
-import { diffDatabases, pruneDatabases } from "../../diff/databases.js";
 import type { KindModule } from "../module.js";
+import { applyDatabaseCreate, applyDatabaseDelete, applyDatabaseUpdate } from "./apply.js";
+import { diffDatabases, pruneDatabases } from "./diff.js";
 
 /** Postgres databases (`databases`). */
 export const databaseKind: KindModule<"database"> = {

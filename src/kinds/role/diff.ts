@@ -12,7 +12,7 @@ function managesRoles(desired: ResolvedPolicy): boolean {
 }
 
 /**
- * Diffs declared roles field by field (`kinds/roles.ts`). A role on the branch is recognised,
+ * Diffs declared roles field by field (`kinds/role/fields.ts`). A role on the branch is recognised,
  * whether created here or inherited from the parent; an absent one is created (additive). The
  * platform cannot change a role's fields once it exists: a `login` difference is the blocking
  * `ROLE_LOGIN_IMMUTABLE`. Passwords are never compared.

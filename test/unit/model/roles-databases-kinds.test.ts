@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { DATABASE_FIELDS } from "../../../src/model/kinds/databases.js";
+import { DATABASE_FIELDS } from "../../../src/kinds/database/fields.js";
 import { fromWire, toWire } from "../../../src/model/kinds/field.js";
 import { ROLE_FIELDS } from "../../../src/kinds/role/fields.js";
-import { normalizeDatabaseOwners } from "../../../src/inspect/normalize.js";
+import { normalizeDatabaseOwners } from "../../../src/kinds/database/read.js";
 import { normalizeRoles } from "../../../src/kinds/role/read.js";
 
 describe("role descriptor", () => {

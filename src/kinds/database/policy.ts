@@ -1,8 +1,14 @@
-/** Schema of `databases`: the PostgreSQL databases of the branch (name → `{ owner }`), from the database descriptor. */
-import { DATABASE_FIELDS } from "../../model/kinds/databases.js";
+/** The policy's `databases`: the public type and the schema (name → `{ owner }`), from the database descriptor. */
 import { databaseNameIssue } from "../../rules/pg-names.js";
-import { nameKey, recordOf, strictObject } from "./common.js";
-import { fieldsShape } from "./fields.js";
+import { nameKey, recordOf, strictObject } from "../../config/schemas/common.js";
+import { fieldsShape } from "../../config/schemas/fields.js";
+import { DATABASE_FIELDS } from "./fields.js";
+
+/** A PostgreSQL database of the branch. */
+export interface DatabaseDef {
+  /** The owning role: declared under `roles`, or already on the branch (e.g. inherited). */
+  owner: string;
+}
 
 const { owner } = fieldsShape(DATABASE_FIELDS);
 

@@ -1,9 +1,9 @@
-import { DATABASE_FIELDS } from "../../model/kinds/databases.js";
 import { fromPlan, toWire } from "../../model/kinds/field.js";
 import type { Change } from "../../model/plan.js";
 import type { ChangeOp } from "../../model/planned-change.js";
 import { sameValue } from "../../model/same-value.js";
-import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, mutateWithReconcile, waitFor } from "../execution-context.js";
+import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, mutateWithReconcile, waitFor } from "../../apply/execution-context.js";
+import { DATABASE_FIELDS } from "./fields.js";
 
 type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
 

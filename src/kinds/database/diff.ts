@@ -1,11 +1,10 @@
-import type { ResolvedPolicy } from "../model/desired-state.js";
-import type { LiveState } from "../model/live-state.js";
-import { DATABASE_FIELDS, type DatabaseValues } from "../model/kinds/databases.js";
-import { sameFieldValue, strongestClass } from "../model/kinds/field.js";
-import { changeId, existingIds, fieldsView, makeChange } from "./change-builder.js";
-import type { DiffSink } from "./plan-types.js";
-import { lookalikeConflict } from "./lookalike-names.js";
-import { serviceDatabase } from "./services.js";
+import { type ResolvedPolicy, serviceDatabase } from "../../model/desired-state.js";
+import type { LiveState } from "../../model/live-state.js";
+import { sameFieldValue, strongestClass } from "../../model/kinds/field.js";
+import { changeId, existingIds, fieldsView, makeChange } from "../../diff/change-builder.js";
+import type { DiffSink } from "../../diff/plan-types.js";
+import { lookalikeConflict } from "../../diff/lookalike-names.js";
+import { DATABASE_FIELDS, type DatabaseValues } from "./fields.js";
 
 /** Whether the policy manages databases: it declares some or prunes them. */
 function managesDatabases(desired: ResolvedPolicy): boolean {
@@ -13,7 +12,7 @@ function managesDatabases(desired: ResolvedPolicy): boolean {
 }
 
 /**
- * Diffs declared databases (after the roles) field by field (`kinds/databases.ts`). A database on
+ * Diffs declared databases (after the roles) field by field (`kinds/database/fields.ts`). A database on
  * the branch is recognised, whether created here or inherited; an absent one is created
  * (additive, after its owner's creation); a different owner is an update (override). An owner that is neither on the branch nor declared
  * under `roles` is the blocking `UNKNOWN_ROLE`.

@@ -4,7 +4,7 @@
  * public type's compile-time check, the request schemas, the inspector, the diff, the handlers
  * and the pull all read it. Giving a database another owner is an override. Plain data, no I/O.
  */
-import { type ModelValues, defineField } from "./field.js";
+import { type ModelValues, defineField } from "../../model/kinds/field.js";
 
 /**
  * The fields of a database, in the order plans, pulls and requests list them. The platform
