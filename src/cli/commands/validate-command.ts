@@ -1,3 +1,4 @@
+import { readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { locateFunction, type LocatedFunction } from "../../bundle/entry.js";
 import { installedPackages } from "../../bundle/external-packages-installed.js";
@@ -8,7 +9,10 @@ import { isPlatformError } from "../../errors/platform-error.js";
 import type { CommandContext } from "../context.js";
 import type { EnginePort } from "../engine-port.js";
 import type { PolicyConfig } from "../../v1.js";
+import { policyFiles } from "../files.js";
+import { findLiteralSecrets } from "../literal-secrets.js";
 import { invalidPolicyHint } from "../views/error-view.js";
+import { shown } from "../views/outside-text.js";
 import { stringifyDocument } from "../views/json-plan.js";
 import { bundleCacheOption } from "../engine-tuning.js";
 import { displayPath, loadEnv, loadPolicy, type LoadedPolicy, type PolicyFlags } from "./target-setup.js";
@@ -148,6 +152,24 @@ function issuesHeading(configPath: string | null, issues: readonly ValidateIssue
   return `${files.join(" and ")} ${files.length === 1 ? "has" : "have"} ${issues.length} issue${issues.length === 1 ? "" : "s"}`;
 }
 
+/** Warns on stderr about each secret-named variable whose value is written in the policy's files (never the value). */
+async function warnLiteralSecrets(ctx: CommandContext, policy: LoadedPolicy): Promise<void> {
+  const sources = (await policyFiles(policy.resolvedPath)).flatMap((file) => {
+    try {
+      // The files esbuild has already read; anything but a regular file is left out unread.
+      return statSync(file).isFile() ? [{ file, text: readFileSync(file, "utf8") }] : [];
+    } catch {
+      return [];
+    }
+  });
+  for (const found of findLiteralSecrets(policy.config, sources)) {
+    ctx.err([
+      `warning: ${found.path}: its value is written in ${shown(displayPath(ctx.io.cwd, found.file))}, so it is committed with the file; ` +
+        `read it from the environment instead (process.env.${found.name}, set from an --env file or your CI's secrets)`,
+    ]);
+  }
+}
+
 /**
  * `svc config validate`: offline (no key, no network). Loads the `--env` files and
  * the policy, resolves it for the default branch and a new preview branch, checks every function
@@ -175,6 +197,7 @@ export async function runValidate(ctx: CommandContext, flags: ValidateFlags): Pr
     if (typeof details.file === "string") failedFile = displayPath(ctx.io.cwd, details.file);
     issues = found;
   }
+  if (policy !== undefined) await warnLiteralSecrets(ctx, policy);
   const configPath = policy?.relativePath ?? failedFile ?? (flags.config === undefined ? null : displayPath(ctx.io.cwd, flags.config));
   const checks = await checkChecks(ctx, engine, flags, policy);
   issues = [...issues, ...checks.issues];

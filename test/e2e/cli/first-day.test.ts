@@ -126,3 +126,30 @@ describe("svc config init in an app made with npm init -y", () => {
     expect(run.stderr).toContain('tsconfig.json resolves modules as "node", which cannot see svc-config/v1: set "moduleResolution": "Bundler"');
   });
 });
+
+describe("a secret written in the policy", () => {
+  const fn = 'export default { fetch: () => new Response("ok") };\n';
+  const policy = (env: string, helper = ""): string =>
+    `${helper}export default { functions: { api: { name: "API", source: "./fn.mjs", env: { ${env} } } } };\n`;
+
+  it.each([
+    ["in svc.ts", { "svc.ts": policy('LOG_LEVEL: "debug", STRIPE_SECRET_KEY: "sk_live_51HxQe2LkdIwHu7ix"') }, "svc.ts"],
+    ["in a module svc.ts imports", { "svc.ts": policy("API_TOKEN: token", 'import { token } from "./keys.mjs";\n'), "keys.mjs": 'export const token = "tok-9f8e7d6c5b4a";\n' }, "keys.mjs"],
+  ])("%s: validate warns on stderr naming the variable and the file, never the value, and stays valid", async (_label, files, file) => {
+    const run = await runSvc(["config", "validate"], { cwd: policyDir({ ...files, "fn.mjs": fn }), env: {} });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("svc.ts is valid.\n");
+    const name = file === "svc.ts" ? "STRIPE_SECRET_KEY" : "API_TOKEN";
+    expect(run.stderr).toBe(
+      `warning: functions.api.env.${name}: its value is written in ${file}, so it is committed with the file; ` +
+        `read it from the environment instead (process.env.${name}, set from an --env file or your CI's secrets)\n`,
+    );
+  });
+
+  it("says nothing of a value read from the environment, nor of a variable not named like a secret", async () => {
+    const files = { "svc.ts": policy('LOG_LEVEL: "verbose-debug", STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY ?? ""'), "fn.mjs": fn };
+    const run = await runSvc(["config", "validate"], { cwd: policyDir(files), env: { STRIPE_SECRET_KEY: "sk_live_51HxQe2LkdIwHu7ix" } });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("");
+  });
+});
