@@ -86,15 +86,10 @@ export function quietSchemaDiff(diff: string): string[] {
   return out.length === 0 ? [] : [...header, ...out];
 }
 
-/** Lines added and removed (the `+++`/`---` headers not counted). */
+/** Lines added and removed in the hunks (a removed `-- comment` line is one; the headers are not). */
 function counts(lines: readonly string[]): { added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  for (const line of lines) {
-    if (line.startsWith("+") && !line.startsWith("+++ ")) added += 1;
-    else if (line.startsWith("-") && !line.startsWith("--- ")) removed += 1;
-  }
-  return { added, removed };
+  const body = lines.slice(Math.max(0, lines.findIndex((line) => line.startsWith("@@"))));
+  return { added: body.filter((line) => line.startsWith("+")).length, removed: body.filter((line) => line.startsWith("-")).length };
 }
 
 /** `preview/pr-42 (br-…) against its parent main (br-…), database neondb`. */
@@ -113,9 +108,10 @@ export function schemaDiffHeading(view: SchemaDiffView): string | undefined {
 /** The diff as text (coloured when `style` colours), or one line saying the schemas match. */
 export function renderSchemaDiffText(view: SchemaDiffView, style: Style): Printed {
   if (view.lines.length === 0) return printedLines([`No schema differences: ${comparedLine(view)}.`]);
+  const firstHunk = view.lines.findIndex((line) => line.startsWith("@@"));
   return printedLines(
-    view.lines.map((line) => {
-      if (line.startsWith("+++ ") || line.startsWith("--- ")) return style.bold(line);
+    view.lines.map((line, i) => {
+      if (i < firstHunk) return style.bold(line);
       if (line.startsWith("@@")) return style.magenta(line);
       if (line.startsWith("+")) return style.green(line);
       if (line.startsWith("-")) return style.red(line);

@@ -122,6 +122,12 @@ describe("the schema diff as people read it", () => {
     expect(renderSchemaDiffText(view(lines), PLAIN_STYLE)).not.toMatch(/[\u001b\u202e]/);
   });
 
+  it("counts a removed SQL comment line as removed, not as a header", () => {
+    const lines = quietSchemaDiff(unifiedDiff("-- audit\nCREATE TABLE public.a (id int);\n", "CREATE TABLE public.a (id int);\n", LABELS));
+    expect(lines).toContain("--- audit");
+    expect(renderSchemaDiffMarkdown(view(lines))).toContain("Schema diff: 0 added, 1 removed");
+  });
+
   it("leaves out the lines past its budget and says how many", () => {
     const lines = ["--- a", "+++ b", "@@ -0,0 +1,400 @@", ...Array.from({ length: 400 }, (_, i) => `+CREATE TABLE public.t${i} (id int);`)];
     const markdown = renderSchemaDiffMarkdown(view(lines), 4_000);
