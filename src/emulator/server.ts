@@ -69,12 +69,20 @@ interface KnownRoute {
   regex: RegExp;
 }
 
+/** Route regexes by template: the same for every app, so each is compiled once per process. */
+const TEMPLATE_REGEXES = new Map<string, RegExp>();
+
 function templateRegex(path: string): RegExp {
-  const body = path
-    .split("/")
-    .map((seg) => (seg.startsWith(":") ? "[^/]+" : seg.replace(/[.+?^${}()|[\]\\*]/g, "\\$&")))
-    .join("/");
-  return new RegExp(`^${body}/?$`);
+  let regex = TEMPLATE_REGEXES.get(path);
+  if (regex === undefined) {
+    const body = path
+      .split("/")
+      .map((seg) => (seg.startsWith(":") ? "[^/]+" : seg.replace(/[.+?^${}()|[\]\\*]/g, "\\$&")))
+      .join("/");
+    regex = new RegExp(`^${body}/?$`);
+    TEMPLATE_REGEXES.set(path, regex);
+  }
+  return regex;
 }
 
 /** The error body as JSON, with the request id. */
