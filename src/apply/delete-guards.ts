@@ -9,7 +9,7 @@
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError, isPlatformError } from "../errors/platform-error.js";
 import { bucketHasObjects, databaseServesDataApi } from "../api/guard-reads.js";
-import { AUTH_FIELDS } from "../model/kinds/auth.js";
+import { AUTH_FIELDS } from "../kinds/auth/fields.js";
 import { fromWire } from "../model/kinds/field.js";
 import type { PlannedChange } from "../model/planned-change.js";
 import { escapeUnsafeText } from "../rules/visible-text.js";

@@ -2,18 +2,15 @@ import { type ResolvedPolicy, serviceDatabase } from "../model/desired-state.js"
 import type { LiveState } from "../model/live-state.js";
 import type { Json } from "../model/json.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
-import { AUTH_FIELDS } from "../model/kinds/auth.js";
-import { planKeyOf, sameFieldValue, strongestClass, toWire } from "../model/kinds/field.js";
+import { sameFieldValue, strongestClass, toWire } from "../model/kinds/field.js";
 import { existingIds, makeChange, toJson } from "./change-builder.js";
 import type { DiffSink } from "./plan-types.js";
-
-const [AUTH_DATABASE] = AUTH_FIELDS;
 
 /**
  * Ids of the changes a service change waits for: the control-plane ones (`update:branch`,
  * `update:compute`) and the creation of the service database when this plan creates it.
  */
-function controlPlaneIds(sink: DiffSink, database?: string): string[] {
+export function controlPlaneIds(sink: DiffSink, database?: string): string[] {
   return existingIds(sink.changes, ["update:branch", "update:compute", ...(database === undefined ? [] : [`create:database.${database}`])]);
 }
 
@@ -21,7 +18,7 @@ function controlPlaneIds(sink: DiffSink, database?: string): string[] {
  * `SERVICE_DATABASE_MISSING` when the service database is neither on the branch nor declared
  * under `databases` (a claimed project's database, for one, is not `neondb`).
  */
-function databaseMissing(desired: ResolvedPolicy, live: LiveState, kind: "auth" | "dataApi", sink: DiffSink): boolean {
+export function databaseMissing(desired: ResolvedPolicy, live: LiveState, kind: "auth" | "dataApi", sink: DiffSink): boolean {
   const db = serviceDatabase(desired);
   if (live.databases === undefined || live.databases.includes(db)) return false;
   if (sink.changes.some((c) => c.change.id === `create:database.${db}`)) return false;
@@ -38,35 +35,6 @@ function databaseMissing(desired: ResolvedPolicy, live: LiveState, kind: "auth" 
     code: "SERVICE_DATABASE_MISSING",
   });
   return true;
-}
-
-/** Diffs the auth integration: `create:auth` when on and absent; never disables. */
-export function diffAuth(desired: ResolvedPolicy, live: LiveState, sink: DiffSink): void {
-  const exists = live.auth?.enabled === true;
-  if (desired.authDeclaredOff && exists) {
-    sink.warnings.push({
-      code: "AUTH_FALSE_IGNORED",
-      message: "auth: false is ignored: the branch has an auth integration and the policy never disables it (disable it in the console)",
-      address: "auth",
-    });
-  }
-  if (desired.auth !== "enabled" || exists) return;
-  if (databaseMissing(desired, live, "auth", sink)) return;
-  const database = serviceDatabase(desired);
-  sink.changes.push(
-    makeChange({
-      address: "auth",
-      kind: "auth",
-      action: "create",
-      class: "additive",
-      fields: ["*"],
-      before: null,
-      after: { enabled: true, [planKeyOf(AUTH_DATABASE)]: database },
-      reason: `auth is on in the policy and the branch has no auth integration; it is created on database "${database}"`,
-      dependsOn: controlPlaneIds(sink, database),
-      op: { type: "auth-create", database },
-    }),
-  );
 }
 
 /** Diffs the Data API of the service database: create, update of declared settings, or delete. */

@@ -4,7 +4,6 @@
  * markers split from env names. Pure.
  */
 import type {
-  ApiAuthIntegration,
   ApiDataApi,
   ApiDeployment,
   ApiFunction,
@@ -13,7 +12,6 @@ import type {
 } from "../api/wire-types.js";
 import type { BranchTarget } from "../model/desired-state.js";
 import type { Deployment, LiveFunction, LiveState, LiveTrigger } from "../model/live-state.js";
-import { AUTH_FIELDS } from "../model/kinds/auth.js";
 import { defaultComputeOf } from "../kinds/compute/read.js";
 import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
 import { fromWire } from "../model/kinds/field.js";
@@ -57,12 +55,6 @@ export function branchTargetOf(branch: LiveState["branch"]): BranchTarget {
     ...(branch.expiresAt === undefined ? {} : { expiresAt: branch.expiresAt }),
     createdAt: branch.createdAt,
   };
-}
-
-/** The auth part: enabled with its database, or not enabled. */
-export function normalizeAuth(integration: ApiAuthIntegration | null): NonNullable<LiveState["auth"]> {
-  if (integration === null) return { enabled: false };
-  return { enabled: true, ...fromWire(AUTH_FIELDS, integration) };
 }
 
 /** The Data API of `database`, enabled or not. */

@@ -13,7 +13,6 @@ import type { LiveState } from "../model/live-state.js";
 import {
   branchTargetOf,
   compareCodePoints,
-  normalizeAuth,
   normalizeDataApi,
   normalizeFunctions,
   normalizeProject,
@@ -21,6 +20,7 @@ import {
 } from "./normalize.js";
 import type { ReadNeeds } from "./read-needs.js";
 import { normalizeBranch } from "../kinds/branch/read.js";
+import { normalizeAuth } from "../kinds/auth/read.js";
 import { normalizeBuckets } from "../kinds/bucket/read.js";
 import { normalizeDatabaseOwners } from "../kinds/database/read.js";
 import { normalizeRoles } from "../kinds/role/read.js";

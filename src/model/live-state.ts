@@ -1,4 +1,4 @@
-import type { AuthValues } from "./kinds/auth.js";
+import type { AuthValues } from "../kinds/auth/fields.js";
 import type { ComputeValues } from "../kinds/compute/fields.js";
 import type { BucketValues } from "../kinds/bucket/fields.js";
 import type { DataApiSettings } from "./kinds/data-api.js";

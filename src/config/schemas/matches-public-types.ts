@@ -5,7 +5,7 @@
  * fails `tsc` here, naming the pair. Nothing imports this module; type-checking it is the test.
  */
 import type * as z from "zod";
-import type { AUTH_FIELDS } from "../../model/kinds/auth.js";
+import type { AUTH_FIELDS } from "../../kinds/auth/fields.js";
 import type { BRANCH_SETTINGS } from "../../kinds/branch/fields.js";
 import type { COMPUTE_SETTINGS } from "../../kinds/compute/fields.js";
 import type { BUCKET_FIELDS } from "../../kinds/bucket/fields.js";

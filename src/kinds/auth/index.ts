@@ -1,7 +1,7 @@
 /** The auth kind as the registry holds it: its diff and its handler. */
-import { applyAuthCreate } from "../../apply/handlers/auth.js";
-import { diffAuth } from "../../diff/services.js";
 import type { KindModule } from "../module.js";
+import { applyAuthCreate } from "./apply.js";
+import { diffAuth } from "./diff.js";
 
 /** The branch's auth service (`auth`). */
 export const authKind: KindModule<"auth"> = {

@@ -4,7 +4,7 @@
  * the database it lives on, which the policy states as `dataApi.database` (default `neondb`).
  * The inspector, the diff and the handler read this descriptor; the pull writes `auth: true`.
  */
-import type { FieldDescriptor, ModelValues } from "./field.js";
+import type { FieldDescriptor, ModelValues } from "../../model/kinds/field.js";
 
 /** The auth integration's fields, in the order plans and requests list them. */
 export const AUTH_FIELDS = [
