@@ -200,3 +200,25 @@ describe("change handlers", () => {
     expect(calls[0]).toHaveLength(42);
   });
 });
+
+describe("the dispatch of a change to its kind's handler", () => {
+  it("runs the handler the context's table holds for the change's operation, with the change and its operation", async () => {
+    const fake = createFakePlatform();
+    const seen: string[] = [];
+    const handlers = { "bucket-create": async (_ctx: ExecutionContext, change: { address: string }, op: { name: string }) => (seen.push(`${change.address} ${op.name}`), {}) };
+    await applyChange({ ...context(fake, policyWith()), handlers }, planned({ type: "bucket-create", name: "uploads", access: "private" }, { access: "private" }));
+    expect(seen).toEqual(["x uploads"]);
+    expect(fake.calls).toEqual([]);
+  });
+
+  it("refuses an operation no kind handles, naming the change and the operation, and sends nothing", async () => {
+    const fake = createFakePlatform();
+    const err = await applyChange({ ...context(fake, policyWith()), handlers: {} }, planned({ type: "bucket-create", name: "uploads", access: "private" })).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isPlatformError(err)).toBe(true);
+    expect(err).toMatchObject({ message: "x: no kind handles the operation bucket-create; nothing was changed" });
+    expect(fake.calls).toEqual([]);
+  });
+});
