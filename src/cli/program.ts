@@ -291,14 +291,14 @@ export function buildProgram(hooks: ProgramHooks): Command {
   examples(diff, ["svc branch diff preview/pr-42", "svc branch diff preview/pr-42 --base main --database appdb", "svc branch diff \"$BRANCH\" --markdown >> comment.md"]);
   run(diff, async (opts, args) => (await import("./commands/branch-diff.js")).runBranchDiff(ctx, args[0], opts));
 
-  const conn = addPolicy(addTarget(addCommon(branch.command("connection-string").description("print the branch's connection URI (a secret: only on request)"))))
+  const conn = addPolicy(addTarget(addCommon(branch.command("connection-string").description("print the branch's connection URI (a secret: only on request)").argument("[branch]", "branch name or id, the same as --branch"))))
     .option("--pooled", "the pooled host")
     .option("--database <name>", "the database (default: the first the policy declares, else the branch's only one, else neondb)", single("--database"))
     .option("--role <name>", "the role (default: the database owner)", single("--role"))
     .addOption(new Option("--file <path>", "write it to this file (mode 0600) instead of stdout").argParser(single("--file")).conflicts("writeEnv"));
   addWriteEnv(conn);
-  examples(conn, ["svc branch connection-string --branch pr-42 --file db-url", "export DATABASE_URL=$(svc branch connection-string --pooled)", "svc branch connection-string --branch pr-42 --write-env .env"]);
-  run(conn, async (opts) => (await import("./commands/connection-string-command.js")).runConnectionString(ctx, opts));
+  examples(conn, ["svc branch connection-string pr-42 --file db-url", "export DATABASE_URL=$(svc branch connection-string --pooled)", "svc branch connection-string --branch pr-42 --write-env .env"]);
+  run(conn, async (opts, args) => (await import("./commands/connection-string-command.js")).runConnectionString(ctx, opts, args[0]));
 
   const dev = addPolicy(addTarget(addCommon(program.command("dev").description("run the functions of svc.ts locally with hot reload (or one module with --source)"))))
     .option("--source <file>", "serve this one module instead of the functions of svc.ts", single("--source"))

@@ -3,6 +3,7 @@
  * Which database and role the URI is for follows the one rule of `branch-database.ts`, with the
  * databases the policy declares (when a policy file is found) coming first.
  */
+import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { isPlatformError } from "../../errors/platform-error.js";
 import { chooseBranchDatabase, declaredDatabasesOf } from "../branch-database.js";
@@ -39,9 +40,14 @@ export async function declaredDatabases(ctx: CommandContext, engine: EnginePort,
 
 /**
  * The URI is stdout's only content, or goes to `--file` (atomic, mode 0600); never to errors or
- * logs. With `--write-env FILE`, the branch's variables go to that env file instead.
+ * logs. With `--write-env FILE`, the branch's variables go to that env file instead. `ref`, the
+ * command's argument, names the branch as `--branch` does; both at once must agree.
  */
-export async function runConnectionString(ctx: CommandContext, flags: ConnectionStringFlags): Promise<number> {
+export async function runConnectionString(ctx: CommandContext, given: ConnectionStringFlags, ref?: string): Promise<number> {
+  if (ref !== undefined && given.branch !== undefined && given.branch !== ref) {
+    throw new CliError(CliErrorCode.USAGE, `the branch is given twice: ${JSON.stringify(ref)} as the argument and ${JSON.stringify(given.branch)} as --branch; give one`);
+  }
+  const flags = ref === undefined ? given : { ...given, branch: ref };
   const file = flags.file === undefined ? undefined : localWrite(ctx.io.cwd, "--file", flags.file);
   await checkLocalWrites(ctx.io.cwd, file === undefined ? [] : [file], flags.config);
   const envWriter = await prepareEnvWriter(ctx, flags);

@@ -153,3 +153,17 @@ describe("a secret written in the policy", () => {
     expect(run.stderr).toBe("");
   });
 });
+
+describe("svc branch connection-string with the branch as an argument", () => {
+  it("prints what --branch prints, and refuses an argument and a --branch that name two branches", async () => {
+    const flag = await project.svc(["branch", "connection-string", "--branch", "main"]);
+    expect(flag.code).toBe(0);
+    expect(flag.stdout).toMatch(/^postgresql:\/\/\S+\n$/);
+    const argument = await project.svc(["branch", "connection-string", "main"]);
+    expect(argument.code).toBe(0);
+    expect(argument.stdout).toBe(flag.stdout);
+    const both = await project.svc(["branch", "connection-string", "main", "--branch", "feature/login"]);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('error CLI_USAGE: the branch is given twice: "main" as the argument and "feature/login" as --branch; give one');
+  });
+});
