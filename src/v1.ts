@@ -94,7 +94,7 @@ export type { ApiRetryEvent, EngineEvent } from "./model/events.js";
 export type { CheckEnforcement, CheckResult, CheckViolation } from "./model/check-result.js";
 export type { Check, CheckContext, CheckDefinition, CheckPlan, CheckTarget, DeepReadonly, ReportOptions } from "./model/checks.js";
 export type { LiveState } from "./model/live-state.js";
-export type { DataApiSettings } from "./model/kinds/data-api.js";
+export type { DataApiSettings } from "./kinds/dataApi/fields.js";
 export type { Json } from "./model/json.js";
 export type {
   AppliedChange,

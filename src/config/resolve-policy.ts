@@ -14,7 +14,7 @@ import { policyFileOf } from "./policy-origin.js";
 import { resolveFunctions, sourceIssues, type DeclaredFunctions } from "./resolve-functions.js";
 import type { BranchTarget, ResolvedDataApi, ResolvedPolicy, ResolvedTrigger } from "../model/desired-state.js";
 import { COMPUTE_SETTINGS } from "../kinds/compute/fields.js";
-import type { DataApiSettings } from "../model/kinds/data-api.js";
+import type { DataApiSettings } from "../kinds/dataApi/fields.js";
 import { fromPolicy } from "../model/kinds/field.js";
 import { BUCKET_DEFAULTS } from "../kinds/bucket/fields.js";
 import { TRIGGER_DEFAULTS } from "../model/kinds/trigger.js";

@@ -1,5 +1,5 @@
 import type { LiveState } from "../model/live-state.js";
-import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
+import { DATA_API_SETTINGS } from "../kinds/dataApi/fields.js";
 import { toWire } from "../model/kinds/field.js";
 import { sha256Of } from "./canonical-json.js";
 import { nameRecord } from "../model/own-record.js";

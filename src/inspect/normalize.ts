@@ -4,7 +4,6 @@
  * markers split from env names. Pure.
  */
 import type {
-  ApiDataApi,
   ApiDeployment,
   ApiFunction,
   ApiProject,
@@ -13,8 +12,6 @@ import type {
 import type { BranchTarget } from "../model/desired-state.js";
 import type { Deployment, LiveFunction, LiveState, LiveTrigger } from "../model/live-state.js";
 import { defaultComputeOf } from "../kinds/compute/read.js";
-import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
-import { fromWire } from "../model/kinds/field.js";
 import { triggerFromWire } from "../model/kinds/trigger.js";
 import { FINGERPRINT_MARKER_PREFIX } from "../rules/environment.js";
 
@@ -55,12 +52,6 @@ export function branchTargetOf(branch: LiveState["branch"]): BranchTarget {
     ...(branch.expiresAt === undefined ? {} : { expiresAt: branch.expiresAt }),
     createdAt: branch.createdAt,
   };
-}
-
-/** The Data API of `database`, enabled or not. */
-export function normalizeDataApi(database: string, dataApi: ApiDataApi | null): NonNullable<LiveState["dataApi"]> {
-  if (dataApi === null) return { enabled: false, database, settings: null };
-  return { enabled: true, database, settings: dataApi.settings === null ? null : fromWire(DATA_API_SETTINGS, dataApi.settings) };
 }
 
 /** Functions sorted by slug, env names split from fingerprint markers. */

@@ -4,17 +4,15 @@
  */
 import type { ApiAuthIntegration, ApiBranch, ApiBucket, ApiCredential, ApiCustomDomain, ApiDataApi, ApiDatabase, ApiEndpoint, ApiFunction, ApiProject, ApiRole, ApiTrigger } from "../api/wire-types.js";
 import { defineConfig } from "../config/define-config.js";
-import type { BranchTuning, DataApiDef, DataApiSettingsDef, PolicyConfig, } from "../config/policy-types.js";
+import type { BranchTuning, PolicyConfig, } from "../config/policy-types.js";
 import { pulledBranchSettings } from "../kinds/branch/pull.js";
 import { pulledComputeSettings } from "../kinds/compute/pull.js";
-import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
+import { pulledDataApi } from "../kinds/dataApi/pull.js";
 import { pulledDatabases } from "../kinds/database/pull.js";
-import { fromWire, } from "../model/kinds/field.js";
 import { pulledRoles } from "../kinds/role/pull.js";
 import { compareCodePoints, normalizeTimestamp } from "./normalize.js";
 import { type PulledTrigger, pulledTriggers } from "./pulled-triggers.js";
 import { type PulledCustomDomain, pulledCustomDomains } from "../kinds/domain/pull.js";
-import { DEFAULT_SERVICE_DATABASE } from "./read-needs.js";
 import { type PulledBucket, pulledBuckets } from "../kinds/bucket/pull.js";
 
 /** A credential as `pullConfig` shows it: metadata, never secrets. */
@@ -118,24 +116,6 @@ export function buildPulledBranchConfig(records: PulledBranchRecords): PulledBra
     ...(hasPreview ? { preview: { buckets, functions, credentials, triggers, customDomains } } : {}),
   };
 }
-
-function pulledDataApi(dataApi: { database: string; record: ApiDataApi }, hasAuth: boolean): boolean | DataApiDef {
-  const settings = dataApi.record.settings === null ? {} : pulledSettings(dataApi.record.settings);
-  const common = {
-    ...(dataApi.database === DEFAULT_SERVICE_DATABASE ? {} : { database: dataApi.database }),
-    ...(Object.keys(settings).length === 0 ? {} : { settings }),
-  };
-  // Without an auth integration the built-in provider would require `auth`; the wiring of an
-  // external provider is not reported, so only its kind is pulled.
-  if (!hasAuth) return { ...common, authProvider: "external" };
-  return Object.keys(common).length === 0 ? true : common;
-}
-
-/** Wire settings → policy settings: the pulled fields of the descriptor whose values follow their rule. */
-export function pulledSettings(wire: Record<string, unknown>): DataApiSettingsDef {
-  return fromWire(DATA_API_SETTINGS.filter((field) => field.pulled), wire);
-}
-
 
 /**
  * The branch's own settings and the compute settings that differ from the project's defaults,

@@ -13,7 +13,6 @@ import type { LiveState } from "../model/live-state.js";
 import {
   branchTargetOf,
   compareCodePoints,
-  normalizeDataApi,
   normalizeFunctions,
   normalizeProject,
   normalizeTriggers,
@@ -22,6 +21,7 @@ import type { ReadNeeds } from "./read-needs.js";
 import { normalizeBranch } from "../kinds/branch/read.js";
 import { normalizeAuth } from "../kinds/auth/read.js";
 import { normalizeBuckets } from "../kinds/bucket/read.js";
+import { normalizeDataApi } from "../kinds/dataApi/read.js";
 import { normalizeDatabaseOwners } from "../kinds/database/read.js";
 import { normalizeRoles } from "../kinds/role/read.js";
 import { normalizeCompute } from "../kinds/compute/read.js";

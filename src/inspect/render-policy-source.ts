@@ -10,7 +10,7 @@ import { type PulledBucket, pulledBucketLines } from "../kinds/bucket/pull.js";
 import { pulledDomainLines } from "../kinds/domain/pull.js";
 import { BRANCH_SETTINGS } from "../kinds/branch/fields.js";
 import { COMPUTE_SETTINGS } from "../kinds/compute/fields.js";
-import { DATA_API_SETTINGS } from "../model/kinds/data-api.js";
+import { DATA_API_SETTINGS } from "../kinds/dataApi/fields.js";
 import type { FieldDescriptor } from "../model/kinds/field.js";
 
 /** What rendering needs from a `PulledBranchConfig`. */

@@ -3,7 +3,7 @@
  * collections sorted by key (docs/policy.md#the-branch-closure). Produced by `resolvePolicy`, read by the diff.
  */
 import type { ComputeValues } from "../kinds/compute/fields.js";
-import type { DataApiSettings } from "./kinds/data-api.js";
+import type { DataApiSettings } from "../kinds/dataApi/fields.js";
 import type { DatabaseValues } from "../kinds/database/fields.js";
 import type { RoleValues } from "../kinds/role/fields.js";
 

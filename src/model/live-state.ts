@@ -1,7 +1,7 @@
 import type { AuthValues } from "../kinds/auth/fields.js";
 import type { ComputeValues } from "../kinds/compute/fields.js";
 import type { BucketValues } from "../kinds/bucket/fields.js";
-import type { DataApiSettings } from "./kinds/data-api.js";
+import type { DataApiSettings } from "../kinds/dataApi/fields.js";
 import type { RoleValues } from "../kinds/role/fields.js";
 
 /**

@@ -1,6 +1,6 @@
 /** Wire shapes of the data API. */
 import { z } from "zod";
-import { DATA_API_SETTINGS } from "../../model/kinds/data-api.js";
+import { DATA_API_SETTINGS } from "../../kinds/dataApi/fields.js";
 import { wireFieldsSchema } from "./fields.js";
 
 /** Data API `settings` on the request side, in wire names, built from the Data API descriptor. */

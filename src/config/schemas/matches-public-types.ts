@@ -9,7 +9,7 @@ import type { AUTH_FIELDS } from "../../kinds/auth/fields.js";
 import type { BRANCH_SETTINGS } from "../../kinds/branch/fields.js";
 import type { COMPUTE_SETTINGS } from "../../kinds/compute/fields.js";
 import type { BUCKET_FIELDS } from "../../kinds/bucket/fields.js";
-import type { DataApiSettings } from "../../model/kinds/data-api.js";
+import type { DataApiSettings } from "../../kinds/dataApi/fields.js";
 import type { DatabaseValues } from "../../kinds/database/fields.js";
 import type { DOMAIN_HOSTNAME } from "../../kinds/domain/fields.js";
 import type { FieldDescriptor, ValueOf } from "../../model/kinds/field.js";
@@ -34,7 +34,7 @@ import type {
 } from "../policy-types.js";
 import type { branchTuningSchema } from "./branch-tuning.js";
 import type { bucketsSchema } from "../../kinds/bucket/policy.js";
-import type { dataApiSchema } from "./data-api.js";
+import type { dataApiSchema } from "../../kinds/dataApi/policy.js";
 import type { functionDefSchema } from "./functions.js";
 import type { hooksSchema } from "./hooks.js";
 import type { policySchema } from "./policy.js";

@@ -4,7 +4,7 @@ import { describeType } from "../issues.js";
 import type { BranchClosure } from "../policy-types.js";
 import { bucketsSchema } from "../../kinds/bucket/policy.js";
 import { strictObject, toggleSchema } from "./common.js";
-import { dataApiSchema } from "./data-api.js";
+import { dataApiSchema } from "../../kinds/dataApi/policy.js";
 import { databasesSchema } from "../../kinds/database/policy.js";
 import { functionsSchema } from "./functions.js";
 import { hooksSchema } from "./hooks.js";

@@ -4,7 +4,7 @@ import type { LiveState } from "../../model/live-state.js";
 import { planKeyOf } from "../../model/kinds/field.js";
 import { makeChange } from "../../diff/change-builder.js";
 import type { DiffSink } from "../../diff/plan-types.js";
-import { controlPlaneIds, databaseMissing } from "../../diff/services.js";
+import { controlPlaneIds, databaseMissing } from "../../diff/service-database.js";
 import { AUTH_FIELDS } from "./fields.js";
 
 const [AUTH_DATABASE] = AUTH_FIELDS;

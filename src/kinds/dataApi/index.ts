@@ -1,8 +1,8 @@
 /** The Data API kind as the registry holds it: its diff and its handlers. */
-import { DATA_API_SETTINGS } from "../../model/kinds/data-api.js";
+import { DATA_API_SETTINGS } from "./fields.js";
 import { toWire } from "../../model/kinds/field.js";
-import { applyDataApiCreate, applyDataApiDelete, applyDataApiUpdate } from "../../apply/handlers/data-api.js";
-import { diffDataApi } from "../../diff/services.js";
+import { applyDataApiCreate, applyDataApiDelete, applyDataApiUpdate } from "./apply.js";
+import { diffDataApi } from "./diff.js";
 import type { KindModule } from "../module.js";
 
 /** The branch's Data API (`dataApi`). */

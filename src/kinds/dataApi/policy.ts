@@ -1,8 +1,8 @@
 /** Schemas of `dataApi`: the definition, its variants' rules and `settings`. */
 import * as z from "zod";
-import { DATA_API_SETTINGS } from "../../model/kinds/data-api.js";
-import { booleanOrObject, boundedString, check, strictObject } from "./common.js";
-import { fieldsSchema } from "./fields.js";
+import { booleanOrObject, boundedString, check, strictObject } from "../../config/schemas/common.js";
+import { fieldsSchema } from "../../config/schemas/fields.js";
+import { DATA_API_SETTINGS } from "./fields.js";
 
 const EXTERNAL_ONLY = ["jwksUrl", "providerName", "jwtAudience"] as const;
 

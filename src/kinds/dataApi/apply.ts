@@ -1,10 +1,10 @@
 import type { CreateDataApiParams } from "../../api/platform-api.js";
 import type { ChangeOp } from "../../model/planned-change.js";
-import { DATA_API_SETTINGS } from "../../model/kinds/data-api.js";
 import { toWire } from "../../model/kinds/field.js";
 import type { Change } from "../../model/plan.js";
 import { sameValue } from "../../model/same-value.js";
-import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile } from "../execution-context.js";
+import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile } from "../../apply/execution-context.js";
+import { DATA_API_SETTINGS } from "./fields.js";
 
 type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
 

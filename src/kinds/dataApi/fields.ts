@@ -4,7 +4,7 @@
  * schema, the public type's compile-time check, the wire schema, the inspector, the diff, the
  * handler and the pull all read it. Policy and model keys are the same (camelCase).
  */
-import type { FieldDescriptor, ModelValues, ValueRule } from "./field.js";
+import type { FieldDescriptor, ModelValues, ValueRule } from "../../model/kinds/field.js";
 
 /** A setting: same policy and model key, compared exactly, an override to change, pulled. */
 function setting<const K extends string, const W extends string, const R extends ValueRule>(policyKey: K, wireKey: W, rule: R): FieldDescriptor & { policyKey: K; modelKey: K; wireKey: W; rule: R } {
