@@ -56,6 +56,22 @@ describe("the kind folders (src/kinds/<kind>/)", () => {
     expect(bad.find((line) => line.startsWith("kinds/bucket/apply.ts"))).toContain("does not declare a dependency on function");
   });
 
+  it("give every kind's diff only its own fields from its folder, and no other kind's file", () => {
+    const diffs = edges.filter((e) => /^kinds\/[^/]+\/diff\.ts$/.test(e.from));
+    expect(new Set(diffs.map((e) => e.from)).size).toBeGreaterThanOrEqual(8);
+    const strayKindImports = diffs.filter((e) => e.to.startsWith("kinds/") && e.to !== e.from.replace(/diff\.ts$/, "fields.ts") && e.to !== "kinds/index.ts");
+    expect(strayKindImports).toEqual([]);
+    expect(diffs.filter((e) => !["kinds", "model", "model/kinds", "rules", "errors", "diff"].includes(layerOf(e.to)))).toEqual([]);
+  });
+
+  it("refuse a kind's diff reading its own policy, wire, read or pull file, and let its handler call the API", () => {
+    expect(forbiddenEdges(["policy", "wire", "read", "pull"].map((f) => ({ from: "kinds/role/diff.ts", to: `kinds/role/${f}.ts`, dynamic: false })))).toHaveLength(4);
+    expect(forbiddenEdges([
+      { from: "kinds/role/apply.ts", to: "api/platform-api.ts", dynamic: false },
+      { from: "kinds/role/apply.ts", to: "kinds/role/fields.ts", dynamic: false },
+    ])).toEqual([]);
+  });
+
   it("let a kind's files use their own fields and their stage's helpers", () => {
     expect(forbiddenEdges([
       { from: "kinds/bucket/diff.ts", to: "kinds/bucket/fields.ts", dynamic: false },
