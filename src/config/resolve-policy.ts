@@ -17,7 +17,7 @@ import { COMPUTE_SETTINGS } from "../kinds/compute/fields.js";
 import type { DataApiSettings } from "../kinds/dataApi/fields.js";
 import { fromPolicy } from "../model/kinds/field.js";
 import { BUCKET_DEFAULTS } from "../kinds/bucket/fields.js";
-import { TRIGGER_DEFAULTS } from "../model/kinds/trigger.js";
+import { TRIGGER_DEFAULTS } from "../kinds/trigger/fields.js";
 import { ROLE_DEFAULTS, ROLE_FIELDS } from "../kinds/role/fields.js";
 import { isOn } from "./schemas/common.js";
 import type { ParsedPolicy } from "./schemas/policy.js";

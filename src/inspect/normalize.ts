@@ -7,12 +7,10 @@ import type {
   ApiDeployment,
   ApiFunction,
   ApiProject,
-  ApiTrigger,
 } from "../api/wire-types.js";
 import type { BranchTarget } from "../model/desired-state.js";
-import type { Deployment, LiveFunction, LiveState, LiveTrigger } from "../model/live-state.js";
+import type { Deployment, LiveFunction, LiveState, } from "../model/live-state.js";
 import { defaultComputeOf } from "../kinds/compute/read.js";
-import { triggerFromWire } from "../model/kinds/trigger.js";
 import { FINGERPRINT_MARKER_PREFIX } from "../rules/environment.js";
 
 /** An RFC 3339 timestamp in UTC with `Z`, fractional seconds only when present; unreadable text kept. */
@@ -81,24 +79,6 @@ function normalizeDeployment(deployment: ApiDeployment): Deployment {
     runtime: deployment.runtime,
     ...(deployment.error === undefined ? {} : { error: deployment.error }),
   };
-}
-
-/** Triggers sorted by name: the descriptor's fields (`kinds/trigger.ts`), cron whitespace collapsed. */
-export function normalizeTriggers(triggers: readonly ApiTrigger[]): LiveTrigger[] {
-  return sortBy(
-    triggers.map((t) => {
-      const fields = triggerFromWire(t, t.type) as Partial<LiveTrigger>;
-      return {
-        id: t.trigger_id,
-        name: t.name,
-        type: t.type,
-        ...fields,
-        inherited: t.inherited,
-        ...(fields.cron === undefined ? {} : { cron: normalizeCron(fields.cron) }),
-      } as LiveTrigger;
-    }),
-    (t) => t.name,
-  );
 }
 
 /** Code-point order, independent of locale. */

@@ -11,7 +11,7 @@ import { pulledDataApi } from "../kinds/dataApi/pull.js";
 import { pulledDatabases } from "../kinds/database/pull.js";
 import { pulledRoles } from "../kinds/role/pull.js";
 import { compareCodePoints, normalizeTimestamp } from "./normalize.js";
-import { type PulledTrigger, pulledTriggers } from "./pulled-triggers.js";
+import { type PulledTrigger, pulledTriggers } from "../kinds/trigger/pull.js";
 import { type PulledCustomDomain, pulledCustomDomains } from "../kinds/domain/pull.js";
 import { type PulledBucket, pulledBuckets } from "../kinds/bucket/pull.js";
 

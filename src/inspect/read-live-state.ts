@@ -15,12 +15,12 @@ import {
   compareCodePoints,
   normalizeFunctions,
   normalizeProject,
-  normalizeTriggers,
 } from "./normalize.js";
 import type { ReadNeeds } from "./read-needs.js";
 import { normalizeBranch } from "../kinds/branch/read.js";
 import { normalizeAuth } from "../kinds/auth/read.js";
 import { normalizeBuckets } from "../kinds/bucket/read.js";
+import { normalizeTriggers } from "../kinds/trigger/read.js";
 import { normalizeDataApi } from "../kinds/dataApi/read.js";
 import { normalizeDatabaseOwners } from "../kinds/database/read.js";
 import { normalizeRoles } from "../kinds/role/read.js";

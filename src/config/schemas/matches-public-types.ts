@@ -15,7 +15,7 @@ import type { DOMAIN_HOSTNAME } from "../../kinds/domain/fields.js";
 import type { FieldDescriptor, ValueOf } from "../../model/kinds/field.js";
 import type { FunctionValues } from "../../model/kinds/function.js";
 import type { RoleValues } from "../../kinds/role/fields.js";
-import type { SCHEDULE_TRIGGER_FIELDS, STORAGE_TRIGGER_FIELDS, TRIGGER_FIELDS } from "../../model/kinds/trigger.js";
+import type { SCHEDULE_TRIGGER_FIELDS, STORAGE_TRIGGER_FIELDS, TRIGGER_FIELDS } from "../../kinds/trigger/fields.js";
 import type {
   BranchTuning,
   BucketDef,
@@ -39,7 +39,7 @@ import type { functionDefSchema } from "./functions.js";
 import type { hooksSchema } from "./hooks.js";
 import type { policySchema } from "./policy.js";
 import type { pruneSchema } from "./prune.js";
-import type { triggerDefSchema } from "./triggers.js";
+import type { triggerDefSchema } from "../../kinds/trigger/policy.js";
 
 /** `true` when A and B are the same type (modifiers included). */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

@@ -10,7 +10,7 @@ import { functionsSchema } from "./functions.js";
 import { hooksSchema } from "./hooks.js";
 import { pruneSchema } from "./prune.js";
 import { rolesSchema } from "../../kinds/role/policy.js";
-import { triggersSchema } from "./triggers.js";
+import { triggersSchema } from "../../kinds/trigger/policy.js";
 
 /** `branch`: a function `(target) => tuning`. */
 const branchClosureSchema = z.custom<BranchClosure>((value) => typeof value === "function", {

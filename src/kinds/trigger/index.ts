@@ -1,10 +1,10 @@
 /** The trigger kind as the registry holds it: its diff, its handlers, and when a policy needs the triggers feature. */
 import type { BranchSeed } from "../../api/wire/replica-seed.js";
 import { toWire } from "../../model/kinds/field.js";
-import { triggerFields } from "../../model/kinds/trigger.js";
+import { triggerFields } from "./fields.js";
 import type { LiveTrigger } from "../../model/live-state.js";
-import { applyTriggerCreate, applyTriggerDelete, applyTriggerUpdate } from "../../apply/handlers/triggers.js";
-import { diffTriggers } from "../../diff/triggers.js";
+import { applyTriggerCreate, applyTriggerDelete, applyTriggerUpdate } from "./apply.js";
+import { diffTriggers } from "./diff.js";
 import type { KindModule } from "../module.js";
 
 /** Triggers (`triggers`): cron schedules and bucket events that call a function. */

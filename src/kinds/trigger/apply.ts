@@ -1,10 +1,10 @@
 import type { ApiTriggerInput, CreateTriggerParams } from "../../api/platform-api.js";
 import type { ChangeOp } from "../../model/planned-change.js";
 import type { Change } from "../../model/plan.js";
-import { type TriggerType, isTriggerType, triggerToWire } from "../../model/kinds/trigger.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { PlatformError } from "../../errors/platform-error.js";
-import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile, plannedRecord } from "../execution-context.js";
+import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile, plannedRecord } from "../../apply/execution-context.js";
+import { type TriggerType, isTriggerType, triggerToWire } from "./fields.js";
 
 type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
 

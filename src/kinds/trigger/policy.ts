@@ -4,9 +4,9 @@
  */
 import * as z from "zod";
 import { cronExpressionSchema } from "../../rules/cron.js";
-import { TRIGGER_FIELDS, TRIGGER_TYPE_FIELDS, type TriggerType } from "../../model/kinds/trigger.js";
 import { nameIssue } from "../../rules/names.js";
-import { check, nameKey, recordOf, strictObject } from "./common.js";
+import { check, nameKey, recordOf, strictObject } from "../../config/schemas/common.js";
+import { TRIGGER_FIELDS, TRIGGER_TYPE_FIELDS, type TriggerType } from "./fields.js";
 
 const utf8 = new TextEncoder();
 
@@ -26,7 +26,7 @@ const prefixSchema = check(
 );
 
 /**
- * The policy schema of each field of the trigger descriptor (`model/kinds/trigger.ts`), by
+ * The policy schema of each field of the trigger descriptor (`fields.ts`), by
  * policy key, with the messages the policy docs give: a descriptor field without a schema here, or a
  * schema for no field, fails to compile.
  */

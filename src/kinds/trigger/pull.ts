@@ -1,14 +1,14 @@
 /**
  * The triggers of a pulled branch in policy form, read through their descriptor
- * (`model/kinds/trigger.ts`). A pulled policy cannot declare them (they may only name declared
+ * (`fields.ts`). A pulled policy cannot declare them (they may only name declared
  * functions, and functions have no source to pull), so the pull lists them for the user to
  * declare next to the functions they call. Pure.
  */
-import type { ApiTrigger } from "../api/wire-types.js";
-import type { TriggerDef } from "../config/policy-types.js";
-import { sameFieldValue } from "../model/kinds/field.js";
-import { TRIGGER_DEFAULTS, isTriggerType, triggerFields } from "../model/kinds/trigger.js";
-import { normalizeTriggers } from "./normalize.js";
+import type { ApiTrigger } from "../../api/wire-types.js";
+import type { TriggerDef } from "../../config/policy-types.js";
+import { sameFieldValue } from "../../model/kinds/field.js";
+import { TRIGGER_DEFAULTS, isTriggerType, triggerFields } from "./fields.js";
+import { normalizeTriggers } from "./read.js";
 
 /** A trigger of the branch as `triggers` would declare it, with its name. */
 export type PulledTrigger = { name: string } & TriggerDef;

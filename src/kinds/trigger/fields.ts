@@ -6,7 +6,7 @@
  * the diff, the handler's request bodies and the pull all read it. Changing a declared trigger
  * is additive. Plain data, no I/O.
  */
-import { type FieldDescriptor, type ModelValues, defineField, fromWire, plannedToWire } from "./field.js";
+import { type FieldDescriptor, type ModelValues, defineField, fromWire, plannedToWire } from "../../model/kinds/field.js";
 
 /** The fields of every trigger, in the order plans, pulls and requests list them. */
 export const TRIGGER_FIELDS = [
