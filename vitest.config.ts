@@ -4,7 +4,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    testTimeout: 30_000,
+    // A guard against hangs, not a speed check: with files running side by side on a loaded
+    // machine a multi-step CLI test (several spawns of the bin) has taken just over 30 s.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
     // Most e2e time is spent waiting on child processes and the emulator's timers, so files run
