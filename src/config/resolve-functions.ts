@@ -2,13 +2,13 @@
  * Functions of the resolved policy: sources against the base directory,
  * defaults, the default-branch-only custom-domain rule and cross-function hostname uniqueness.
  */
-import { FUNCTION_DEFAULTS } from "../model/kinds/function.js";
+import { FUNCTION_DEFAULTS } from "../kinds/function/fields.js";
 import { isAbsolute, resolve } from "node:path";
 import type { ConfigIssue } from "../errors/index.js";
 import type { EvaluatedTuning } from "./evaluate-branch.js";
 import { formatPath } from "./issues.js";
 import type { BranchTarget, ResolvedFunction } from "../model/desired-state.js";
-import type { ParsedFunctionDef } from "./schemas/functions.js";
+import type { ParsedFunctionDef } from "../kinds/function/policy.js";
 import { compareCodePoints, sortedEntries } from "./sort.js";
 
 /** The declared functions and the path segments of their home (`functions` or `preview.functions`). */

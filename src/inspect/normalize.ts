@@ -1,17 +1,12 @@
 /**
- * Wire records → the normalised live-state model: sorted by identifier,
- * timestamps in RFC 3339 UTC, lowercase hostnames, cron whitespace collapsed, fingerprint
- * markers split from env names. Pure.
+ * What every kind's normalisation shares (timestamps in RFC 3339 UTC, cron whitespace collapsed,
+ * sorting by identifier in code points) and the project and branch-target parts of the live
+ * state; each kind normalises its own records in `kinds/<kind>/read.ts`. Pure.
  */
-import type {
-  ApiDeployment,
-  ApiFunction,
-  ApiProject,
-} from "../api/wire-types.js";
+import type { ApiProject } from "../api/wire-types.js";
 import type { BranchTarget } from "../model/desired-state.js";
-import type { Deployment, LiveFunction, LiveState, } from "../model/live-state.js";
+import type { LiveState } from "../model/live-state.js";
 import { defaultComputeOf } from "../kinds/compute/read.js";
-import { FINGERPRINT_MARKER_PREFIX } from "../rules/environment.js";
 
 /** An RFC 3339 timestamp in UTC with `Z`, fractional seconds only when present; unreadable text kept. */
 export function normalizeTimestamp(value: string): string {
@@ -49,35 +44,6 @@ export function branchTargetOf(branch: LiveState["branch"]): BranchTarget {
     isProtected: branch.protected,
     ...(branch.expiresAt === undefined ? {} : { expiresAt: branch.expiresAt }),
     createdAt: branch.createdAt,
-  };
-}
-
-/** Functions sorted by slug, env names split from fingerprint markers. */
-export function normalizeFunctions(functions: readonly ApiFunction[]): LiveFunction[] {
-  return sortBy(functions.map(normalizeFunction), (f) => f.slug);
-}
-
-function normalizeFunction(fn: ApiFunction): LiveFunction {
-  const names = fn.current_deployment?.environment ?? [];
-  const markers = names.filter((n) => n.startsWith(FINGERPRINT_MARKER_PREFIX)).sort(compareCodePoints);
-  const envNames = names.filter((n) => !n.startsWith(FINGERPRINT_MARKER_PREFIX)).sort(compareCodePoints);
-  return {
-    slug: fn.slug,
-    name: fn.name,
-    invocationUrl: fn.invocation_url,
-    envNames,
-    markers,
-    ...(fn.current_deployment === undefined ? {} : { current: normalizeDeployment(fn.current_deployment) }),
-    ...(fn.active_deployment === undefined ? {} : { active: normalizeDeployment(fn.active_deployment) }),
-  };
-}
-
-function normalizeDeployment(deployment: ApiDeployment): Deployment {
-  return {
-    id: deployment.id,
-    status: deployment.status as Deployment["status"],
-    runtime: deployment.runtime,
-    ...(deployment.error === undefined ? {} : { error: deployment.error }),
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import type { ApiAuthIntegration, ApiBranch, ApiBucket, ApiCredential, ApiCustomDomain, ApiDataApi, ApiDatabase, ApiEndpoint, ApiFunction, ApiProject, ApiRole, ApiTrigger } from "../api/wire-types.js";
 import { defineConfig } from "../config/define-config.js";
-import type { BranchTuning, PolicyConfig, } from "../config/policy-types.js";
+import type { BranchTuning, PolicyConfig } from "../config/policy-types.js";
 import { pulledBranchSettings } from "../kinds/branch/pull.js";
 import { pulledComputeSettings } from "../kinds/compute/pull.js";
 import { pulledDataApi } from "../kinds/dataApi/pull.js";

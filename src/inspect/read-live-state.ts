@@ -13,13 +13,13 @@ import type { LiveState } from "../model/live-state.js";
 import {
   branchTargetOf,
   compareCodePoints,
-  normalizeFunctions,
   normalizeProject,
 } from "./normalize.js";
 import type { ReadNeeds } from "./read-needs.js";
 import { normalizeBranch } from "../kinds/branch/read.js";
 import { normalizeAuth } from "../kinds/auth/read.js";
 import { normalizeBuckets } from "../kinds/bucket/read.js";
+import { normalizeFunctions } from "../kinds/function/read.js";
 import { normalizeTriggers } from "../kinds/trigger/read.js";
 import { normalizeDataApi } from "../kinds/dataApi/read.js";
 import { normalizeDatabaseOwners } from "../kinds/database/read.js";

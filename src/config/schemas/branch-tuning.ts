@@ -10,7 +10,7 @@ import { nameIssue } from "../../rules/names.js";
 import { check, strictObject } from "./common.js";
 import { computeSettingsSchema } from "../../kinds/compute/policy.js";
 import { customDomainsSchema } from "../../kinds/domain/policy.js";
-import { runtimeSchema } from "./functions.js";
+import { runtimeSchema } from "../../kinds/function/policy.js";
 
 /** Per-branch overrides of one function (strict). */
 const functionTuningSchema = strictObject(

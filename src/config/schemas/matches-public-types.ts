@@ -13,7 +13,7 @@ import type { DataApiSettings } from "../../kinds/dataApi/fields.js";
 import type { DatabaseValues } from "../../kinds/database/fields.js";
 import type { DOMAIN_HOSTNAME } from "../../kinds/domain/fields.js";
 import type { FieldDescriptor, ValueOf } from "../../model/kinds/field.js";
-import type { FunctionValues } from "../../model/kinds/function.js";
+import type { FunctionValues } from "../../kinds/function/fields.js";
 import type { RoleValues } from "../../kinds/role/fields.js";
 import type { SCHEDULE_TRIGGER_FIELDS, STORAGE_TRIGGER_FIELDS, TRIGGER_FIELDS } from "../../kinds/trigger/fields.js";
 import type {
@@ -35,7 +35,7 @@ import type {
 import type { branchTuningSchema } from "./branch-tuning.js";
 import type { bucketsSchema } from "../../kinds/bucket/policy.js";
 import type { dataApiSchema } from "../../kinds/dataApi/policy.js";
-import type { functionDefSchema } from "./functions.js";
+import type { functionDefSchema } from "../../kinds/function/policy.js";
 import type { hooksSchema } from "./hooks.js";
 import type { policySchema } from "./policy.js";
 import type { pruneSchema } from "./prune.js";

@@ -6,7 +6,7 @@ import { bucketsSchema } from "../../kinds/bucket/policy.js";
 import { strictObject, toggleSchema } from "./common.js";
 import { dataApiSchema } from "../../kinds/dataApi/policy.js";
 import { databasesSchema } from "../../kinds/database/policy.js";
-import { functionsSchema } from "./functions.js";
+import { functionsSchema } from "../../kinds/function/policy.js";
 import { hooksSchema } from "./hooks.js";
 import { pruneSchema } from "./prune.js";
 import { rolesSchema } from "../../kinds/role/policy.js";

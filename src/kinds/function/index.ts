@@ -1,7 +1,7 @@
 /** The function kind as the registry holds it: its diff and prune, its handlers, and when a policy needs the functions feature. */
 import { REPLICA_ENV_VALUE } from "../../api/wire/replica-seed.js";
-import { applyFunctionDelete, applyFunctionDeploy } from "../../apply/handlers/functions.js";
-import { diffFunctions, pruneFunctions } from "../../diff/functions.js";
+import { applyFunctionDelete, applyFunctionDeploy } from "./apply.js";
+import { diffFunctions, pruneFunctions } from "./diff.js";
 import type { KindModule } from "../module.js";
 
 /** Functions (`functions`), deployed from their bundles. */

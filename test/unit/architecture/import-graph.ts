@@ -136,7 +136,10 @@ const LAZY: Record<string, string[]> = { cli: ["emulator"], config: ["v1", "inde
  * The kinds a kind folder may import (its declared dependencies, e.g. a trigger on a bucket's
  * objects); any other import between two kind folders is refused.
  */
-const KIND_DEPENDENCIES: Readonly<Record<string, readonly string[]>> = {};
+const KIND_DEPENDENCIES: Readonly<Record<string, readonly string[]>> = {
+  // A function's policy lists its custom domains (the domain kind's hostname schema).
+  function: ["domain"],
+};
 
 /** Edges that break the documented direction, as `from → to` lines. */
 export function forbiddenEdges(edges: readonly ImportEdge[]): string[] {

@@ -3,10 +3,10 @@ import * as z from "zod";
 import { MAX_ENVIRONMENT_BYTES, markerHeadroomBytes, envValueIssue, environmentBytes, environmentEntryBytes, isValidEnvName } from "../../rules/environment.js";
 import { reservedEnvNameIssue } from "../../rules/function-env.js";
 import { escapeUnsafeText } from "../../rules/visible-text.js";
-import { describeType, describeValue } from "../issues.js";
+import { describeType, describeValue } from "../../config/issues.js";
 import type { FileBundler } from "../../model/desired-state.js";
-import { boundedString, check, recordOf, strictObject } from "./common.js";
-import { EXTERNAL_PACKAGES_NEED_ESBUILD, externalPackagesSchema } from "./external-packages.js";
+import { boundedString, check, recordOf, strictObject } from "../../config/schemas/common.js";
+import { EXTERNAL_PACKAGES_NEED_ESBUILD, externalPackagesSchema } from "../../config/schemas/external-packages.js";
 import { customDomainsSchema } from "../../kinds/domain/policy.js";
 
 const SLUG = /^[a-z0-9]{1,20}$/;

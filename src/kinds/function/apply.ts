@@ -2,11 +2,11 @@ import type { ApiDeployment, ApiFunction } from "../../api/platform-api.js";
 import type { ChangeOp } from "../../model/planned-change.js";
 import type { Change } from "../../model/plan.js";
 import { plannedToWire } from "../../model/kinds/field.js";
-import { FUNCTION_DEFAULTS, FUNCTION_FIELDS } from "../../model/kinds/function.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { MAX_ENVIRONMENT_BYTES, environmentBytes } from "../../rules/environment.js";
 import { PlatformError } from "../../errors/platform-error.js";
-import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, desiredFunction, mutateWithReconcile, plannedRecord } from "../execution-context.js";
+import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, desiredFunction, mutateWithReconcile, plannedRecord } from "../../apply/execution-context.js";
+import { FUNCTION_DEFAULTS, FUNCTION_FIELDS } from "./fields.js";
 
 type PlannedDeployOp = Extract<ChangeOp, { type: "function-deploy" }>;
 /** A deploy op whose markers are known (derived now when the plan deferred them), the main one first. */

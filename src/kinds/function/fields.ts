@@ -5,7 +5,7 @@
  * names only) and `customDomains` (their own kind, `domain.ts`) are not wire fields of a function.
  * The diff's before/after, the handlers' request bodies and the pull read it. Plain data.
  */
-import { type ModelValues, defineField } from "./field.js";
+import { type ModelValues, defineField } from "../../model/kinds/field.js";
 
 /** A function's declarative fields; the runtime travels with each deployment. Changing either is additive. */
 export const FUNCTION_FIELDS = [

@@ -1,0 +1,34 @@
+/** Function records → the live state's functions. Pure. */
+import type { ApiDeployment, ApiFunction } from "../../api/wire-types.js";
+import { compareCodePoints, sortBy } from "../../inspect/normalize.js";
+import type { Deployment, LiveFunction } from "../../model/live-state.js";
+import { FINGERPRINT_MARKER_PREFIX } from "../../rules/environment.js";
+
+/** Functions sorted by slug, env names split from fingerprint markers. */
+export function normalizeFunctions(functions: readonly ApiFunction[]): LiveFunction[] {
+  return sortBy(functions.map(normalizeFunction), (f) => f.slug);
+}
+
+function normalizeFunction(fn: ApiFunction): LiveFunction {
+  const names = fn.current_deployment?.environment ?? [];
+  const markers = names.filter((n) => n.startsWith(FINGERPRINT_MARKER_PREFIX)).sort(compareCodePoints);
+  const envNames = names.filter((n) => !n.startsWith(FINGERPRINT_MARKER_PREFIX)).sort(compareCodePoints);
+  return {
+    slug: fn.slug,
+    name: fn.name,
+    invocationUrl: fn.invocation_url,
+    envNames,
+    markers,
+    ...(fn.current_deployment === undefined ? {} : { current: normalizeDeployment(fn.current_deployment) }),
+    ...(fn.active_deployment === undefined ? {} : { active: normalizeDeployment(fn.active_deployment) }),
+  };
+}
+
+function normalizeDeployment(deployment: ApiDeployment): Deployment {
+  return {
+    id: deployment.id,
+    status: deployment.status as Deployment["status"],
+    runtime: deployment.runtime,
+    ...(deployment.error === undefined ? {} : { error: deployment.error }),
+  };
+}
