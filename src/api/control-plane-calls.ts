@@ -32,8 +32,8 @@ export type ControlPlaneCallName =
   | "getConnectionUri"
   | "compareSchema";
 
-/** The control-plane part of {@link PlatformApi}. */
-export type ControlPlaneCalls = Pick<PlatformApi, ControlPlaneCallName>;
+/** The control-plane part of {@link PlatformApi}, its optional calls included. */
+export type ControlPlaneCalls = Required<Pick<PlatformApi, ControlPlaneCallName>>;
 
 /** Builds the control-plane calls on a call context. */
 export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {

@@ -268,9 +268,10 @@ export interface PlatformApi {
   /**
    * `GET …/compare_schema`: the unified diff of one database's schema from `baseBranchId` (default:
    * the branch's parent) to the branch, as the platform renders it (`""` when equal); a branch
-   * without a parent needs `baseBranchId`.
+   * without a parent needs `baseBranchId`. Optional: only `svc branch diff` and `plan --schema-diff`
+   * read it (the engine's operations never do), so an adapter may leave it out.
    */
-  compareSchema(params: CompareSchemaParams): Promise<string>;
+  compareSchema?(params: CompareSchemaParams): Promise<string>;
 
   /** `GET …/auth`; `null` when auth is not enabled (404). */
   getAuth(params: BranchRef): Promise<ApiAuthIntegration | null>;

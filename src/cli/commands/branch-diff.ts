@@ -54,6 +54,12 @@ async function parentOf(api: PlatformApi, projectId: string, branch: ApiBranch):
  */
 export async function readSchemaDiff(request: SchemaDiffRequest): Promise<SchemaDiffView> {
   const { api, projectId, branch } = request;
+  const { compareSchema } = api;
+  if (compareSchema === undefined) {
+    throw new CliError(CliErrorCode.USAGE, "The platform adapter has no compareSchema, which the schema diff is read through; nothing was read.", {
+      hint: "Give the adapter a compareSchema method (GET …/branches/{branch_id}/compare_schema), or use the client createPlatformApi returns.",
+    });
+  }
   const base = request.base ?? (await parentOf(api, projectId, branch));
   const [branchDatabases, baseDatabases] = await Promise.all([api.listDatabases({ projectId, branchId: branch.id }), api.listDatabases({ projectId, branchId: base.id })]);
   const { database } = chooseBranchDatabase(branchDatabases, {
@@ -67,7 +73,7 @@ export async function readSchemaDiff(request: SchemaDiffRequest): Promise<Schema
       hint: "Pick a database both branches have with --database NAME, or another branch with --base BRANCH.",
     });
   }
-  const diff = await api.compareSchema({ projectId, branchId: branch.id, databaseName: database, ...(request.base === undefined ? {} : { baseBranchId: base.id }) });
+  const diff = await compareSchema.call(api, { projectId, branchId: branch.id, databaseName: database, ...(request.base === undefined ? {} : { baseBranchId: base.id }) });
   return { branch: { id: branch.id, name: branch.name }, base: { id: base.id, name: base.name, parent: request.base === undefined }, database, lines: quietSchemaDiff(diff) };
 }
 

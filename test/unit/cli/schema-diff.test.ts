@@ -1,9 +1,12 @@
 import { micromark } from "micromark";
 import { gfm, gfmHtml } from "micromark-extension-gfm";
 import { describe, expect, it } from "vitest";
+import type { ApiBranch, PlatformApi } from "../../../src/api/platform-api.js";
+import { readSchemaDiff } from "../../../src/cli/commands/branch-diff.js";
 import { renderSchemaDiffMarkdown, renderSchemaDiffText, quietSchemaDiff, type SchemaDiffView } from "../../../src/cli/views/schema-diff.js";
 import { PLAIN_STYLE } from "../../../src/cli/views/view-model.js";
 import { unifiedDiff } from "../../../src/emulator/engine/schema-diff.js";
+import { rejection, testClient } from "../api/helpers.js";
 
 /** Renders Markdown as GitHub does (GFM, raw HTML kept for `<details>`). */
 function toHtml(markdown: string): string {
@@ -135,5 +138,18 @@ describe("the schema diff as people read it", () => {
     const shownLines = markdown.split("\n").filter((l) => l.startsWith("+CREATE")).length;
     expect(markdown).toContain(`${403 - 3 - shownLines} more lines not shown: run \`svc branch diff\` for the whole diff.`);
     expect(toHtml(markdown).match(/<\/details>/g)).toHaveLength(1);
+  });
+});
+
+describe("the schema diff through an adapter", () => {
+  it("an adapter without compareSchema is refused by name before any request, saying what to add", async () => {
+    const { compareSchema: _left, ...adapter }: PlatformApi = testClient({ fetch: () => Promise.reject(new Error("no request was expected")) }).api;
+    const branch = { id: "br-pr-1", name: "preview/pr-1", parent_id: "br-main-1" } as ApiBranch;
+
+    const err = await rejection(readSchemaDiff({ api: adapter, projectId: "calm-river-123456", branch, declaredDatabases: [] }));
+
+    expect(err.code).toBe("CLI_USAGE");
+    expect(err.message).toBe("The platform adapter has no compareSchema, which the schema diff is read through; nothing was read.");
+    expect((err as Error & { hint?: string }).hint).toContain("Give the adapter a compareSchema method");
   });
 });
