@@ -40,7 +40,7 @@ const BranchSeedSchema = z.object({
   created_at: z.iso.datetime({ offset: true }).optional(),
   /** RFC 3339; the branch is deleted then. */
   expires_at: z.iso.datetime({ offset: true }).optional(),
-  endpoints: z.array(z.object({ id: Id.optional(), type: z.enum(["read_write", "read_only"]), state: z.enum(["active", "idle"]).optional(), autoscaling_limit_min_cu: z.number().optional(), autoscaling_limit_max_cu: z.number().optional(), suspend_timeout_seconds: z.number().optional() })).optional(),
+  endpoints: z.array(z.object({ id: Id.optional(), name: z.string().max(256).optional(), type: z.enum(["read_write", "read_only"]), state: z.enum(["active", "idle"]).optional(), autoscaling_limit_min_cu: z.number().optional(), autoscaling_limit_max_cu: z.number().optional(), suspend_timeout_seconds: z.number().optional() })).optional(),
   roles: z.array(z.object({ name: z.string().min(1), password: z.string().optional(), no_login: z.boolean().optional() })).optional(),
   databases: z.array(z.object({ name: z.string().min(1), owner_name: z.string().min(1) })).optional(),
   buckets: z.array(z.object({ name: z.string().min(1), access_level: z.string().optional() })).optional(),

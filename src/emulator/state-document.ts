@@ -68,7 +68,7 @@ function projectDoc(world: World, p: ProjectRec, secrets: boolean): Record<strin
     advisor_issues: p.advisorIssues.map((a) => ({ ...a, branch_id: a.branchId, branchId: undefined })),
     created_at: isoTime(p.createdAt),
     branches: [...p.branches.values()].map((b) => branchDoc(b, secrets)),
-    endpoints: [...p.endpoints.values()].map((e) => ({ id: e.id, branch_id: e.branchId, type: e.type, current_state: e.currentState, pending_state: e.pendingState, min_cu: e.minCu, max_cu: e.maxCu, disabled: e.disabled })),
+    endpoints: [...p.endpoints.values()].map((e) => ({ id: e.id, branch_id: e.branchId, name: e.name, type: e.type, current_state: e.currentState, pending_state: e.pendingState, min_cu: e.minCu, max_cu: e.maxCu, suspend_timeout_seconds: e.suspendTimeoutSeconds, disabled: e.disabled })),
     operations: p.operations.map((o) => ({ id: o.id, action: o.action, status: o.status, branch_id: o.branchId, endpoint_id: o.endpointId })),
     plan: world.planOf(p),
   };

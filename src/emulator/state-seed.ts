@@ -43,7 +43,7 @@ function branchSeed(doc: Obj, project: Obj, branch: Obj, names: Map<unknown, unk
     protected: branch["protected"],
     endpoints: list(project["endpoints"])
       .filter((e) => e["branch_id"] === branch["id"])
-      .map((e) => ({ id: e["id"], type: e["type"], state: e["current_state"] === "active" ? "active" : "idle", autoscaling_limit_min_cu: e["min_cu"], autoscaling_limit_max_cu: e["max_cu"] })),
+      .map((e) => ({ id: e["id"], name: e["name"], type: e["type"], state: e["current_state"] === "active" ? "active" : "idle", autoscaling_limit_min_cu: e["min_cu"], autoscaling_limit_max_cu: e["max_cu"], suspend_timeout_seconds: e["suspend_timeout_seconds"] })),
     roles: list(branch["roles"]).map((r) => ({ name: r["name"], ...(text(r["password"]) !== undefined ? { password: text(r["password"]) } : {}) })),
     databases: list(branch["databases"]).map((d) => ({ name: d["name"], owner_name: d["owner_name"] })),
     buckets: buckets.map((b) => ({ name: b["name"], access_level: b["access_level"] })),

@@ -1,7 +1,14 @@
 /** Compute endpoints' domain functions on an in-memory world, without HTTP. */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
 import { checkComputeRange, createEndpoint, deleteEndpoint, findEndpoint, restartEndpoint, startEndpoint, suspendEndpoint, updateEndpoint } from "../../../src/emulator/engine/endpoints.js";
 import { newBranchRecord } from "../../../src/emulator/engine/lifecycle.js";
+import { createClock } from "../../../src/emulator/engine/clock.js";
+import { createSeededRandom } from "../../../src/emulator/engine/random.js";
+import { type SeedDocument, loadSeed, parseSeedDocument } from "../../../src/emulator/seed.js";
+import { buildStateDocument } from "../../../src/emulator/state-document.js";
+import { World } from "../../../src/emulator/store/world.js";
 import { refusal, unitWorld, type UnitWorld } from "./unit-world.js";
 
 const never = (): boolean => false;
@@ -80,5 +87,37 @@ describe("compute endpoints", () => {
     expect(deleteEndpoint(w.world, w.project, endpoint.id, never)?.operations.map((o) => o.action)).toEqual(["suspend_compute"]);
     expect([w.project.endpoints.has(endpoint.id), deleteEndpoint(w.world, w.project, endpoint.id, never)]).toEqual([false, undefined]);
     expect(refusal(() => findEndpoint(w.project, endpoint.id))).toEqual(["not_found", "not_found"]);
+  });
+});
+
+describe("read-only endpoints in seeds and state documents", () => {
+  /** The seed document docs/emulator.md shows (its first JSON block after "A seed document replaces it"). */
+  const documentedSeed = (): unknown => {
+    const doc = readFileSync(fileURLToPath(new URL("../../../docs/emulator.md", import.meta.url)), "utf8");
+    const block = /A seed document replaces it[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)?.[1];
+    if (block === undefined) throw new Error("docs/emulator.md shows no seed document");
+    return JSON.parse(block);
+  };
+  const worldOf = (seed: SeedDocument): World => {
+    const world = new World(createClock(new Date("2026-11-20T12:00:00Z")), { opSchedulingMs: 0, opRunMs: 0, deployPendingMs: 0, deployBuildMs: 0, domainActivationMs: 0, claimTransferMs: 0 }, createSeededRandom(7));
+    loadSeed(world, seed);
+    return world;
+  };
+  const replicasOf = (world: World): Record<string, unknown>[] =>
+    [...world.projects.values()]
+      .flatMap((p) => [...p.endpoints.values()])
+      .filter((e) => e.type === "read_only")
+      .map((e) => ({ id: e.id, name: e.name, state: e.currentState, minCu: e.minCu, maxCu: e.maxCu, suspendTimeoutSeconds: e.suspendTimeoutSeconds }));
+
+  it("loads the documented seed's read replica with its name, limits and suspend timeout", () => {
+    expect(replicasOf(worldOf(parseSeedDocument(documentedSeed()))).map(({ id: _id, ...rest }) => rest)).toEqual([
+      { name: "analytics", state: "idle", minCu: 0.5, maxCu: 2, suspendTimeoutSeconds: 600 },
+    ]);
+  });
+
+  it("keeps its id, name and settings through a state document used as a seed", () => {
+    const world = worldOf(parseSeedDocument(documentedSeed()));
+    const restored = worldOf(parseSeedDocument(buildStateDocument(world, true)));
+    expect(replicasOf(restored)).toEqual(replicasOf(world));
   });
 });
