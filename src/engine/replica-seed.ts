@@ -20,8 +20,8 @@ export function replicaSeed(live: LiveState, apiKey: string): ReplicaSeed {
   };
   for (const kind of KIND_MODULES) {
     const seed = kind.seed(live);
-    Object.assign(branch, seed.branch);
-    Object.assign(parent, seed.parent);
+    mergeSeed(branch, seed.branch);
+    mergeSeed(parent, seed.parent);
   }
   const branches = live.branch.isDefault ? [branch] : [parent, { ...branch, parent: parent.name }];
   return {
@@ -30,4 +30,13 @@ export function replicaSeed(live: LiveState, apiKey: string): ReplicaSeed {
     regions: [{ region_id: live.project.regionId, platform_features: true }],
     projects: [{ owner, id: live.project.id, name: live.project.name, region_id: live.project.regionId, pg_version: live.project.pgVersion, branches }],
   };
+}
+
+/** Adds one kind's records to a branch of the seed: a list another kind started is joined, not replaced. */
+function mergeSeed(target: BranchSeed, part: Partial<BranchSeed> | undefined): void {
+  const into: Partial<Record<keyof BranchSeed, unknown>> = target;
+  for (const [key, value] of Object.entries(part ?? {}) as [keyof BranchSeed, unknown][]) {
+    const had = into[key];
+    into[key] = Array.isArray(had) && Array.isArray(value) ? [...had, ...value] : value;
+  }
 }

@@ -18,7 +18,7 @@ export interface BranchSeed {
   protected?: boolean;
   created_at?: string;
   expires_at?: string;
-  endpoints?: (EndpointSettingsInput & { id?: string; type: "read_write" | "read_only" })[];
+  endpoints?: (EndpointSettingsInput & { id?: string; name?: string; type: "read_write" | "read_only" })[];
   roles?: { name: string; no_login?: boolean }[];
   databases?: { name: string; owner_name: string }[];
   buckets?: { name: string; access_level?: string }[];
@@ -41,7 +41,8 @@ export interface ReplicaSeed {
 /**
  * What one kind seeds from the live state a plan read: its records on the replica's branch, and
  * on the stand-in parent those the branch inherits (only used when the branch is not the default).
- * What the plan did not read is left out.
+ * What the plan did not read is left out. Lists of records of several kinds (endpoints: the
+ * read-write compute and the read replicas) are joined, in the registry's order.
  */
 export interface KindSeed {
   branch?: Omit<Partial<BranchSeed>, "name" | "parent">;
