@@ -9,9 +9,9 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { readRegularFile } from "./read-guard.js";
 import { dirname, join, resolve } from "node:path";
 import { LIBRARY_VERSION } from "../version.js";
+import { hashRegularFile } from "./read-guard.js";
 
 /** Bumped when the entry layout or the key changes, so older entries are never read. */
 const CACHE_FORMAT = "v1";
@@ -62,7 +62,7 @@ export function createFileHasher(): FileHasher {
     let hash = memo.get(path);
     if (hash === undefined) {
       // Through the read guard: a cached input replaced by a FIFO or a device is a miss, never a hang.
-      hash = readRegularFile(path).then(sha256Hex, () => null);
+      hash = hashRegularFile(path).catch(() => null);
       memo.set(path, hash);
     }
     return hash;

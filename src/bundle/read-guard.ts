@@ -6,8 +6,9 @@
  * esbuild build (its plugin checks each file before esbuild loads it), the `bundler: "none"`
  * collector and the bundle cache's input hashing.
  */
+import { createHash } from "node:crypto";
 import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import type { Plugin } from "esbuild";
 import { ZIP_LIMITS } from "../rules/zip-entries.js";
 import { escapeUnsafeText } from "../rules/visible-text.js";
@@ -34,19 +35,44 @@ export class UnreadableSourceError extends Error {
  * @throws UnreadableSourceError naming the file otherwise.
  */
 export async function readRegularFile(path: string, maxBytes = MAX_SOURCE_FILE_BYTES): Promise<Buffer> {
-  const handle = await openChecked(path, maxBytes);
+  const chunks: Buffer[] = [];
+  const total = await readBounded(path, maxBytes, (chunk) => chunks.push(chunk));
+  return chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : Buffer.concat(chunks, total);
+}
+
+/**
+ * SHA-256 hex of a file read under the checks of {@link readRegularFile}, chunk by chunk: the
+ * content is never held whole.
+ * @throws UnreadableSourceError naming the file when it is refused.
+ */
+export async function hashRegularFile(path: string, maxBytes = MAX_SOURCE_FILE_BYTES): Promise<string> {
+  const hash = createHash("sha256");
+  await readBounded(path, maxBytes, (chunk) => hash.update(chunk));
+  return hash.digest("hex");
+}
+
+/** The largest chunk read at once. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * Reads `path` under the checks, handing each chunk read to `onChunk` (a chunk is never reused),
+ * and returns the byte count. Up to the size the file had when it was opened, plus one byte to
+ * notice that it grew, a chunk is no larger than what is left to read: a small file costs small
+ * buffers (the end-of-file read one byte), however many files are read at once.
+ */
+async function readBounded(path: string, maxBytes: number, onChunk: (chunk: Buffer) => void): Promise<number> {
+  const { handle, size } = await openChecked(path, maxBytes);
   try {
-    const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      const chunk = Buffer.alloc(Math.min(1 << 20, maxBytes + 1 - total));
+      const want = Math.min(total <= size ? size + 1 - total : CHUNK_BYTES, CHUNK_BYTES, maxBytes + 1 - total);
+      const chunk = Buffer.alloc(want);
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
-      if (bytesRead === 0) break;
+      if (bytesRead === 0) return total;
       total += bytesRead;
       if (total > maxBytes) throw new UnreadableSourceError(path, `grew past ${formatBytes(maxBytes)} while it was read: source files are read up to that size`);
-      chunks.push(chunk.subarray(0, bytesRead));
+      onChunk(chunk.subarray(0, bytesRead));
     }
-    return Buffer.concat(chunks, total);
   } finally {
     await handle.close();
   }
@@ -54,16 +80,16 @@ export async function readRegularFile(path: string, maxBytes = MAX_SOURCE_FILE_B
 
 /** Checks what {@link readRegularFile} checks, without reading the content. */
 export async function checkRegularFile(path: string, maxBytes = MAX_SOURCE_FILE_BYTES): Promise<void> {
-  await (await openChecked(path, maxBytes)).close();
+  await (await openChecked(path, maxBytes)).handle.close();
 }
 
-async function openChecked(path: string, maxBytes: number): Promise<Awaited<ReturnType<typeof open>>> {
+async function openChecked(path: string, maxBytes: number): Promise<{ handle: FileHandle; size: number }> {
   const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw new UnreadableSourceError(path, `is ${kindOf(info)}, not a regular file: bundling reads only regular files`);
     if (info.size > maxBytes) throw new UnreadableSourceError(path, `is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} a source file may have`);
-    return handle;
+    return { handle, size: info.size };
   } catch (err) {
     await handle.close();
     throw err;

@@ -4,16 +4,18 @@
  * never a read until memory runs out or a wait forever. Real esbuild, real files.
  */
 import { execFileSync } from "node:child_process";
-import { symlinkSync, truncateSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
+import { symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { bundleFunctions } from "../../../src/bundle/bundle-many.js";
-import { readRegularFile } from "../../../src/bundle/read-guard.js";
+import { hashRegularFile, readRegularFile } from "../../../src/bundle/read-guard.js";
 import { isPlatformError } from "../../../src/v1.js";
 import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
 import { functionConfig } from "./function-config.js";
 
 let tree: TempTree | undefined;
 afterEach(() => {
+  vi.restoreAllMocks();
   tree?.remove();
   tree = undefined;
 });
@@ -58,5 +60,31 @@ describe("bundling reads only regular files", () => {
     tree = createTempTree({ "small.txt": "hello" });
     expect((await readRegularFile(tree.path("small.txt"))).toString()).toBe("hello");
     await expect(readRegularFile(tree.path("small.txt"), 4)).rejects.toThrow("small.txt is 5 bytes, over the 4 bytes a source file may have");
+  });
+
+  it("reads and hashes files of every size whole: empty, one byte, several 1 MiB chunks", async () => {
+    tree = createTempTree({});
+    const contents = [Buffer.alloc(0), Buffer.from("x"), Buffer.from(Array.from({ length: 2_621_443 }, (_, i) => (i * 7919) % 251))];
+    for (const [i, content] of contents.entries()) {
+      const path = tree.path(`file-${i}`);
+      writeFileSync(path, content);
+      expect((await readRegularFile(path)).equals(content)).toBe(true);
+      expect(await hashRegularFile(path)).toBe(createHash("sha256").update(content).digest("hex"));
+    }
+  });
+
+  it("hashes a FIFO's path as a refusal naming it, without waiting for a writer", async () => {
+    tree = createTempTree({});
+    execFileSync("mkfifo", [tree.path("pipe")]);
+    await expect(hashRegularFile(tree.path("pipe"))).rejects.toThrow("pipe is a FIFO (named pipe), not a regular file");
+  });
+
+  it("allocates no more than a small file's size (plus the byte that notices growth) to read or hash it", async () => {
+    tree = createTempTree({ "a.ts": "export const a = 1;\n" });
+    const alloc = vi.spyOn(Buffer, "alloc");
+    await readRegularFile(tree.path("a.ts"));
+    await hashRegularFile(tree.path("a.ts"));
+    const largest = Math.max(...alloc.mock.calls.map(([size]) => size));
+    expect(largest).toBeLessThanOrEqual("export const a = 1;\n".length + 1);
   });
 });
