@@ -72,7 +72,7 @@ export async function runBranchCreate(ctx: CommandContext, mapped: string, flags
 
   if (existing !== undefined) {
     hooks.checkExisting?.(existing);
-    const run = await computePlan(ctx, { ...flags, branch: `id:${existing.id}` }, json, policy);
+    const run = await computePlan(ctx, { ...flags, branch: `id:${existing.id}` }, json, { origins, policy });
     const wrap = (doc: object): object => ({ formatVersion: 1, command, target: run.view, branchId: existing.id, branchName: existing.name, created: false, result: doc });
     return applyShownPlan(ctx, run, flags, {
       inferredTarget: false,

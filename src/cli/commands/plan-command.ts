@@ -1,6 +1,7 @@
 import { LIBRARY_VERSION } from "../../version.js";
 import type { CommandContext } from "../context.js";
 import type { EnginePort } from "../engine-port.js";
+import type { EnvOrigins } from "../env-files.js";
 import { checkLocalWrites, localWrite, writeLocalFile, type LocalWrite } from "../files.js";
 import type { PushResult } from "../../model/plan.js";
 import type { TargetFlags } from "../target.js";
@@ -51,15 +52,22 @@ export interface PlannedRun {
   result: PushResult;
 }
 
+/** What a command loaded before it plans: its `--env` files' origins and the policy with its checks. */
+export interface LoadedInputs {
+  origins: EnvOrigins;
+  policy: LoadedPolicy;
+}
+
 /**
- * Steps shared by plan and apply: load the `--env` files, the policy (unless the command already
- * loaded it, with its checks: loaded once, said once), resolve and echo the target, then a dry-run
- * `plan` with progress on stderr.
+ * Steps shared by plan and apply: load the `--env` files and the policy (unless the command already
+ * loaded both: the files read once, so the echo still says which file each credential came from;
+ * the checks loaded once, said once), resolve and echo the target, then a dry-run `plan` with
+ * progress on stderr.
  */
-export async function computePlan(ctx: CommandContext, flags: PlanFlags, compactEcho: boolean, loaded?: LoadedPolicy): Promise<PlannedRun> {
+export async function computePlan(ctx: CommandContext, flags: PlanFlags, compactEcho: boolean, loaded?: LoadedInputs): Promise<PlannedRun> {
   const engine = await ctx.engine();
-  const origins = loadEnv(ctx, flags);
-  const policy = loaded ?? (await loadPolicyWithChecks(ctx, engine, flags));
+  const origins = loaded?.origins ?? loadEnv(ctx, flags);
+  const policy = loaded?.policy ?? (await loadPolicyWithChecks(ctx, engine, flags));
   const target = await resolveTarget(ctx, engine, flags, origins);
   printEcho(ctx, echoInfo(target, policy), compactEcho);
   return planAgain(ctx, { engine, policy, target }, flags);

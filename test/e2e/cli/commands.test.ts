@@ -152,6 +152,12 @@ describe("svc branch", () => {
     const reapplied = await runSvc(["branch", "create", "pr-7", "--if-exists", "apply", "--json", "--env", ".env.ci"], { cwd: dir, env });
     expect(reapplied.code).toBe(0);
     expect(JSON.parse(reapplied.stdout)).toMatchObject({ formatVersion: 1, command: "branch create", branchName: "pr-7", created: false, result: { command: "apply" } });
+    // The --env files are read once: the echo of the existing branch still names the file the project id came from.
+    writeFileSync(join(dir, ".env.project"), `SVC_PROJECT_ID=${emu.projectId}\n`);
+    const { SVC_PROJECT_ID: _fromFile, ...withoutProject } = env;
+    const fromFile = await runSvc(["branch", "create", "pr-7", "--if-exists", "apply", "--env", ".env.project"], { cwd: dir, env: withoutProject });
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(fromFile.stderr).toContain("SVC_PROJECT_ID from --env .env.project");
 
     const uri = await runSvc(["branch", "connection-string", "--branch", "pr-7"], { cwd: dir, env });
     expect(uri.code).toBe(0);
