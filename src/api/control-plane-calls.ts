@@ -19,7 +19,9 @@ export type ControlPlaneCallName =
   | "updateBranch"
   | "deleteBranch"
   | "listEndpoints"
+  | "createEndpoint"
   | "updateEndpoint"
+  | "deleteEndpoint"
   | "getOperation"
   | "waitForOperations"
   | "listDatabases"
@@ -137,13 +139,32 @@ export function controlPlaneCalls(ctx: CallContext): ControlPlaneCalls {
       (await send({ method: "GET", path: `${branchPath(ref)}/endpoints`, schema: envelopes().endpoints })).data
         .endpoints,
 
+    createEndpoint: async ({ projectId, branchId, endpoint }) =>
+      (
+        await send({
+          method: "POST",
+          path: `/projects/${seg(projectId)}/endpoints`,
+          json: { endpoint: { branch_id: branchId, ...endpoint } },
+          schema: envelopes().endpointChanged,
+        })
+      ).data,
+
+    deleteEndpoint: async ({ projectId, endpointId }) => {
+      const { status, data } = await send({
+        method: "DELETE",
+        path: `/projects/${seg(projectId)}/endpoints/${seg(endpointId)}`,
+        schema: envelopes().operations,
+      });
+      return { deleted: status !== 204, operations: data.operations };
+    },
+
     updateEndpoint: async ({ projectId, endpointId, endpoint }) =>
       (
         await send({
           method: "PATCH",
           path: `/projects/${seg(projectId)}/endpoints/${seg(endpointId)}`,
           json: { endpoint },
-          schema: envelopes().endpointUpdated,
+          schema: envelopes().endpointChanged,
         })
       ).data,
 

@@ -78,6 +78,11 @@ export interface UpdateBranchParams extends BranchRef {
   branch: { name?: string; protected?: boolean; expires_at?: string | null };
 }
 
+/** `POST /projects/{p}/endpoints`: a compute endpoint on the branch (its settings in wire names; the others the project's defaults). */
+export interface CreateEndpointParams extends BranchRef {
+  endpoint: EndpointSettingsInput & { type: "read_write" | "read_only"; name?: string };
+}
+
 /** `PATCH /projects/{p}/endpoints/{e}`. */
 export interface UpdateEndpointParams extends ProjectRef {
   endpointId: string;
@@ -235,8 +240,12 @@ export interface PlatformApi {
 
   /** `GET /projects/{p}/branches/{b}/endpoints`. */
   listEndpoints(params: BranchRef): Promise<ApiEndpoint[]>;
+  /** `POST /projects/{p}/endpoints` `{endpoint: {branch_id, ...endpoint}}` (a branch has at most one `read_write` endpoint). */
+  createEndpoint(params: CreateEndpointParams): Promise<{ endpoint: ApiEndpoint; operations: ApiOperation[] }>;
   /** `PATCH /projects/{p}/endpoints/{e}`. */
   updateEndpoint(params: UpdateEndpointParams): Promise<{ endpoint: ApiEndpoint; operations: ApiOperation[] }>;
+  /** `DELETE /projects/{p}/endpoints/{e}`; `deleted: false` when it did not exist (204). */
+  deleteEndpoint(params: ProjectRef & { endpointId: string }): Promise<{ deleted: boolean; operations: ApiOperation[] }>;
 
   /** `GET /projects/{p}/operations/{id}`. */
   getOperation(params: ProjectRef & { operationId: string }): Promise<ApiOperation>;

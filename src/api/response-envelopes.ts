@@ -44,7 +44,7 @@ function buildEnvelopes() {
     }),
     branchUpdated: z.object({ branch: BranchSchema, operations: OperationsField }),
     endpoints: z.object({ endpoints: z.array(EndpointSchema) }),
-    endpointUpdated: z.object({ endpoint: EndpointSchema, operations: OperationsField }),
+    endpointChanged: z.object({ endpoint: EndpointSchema, operations: OperationsField }),
     databases: z.object({ databases: z.array(DatabaseSchema) }),
     databaseChanged: z.object({ database: DatabaseSchema, operations: OperationsField }),
     roles: z.object({ roles: z.array(RoleSchema) }),
