@@ -6,7 +6,7 @@ import type { AppliedChangeDetails, Change } from "../model/plan.js";
 import type { Json } from "../model/json.js";
 import type { BuildWatcher } from "./build-watcher.js";
 import type { EngineEvent } from "../model/events.js";
-import type { OpOf, OpType } from "../model/planned-change.js";
+import type { OpOf, OpType, PlannedOf } from "../model/planned-change.js";
 
 /** Time limits and poll intervals the executor uses for build waits. */
 export interface ExecutionTiming {
@@ -45,8 +45,8 @@ export interface ExecutionContext {
   handlers: ChangeHandlers;
 }
 
-/** Carries out one change whose operation is `T` and returns its `AppliedChange.details`. */
-export type ChangeHandler<T extends OpType> = (ctx: ExecutionContext, change: Change, op: OpOf<T>) => Promise<HandlerDetails>;
+/** Carries out one change whose operation is `T`, sending its planned values, and returns its `AppliedChange.details`. */
+export type ChangeHandler<T extends OpType> = (ctx: ExecutionContext, change: Change, op: OpOf<T>, planned: PlannedOf<T>) => Promise<HandlerDetails>;
 
 /** A handler per operation (the registry's kinds together cover every operation). */
 export type ChangeHandlers = { readonly [T in OpType]?: ChangeHandler<T> };

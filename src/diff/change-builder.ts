@@ -1,11 +1,11 @@
 import type { Json } from "../model/json.js";
 import type { FieldDescriptor } from "../model/kinds/field.js";
 import type { Change, ChangeAction } from "../model/plan.js";
-import type { ChangeOp, PlannedChange } from "../model/planned-change.js";
+import type { OpOf, OpType, OperationChange, PlannedChange, PlannedOf } from "../model/planned-change.js";
 import type { DiffSink } from "./plan-types.js";
 
-/** Everything needed to describe one change; `id` is derived from action and address. */
-export type ChangeSpec = Omit<Change, "id" | "dependsOn"> & { dependsOn?: string[]; op: ChangeOp };
+/** Everything needed to describe one change of operation `T`; `id` is derived from action and address. */
+export type ChangeSpec<T extends OpType> = Omit<Change, "id" | "dependsOn"> & { dependsOn?: string[]; op: OpOf<T>; planned: PlannedOf<T> };
 
 /** The stable id of a change: `${action}:${address}`. */
 export function changeId(action: ChangeAction, address: string): string {
@@ -13,7 +13,7 @@ export function changeId(action: ChangeAction, address: string): string {
 }
 
 /** Builds a planned change from its spec. */
-export function makeChange(spec: ChangeSpec): PlannedChange {
+export function makeChange<T extends OpType>(spec: ChangeSpec<T>): OperationChange<T> {
   const change: Change = {
     id: changeId(spec.action, spec.address),
     address: spec.address,
@@ -26,7 +26,7 @@ export function makeChange(spec: ChangeSpec): PlannedChange {
     reason: spec.reason,
     dependsOn: [...new Set(spec.dependsOn ?? [])].sort(),
   };
-  return { change, op: spec.op };
+  return { change, op: spec.op, planned: spec.planned };
 }
 
 /** Ids of the planned changes whose id is one of `ids` (keeps only those that exist). */

@@ -2,9 +2,17 @@
  * A change of the plan with what the executor needs to carry it out: produced by `diff/`, run by
  * `apply/`. Plain, secret-free data.
  */
-import type { BranchValues } from "../kinds/branch/fields.js";
-import type { ComputeValues } from "../kinds/compute/fields.js";
+import type { AuthOperations } from "../kinds/auth/fields.js";
+import type { BranchOperations } from "../kinds/branch/fields.js";
+import type { BucketOperations } from "../kinds/bucket/fields.js";
+import type { ComputeOperations } from "../kinds/compute/fields.js";
+import type { DataApiOperations } from "../kinds/dataApi/fields.js";
+import type { DatabaseOperations } from "../kinds/database/fields.js";
+import type { DomainOperations } from "../kinds/domain/fields.js";
+import type { FunctionOperations } from "../kinds/function/fields.js";
 import type { ResourceKind } from "../kinds/index.js";
+import type { RoleOperations } from "../kinds/role/fields.js";
+import type { TriggerOperations } from "../kinds/trigger/fields.js";
 import type { Change } from "./plan.js";
 
 /** The deployment fingerprint of one declared function. Never shown in plans. */
@@ -27,60 +35,25 @@ export interface FunctionTag {
   markers?: string[];
 }
 
-/** What the executor does for a change: plain, secret-free data (env values come from the policy). */
-export type ChangeOp =
-  /** The planned values are part of the internal digest of saved plans; the handler sends the change's `after`. */
-  | ({ type: "branch-update" } & Partial<BranchValues>)
-  /** The planned values are part of the internal digest of saved plans; the handler sends the change's `after`. */
-  | ({ type: "compute-update"; endpointId: string } & Partial<ComputeValues>)
-  /** `database` is part of the internal digest of saved plans; the handler sends the change's `after`. */
-  | { type: "auth-create"; database: string }
-  | { type: "data-api-create"; database: string }
-  | {
-      type: "data-api-update";
-      database: string;
-      /** The patch in wire names. Part of the internal digest of saved plans; the handler sends the change's `after`. */
-      settings: Record<string, unknown>;
-    }
-  | { type: "data-api-delete"; database: string }
-  | { type: "bucket-create"; name: string; access: string }
-  | { type: "bucket-delete"; name: string }
-  /** `login`, `owner`: part of the internal digest of saved plans; the handlers send the change's `after` (descriptor `toWire`). */
-  | { type: "role-create"; name: string; login: boolean }
-  | { type: "role-delete"; name: string }
-  | { type: "database-create"; name: string; owner: string }
-  | { type: "database-update"; name: string; owner: string }
-  | { type: "database-delete"; name: string }
-  | {
-      type: "function-deploy";
-      slug: string;
-      /** Send a deployment at all (false: only the display name changes). */
-      deploy: boolean;
-      /** Upload the archive (false: runtime + env only, the archive is inherited). */
-      withZip: boolean;
-      /** Send the display-name PATCH after the build. */
-      rename: boolean;
-      /** The marker names to write (the main one first); absent when the plan deferred the env tag: the executor derives them before the upload. */
-      markers?: string[];
-      /** Markers on the live function other than `markers`: deleted in the same deployment. */
-      staleMarkers: string[];
-      /** Part of the internal digest of saved plans; never rendered. */
-      envTag?: string;
-      zipSha256: string;
-    }
-  | { type: "function-delete"; slug: string }
-  | { type: "trigger-create"; name: string }
-  | { type: "trigger-update"; name: string; id: string; fields: string[] }
-  | { type: "trigger-delete"; name: string; id: string }
-  | { type: "domain-create"; domain: string; slug: string }
-  | { type: "domain-replace"; domain: string; slug: string; previousSlug: string }
-  | { type: "domain-delete"; domain: string };
+/**
+ * The operations of every kind, as each kind's `fields.ts` declares them: per operation, what the
+ * executor needs besides the change (`op`: ids, markers, …) and the values the change plans
+ * (`planned`: typed by the kind's descriptor; the change's `after` shows them, the handler sends them).
+ */
+type Operations = BranchOperations & ComputeOperations & RoleOperations & DatabaseOperations & AuthOperations & DataApiOperations &
+  BucketOperations & FunctionOperations & TriggerOperations & DomainOperations;
 
 /** The name of an executor operation (`bucket-create`, `data-api-update`, …). */
-export type OpType = ChangeOp["type"];
+export type OpType = keyof Operations;
 
-/** The operation named `T`. */
-export type OpOf<T extends OpType> = Extract<ChangeOp, { type: T }>;
+/** The operation named `T`: what its handler needs besides the change and its planned values. Plain, secret-free data. */
+export type OpOf<T extends OpType> = { type: T } & Operations[T]["op"];
+
+/** What the executor does for a change: plain, secret-free data (env values come from the policy). */
+export type ChangeOp = { [T in OpType]: OpOf<T> }[OpType];
+
+/** The values a change of operation `T` plans, in model vocabulary: what its handler sends. */
+export type PlannedOf<T extends OpType> = Operations[T]["planned"];
 
 /** `dataApi` → `data-api`: a kind's name as the head of its operations' names. */
 type KebabCase<S extends string> = S extends `${infer Head}${infer Tail}`
@@ -90,8 +63,8 @@ type KebabCase<S extends string> = S extends `${infer Head}${infer Tail}`
 /** The operations of kind `K`: those named `<kind in kebab case>-<verb>` (`data-api-update` for `dataApi`). */
 export type OpTypeOf<K extends ResourceKind> = Extract<OpType, `${KebabCase<K>}-${string}`>;
 
-/** A change of the plan together with what the executor needs to carry it out. */
-export interface PlannedChange {
-  change: Change;
-  op: ChangeOp;
-}
+/** A change of operation `T` together with its operation and its typed planned values. */
+export type OperationChange<T extends OpType = OpType> = { [U in T]: { change: Change; op: OpOf<U>; planned: PlannedOf<U> } }[T];
+
+/** A change of kind `K` (of any kind by default) together with what the executor needs to carry it out. */
+export type PlannedChange<K extends ResourceKind = ResourceKind> = OperationChange<OpTypeOf<K>>;

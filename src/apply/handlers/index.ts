@@ -1,7 +1,6 @@
 import { ErrorCode } from "../../errors/codes.js";
 import { PlatformError } from "../../errors/platform-error.js";
-import type { Change } from "../../model/plan.js";
-import type { OpOf, OpType, PlannedChange } from "../../model/planned-change.js";
+import type { OpType, OperationChange, PlannedChange } from "../../model/planned-change.js";
 import type { ChangeHandlers, ExecutionContext, HandlerDetails } from "../execution-context.js";
 import { recheckDeleteGuard } from "../delete-guards.js";
 
@@ -12,10 +11,10 @@ import { recheckDeleteGuard } from "../delete-guards.js";
  */
 export async function applyChange(ctx: ExecutionContext, planned: PlannedChange): Promise<HandlerDetails> {
   await recheckDeleteGuard(ctx, planned);
-  return dispatch(ctx, planned.change, planned.op.type, planned.op);
+  return dispatch(ctx, planned.op.type, planned);
 }
 
-function dispatch<T extends OpType>(ctx: ExecutionContext, change: Change, type: T, op: OpOf<T>): Promise<HandlerDetails> {
+function dispatch<T extends OpType>(ctx: ExecutionContext, type: T, { change, op, planned }: OperationChange<T>): Promise<HandlerDetails> {
   const handlers: ChangeHandlers = ctx.handlers;
   const handler = handlers[type];
   if (handler === undefined) {
@@ -23,5 +22,5 @@ function dispatch<T extends OpType>(ctx: ExecutionContext, change: Change, type:
       details: { option: "plan", value: change.id },
     });
   }
-  return handler(ctx, change, op);
+  return handler(ctx, change, op, planned);
 }

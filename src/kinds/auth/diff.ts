@@ -34,6 +34,7 @@ export function diffAuth(desired: ResolvedPolicy, live: LiveState, sink: DiffSin
       reason: `auth is on in the policy and the branch has no auth integration; it is created on database "${database}"`,
       dependsOn: controlPlaneIds(sink, database),
       op: { type: "auth-create", database },
+      planned: { databaseName: database },
     }),
   );
 }

@@ -24,3 +24,8 @@ export const AUTH_FIELDS = [
 
 /** The auth integration's fields in model vocabulary. */
 export type AuthValues = ModelValues<typeof AUTH_FIELDS>;
+
+/** The auth integration's operation: `planned`, the database it is created on. */
+export interface AuthOperations {
+  "auth-create": { op: { database: string }; planned: AuthValues };
+}

@@ -1,7 +1,6 @@
 /** The branch kind's pure diff: protection and the expiry a ttl gives, against the live branch. */
 import { type FieldDescriptor, planKeyOf, sameFieldValue, strongestClass } from "../../model/kinds/field.js";
 import type { LiveState } from "../../model/live-state.js";
-import type { ChangeOp } from "../../model/planned-change.js";
 import type { ConflictReport } from "../../model/plan.js";
 import type { ResolvedPolicy } from "../../model/desired-state.js";
 import { makeChange } from "../../diff/change-builder.js";
@@ -30,12 +29,12 @@ export function diffBranch(desired: ResolvedPolicy, live: LiveState, now: Date, 
   const after = { ...before };
   const changed: FieldDescriptor[] = [];
   const reasons: string[] = [];
-  const op: Extract<ChangeOp, { type: "branch-update" }> = { type: "branch-update" };
+  const planned: Partial<BranchValues> = {};
 
   if (want.protected !== undefined && !sameFieldValue(protection, want.protected, before.protected)) {
     changed.push(protection);
     after.protected = want.protected;
-    op.protected = want.protected;
+    planned.protected = want.protected;
     reasons.push(want.protected ? "the policy protects the branch" : "the policy unprotects the branch");
   }
 
@@ -56,7 +55,7 @@ export function diffBranch(desired: ResolvedPolicy, live: LiveState, now: Date, 
         } else {
           changed.push(expiry);
           after.expiresAt = expiresAt;
-          op.expiresAt = expiresAt;
+          planned.expiresAt = expiresAt;
           reasons.push(liveMs === undefined ? `ttl sets an expiry of ${expiresAt}` : `ttl moves the expiry to ${expiresAt}`);
         }
       }
@@ -64,7 +63,7 @@ export function diffBranch(desired: ResolvedPolicy, live: LiveState, now: Date, 
   } else if (ttl === null && !sameFieldValue(expiry, null, before.expiresAt)) {
     changed.push(expiry);
     after.expiresAt = null;
-    op.expiresAt = null;
+    planned.expiresAt = null;
     reasons.push("ttl: false removes the expiry");
   }
 
@@ -79,7 +78,8 @@ export function diffBranch(desired: ResolvedPolicy, live: LiveState, now: Date, 
       before,
       after,
       reason: reasons.join("; "),
-      op,
+      op: { type: "branch-update", ...planned },
+      planned,
     }),
   );
 }

@@ -36,3 +36,8 @@ export const BRANCH_SETTINGS = [
 
 /** The branch settings in model vocabulary (`expiresAt`: RFC 3339 or `null`). */
 export type BranchValues = ModelValues<typeof BRANCH_SETTINGS>;
+
+/** The branch's operation: `planned`, the changed settings (an `expiresAt` of `null` removes the expiry). */
+export interface BranchOperations {
+  "branch-update": { op: Partial<BranchValues>; planned: Partial<BranchValues> };
+}

@@ -20,6 +20,7 @@ export function diffBuckets(desired: ResolvedPolicy, live: LiveState, sink: Diff
           before: null, after: fieldsView(BUCKET_FIELDS, bucket),
           reason: `bucket ${bucket.name} is declared and absent on the branch`,
           op: { type: "bucket-create", name: bucket.name, access: bucket.access },
+          planned: { access: bucket.access },
         }),
       );
     } else if (!sameFieldValue(ACCESS, current.access, bucket.access)) {
@@ -78,6 +79,7 @@ export function pruneBuckets(desired: ResolvedPolicy, live: LiveState, allowData
         reason: `bucket ${bucket.name} is not declared and prune.buckets is set${hasObjects ? "; its objects are deleted too" : ""}`,
         dependsOn: existingIds(sink.changes, triggers.flatMap((t) => [changeId("delete", `trigger.${t.name}`), changeId("update", `trigger.${t.name}`)])),
         op: { type: "bucket-delete", name: bucket.name },
+        planned: {},
       }),
     );
   }

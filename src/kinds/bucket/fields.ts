@@ -29,3 +29,9 @@ export type BucketValues = ModelValues<typeof BUCKET_FIELDS>;
 
 /** What an omitted field resolves to. */
 export const BUCKET_DEFAULTS = { access: "private" } as const satisfies BucketValues;
+
+/** The operations on bucket `op.name`: `planned`, the fields it is created with. */
+export interface BucketOperations {
+  "bucket-create": { op: { name: string; access: string }; planned: BucketValues };
+  "bucket-delete": { op: { name: string }; planned: Record<never, never> };
+}

@@ -73,6 +73,7 @@ export function diffCompute(desired: ResolvedPolicy, live: LiveState, sink: Diff
       reason: `the policy sets ${fields.join(", ")} of compute ${compute.endpointId}`,
       dependsOn: hasBranchUpdate ? ["update:branch"] : [],
       op: { type: "compute-update", endpointId: compute.endpointId, ...patch },
+      planned: patch,
     }),
   );
 }

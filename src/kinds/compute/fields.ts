@@ -86,3 +86,8 @@ export function computePairProblem(min: number, max: number): ComputePairProblem
   if (max > COMPUTE_PAIR.autoscalingMaxCu) return "range-above-limit";
   return max - min > COMPUTE_PAIR.maxSpanCu ? "range-too-wide" : undefined;
 }
+
+/** The compute's operation: `planned`, the changed settings of the endpoint `op.endpointId`. */
+export interface ComputeOperations {
+  "compute-update": { op: { endpointId: string } & Partial<ComputeValues>; planned: Partial<ComputeValues> };
+}

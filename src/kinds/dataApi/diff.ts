@@ -27,6 +27,7 @@ export function diffDataApi(desired: ResolvedPolicy, live: LiveState, sink: Diff
         reason: `dataApi: false deletes the Data API of database "${current.database}"`,
         dependsOn: controlPlaneIds(sink),
         op: { type: "data-api-delete", database: current.database },
+        planned: {},
       }),
     );
     return;
@@ -62,6 +63,7 @@ export function diffDataApi(desired: ResolvedPolicy, live: LiveState, sink: Diff
         reason: `the policy enables the Data API on database "${want.database}" (${want.authProvider} auth provider)`,
         dependsOn: deps,
         op: { type: "data-api-create", database: want.database },
+        planned: want.settings,
       }),
     );
     return;
@@ -107,6 +109,7 @@ export function diffDataApi(desired: ResolvedPolicy, live: LiveState, sink: Diff
       reason: `the policy changes Data API settings: ${fields.map((f) => f.slice("settings.".length)).join(", ")}`,
       dependsOn: controlPlaneIds(sink),
       op: { type: "data-api-update", database: current.database, settings: toWire(DATA_API_SETTINGS, patch) },
+      planned: patch,
     }),
   );
 }

@@ -40,6 +40,7 @@ export function diffDatabases(desired: ResolvedPolicy, live: LiveState, sink: Di
           reason: `database ${database.name} is declared and absent on the branch`,
           dependsOn,
           op: { type: "database-create", name: database.name, owner: database.owner },
+          planned: { owner: database.owner },
         }),
       );
       continue;
@@ -53,6 +54,7 @@ export function diffDatabases(desired: ResolvedPolicy, live: LiveState, sink: Di
           reason: `database ${database.name} is owned by ${current.owner} on the branch; the policy gives it to ${database.owner}`,
           dependsOn,
           op: { type: "database-update", name: database.name, owner: database.owner },
+          planned: { owner: database.owner },
         }),
       );
     }
@@ -130,6 +132,7 @@ export function pruneDatabases(desired: ResolvedPolicy, live: LiveState, allowDa
         reason: `database ${name} is not declared and prune.databases is set; its data is deleted with it`,
         dependsOn: existingIds(sink.changes, ["update:branch", "update:compute"]),
         op: { type: "database-delete", name },
+        planned: {},
       }),
     );
   }

@@ -14,3 +14,10 @@ export const DATABASE_FIELDS = [{ ...defineField("owner", "owner_name", { type: 
 
 /** A database's fields in model (= policy) vocabulary, every key present. */
 export type DatabaseValues = ModelValues<typeof DATABASE_FIELDS>;
+
+/** The operations on database `op.name`: `planned`, the fields it is created with (an update's: the changed ones). */
+export interface DatabaseOperations {
+  "database-create": { op: { name: string; owner: string }; planned: DatabaseValues };
+  "database-update": { op: { name: string; owner: string }; planned: Partial<DatabaseValues> };
+  "database-delete": { op: { name: string }; planned: Record<never, never> };
+}

@@ -27,7 +27,7 @@ export function diffDomains(desired: ResolvedPolicy, live: LiveState, sink: Diff
         makeChange({
           address, kind: "domain", action: "create", class: "additive", fields: ["*"], before: null, after: { function: slug },
           reason: `hostname ${domain} is declared for function ${slug} and not registered on the branch`,
-          dependsOn: fnChanges, op: { type: "domain-create", domain, slug },
+          dependsOn: fnChanges, op: { type: "domain-create", domain, slug }, planned: { entityId: slug },
         }),
       );
       continue;
@@ -60,7 +60,7 @@ export function diffDomains(desired: ResolvedPolicy, live: LiveState, sink: Diff
         address, kind: "domain", action: "replace", class: "override", fields: ["function"],
         before: { function: current.entityId }, after: { function: slug },
         reason: `hostname ${domain} moves from function ${current.entityId} to ${slug} (deregistered, then registered again)`,
-        dependsOn: fnChanges, op: { type: "domain-replace", domain, slug, previousSlug: current.entityId },
+        dependsOn: fnChanges, op: { type: "domain-replace", domain, slug, previousSlug: current.entityId }, planned: { entityId: slug },
       }),
     );
   }
@@ -72,7 +72,7 @@ export function diffDomains(desired: ResolvedPolicy, live: LiveState, sink: Diff
         makeChange({
           address, kind: "domain", action: "delete", class: "override", fields: ["*"], before: { function: d.entityId }, after: null,
           reason: `hostname ${d.domain} is not declared on this branch and prune.customDomains is set`,
-          op: { type: "domain-delete", domain: d.domain },
+          op: { type: "domain-delete", domain: d.domain }, planned: {},
         }),
       );
     } else {

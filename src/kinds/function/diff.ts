@@ -143,6 +143,7 @@ export function diffFunctions(desired: ResolvedPolicy, live: LiveState, tags: Re
             type: "function-deploy", slug: fn.slug, deploy: true, withZip: true, rename: fn.name !== fn.slug,
             ...(tag.markers ? { markers: tag.markers } : {}), staleMarkers: [], ...(tag.envTag ? { envTag: tag.envTag } : {}), zipSha256: tag.zipSha256,
           },
+          planned: { name: fn.name, runtime: fn.runtime },
         }),
       );
       continue;
@@ -182,6 +183,7 @@ export function diffFunctions(desired: ResolvedPolicy, live: LiveState, tags: Re
           ...(tag.markers ? { markers: tag.markers } : {}), staleMarkers: current.markers.filter((m) => !(tag.markers ?? []).includes(m)),
           ...(tag.envTag ? { envTag: tag.envTag } : {}), zipSha256: tag.zipSha256,
         },
+        planned: { name: fn.name, runtime: fn.runtime },
       }),
     );
   }
@@ -236,6 +238,7 @@ export function pruneFunctions(desired: ResolvedPolicy, live: LiveState, sink: D
         reason: `function ${fn.slug} is not declared and prune.functions is set`,
         dependsOn: deps,
         op: { type: "function-delete", slug: fn.slug },
+        planned: {},
       }),
     );
   }

@@ -18,3 +18,27 @@ export type FunctionValues = ModelValues<typeof FUNCTION_FIELDS>;
 
 /** What an omitted field resolves to (`name` is required). */
 export const FUNCTION_DEFAULTS = { runtime: "nodejs24" } as const satisfies Partial<FunctionValues>;
+
+/** The operations on function `op.slug`: `planned`, its declarative fields. */
+export interface FunctionOperations {
+  "function-deploy": {
+    op: {
+      slug: string;
+      /** Send a deployment at all (false: only the display name changes). */
+      deploy: boolean;
+      /** Upload the archive (false: runtime + env only, the archive is inherited). */
+      withZip: boolean;
+      /** Send the display-name PATCH after the build. */
+      rename: boolean;
+      /** The marker names to write (the main one first); absent when the plan deferred the env tag: the executor derives them before the upload. */
+      markers?: string[];
+      /** Markers on the live function other than `markers`: deleted in the same deployment. */
+      staleMarkers: string[];
+      /** Part of the internal digest of saved plans; never rendered. */
+      envTag?: string;
+      zipSha256: string;
+    };
+    planned: FunctionValues;
+  };
+  "function-delete": { op: { slug: string }; planned: Record<never, never> };
+}

@@ -30,6 +30,7 @@ export function diffRoles(desired: ResolvedPolicy, live: LiveState, sink: DiffSi
           reason: `role ${role.name} is declared and absent on the branch; the platform generates its password`,
           dependsOn: existingIds(sink.changes, ["update:branch", "update:compute"]),
           op: { type: "role-create", name: role.name, login: role.login },
+          planned: { login: role.login },
         }),
       );
     } else if (ROLE_FIELDS.some((field) => !sameFieldValue(field, current[field.modelKey], role[field.modelKey]))) {
@@ -98,6 +99,7 @@ export function pruneRoles(desired: ResolvedPolicy, live: LiveState, sink: DiffS
         reason: `role ${role.name} is not declared and prune.roles is set`,
         dependsOn: existingIds(sink.changes, ownedBefore.flatMap((d) => [changeId("delete", `database.${d}`), changeId("update", `database.${d}`)])),
         op: { type: "role-delete", name: role.name },
+        planned: {},
       }),
     );
   }

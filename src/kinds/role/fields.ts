@@ -21,3 +21,9 @@ export type RoleValues = ModelValues<typeof ROLE_FIELDS>;
 
 /** What an omitted field resolves to; a pull leaves out a value equal to it. */
 export const ROLE_DEFAULTS: RoleValues = { login: true };
+
+/** The operations on role `op.name`: `planned`, the fields it is created with. */
+export interface RoleOperations {
+  "role-create": { op: { name: string; login: boolean }; planned: RoleValues };
+  "role-delete": { op: { name: string }; planned: Record<never, never> };
+}

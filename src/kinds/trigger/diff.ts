@@ -32,7 +32,7 @@ export function diffTriggers(desired: ResolvedPolicy, live: LiveState, sink: Dif
         makeChange({
           address, kind: "trigger", action: "create", class: "additive", fields: ["*"], before: null, after,
           reason: `trigger ${t.name} is declared and absent on the branch`, dependsOn: deps,
-          op: { type: "trigger-create", name: t.name },
+          op: { type: "trigger-create", name: t.name }, planned: t,
         }),
       );
       continue;
@@ -52,7 +52,7 @@ export function diffTriggers(desired: ResolvedPolicy, live: LiveState, sink: Dif
       makeChange({
         address, kind: "trigger", action: "update", class: "additive", fields: [...fields], before, after,
         reason: `trigger ${t.name} differs in ${fields.join(", ")}${copy}`, dependsOn: deps,
-        op: { type: "trigger-update", name: t.name, id: current.id, fields: [...fields] },
+        op: { type: "trigger-update", name: t.name, id: current.id, fields: [...fields] }, planned: t,
       }),
     );
   }
@@ -72,7 +72,7 @@ export function diffTriggers(desired: ResolvedPolicy, live: LiveState, sink: Dif
         makeChange({
           address, kind: "trigger", action: "delete", class: "override", fields: ["*"], before: triggerView(t), after: null,
           reason: `trigger ${t.name} is not declared and prune.triggers is set`,
-          op: { type: "trigger-delete", name: t.name, id: t.id },
+          op: { type: "trigger-delete", name: t.name, id: t.id }, planned: {},
         }),
       );
     }

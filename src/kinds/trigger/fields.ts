@@ -7,6 +7,7 @@
  * is additive. Plain data, no I/O.
  */
 import { type FieldDescriptor, type ModelValues, defineField, fromWire, plannedToWire } from "../../model/kinds/field.js";
+import type { ResolvedTrigger } from "../../model/desired-state.js";
 
 /** The fields of every trigger, in the order plans, pulls and requests list them. */
 export const TRIGGER_FIELDS = [
@@ -64,4 +65,12 @@ export function triggerToWire(type: TriggerType, values: Readonly<Record<string,
   const own = TRIGGER_TYPE_FIELDS[type];
   if (own.some(wanted)) body[type] = plannedToWire(own, values);
   return body;
+}
+
+/** The operations on trigger `op.name`: `planned`, the declared trigger (its type and every field). */
+export interface TriggerOperations {
+  "trigger-create": { op: { name: string }; planned: ResolvedTrigger };
+  /** `id`: the platform's; `fields`: the changed fields, sent with `type` and `enabled`. */
+  "trigger-update": { op: { name: string; id: string; fields: string[] }; planned: ResolvedTrigger };
+  "trigger-delete": { op: { name: string; id: string }; planned: Record<never, never> };
 }

@@ -4,7 +4,7 @@ import { orderChanges } from "../../../src/diff/order-changes.js";
 import { isPlatformError } from "../../../src/errors/index.js";
 
 const bucket = (action: "create" | "delete", name: string, dependsOn: string[] = []) =>
-  makeChange({ address: `bucket.${name}`, kind: "bucket", action, class: "additive", fields: ["*"], before: null, after: null, reason: "", dependsOn, op: { type: "bucket-delete", name } });
+  makeChange({ address: `bucket.${name}`, kind: "bucket", action, class: "additive", fields: ["*"], before: null, after: null, reason: "", dependsOn, op: { type: "bucket-delete", name }, planned: {} });
 
 describe("orderChanges", () => {
   it("puts a change after its dependencies even against the tie-breaks", () => {

@@ -6,7 +6,7 @@ import type { Change, ConflictReport } from "../../../src/model/plan.js";
 function planned(id: string, dependsOn: string[] = []): PlannedChange {
   const [action, address] = id.split(":") as [Change["action"], string];
   const kind = address.split(".")[0] as Change["kind"];
-  return { change: { id, address, kind, action, class: "additive", fields: ["*"], before: null, after: null, reason: "", dependsOn }, op: { type: "bucket-delete", name: address } };
+  return { change: { id, address, kind, action, class: "additive", fields: ["*"], before: null, after: null, reason: "", dependsOn }, op: { type: "bucket-delete", name: address }, planned: {} };
 }
 
 const PLAN = [

@@ -40,7 +40,7 @@ function change(kind: Change["kind"], identifier: string, cls: Change["class"] =
   };
 }
 
-const planned = (c: Change): PlannedChange => ({ change: c, op: { type: "bucket-delete", name: c.address } });
+const planned = (c: Change): PlannedChange => ({ change: c, op: { type: "bucket-delete", name: c.address }, planned: {} });
 
 function widgetConflict(identifier: string): ConflictReport {
   return { kind: widgetKind(), identifier, field: "size", current: 1, desired: 2, reason: "cannot shrink", blocking: true, code: "WIDGET_SHRINK" };
@@ -97,7 +97,7 @@ describe("a kind's module given to the diff with the registry's others", () => {
       for (const b of desired.buckets) {
         sink.changes.push(makeChange({
           address: `widget.${b.name}`, kind: widgetKind(), action: "create", class: "additive", fields: ["*"], before: null, after: { size: 2 },
-          reason: `widget ${b.name} is declared`, op: { type: "bucket-create", name: b.name, access: "private" },
+          reason: `widget ${b.name} is declared`, op: { type: "bucket-create", name: b.name, access: "private" }, planned: { access: "private" },
         }));
       }
     },
