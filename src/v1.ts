@@ -5,6 +5,10 @@
  * snapshots the list.
  */
 
+// The registry of kinds: each kind's module declares its facts, which complete `ResourceKind` and
+// the other kind-keyed types below (declaration files reach them only through this import).
+import "./kinds/modules.js";
+
 // The policy: declaring, validating, loading and resolving a `svc.ts`.
 export { defineConfig, validatePolicy } from "./config/define-config.js";
 export { formatDuration, parseDuration } from "./config/durations.js";

@@ -1,4 +1,3 @@
-import { identifierAt } from "../kinds/index.js";
 import type { Change, ConflictReport } from "../model/plan.js";
 import type { PushAbortReason } from "../errors/engine-errors.js";
 
@@ -38,9 +37,13 @@ export type GateDecision =
   /** Execute the plan. */
   | { action: "proceed" };
 
-/** The identifier a change reports (branch name for branch-level kinds). */
+/**
+ * The identifier a change reports: the part of its address after the kind (`bucket.a.b` → `a.b`),
+ * or the branch's name for a kind addressed by its name alone (`compute`: one per branch).
+ */
 export function identifierOf(change: Change, branchName: string): string {
-  return identifierAt(change.kind, change.address, branchName);
+  const dot = change.address.indexOf(".");
+  return dot === -1 ? branchName : change.address.slice(dot + 1);
 }
 
 /** One non-blocking `OVERRIDE_NOT_CONFIRMED` conflict per held change. */

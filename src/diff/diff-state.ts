@@ -45,7 +45,8 @@ export function diffKinds(kinds: readonly KindDiffer[], desired: ResolvedPolicy,
     if (!blocked.has(kind.name)) kind.diff(desired, live, options, sink);
   }
   for (const kind of [...kinds].reverse()) kind.prune?.(desired, live, options, sink);
-  const changes = orderChanges(sink.changes);
+  const rank = new Map(kinds.map((kind, position) => [kind.name, position]));
+  const changes = orderChanges(sink.changes, (kind) => rank.get(kind) ?? kinds.length);
   const unmanaged = [...sink.unmanaged].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   return {
     changes,

@@ -1,6 +1,6 @@
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
-import { rankOf } from "../kinds/index.js";
+import type { ResourceKind } from "../kinds/index.js";
 import type { Change } from "../model/plan.js";
 import type { PlannedChange } from "../model/planned-change.js";
 import { MinHeap } from "./min-heap.js";
@@ -10,8 +10,11 @@ function identifierOf(address: string): string {
   return dot === -1 ? address : address.slice(dot + 1);
 }
 
-/** Tie-break among ready changes: kind, then deletes first, then identifier (code points). */
-export function compareChanges(a: PlannedChange, b: PlannedChange): number {
+/** A kind's rank: its position in the registry. */
+export type KindRank = (kind: ResourceKind) => number;
+
+/** Tie-break among ready changes: kind by `rankOf`, then deletes first, then identifier (code points). */
+export function compareChanges(a: PlannedChange, b: PlannedChange, rankOf: KindRank): number {
   const kind = rankOf(a.change.kind) - rankOf(b.change.kind);
   if (kind !== 0) return kind;
   const del = Number(b.change.action === "delete") - Number(a.change.action === "delete");
@@ -76,13 +79,13 @@ export function indexDependencies(changes: readonly Pick<Change, "id" | "depends
 }
 
 /**
- * Orders changes topologically over `dependsOn` with the tie-breaks of {@link compareChanges},
- * in O(N log N + edges). Unknown dependency ids are dropped. A cycle is reported as a
- * `PlatformError`, never a hang.
+ * Orders changes topologically over `dependsOn` with the tie-breaks of {@link compareChanges}
+ * (kinds ranked by `rankOf`), in O(N log N + edges). Unknown dependency ids are dropped. A cycle
+ * is reported as a `PlatformError`, never a hang.
  */
-export function orderChanges(changes: readonly PlannedChange[]): PlannedChange[] {
+export function orderChanges(changes: readonly PlannedChange[], rankOf: KindRank): PlannedChange[] {
   const { dependents, indegree } = indexDependencies(changes.map((c) => c.change), "drop");
-  const ready = new MinHeap<number>((a, b) => compareChanges(changes[a] as PlannedChange, changes[b] as PlannedChange) || a - b);
+  const ready = new MinHeap<number>((a, b) => compareChanges(changes[a] as PlannedChange, changes[b] as PlannedChange, rankOf) || a - b);
   indegree.forEach((d, i) => {
     if (d === 0) ready.push(i);
   });

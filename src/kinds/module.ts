@@ -1,6 +1,6 @@
 /**
  * What a kind folder exports to the registry: one typed module per kind carrying its stage
- * functions. `kinds/modules.ts` holds one per kind of `kinds/index.ts`, so a kind missing its
+ * functions. `kinds/modules.ts` holds one per kind of `KindFacts`, so a kind missing its
  * module, or a module missing a stage, fails the build.
  */
 import type { KindSeed } from "../api/wire/replica-seed.js";
@@ -9,12 +9,20 @@ import type { KindDiff } from "../diff/plan-types.js";
 import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
 import type { OpTypeOf } from "../model/planned-change.js";
-import type { FeatureKind, ResourceKind } from "./index.js";
+import type { FeatureKind, KindFacts, ResourceKind } from "./index.js";
+
+/** The facts of kind `K` its module states at run time (the registry's lookups read them). */
+type Definition<K extends ResourceKind> = {
+  /** The kind (its rank is its position in the registry, `kinds/modules.ts`). */
+  readonly name: K;
+  /** See `KindDefinition`. */
+  readonly scope: KindFacts[K]["scope"];
+} & (KindFacts[K] extends { feature: infer F } ? { readonly feature: F } : unknown) &
+  (KindFacts[K] extends { prunedByName: true } ? { readonly prunedByName: true } : unknown);
 
 /** The stage functions of kind `K`. */
-export type KindModule<K extends ResourceKind> = KindDiff & {
-  /** The kind (its scope, feature and rank come from its entry in `kinds/index.ts`). */
-  readonly name: K;
+export type KindModule<K extends ResourceKind> = KindDiff &
+  Definition<K> & {
   /** The handler of each of the kind's operations (those named `<kind>-<verb>`). */
   readonly handlers: { readonly [T in OpTypeOf<K>]: ChangeHandler<T> };
   /** Its records in the seed of a replica of the branch (`--verify`), from the live state a plan read. */

@@ -1,7 +1,9 @@
 /**
- * The kind modules of the registry, one per kind of `kinds/index.ts` (the compiler refuses a kind
- * without its module), and the stages bound to them: the diff visits them in rank order, the
- * executor finds each operation's handler among them.
+ * The registry of resource kinds: the one list of them, each kind's module, in rank order (the
+ * order the diff visits kinds and the executor's tie-break among ready changes; prune visits them
+ * in the reverse order). A kind is its folder (`kinds/<kind>/`, which declares its facts) plus its
+ * entry here: the compiler refuses a kind without its module and a module without facts, and
+ * selection, ordering, gating, the plan views, the diff, the handlers and the replica seed take it in.
  */
 import type { ChangeHandlers } from "../apply/execution-context.js";
 import { diffKinds } from "../diff/diff-state.js";
@@ -16,12 +18,13 @@ import { dataApiKind } from "./dataApi/index.js";
 import { databaseKind } from "./database/index.js";
 import { domainKind } from "./domain/index.js";
 import { functionKind } from "./function/index.js";
-import { KIND_NAMES, type ResourceKind } from "./index.js";
+import type { ResourceKind } from "./index.js";
 import type { KindModule } from "./module.js";
+import { kindRegistry } from "./registry.js";
 import { roleKind } from "./role/index.js";
 import { triggerKind } from "./trigger/index.js";
 
-/** The module of each kind. */
+/** The module of each kind; the order of the entries is the kinds' rank. */
 const MODULES: { readonly [K in ResourceKind]: KindModule<K> } = {
   branch: branchKind,
   compute: computeKind,
@@ -35,14 +38,20 @@ const MODULES: { readonly [K in ResourceKind]: KindModule<K> } = {
   domain: domainKind,
 };
 
+// Exported so that the declaration files reach every kind's module, which declares its facts (the
+// `ResourceKind` union of the public types is complete only with all of them).
+export { authKind, branchKind, bucketKind, computeKind, dataApiKind, databaseKind, domainKind, functionKind, roleKind, triggerKind };
+
 /** The module of some kind. */
 export type AnyKindModule = { [K in ResourceKind]: KindModule<K> }[ResourceKind];
 
 /** Every kind's module, in rank order. */
-export const KIND_MODULES: readonly AnyKindModule[] = KIND_NAMES.map((name) => MODULES[name]);
+export const KIND_MODULES: readonly AnyKindModule[] = Object.values(MODULES);
+
+export const { KIND_NAMES, FEATURE_KINDS, isResourceKind, rankOf, addressOf } = kindRegistry(KIND_MODULES);
 
 /** The handler of every operation, from the kinds' modules (each operation belongs to one kind). */
-export const KIND_HANDLERS: ChangeHandlers = handlersOf(Object.values(MODULES));
+export const KIND_HANDLERS: ChangeHandlers = handlersOf(KIND_MODULES);
 
 function handlersOf(kinds: readonly AnyKindModule[]): ChangeHandlers {
   const handlers: ChangeHandlers = {};

@@ -1,8 +1,18 @@
 /**
  * What a kind registry knows, derived from its list alone: names, ranks, address forms and the
- * kinds needing a platform feature. `kinds/index.ts` applies it to the one list of kinds; tests
- * apply it to a list with a kind of their own to see every stage take it in.
+ * kinds needing a platform feature. `kinds/modules.ts` applies it to the one list of kinds (the
+ * kinds' modules); tests apply it to a list with a kind of their own to see every stage take it in.
  */
+
+/**
+ * The facts of every kind, by name: each kind folder adds its own entry (`declare module
+ * "../registry.js"` in its `fields.ts`), so the types every layer derives (`ResourceKind`,
+ * `FeatureKind`, `PrunedKind`, the kind's slices of the desired and live states, its operations)
+ * come from the kind's folder. An entry holds `scope` (and `feature`, `prunedByName`) as its
+ * module states them; `kinds/modules.ts` refuses a kind without its module and a module without facts.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the kind folders (declaration merging).
+export interface KindFacts {}
 
 /** What one entry of the registry declares. */
 export interface KindDefinition {
@@ -34,8 +44,6 @@ export interface KindRegistry<K extends string, F extends K> {
   rankOf(kind: K): number;
   /** The plan address of a resource: the kind alone when branch-scoped (`compute`), else `<kind>.<identifier>`. */
   addressOf(kind: K, identifier: string): string;
-  /** The identifier a change at `address` reports: the branch's name for a branch-scoped kind, else the part after the kind. */
-  identifierAt(kind: K, address: string, branchName: string): string;
 }
 
 /** The lookups of `list`, whose position is each kind's rank. */
@@ -54,6 +62,5 @@ export function kindRegistry<const L extends readonly KindDefinition[]>(
     isResourceKind: (name): name is K => byName.has(name),
     rankOf: (kind) => byName.get(kind)?.rank ?? list.length,
     addressOf: (kind, identifier) => (branchScoped(kind) ? kind : `${kind}.${identifier}`),
-    identifierAt: (kind, address, branchName) => (branchScoped(kind) ? branchName : address.slice(address.indexOf(".") + 1)),
   };
 }

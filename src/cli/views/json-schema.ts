@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { KIND_NAMES } from "../../kinds/index.js";
+import { KIND_NAMES } from "../../kinds/modules.js";
 
 /**
  * The CLI's public JSON document, format version 1, as zod schemas. The same

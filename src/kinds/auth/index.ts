@@ -6,6 +6,7 @@ import { diffAuth } from "./diff.js";
 /** The branch's auth service (`auth`). */
 export const authKind: KindModule<"auth"> = {
   name: "auth",
+  scope: "branch",
   diff: (desired, live, _options, sink) => diffAuth(desired, live, sink),
   handlers: { "auth-create": (ctx, change) => applyAuthCreate(ctx, change) },
   seed: (live) =>
@@ -13,3 +14,10 @@ export const authKind: KindModule<"auth"> = {
       ? { branch: { auth: { auth_provider: "better_auth", ...(live.auth.databaseName === undefined ? {} : { database_name: live.auth.databaseName }) } } }
       : {},
 };
+
+declare module "../registry.js" {
+  interface KindFacts {
+    /** The kind's entry in the registry's facts: the auth integration. */
+    auth: { scope: "branch" };
+  }
+}

@@ -6,6 +6,7 @@ import { diffBranch } from "./diff.js";
 /** The branch's own settings (protection, expiry, name). */
 export const branchKind: KindModule<"branch"> = {
   name: "branch",
+  scope: "branch",
   diff: (desired, live, options, sink) => diffBranch(desired, live, options.now, sink),
   handlers: { "branch-update": (ctx, change) => applyBranchUpdate(ctx, change) },
   seed: (live) => ({
@@ -15,3 +16,10 @@ export const branchKind: KindModule<"branch"> = {
     },
   }),
 };
+
+declare module "../registry.js" {
+  interface KindFacts {
+    /** The kind's entry in the registry's facts: the branch's own settings. */
+    branch: { scope: "branch" };
+  }
+}

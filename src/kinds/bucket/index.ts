@@ -7,6 +7,9 @@ import { diffBuckets, pruneBuckets } from "./diff.js";
 /** Buckets (`buckets` of the branch closure). */
 export const bucketKind: KindModule<"bucket"> = {
   name: "bucket",
+  scope: "named",
+  feature: "buckets",
+  prunedByName: true,
   diff: (desired, live, _options, sink) => diffBuckets(desired, live, sink),
   prune: (desired, live, options, sink) => pruneBuckets(desired, live, options.allowDataLoss, sink),
   declares: (desired) => desired.buckets.length > 0,
@@ -22,3 +25,10 @@ export const bucketKind: KindModule<"bucket"> = {
     },
   }),
 };
+
+declare module "../registry.js" {
+  interface KindFacts {
+    /** The kind's entry in the registry's facts: buckets. */
+    bucket: { scope: "named"; feature: "buckets"; prunedByName: true };
+  }
+}

@@ -7,7 +7,15 @@ import { diffCompute } from "./diff.js";
 /** The branch's read-write compute endpoint (`compute`). */
 export const computeKind: KindModule<"compute"> = {
   name: "compute",
+  scope: "branch",
   diff: (desired, live, _options, sink) => diffCompute(desired, live, sink),
   handlers: { "compute-update": applyComputeUpdate },
   seed: (live) => ({ branch: { endpoints: live.compute === null ? [] : [{ id: live.compute.endpointId, type: "read_write", ...endpointSettingsOf(live.compute) }] } }),
 };
+
+declare module "../registry.js" {
+  interface KindFacts {
+    /** The kind's entry in the registry's facts: the branch's read-write compute. */
+    compute: { scope: "branch" };
+  }
+}

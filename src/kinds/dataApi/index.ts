@@ -8,6 +8,7 @@ import type { KindModule } from "../module.js";
 /** The branch's Data API (`dataApi`). */
 export const dataApiKind: KindModule<"dataApi"> = {
   name: "dataApi",
+  scope: "branch",
   diff: (desired, live, _options, sink) => diffDataApi(desired, live, sink),
   handlers: {
     "data-api-create": applyDataApiCreate,
@@ -18,3 +19,10 @@ export const dataApiKind: KindModule<"dataApi"> = {
     branch: { data_api: live.dataApi?.enabled === true ? [{ database: live.dataApi.database, settings: live.dataApi.settings && toWire(DATA_API_SETTINGS, live.dataApi.settings) }] : [] },
   }),
 };
+
+declare module "../registry.js" {
+  interface KindFacts {
+    /** The kind's entry in the registry's facts: the Data API. */
+    dataApi: { scope: "branch" };
+  }
+}

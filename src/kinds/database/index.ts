@@ -7,6 +7,8 @@ import { diffDatabases, pruneDatabases } from "./diff.js";
 /** Postgres databases (`databases`). */
 export const databaseKind: KindModule<"database"> = {
   name: "database",
+  scope: "named",
+  prunedByName: true,
   diff: (desired, live, _options, sink) => diffDatabases(desired, live, sink),
   prune: (desired, live, options, sink) => pruneDatabases(desired, live, options.allowDataLoss, sink),
   handlers: {
@@ -19,3 +21,10 @@ export const databaseKind: KindModule<"database"> = {
     parent: { databases: (live.parentDatabases ?? []).map((name) => ({ name, owner_name: REPLICA_OWNER })) },
   }),
 };
+
+declare module "../registry.js" {
+  interface KindFacts {
+    /** The kind's entry in the registry's facts: PostgreSQL databases. */
+    database: { scope: "named"; prunedByName: true };
+  }
+}

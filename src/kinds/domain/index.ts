@@ -7,6 +7,8 @@ import { diffDomains } from "./diff.js";
 /** Custom domains (a function's `customDomains`). */
 export const domainKind: KindModule<"domain"> = {
   name: "domain",
+  scope: "named",
+  feature: "customDomains",
   diff: (desired, live, _options, sink) => diffDomains(desired, live, sink),
   declares: (desired) => desired.functions.some((f) => f.customDomains.length > 0),
   handlers: {
@@ -16,3 +18,10 @@ export const domainKind: KindModule<"domain"> = {
   },
   seed: (live) => ({ branch: { custom_domains: domainRecordsOf(live.customDomains ?? []) } }),
 };
+
+declare module "../registry.js" {
+  interface KindFacts {
+    /** The kind's entry in the registry's facts: custom domains. */
+    domain: { scope: "named"; feature: "customDomains" };
+  }
+}

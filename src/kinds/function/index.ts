@@ -7,6 +7,9 @@ import type { KindModule } from "../module.js";
 /** Functions (`functions`), deployed from their bundles. */
 export const functionKind: KindModule<"function"> = {
   name: "function",
+  scope: "named",
+  feature: "functions",
+  prunedByName: true,
   diff: (desired, live, options, sink) => diffFunctions(desired, live, options.functionTags, sink),
   prune: (desired, live, _options, sink) => pruneFunctions(desired, live, sink),
   declares: (desired) => desired.functions.length > 0,
@@ -28,3 +31,10 @@ export const functionKind: KindModule<"function"> = {
     },
   }),
 };
+
+declare module "../registry.js" {
+  interface KindFacts {
+    /** The kind's entry in the registry's facts: functions. */
+    function: { scope: "named"; feature: "functions"; prunedByName: true };
+  }
+}

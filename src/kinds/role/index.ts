@@ -7,6 +7,8 @@ import { diffRoles, pruneRoles } from "./diff.js";
 /** Postgres roles (`roles`). */
 export const roleKind: KindModule<"role"> = {
   name: "role",
+  scope: "named",
+  prunedByName: true,
   diff: (desired, live, _options, sink) => diffRoles(desired, live, sink),
   prune: (desired, live, _options, sink) => pruneRoles(desired, live, sink),
   handlers: {
@@ -19,3 +21,10 @@ export const roleKind: KindModule<"role"> = {
     parent: { roles: [{ name: REPLICA_OWNER }, ...(live.parentRoles ?? []).filter((name) => name !== REPLICA_OWNER).map((name) => ({ name }))] },
   }),
 };
+
+declare module "../registry.js" {
+  interface KindFacts {
+    /** The kind's entry in the registry's facts: PostgreSQL roles. */
+    role: { scope: "named"; prunedByName: true };
+  }
+}

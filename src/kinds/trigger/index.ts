@@ -10,6 +10,9 @@ import type { KindModule } from "../module.js";
 /** Triggers (`triggers`): cron schedules and bucket events that call a function. */
 export const triggerKind: KindModule<"trigger"> = {
   name: "trigger",
+  scope: "named",
+  feature: "triggers",
+  prunedByName: true,
   diff: (desired, live, _options, sink) => diffTriggers(desired, live, sink),
   declares: (desired) => desired.triggers.length > 0,
   handlers: {
@@ -29,4 +32,11 @@ function triggerSeed(t: LiveTrigger): NonNullable<BranchSeed["triggers"]>[number
   const type = t.type === "storage_object_created" ? "storage_object_created" : "schedule";
   // The seed's keys are the descriptor's wire keys; the live trigger holds every required field.
   return { id: t.id, name: t.name, type, ...toWire(triggerFields(t.type), { ...t }) } as NonNullable<BranchSeed["triggers"]>[number];
+}
+
+declare module "../registry.js" {
+  interface KindFacts {
+    /** The kind's entry in the registry's facts: triggers. */
+    trigger: { scope: "named"; feature: "triggers"; prunedByName: true };
+  }
 }

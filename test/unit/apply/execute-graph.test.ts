@@ -6,6 +6,7 @@ import type { ExecutionContext } from "../../../src/apply/execution-context.js";
 import type { EngineEvent } from "../../../src/model/events.js";
 import { makeChange } from "../../../src/diff/change-builder.js";
 import { orderChanges } from "../../../src/diff/order-changes.js";
+import { rankOf } from "../../../src/kinds/modules.js";
 import type { PlannedChange } from "../../../src/model/planned-change.js";
 import { isPlatformError } from "../../../src/errors/index.js";
 import { policyWith } from "../../helpers/engine-state.js";
@@ -78,7 +79,7 @@ describe("a 20,000-change plan", () => {
     // A binary tree whose names run against the tie-break (children sort before their parents).
     const name = (i: number): string => `b${String(n - i).padStart(6, "0")}`;
     const changes = Array.from({ length: n }, (_, i) => bucket(name(i), i === 0 ? [] : [`create:bucket.${name((i - 1) >> 1)}`]));
-    const ordered = orderChanges([...changes].reverse());
+    const ordered = orderChanges([...changes].reverse(), rankOf);
     const position = new Map(ordered.map((c, i) => [c.change.id, i]));
     expect(ordered).toHaveLength(n);
     expect(ordered.every((c, i) => c.change.dependsOn.every((d) => (position.get(d) ?? n) < i))).toBe(true);

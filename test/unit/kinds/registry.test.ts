@@ -6,32 +6,25 @@ import { renderPlanMarkdown } from "../../../src/cli/views/markdown-plan.js";
 import { renderPlanText } from "../../../src/cli/views/text-plan.js";
 import { orderChanges } from "../../../src/diff/order-changes.js";
 import { readSelection, selectChanges } from "../../../src/engine/select-changes.js";
-import { diffKinds } from "../../../src/diff/diff-state.js";
-import type { KindDiffer } from "../../../src/diff/plan-types.js";
-import { makeChange } from "../../../src/diff/change-builder.js";
-import { KIND_NAMES, isResourceKind } from "../../../src/kinds/index.js";
 import { bucketKind } from "../../../src/kinds/bucket/index.js";
 import type { KindModule } from "../../../src/kinds/module.js";
-import { type AnyKindModule, KIND_HANDLERS, KIND_MODULES } from "../../../src/kinds/modules.js";
+import { type AnyKindModule, FEATURE_KINDS, KIND_HANDLERS, KIND_MODULES, KIND_NAMES, diffState, rankOf } from "../../../src/kinds/modules.js";
 import { kindRegistry } from "../../../src/kinds/registry.js";
 import type { Change, ConflictReport, PushResult } from "../../../src/model/plan.js";
 import type { PlannedChange } from "../../../src/model/planned-change.js";
 import { NOW, liveWith, policyWith } from "../../helpers/engine-state.js";
 import { TARGET, loadResult } from "../cli/fixtures.js";
+import { WIDGET } from "./widget-kind.js";
 
-// The registry as a new kind would leave it: one entry more, first in rank. No other file changes.
-vi.mock("../../../src/kinds/index.js", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../../src/kinds/index.js")>();
+// The registry as a new kind would leave it: its module first in the list, the real ones after. No other file changes.
+vi.mock("../../../src/kinds/modules.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../../src/kinds/modules.js")>();
   const { kindRegistry: derive } = await import("../../../src/kinds/registry.js");
-  const list = [{ name: "widget", scope: "named" }, ...real.KINDS] as const;
-  return { ...real, KINDS: list, ...derive(list) };
+  const { diffKinds } = await import("../../../src/diff/diff-state.js");
+  const { widgetModule } = await import("./widget-kind.js");
+  const list = [widgetModule, ...real.KIND_MODULES];
+  return { ...real, KIND_MODULES: list, ...derive(list), diffState: (...args: Parameters<typeof real.diffState>) => diffKinds(list, ...args) };
 });
-
-function widgetKind() {
-  const name = "widget";
-  if (!isResourceKind(name)) throw new Error("the mocked registry lacks the widget kind");
-  return name;
-}
 
 function change(kind: Change["kind"], identifier: string, cls: Change["class"] = "additive"): Change {
   return {
@@ -43,23 +36,40 @@ function change(kind: Change["kind"], identifier: string, cls: Change["class"] =
 const planned = (c: Change): PlannedChange => ({ change: c, op: { type: "bucket-delete", name: c.address }, planned: {} });
 
 function widgetConflict(identifier: string): ConflictReport {
-  return { kind: widgetKind(), identifier, field: "size", current: 1, desired: 2, reason: "cannot shrink", blocking: true, code: "WIDGET_SHRINK" };
+  return { kind: WIDGET, identifier, field: "size", current: 1, desired: 2, reason: "cannot shrink", blocking: true, code: "WIDGET_SHRINK" };
 }
 
 describe("a kind added to the registry alone", () => {
+  const desired = policyWith({ buckets: [{ name: "b", access: "private" }], prune: { ...policyWith().prune, buckets: false } });
+  const options = { now: NOW, functionTags: new Map(), allowDataLoss: false };
+
   it("is a kind selection patterns may start with, and the refusal of an unknown head lists it", () => {
     expect(KIND_NAMES[0]).toBe("widget");
     expect(readSelection({ targets: ["widget.*"] })).toEqual({ targets: ["widget.*"], exclude: [] });
     expect(() => readSelection({ targets: ["gadget.a"] })).toThrow(/start it with a kind \(widget, branch, compute/);
   });
 
-  it("is ordered by its rank: before every other kind among ready changes", () => {
-    const order = orderChanges([planned(change("bucket", "b")), planned(change(widgetKind(), "a")), planned(change("role", "r"))]);
+  it("is planned by the registry's diff, ordered by its rank before every other kind, and pruned", () => {
+    const result = diffState(desired, liveWith({ buckets: [{ name: "old", access: "private" }] }), options);
+    expect(result.changes.map((p) => p.change.address)).toEqual(["widget.b", "bucket.b"]);
+    expect(result.unmanaged.map((u) => u.address)).toEqual(["bucket.old", "widget.old"]);
+    expect(result.summary).toEqual({ create: 2, update: 0, delete: 0, conflicts: 0 });
+  });
+
+  it("is ordered by its rank among ready changes", () => {
+    const order = orderChanges([planned(change("bucket", "b")), planned(change(WIDGET, "a")), planned(change("role", "r"))], rankOf);
     expect(order.map((p) => p.change.address)).toEqual(["widget.a", "role.r", "bucket.b"]);
   });
 
+  it("is gated on its feature: a policy declaring it on a branch without the feature gets a blocking conflict and no widget change", () => {
+    expect(FEATURE_KINDS.get("widgets")).toBe("widget");
+    const result = diffState(desired, liveWith({ buckets: [] }), { ...options, unavailable: Object.fromEntries([[WIDGET, "not in this region"]]) });
+    expect(result.conflicts).toEqual([expect.objectContaining({ kind: "widget", code: "FEATURE_UNAVAILABLE", blocking: true, reason: "widgets are not available on this branch: not in this region" })]);
+    expect(result.changes.map((p) => p.change.address)).toEqual(["bucket.b"]);
+  });
+
   it("is gated: an override change of it is held, reported under its identifier", () => {
-    const held = change(widgetKind(), "a", "override");
+    const held = change(WIDGET, "a", "override");
     expect(overrideConflicts([held], "main")).toEqual([expect.objectContaining({ kind: "widget", identifier: "a", code: "OVERRIDE_NOT_CONFIRMED", changeId: held.id })]);
     const decision = gatePlan({
       changes: [held], conflicts: [], branchName: "main", dryRun: false, updateExisting: false, liveProtected: false, allowProtectedBranch: false, hasConfirm: false,
@@ -68,7 +78,7 @@ describe("a kind added to the registry alone", () => {
   });
 
   it("is selected by a target on its addresses, with the conflicts about them", () => {
-    const picked = selectChanges([planned(change(widgetKind(), "a")), planned(change("bucket", "b"))], [widgetConflict("a")], { targets: ["widget.a"], exclude: [] });
+    const picked = selectChanges([planned(change(WIDGET, "a")), planned(change("bucket", "b"))], [widgetConflict("a")], { targets: ["widget.a"], exclude: [] });
     expect(picked.changes.map((p) => p.change.address)).toEqual(["widget.a"]);
     expect(picked.conflicts.map((c) => c.code)).toEqual(["WIDGET_SHRINK"]);
     expect(picked.pending.map((p) => p.change.address)).toEqual(["bucket.b"]);
@@ -77,7 +87,7 @@ describe("a kind added to the registry alone", () => {
   it("is rendered as text, Markdown and the JSON document, which its schema accepts", () => {
     const result: PushResult = {
       ...loadResult("plan-mixed"),
-      changes: [change(widgetKind(), "a")], conflicts: [widgetConflict("b")], unmanaged: [], summary: { create: 1, update: 0, delete: 0, conflicts: 1 },
+      changes: [change(WIDGET, "a")], conflicts: [widgetConflict("b")], unmanaged: [], summary: { create: 1, update: 0, delete: 0, conflicts: 1 },
     };
     const text: string = renderPlanText(result);
     expect(text).toMatch(/^ {2}\+ widget\.a$/m);
@@ -89,55 +99,23 @@ describe("a kind added to the registry alone", () => {
   });
 });
 
-describe("a kind's module given to the diff with the registry's others", () => {
-  // The widget's diff plans `widget.<name>` for each declared bucket, and its prune reports each live one as unmanaged.
-  const widget: KindDiffer = {
-    name: widgetKind(),
-    diff: (desired, _live, _options, sink) => {
-      for (const b of desired.buckets) {
-        sink.changes.push(makeChange({
-          address: `widget.${b.name}`, kind: widgetKind(), action: "create", class: "additive", fields: ["*"], before: null, after: { size: 2 },
-          reason: `widget ${b.name} is declared`, op: { type: "bucket-create", name: b.name, access: "private" }, planned: { access: "private" },
-        }));
-      }
-    },
-    prune: (_desired, live, _options, sink) => {
-      for (const b of live.buckets ?? []) sink.unmanaged.push({ address: `widget.${b.name}`, kind: widgetKind(), identifier: b.name, reason: "not declared" });
-    },
-    declares: (desired) => desired.buckets.length > 0,
-  };
-  // The registry is mocked to hold the widget, which has no module in src/: the real kinds' modules follow it.
-  const kinds = [widget, ...KIND_MODULES.filter((m): m is AnyKindModule => m !== undefined)];
-  const desired = policyWith({ buckets: [{ name: "b", access: "private" }], prune: { ...policyWith().prune, buckets: false } });
-  const options = { now: NOW, functionTags: new Map(), allowDataLoss: false };
-
-  it("is planned, ordered by its rank before every other kind, and pruned", () => {
-    const result = diffKinds(kinds, desired, liveWith({ buckets: [{ name: "old", access: "private" }] }), options);
-    expect(result.changes.map((p) => p.change.address)).toEqual(["widget.b", "bucket.b"]);
-    expect(result.unmanaged.map((u) => u.address)).toEqual(["bucket.old", "widget.old"]);
-    expect(result.summary).toEqual({ create: 2, update: 0, delete: 0, conflicts: 0 });
-  });
-
-  it("is gated on its feature: a policy declaring it on a branch without the feature gets a blocking conflict and no widget change", () => {
-    const result = diffKinds(kinds, desired, liveWith({ buckets: [] }), { ...options, unavailable: Object.fromEntries([[widgetKind(), "not in this region"]]) });
-    expect(result.conflicts).toEqual([expect.objectContaining({ kind: "widget", code: "FEATURE_UNAVAILABLE", blocking: true, reason: "widgets are not available on this branch: not in this region" })]);
-    expect(result.changes.map((p) => p.change.address)).toEqual(["bucket.b"]);
-  });
-});
-
 describe("the kinds' modules", () => {
   it("give every operation exactly one handler", () => {
-    const declared = KIND_MODULES.filter((m): m is AnyKindModule => m !== undefined).flatMap((m) => Object.keys(m.handlers));
+    const declared = KIND_MODULES.flatMap((m: AnyKindModule) => Object.keys(m.handlers));
     expect(new Set(declared).size).toBe(declared.length);
     expect(Object.keys(KIND_HANDLERS).sort()).toEqual([...declared].sort());
   });
 
+  const bucketFacts = { name: "bucket", scope: "named", feature: "buckets", prunedByName: true } as const;
+
   it("are refused by the compiler without a handler for each of the kind's operations, or without `declares` for a kind needing a feature", () => {
     // @ts-expect-error: bucket-delete has no handler
-    const noDelete: KindModule<"bucket"> = { name: "bucket", diff: () => undefined, declares: () => false, handlers: { "bucket-create": bucketKind.handlers["bucket-create"] } };
+    const noDelete: KindModule<"bucket"> = { ...bucketFacts, diff: () => undefined, declares: () => false, handlers: { "bucket-create": bucketKind.handlers["bucket-create"] }, seed: () => ({}) };
     // @ts-expect-error: buckets need a platform feature, so the module says when a policy declares one
-    const noDeclares: KindModule<"bucket"> = { name: "bucket", diff: () => undefined, handlers: bucketKind.handlers };
-    expect([noDelete, noDeclares].map((m) => Object.keys(m.handlers).length)).toEqual([1, 2]);
+    const noDeclares: KindModule<"bucket"> = { ...bucketFacts, diff: () => undefined, handlers: bucketKind.handlers, seed: () => ({}) };
+    // @ts-expect-error: the module states the facts its folder declares (a bucket is named, not one per branch)
+    const wrongScope: KindModule<"bucket"> = { ...bucketKind, scope: "branch" };
+    expect([noDelete, noDeclares, wrongScope].map((m) => Object.keys(m.handlers).length)).toEqual([1, 2, 2]);
   });
 });
 
@@ -148,11 +126,10 @@ describe("the registry's lookups", () => {
   ] as const);
 
   it.each([
-    ["a branch-scoped kind by its name alone, reported under the branch", "branch", "branch", "main"],
-    ["a named kind as kind.identifier, reported under the identifier", "bucket", "bucket.a.b", "a.b"],
-  ] as const)("addresses %s", (_name, kind, address, identifier) => {
-    expect(registry.addressOf(kind, identifier === "main" ? "ignored" : identifier)).toBe(address);
-    expect(registry.identifierAt(kind, address, "main")).toBe(identifier);
+    ["a branch-scoped kind by its name alone", "branch", "ignored", "branch"],
+    ["a named kind as kind.identifier", "bucket", "a.b", "bucket.a.b"],
+  ] as const)("addresses %s", (_name, kind, identifier, address) => {
+    expect(registry.addressOf(kind, identifier)).toBe(address);
   });
 
   it.each(["__proto__", "constructor", "toString", "Bucket", "bucket ", ""])("does not take %j for a kind", (name) => {
