@@ -180,7 +180,10 @@ export function useRealDatabases(app: FetchHandler, world: () => World, backend:
       if (project.localPostgres !== undefined) return EMPTY_SCHEMA;
       const physical = physicalName(branch.id, database);
       const exists = await backend.adminQuery("SELECT 1 FROM pg_database WHERE datname = $1", [physical]);
-      return exists.length === 0 ? EMPTY_SCHEMA : readSchema((text) => backend.adminQuery(text, [], physical));
+      if (exists.length === 0) return EMPTY_SCHEMA;
+      // Owners are named as the branch names its roles, so a parent and its child dump alike.
+      const roles = new Map([...branch.roles.keys()].map((role) => [physicalName(branch.id, role), role]));
+      return readSchema((text) => backend.adminQuery(text, [], physical), (owner) => roles.get(owner) ?? owner);
     },
     dropAll: () => real.dropAll(),
     connectionUri: (branch, role, database, pooled) => real.connectionUri(facts(branch), role, database, pooled),

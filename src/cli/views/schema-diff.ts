@@ -41,11 +41,42 @@ function range(start: number, count: number, originalCount: number): string {
   return `${Math.max(0, at)},${count}`;
 }
 
+/** Whether `text` ends a statement: outside any quoted literal or name, with a final `;`. */
+function endsStatement(text: string): boolean {
+  let quote: string | undefined;
+  for (const char of text) {
+    if (quote === undefined && (char === "'" || char === '"')) quote = char;
+    else if (char === quote) quote = undefined;
+  }
+  // A doubled quote inside a literal closes and reopens it: the parity above still holds.
+  return quote === undefined && text.trimEnd().endsWith(";");
+}
+
 /**
- * The lines of a unified diff without ownership and comment statements (and the blank line before
- * each, on the same side): each hunk keeps its other lines with its counts and starts recomputed
- * (starts move up by the noise dropped before them); a hunk left with no change but blank lines is
- * dropped; no hunk left means no difference (`[]`).
+ * Which lines of a hunk belong to a noise statement: its first line, and the lines a comment whose
+ * literal spans several lines continues on, followed on each side (old: ` ` and `-` lines, new:
+ * ` ` and `+` lines), since the two sides' comments may differ on any line.
+ */
+function noiseLines(lines: readonly string[]): boolean[] {
+  const open = { old: undefined as string | undefined, new: undefined as string | undefined };
+  return lines.map((line) => {
+    const sides = line.startsWith(" ") ? (["old", "new"] as const) : line.startsWith("-") ? (["old"] as const) : line.startsWith("+") ? (["new"] as const) : [];
+    const text = line.slice(1);
+    const continues = sides.some((side) => open[side] !== undefined);
+    if (!continues && !NOISE.test(text)) return false;
+    for (const side of sides) {
+      const statement = continues ? `${open[side] ?? ""}\n${text}` : text;
+      open[side] = endsStatement(statement) ? undefined : statement;
+    }
+    return true;
+  });
+}
+
+/**
+ * The lines of a unified diff without ownership and comment statements, a comment's continuation
+ * lines included (and the blank line before each, on the same side): each hunk keeps its other
+ * lines with its counts and starts recomputed (starts move up by the noise dropped before them); a
+ * hunk left with no change but blank lines is dropped; no hunk left means no difference (`[]`).
  */
 export function quietSchemaDiff(diff: string): string[] {
   const header: string[] = [];
@@ -67,15 +98,16 @@ export function quietSchemaDiff(diff: string): string[] {
   for (const hunk of hunks) {
     const kept: string[] = [];
     const dropped: string[] = [];
-    for (const line of hunk.lines) {
-      if (!(/^[ +-]/.test(line) && NOISE.test(line.slice(1)))) {
+    const noise = noiseLines(hunk.lines);
+    hunk.lines.forEach((line, i) => {
+      if (noise[i] !== true) {
         kept.push(line);
-        continue;
+        return;
       }
       // The blank line that set the statement apart goes with it (statements are paragraphs).
       if (kept.at(-1) === line.charAt(0)) dropped.push(kept.pop() as string);
       dropped.push(line);
-    }
+    });
     const oldCount = kept.filter((line) => !line.startsWith("+") && !line.startsWith("\\")).length;
     const newCount = kept.filter((line) => !line.startsWith("-") && !line.startsWith("\\")).length;
     const changes = kept.some((line) => (line.startsWith("+") || line.startsWith("-")) && line.slice(1).trim() !== "");

@@ -23,25 +23,41 @@ export interface DatabaseSchema {
   tables: SchemaTable[];
   /** Further DDL statements, in a stable order, without the final `;`. */
   statements: string[];
+  /**
+   * Ownership and comment statements (`ALTER TABLE … OWNER TO …`, `COMMENT ON …`, without the
+   * final `;`) by the relation they are about (`schema.name`), each written right after that
+   * table's DDL as pg_dump places them (a view's after the other statements); absent: none.
+   */
+  notes?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** The schema of a database that has none (no tables): what a record-only branch reports. */
 export const EMPTY_SCHEMA: Readonly<DatabaseSchema> = Object.freeze({ tables: [], statements: [] });
 
-function quoteName(name: string): string {
+/** A name as SQL writes it: bare when it can be, else double-quoted. */
+export function quoteName(name: string): string {
   return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replaceAll('"', '""')}"`;
+}
+
+/** The key of a relation's {@link DatabaseSchema.notes}. */
+export function relationKey(schema: string, name: string): string {
+  return `${schema}.${name}`;
 }
 
 /** The schema as SQL DDL text (`""` for an empty schema), one statement per paragraph. */
 export function schemaSql(schema: DatabaseSchema): string {
   const parts: string[] = [];
+  const notes = new Map(schema.notes ?? []);
   const schemas = [...new Set(schema.tables.map((t) => t.schema))].filter((s) => s !== "public").sort();
   for (const name of schemas) parts.push(`CREATE SCHEMA ${quoteName(name)};`);
   for (const table of schema.tables) {
     const columns = table.columns.map((c) => `    ${quoteName(c.name)} ${c.type}${c.default !== undefined ? ` DEFAULT ${c.default}` : ""}${c.nullable ? "" : " NOT NULL"}`);
     parts.push(`CREATE TABLE ${quoteName(table.schema)}.${quoteName(table.name)} (\n${columns.join(",\n")}\n);`);
+    const key = relationKey(table.schema, table.name);
+    for (const note of notes.get(key) ?? []) parts.push(`${note};`);
+    notes.delete(key);
   }
-  for (const statement of schema.statements) parts.push(`${statement};`);
+  for (const statement of [...schema.statements, ...[...notes.values()].flat()]) parts.push(`${statement};`);
   return parts.length === 0 ? "" : `${parts.join("\n\n")}\n`;
 }
 

@@ -1,8 +1,9 @@
 /**
  * Reads a real database's schema from its catalog (the embedded server ships no `pg_dump`):
- * user tables and their columns, constraints, indexes that back no constraint, and views.
+ * user tables and their columns, constraints, indexes that back no constraint, and views, with
+ * the ownership and comment statements pg_dump writes after each table and view.
  */
-import type { DatabaseSchema, SchemaTable } from "../engine/schema-diff.js";
+import { quoteName, relationKey, type DatabaseSchema, type SchemaTable } from "../engine/schema-diff.js";
 
 /** Runs one catalog query on the database being read. */
 export type CatalogQuery = (text: string) => Promise<Array<Record<string, unknown>>>;
@@ -42,8 +43,50 @@ JOIN pg_namespace n ON n.oid = c.relnamespace
 WHERE c.relkind = 'v' AND ${USER_NAMESPACES}
 ORDER BY n.nspname, c.relname`;
 
-/** The schema of the database `query` runs on. */
-export async function readSchema(query: CatalogQuery): Promise<DatabaseSchema> {
+const OWNERS = `
+SELECT n.nspname AS schema, c.relname AS name, c.relkind AS kind, pg_get_userbyid(c.relowner) AS owner
+FROM pg_class c
+JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE c.relkind IN ('r', 'p', 'v') AND ${USER_NAMESPACES}
+ORDER BY n.nspname, c.relname`;
+
+const COMMENTS = `
+SELECT n.nspname AS schema, c.relname AS name, c.relkind AS kind, a.attname AS column, d.description
+FROM pg_description d
+JOIN pg_class c ON c.oid = d.objoid AND d.classoid = 'pg_class'::regclass
+JOIN pg_namespace n ON n.oid = c.relnamespace
+LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = d.objsubid AND d.objsubid > 0
+WHERE c.relkind IN ('r', 'p', 'v') AND ${USER_NAMESPACES}
+ORDER BY n.nspname, c.relname, d.objsubid`;
+
+/** A string literal as pg_dump writes it (standard strings: quotes doubled, line breaks kept). */
+function quoteLiteral(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** How the dump names the owner of a relation: a role's name on the branch, from its physical name. */
+export type OwnerName = (physical: string) => string;
+
+/** The ownership and comment statements of each table and view, by {@link relationKey}. */
+async function readNotes(query: CatalogQuery, ownerName: OwnerName): Promise<Map<string, string[]>> {
+  const notes = new Map<string, string[]>();
+  const add = (row: Record<string, unknown>, statement: string): void => {
+    const key = relationKey(String(row["schema"]), String(row["name"]));
+    notes.set(key, [...(notes.get(key) ?? []), statement]);
+  };
+  const relation = (row: Record<string, unknown>): string => `${quoteName(String(row["schema"]))}.${quoteName(String(row["name"]))}`;
+  const kind = (row: Record<string, unknown>): string => (row["kind"] === "v" ? "VIEW" : "TABLE");
+  for (const row of await query(OWNERS)) add(row, `ALTER ${kind(row)} ${relation(row)} OWNER TO ${quoteName(ownerName(String(row["owner"])))}`);
+  for (const row of await query(COMMENTS)) {
+    const column = row["column"];
+    const target = typeof column === "string" ? `COLUMN ${relation(row)}.${quoteName(column)}` : `${kind(row)} ${relation(row)}`;
+    add(row, `COMMENT ON ${target} IS ${quoteLiteral(String(row["description"]))}`);
+  }
+  return notes;
+}
+
+/** The schema of the database `query` runs on; owners named by `ownerName` (default: as the catalog names them). */
+export async function readSchema(query: CatalogQuery, ownerName: OwnerName = (physical) => physical): Promise<DatabaseSchema> {
   const tables: SchemaTable[] = [];
   for (const row of await query(COLUMNS)) {
     const schema = String(row["schema"]);
@@ -63,5 +106,5 @@ export async function readSchema(query: CatalogQuery): Promise<DatabaseSchema> {
   }
   const statements: string[] = [];
   for (const text of [CONSTRAINTS, INDEXES, VIEWS]) for (const row of await query(text)) statements.push(String(row["ddl"]));
-  return { tables, statements };
+  return { tables, statements, notes: await readNotes(query, ownerName) };
 }

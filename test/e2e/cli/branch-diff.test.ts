@@ -107,6 +107,32 @@ describe("svc branch diff on real PostgreSQL", () => {
     expect(onMain.stderr).toContain("--schema-diff: main is the default branch; the schema diff is shown on preview branches only.");
   }, 120_000);
 
+  it("the platform's diff carries the ownership and comment statements pg_dump writes; svc branch diff leaves out every line of them", async () => {
+    const commented = await createPreview("preview/commented");
+    const twin = await createPreview("preview/commented-twin");
+    await psql(commented.url, "CREATE TABLE commented (id int); COMMENT ON TABLE commented IS E'first line\\nsecond line'; COMMENT ON COLUMN commented.id IS 'the key'");
+    await psql(twin.url, "CREATE TABLE commented (id int); COMMENT ON TABLE commented IS E'first line\\nanother second line'");
+    const compare = async (branchId: string, query: string): Promise<string> => {
+      const response = await fetch(`${emu().apiHost}/projects/${emu().projectId}/branches/${branchId}/compare_schema?${query}`, { headers: { authorization: `Bearer ${emu().apiKey}` } });
+      return ((await response.json()) as { diff: string }).diff;
+    };
+
+    const raw = await compare(commented.id, "db_name=neondb");
+    expect(raw).toContain("+ALTER TABLE public.commented OWNER TO neondb_owner;\n");
+    expect(raw).toContain("+COMMENT ON TABLE public.commented IS 'first line\n+second line';\n");
+    expect(raw).toContain("+COMMENT ON COLUMN public.commented.id IS 'the key';\n");
+    const run = await svc(["branch", "diff", "preview/commented"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("+CREATE TABLE public.commented (\n+    id integer\n+);\n");
+    expect(run.stdout).not.toMatch(/OWNER TO|COMMENT ON|second line|the key/);
+
+    // The twin differs from it only in comments: the platform's diff shows them, svc sees no difference.
+    expect(await compare(twin.id, `db_name=neondb&base_branch_id=${commented.id}`)).toContain("+another second line';");
+    const twins = await svc(["branch", "diff", "preview/commented-twin", "--base", "preview/commented"]);
+    expect(twins.code, twins.stderr).toBe(0);
+    expect(twins.stdout).toBe(`No schema differences: preview/commented-twin (${twin.id}) against preview/commented (${commented.id}), database neondb.\n`);
+  }, 120_000);
+
   it("names the branch or database that is missing, exit 1", async () => {
     await createPreview("preview/errors");
     const main = emu().defaultBranchId;

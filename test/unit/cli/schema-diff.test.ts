@@ -80,6 +80,23 @@ describe("the schema diff without ownership and comments", () => {
     expect(quietSchemaDiff(unifiedDiff(base, changed, LABELS))).toEqual([]);
   });
 
+  it("drops every line of a comment whose text spans several lines, a quote and a semicolon inside it included", () => {
+    const changed = dump([
+      { name: "accounts", owner: "neondb_owner", comment: "who pays", columns: ["id bigint NOT NULL"] },
+      { name: "notes", owner: "app_owner", comment: "first line;\nit''s the second;\n\nCREATE TABLE not_a_table ();", columns: ["id bigint NOT NULL"] },
+    ]);
+    const quiet = quietSchemaDiff(unifiedDiff(base, changed, LABELS));
+    expect(quiet.filter((line) => line.startsWith("+") && !line.startsWith("+++"))).toEqual(["+", "+CREATE TABLE public.notes (", "+    id bigint NOT NULL", "+);"]);
+    expect(hunkCountsMatch(quiet)).toBe(true);
+  });
+
+  it("is empty when two comments differ only on a later line of their text", () => {
+    const before = dump([{ name: "accounts", owner: "neondb_owner", comment: "who pays\nmonthly", columns: ["id bigint NOT NULL"] }]);
+    const after = dump([{ name: "accounts", owner: "neondb_owner", comment: "who pays\nyearly\nor never", columns: ["id bigint NOT NULL"] }]);
+    expect(unifiedDiff(before, after, LABELS)).toContain("+yearly");
+    expect(quietSchemaDiff(unifiedDiff(before, after, LABELS))).toEqual([]);
+  });
+
   it("is empty for the platform's empty diff", () => {
     expect(quietSchemaDiff("")).toEqual([]);
   });

@@ -17,6 +17,17 @@ describe("schemaSql", () => {
     );
   });
 
+  it("writes each table's ownership and comment statements right after it, and a view's after the other statements", () => {
+    const notes = new Map([
+      ["public.v", ["ALTER VIEW public.v OWNER TO app_owner"]],
+      ["public.t", ["ALTER TABLE public.t OWNER TO app_owner", "COMMENT ON TABLE public.t IS 'two\nlines'"]],
+    ]);
+    const sql = schemaSql({ tables: [{ schema: "public", name: "t", columns: [{ name: "id", type: "integer", nullable: true }] }], statements: ["CREATE VIEW public.v AS SELECT 1"], notes });
+    expect(sql).toBe(
+      "CREATE TABLE public.t (\n    id integer\n);\n\nALTER TABLE public.t OWNER TO app_owner;\n\nCOMMENT ON TABLE public.t IS 'two\nlines';\n\nCREATE VIEW public.v AS SELECT 1;\n\nALTER VIEW public.v OWNER TO app_owner;\n",
+    );
+  });
+
   it("creates non-public schemas first and quotes names that need it", () => {
     const sql = schemaSql({ tables: [{ schema: "app", name: "User Table", columns: [{ name: "Id", type: "bigint", nullable: false }] }], statements: [] });
     expect(sql).toBe('CREATE SCHEMA app;\n\nCREATE TABLE app."User Table" (\n    "Id" bigint NOT NULL\n);\n');
