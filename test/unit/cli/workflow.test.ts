@@ -5,13 +5,14 @@ import { describe, expect, it } from "vitest";
 import type { CliIo } from "../../../src/cli/io.js";
 import { main } from "../../../src/cli/main.js";
 
-const WORKFLOW = readFileSync(join(import.meta.dirname, "..", "..", "..", "docs", "ci", "svc.yml"), "utf8");
-
-/** Every `npx svc …` command of the workflow, with shell and Actions expressions replaced. */
-function workflowCommands(): string[][] {
-  return [...WORKFLOW.matchAll(/npx svc ([^\n>]+)/g)].map((m) =>
+/** Every `npx svc …` command of a shipped workflow, with shell and Actions expressions replaced. */
+function workflowCommands(file: string): string[][] {
+  const workflow = readFileSync(join(import.meta.dirname, "..", "..", "..", "docs", "ci", file), "utf8");
+  return [...workflow.matchAll(/npx svc ([^\n>|)]+)/g)].map((m) =>
     (m[1] ?? "")
       .replace(/"\$PREVIEW"|"pr-\$\{\{[^}]+\}\}"/g, "pr-1")
+      .replace(/"\$GITHUB_HEAD_REF"/g, "feat")
+      .replace(/"\$preview"/g, "preview/feat")
       .trim()
       .split(/\s+/),
   );
@@ -30,21 +31,22 @@ function quietIo(): CliIo & { errText: () => string } {
   };
 }
 
-describe("the GitHub Actions workflow", () => {
-  const commands = workflowCommands();
+describe.each([
+  ["svc.yml", ["config validate", "config plan", "branch create", "branch connection-string", "branch delete", "config plan", "config apply"]],
+  ["previews.yml", ["branch sync", "branch status", "config plan", "branch cleanup", "branch cleanup"]],
+])("the GitHub Actions workflow docs/ci/%s", (file, expected) => {
+  const commands = workflowCommands(file);
 
-  it("runs the plan, apply, validate and preview commands the guide describes", () => {
-    expect(commands.map((c) => c.slice(0, 2).join(" "))).toEqual([
-      "config validate", "config plan", "branch create", "branch connection-string", "branch delete", "config plan", "config apply",
-    ]);
+  it("runs the commands the guide describes", () => {
+    expect(commands.map((c) => c.slice(0, 2).join(" "))).toEqual(expected);
   });
 
   it.each(commands.map((c) => [c.join(" "), c] as const))("uses only flags svc accepts: svc %s", async (_name, argv) => {
     const io = quietIo();
     const code = await main(argv, { io, signal: new AbortController().signal, loadEngine: () => Promise.reject(new Error("parsed")) });
-    // Parsing succeeded when the run got as far as the engine (or, for apply, the plan file).
+    // Parsing succeeded when the run got as far as the engine (or, for apply, the plan file; for status, git).
     expect(io.errText()).not.toContain("CLI_USAGE");
-    expect(io.errText()).toMatch(/Unexpected error: parsed|CLI_PLAN_UNREADABLE/);
+    expect(io.errText()).toMatch(/Unexpected error: parsed|CLI_PLAN_UNREADABLE|CLI_GIT_UNAVAILABLE|CLI_MISSING_PROJECT/);
     expect(code).not.toBe(0);
   });
 });
