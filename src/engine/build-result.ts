@@ -3,6 +3,7 @@ import { toAppliedChange } from "../apply/execute-plan.js";
 import { summarize } from "../diff/diff-state.js";
 import type { ConflictReport, PushResult } from "../model/plan.js";
 import type { PreparedPlan } from "./prepare-plan.js";
+import { digestsOf } from "./change-digests.js";
 import { recordDigests } from "./result-digests.js";
 
 function declaredDomains(prepared: PreparedPlan, conflicts: readonly ConflictReport[], outcome: ExecutionOutcome | undefined): PushResult["customDomains"] {
@@ -59,6 +60,6 @@ export function buildResult(prepared: PreparedPlan, conflicts: readonly Conflict
     bundles,
     ...(prepared.selection === undefined ? {} : { selection: prepared.selection }),
   };
-  recordDigests(result, diff.changes);
+  recordDigests(result, digestsOf(diff.changes));
   return result;
 }

@@ -4,7 +4,7 @@ import { StalePlanError } from "../errors/engine-errors.js";
 import type { Change, ConflictReport, EngineWarning, PlanSummary, PushResult, UnmanagedEntry } from "../model/plan.js";
 import type { PlanVerification } from "../model/plan.js";
 import { buildResult } from "./build-result.js";
-import { digestsOf } from "./result-digests.js";
+import { digestsOf } from "./change-digests.js";
 import { overrideConflicts } from "../apply/gate-plan.js";
 import type { PreparedPlan } from "./prepare-plan.js";
 import { type ComparedPlan, savedPlanDifferences } from "./saved-plan-check.js";

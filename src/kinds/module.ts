@@ -8,7 +8,7 @@ import type { ChangeHandler } from "../apply/execution-context.js";
 import type { KindDiff } from "../diff/plan-types.js";
 import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
-import type { OpTypeOf } from "../model/planned-change.js";
+import type { DigestViews, OpTypeOf } from "../model/planned-change.js";
 import type { FeatureKind, KindFacts, ResourceKind } from "./index.js";
 
 /** The facts of kind `K` its module states at run time (the registry's lookups read them). */
@@ -25,6 +25,8 @@ export type KindModule<K extends ResourceKind> = KindDiff &
   Definition<K> & {
   /** The handler of each of the kind's operations (those named `<kind>-<verb>`). */
   readonly handlers: { readonly [T in OpTypeOf<K>]: ChangeHandler<T> };
+  /** The planned values each of its operations' saved-plan digests holds as the operation's fields (see {@link DigestViews}). */
+  readonly digests?: Pick<DigestViews, OpTypeOf<K>>;
   /** Its records in the seed of a replica of the branch (`--verify`), from the live state a plan read. */
   seed(live: LiveState): KindSeed;
 } & (K extends FeatureKind

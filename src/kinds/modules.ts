@@ -6,6 +6,7 @@
  * selection, ordering, gating, the plan views, the diff, the handlers and the replica seed take it in.
  */
 import type { ChangeHandlers } from "../apply/execution-context.js";
+import type { DigestViews } from "../model/planned-change.js";
 import { diffKinds } from "../diff/diff-state.js";
 import type { DiffOptions, DiffResult } from "../diff/plan-types.js";
 import type { ResolvedPolicy } from "../model/desired-state.js";
@@ -53,10 +54,19 @@ export const { KIND_NAMES, FEATURE_KINDS, isResourceKind, rankOf, addressOf } = 
 /** The handler of every operation, from the kinds' modules (each operation belongs to one kind). */
 export const KIND_HANDLERS: ChangeHandlers = handlersOf(KIND_MODULES);
 
+/** The digest view of every operation that has one, from the kinds' modules. */
+export const KIND_DIGESTS: DigestViews = digestsOf(Object.values(MODULES));
+
 function handlersOf(kinds: readonly AnyKindModule[]): ChangeHandlers {
   const handlers: ChangeHandlers = {};
   for (const kind of kinds) Object.assign(handlers, kind.handlers);
   return handlers;
+}
+
+function digestsOf(kinds: readonly AnyKindModule[]): DigestViews {
+  const views: DigestViews = {};
+  for (const kind of kinds) Object.assign(views, kind.digests);
+  return views;
 }
 
 /** The pure diff of every kind of the registry (see {@link diffKinds}). */

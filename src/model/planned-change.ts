@@ -63,6 +63,12 @@ type KebabCase<S extends string> = S extends `${infer Head}${infer Tail}`
 /** The operations of kind `K`: those named `<kind in kebab case>-<verb>` (`data-api-update` for `dataApi`). */
 export type OpTypeOf<K extends ResourceKind> = Extract<OpType, `${KebabCase<K>}-${string}`>;
 
+/**
+ * Per operation, the planned values its saved-plan digest commits to beside the change and the
+ * operation, as the operation's own fields (the form saved plans have always hashed; absent: none).
+ */
+export type DigestViews = { readonly [T in OpType]?: (planned: PlannedOf<T>) => object };
+
 /** A change of operation `T` together with its operation and its typed planned values. */
 export type OperationChange<T extends OpType = OpType> = { [U in T]: { change: Change; op: OpOf<U>; planned: PlannedOf<U> } }[T];
 

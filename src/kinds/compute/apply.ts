@@ -1,15 +1,13 @@
 /** The compute kind's handler: `update:compute` patches the read-write endpoint. */
-import { fromPlan, toWire } from "../../model/kinds/field.js";
+import { toWire } from "../../model/kinds/field.js";
 import type { Change } from "../../model/plan.js";
-import type { ChangeOp } from "../../model/planned-change.js";
+import type { OpOf, PlannedOf } from "../../model/planned-change.js";
 import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile, waitFor } from "../../apply/execution-context.js";
 import { COMPUTE_SETTINGS } from "./fields.js";
 
-type ComputeOp = Extract<ChangeOp, { type: "compute-update" }>;
-
 /** `PATCH /projects/{p}/endpoints/{e}` with the planned values of the changed settings, then waits. */
-export async function applyComputeUpdate(ctx: ExecutionContext, change: Change, op: ComputeOp): Promise<HandlerDetails> {
-  const endpoint = toWire(COMPUTE_SETTINGS, fromPlan(COMPUTE_SETTINGS, change.after, change.fields));
+export async function applyComputeUpdate(ctx: ExecutionContext, change: Change, op: OpOf<"compute-update">, planned: PlannedOf<"compute-update">): Promise<HandlerDetails> {
+  const endpoint = toWire(COMPUTE_SETTINGS, planned);
   const result = await mutateWithReconcile(
     ctx,
     () => ctx.api.updateEndpoint({ projectId: ctx.projectId, endpointId: op.endpointId, endpoint }),

@@ -72,7 +72,7 @@ export function diffCompute(desired: ResolvedPolicy, live: LiveState, sink: Diff
       after,
       reason: `the policy sets ${fields.join(", ")} of compute ${compute.endpointId}`,
       dependsOn: hasBranchUpdate ? ["update:branch"] : [],
-      op: { type: "compute-update", endpointId: compute.endpointId, ...patch },
+      op: { type: "compute-update", endpointId: compute.endpointId },
       planned: patch,
     }),
   );

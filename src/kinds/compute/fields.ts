@@ -89,5 +89,5 @@ export function computePairProblem(min: number, max: number): ComputePairProblem
 
 /** The compute's operation: `planned`, the changed settings of the endpoint `op.endpointId`. */
 export interface ComputeOperations {
-  "compute-update": { op: { endpointId: string } & Partial<ComputeValues>; planned: Partial<ComputeValues> };
+  "compute-update": { op: { endpointId: string }; planned: Partial<ComputeValues> };
 }

@@ -10,6 +10,7 @@ export const computeKind: KindModule<"compute"> = {
   scope: "branch",
   diff: (desired, live, _options, sink) => diffCompute(desired, live, sink),
   handlers: { "compute-update": applyComputeUpdate },
+  digests: { "compute-update": (planned) => planned },
   seed: (live) => ({ branch: { endpoints: live.compute === null ? [] : [{ id: live.compute.endpointId, type: "read_write", ...endpointSettingsOf(live.compute) }] } }),
 };
 

@@ -4,15 +4,14 @@ import { startEmulator, type RunningEmulator } from "../../../src/emulator/index
 import { defineConfig, plan } from "../../../src/v1.js";
 
 // A planted engine bug: the compute handler sends one second more suspend timeout than planned.
+const isComputeUpdate = (change: PlannedChange): change is Extract<PlannedChange, { op: { type: "compute-update" } }> => change.op.type === "compute-update";
 vi.mock("../../../src/apply/handlers/index.js", async (importOriginal) => {
   const original = await importOriginal<typeof import("../../../src/apply/handlers/index.js")>();
   return {
     ...original,
-    applyChange: (ctx: Parameters<typeof original.applyChange>[0], planned: PlannedChange) => {
-      const { change } = planned;
-      const after = change.after as { suspendTimeout?: number } | null;
-      if (change.id !== "update:compute" || typeof after?.suspendTimeout !== "number") return original.applyChange(ctx, planned);
-      return original.applyChange(ctx, { ...planned, change: { ...change, after: { ...after, suspendTimeout: after.suspendTimeout + 1 } } });
+    applyChange: (ctx: Parameters<typeof original.applyChange>[0], change: PlannedChange) => {
+      if (!isComputeUpdate(change) || change.planned.suspendTimeoutSeconds === undefined) return original.applyChange(ctx, change);
+      return original.applyChange(ctx, { ...change, planned: { ...change.planned, suspendTimeoutSeconds: change.planned.suspendTimeoutSeconds + 1 } });
     },
   };
 });

@@ -48,7 +48,7 @@ describe("change handlers", () => {
       ["autoscalingLimitMaxCu", "suspendTimeout"],
       { autoscalingLimitMinCu: 1, autoscalingLimitMaxCu: 2, suspendTimeout: 300 },
       { autoscalingLimitMinCu: 1, autoscalingLimitMaxCu: 4, suspendTimeout: -1 },
-      { type: "compute-update", endpointId: "ep-1", maxCu: 4, suspendTimeoutSeconds: -1 },
+      { type: "compute-update", endpointId: "ep-1" },
       { maxCu: 4, suspendTimeoutSeconds: -1 },
     );
     await applyChange(context(fake, policyWith()), change);

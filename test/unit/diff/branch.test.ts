@@ -55,7 +55,8 @@ describe("compute", () => {
       after: { autoscalingLimitMinCu: 0.25, autoscalingLimitMaxCu: 4, suspendTimeout: -1 },
       dependsOn: ["update:branch"],
     });
-    expect(compute?.op).toEqual({ type: "compute-update", endpointId: "ep-1", maxCu: 4, suspendTimeoutSeconds: -1 });
+    expect(compute?.op).toEqual({ type: "compute-update", endpointId: "ep-1" });
+    expect(compute?.planned).toEqual({ maxCu: 4, suspendTimeoutSeconds: -1 });
     expect(result.changes.map((c) => c.change.id)).toEqual(["update:branch", "update:compute"]);
   });
 
