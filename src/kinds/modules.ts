@@ -55,7 +55,7 @@ export const { KIND_NAMES, FEATURE_KINDS, isResourceKind, rankOf, addressOf } = 
 export const KIND_HANDLERS: ChangeHandlers = handlersOf(KIND_MODULES);
 
 /** The digest view of every operation that has one, from the kinds' modules. */
-export const KIND_DIGESTS: DigestViews = digestsOf(Object.values(MODULES));
+export const KIND_DIGESTS: DigestViews = digestsOf(KIND_MODULES);
 
 function handlersOf(kinds: readonly AnyKindModule[]): ChangeHandlers {
   const handlers: ChangeHandlers = {};
