@@ -23,7 +23,7 @@ type Definition<K extends ResourceKind> = {
 /** The stage functions of kind `K`. */
 export type KindModule<K extends ResourceKind> = KindDiff &
   Definition<K> & {
-  /** The handler of each of the kind's operations (those named `<kind>-<verb>`). */
+  /** The handler of each of the kind's operations (those its facts declare). */
   readonly handlers: { readonly [T in OpTypeOf<K>]: ChangeHandler<T> };
   /** The planned values each of its operations' saved-plan digests holds as the operation's fields (see {@link DigestViews}). */
   readonly digests?: Pick<DigestViews, OpTypeOf<K>>;

@@ -6,10 +6,11 @@
 
 /**
  * The facts of every kind, by name: each kind folder adds its own entry (`declare module
- * "../registry.js"` in its `fields.ts`), so the types every layer derives (`ResourceKind`,
- * `FeatureKind`, `PrunedKind`, the kind's slices of the desired and live states, its operations)
- * come from the kind's folder. An entry holds `scope` (and `feature`, `prunedByName`) as its
- * module states them; `kinds/modules.ts` refuses a kind without its module and a module without facts.
+ * "../registry.js"` in its `index.ts`), so the types every layer derives (`ResourceKind`,
+ * `FeatureKind`, `PrunedKind`, `OpType`, `ChangeOp`, …) come from the kind's folder. An entry holds
+ * `scope` (and `feature`, `prunedByName`) as its module states them at run time, and `operations`:
+ * per operation name, `{ op, planned }` (`model/planned-change.ts`). `kinds/modules.ts` refuses a
+ * kind without its module and a module without facts.
  */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by the kind folders (declaration merging).
 export interface KindFacts {}

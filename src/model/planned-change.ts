@@ -2,17 +2,7 @@
  * A change of the plan with what the executor needs to carry it out: produced by `diff/`, run by
  * `apply/`. Plain, secret-free data.
  */
-import type { AuthOperations } from "../kinds/auth/fields.js";
-import type { BranchOperations } from "../kinds/branch/fields.js";
-import type { BucketOperations } from "../kinds/bucket/fields.js";
-import type { ComputeOperations } from "../kinds/compute/fields.js";
-import type { DataApiOperations } from "../kinds/dataApi/fields.js";
-import type { DatabaseOperations } from "../kinds/database/fields.js";
-import type { DomainOperations } from "../kinds/domain/fields.js";
-import type { FunctionOperations } from "../kinds/function/fields.js";
-import type { ResourceKind } from "../kinds/index.js";
-import type { RoleOperations } from "../kinds/role/fields.js";
-import type { TriggerOperations } from "../kinds/trigger/fields.js";
+import type { KindFacts, ResourceKind } from "../kinds/index.js";
 import type { Change } from "./plan.js";
 
 /** The deployment fingerprint of one declared function. Never shown in plans. */
@@ -36,32 +26,33 @@ export interface FunctionTag {
 }
 
 /**
- * The operations of every kind, as each kind's `fields.ts` declares them: per operation, what the
- * executor needs besides the change (`op`: ids, markers, …) and the values the change plans
- * (`planned`: typed by the kind's descriptor; the change's `after` shows them, the handler sends them).
+ * The operations of kind `K`, as its facts declare them (`operations`, a type of its `fields.ts`):
+ * per operation, what the executor needs besides the change (`op`: ids, markers, …) and the values
+ * the change plans (`planned`: typed by the kind's descriptor; the change's `after` shows them, the
+ * handler sends them). Each operation belongs to one kind.
  */
-type Operations = BranchOperations & ComputeOperations & RoleOperations & DatabaseOperations & AuthOperations & DataApiOperations &
-  BucketOperations & FunctionOperations & TriggerOperations & DomainOperations;
+type KindOperations<K extends ResourceKind> = KindFacts[K]["operations"];
+
+/** The names of the operations of kind `K` (of each kind of a union). */
+type OperationName<K extends ResourceKind> = { [J in K]: keyof KindOperations<J> & string }[K];
 
 /** The name of an executor operation (`bucket-create`, `data-api-update`, …). */
-export type OpType = keyof Operations;
+export type OpType = OperationName<ResourceKind>;
+
+/** The operations of kind `K` by name (`data-api-update` for `dataApi`). */
+export type OpTypeOf<K extends ResourceKind> = OperationName<K> & OpType;
+
+/** What the kind declaring operation `T` says of it. */
+type Operation<T extends OpType> = { [K in ResourceKind]: T extends OpTypeOf<K> ? KindOperations<K>[T] : never }[ResourceKind];
 
 /** The operation named `T`: what its handler needs besides the change and its planned values. Plain, secret-free data. */
-export type OpOf<T extends OpType> = { type: T } & Operations[T]["op"];
+export type OpOf<T extends OpType> = { type: T } & Operation<T>["op"];
 
 /** What the executor does for a change: plain, secret-free data (env values come from the policy). */
 export type ChangeOp = { [T in OpType]: OpOf<T> }[OpType];
 
 /** The values a change of operation `T` plans, in model vocabulary: what its handler sends. */
-export type PlannedOf<T extends OpType> = Operations[T]["planned"];
-
-/** `dataApi` → `data-api`: a kind's name as the head of its operations' names. */
-type KebabCase<S extends string> = S extends `${infer Head}${infer Tail}`
-  ? `${Head extends Lowercase<Head> ? Head : `-${Lowercase<Head>}`}${KebabCase<Tail>}`
-  : "";
-
-/** The operations of kind `K`: those named `<kind in kebab case>-<verb>` (`data-api-update` for `dataApi`). */
-export type OpTypeOf<K extends ResourceKind> = Extract<OpType, `${KebabCase<K>}-${string}`>;
+export type PlannedOf<T extends OpType> = Operation<T>["planned"];
 
 /**
  * Per operation, the planned values its saved-plan digest commits to beside the change and the

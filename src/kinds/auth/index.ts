@@ -1,4 +1,5 @@
 /** The auth kind as the registry holds it: its diff and its handler. */
+import type { AuthOperations } from "./fields.js";
 import type { KindModule } from "../module.js";
 import { applyAuthCreate } from "./apply.js";
 import { diffAuth } from "./diff.js";
@@ -18,6 +19,6 @@ export const authKind: KindModule<"auth"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: the auth integration. */
-    auth: { scope: "branch" };
+    auth: { scope: "branch"; operations: AuthOperations };
   }
 }

@@ -1,4 +1,5 @@
 /** The branch-settings kind as the registry holds it: its diff and its handler. */
+import type { BranchOperations } from "./fields.js";
 import type { KindModule } from "../module.js";
 import { applyBranchUpdate } from "./apply.js";
 import { diffBranch } from "./diff.js";
@@ -20,6 +21,6 @@ export const branchKind: KindModule<"branch"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: the branch's own settings. */
-    branch: { scope: "branch" };
+    branch: { scope: "branch"; operations: BranchOperations };
   }
 }

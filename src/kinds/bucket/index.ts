@@ -1,4 +1,5 @@
 /** The bucket kind as the registry holds it: its diff and prune, its handlers, and when a policy needs the buckets feature. */
+import type { BucketOperations } from "./fields.js";
 import { bucketRecordOf } from "./wire.js";
 import type { KindModule } from "../module.js";
 import { applyBucketCreate, applyBucketDelete } from "./apply.js";
@@ -29,6 +30,6 @@ export const bucketKind: KindModule<"bucket"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: buckets. */
-    bucket: { scope: "named"; feature: "buckets"; prunedByName: true };
+    bucket: { scope: "named"; operations: BucketOperations; feature: "buckets"; prunedByName: true };
   }
 }

@@ -1,4 +1,5 @@
 /** The compute kind as the registry holds it: its diff and its handler. */
+import type { ComputeOperations } from "./fields.js";
 import { endpointSettingsOf } from "./wire.js";
 import type { KindModule } from "../module.js";
 import { applyComputeUpdate } from "./apply.js";
@@ -17,6 +18,6 @@ export const computeKind: KindModule<"compute"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: the branch's read-write compute. */
-    compute: { scope: "branch" };
+    compute: { scope: "branch"; operations: ComputeOperations };
   }
 }

@@ -1,5 +1,5 @@
 /** The Data API kind as the registry holds it: its diff and its handlers. */
-import { DATA_API_SETTINGS } from "./fields.js";
+import { type DataApiOperations, DATA_API_SETTINGS } from "./fields.js";
 import { toWire } from "../../model/kinds/field.js";
 import { applyDataApiCreate, applyDataApiDelete, applyDataApiUpdate } from "./apply.js";
 import { diffDataApi } from "./diff.js";
@@ -23,6 +23,6 @@ export const dataApiKind: KindModule<"dataApi"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: the Data API. */
-    dataApi: { scope: "branch" };
+    dataApi: { scope: "branch"; operations: DataApiOperations };
   }
 }

@@ -1,4 +1,5 @@
 /** The database kind as the registry holds it: its diff and prune and its handlers. */
+import type { DatabaseOperations } from "./fields.js";
 import { REPLICA_OWNER } from "../../api/wire/replica-seed.js";
 import type { KindModule } from "../module.js";
 import { applyDatabaseCreate, applyDatabaseDelete, applyDatabaseUpdate } from "./apply.js";
@@ -25,6 +26,6 @@ export const databaseKind: KindModule<"database"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: PostgreSQL databases. */
-    database: { scope: "named"; prunedByName: true };
+    database: { scope: "named"; operations: DatabaseOperations; prunedByName: true };
   }
 }

@@ -1,4 +1,5 @@
 /** The custom-domain kind as the registry holds it: its diff, its handlers, and when a policy needs the customDomains feature. */
+import type { DomainOperations } from "./fields.js";
 import { domainRecordsOf } from "./wire.js";
 import type { KindModule } from "../module.js";
 import { applyDomainCreate, applyDomainDelete, applyDomainReplace } from "./apply.js";
@@ -22,6 +23,6 @@ export const domainKind: KindModule<"domain"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: custom domains. */
-    domain: { scope: "named"; feature: "customDomains" };
+    domain: { scope: "named"; operations: DomainOperations; feature: "customDomains" };
   }
 }

@@ -1,4 +1,5 @@
 /** The function kind as the registry holds it: its diff and prune, its handlers, and when a policy needs the functions feature. */
+import type { FunctionOperations } from "./fields.js";
 import { REPLICA_ENV_VALUE } from "../../api/wire/replica-seed.js";
 import { applyFunctionDelete, applyFunctionDeploy } from "./apply.js";
 import { diffFunctions, pruneFunctions } from "./diff.js";
@@ -35,6 +36,6 @@ export const functionKind: KindModule<"function"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: functions. */
-    function: { scope: "named"; feature: "functions"; prunedByName: true };
+    function: { scope: "named"; operations: FunctionOperations; feature: "functions"; prunedByName: true };
   }
 }

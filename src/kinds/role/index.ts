@@ -1,4 +1,5 @@
 /** The role kind as the registry holds it: its diff and prune and its handlers. */
+import type { RoleOperations } from "./fields.js";
 import { REPLICA_OWNER } from "../../api/wire/replica-seed.js";
 import type { KindModule } from "../module.js";
 import { applyRoleCreate, applyRoleDelete } from "./apply.js";
@@ -25,6 +26,6 @@ export const roleKind: KindModule<"role"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: PostgreSQL roles. */
-    role: { scope: "named"; prunedByName: true };
+    role: { scope: "named"; operations: RoleOperations; prunedByName: true };
   }
 }

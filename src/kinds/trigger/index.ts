@@ -1,7 +1,7 @@
 /** The trigger kind as the registry holds it: its diff, its handlers, and when a policy needs the triggers feature. */
 import type { BranchSeed } from "../../api/wire/replica-seed.js";
 import { toWire } from "../../model/kinds/field.js";
-import { triggerFields } from "./fields.js";
+import { type TriggerOperations, triggerFields } from "./fields.js";
 import type { LiveTrigger } from "../../model/live-state.js";
 import { applyTriggerCreate, applyTriggerDelete, applyTriggerUpdate } from "./apply.js";
 import { diffTriggers } from "./diff.js";
@@ -37,6 +37,6 @@ function triggerSeed(t: LiveTrigger): NonNullable<BranchSeed["triggers"]>[number
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: triggers. */
-    trigger: { scope: "named"; feature: "triggers"; prunedByName: true };
+    trigger: { scope: "named"; operations: TriggerOperations; feature: "triggers"; prunedByName: true };
   }
 }
