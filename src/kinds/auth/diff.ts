@@ -33,7 +33,7 @@ export function diffAuth(desired: ResolvedPolicy, live: LiveState, sink: DiffSin
       after: { enabled: true, [planKeyOf(AUTH_DATABASE)]: database },
       reason: `auth is on in the policy and the branch has no auth integration; it is created on database "${database}"`,
       dependsOn: controlPlaneIds(sink, database),
-      op: { type: "auth-create", database },
+      op: { type: "auth-create" },
       planned: { databaseName: database },
     }),
   );

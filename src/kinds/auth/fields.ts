@@ -27,5 +27,5 @@ export type AuthValues = ModelValues<typeof AUTH_FIELDS>;
 
 /** The auth integration's operation: `planned`, the database it is created on. */
 export interface AuthOperations {
-  "auth-create": { op: { database: string }; planned: AuthValues };
+  "auth-create": { op: Record<never, never>; planned: AuthValues };
 }

@@ -9,7 +9,8 @@ export const authKind: KindModule<"auth"> = {
   name: "auth",
   scope: "branch",
   diff: (desired, live, _options, sink) => diffAuth(desired, live, sink),
-  handlers: { "auth-create": (ctx, change) => applyAuthCreate(ctx, change) },
+  handlers: { "auth-create": (ctx, _change, _op, planned) => applyAuthCreate(ctx, planned) },
+  digests: { "auth-create": (planned) => ({ database: planned.databaseName }) },
   seed: (live) =>
     live.auth?.enabled === true
       ? { branch: { auth: { auth_provider: "better_auth", ...(live.auth.databaseName === undefined ? {} : { database_name: live.auth.databaseName }) } } }

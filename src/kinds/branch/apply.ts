@@ -1,6 +1,6 @@
 /** The branch kind's handler: `update:branch` patches the branch's protection and expiry. */
-import { fromPlan, toWire } from "../../model/kinds/field.js";
-import type { Change } from "../../model/plan.js";
+import { toWire } from "../../model/kinds/field.js";
+import type { PlannedOf } from "../../model/planned-change.js";
 import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile, waitFor } from "../../apply/execution-context.js";
 import { BRANCH_SETTINGS } from "./fields.js";
 
@@ -11,8 +11,7 @@ function sameExpiry(a: string | undefined, b: string | null | undefined): boolea
 }
 
 /** `PATCH …/branches/{b}` with the planned values of the changed settings (`protected`, `expires_at`), then waits. */
-export async function applyBranchUpdate(ctx: ExecutionContext, change: Change): Promise<HandlerDetails> {
-  const planned = fromPlan(BRANCH_SETTINGS, change.after, change.fields);
+export async function applyBranchUpdate(ctx: ExecutionContext, changeId: string, planned: PlannedOf<"branch-update">): Promise<HandlerDetails> {
   const result = await mutateWithReconcile(
     ctx,
     () => ctx.api.updateBranch({ ...branchRef(ctx), branch: toWire(BRANCH_SETTINGS, planned) }),
@@ -21,7 +20,7 @@ export async function applyBranchUpdate(ctx: ExecutionContext, change: Change): 
       return (planned.protected === undefined || branch.protected === planned.protected) && sameExpiry(branch.expires_at, planned.expiresAt);
     },
   );
-  const operationIds = await waitFor(ctx, change.id, result?.operations ?? []);
+  const operationIds = await waitFor(ctx, changeId, result?.operations ?? []);
   const details: HandlerDetails = { operationIds };
   if (planned.expiresAt !== undefined) details.expiresAt = planned.expiresAt;
   return details;

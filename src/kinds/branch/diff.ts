@@ -78,7 +78,7 @@ export function diffBranch(desired: ResolvedPolicy, live: LiveState, now: Date, 
       before,
       after,
       reason: reasons.join("; "),
-      op: { type: "branch-update", ...planned },
+      op: { type: "branch-update" },
       planned,
     }),
   );

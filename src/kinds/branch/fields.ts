@@ -39,5 +39,5 @@ export type BranchValues = ModelValues<typeof BRANCH_SETTINGS>;
 
 /** The branch's operation: `planned`, the changed settings (an `expiresAt` of `null` removes the expiry). */
 export interface BranchOperations {
-  "branch-update": { op: Partial<BranchValues>; planned: Partial<BranchValues> };
+  "branch-update": { op: Record<never, never>; planned: Partial<BranchValues> };
 }

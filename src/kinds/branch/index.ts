@@ -9,7 +9,8 @@ export const branchKind: KindModule<"branch"> = {
   name: "branch",
   scope: "branch",
   diff: (desired, live, options, sink) => diffBranch(desired, live, options.now, sink),
-  handlers: { "branch-update": (ctx, change) => applyBranchUpdate(ctx, change) },
+  handlers: { "branch-update": (ctx, change, _op, planned) => applyBranchUpdate(ctx, change.id, planned) },
+  digests: { "branch-update": (planned) => planned },
   seed: (live) => ({
     branch: {
       id: live.branch.id, default: live.branch.isDefault, protected: live.branch.protected, created_at: live.branch.createdAt,

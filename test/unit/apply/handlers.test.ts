@@ -32,8 +32,6 @@ describe("change handlers", () => {
     const fake = createFakePlatform();
     const change = update("branch", ["protected", "expiresAt"], { protected: false, expiresAt: null }, { protected: true, expiresAt: "2026-02-01T00:00:00Z" }, {
       type: "branch-update",
-      protected: true,
-      expiresAt: "2026-02-01T00:00:00Z",
     }, { protected: true, expiresAt: "2026-02-01T00:00:00Z" });
     const details = await applyChange(context(fake, policyWith()), change);
     expect(fake.bodies).toEqual([{ method: "updateBranch", body: { protected: true, expires_at: "2026-02-01T00:00:00Z" } }]);
