@@ -19,7 +19,7 @@ export function diffBuckets(desired: ResolvedPolicy, live: LiveState, sink: Diff
           address: `bucket.${bucket.name}`, kind: "bucket", action: "create", class: "additive", fields: ["*"],
           before: null, after: fieldsView(BUCKET_FIELDS, bucket),
           reason: `bucket ${bucket.name} is declared and absent on the branch`,
-          op: { type: "bucket-create", name: bucket.name, access: bucket.access },
+          op: { type: "bucket-create", name: bucket.name },
           planned: { access: bucket.access },
         }),
       );

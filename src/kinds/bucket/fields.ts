@@ -32,6 +32,6 @@ export const BUCKET_DEFAULTS = { access: "private" } as const satisfies BucketVa
 
 /** The operations on bucket `op.name`: `planned`, the fields it is created with. */
 export interface BucketOperations {
-  "bucket-create": { op: { name: string; access: string }; planned: BucketValues };
+  "bucket-create": { op: { name: string }; planned: BucketValues };
   "bucket-delete": { op: { name: string }; planned: Record<never, never> };
 }

@@ -15,9 +15,10 @@ export const bucketKind: KindModule<"bucket"> = {
   prune: (desired, live, options, sink) => pruneBuckets(desired, live, options.allowDataLoss, sink),
   declares: (desired) => desired.buckets.length > 0,
   handlers: {
-    "bucket-create": applyBucketCreate,
+    "bucket-create": (ctx, _change, op, planned) => applyBucketCreate(ctx, op, planned),
     "bucket-delete": (ctx, _change, op) => applyBucketDelete(ctx, op),
   },
+  digests: { "bucket-create": (planned) => planned },
   // A bucket the plan found holding objects holds one on the replica too (the delete guard reads it).
   seed: (live) => ({
     branch: {

@@ -1,19 +1,17 @@
-import { fromPlan, toWire } from "../../model/kinds/field.js";
+import { toWire } from "../../model/kinds/field.js";
 import type { Change } from "../../model/plan.js";
-import type { ChangeOp } from "../../model/planned-change.js";
+import type { OpOf, PlannedOf } from "../../model/planned-change.js";
 import { sameValue } from "../../model/same-value.js";
 import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, mutateWithReconcile, waitFor } from "../../apply/execution-context.js";
 import { DATABASE_FIELDS } from "./fields.js";
-
-type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
 
 async function databaseRecord(ctx: ExecutionContext, name: string): Promise<Readonly<Record<string, unknown>> | undefined> {
   return (await ctx.request(() => ctx.api.listDatabases(branchRef(ctx)))).find((d) => d.name === name);
 }
 
 /** `POST …/databases` `{name, owner_name}` with the planned fields, then waits for its operations. */
-export async function applyDatabaseCreate(ctx: ExecutionContext, change: Change, op: Op<"database-create">): Promise<HandlerDetails> {
-  const fields = toWire(DATABASE_FIELDS, fromPlan(DATABASE_FIELDS, change.after));
+export async function applyDatabaseCreate(ctx: ExecutionContext, change: Change, op: OpOf<"database-create">, planned: PlannedOf<"database-create">): Promise<HandlerDetails> {
+  const fields = toWire(DATABASE_FIELDS, planned);
   const result = await mutateWithReconcile(
     ctx,
     () => ctx.api.createDatabase({ ...branchRef(ctx), name: op.name, fields }),
@@ -23,8 +21,8 @@ export async function applyDatabaseCreate(ctx: ExecutionContext, change: Change,
 }
 
 /** `PATCH …/databases/{db}` with the planned values of the changed fields (`owner_name`), then waits for its operations. */
-export async function applyDatabaseUpdate(ctx: ExecutionContext, change: Change, op: Op<"database-update">): Promise<HandlerDetails> {
-  const fields = toWire(DATABASE_FIELDS, fromPlan(DATABASE_FIELDS, change.after, change.fields));
+export async function applyDatabaseUpdate(ctx: ExecutionContext, change: Change, op: OpOf<"database-update">, planned: PlannedOf<"database-update">): Promise<HandlerDetails> {
+  const fields = toWire(DATABASE_FIELDS, planned);
   const result = await mutateWithReconcile(
     ctx,
     () => ctx.api.updateDatabase({ ...branchRef(ctx), database: op.name, fields }),
@@ -37,7 +35,7 @@ export async function applyDatabaseUpdate(ctx: ExecutionContext, change: Change,
 }
 
 /** `DELETE …/databases/{db}` (its data with it; 404 counts as success), then waits for its operations. */
-export async function applyDatabaseDelete(ctx: ExecutionContext, changeId: string, op: Op<"database-delete">): Promise<HandlerDetails> {
+export async function applyDatabaseDelete(ctx: ExecutionContext, changeId: string, op: OpOf<"database-delete">): Promise<HandlerDetails> {
   const result = await mutateWithReconcile(
     ctx,
     () => ctx.api.deleteDatabase({ ...branchRef(ctx), database: op.name }).catch(absentOn404<{ operations: [] }>),

@@ -39,7 +39,7 @@ export function diffDatabases(desired: ResolvedPolicy, live: LiveState, sink: Di
           before: null, after: fieldsView(DATABASE_FIELDS, database),
           reason: `database ${database.name} is declared and absent on the branch`,
           dependsOn,
-          op: { type: "database-create", name: database.name, owner: database.owner },
+          op: { type: "database-create", name: database.name },
           planned: { owner: database.owner },
         }),
       );
@@ -53,7 +53,7 @@ export function diffDatabases(desired: ResolvedPolicy, live: LiveState, sink: Di
           before: fieldsView(DATABASE_FIELDS, current), after: fieldsView(DATABASE_FIELDS, database),
           reason: `database ${database.name} is owned by ${current.owner} on the branch; the policy gives it to ${database.owner}`,
           dependsOn,
-          op: { type: "database-update", name: database.name, owner: database.owner },
+          op: { type: "database-update", name: database.name },
           planned: { owner: database.owner },
         }),
       );

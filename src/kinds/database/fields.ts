@@ -17,7 +17,7 @@ export type DatabaseValues = ModelValues<typeof DATABASE_FIELDS>;
 
 /** The operations on database `op.name`: `planned`, the fields it is created with (an update's: the changed ones). */
 export interface DatabaseOperations {
-  "database-create": { op: { name: string; owner: string }; planned: DatabaseValues };
-  "database-update": { op: { name: string; owner: string }; planned: Partial<DatabaseValues> };
+  "database-create": { op: { name: string }; planned: DatabaseValues };
+  "database-update": { op: { name: string }; planned: Partial<DatabaseValues> };
   "database-delete": { op: { name: string }; planned: Record<never, never> };
 }

@@ -17,6 +17,7 @@ export const databaseKind: KindModule<"database"> = {
     "database-update": applyDatabaseUpdate,
     "database-delete": (ctx, change, op) => applyDatabaseDelete(ctx, change.id, op),
   },
+  digests: { "database-create": (planned) => planned, "database-update": (planned) => planned },
   seed: (live) => ({
     branch: { databases: (live.databases ?? []).map((name) => ({ name, owner_name: live.databaseOwners?.get(name) ?? REPLICA_OWNER })) },
     parent: { databases: (live.parentDatabases ?? []).map((name) => ({ name, owner_name: REPLICA_OWNER })) },

@@ -1,10 +1,8 @@
-import { fromPlan, toWire } from "../../model/kinds/field.js";
+import { toWire } from "../../model/kinds/field.js";
 import type { Change } from "../../model/plan.js";
-import type { ChangeOp } from "../../model/planned-change.js";
+import type { OpOf, PlannedOf } from "../../model/planned-change.js";
 import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, mutateWithReconcile, waitFor } from "../../apply/execution-context.js";
 import { ROLE_FIELDS } from "./fields.js";
-
-type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
 
 async function roleExists(ctx: ExecutionContext, name: string): Promise<boolean> {
   return (await ctx.request(() => ctx.api.listRoles(branchRef(ctx)))).some((r) => r.name === name);
@@ -15,8 +13,8 @@ async function roleExists(ctx: ExecutionContext, name: string): Promise<boolean>
  * for its operations. The platform answers with the new password; the client drops it unread,
  * so it never reaches a result or a log.
  */
-export async function applyRoleCreate(ctx: ExecutionContext, change: Change, op: Op<"role-create">): Promise<HandlerDetails> {
-  const fields = toWire(ROLE_FIELDS, fromPlan(ROLE_FIELDS, change.after));
+export async function applyRoleCreate(ctx: ExecutionContext, change: Change, op: OpOf<"role-create">, planned: PlannedOf<"role-create">): Promise<HandlerDetails> {
+  const fields = toWire(ROLE_FIELDS, planned);
   const result = await mutateWithReconcile(
     ctx,
     () => ctx.api.createRole({ ...branchRef(ctx), name: op.name, fields }),
@@ -26,7 +24,7 @@ export async function applyRoleCreate(ctx: ExecutionContext, change: Change, op:
 }
 
 /** `DELETE …/roles/{role}` (404 counts as success), then waits for its operations. */
-export async function applyRoleDelete(ctx: ExecutionContext, changeId: string, op: Op<"role-delete">): Promise<HandlerDetails> {
+export async function applyRoleDelete(ctx: ExecutionContext, changeId: string, op: OpOf<"role-delete">): Promise<HandlerDetails> {
   const result = await mutateWithReconcile(
     ctx,
     () => ctx.api.deleteRole({ ...branchRef(ctx), role: op.name }).catch(absentOn404<{ operations: [] }>),

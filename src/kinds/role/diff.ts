@@ -29,7 +29,7 @@ export function diffRoles(desired: ResolvedPolicy, live: LiveState, sink: DiffSi
           before: null, after: fieldsView(ROLE_FIELDS, role),
           reason: `role ${role.name} is declared and absent on the branch; the platform generates its password`,
           dependsOn: existingIds(sink.changes, ["update:branch", "update:compute"]),
-          op: { type: "role-create", name: role.name, login: role.login },
+          op: { type: "role-create", name: role.name },
           planned: { login: role.login },
         }),
       );

@@ -24,6 +24,6 @@ export const ROLE_DEFAULTS: RoleValues = { login: true };
 
 /** The operations on role `op.name`: `planned`, the fields it is created with. */
 export interface RoleOperations {
-  "role-create": { op: { name: string; login: boolean }; planned: RoleValues };
+  "role-create": { op: { name: string }; planned: RoleValues };
   "role-delete": { op: { name: string }; planned: Record<never, never> };
 }

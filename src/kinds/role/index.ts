@@ -16,6 +16,7 @@ export const roleKind: KindModule<"role"> = {
     "role-create": applyRoleCreate,
     "role-delete": (ctx, change, op) => applyRoleDelete(ctx, change.id, op),
   },
+  digests: { "role-create": (planned) => planned },
   // Roles as read when the plan manages them, else one stand-in owner; the parent's by name beside the stand-in.
   seed: (live) => ({
     branch: { roles: live.roles === undefined ? [{ name: REPLICA_OWNER }] : live.roles.map((r) => ({ name: r.name, ...(r.login ? {} : { no_login: true }) })) },

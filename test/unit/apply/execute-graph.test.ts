@@ -13,7 +13,7 @@ import { policyWith } from "../../helpers/engine-state.js";
 import { KIND_HANDLERS } from "../../../src/kinds/modules.js";
 
 const bucket = (name: string, dependsOn: string[] = []): PlannedChange =>
-  makeChange({ address: `bucket.${name}`, kind: "bucket", action: "create", class: "additive", fields: ["*"], before: null, after: { access: "private" }, reason: "", dependsOn, op: { type: "bucket-create", name, access: "private" }, planned: { access: "private" } });
+  makeChange({ address: `bucket.${name}`, kind: "bucket", action: "create", class: "additive", fields: ["*"], before: null, after: { access: "private" }, reason: "", dependsOn, op: { type: "bucket-create", name }, planned: { access: "private" } });
 
 /** An instant platform that creates buckets (failing the names in `failing`) and records the order of creation. */
 function bucketPlatform(failing: ReadonlySet<string> = new Set()) {

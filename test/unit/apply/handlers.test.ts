@@ -78,10 +78,10 @@ describe("change handlers", () => {
   it("creates roles and databases from their planned fields in wire names: no_login only for a role that cannot log in", async () => {
     const fake = createFakePlatform();
     const create = { action: "create", class: "additive", fields: ["*"], before: null, reason: "" } satisfies Partial<Change>;
-    const role = (name: string, login: boolean) => makeChange({ ...create, address: `role.${name}`, kind: "role", after: { login }, op: { type: "role-create", name, login }, planned: { login } });
+    const role = (name: string, login: boolean) => makeChange({ ...create, address: `role.${name}`, kind: "role", after: { login }, op: { type: "role-create", name }, planned: { login } });
     await applyChange(context(fake, policyWith()), role("reader", false));
     await applyChange(context(fake, policyWith()), role("app_owner", true));
-    const database = makeChange({ ...create, address: "database.appdb", kind: "database", after: { owner: "app_owner" }, op: { type: "database-create", name: "appdb", owner: "app_owner" }, planned: { owner: "app_owner" } });
+    const database = makeChange({ ...create, address: "database.appdb", kind: "database", after: { owner: "app_owner" }, op: { type: "database-create", name: "appdb" }, planned: { owner: "app_owner" } });
     await applyChange(context(fake, policyWith()), database);
     expect(fake.bodies).toEqual([
       { method: "createRole", body: { name: "reader", no_login: true } },
@@ -94,7 +94,7 @@ describe("change handlers", () => {
     const fake = createFakePlatform();
     const change = makeChange({
       address: "database.appdb", kind: "database", action: "update", class: "override", fields: ["owner"], reason: "",
-      before: { owner: "intruder" }, after: { owner: "app_owner" }, op: { type: "database-update", name: "appdb", owner: "app_owner" }, planned: { owner: "app_owner" },
+      before: { owner: "intruder" }, after: { owner: "app_owner" }, op: { type: "database-update", name: "appdb" }, planned: { owner: "app_owner" },
     });
     await applyChange(context(fake, policyWith()), change);
     expect(fake.bodies).toEqual([{ method: "updateDatabase", body: { database: "appdb", owner_name: "app_owner" } }]);
@@ -134,7 +134,7 @@ describe("change handlers", () => {
 
   it("creates a bucket with its planned access level in wire names", async () => {
     const fake = createFakePlatform();
-    await applyChange(context(fake, policyWith()), planned({ type: "bucket-create", name: "avatars", access: "private" }, { access: "public_read" }, { access: "public_read" }));
+    await applyChange(context(fake, policyWith()), planned({ type: "bucket-create", name: "avatars" }, { access: "public_read" }, { access: "public_read" }));
     expect(fake.bodies).toEqual([{ method: "createBucket", body: { name: "avatars", access_level: "public_read" } }]);
   });
 
@@ -212,14 +212,14 @@ describe("the dispatch of a change to its kind's handler", () => {
     const fake = createFakePlatform();
     const seen: string[] = [];
     const handlers = { "bucket-create": async (_ctx: ExecutionContext, change: { address: string }, op: { name: string }) => (seen.push(`${change.address} ${op.name}`), {}) };
-    await applyChange({ ...context(fake, policyWith()), handlers }, planned({ type: "bucket-create", name: "uploads", access: "private" }, { access: "private" }, { access: "private" }));
+    await applyChange({ ...context(fake, policyWith()), handlers }, planned({ type: "bucket-create", name: "uploads" }, { access: "private" }, { access: "private" }));
     expect(seen).toEqual(["x uploads"]);
     expect(fake.calls).toEqual([]);
   });
 
   it("refuses an operation no kind handles, naming the change and the operation, and sends nothing", async () => {
     const fake = createFakePlatform();
-    const err = await applyChange({ ...context(fake, policyWith()), handlers: {} }, planned({ type: "bucket-create", name: "uploads", access: "private" }, { access: "private" })).then(
+    const err = await applyChange({ ...context(fake, policyWith()), handlers: {} }, planned({ type: "bucket-create", name: "uploads" }, { access: "private" })).then(
       () => undefined,
       (e: unknown) => e,
     );

@@ -27,7 +27,8 @@ describe("roles", () => {
   ])("$name", ({ role, live, id, after }) => {
     const result = plan(policyWith({ roles: [role] }), live);
     expect(result.changes.map((c) => c.change)).toMatchObject([{ id, class: "additive", before: null, after }]);
-    expect(result.changes[0]?.op).toEqual({ type: "role-create", name: role.name, login: role.login });
+    expect(result.changes[0]?.op).toEqual({ type: "role-create", name: role.name });
+    expect(result.changes[0]?.planned).toEqual({ login: role.login });
   });
 
   it("recognises a role already on the branch (inherited or not): no change", () => {
@@ -75,7 +76,8 @@ describe("databases", () => {
     const result = plan(policyWith({ roles: [{ name: "app", login: true }], databases: [{ name: "appdb", owner: "app" }] }), branchWith());
     expect(ids(result)).toEqual(["create:role.app", "create:database.appdb"]);
     expect(result.changes[1]?.change).toMatchObject({ class: "additive", after: { owner: "app" }, dependsOn: ["create:role.app"] });
-    expect(result.changes[1]?.op).toEqual({ type: "database-create", name: "appdb", owner: "app" });
+    expect(result.changes[1]?.op).toEqual({ type: "database-create", name: "appdb" });
+    expect(result.changes[1]?.planned).toEqual({ owner: "app" });
   });
 
   it("gives a database with another owner back to the declared one (override, owner field only)", () => {

@@ -22,7 +22,7 @@ export const widgetModule = {
       sink.changes.push(
         makeChange({
           address: `widget.${b.name}`, kind: WIDGET, action: "create", class: "additive", fields: ["*"], before: null, after: { size: 2 },
-          reason: `widget ${b.name} is declared`, op: { type: "bucket-create", name: b.name, access: "private" }, planned: { access: "private" },
+          reason: `widget ${b.name} is declared`, op: { type: "bucket-create", name: b.name }, planned: { access: "private" },
         }),
       );
     }
