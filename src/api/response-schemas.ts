@@ -57,6 +57,7 @@ export const EndpointSchema = lenient(
   w.EndpointSchema.pick({
     id: true,
     branch_id: true,
+    name: true,
     type: true,
     host: true,
     current_state: true,

@@ -173,7 +173,7 @@ describe("tolerances", () => {
     await expect(api.createDataApi({ ...REF, databaseName: "neondb" })).resolves.toEqual({ alreadyEnabled: true });
   });
 
-  it("creates an endpoint on the branch with the settings given, and reports deleting a missing one (204) as not deleted", async () => {
+  it("creates an endpoint on the branch with the settings given, reads back its name, and reports deleting a missing one (204) as not deleted", async () => {
     let body: unknown;
     const endpoint = { id: "ep-reader-1", branch_id: "br-a-1", name: "reader", type: "read_only", autoscaling_limit_min_cu: 0.5, autoscaling_limit_max_cu: 2, suspend_timeout_seconds: 0 };
     platform()
@@ -189,7 +189,7 @@ describe("tolerances", () => {
     const created = await api.createEndpoint({ ...REF, endpoint: { type: "read_only", name: "reader", autoscaling_limit_min_cu: 0.5, autoscaling_limit_max_cu: 2 } });
 
     expect(body).toEqual({ endpoint: { branch_id: "br-a-1", type: "read_only", name: "reader", autoscaling_limit_min_cu: 0.5, autoscaling_limit_max_cu: 2 } });
-    expect([created.endpoint.id, created.operations.map((o) => o.action)]).toEqual(["ep-reader-1", ["start_compute"]]);
+    expect([created.endpoint.id, created.endpoint.name, created.operations.map((o) => o.action)]).toEqual(["ep-reader-1", "reader", ["start_compute"]]);
     await expect(api.deleteEndpoint({ projectId: PROJECT.id, endpointId: "ep-reader-1" })).resolves.toEqual({ deleted: false, operations: [] });
   });
 
