@@ -5,6 +5,7 @@
  */
 import type * as z from "zod";
 import type { ConfigIssue } from "../errors/index.js";
+import { didYouMean } from "../rules/close-names.js";
 import { escapeUnsafeText } from "../rules/visible-text.js";
 
 type RawIssue = z.core.$ZodRawIssue;
@@ -32,9 +33,7 @@ export function formatPath(segments: readonly PropertyKey[]): string {
 
 /** The message for an unknown key, with a suggestion when a known key is one edit away. */
 function unknownKeyMessage(key: string, known: readonly string[]): string {
-  const suggestion = known.find((candidate) => editDistanceAtMostOne(key, candidate));
-  const hint = suggestion === undefined ? "" : ` (did you mean "${suggestion}"?)`;
-  return `${JSON.stringify(key)} is not a known key here${hint}`;
+  return `${JSON.stringify(key)} is not a known key here${didYouMean(key, known)}`;
 }
 
 /** The message of a thrown value, for wrapping it. */
@@ -143,16 +142,3 @@ function unitOf(origin: string): string {
   return "";
 }
 
-/** Equal but for case, or one insertion, deletion, substitution or swap apart. */
-function editDistanceAtMostOne(a: string, b: string): boolean {
-  if (a === b) return false;
-  if (a.toLowerCase() === b.toLowerCase()) return true;
-  if (Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length) {
-    if (a.slice(i + 1) === b.slice(i + 1)) return true;
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
-  }
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
-}

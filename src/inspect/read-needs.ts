@@ -77,7 +77,8 @@ export function readNeedsForPolicy(policy: ResolvedPolicy): ReadNeeds {
     triggers: policy.triggers.length > 0 || prune.functions || prune.triggers || prune.buckets || listed.triggers,
     customDomains: anyDomains || prune.customDomains || prune.functions || listed.customDomains,
     parentFunctions: prune.functions || listed.functions,
-    roles: rolesDatabases,
+    // A declared anonymous role of the Data API is checked against the branch's roles.
+    roles: rolesDatabases || (dataApi.state === "enabled" && dataApi.settings.dbAnonRole !== undefined),
     parentRolesDatabases: pruneRolesDatabases,
   };
 }

@@ -151,9 +151,13 @@ export function formatFieldLine(field: FieldDiff): string {
   return `${field.name}: ${formatValue(field.before)} -> ${formatValue(field.after)}`;
 }
 
-/** The field lines of a conflict: `field: current -> desired`, secrets masked. */
+/**
+ * The field line of a conflict: `field: current -> desired`, secrets masked; `field: desired` when
+ * nothing is there now (the reason says what is wrong with it, not that it would be added).
+ */
 export function conflictFieldLine(conflict: { field: string; current: Json | null; desired: Json | null }): string {
-  return formatFieldLine(diff(conflict.field, conflict.current, conflict.desired));
+  const sides = diff(conflict.field, conflict.current, conflict.desired);
+  return sides.before === null && sides.after !== null ? `${sides.name}: ${formatValue(sides.after)}` : formatFieldLine(sides);
 }
 
 /** The same conflict sides as {@link conflictFieldLine}, masked for JSON. */

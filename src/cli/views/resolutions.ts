@@ -13,6 +13,7 @@ const RESOLUTION_BY_CODE: Record<string, string> = {
   DOMAIN_TARGET_UNDEPLOYED: "Deploy the target function first, or point the hostname at a deployed function.",
   STILL_REFERENCED: "Keep it in svc.ts, or first remove what still uses it (named above).",
   FEATURE_UNAVAILABLE: "Remove this resource from svc.ts for this branch, or use a region or plan that offers it.",
+  UNKNOWN_ROLE: "Declare the role under roles in svc.ts (or fix the name), or create it on the branch.",
   OVERRIDE_NOT_CONFIRMED: "Apply with --update-existing (or --yes) to override the existing setting.",
 };
 

@@ -5,14 +5,39 @@ import type { Json } from "../../model/json.js";
 import { sameFieldValue, strongestClass, toWire } from "../../model/kinds/field.js";
 import { existingIds, makeChange, toJson } from "../../diff/change-builder.js";
 import type { DiffSink } from "../../diff/plan-types.js";
+import type { ConflictReport } from "../../model/plan.js";
+import { didYouMean } from "../../rules/close-names.js";
 import { controlPlaneIds, databaseMissing } from "../../diff/service-database.js";
 import { DATA_API_SETTINGS } from "./fields.js";
+
+/** The role the Data API gives anonymous requests when the policy names none: it always exists. */
+const DEFAULT_ANON_ROLE = "anonymous";
+
+/**
+ * The blocking `UNKNOWN_ROLE` of a declared `settings.dbAnonRole` that names no role the branch
+ * has, the policy declares, the Data API uses by default or already uses; none while roles are unread.
+ */
+function unknownAnonRole(desired: ResolvedPolicy, live: LiveState, current: string | undefined): ConflictReport | undefined {
+  const role = desired.dataApi.state === "enabled" ? desired.dataApi.settings.dbAnonRole : undefined;
+  if (role === undefined || live.roles === undefined) return undefined;
+  const known = [...desired.roles.map((r) => r.name), ...live.roles.map((r) => r.name), DEFAULT_ANON_ROLE];
+  if (known.includes(role) || role === current) return undefined;
+  return {
+    kind: "dataApi", identifier: live.branch.name, field: "settings.dbAnonRole", current: current ?? null, desired: role, blocking: true, code: "UNKNOWN_ROLE",
+    reason: `dataApi.settings.dbAnonRole names role ${role}, which is neither on the branch nor declared under roles${didYouMean(role, known)}; declare the role under roles, or name one the branch has (the Data API's default is ${DEFAULT_ANON_ROLE})`,
+  };
+}
 
 /** Diffs the Data API of the service database: create, update of declared settings, or delete. */
 export function diffDataApi(desired: ResolvedPolicy, live: LiveState, sink: DiffSink): void {
   const want = desired.dataApi;
   const current = live.dataApi?.enabled === true ? live.dataApi : undefined;
   if (want.state === "unmanaged") return;
+  const anonRole = unknownAnonRole(desired, live, current?.settings?.dbAnonRole);
+  if (anonRole !== undefined) {
+    sink.conflicts.push(anonRole);
+    return;
+  }
   if (want.state === "disabled") {
     if (current === undefined) return;
     sink.changes.push(

@@ -4,6 +4,7 @@ import { sameFieldValue, strongestClass } from "../../model/kinds/field.js";
 import { changeId, existingIds, fieldsView, makeChange } from "../../diff/change-builder.js";
 import type { DiffSink } from "../../diff/plan-types.js";
 import { lookalikeConflict } from "../../diff/lookalike-names.js";
+import { didYouMean } from "../../rules/close-names.js";
 import { DATABASE_FIELDS, type DatabaseValues } from "./fields.js";
 
 /** Whether the policy manages databases: it declares some or prunes them. */
@@ -23,9 +24,10 @@ export function diffDatabases(desired: ResolvedPolicy, live: LiveState, sink: Di
   for (const database of desired.databases) {
     const ownerCreate = existingIds(sink.changes, [changeId("create", `role.${database.owner}`)]);
     if (!roles.has(database.owner) && ownerCreate.length === 0) {
+      const known = [...desired.roles.map((r) => r.name), ...roles];
       sink.conflicts.push({
-        kind: "database", identifier: database.name, field: "owner", current: null, desired: database.owner, blocking: true, code: "UNKNOWN_ROLE",
-        reason: `database ${database.name} is to be owned by role ${database.owner}, which is neither on the branch nor declared under roles; declare the role`,
+        kind: "database", identifier: database.name, field: "owner", current: live.databaseOwners.get(database.name) ?? null, desired: database.owner, blocking: true, code: "UNKNOWN_ROLE",
+        reason: `database ${database.name} is to be owned by role ${database.owner}, which is neither on the branch nor declared under roles${didYouMean(database.owner, known)}; declare the role under roles, or name one the branch has`,
       });
       continue;
     }

@@ -69,6 +69,24 @@ describe("the text plan says everything applying it needs", () => {
   });
 });
 
+describe("a role the policy names but nobody has", () => {
+  it("a mistyped database owner and Data API anonymous role block the plan by field, each with the close name and what to do", async () => {
+    const policy = join(project.cwd(), "svc.ts");
+    const roles = 'roles: { app_owner: {}, web_anon: { login: false } },\n  databases: { app: { owner: "app_ownr" } },\n  auth: true,\n  dataApi: { settings: { dbAnonRole: "web_anno" } },\n  buckets:';
+    writeFileSync(policy, readFileSync(policy, "utf8").replace("buckets:", roles));
+
+    const run = await svc(["config", "plan", "--detailed-exitcode"]);
+
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stdout).toContain(
+      '  ! database.app  UNKNOWN_ROLE\n      owner: "app_ownr"\n      reason:  database app is to be owned by role app_ownr, which is neither on the branch nor declared under roles (did you mean "app_owner"?); declare the role under roles, or name one the branch has\n      resolve: Declare the role under roles in svc.ts (or fix the name), or create it on the branch.\n',
+    );
+    expect(run.stdout).toContain(
+      '  ! dataApi  UNKNOWN_ROLE\n      settings.dbAnonRole: "web_anno"\n      reason:  dataApi.settings.dbAnonRole names role web_anno, which is neither on the branch nor declared under roles (did you mean "web_anon"?);',
+    );
+  });
+});
+
 describe("a pulled file", () => {
   it("plans clean against its branch, naming the pulled file, and gives a preview none of the default branch's tuning", async () => {
     const api = createPlatformApi({ apiKey: project.emu().apiKey, apiHost: project.emu().apiHost });

@@ -92,6 +92,15 @@ describe("databases", () => {
     expect(result.changes).toEqual([]);
   });
 
+  it("says which declared or branch role a mistyped owner is close to, and shows an existing database's owner", () => {
+    const live = branchWith({ owners: { appdb: "neondb_owner" } });
+    const result = plan(policyWith({ roles: [{ name: "app_owner", login: true }], databases: [{ name: "appdb", owner: "app_ownr" }, { name: "newdb", owner: "neondb_ownr" }] }), live);
+    expect(result.conflicts).toMatchObject([
+      { identifier: "appdb", current: "neondb_owner", desired: "app_ownr", reason: 'database appdb is to be owned by role app_ownr, which is neither on the branch nor declared under roles (did you mean "app_owner"?); declare the role under roles, or name one the branch has' },
+      { identifier: "newdb", current: null, desired: "neondb_ownr", reason: expect.stringContaining('(did you mean "neondb_owner"?)') },
+    ]);
+  });
+
   it.each([
     { name: "a delete is destructive with allowDataLoss", allowDataLoss: true, change: { id: "delete:database.olddb", class: "destructive" }, conflict: undefined },
     { name: "without allowDataLoss it is the blocking DATABASE_DELETE_NEEDS_DATA_LOSS", allowDataLoss: false, change: undefined, conflict: "DATABASE_DELETE_NEEDS_DATA_LOSS" },

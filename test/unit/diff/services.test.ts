@@ -68,6 +68,38 @@ describe("dataApi", () => {
     expect(result.warnings.map((w) => w.code)).toEqual([code]);
   });
 
+  describe("settings.dbAnonRole", () => {
+    const roles = [{ name: "neondb_owner", login: true, protected: false }, { name: "web_anon", login: false, protected: false }];
+
+    it.each([
+      ["a role on the branch", "web_anon", [] as { name: string; login: boolean }[]],
+      ["a role the policy declares", "api_anon", [{ name: "api_anon", login: false }]],
+      ["the Data API's default role", "anonymous", []],
+    ])("accepts %s", (_label, role, declared) => {
+      const result = plan(policyWith({ roles: declared, dataApi: builtin({ dbAnonRole: role }) }), liveWith({ roles }));
+      expect(result.conflicts).toEqual([]);
+      expect(result.changes.map((c) => c.change.id)).toContain("create:dataApi");
+    });
+
+    it("blocks a role neither on the branch nor declared, naming the field, the close name and what to do", () => {
+      const result = plan(policyWith({ dataApi: builtin({ dbAnonRole: "web_anno" }) }), liveWith({ roles }));
+      expect(result.changes).toEqual([]);
+      expect(result.conflicts).toEqual([
+        {
+          kind: "dataApi", identifier: "main", field: "settings.dbAnonRole", current: null, desired: "web_anno", blocking: true, code: "UNKNOWN_ROLE",
+          reason: 'dataApi.settings.dbAnonRole names role web_anno, which is neither on the branch nor declared under roles (did you mean "web_anon"?); declare the role under roles, or name one the branch has (the Data API\'s default is anonymous)',
+        },
+      ]);
+    });
+
+    it("blocks the change of an existing Data API's role to an unknown one, showing the role it has", () => {
+      const live = liveWith({ roles, dataApi: { enabled: true, database: "neondb", settings: { dbAnonRole: "web_anon" } } });
+      const result = plan(policyWith({ dataApi: builtin({ dbAnonRole: "nobody" }) }), live);
+      expect(result.conflicts).toMatchObject([{ code: "UNKNOWN_ROLE", current: "web_anon", desired: "nobody" }]);
+      expect(result.conflicts[0]?.reason).not.toContain("did you mean");
+    });
+  });
+
   it("blocks creating an external Data API without a JWKS URL", () => {
     const result = plan(policyWith({ dataApi: { ...builtin(), authProvider: "external" } }), liveWith());
     expect(result.conflicts).toMatchObject([{ code: "JWKS_URL_REQUIRED", field: "jwksUrl" }]);
