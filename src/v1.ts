@@ -47,7 +47,7 @@ export type {
   Toggle,
   TriggerDef,
 } from "./config/policy-types.js";
-export { resolvePolicy } from "./config/resolve-policy.js";
+export { resolvePolicy } from "./kinds/modules.js";
 export type { ResolvePolicyOptions } from "./config/resolve-policy.js";
 
 // The engine's operations and their options, results and events. The operations load their

@@ -4,12 +4,13 @@
  * in a loaded file, its `file:line:column`); tuning issues
  * carry paths starting with `branch.`.
  */
+import * as z from "zod";
 import { ConfigValidationError, ErrorCode, isPlatformError, type ConfigIssue, type ConfigValidationContext } from "../errors/index.js";
 import { isRecord } from "./cross-checks.js";
 import { formatPath, issuesFromZod, messageOf, policyErrorMap } from "./issues.js";
 import type { BranchClosure } from "./policy-types.js";
 import type { BranchTarget } from "../model/desired-state.js";
-import { branchTuningSchema, type ParsedBranchTuning, type ParsedFunctionTuning } from "./schemas/branch-tuning.js";
+import { branchTuningSchema, type KindTuning, type ParsedBranchTuning, type ParsedFunctionTuning } from "./schemas/branch-tuning.js";
 import { frozenData, snapshotData } from "./snapshot.js";
 import { policyStackLocation } from "./policy-stack-location.js";
 
@@ -20,11 +21,13 @@ export interface EvaluatedTuning {
   functions: Readonly<Record<string, ParsedFunctionTuning>>;
   /** `branch.functions` or `branch.preview.functions`: the path prefix of `functions`. */
   functionsHome: readonly string[];
+  /** The values of the keys kinds add, as the closure returned them (validated by each kind's schemas). */
+  kindValues: Readonly<Record<string, unknown>>;
 }
 
 /**
  * Calls `closure` exactly once with `target` and validates the result against the declared
- * function slugs. `null`/`undefined` mean `{}`.
+ * function slugs and the keys `kinds` add. `null`/`undefined` mean `{}`.
  *
  * @throws ConfigValidationError when the closure throws, returns a promise, or returns an
  * invalid tuning (every issue, paths under `branch.`).
@@ -34,17 +37,22 @@ export function evaluateBranch(
   target: Readonly<BranchTarget>,
   declaredSlugs: readonly string[],
   context: ConfigValidationContext,
+  kinds: readonly KindTuning[],
 ): EvaluatedTuning {
   const result = closure === undefined ? {} : callOnce(closure, target, context);
   // The closure's result is read once, like the policy: getters cannot answer twice.
   const snapshot = snapshotData(result ?? {}, ["branch"]);
   if (!snapshot.ok) throw new ConfigValidationError(snapshot.issues, context, snapshot.cause);
-  const raw = snapshot.value;
+  const { raw, kindValues } = splitKindKeys(snapshot.value, kinds);
   const issues: ConfigIssue[] = [];
   let parsed: ReturnType<typeof branchTuningSchema.safeParse>;
   try {
     parsed = branchTuningSchema.safeParse(raw, { error: policyErrorMap });
     issues.push(...(parsed.success ? [] : issuesFromZod(parsed.error.issues, ["branch"])));
+    for (const kind of kinds) {
+      const values = z.object(kind.shape).safeParse(kindValues, { error: policyErrorMap });
+      if (!values.success) issues.push(...issuesFromZod(values.error.issues, ["branch"]));
+    }
     issues.push(...homeIssues(raw), ...undeclaredIssues(raw, declaredSlugs));
   } catch (err) {
     throw new ConfigValidationError([{ path: "branch", message: `the tuning could not be read: ${messageOf(err)}` }], context, err);
@@ -56,7 +64,18 @@ export function evaluateBranch(
     tuning,
     functions: (fromPreview ? tuning.preview?.functions : tuning.functions) ?? {},
     functionsHome: fromPreview ? ["branch", "preview", "functions"] : ["branch", "functions"],
+    kindValues: frozenData(kindValues),
   };
+}
+
+/** The closure's result without the keys `kinds` add, and those keys' values. */
+function splitKindKeys(value: unknown, kinds: readonly KindTuning[]): { raw: unknown; kindValues: Record<string, unknown> } {
+  if (!isRecord(value)) return { raw: value, kindValues: {} };
+  const kindKeys = new Set(kinds.flatMap((kind) => Object.keys(kind.shape)));
+  const raw: Record<string, unknown> = {};
+  const kindValues: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) Object.defineProperty(kindKeys.has(key) ? kindValues : raw, key, { value: v, enumerable: true, writable: true, configurable: true });
+  return { raw, kindValues };
 }
 
 function callOnce(closure: BranchClosure, target: Readonly<BranchTarget>, context: ConfigValidationContext): unknown {

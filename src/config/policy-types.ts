@@ -8,6 +8,7 @@ import type { BucketDef } from "../kinds/bucket/policy.js";
 import type { DatabaseDef } from "../kinds/database/policy.js";
 import type { RoleDef } from "../kinds/role/policy.js";
 import type { ComputeSettings } from "../kinds/compute/policy.js";
+import type { KindTunings } from "../kinds/index.js";
 import type { BranchTarget, FileBundler } from "../model/desired-state.js";
 import type { PushResult } from "../model/plan.js";
 
@@ -179,8 +180,11 @@ export interface FunctionTuning {
   customDomains?: string[];
 }
 
-/** What the branch closure returns (docs/policy.md#the-branch-closure). */
-export interface BranchTuning extends BranchSettingsDef {
+/**
+ * What the branch closure returns (docs/policy.md#the-branch-closure): the keys below, the branch
+ * settings and the keys kinds add (`KindTunings`: `readReplicas`, …).
+ */
+export interface BranchTuning extends BranchSettingsDef, KindTunings {
   /** Parent branch name, used only when creating the branch. */
   parent?: string;
   postgres?: { computeSettings?: ComputeSettings };

@@ -21,6 +21,8 @@ import { TRIGGER_DEFAULTS } from "../kinds/trigger/fields.js";
 import { ROLE_DEFAULTS, ROLE_FIELDS } from "../kinds/role/fields.js";
 import { isOn } from "./schemas/common.js";
 import type { ParsedPolicy } from "./schemas/policy.js";
+import type { KindTuning } from "./schemas/branch-tuning.js";
+import type { DesiredSlices } from "../kinds/index.js";
 import { compareCodePoints, sortedEntries } from "./sort.js";
 import { readStaticPolicy } from "./validate-static.js";
 
@@ -34,18 +36,10 @@ export interface ResolvePolicyOptions {
 }
 
 /**
- * Resolves `config` for the branch `target`: validates the static part, calls the `branch`
- * closure exactly once, validates its tuning (paths under `branch.`, undeclared slugs
- * rejected), fills every default, resolves sources against the base directory, applies the
- * default-branch-only custom-domain rule and checks that no hostname serves two functions.
- *
- * @throws ConfigValidationError (`PLATFORM_CONFIG_INVALID`) listing every issue of the failing
- * stage; a throwing closure is wrapped with the branch name and kept as `cause`.
- * @throws ConfigLoadError (`PLATFORM_CONFIG_LOAD_FAILED`) when the closure runs longer than the
- * policy's evaluation limit or calls `process.exit`/`process.abort`.
- * @throws PlatformError (`PLATFORM_INVALID_OPTIONS`) when `baseDir` is not absolute.
+ * `resolvePolicy` (`kinds/modules.ts` binds it to the registry's kinds) with the branch-tuning keys
+ * of `kinds`: each kind's slice of the resolved policy lands in `kinds` (absent when none declares anything).
  */
-export function resolvePolicy(config: PolicyConfig, target: BranchTarget, given: ResolvePolicyOptions = {}): ResolvedPolicy {
+export function resolvePolicyWith(kinds: readonly KindTuning[], config: PolicyConfig, target: BranchTarget, given: ResolvePolicyOptions = {}): ResolvedPolicy {
   const options: ResolvePolicyOptions = ownRecord(given);
   const file = typeof config === "object" && config !== null ? policyFileOf(config) : undefined;
   const context: ConfigValidationContext = file === undefined ? {} : { file };
@@ -58,7 +52,9 @@ export function resolvePolicy(config: PolicyConfig, target: BranchTarget, given:
   const frozenTarget = Object.freeze(ownRecord(target) as unknown as BranchTarget);
   const branchContext = { ...context, branchName: frozenTarget.name };
   const closure = parsed.branch === undefined ? undefined : guardedClosure(parsed.branch, { file, timeoutMs: evaluationTimeoutOf(config as object) });
-  const evaluated = evaluateBranch(closure, frozenTarget, Object.keys(declared.bySlug), branchContext);
+  const evaluated = evaluateBranch(closure, frozenTarget, Object.keys(declared.bySlug), branchContext, kinds);
+  const desiredKinds: DesiredSlices = {};
+  for (const kind of kinds) Object.assign(desiredKinds, kind.resolve(pickKeys(evaluated.kindValues, kind.shape), frozenTarget));
   const resolvedFunctions = resolveFunctions(declared, evaluated, frozenTarget, baseDir);
   if (resolvedFunctions.issues.length > 0) throw new ConfigValidationError(resolvedFunctions.issues, branchContext);
 
@@ -95,7 +91,13 @@ export function resolvePolicy(config: PolicyConfig, target: BranchTarget, given:
     },
     branch: resolveBranch(evaluated),
     deprecatedKeys: deprecatedKeys(parsed, evaluated),
+    ...(Object.keys(desiredKinds).length === 0 ? {} : { kinds: desiredKinds }),
   } satisfies ResolvedPolicy);
+}
+
+/** The values of `shape`'s keys among `values`. */
+function pickKeys(values: Readonly<Record<string, unknown>>, shape: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([key]) => Object.hasOwn(shape, key)));
 }
 
 function baseDirOf(options: ResolvePolicyOptions, file: string | undefined): string | null {

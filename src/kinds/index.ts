@@ -15,3 +15,24 @@ export type FeatureKind = { [K in ResourceKind]: KindFacts[K] extends { feature:
 
 /** The kinds prune deletes by name. */
 export type PrunedKind = { [K in ResourceKind]: KindFacts[K] extends { prunedByName: true } ? K : never }[ResourceKind];
+
+/** Fact `F` of kind `K`, or `never` when its facts hold none. */
+type FactOf<K extends ResourceKind, F extends string> = KindFacts[K] extends { [P in F]: infer V } ? V : never;
+
+/** The kinds whose facts hold `F`. */
+type KindsWith<F extends string> = { [K in ResourceKind]: KindFacts[K] extends { [P in F]: unknown } ? K : never }[ResourceKind];
+
+/**
+ * The kinds' own slices of the resolved policy (`desired.kinds`), by kind: fact `desired` of the
+ * kinds that declare one. A kind absent from it declares nothing on the branch.
+ */
+export type DesiredSlices = { [K in KindsWith<"desired">]?: FactOf<K, "desired"> };
+
+/** The kinds' own slices of the live state (`live.kinds`), by kind: fact `live`. A kind absent from it was not read. */
+export type LiveSlices = { [K in KindsWith<"live">]?: FactOf<K, "live"> };
+
+/** `A | B` → `A & B`. */
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** The keys the kinds add to what the branch closure returns (fact `tuning`: their authoring types), all optional. */
+export type KindTunings = Intersection<{ [K in KindsWith<"tuning">]: FactOf<K, "tuning"> }[KindsWith<"tuning">]> & object;

@@ -5,6 +5,7 @@
  */
 import type { KindSeed } from "../api/wire/replica-seed.js";
 import type { ChangeHandler } from "../apply/execution-context.js";
+import type { KindTuning } from "../config/schemas/branch-tuning.js";
 import type { KindDiff } from "../diff/plan-types.js";
 import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
@@ -29,7 +30,13 @@ export type KindModule<K extends ResourceKind> = KindDiff &
   readonly digests?: Pick<DigestViews, OpTypeOf<K>>;
   /** Its records in the seed of a replica of the branch (`--verify`), from the live state a plan read. */
   seed(live: LiveState): KindSeed;
-} & (K extends FeatureKind
+} & (KindFacts[K] extends { tuning: object }
+    ? {
+        /** Its keys of the branch tuning (`kindTuning(shape, resolve)`): their schemas and its slice of the resolved policy (`desired.kinds`). */
+        readonly tuning: KindTuning;
+      }
+    : { readonly tuning?: undefined }) &
+  (K extends FeatureKind
     ? {
         /** Whether the policy declares anything of the kind: when the branch lacks its feature, the plan is blocked. */
         declares(desired: ResolvedPolicy): boolean;

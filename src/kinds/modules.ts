@@ -6,10 +6,13 @@
  * selection, ordering, gating, the plan views, the diff, the handlers and the replica seed take it in.
  */
 import type { ChangeHandlers } from "../apply/execution-context.js";
+import type { PolicyConfig } from "../config/policy-types.js";
+import { type ResolvePolicyOptions, resolvePolicyWith } from "../config/resolve-policy.js";
+import type { KindTuning } from "../config/schemas/branch-tuning.js";
 import type { DigestViews } from "../model/planned-change.js";
 import { diffKinds } from "../diff/diff-state.js";
 import type { DiffOptions, DiffResult } from "../diff/plan-types.js";
-import type { ResolvedPolicy } from "../model/desired-state.js";
+import type { BranchTarget, ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
 import { authKind } from "./auth/index.js";
 import { branchKind } from "./branch/index.js";
@@ -72,4 +75,24 @@ function digestsOf(kinds: readonly AnyKindModule[]): DigestViews {
 /** The pure diff of every kind of the registry (see {@link diffKinds}). */
 export function diffState(desired: ResolvedPolicy, live: LiveState, options: DiffOptions): DiffResult {
   return diffKinds(KIND_MODULES, desired, live, options);
+}
+
+/** The branch-tuning keys of the kinds that add some. */
+const KIND_TUNINGS: readonly KindTuning[] = KIND_MODULES.flatMap((kind) => (kind.tuning === undefined ? [] : [kind.tuning]));
+
+/**
+ * Resolves `config` for the branch `target`: validates the static part, calls the `branch`
+ * closure exactly once, validates its tuning (paths under `branch.`, undeclared slugs
+ * rejected), fills every default, resolves sources against the base directory, applies the
+ * default-branch-only custom-domain rule, checks that no hostname serves two functions, and
+ * resolves the keys each kind adds to the tuning (its slice in `kinds`).
+ *
+ * @throws ConfigValidationError (`PLATFORM_CONFIG_INVALID`) listing every issue of the failing
+ * stage; a throwing closure is wrapped with the branch name and kept as `cause`.
+ * @throws ConfigLoadError (`PLATFORM_CONFIG_LOAD_FAILED`) when the closure runs longer than the
+ * policy's evaluation limit or calls `process.exit`/`process.abort`.
+ * @throws PlatformError (`PLATFORM_INVALID_OPTIONS`) when `baseDir` is not absolute.
+ */
+export function resolvePolicy(config: PolicyConfig, target: BranchTarget, options: ResolvePolicyOptions = {}): ResolvedPolicy {
+  return resolvePolicyWith(KIND_TUNINGS, config, target, options);
 }

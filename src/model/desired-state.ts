@@ -6,6 +6,7 @@ import type { ComputeValues } from "../kinds/compute/fields.js";
 import type { DataApiSettings } from "../kinds/dataApi/fields.js";
 import type { DatabaseValues } from "../kinds/database/fields.js";
 import type { RoleValues } from "../kinds/role/fields.js";
+import type { DesiredSlices } from "../kinds/index.js";
 
 /** What a branch closure is called with (docs/policy.md#the-branch-closure). Frozen. */
 export interface BranchTarget {
@@ -138,6 +139,8 @@ export interface ResolvedPolicy {
   };
   /** Deprecated keys used, e.g. `preview.functions`, `branch.preview.functions`. */
   deprecatedKeys: string[];
+  /** The slices of the kinds that resolve their own part of the branch tuning (`readReplicas`, …), by kind; absent when none declares anything. */
+  kinds?: DesiredSlices;
 }
 
 /** The database the auth integration and the Data API live on. */

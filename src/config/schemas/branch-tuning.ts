@@ -5,6 +5,8 @@
  * `suspendTimeout` as -1, 0 or seconds.
  */
 import * as z from "zod";
+import type { DesiredSlices } from "../../kinds/index.js";
+import type { BranchTarget } from "../../model/desired-state.js";
 import { branchSettingsShape } from "../../kinds/branch/policy.js";
 import { nameIssue } from "../../rules/names.js";
 import { check, strictObject } from "./common.js";
@@ -44,3 +46,23 @@ export const branchTuningSchema = strictObject(
 export type ParsedBranchTuning = z.output<typeof branchTuningSchema>;
 /** A validated per-branch function override. */
 export type ParsedFunctionTuning = z.output<typeof functionTuningSchema>;
+
+/**
+ * A kind's keys of the branch tuning (`readReplicas`, …): each key's schema, validated with the
+ * rest of the closure's result (issues under `branch.<key>`; a key neither the tuning nor a kind
+ * owns is refused), and the kind's slice of the resolved policy from their values.
+ */
+export interface KindTuning {
+  readonly shape: Readonly<Record<string, z.ZodType>>;
+  /** The kind's slice (`{ <kind>: … }`, `{}` when the keys declare nothing) from its keys' values as the closure returned them, already valid. */
+  resolve(values: Readonly<Record<string, unknown>>, target: Readonly<BranchTarget>): DesiredSlices;
+}
+
+/** A kind's tuning whose `resolve` reads its keys' values parsed by `shape` (durations in seconds, defaults filled, …). */
+export function kindTuning<S extends Record<string, z.ZodType>>(
+  shape: S,
+  resolve: (values: z.output<z.ZodObject<S>>, target: Readonly<BranchTarget>) => DesiredSlices,
+): KindTuning {
+  const schema = z.object(shape);
+  return { shape, resolve: (values, target) => resolve(schema.parse(values), target) };
+}

@@ -37,6 +37,7 @@ import type { bucketsSchema } from "../../kinds/bucket/policy.js";
 import type { dataApiSchema } from "../../kinds/dataApi/policy.js";
 import type { functionDefSchema } from "../../kinds/function/policy.js";
 import type { hooksSchema } from "./hooks.js";
+import type { KindTunings } from "../../kinds/index.js";
 import type { policySchema } from "./policy.js";
 import type { pruneSchema } from "./prune.js";
 import type { triggerDefSchema } from "../../kinds/trigger/policy.js";
@@ -69,8 +70,9 @@ export type PublicTypesMatchSchemas = [
   Assert<Same<KeysOf<TriggerDef>, KeysOf<Parsed<typeof triggerDefSchema>>>>,
   Assert<Same<KeysOf<BucketDef>, KeysOf<Parsed<typeof bucketsSchema>[string]>>>,
   Assert<Same<KeysOf<Exclude<PruneDef, boolean>>, KeysOf<Parsed<typeof pruneSchema>>>>,
-  Assert<Same<KeysOf<BranchTuning>, KeysOf<Parsed<typeof branchTuningSchema>>>>,
-  Assert<Same<Exclude<keyof BranchTuning, "parent" | "postgres" | "functions" | "preview">, PolicyKeys<typeof BRANCH_SETTINGS>>>,
+  // The keys kinds add to the tuning (`KindTunings`) are validated by their own schemas (`KindTuning`).
+  Assert<Same<Exclude<KeysOf<BranchTuning>, keyof KindTunings>, KeysOf<Parsed<typeof branchTuningSchema>>>>,
+  Assert<Same<Exclude<keyof BranchTuning, "parent" | "postgres" | "functions" | "preview" | keyof KindTunings>, PolicyKeys<typeof BRANCH_SETTINGS>>>,
   Assert<Same<keyof ComputeSettings, PolicyKeys<typeof COMPUTE_SETTINGS>>>,
   // The auth integration's fields are stated under `dataApi` (its database).
   Assert<Same<Extract<KeysOf<Exclude<DataApiDef, boolean>>, PolicyKeys<typeof AUTH_FIELDS>>, PolicyKeys<typeof AUTH_FIELDS>>>,
