@@ -2,7 +2,7 @@
 import type { ResolvedPolicy } from "../../model/desired-state.js";
 import type { LiveState } from "../../model/live-state.js";
 import type { Json } from "../../model/json.js";
-import { sameFieldValue, strongestClass, toWire } from "../../model/kinds/field.js";
+import { sameFieldValue, strongestClass } from "../../model/kinds/field.js";
 import { existingIds, makeChange, toJson } from "../../diff/change-builder.js";
 import type { DiffSink } from "../../diff/plan-types.js";
 import type { ConflictReport } from "../../model/plan.js";
@@ -133,7 +133,7 @@ export function diffDataApi(desired: ResolvedPolicy, live: LiveState, sink: Diff
       after: { enabled: true, settings: afterSettings },
       reason: `the policy changes Data API settings: ${fields.map((f) => f.slice("settings.".length)).join(", ")}`,
       dependsOn: controlPlaneIds(sink),
-      op: { type: "data-api-update", database: current.database, settings: toWire(DATA_API_SETTINGS, patch) },
+      op: { type: "data-api-update", database: current.database },
       planned: patch,
     }),
   );

@@ -31,7 +31,6 @@ export type DataApiSettings = ModelValues<typeof DATA_API_SETTINGS>;
 /** The Data API's operations on the Data API of `op.database`: `planned`, the declared settings (an update's: the changed ones). */
 export interface DataApiOperations {
   "data-api-create": { op: { database: string }; planned: Partial<DataApiSettings> };
-  /** `op.settings`: the patch in wire names. */
-  "data-api-update": { op: { database: string; settings: Record<string, unknown> }; planned: Partial<DataApiSettings> };
+  "data-api-update": { op: { database: string }; planned: Partial<DataApiSettings> };
   "data-api-delete": { op: { database: string }; planned: Record<never, never> };
 }

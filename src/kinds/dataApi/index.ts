@@ -11,10 +11,12 @@ export const dataApiKind: KindModule<"dataApi"> = {
   scope: "branch",
   diff: (desired, live, _options, sink) => diffDataApi(desired, live, sink),
   handlers: {
-    "data-api-create": applyDataApiCreate,
-    "data-api-update": applyDataApiUpdate,
+    "data-api-create": (ctx, _change, op, planned) => applyDataApiCreate(ctx, op, planned),
+    "data-api-update": (ctx, _change, op, planned) => applyDataApiUpdate(ctx, op, planned),
     "data-api-delete": (ctx, _change, op) => applyDataApiDelete(ctx, op),
   },
+  // An update's op held the patch in wire names.
+  digests: { "data-api-update": (planned) => ({ settings: toWire(DATA_API_SETTINGS, planned) }) },
   seed: (live) => ({
     branch: { data_api: live.dataApi?.enabled === true ? [{ database: live.dataApi.database, settings: live.dataApi.settings && toWire(DATA_API_SETTINGS, live.dataApi.settings) }] : [] },
   }),

@@ -68,7 +68,7 @@ describe("change handlers", () => {
       ["settings.dbMaxRows", "settings.openapiMode"],
       { enabled: true, settings: { dbMaxRows: 10, dbSchemas: ["public"], openapiMode: "ignore-privileges" } },
       { enabled: true, settings: { dbMaxRows: 20, dbSchemas: ["public"], openapiMode: "disabled" } },
-      { type: "data-api-update", database: "app", settings: { db_max_rows: 20, openapi_mode: "disabled" } },
+      { type: "data-api-update", database: "app" },
       { dbMaxRows: 20, openapiMode: "disabled" },
     );
     await applyChange(context(fake, policyWith()), change);

@@ -45,7 +45,8 @@ describe("dataApi", () => {
     const live = liveWith({ dataApi: { enabled: true, database: "neondb", settings: { dbSchemas: ["public", "api"], dbMaxRows: 10, openapiMode: "disabled" } } });
     const result = plan(policyWith({ dataApi: builtin({ dbSchemas: ["api", "public"], dbMaxRows: 10 }) }), live);
     expect(result.changes[0]?.change).toMatchObject({ id: "update:dataApi", class: "override", fields: ["settings.dbSchemas"] });
-    expect(result.changes[0]?.op).toEqual({ type: "data-api-update", database: "neondb", settings: { db_schemas: ["api", "public"] } });
+    expect(result.changes[0]?.op).toEqual({ type: "data-api-update", database: "neondb" });
+    expect(result.changes[0]?.planned).toEqual({ dbSchemas: ["api", "public"] });
   });
 
   it("orders a Data API settings update after the compute update", () => {
