@@ -1,16 +1,13 @@
-import type { ApiCustomDomain, CreateCustomDomainParams } from "../../api/platform-api.js";
-import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile, plannedRecord } from "../../apply/execution-context.js";
+import type { ApiCustomDomain } from "../../api/platform-api.js";
+import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile } from "../../apply/execution-context.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { PlatformError, isPlatformError } from "../../errors/platform-error.js";
-import type { Change } from "../../model/plan.js";
-import type { ChangeOp } from "../../model/planned-change.js";
-import { domainToWire } from "./fields.js";
+import type { OpOf } from "../../model/planned-change.js";
+import { type DomainValues, domainToWire } from "./fields.js";
 
-type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
-
-/** Registers the hostname to the function the change plans (its `after`). */
-async function register(ctx: ExecutionContext, change: Change, domain: string): Promise<ApiCustomDomain | undefined> {
-  const body = domainToWire(domain, plannedRecord(change)) as Omit<CreateCustomDomainParams, "projectId" | "branchId">;
+/** Registers the hostname to the function the change plans. */
+async function register(ctx: ExecutionContext, domain: string, planned: DomainValues): Promise<ApiCustomDomain | undefined> {
+  const body = domainToWire(domain, planned);
   // A same-owner re-register is a no-op, so an unknown outcome is resolved by resending.
   return mutateWithReconcile(
     ctx,
@@ -24,8 +21,8 @@ function cnameDetails(record: ApiCustomDomain | undefined): HandlerDetails {
 }
 
 /** `POST …/custom-domains` `{domain, entity_type: "function", entity_id}`, as planned. */
-export async function applyDomainCreate(ctx: ExecutionContext, change: Change, op: Op<"domain-create">): Promise<HandlerDetails> {
-  return cnameDetails(await register(ctx, change, op.domain));
+export async function applyDomainCreate(ctx: ExecutionContext, op: OpOf<"domain-create">, planned: DomainValues): Promise<HandlerDetails> {
+  return cnameDetails(await register(ctx, op.domain, planned));
 }
 
 async function findDomain(ctx: ExecutionContext, domain: string): Promise<ApiCustomDomain | undefined> {
@@ -37,7 +34,7 @@ async function findDomain(ctx: ExecutionContext, domain: string): Promise<ApiCus
  * function → fail, nothing deleted), deletes, registers again. A failed register fails the
  * change with `details.deregistered: true`.
  */
-export async function applyDomainReplace(ctx: ExecutionContext, change: Change, op: Op<"domain-replace">): Promise<HandlerDetails> {
+export async function applyDomainReplace(ctx: ExecutionContext, op: OpOf<"domain-replace">, planned: DomainValues): Promise<HandlerDetails> {
   const current = await findDomain(ctx, op.domain);
   if (current === undefined || current.entity_type !== "function" || current.entity_id !== op.previousSlug) {
     const now = current === undefined ? "is no longer registered on this branch" : `owner changed to ${current.entity_type} ${current.entity_id}`;
@@ -51,11 +48,11 @@ export async function applyDomainReplace(ctx: ExecutionContext, change: Change, 
     async () => (await findDomain(ctx, op.domain)) === undefined,
   );
   try {
-    return { ...cnameDetails(await register(ctx, change, op.domain)), previousSlug: op.previousSlug };
+    return { ...cnameDetails(await register(ctx, op.domain, planned)), previousSlug: op.previousSlug };
   } catch (err) {
     const code = isPlatformError(err) ? err.code : ErrorCode.API_ERROR;
     const why = err instanceof Error ? err.message : String(err);
-    throw new PlatformError(code, `hostname ${op.domain} was deregistered from ${op.previousSlug} but registering it for ${op.slug} failed: ${why}. Apply again to register it`, {
+    throw new PlatformError(code, `hostname ${op.domain} was deregistered from ${op.previousSlug} but registering it for ${planned.entityId} failed: ${why}. Apply again to register it`, {
       details: { domain: op.domain, deregistered: true },
       cause: err,
     });
@@ -63,7 +60,7 @@ export async function applyDomainReplace(ctx: ExecutionContext, change: Change, 
 }
 
 /** `DELETE …/custom-domains/{h}`; 404 counts as success. */
-export async function applyDomainDelete(ctx: ExecutionContext, op: Op<"domain-delete">): Promise<HandlerDetails> {
+export async function applyDomainDelete(ctx: ExecutionContext, op: OpOf<"domain-delete">): Promise<HandlerDetails> {
   await mutateWithReconcile(
     ctx,
     () => ctx.api.deleteCustomDomain({ ...branchRef(ctx), domain: op.domain }),

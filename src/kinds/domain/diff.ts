@@ -27,7 +27,7 @@ export function diffDomains(desired: ResolvedPolicy, live: LiveState, sink: Diff
         makeChange({
           address, kind: "domain", action: "create", class: "additive", fields: ["*"], before: null, after: { function: slug },
           reason: `hostname ${domain} is declared for function ${slug} and not registered on the branch`,
-          dependsOn: fnChanges, op: { type: "domain-create", domain, slug }, planned: { entityId: slug },
+          dependsOn: fnChanges, op: { type: "domain-create", domain }, planned: { entityId: slug },
         }),
       );
       continue;
@@ -60,7 +60,7 @@ export function diffDomains(desired: ResolvedPolicy, live: LiveState, sink: Diff
         address, kind: "domain", action: "replace", class: "override", fields: ["function"],
         before: { function: current.entityId }, after: { function: slug },
         reason: `hostname ${domain} moves from function ${current.entityId} to ${slug} (deregistered, then registered again)`,
-        dependsOn: fnChanges, op: { type: "domain-replace", domain, slug, previousSlug: current.entityId }, planned: { entityId: slug },
+        dependsOn: fnChanges, op: { type: "domain-replace", domain, previousSlug: current.entityId }, planned: { entityId: slug },
       }),
     );
   }

@@ -5,7 +5,7 @@
  * inspector, the diff, the handlers' request bodies and the pull read it. Plain data.
  */
 import { normalizeHostname } from "../../rules/hostname.js";
-import { type ModelValues, defineField, plannedToWire } from "../../model/kinds/field.js";
+import { type ModelValues, defineField } from "../../model/kinds/field.js";
 
 /** The hostname: the key of a custom domain (wire `domain`). */
 export const DOMAIN_HOSTNAME = defineField("domain", "domain", { type: "string", nonEmpty: true }, "additive", { compare: "hostname" });
@@ -20,12 +20,10 @@ export function domainKey(hostname: string): string {
   return normalizeHostname(hostname);
 }
 
-/**
- * A planned domain (`after`, policy vocabulary: `{ function }`) → the registration body's
- * fields in wire names; a hostname is only ever registered to a function.
- */
-export function domainToWire(hostname: string, planned: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return { [DOMAIN_HOSTNAME.wireKey]: domainKey(hostname), entity_type: "function", ...plannedToWire(DOMAIN_FIELDS, planned) };
+/** A planned registration → the registration body's fields in wire names; a hostname is only ever registered to a function. */
+export function domainToWire(hostname: string, planned: DomainValues) {
+  const [owner] = DOMAIN_FIELDS;
+  return { [DOMAIN_HOSTNAME.wireKey]: domainKey(hostname), entity_type: "function", [owner.wireKey]: planned[owner.modelKey] };
 }
 
 /** A custom domain's fields in model vocabulary: the function it points to (`entityId`). */
@@ -33,8 +31,8 @@ export type DomainValues = ModelValues<typeof DOMAIN_FIELDS>;
 
 /** The operations on hostname `op.domain`: `planned`, the function it is registered to. */
 export interface DomainOperations {
-  "domain-create": { op: { domain: string; slug: string }; planned: DomainValues };
+  "domain-create": { op: { domain: string }; planned: DomainValues };
   /** `previousSlug`: the function the plan found owning the hostname (re-checked before it is deregistered). */
-  "domain-replace": { op: { domain: string; slug: string; previousSlug: string }; planned: DomainValues };
+  "domain-replace": { op: { domain: string; previousSlug: string }; planned: DomainValues };
   "domain-delete": { op: { domain: string }; planned: Record<never, never> };
 }

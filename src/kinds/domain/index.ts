@@ -13,10 +13,12 @@ export const domainKind: KindModule<"domain"> = {
   diff: (desired, live, _options, sink) => diffDomains(desired, live, sink),
   declares: (desired) => desired.functions.some((f) => f.customDomains.length > 0),
   handlers: {
-    "domain-create": applyDomainCreate,
-    "domain-replace": applyDomainReplace,
+    "domain-create": (ctx, _change, op, planned) => applyDomainCreate(ctx, op, planned),
+    "domain-replace": (ctx, _change, op, planned) => applyDomainReplace(ctx, op, planned),
     "domain-delete": (ctx, _change, op) => applyDomainDelete(ctx, op),
   },
+  // Their ops held the function as `slug`.
+  digests: { "domain-create": (planned) => ({ slug: planned.entityId }), "domain-replace": (planned) => ({ slug: planned.entityId }) },
   seed: (live) => ({ branch: { custom_domains: domainRecordsOf(live.customDomains ?? []) } }),
 };
 

@@ -130,7 +130,7 @@ describe("executePlan", () => {
     };
     const move = makeChange({
       address: "domain.a.example.com", kind: "domain", action: "replace", class: "override", fields: ["function"], before: "blue", after: "green", reason: "",
-      op: { type: "domain-replace", domain: "a.example.com", slug: "green", previousSlug: "blue" }, planned: { entityId: "green" },
+      op: { type: "domain-replace", domain: "a.example.com", previousSlug: "blue" }, planned: { entityId: "green" },
     });
     const { ctx } = setup(policyWith(), liveWith(), fake, { signal: controller.signal });
     const outcome = await executePlan([move], ctx);

@@ -141,7 +141,7 @@ describe("change handlers", () => {
   it("moves a hostname: deletes, then registers for the new function", async () => {
     const fake = createFakePlatform();
     fake.domains.push({ domain: "a.example.com", entity_type: "function", entity_id: "blue", cname_target: "edge.test" });
-    const details = await applyChange(context(fake, policyWith()), planned({ type: "domain-replace", domain: "a.example.com", slug: "green", previousSlug: "blue" }, { entityId: "green" }, { function: "green" }));
+    const details = await applyChange(context(fake, policyWith()), planned({ type: "domain-replace", domain: "a.example.com", previousSlug: "blue" }, { entityId: "green" }, { function: "green" }));
     expect(fake.calls.filter((c) => !c.startsWith("list"))).toEqual(["deleteCustomDomain a.example.com", "createCustomDomain a.example.com"]);
     expect(fake.domains).toEqual([expect.objectContaining({ entity_id: "green" })]);
     expect(details).toEqual({ cnameTarget: "edge.test", previousSlug: "blue" });
@@ -153,7 +153,7 @@ describe("change handlers", () => {
   ])("refuses to move a hostname whose $name since the plan, touching nothing", async ({ registered, says }) => {
     const fake = createFakePlatform();
     fake.domains.push(...registered);
-    const err = await applyChange(context(fake, policyWith()), planned({ type: "domain-replace", domain: "a.example.com", slug: "green", previousSlug: "blue" }, { entityId: "green" })).catch((e: unknown) => e);
+    const err = await applyChange(context(fake, policyWith()), planned({ type: "domain-replace", domain: "a.example.com", previousSlug: "blue" }, { entityId: "green" })).catch((e: unknown) => e);
     expect((err as Error).message).toContain(says);
     expect((err as Error).message).toContain("nothing deleted");
     expect(fake.calls).toEqual(["listCustomDomains br-main-1"]);
