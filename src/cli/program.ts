@@ -152,6 +152,8 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .description("Config-as-code for a managed Postgres platform: plan and apply svc.ts to a branch.")
     .version(`svc-config ${LIBRARY_VERSION}`, "-V, --version", "print the version")
     .exitOverride()
+    // Each command reads the flags after its name (`svc db claim -y` is not `svc db -y`).
+    .enablePositionalOptions()
     .showSuggestionAfterError(true)
     .configureOutput({
       writeOut: (text) => ctx.io.stdout.write(text),

@@ -3,6 +3,7 @@
  * when one of them runs), so registering them loads neither the claimable-database SDK nor views.
  */
 import type { Command } from "commander";
+import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
 import type { CommandContext } from "../context.js";
 
 /** How `program.ts` runs a command body and records its exit code. */
@@ -10,8 +11,11 @@ export type RunCommand = (cmd: Command, body: (opts: Record<string, unknown>, ar
 
 /** Registers `svc db` and `svc db claim` with exactly the seed's options plus `--json` and `--api-host`. */
 export function addDbCommands(program: Command, run: RunCommand, ctx: CommandContext): void {
+  // Positional: `svc db`'s own flags are read before `claim` only, so a flag claim does not take
+  // (`svc db claim -y`) is an unknown option, not one silently given to `svc db`.
   const db = program
     .command("db")
+    .enablePositionalOptions()
     .description("create a claimable Postgres database and write its URLs to the env file")
     .option("-y, --yes", "skip prompts, use defaults (never overwrites a variable)")
     .option("--write-env <path>", "env file to write the database's URLs to (default: ./.env)")
@@ -34,9 +38,20 @@ export function addDbCommands(program: Command, run: RunCommand, ctx: CommandCon
     .option("--api-host <url>", "claim API origin (default: the claim URL's own origin)")
     .option("--json", "print {formatVersion, command, id, status, claimUrl, expiresAt, svcProjectId, opened}");
   claim.addHelpText("after", "\nExamples:\n  $ svc db claim\n  $ svc db claim -e .env.development --json\n");
-  // The parent parses the shared flags (--write-env, -e, -p, --api-host, --json) wherever they appear, so the
-  // subcommand's own value counts only where it was given.
-  run(claim, async (opts) => (await import("./db-command.js")).runDbClaim(ctx, givenOver(db.opts(), opts)));
+  // The shared flags (--write-env, -e, -p, --api-host, --json) count before `claim` too; its own value wins where it was given.
+  run(claim, async (opts) => {
+    refuseFlagsNotOf(claim, db);
+    return (await import("./db-command.js")).runDbClaim(ctx, givenOver(db.opts(), opts));
+  });
+}
+
+/** A usage error naming each flag given to `parent` before `cmd` that `cmd` does not take (`svc db -y claim`). */
+function refuseFlagsNotOf(cmd: Command, parent: Command): void {
+  const taken = new Set(cmd.options.map((o) => o.attributeName()));
+  const given = parent.options.filter((o) => !taken.has(o.attributeName()) && parent.getOptionValue(o.attributeName()) !== undefined);
+  if (given.length === 0) return;
+  const names = given.map((o) => o.flags.replace(/\s*<[^>]*>/, "").replace(", ", "/")).join(", ");
+  throw new CliError(CliErrorCode.USAGE, `svc ${parent.name()} ${cmd.name()} does not take ${names}.`, { hint: `usage: svc ${parent.name()} ${cmd.name()} ${cmd.usage()}` });
 }
 
 /** `parent` with each flag of `own` that was given (not `undefined`) laid over it. */

@@ -147,6 +147,20 @@ describe("svc db against the emulator", () => {
     expect(both.stderr).toContain("name two files; they are the same option: give one");
   });
 
+  it.each([
+    [["db", "claim", "-y"], "unknown option '-y'"],
+    [["db", "claim", "-k", "PG_URL"], "unknown option '-k'"],
+    [["db", "claim", "-s", "seed.sql"], "unknown option '-s'"],
+    [["db", "claim", "--logical-replication"], "unknown option '--logical-replication'"],
+    [["db", "-y", "--seed", "seed.sql", "claim"], "svc db claim does not take -y/--yes, -s/--seed."],
+  ])("claim refuses a flag only svc db takes, naming it, before reading anything: svc %j", async (args, message) => {
+    const dir = tempDir();
+    const run = await runSvc(args, { cwd: dir, env: {} });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`error CLI_USAGE: ${message}`);
+    expect(run.stderr).toContain("hint: usage: svc db claim [options]");
+  });
+
   it("claim reports an unclaimed database with its URL, and an expired or missing one as exit 1", async () => {
     const dir = tempDir();
     const envFile = join(dir, ".env");
