@@ -8,6 +8,7 @@
  * A corrupt, truncated or unreadable entry is a miss; a failed write leaves the build as it was.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { statSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { LIBRARY_VERSION } from "../version.js";
@@ -62,11 +63,24 @@ export function createFileHasher(): FileHasher {
     let hash = memo.get(path);
     if (hash === undefined) {
       // Through the read guard: a cached input replaced by a FIFO or a device is a miss, never a hang.
-      hash = hashRegularFile(path).catch(() => null);
+      hash = absent(path) ? Promise.resolve(null) : hashRegularFile(path).catch(() => null);
       memo.set(path, hash);
     }
     return hash;
   };
+}
+
+/**
+ * Whether nothing exists at `path`, answered without opening it or raising an error: most of the
+ * inputs an entry records are configuration files absent from every directory above a source
+ * (three per directory), and a failed open costs an error and a thread-pool round trip each.
+ */
+function absent(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) === undefined;
+  } catch {
+    return false;
+  }
 }
 
 /** The identity of a build: what, besides its input files' contents, decides the archive. */

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type * as Esbuild from "esbuild";
@@ -117,6 +118,22 @@ describe("the content-addressed archive cache", () => {
     expect(builds.entries).toEqual([["hello/index.ts", "bye/index.ts"]]);
     expect(after.static).not.toBe(before.static);
     expect(after).toEqual(bytesOf(await bundleFunctions(functionsOf(tree), { workingDir: tree.root })));
+  });
+
+  it("rebuilds when a tsconfig.json appears where none was, and when an imported module is replaced by a FIFO (a miss, never a wait)", async () => {
+    const { tree, run } = setUp();
+    await run();
+    tree.write("hello/tsconfig.json", JSON.stringify({ compilerOptions: { target: "es2022" } }));
+    builds.entries.length = 0;
+    await run();
+    expect(builds.entries).toEqual([["hello/index.ts"]]);
+
+    rmSync(tree.path("shared/greeting.ts"));
+    execFileSync("mkfifo", [tree.path("shared/greeting.ts")]);
+    builds.entries.length = 0;
+    const err = await run().then(() => undefined, (e: unknown) => e);
+    expect(String(err)).toContain("greeting.ts is a FIFO (named pipe), not a regular file");
+    expect(builds.entries).toEqual([["hello/index.ts"]]);
   });
 
   it.each([
