@@ -41,6 +41,8 @@ export function comparedProjection(live: LiveState): unknown {
     bucketHasObjects: recordOf(live.bucketHasObjects),
     dataApiDatabases: live.dataApiDatabases,
     parentFunctionSlugs: live.parentFunctionSlugs,
+    // The kinds' own slices, whole (each kind normalises what it reads to what its diff compares).
+    kinds: live.kinds,
   };
 }
 

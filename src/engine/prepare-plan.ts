@@ -3,7 +3,7 @@ import { FEATURE_KINDS } from "../kinds/modules.js";
 import { bundleFunctions } from "../bundle/bundle-many.js";
 import type { FunctionArchive } from "../bundle/archive.js";
 import type { ArchiveMemory } from "../bundle/archive-cache.js";
-import { diffState } from "../kinds/modules.js";
+import { KIND_READS, diffState } from "../kinds/modules.js";
 import type { DiffResult } from "../diff/plan-types.js";
 import type { FunctionTag } from "../model/planned-change.js";
 import type { LiveState } from "../model/live-state.js";
@@ -156,7 +156,7 @@ export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput)
   const desired = input.resolveDesired(base);
   if (desired.functions.some((fn) => Object.keys(fn.env).length > 0)) rt.fingerprints.warmUp();
   const bundleWarnings: EngineWarning[] = [...(input.archiveWarnings ?? [])];
-  const reading = inReadWave(rt.emit, 2, () => readFeatureState({ api: rt.api, projectId: input.ids.projectId, base, needs: readNeedsForPolicy(desired) }));
+  const reading = inReadWave(rt.emit, 2, () => readFeatureState({ api: rt.api, projectId: input.ids.projectId, base, needs: readNeedsForPolicy(desired), kinds: KIND_READS }));
   const fingerprints = fingerprintAsReady(rt, desired, reading.then((r) => r.state));
   const [archives, read, parentWarnings] = await Promise.all([
     bundleAll(rt, desired, input, bundleWarnings, fingerprints.start),

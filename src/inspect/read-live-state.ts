@@ -4,7 +4,8 @@
  * reads, in parallel, only the features the policy needs; the engine's optional wave 3 lists
  * objects of buckets a plan would delete (`readBucketsHaveObjects`).
  */
-import type { ApiBranch } from "../api/wire-types.js";
+import type { ApiBranch, ApiEndpoint } from "../api/wire-types.js";
+import type { LiveSlices } from "../kinds/index.js";
 import type { PlatformApi } from "../api/platform-api.js";
 import { bucketHasObjects, databaseServesDataApi } from "../api/guard-reads.js";
 import type { BranchTarget } from "../model/desired-state.js";
@@ -32,9 +33,17 @@ export interface BaseLiveState {
   project: LiveState["project"];
   branch: LiveState["branch"];
   compute: LiveState["compute"];
+  /** The branch's endpoints as listed (the kinds built on them read their own, e.g. read replicas). */
+  endpoints: readonly ApiEndpoint[];
   /** The closure's input for this existing branch. */
   target: BranchTarget;
 }
+
+/**
+ * A kind's read of its own slice of the live state (`live.kinds`), run in wave 2 beside the other
+ * feature reads: from what wave 1 read (`base.endpoints`) or through `api`. Returns `{ <kind>: … }`.
+ */
+export type KindLiveRead = (input: { api: PlatformApi; ref: { projectId: string; branchId: string }; base: BaseLiveState }) => Promise<LiveSlices>;
 
 /** A feature the platform does not offer here; its field reads as "none". */
 export interface UnavailableFeature {
@@ -84,20 +93,24 @@ export async function readBaseState(options: ReadBaseStateOptions): Promise<Base
     throw await branchNotFound(api, projectId, branchId, branch.reason);
   }
   const liveBranch = normalizeBranch(settledValue(branch));
+  const listed = settledValue(endpoints);
   return {
     project: liveProject,
     branch: liveBranch,
-    compute: normalizeCompute(settledValue(endpoints)),
+    compute: normalizeCompute(listed),
+    endpoints: listed,
     target: Object.freeze(branchTargetOf(liveBranch)),
   };
 }
 
-/** Wave 2: the feature reads `needs` asks for, in parallel. */
+/** Wave 2: the feature reads `needs` asks for and the reads of `kinds`, in parallel. */
 export async function readFeatureState(options: {
   api: PlatformApi;
   projectId: string;
   base: BaseLiveState;
   needs: ReadNeeds;
+  /** The reads of the kinds that read their own slice. @default none */
+  kinds?: readonly KindLiveRead[];
 }): Promise<LiveStateReadResult> {
   const { api, projectId, base, needs } = options;
   const ref = { projectId, branchId: base.branch.id };
@@ -113,7 +126,7 @@ export async function readFeatureState(options: {
   };
   const skip = Promise.resolve(undefined);
   const parentId = base.branch.parentId;
-  const [databases, auth, dataApi, buckets, functions, triggers, customDomains, parentFunctions, roles, parentRolesDatabases] = await Promise.all([
+  const [databases, auth, dataApi, buckets, functions, triggers, customDomains, parentFunctions, roles, parentRolesDatabases, kindSlices] = await Promise.all([
     needs.databases ? api.listDatabases(ref) : skip,
     needs.auth ? orNone("auth", api.getAuth(ref), null) : skip,
     needs.dataApiDatabase === null ? skip : orNone("dataApi", api.getDataApi({ ...ref, databaseName: needs.dataApiDatabase }), null),
@@ -126,7 +139,9 @@ export async function readFeatureState(options: {
       : skip,
     needs.roles ? api.listRoles(ref) : skip,
     needs.parentRolesDatabases && parentId !== undefined ? readRoleAndDatabaseNames(api, { projectId, branchId: parentId }) : skip,
+    Promise.all((options.kinds ?? []).map((read) => read({ api, ref, base }))),
   ]);
+  const kinds: LiveSlices = Object.assign({}, ...kindSlices);
   const state: LiveState = {
     project: base.project,
     branch: base.branch,
@@ -141,6 +156,7 @@ export async function readFeatureState(options: {
     ...(needs.parentFunctions ? { parentFunctionSlugs: (parentFunctions ?? []).map((f) => f.slug).sort(compareCodePoints) } : {}),
     ...(roles === undefined ? {} : { roles: normalizeRoles(roles), databaseOwners: normalizeDatabaseOwners(databases ?? []) }),
     ...(needs.parentRolesDatabases ? { parentRoles: parentRolesDatabases?.roles ?? [], parentDatabases: parentRolesDatabases?.databases ?? [] } : {}),
+    ...(Object.keys(kinds).length === 0 ? {} : { kinds }),
   };
   return { state, unavailable };
 }

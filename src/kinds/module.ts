@@ -7,6 +7,7 @@ import type { KindSeed } from "../api/wire/replica-seed.js";
 import type { ChangeHandler } from "../apply/execution-context.js";
 import type { KindTuning } from "../config/schemas/branch-tuning.js";
 import type { KindDiff } from "../diff/plan-types.js";
+import type { KindLiveRead } from "../inspect/read-live-state.js";
 import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
 import type { DigestViews, OpTypeOf } from "../model/planned-change.js";
@@ -36,6 +37,12 @@ export type KindModule<K extends ResourceKind> = KindDiff &
         readonly tuning: KindTuning;
       }
     : { readonly tuning?: undefined }) &
+  (KindFacts[K] extends { live: unknown }
+    ? {
+        /** The read of its slice of the live state (`live.kinds`), in wave 2. */
+        readonly read: KindLiveRead;
+      }
+    : { readonly read?: undefined }) &
   (K extends FeatureKind
     ? {
         /** Whether the policy declares anything of the kind: when the branch lacks its feature, the plan is blocked. */

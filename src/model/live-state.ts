@@ -3,6 +3,7 @@ import type { ComputeValues } from "../kinds/compute/fields.js";
 import type { BucketValues } from "../kinds/bucket/fields.js";
 import type { DataApiSettings } from "../kinds/dataApi/fields.js";
 import type { RoleValues } from "../kinds/role/fields.js";
+import type { LiveSlices } from "../kinds/index.js";
 
 /**
  * The live state of one branch in the normalised shape the diff reads.
@@ -54,6 +55,8 @@ export interface LiveState {
   dataApiDatabases?: string[];
   /** Slugs listed on the parent branch; read only when pruning functions (inherited detection). */
   parentFunctionSlugs?: string[];
+  /** The slices of the kinds that read their own part (read replicas, …), by kind; absent when none read anything. */
+  kinds?: LiveSlices;
 }
 
 /** A PostgreSQL role of the branch: its name, its fields (`kinds/role/fields.ts`) and whether the platform protects it. */

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { ResolvedPolicy } from "../../../src/model/desired-state.js";
 import { policyWith } from "../../helpers/engine-state.js";
-import { readBucketsHaveObjects, readLiveState } from "../../../src/inspect/read-live-state.js";
+import { type KindLiveRead, readBaseState, readBucketsHaveObjects, readFeatureState, readLiveState } from "../../../src/inspect/read-live-state.js";
+import { stateFingerprint } from "../../../src/diff/state-fingerprint.js";
+import type { LiveSlices } from "../../../src/kinds/index.js";
 import { allFeatureReads, NO_FEATURE_READS, readNeedsForPolicy } from "../../../src/inspect/read-needs.js";
 import { fixturePlatform, loadRoutes } from "./fixture-platform.js";
 
@@ -202,5 +204,22 @@ describe("reads a policy needs", () => {
     },
   ])("$name", ({ policy, expected }) => {
     expect(readNeedsForPolicy({ ...base, ...policy })).toMatchObject(expected);
+  });
+});
+
+describe("a kind reading its own slice", () => {
+  // A kind no source file knows: its slice lists the ids of the branch's endpoints wave 1 listed.
+  const endpointIds: KindLiveRead = async ({ base }) => ({ widget: base.endpoints.map((e) => e.id) }) as LiveSlices;
+
+  it("reads in wave 2 from what wave 1 listed, into live.kinds, and the state fingerprint commits to it", async () => {
+    const { api } = fixturePlatform(routes);
+    const base = await readBaseState({ api, projectId: PROJECT, branchId: BRANCH });
+    const { state } = await readFeatureState({ api, projectId: PROJECT, base, needs: NO_FEATURE_READS, kinds: [endpointIds] });
+    expect(state.kinds).toEqual({ widget: base.endpoints.map((e) => e.id) });
+    expect(base.endpoints.length).toBeGreaterThan(0);
+    const without = await readFeatureState({ api, projectId: PROJECT, base, needs: NO_FEATURE_READS });
+    expect(without.state).not.toHaveProperty("kinds");
+    expect(stateFingerprint(state)).not.toBe(stateFingerprint(without.state));
+    expect(stateFingerprint(state)).not.toBe(stateFingerprint({ ...state, kinds: { widget: [] } as LiveSlices }));
   });
 });
