@@ -1,24 +1,14 @@
 import type { ApiTriggerInput, CreateTriggerParams } from "../../api/platform-api.js";
-import type { ChangeOp } from "../../model/planned-change.js";
-import type { Change } from "../../model/plan.js";
-import { ErrorCode } from "../../errors/codes.js";
-import { PlatformError } from "../../errors/platform-error.js";
-import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile, plannedRecord } from "../../apply/execution-context.js";
-import { type TriggerType, isTriggerType, triggerToWire } from "./fields.js";
+import type { OpOf, PlannedOf } from "../../model/planned-change.js";
+import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile } from "../../apply/execution-context.js";
+import { TRIGGER_FIELDS, triggerToWire } from "./fields.js";
 
-type Op<T extends ChangeOp["type"]> = Extract<ChangeOp, { type: T }>;
-
-/** The trigger a change plans (its `after`, policy vocabulary) and its type. */
-function planned(change: Change): { type: TriggerType; values: Record<string, unknown> } {
-  const after = plannedRecord(change);
-  if (typeof after.type === "string" && isTriggerType(after.type)) return { type: after.type, values: after };
-  throw new PlatformError(ErrorCode.INVALID_OPTIONS, `${change.address}: the planned change has no trigger type`, { details: { option: "plan", value: change.id } });
-}
+const [FUNCTION] = TRIGGER_FIELDS;
 
 /** `POST …/triggers` with the whole planned trigger. */
-export async function applyTriggerCreate(ctx: ExecutionContext, change: Change, op: Op<"trigger-create">): Promise<HandlerDetails> {
-  const { type, values } = planned(change);
-  const body = { type, name: op.name, ...triggerToWire(type, values) } as CreateTriggerParams["trigger"];
+export async function applyTriggerCreate(ctx: ExecutionContext, op: OpOf<"trigger-create">, planned: PlannedOf<"trigger-create">): Promise<HandlerDetails> {
+  // The function is named through its descriptor too, where the request's type can see it.
+  const body: CreateTriggerParams["trigger"] = { type: planned.type, name: op.name, [FUNCTION.wireKey]: planned[FUNCTION.modelKey], ...triggerToWire(planned) };
   let triggerId: string | undefined;
   const created = await mutateWithReconcile(
     ctx,
@@ -36,9 +26,8 @@ export async function applyTriggerCreate(ctx: ExecutionContext, change: Change, 
  * `PATCH …/triggers/{id}`: `type`, the changed fields and `enabled` (a PATCHed inherited trigger
  * becomes a branch-local copy, disabled unless the request enables it), all as planned.
  */
-export async function applyTriggerUpdate(ctx: ExecutionContext, change: Change, op: Op<"trigger-update">): Promise<HandlerDetails> {
-  const { type, values } = planned(change);
-  const body = { type, ...triggerToWire(type, values, [...op.fields, "enabled"]) } as ApiTriggerInput;
+export async function applyTriggerUpdate(ctx: ExecutionContext, op: OpOf<"trigger-update">, planned: PlannedOf<"trigger-update">): Promise<HandlerDetails> {
+  const body: ApiTriggerInput = { type: planned.type, ...triggerToWire(planned, [...op.fields, "enabled"]) };
   await mutateWithReconcile(
     ctx,
     () => ctx.api.updateTrigger({ ...branchRef(ctx), triggerId: op.id, trigger: body }),
@@ -49,7 +38,7 @@ export async function applyTriggerUpdate(ctx: ExecutionContext, change: Change, 
 }
 
 /** `DELETE …/triggers/{id}`; 404 counts as success. */
-export async function applyTriggerDelete(ctx: ExecutionContext, op: Op<"trigger-delete">): Promise<HandlerDetails> {
+export async function applyTriggerDelete(ctx: ExecutionContext, op: OpOf<"trigger-delete">): Promise<HandlerDetails> {
   await mutateWithReconcile(
     ctx,
     () => ctx.api.deleteTrigger({ ...branchRef(ctx), triggerId: op.id }),

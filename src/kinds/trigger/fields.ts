@@ -6,7 +6,7 @@
  * the diff, the handler's request bodies and the pull all read it. Changing a declared trigger
  * is additive. Plain data, no I/O.
  */
-import { type FieldDescriptor, type ModelValues, defineField, fromWire, plannedToWire } from "../../model/kinds/field.js";
+import { type FieldDescriptor, type ModelValues, defineField, fromWire, toWire } from "../../model/kinds/field.js";
 import type { ResolvedTrigger } from "../../model/desired-state.js";
 
 /** The fields of every trigger, in the order plans, pulls and requests list them. */
@@ -55,15 +55,15 @@ export function triggerFromWire(record: Readonly<Record<string, unknown>>, type:
 }
 
 /**
- * Planned fields (policy vocabulary) → the wire part of a request body: the common fields in `only` (default: all) at
- * the top, and all of the type's own fields under its key when any of them is in `only`. A `null`
- * value (a plan's "absent") is left out.
+ * A planned trigger → the wire part of a request body: the common fields in `only` (policy keys;
+ * default: all) at the top, and all of the type's own fields under its key when any of them is in
+ * `only`. An absent field (a storage trigger without `prefix`) is left out.
  */
-export function triggerToWire(type: TriggerType, values: Readonly<Record<string, unknown>>, only?: readonly string[]): Record<string, unknown> {
+export function triggerToWire(trigger: ResolvedTrigger, only?: readonly string[]): Record<string, unknown> {
   const wanted = (field: FieldDescriptor) => only === undefined || only.includes(field.policyKey);
-  const body = plannedToWire(TRIGGER_FIELDS.filter(wanted), values);
-  const own = TRIGGER_TYPE_FIELDS[type];
-  if (own.some(wanted)) body[type] = plannedToWire(own, values);
+  const body = toWire(TRIGGER_FIELDS.filter(wanted), trigger);
+  const own = TRIGGER_TYPE_FIELDS[trigger.type];
+  if (own.some(wanted)) body[trigger.type] = toWire(own, trigger);
   return body;
 }
 

@@ -16,8 +16,8 @@ export const triggerKind: KindModule<"trigger"> = {
   diff: (desired, live, _options, sink) => diffTriggers(desired, live, sink),
   declares: (desired) => desired.triggers.length > 0,
   handlers: {
-    "trigger-create": applyTriggerCreate,
-    "trigger-update": applyTriggerUpdate,
+    "trigger-create": (ctx, _change, op, planned) => applyTriggerCreate(ctx, op, planned),
+    "trigger-update": (ctx, _change, op, planned) => applyTriggerUpdate(ctx, op, planned),
     "trigger-delete": (ctx, _change, op) => applyTriggerDelete(ctx, op),
   },
   // The branch's own triggers; inherited ones sit on the stand-in parent.

@@ -110,7 +110,7 @@ describe("change handlers", () => {
       op: { type: "trigger-update", name: "tick", id: "t1", fields: ["enabled", "cron"] },
       planned: { name: "tick", type: "schedule", function: "hello", functionPath: "/", enabled: true, cron: "*/5 * * * *" },
     });
-    // The declared policy is not read: the request carries what the plan showed.
+    // The declared policy is not read: the request carries the change's planned values.
     await applyChange(context(fake, policyWith()), change);
     expect(fake.bodies).toEqual([{ method: "updateTrigger", body: { type: "schedule", enabled: true, schedule: { cron: "*/5 * * * *" } } }]);
   });
