@@ -42,11 +42,12 @@ export function explicitPathError(input: {
   file: string;
   kind: Exclude<PathKind, "file">;
 }): ConfigLoadError {
-  const how = `\`path\` "${input.path}" resolved against cwd ${input.cwd}`;
+  // Worded for both spellings of the file: the CLI's --config and the library's `path`.
+  const how = `"${input.path}" resolved against ${input.cwd}`;
   const problem = {
-    missing: `policy file ${input.file} does not exist (${how}); pass the path of an existing file, or omit \`path\` to search for svc.ts`,
-    directory: `${input.file} is a directory, not a policy file (${how}); pass the file itself, e.g. ${input.file}/svc.ts, or pass it as \`cwd\` to search it`,
-    other: `${input.file} is not a regular file (${how}); pass the path of the policy file`,
+    missing: `policy file ${input.file} does not exist (${how}); name an existing file, or name none to search for svc.ts`,
+    directory: `${input.file} is a directory, not a policy file (${how}); name the file itself, e.g. ${input.file}/svc.ts, or search from that directory`,
+    other: `${input.file} is not a regular file (${how}); name the policy file itself`,
   }[input.kind];
   return new ConfigLoadError(problem, { file: input.file, path: input.path, cwd: input.cwd, problem: input.kind });
 }

@@ -73,10 +73,15 @@ export class ConfigLoadError extends PlatformError<ConfigLoadDetails> {
   }
 }
 
-/** Renders the header and one `  - path: message` line per issue. */
+/** How an issue's field is shown: its path, or `top level` for the exported object itself. */
+export function issueFieldLabel(path: string): string {
+  return path === "" ? "top level" : path;
+}
+
+/** Renders the header and one `  - field: message` line per issue. */
 export function formatIssues(issues: readonly ConfigIssue[], context: ConfigValidationContext = {}): string {
   const where = context.file ? ` in ${context.file}` : "";
   const branch = context.branchName === undefined ? "" : ` (branch "${context.branchName}")`;
-  const lines = issues.map((i) => `  - ${i.path === "" ? "(policy)" : i.path}: ${i.message}`);
+  const lines = issues.map((i) => `  - ${issueFieldLabel(i.path)}: ${i.message}`);
   return [`Invalid policy${where}${branch}:`, ...lines].join("\n");
 }

@@ -5,6 +5,7 @@ import { installedPackages } from "../../bundle/external-packages-installed.js";
 import { checkSourcesInsideProject } from "../../engine/source-scope.js";
 import type { BranchTarget, ResolvedPolicy } from "../../model/desired-state.js";
 import { ErrorCode } from "../../errors/codes.js";
+import { issueFieldLabel } from "../../errors/config-errors.js";
 import { isPlatformError } from "../../errors/platform-error.js";
 import type { CommandContext } from "../context.js";
 import type { EnginePort } from "../engine-port.js";
@@ -215,7 +216,7 @@ export async function runValidate(ctx: CommandContext, flags: ValidateFlags): Pr
   ctx.err([`error PLATFORM_CONFIG_INVALID: ${issuesHeading(configPath, issues)}:`]);
   for (const issue of issues) {
     const where = issue.file === undefined ? "" : `${issue.file}: `;
-    ctx.err([`  - ${where}${issue.path === "" ? (issue.file === undefined ? "(policy)" : "(checks)") : issue.path}: ${issue.message}${issue.target === null ? "" : ` [${issue.target}]`}`]);
+    ctx.err([`  - ${where}${issueFieldLabel(issue.path)}: ${issue.message}${issue.target === null ? "" : ` [${issue.target}]`}`]);
   }
   const files = [...new Set(issues.map((i) => i.file ?? configPath ?? undefined))];
   ctx.err([`  hint: ${invalidPolicyHint(files.length === 1 ? files[0] : files.filter((f) => f !== undefined).join(" and "))}`]);

@@ -1,6 +1,6 @@
 import { isCliError } from "../../errors/cli-errors.js";
 import { ErrorCode } from "../../errors/codes.js";
-import { ConfigValidationError } from "../../errors/config-errors.js";
+import { ConfigValidationError, issueFieldLabel } from "../../errors/config-errors.js";
 import { isPlatformError } from "../../errors/platform-error.js";
 import type { JsonError } from "./json-schema.js";
 import { printedLines, type Printed } from "./outside-text.js";
@@ -134,7 +134,7 @@ function loadFailedHint(details: Details): string {
 
 /** The hint of an invalid policy, naming the file it was loaded from (`--config` or the search). */
 export function invalidPolicyHint(file: string | undefined): string {
-  return `Fix each listed path in ${file ?? "the policy file"}, then run svc config validate.`;
+  return `Fix each listed field in ${file ?? "the policy file"}, then run svc config validate.`;
 }
 
 const STALE_HINTS: Record<string, string> = {
@@ -149,7 +149,7 @@ function bulletsFor(code: string, details: Details, message: string): string[][]
   if (code === ErrorCode.CONFIG_INVALID || code === ErrorCode.CONFIG_LOAD_FAILED) {
     const issues = array(details.issues).map((i) => {
       const r = record(i);
-      return [`${str(r.path) ?? "(policy)"}: ${String(r.message ?? "")}`];
+      return [`${issueFieldLabel(str(r.path) ?? "")}: ${String(r.message ?? "")}`];
     });
     if (issues.length > 0) return issues;
     const searched = array(details.searched).map((p) => [`searched ${String(p)}`]);

@@ -49,8 +49,23 @@ describe("an invalid policy is PLATFORM_CONFIG_INVALID in every command, and the
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^error PLATFORM_CONFIG_INVALID: /m);
     expect(run.stderr).not.toContain("PLATFORM_CONFIG_LOAD_FAILED");
-    expect(run.stderr).toMatch(/ {2}hint: Fix each listed path in \S*m1\.ts, then run svc config validate/);
+    expect(run.stderr).toMatch(/ {2}hint: Fix each listed field in \S*m1\.ts, then run svc config validate/);
     expect(run.stderr).not.toContain("svc.ts");
+  });
+
+  it.each([
+    [["config", "validate"]],
+    [["config", "plan"]],
+  ])("an issue with the exported object itself is labelled top level, and the --config file is named as given: svc %j", async (args) => {
+    const dir = policyDir({ "svc.ts": "export default 42;\n" });
+    const run = await runSvc(args, { cwd: dir, env: emulatorEnv(emu()) });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("  - top level: must be an object such as defineConfig({ functions: { … } }) (got a number)\n");
+    expect(run.stderr).not.toContain("(policy)");
+
+    const missing = await runSvc([...args, "--config", "nope.ts"], { cwd: dir, env: emulatorEnv(emu()) });
+    expect(missing.stderr).toContain(`policy file ${join(dir, "nope.ts")} does not exist ("nope.ts" resolved against ${dir}); name an existing file, or name none to search for svc.ts`);
+    expect(missing.stderr).not.toContain("`path`");
   });
 
   it("with --json, the error document carries the same code", async () => {

@@ -191,7 +191,7 @@ describe("policy checks (docs/checks.md)", () => {
     const invalid = await svc(["config", "validate", "--no-bundle", "--checks", "bad-name.ts"]);
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toContain("error PLATFORM_CONFIG_INVALID: bad-name.ts has 1 issue:\n  - bad-name.ts: defineCheck.name: contains a control character");
-    expect(invalid.stderr).toContain("hint: Fix each listed path in bad-name.ts, then run svc config validate.");
+    expect(invalid.stderr).toContain("hint: Fix each listed field in bad-name.ts, then run svc config validate.");
     expect(invalid.stderr).not.toContain("\u001b[31m");
 
     const missing = await svc(["config", "validate", "--no-bundle", "--checks", "missing.ts", "--json"]);

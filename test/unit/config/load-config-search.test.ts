@@ -160,7 +160,7 @@ describe("an explicit path", () => {
     const t = makeTree({});
     const err = await loadError({ path: "nope/svc.ts", cwd: t.root });
     expect(err.message).toContain(t.path("nope/svc.ts"));
-    expect(err.message).toContain(`"nope/svc.ts" resolved against cwd ${t.root}`);
+    expect(err.message).toContain(`"nope/svc.ts" resolved against ${t.root}`);
     expect(err.details).toMatchObject({ file: t.path("nope/svc.ts"), path: "nope/svc.ts", cwd: t.root, problem: "missing" });
   });
 
