@@ -5,6 +5,7 @@
 import type { ApiAuthIntegration, ApiBranch, ApiBucket, ApiCredential, ApiCustomDomain, ApiDataApi, ApiDatabase, ApiEndpoint, ApiFunction, ApiProject, ApiRole, ApiTrigger } from "../api/wire-types.js";
 import { defineConfig } from "../config/define-config.js";
 import type { BranchTuning, PolicyConfig } from "../config/policy-types.js";
+import type { KindTunings } from "../kinds/index.js";
 import { pulledBranchSettings } from "../kinds/branch/pull.js";
 import { pulledComputeSettings } from "../kinds/compute/pull.js";
 import { pulledDataApi } from "../kinds/dataApi/pull.js";
@@ -65,8 +66,14 @@ export interface PulledBranchRecords {
   customDomains: readonly ApiCustomDomain[];
 }
 
-/** Builds the pulled config; the policy is validated through `defineConfig`. */
-export function buildPulledBranchConfig(records: PulledBranchRecords): PulledBranchConfig {
+/**
+ * A kind's keys of the pulled branch tuning (`KindTunings`: `readReplicas`, …) in their policy form,
+ * from the records a pull read; `{}` when it has nothing to declare.
+ */
+export type KindPull = (records: PulledBranchRecords) => KindTunings;
+
+/** Builds the pulled config, with the tuning keys `kinds` pull; the policy is validated through `defineConfig`. */
+export function buildPulledBranchConfig(records: PulledBranchRecords, kinds: readonly KindPull[] = []): PulledBranchConfig {
   const { project, branch } = records;
   const parent = branch.parent_id === undefined ? undefined : records.branches.find((b) => b.id === branch.parent_id)?.name;
   const policy: PolicyConfig = {};
@@ -76,7 +83,7 @@ export function buildPulledBranchConfig(records: PulledBranchRecords): PulledBra
   if (Object.keys(roles).length > 0) policy.roles = roles;
   const databases = pulledDatabases(records.databases);
   if (Object.keys(databases).length > 0) policy.databases = databases;
-  const tuning = pulledTuning(records, parent);
+  const tuning = pulledTuning(records, parent, kinds);
   // The tuning belongs to the kind of branch it was pulled from: a preview created from a pulled
   // default branch's file is not protected just because the default branch is.
   policy.branch = (t) => ((t.isDefault === true) === branch.default ? structuredClone(tuning) : {});
@@ -118,16 +125,17 @@ export function buildPulledBranchConfig(records: PulledBranchRecords): PulledBra
 }
 
 /**
- * The branch's own settings and the compute settings that differ from the project's defaults,
- * each in its policy form (`policyValueOf`); values a policy cannot state are left out.
+ * The branch's own settings, the compute settings that differ from the project's defaults and the
+ * keys `kinds` pull, each in its policy form (`policyValueOf`); values a policy cannot state are left out.
  */
-function pulledTuning(records: PulledBranchRecords, parent: string | undefined): BranchTuning {
+function pulledTuning(records: PulledBranchRecords, parent: string | undefined, kinds: readonly KindPull[]): BranchTuning {
   const { branch, project } = records;
   const tuning: BranchTuning = {};
   if (parent !== undefined) tuning.parent = parent;
   Object.assign(tuning, pulledBranchSettings(branch));
   const computeSettings = pulledComputeSettings(records.endpoints, project);
   if (computeSettings !== undefined) tuning.postgres = { computeSettings };
+  for (const pull of kinds) Object.assign(tuning, pull(records));
   return tuning;
 }
 

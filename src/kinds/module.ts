@@ -7,6 +7,7 @@ import type { KindSeed } from "../api/wire/replica-seed.js";
 import type { ChangeHandler } from "../apply/execution-context.js";
 import type { KindTuning } from "../config/schemas/branch-tuning.js";
 import type { KindDiff } from "../diff/plan-types.js";
+import type { KindPull } from "../inspect/pulled-config.js";
 import type { KindLiveRead } from "../inspect/read-live-state.js";
 import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
@@ -35,8 +36,10 @@ export type KindModule<K extends ResourceKind> = KindDiff &
     ? {
         /** Its keys of the branch tuning (`kindTuning(shape, resolve)`): their schemas and its slice of the resolved policy (`desired.kinds`). */
         readonly tuning: KindTuning;
+        /** Its keys of a pulled branch's tuning, so a plan of the pulled file declares what is live. */
+        readonly pull: KindPull;
       }
-    : { readonly tuning?: undefined }) &
+    : { readonly tuning?: undefined; readonly pull?: undefined }) &
   (KindFacts[K] extends { live: unknown }
     ? {
         /** The read of its slice of the live state (`live.kinds`), in wave 2. */

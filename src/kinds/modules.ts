@@ -12,6 +12,7 @@ import type { KindTuning } from "../config/schemas/branch-tuning.js";
 import type { DigestViews } from "../model/planned-change.js";
 import { diffKinds } from "../diff/diff-state.js";
 import type { DiffOptions, DiffResult } from "../diff/plan-types.js";
+import type { KindPull } from "../inspect/pulled-config.js";
 import type { KindLiveRead } from "../inspect/read-live-state.js";
 import type { BranchTarget, ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
@@ -80,6 +81,9 @@ export function diffState(desired: ResolvedPolicy, live: LiveState, options: Dif
 
 /** The reads of the kinds that read their own slice of the live state. */
 export const KIND_READS: readonly KindLiveRead[] = KIND_MODULES.flatMap((kind) => (kind.read === undefined ? [] : [kind.read]));
+
+/** The pulls of the kinds that add keys to the branch tuning. */
+export const KIND_PULLS: readonly KindPull[] = KIND_MODULES.flatMap((kind) => (kind.pull === undefined ? [] : [kind.pull]));
 
 /** The branch-tuning keys of the kinds that add some. */
 const KIND_TUNINGS: readonly KindTuning[] = KIND_MODULES.flatMap((kind) => (kind.tuning === undefined ? [] : [kind.tuning]));

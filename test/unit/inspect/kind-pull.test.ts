@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import type { ApiBranch, ApiEndpoint, ApiProject } from "../../../src/api/wire-types.js";
+import { buildPulledBranchConfig, type KindPull, type PulledBranchRecords } from "../../../src/inspect/pulled-config.js";
+import { renderPolicySource } from "../../../src/inspect/render-policy-source.js";
+import type { BranchTarget, BranchTuning } from "../../../src/v1.js";
+import { loadRoutes } from "./fixture-platform.js";
+
+const PROJECT_PATH = "GET /api/v2/projects/calm-river-123456";
+const BRANCH_PATH = `${PROJECT_PATH}/branches/br-preview-654321`;
+const routes = loadRoutes("full-branch");
+const records: PulledBranchRecords = {
+  project: (routes[PROJECT_PATH] as { project: ApiProject }).project,
+  branch: (routes[BRANCH_PATH] as { branch: ApiBranch }).branch,
+  branches: (routes[`${PROJECT_PATH}/branches`] as { branches: ApiBranch[] }).branches,
+  endpoints: (routes[`${BRANCH_PATH}/endpoints`] as { endpoints: ApiEndpoint[] }).endpoints,
+  roles: [], databases: [], auth: null, dataApi: null, buckets: [], functions: [], credentials: [], triggers: [], customDomains: [],
+};
+
+// A kind no source file knows pulls `widgets`: one per endpoint the branch lists.
+const widgets: KindPull = (pulled) => ({ widgets: pulled.endpoints.length }) as BranchTuning;
+
+const tuningOf = (branch: unknown, target: BranchTarget): unknown => (branch as (t: BranchTarget) => unknown)(target);
+
+describe("a kind's keys of a pulled branch tuning", () => {
+  it("are in the pulled closure's tuning for the kind of branch it was pulled from, and in the rendered svc.ts", () => {
+    const pulled = buildPulledBranchConfig(records, [widgets]);
+    const target = { name: records.branch.name, exists: true, isDefault: records.branch.default };
+    expect(tuningOf(pulled.config.branch, target)).toMatchObject({ widgets: records.endpoints.length });
+    expect(records.endpoints.length).toBeGreaterThan(0);
+    expect(renderPolicySource(pulled)).toContain(`widgets: ${records.endpoints.length},`);
+  });
+
+  it("are absent without the kind", () => {
+    const pulled = buildPulledBranchConfig(records);
+    expect(tuningOf(pulled.config.branch, { name: records.branch.name, exists: true, isDefault: records.branch.default })).not.toHaveProperty("widgets");
+    expect(renderPolicySource(pulled)).not.toContain("widgets");
+  });
+});
