@@ -10,7 +10,7 @@ import { resolveBranch, type TargetFlags } from "../target.js";
 import { buildPlanDocument, stringifyDocument } from "../views/json-plan.js";
 import { shown } from "../views/outside-text.js";
 import { renderTargetBlock, renderTargetLine } from "../views/target-echo.js";
-import { renderApplyComplete } from "../views/text-result.js";
+import { appliedChangeLines, renderApplyComplete } from "../views/text-result.js";
 import { applyShownPlan } from "./apply-command.js";
 import { reportFailure, type ApplyFlags } from "./gated-run.js";
 import { computePlan } from "./plan-command.js";
@@ -136,7 +136,7 @@ export async function runBranchCreate(ctx: CommandContext, mapped: string, flags
     ctx.documentPrinted = true;
   } else {
     const urls = renderFunctionsText(functions);
-    ctx.out([`Created branch ${created.branchName} (${created.branchId})`]);
+    ctx.out([`Created branch ${created.branchName} (${created.branchId})`, ...appliedChangeLines(created.result)]);
     ctx.out(renderApplyComplete(created.result, durationMs));
     ctx.out(urls);
   }

@@ -1,5 +1,6 @@
 import type { PushResult } from "../../model/plan.js";
 import { outputsOf } from "./json-plan.js";
+import { symbolFor } from "./plan-fields.js";
 import { PLAIN_STYLE, type Style } from "./view-model.js";
 import { printedLines, type Printed } from "./outside-text.js";
 
@@ -40,6 +41,17 @@ export function renderApplyComplete(result: PushResult, durationMs: number): Pri
   return printedLines(lines);
 }
 
+/** The changes applied, in plan order. */
+function appliedInPlanOrder(result: PushResult): PushResult["applied"] {
+  const order = new Map(result.changes.map((c, i) => [c.id, i] as const));
+  return result.dryRun ? [] : [...result.applied].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+}
+
+/** One line per applied change, in plan order: its plan symbol and address (`  + bucket.avatars`); `[]` when none. */
+export function appliedChangeLines(result: PushResult): string[] {
+  return appliedInPlanOrder(result).map((change) => `  ${symbolFor(change.action)} ${change.address}`);
+}
+
 /**
  * What happened, in plan order, after a partial failure or an interrupt:
  * `Applied (n)`, `Failed (n)` with errors, `Skipped (n)` with what blocked them.
@@ -48,7 +60,7 @@ export function renderOutcomeLists(result: PushResult, style: Style = PLAIN_STYL
   const order = new Map(result.changes.map((c, i) => [c.id, i] as const));
   const byPlan = <T>(items: readonly T[], id: (item: T) => string): T[] =>
     [...items].sort((a, b) => (order.get(id(a)) ?? 0) - (order.get(id(b)) ?? 0));
-  const applied = result.dryRun ? [] : byPlan(result.applied, (a) => a.id);
+  const applied = appliedInPlanOrder(result);
   const failed = byPlan(result.failed, (f) => f.change.id);
   const skipped = byPlan(result.skipped, (s) => s.change.id);
   const lines: string[] = [];

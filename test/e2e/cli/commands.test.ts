@@ -141,7 +141,8 @@ describe("svc branch", () => {
     const env = emulatorEnv(emu, undefined);
     const created = await runSvc(["branch", "create", "pr-7", "--env", ".env.ci"], { cwd: dir, env });
     expect(created.code).toBe(0);
-    expect(created.stdout).toMatch(/^Created branch pr-7 \(br-[a-z0-9-]+\)\nApply complete: /);
+    // What the new branch got, one line per change as the plan names it, then the counts.
+    expect(created.stdout).toMatch(/^Created branch pr-7 \(br-[a-z0-9-]+\)\n {2}\+ branch\n {2}\+ bucket\.avatars\n {2}\+ function\.hello\n {2}\+ trigger\.hourly\nApply complete: 4 created, 0 updated, 0 deleted in /);
     expect(created.stdout + created.stderr).not.toContain(PLANTED_SECRET);
 
     const exists = await runSvc(["branch", "create", "pr-7", "--env", ".env.ci"], { cwd: dir, env });
