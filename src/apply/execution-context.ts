@@ -1,9 +1,8 @@
 import type { ApiOperation, PlatformApi } from "../api/platform-api.js";
 import type { ResolvedFunction, ResolvedPolicy } from "../model/desired-state.js";
 import { ErrorCode } from "../errors/codes.js";
-import { PlatformError, isPlatformError } from "../errors/platform-error.js";
+import { isPlatformError } from "../errors/platform-error.js";
 import type { AppliedChangeDetails, Change } from "../model/plan.js";
-import type { Json } from "../model/json.js";
 import type { BuildWatcher } from "./build-watcher.js";
 import type { EngineEvent } from "../model/events.js";
 import type { OpOf, OpType, PlannedOf } from "../model/planned-change.js";
@@ -53,16 +52,6 @@ export type ChangeHandlers = { readonly [T in OpType]?: ChangeHandler<T> };
 
 /** What a handler reports for an applied change (`AppliedChange.details`). */
 export type HandlerDetails = AppliedChangeDetails;
-
-/**
- * The planned `after` of a change as a record (policy vocabulary): what a handler sends. A change
- * without one cannot be carried out, so it fails naming the change.
- */
-export function plannedRecord(change: Change): { [key: string]: Json } {
-  const after = change.after;
-  if (typeof after === "object" && after !== null && !Array.isArray(after)) return after;
-  throw new PlatformError(ErrorCode.INVALID_OPTIONS, `${change.address}: the planned change carries no values to send`, { details: { option: "plan", value: change.id } });
-}
 
 /** The branch reference of the context. */
 export function branchRef(ctx: ExecutionContext): { projectId: string; branchId: string } {

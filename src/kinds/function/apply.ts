@@ -1,17 +1,14 @@
 import type { ApiDeployment, ApiFunction } from "../../api/platform-api.js";
-import type { ChangeOp } from "../../model/planned-change.js";
+import type { OpOf, PlannedOf } from "../../model/planned-change.js";
 import type { Change } from "../../model/plan.js";
-import { plannedToWire } from "../../model/kinds/field.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { MAX_ENVIRONMENT_BYTES, environmentBytes } from "../../rules/environment.js";
 import { PlatformError } from "../../errors/platform-error.js";
-import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, desiredFunction, mutateWithReconcile, plannedRecord } from "../../apply/execution-context.js";
-import { FUNCTION_DEFAULTS, FUNCTION_FIELDS } from "./fields.js";
+import { type ExecutionContext, type HandlerDetails, absentOn404, branchRef, desiredFunction, mutateWithReconcile } from "../../apply/execution-context.js";
 
-type PlannedDeployOp = Extract<ChangeOp, { type: "function-deploy" }>;
+type PlannedDeployOp = OpOf<"function-deploy">;
 /** A deploy op whose markers are known (derived now when the plan deferred them), the main one first. */
 type DeployOp = PlannedDeployOp & { markers: [string, ...string[]] };
-type DeleteOp = Extract<ChangeOp, { type: "function-delete" }>;
 
 /**
  * The env a deployment sends: the full declared env, the new markers, older markers as `""`. When
@@ -36,13 +33,6 @@ async function markersOf(ctx: ExecutionContext, op: PlannedDeployOp): Promise<[s
   const [main, ...rest] = op.markers ?? (await ctx.functionMarkers(op.slug));
   if (main === undefined) throw new PlatformError(ErrorCode.BUNDLE_FAILED, `function ${op.slug} has no deployment fingerprint; bundle it before applying`, { details: { slug: op.slug } });
   return [main, ...rest];
-}
-
-/** The declarative fields the change plans (`kinds/function.ts`), in wire names: `name` and `runtime`. */
-function plannedFields(change: Change): { name?: string; runtime?: string } {
-  const wire = plannedToWire(FUNCTION_FIELDS, plannedRecord(change));
-  const text = (value: unknown) => (typeof value === "string" ? value : undefined);
-  return { name: text(wire.name), runtime: text(wire.runtime) };
 }
 
 async function getFunction(ctx: ExecutionContext, slug: string): Promise<ApiFunction | undefined> {
@@ -92,10 +82,9 @@ async function rename(ctx: ExecutionContext, slug: string, name: string): Promis
  * Deploys (with or without the archive) and waits for the build through the branch's build
  * watcher; the display name is set as soon as the function exists, while it builds.
  */
-export async function applyFunctionDeploy(ctx: ExecutionContext, change: Change, op: PlannedDeployOp): Promise<HandlerDetails> {
+export async function applyFunctionDeploy(ctx: ExecutionContext, change: Change, op: PlannedDeployOp, planned: PlannedOf<"function-deploy">): Promise<HandlerDetails> {
   const changeId = change.id;
-  const planned = plannedFields(change);
-  const name = planned.name ?? op.slug;
+  const { name } = planned;
   const details: HandlerDetails = { zipUploaded: op.deploy && op.withZip };
   if (!op.deploy) {
     const url = op.rename ? await rename(ctx, op.slug, name) : undefined;
@@ -103,7 +92,7 @@ export async function applyFunctionDeploy(ctx: ExecutionContext, change: Change,
     return details;
   }
   const markers = await markersOf(ctx, op);
-  const deployment = await postDeployment(ctx, { ...op, markers }, planned.runtime ?? FUNCTION_DEFAULTS.runtime);
+  const deployment = await postDeployment(ctx, { ...op, markers }, planned.runtime);
   details.deploymentId = deployment.id;
   ctx.emit({ type: "wait", changeId, waitingFor: "deployment", id: String(deployment.id), status: deployment.status });
   const build = ctx.builds.wait(op.slug, deployment.id, (status) => ctx.emit({ type: "wait", changeId, waitingFor: "deployment", id: String(deployment.id), status }));
@@ -118,7 +107,7 @@ export async function applyFunctionDeploy(ctx: ExecutionContext, change: Change,
 }
 
 /** `DELETE …/functions/{s}`; 404 counts as success. */
-export async function applyFunctionDelete(ctx: ExecutionContext, op: DeleteOp): Promise<HandlerDetails> {
+export async function applyFunctionDelete(ctx: ExecutionContext, op: OpOf<"function-delete">): Promise<HandlerDetails> {
   await mutateWithReconcile(
     ctx,
     () => ctx.api.deleteFunction({ ...branchRef(ctx), slug: op.slug }),

@@ -181,20 +181,6 @@ export function planKeyOf(field: Pick<FieldDescriptor, "policyKey" | "planKey">)
   return field.planKey ?? field.policyKey;
 }
 
-/**
- * A change's planned record (plan keys, as in its `after`) → model record, limited to the plan
- * keys in `only` when given (an update's changed `fields`): what a handler sends, via `toWire`.
- */
-export function fromPlan<F extends readonly FieldDescriptor[]>(fields: F, planned: unknown, only?: readonly string[]): Partial<ModelValues<F>> {
-  const record = typeof planned === "object" && planned !== null ? (planned as Record<string, unknown>) : {};
-  const out: Record<string, unknown> = {};
-  for (const field of fields) {
-    const key = planKeyOf(field);
-    if (record[key] !== undefined && (only === undefined || only.includes(key))) out[field.modelKey] = record[key];
-  }
-  return out as Partial<ModelValues<F>>;
-}
-
 /** Model record → wire record (undefined entries dropped), in descriptor order. */
 export function toWire<F extends readonly FieldDescriptor[]>(fields: F, model: Readonly<Partial<Record<string, unknown>>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -224,13 +210,4 @@ export function defineField<const K extends string, const W extends string, cons
   options: { compare?: Comparison; pulled?: boolean } = {},
 ): FieldDescriptor & { policyKey: K; modelKey: K; wireKey: W; rule: R } {
   return { policyKey, modelKey: policyKey, wireKey, rule, compare: options.compare ?? "exact", changeClass, pulled: options.pulled ?? true };
-}
-
-/**
- * A record in policy vocabulary (a change's planned `after`) → wire record: the fields present
- * (`null`, a plan's "absent", and `undefined` dropped), in descriptor order.
- */
-export function plannedToWire(fields: readonly FieldDescriptor[], planned: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const present = fields.filter((field) => planned[field.policyKey] !== null && planned[field.policyKey] !== undefined);
-  return Object.fromEntries(present.map((field) => [field.wireKey, planned[field.policyKey]]));
 }
