@@ -9,10 +9,10 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { LIBRARY_VERSION } from "../version.js";
-import { hashRegularFile } from "./read-guard.js";
+import { hashRegularFile, readRegularFile } from "./read-guard.js";
 
 /** Bumped when the entry layout or the key changes, so older entries are never read. */
 const CACHE_FORMAT = "v1";
@@ -146,9 +146,10 @@ export class ArchiveCache {
     const remembered = this.memory.get(identity);
     if (remembered !== undefined && (await verify(remembered.inputs))) return { archive: remembered.archive, warnings: remembered.warnings };
     if (this.dir === undefined) return undefined;
-    const record = parseRecord(await readFile(join(this.dir, `${identity}.json`), "utf8").catch(() => ""));
+    // The cache's own files through the read guard too: one replaced by a FIFO or a device is a miss, never a hang.
+    const record = parseRecord(await readRegularFile(join(this.dir, `${identity}.json`)).then(String, () => ""));
     if (record === undefined || !(await verify(record.inputs))) return undefined;
-    const zip = await readFile(join(this.dir, `${record.zipSha256}.zip`)).catch(() => undefined);
+    const zip = await readRegularFile(join(this.dir, `${record.zipSha256}.zip`)).catch(() => undefined);
     if (zip === undefined || zip.byteLength !== record.zipBytes || sha256Hex(zip) !== record.zipSha256) return undefined;
     const archive = { zip: new Uint8Array(zip), zipSha256: record.zipSha256, zipBytes: record.zipBytes, unzippedBytes: record.unzippedBytes, entries: record.entries };
     this.memory.set(identity, { archive, warnings: record.warnings, inputs: record.inputs });

@@ -4,11 +4,14 @@
  * a device or a huge file is refused naming the file, never read until memory runs out or
  * waited on forever. Every path that reads a source file for an archive goes through here: the
  * esbuild build (its plugin checks each file before esbuild loads it), the `bundler: "none"`
- * collector and the bundle cache's input hashing.
+ * collector and the bundle cache's input hashing and its own files.
+ *
+ * Reads are synchronous: the files are local and mostly small, and a thread-pool round trip for
+ * each open, stat, read and close cost more than the reading (400 sources hashed: 42–63 ms of
+ * CPU through `fs/promises`, 5–26 ms synchronously).
  */
 import { createHash } from "node:crypto";
-import { constants } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import type { Plugin } from "esbuild";
 import { ZIP_LIMITS } from "../rules/zip-entries.js";
 import { escapeUnsafeText } from "../rules/visible-text.js";
@@ -36,7 +39,7 @@ export class UnreadableSourceError extends Error {
  */
 export async function readRegularFile(path: string, maxBytes = MAX_SOURCE_FILE_BYTES): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  const total = await readBounded(path, maxBytes, (chunk) => chunks.push(chunk));
+  const total = readBounded(path, maxBytes, (chunk) => chunks.push(chunk));
   return chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : Buffer.concat(chunks, total);
 }
 
@@ -47,7 +50,7 @@ export async function readRegularFile(path: string, maxBytes = MAX_SOURCE_FILE_B
  */
 export async function hashRegularFile(path: string, maxBytes = MAX_SOURCE_FILE_BYTES): Promise<string> {
   const hash = createHash("sha256");
-  await readBounded(path, maxBytes, (chunk) => hash.update(chunk));
+  readBounded(path, maxBytes, (chunk) => hash.update(chunk));
   return hash.digest("hex");
 }
 
@@ -60,38 +63,38 @@ const CHUNK_BYTES = 1 << 20;
  * notice that it grew, a chunk is no larger than what is left to read: a small file costs small
  * buffers (the end-of-file read one byte), however many files are read at once.
  */
-async function readBounded(path: string, maxBytes: number, onChunk: (chunk: Buffer) => void): Promise<number> {
-  const { handle, size } = await openChecked(path, maxBytes);
+function readBounded(path: string, maxBytes: number, onChunk: (chunk: Buffer) => void): number {
+  const { fd, size } = openChecked(path, maxBytes);
   try {
     let total = 0;
     for (;;) {
       const want = Math.min(total <= size ? size + 1 - total : CHUNK_BYTES, CHUNK_BYTES, maxBytes + 1 - total);
       const chunk = Buffer.alloc(want);
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      const bytesRead = readSync(fd, chunk, 0, chunk.length, null);
       if (bytesRead === 0) return total;
       total += bytesRead;
       if (total > maxBytes) throw new UnreadableSourceError(path, `grew past ${formatBytes(maxBytes)} while it was read: source files are read up to that size`);
       onChunk(chunk.subarray(0, bytesRead));
     }
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
 /** Checks what {@link readRegularFile} checks, without reading the content. */
 export async function checkRegularFile(path: string, maxBytes = MAX_SOURCE_FILE_BYTES): Promise<void> {
-  await (await openChecked(path, maxBytes)).handle.close();
+  closeSync(openChecked(path, maxBytes).fd);
 }
 
-async function openChecked(path: string, maxBytes: number): Promise<{ handle: FileHandle; size: number }> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+function openChecked(path: string, maxBytes: number): { fd: number; size: number } {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const info = await handle.stat();
+    const info = fstatSync(fd);
     if (!info.isFile()) throw new UnreadableSourceError(path, `is ${kindOf(info)}, not a regular file: bundling reads only regular files`);
     if (info.size > maxBytes) throw new UnreadableSourceError(path, `is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} a source file may have`);
-    return { handle, size: info.size };
+    return { fd, size: info.size };
   } catch (err) {
-    await handle.close();
+    closeSync(fd);
     throw err;
   }
 }

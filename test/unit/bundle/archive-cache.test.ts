@@ -141,6 +141,10 @@ describe("the content-addressed archive cache", () => {
     ["an archive with other bytes", (file: string) => (file.endsWith(".zip") ? writeFileSync(file, readFileSync(file).reverse()) : undefined)],
     ["entries that are not JSON", (file: string) => (file.endsWith(".json") ? writeFileSync(file, "{not json") : undefined)],
     ["entries of the wrong shape", (file: string) => (file.endsWith(".json") ? writeFileSync(file, JSON.stringify({ inputs: [], zipSha256: 1 })) : undefined)],
+    ["entries and archives replaced by FIFOs (read without waiting for a writer)", (file: string) => {
+      rmSync(file);
+      execFileSync("mkfifo", [file]);
+    }],
   ])("ignores %s and rebuilds it, with the same bytes", async (_label, corrupt) => {
     const { cacheDir, run } = setUp();
     const cold = bytesOf(await run());
