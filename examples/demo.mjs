@@ -46,11 +46,13 @@ const NEXT_STEPS = `
 Next, with your own svc.ts (in your app, once svc-config is installed as the README's Install section says):
   npx svc config init                                # scaffold svc.ts and an example function
   npx svc config validate                            # check it offline
-  npx svc emulator --port 0 > .env.emulator &        # a local platform; its SVC_* lines go to .env.emulator
+  npx svc emulator --port 0 --real-databases > .env.emulator &   # a local platform; its SVC_* lines go to .env.emulator
   until grep -qs SVC_CLAIM_API_HOST .env.emulator; do sleep 0.2; done   # wait until it listens
   npx svc config plan --env .env.emulator            # see what would change
-  npx svc config apply --env .env.emulator           # apply it
-  kill %1                                            # stop the emulator
+  npx svc config apply --env .env.emulator --write-env .env.local   # apply it; DATABASE_URL and function URLs go to .env.local
+  kill %1                                            # stop the emulator and its PostgreSQL
+--real-databases gives branches real PostgreSQL databases, so the DATABASE_URL that --write-env writes
+connects (psql, migration tools); without it branch databases are records only and their URLs never resolve.
 See docs/cli.md and docs/policy.md in the package for every command and every svc.ts key.
 `;
 

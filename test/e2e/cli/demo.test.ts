@@ -18,10 +18,14 @@ describe("npm run demo", () => {
 
     const commands = next.split("\n").filter((l) => l.startsWith("  ")).map((l) => l.slice(2)).join("\n");
     expect(commands).toContain("npx svc config init");
+    expect(commands).toContain("npx svc emulator --port 0 --real-databases");
     const app = emptyDir();
-    const run = await runProcess("bash", ["-e", "-c", commands], { cwd: app, env: { PATH: npxShim() } });
+    // While the emulator runs, the DATABASE_URL the steps wrote connects.
+    const connect = `psql "$(grep '^DATABASE_URL=' .env.local | cut -d= -f2-)" -tAc "SELECT 'connected'"`;
+    const run = await runProcess("bash", ["-e", "-c", commands.replace(/^kill %1 /m, `${connect}\nkill %1 `)], { cwd: app, env: { PATH: npxShim() } });
     expect(run.stdout).toContain("Apply complete: 1 created");
-    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("\nconnected\n");
+    expect(run.code, run.stderr).toBe(0);
   }, 180_000);
 });
 
