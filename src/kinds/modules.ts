@@ -27,6 +27,7 @@ import { functionKind } from "./function/index.js";
 import type { ResourceKind } from "./index.js";
 import type { KindModule } from "./module.js";
 import { kindRegistry } from "./registry.js";
+import { readReplicaKind } from "./readReplica/index.js";
 import { roleKind } from "./role/index.js";
 import { triggerKind } from "./trigger/index.js";
 
@@ -34,6 +35,7 @@ import { triggerKind } from "./trigger/index.js";
 const MODULES: { readonly [K in ResourceKind]: KindModule<K> } = {
   branch: branchKind,
   compute: computeKind,
+  readReplica: readReplicaKind,
   role: roleKind,
   database: databaseKind,
   auth: authKind,
@@ -46,7 +48,7 @@ const MODULES: { readonly [K in ResourceKind]: KindModule<K> } = {
 
 // Exported so that the declaration files reach every kind's module, which declares its facts (the
 // `ResourceKind` union of the public types is complete only with all of them).
-export { authKind, branchKind, bucketKind, computeKind, dataApiKind, databaseKind, domainKind, functionKind, roleKind, triggerKind };
+export { authKind, branchKind, bucketKind, computeKind, dataApiKind, databaseKind, domainKind, functionKind, readReplicaKind, roleKind, triggerKind };
 
 /** The module of some kind. */
 export type AnyKindModule = { [K in ResourceKind]: KindModule<K> }[ResourceKind];

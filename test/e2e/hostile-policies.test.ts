@@ -47,6 +47,9 @@ const ROWS: Row[] = [
   { name: "a bucket named ..", files: { "svc.ts": `export default { buckets: { "..": {} } };` }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: 'buckets[".."]: bucket name ".." is invalid: it is a dot segment' },
   { name: "a bucket named %2e", files: { "svc.ts": `export default { buckets: { "%2e": {} } };` }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: 'buckets["%2e"]' },
   { name: "a trigger name with a bidi override", files: { "svc.ts": `export default { functions: { ${api()} }, triggers: { "nightly\\u202ecod": { type: "schedule", function: "api", cron: "0 0 * * *" } } };`, "fn/index.mjs": FN }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: 'triggers["nightly\\u202ecod"]' },
+  { name: "a __proto__ read replica from JSON.parse", files: { "svc.ts": `export default { branch: () => JSON.parse('{"readReplicas":{"__proto__":{},"keep":{}}}') };` }, code: "PLATFORM_CONFIG_INVALID", mentions: "branch.readReplicas.__proto__" },
+  { name: "a read replica name with a bidi override", files: { "svc.ts": `export default { branch: () => ({ readReplicas: { "reports\\u202ecod": {} } }) };` }, code: "PLATFORM_CONFIG_INVALID", mentions: 'branch.readReplicas["reports\\u202ecod"]: read replica name' },
+  { name: "a billion read replicas", files: { "svc.ts": "export default { branch: () => ({ readReplicas: 1e9 }) };" }, code: "PLATFORM_CONFIG_INVALID", mentions: "branch.readReplicas: must be a whole number of replicas from 0 to 100 (got 1000000000)" },
   { name: "a parent with a zero-width space", files: { "svc.ts": `export default { branch: () => ({ parent: "ma\\u200bin" }) };` }, code: "PLATFORM_CONFIG_INVALID", mentions: "branch.parent: must be a branch name" },
   // 4. A policy that never finishes or quits.
   { name: "an endless loop at the module top level", files: { "svc.ts": "while (true) {}\nexport default {};" }, code: "PLATFORM_CONFIG_LOAD_FAILED", mentions: "(module top level) did not finish within 300 ms" },

@@ -44,7 +44,7 @@ function withStandInOwner(state: LiveState): LiveState {
 
 // Each kind's module seeds its records; a replica seeded from what a plan read answers the same reads the same way
 // (roles-databases-prune reads a preview branch: what it inherits sits on the replica's stand-in parent).
-describe.each(["prune", "roles-databases-prune", "domain-retarget", "converged-branch", "env-only-change", "trigger-type-change"])("a replica of the branch of scenario %s", (scenario) => {
+describe.each(["prune", "roles-databases-prune", "domain-retarget", "converged-branch", "env-only-change", "trigger-type-change", "read-replicas"])("a replica of the branch of scenario %s", (scenario) => {
   it("reads back as the live state it was seeded from", async () => {
     const dir = join(FIXTURES, scenario);
     const seed = JSON.parse(readFileSync(join(dir, "live.json"), "utf8")) as SeedDocument;

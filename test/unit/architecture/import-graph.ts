@@ -139,6 +139,8 @@ const LAZY: Record<string, string[]> = { cli: ["emulator"], config: ["v1", "inde
 const KIND_DEPENDENCIES: Readonly<Record<string, readonly string[]>> = {
   // A function's policy lists its custom domains (the domain kind's hostname schema).
   function: ["domain"],
+  // A read replica is a compute endpoint: its settings, their pair rule and their wire form are compute's.
+  readReplica: ["compute"],
 };
 
 /** Edges that break the documented direction, as `from → to` lines. */
