@@ -1,3 +1,4 @@
+import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { gatePlan, overrideConflicts } from "../../../src/apply/gate-plan.js";
 import { buildPlanDocument } from "../../../src/cli/views/json-plan.js";
@@ -116,6 +117,17 @@ describe("the kinds' modules", () => {
     // @ts-expect-error: the module states the facts its folder declares (a bucket is named, not one per branch)
     const wrongScope: KindModule<"bucket"> = { ...bucketKind, scope: "branch" };
     expect([noDelete, noDeclares, wrongScope].map((m) => Object.keys(m.handlers).length)).toEqual([1, 2, 2]);
+  });
+});
+
+describe("the registry file", () => {
+  it("imports every kind folder's module and exports each one, so declaration files carry every kind's facts", () => {
+    const source = readFileSync(new URL("../../../src/kinds/modules.ts", import.meta.url), "utf8");
+    const imported = [...source.matchAll(/^import \{ (\w+) \} from "\.\/(\w+)\/index\.js";$/gm)].map((m) => [m[2], m[1]]);
+    const folders = readdirSync(new URL("../../../src/kinds/", import.meta.url), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(imported.map(([folder]) => folder).sort()).toEqual(folders.sort());
+    const exported = /^export \{ ([\w, ]+) \};$/m.exec(source)?.[1]?.split(", ") ?? [];
+    expect(exported.sort()).toEqual(imported.map(([, name]) => name).sort());
   });
 });
 
