@@ -2,7 +2,7 @@
  * Entry resolution: a file source is its own entry; a directory's entry is the
  * first regular file among `index.ts`, `index.js`, `index.mjs`.
  */
-import { stat } from "node:fs/promises";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { ResolvedFunction, ResolvedFunctionConfig } from "../model/desired-state.js";
 
@@ -12,10 +12,15 @@ export const ENTRY_CANDIDATES: readonly string[] = Object.freeze(["index.ts", "i
 /** What a source path is on disk. */
 export type SourceKind = "file" | "directory" | "missing" | "other";
 
-/** Whether `path` is a file, a directory, missing, or something else (socket, device). Follows symlinks. */
+/**
+ * Whether `path` is a file, a directory, missing, or something else (socket, device). Follows
+ * symlinks. The stat is synchronous: a plan asks this of every function's source and entry, and a
+ * thread-pool round trip each cost more than the stat.
+ */
 export async function sourceKind(path: string): Promise<SourceKind> {
   try {
-    const info = await stat(path);
+    const info = statSync(path, { throwIfNoEntry: false });
+    if (info === undefined) return "missing";
     if (info.isFile()) return "file";
     if (info.isDirectory()) return "directory";
     return "other";

@@ -3,16 +3,16 @@ import { bundleFunctions } from "../../../src/bundle/bundle-many.js";
 import { findEntry } from "../../../src/bundle/entry.js";
 import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
 
-/** Every path `stat` was called with. */
+/** Every path `statSync` was called with. */
 const stats = vi.hoisted(() => ({ paths: [] as string[] }));
 
-vi.mock("node:fs/promises", async (importOriginal) => {
-  const real = await importOriginal<typeof import("node:fs/promises")>();
-  const stat = ((path: string, ...rest: []) => {
+vi.mock("node:fs", async (importOriginal) => {
+  const real = await importOriginal<typeof import("node:fs")>();
+  const statSync = ((path: string, ...rest: []) => {
     stats.paths.push(String(path));
-    return real.stat(path, ...rest);
-  }) as typeof real.stat;
-  return { ...real, stat, default: { ...real, stat } };
+    return real.statSync(path, ...rest);
+  }) as typeof real.statSync;
+  return { ...real, statSync, default: { ...real, statSync } };
 });
 
 let tree: TempTree | undefined;
