@@ -68,14 +68,15 @@ describe("restore with real databases", () => {
 
   it("reads a branch's schema from its real database, and compares two branches' schemas", async () => {
     const schema = await api.call<{ sql: string }>("GET", `${branches()}/${emu.defaultBranchId}/schema?db_name=neondb`);
-    expect(schema.body.sql).toBe("CREATE TABLE public.notes (\n    note text\n);\n");
+    // Each table is followed by its owner, as pg_dump writes it (the branch's role name, not the physical one).
+    expect(schema.body.sql).toBe("CREATE TABLE public.notes (\n    note text\n);\n\nALTER TABLE public.notes OWNER TO neondb_owner;\n");
     const json = await api.call<{ json: { tables: unknown[] } }>("GET", `${branches()}/${emu.defaultBranchId}/schema?db_name=neondb&format=json`);
     expect(json.body.json.tables).toEqual([{ schema: "public", name: "notes", columns: [{ name: "note", type: "text", nullable: true }] }]);
     const child = await newBranch("schema-change");
     await query(await uri(child), "ALTER TABLE notes ADD COLUMN author text NOT NULL DEFAULT 'me'");
     const compared = await api.call<{ diff: string }>("GET", `${branches()}/${child}/compare_schema?db_name=neondb`);
     expect(compared.body.diff).toBe(
-      `--- ${emu.defaultBranchId}/neondb\n+++ ${child}/neondb\n@@ -1,3 +1,4 @@\n CREATE TABLE public.notes (\n-    note text\n+    note text,\n+    author text DEFAULT 'me'::text NOT NULL\n );\n`,
+      `--- ${emu.defaultBranchId}/neondb\n+++ ${child}/neondb\n@@ -1,5 +1,6 @@\n CREATE TABLE public.notes (\n-    note text\n+    note text,\n+    author text DEFAULT 'me'::text NOT NULL\n );\n \n ALTER TABLE public.notes OWNER TO neondb_owner;\n`,
     );
   }, 60_000);
 });
