@@ -96,6 +96,12 @@ describe("read replicas on the emulator", () => {
     expect(new Set(emu.state.requests(1000).slice(before).map((r) => r.method))).toEqual(new Set(["GET"]));
   });
 
+  it("a target narrows the plan to the replica at that address", async () => {
+    const { options } = await start();
+    const targeted = await plan(POLICY, { ...options, targets: ["readReplica.reports"] });
+    expect(targeted.changes.map((c) => c.id)).toEqual(["update:readReplica.reports"]);
+  });
+
   it("lowering a count removes the counted replicas above it", async () => {
     const { options } = await start();
     const three = defineConfig({ branch: () => ({ readReplicas: 3 }) });
