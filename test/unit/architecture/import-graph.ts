@@ -55,7 +55,7 @@ export const KIND_FILE_LAYERS: Readonly<Record<string, string>> = {
   "index.ts": "kinds/modules",
 };
 
-/** The files of `kinds/` that gather the kind modules (every stage's functions), above the stages they bind. */
+/** The registry (`kinds/modules.ts`, the one list of kinds' modules) and the modules' shape: above the stages they bind. */
 const KIND_MODULE_FILES = new Set(["kinds/module.ts", "kinds/modules.ts"]);
 
 /** The kind folder of a file (`bucket` for `kinds/bucket/diff.ts`), or `undefined`. */
@@ -109,7 +109,7 @@ const ALLOWED: Record<string, string[]> = {
   "api/wire": ["model/kinds", "rules", "errors"],
   config: ["kinds", "model", "errors", "rules", "version"],
   model: ["kinds", "model/kinds", "rules"],
-  // The kind registry: the one list of kinds, which every layer reads; it imports nothing.
+  // The kinds' names and facts as types (`kinds/index.ts`, `registry.ts`), which every layer reads; they import nothing.
   kinds: [],
   "model/kinds": ["model", "rules"],
   // Errors carry plan records (a failed apply's result) in their details.
