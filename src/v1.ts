@@ -47,6 +47,7 @@ export type {
   Toggle,
   TriggerDef,
 } from "./config/policy-types.js";
+export type { ReadReplicaDef, ReadReplicasDef } from "./kinds/readReplica/policy.js";
 export { resolvePolicy } from "./kinds/modules.js";
 export type { ResolvePolicyOptions } from "./config/resolve-policy.js";
 

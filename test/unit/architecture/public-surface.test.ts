@@ -48,7 +48,7 @@ const TYPE_EXPORTS = [
   "PlanVerification", "PlatformApi", "PlatformApiOptions", "PlatformApiPolling", "PlatformApiTimeouts",
   "PlatformErrorOptions", "PolicyConfig", "PolicySearchStopReason", "PreviewDef", "PruneDef", "PulledBranchConfig",
   "PulledCredential", "PushAbortReason", "PushAbortedDetails", "PushConfigOptions", "PushConfirmContext",
-  "PushConflictDetails", "PushResult", "RenderablePulledConfig", "ReportOptions", "ResolvePolicyOptions",
+  "PushConflictDetails", "PushResult", "ReadReplicaDef", "ReadReplicasDef", "RenderablePulledConfig", "ReportOptions", "ResolvePolicyOptions",
   "ResolvedDataApi", "ResolvedExternalPackage", "ResolvedFunction", "ResolvedFunctionConfig", "ResolvedPolicy",
   "ResolvedTrigger", "ResourceKind", "SavedPlan", "ScheduleTriggerDef", "SelectionOptions", "StalePlanDetails",
   "StalePlanDifference", "StalePlanReason", "StorageTriggerDef", "Toggle", "TriggerDef", "UnmanagedEntry",
