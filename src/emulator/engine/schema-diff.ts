@@ -25,7 +25,7 @@ export interface DatabaseSchema {
   statements: string[];
   /**
    * Ownership and comment statements (`ALTER TABLE … OWNER TO …`, `COMMENT ON …`, without the
-   * final `;`) by the relation they are about (`schema.name`), each written right after that
+   * final `;`) by the relation they are about ({@link relationKey}), each written right after that
    * table's DDL as pg_dump places them (a view's after the other statements); absent: none.
    */
   notes?: ReadonlyMap<string, readonly string[]>;
@@ -39,9 +39,9 @@ export function quoteName(name: string): string {
   return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replaceAll('"', '""')}"`;
 }
 
-/** The key of a relation's {@link DatabaseSchema.notes}. */
+/** The key of a relation's {@link DatabaseSchema.notes}: its schema and name, unambiguous whatever dots they hold. */
 export function relationKey(schema: string, name: string): string {
-  return `${schema}.${name}`;
+  return JSON.stringify([schema, name]);
 }
 
 /** The schema as SQL DDL text (`""` for an empty schema), one statement per paragraph. */

@@ -85,8 +85,8 @@ async function readNotes(query: CatalogQuery, ownerName: OwnerName): Promise<Map
   return notes;
 }
 
-/** The schema of the database `query` runs on; owners named by `ownerName` (default: as the catalog names them). */
-export async function readSchema(query: CatalogQuery, ownerName: OwnerName = (physical) => physical): Promise<DatabaseSchema> {
+/** The schema of the database `query` runs on, each relation's owner named by `ownerName`. */
+export async function readSchema(query: CatalogQuery, ownerName: OwnerName): Promise<DatabaseSchema> {
   const tables: SchemaTable[] = [];
   for (const row of await query(COLUMNS)) {
     const schema = String(row["schema"]);

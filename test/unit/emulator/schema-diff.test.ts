@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EMPTY_SCHEMA, schemaSql, unifiedDiff, type DatabaseSchema } from "../../../src/emulator/engine/schema-diff.js";
+import { EMPTY_SCHEMA, relationKey, schemaSql, unifiedDiff, type DatabaseSchema } from "../../../src/emulator/engine/schema-diff.js";
 
 const notes: DatabaseSchema = {
   tables: [{ schema: "public", name: "notes", columns: [{ name: "id", type: "integer", nullable: false, default: "nextval('notes_id_seq'::regclass)" }, { name: "body", type: "text", nullable: true }] }],
@@ -19,13 +19,20 @@ describe("schemaSql", () => {
 
   it("writes each table's ownership and comment statements right after it, and a view's after the other statements", () => {
     const notes = new Map([
-      ["public.v", ["ALTER VIEW public.v OWNER TO app_owner"]],
-      ["public.t", ["ALTER TABLE public.t OWNER TO app_owner", "COMMENT ON TABLE public.t IS 'two\nlines'"]],
+      [relationKey("public", "v"), ["ALTER VIEW public.v OWNER TO app_owner"]],
+      [relationKey("public", "t"), ["ALTER TABLE public.t OWNER TO app_owner", "COMMENT ON TABLE public.t IS 'two\nlines'"]],
     ]);
     const sql = schemaSql({ tables: [{ schema: "public", name: "t", columns: [{ name: "id", type: "integer", nullable: true }] }], statements: ["CREATE VIEW public.v AS SELECT 1"], notes });
     expect(sql).toBe(
       "CREATE TABLE public.t (\n    id integer\n);\n\nALTER TABLE public.t OWNER TO app_owner;\n\nCOMMENT ON TABLE public.t IS 'two\nlines';\n\nCREATE VIEW public.v AS SELECT 1;\n\nALTER VIEW public.v OWNER TO app_owner;\n",
     );
+  });
+
+  it("keeps the notes of relations whose schema and name join to the same dotted text apart", () => {
+    const notes = new Map([[relationKey("public.t", "x"), ["COMMENT ON TABLE \"public.t\".x IS 'not this one'"]]]);
+    const sql = schemaSql({ tables: [{ schema: "public", name: "t.x", columns: [] }], statements: ["CREATE VIEW public.v AS SELECT 1"], notes });
+    // Not the table's note: it follows the other statements instead of the table.
+    expect(sql).toBe('CREATE TABLE public."t.x" (\n\n);\n\nCREATE VIEW public.v AS SELECT 1;\n\nCOMMENT ON TABLE "public.t".x IS \'not this one\';\n');
   });
 
   it("creates non-public schemas first and quotes names that need it", () => {
