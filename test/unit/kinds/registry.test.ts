@@ -8,6 +8,7 @@ import { renderPlanText } from "../../../src/cli/views/text-plan.js";
 import { orderChanges } from "../../../src/diff/order-changes.js";
 import { readSelection, selectChanges } from "../../../src/engine/select-changes.js";
 import { bucketKind } from "../../../src/kinds/bucket/index.js";
+import { readReplicaKind } from "../../../src/kinds/readReplica/index.js";
 import type { KindModule } from "../../../src/kinds/module.js";
 import { type AnyKindModule, FEATURE_KINDS, KIND_HANDLERS, KIND_MODULES, KIND_NAMES, diffState, rankOf } from "../../../src/kinds/modules.js";
 import { kindRegistry } from "../../../src/kinds/registry.js";
@@ -117,6 +118,16 @@ describe("the kinds' modules", () => {
     // @ts-expect-error: the module states the facts its folder declares (a bucket is named, not one per branch)
     const wrongScope: KindModule<"bucket"> = { ...bucketKind, scope: "branch" };
     expect([noDelete, noDeclares, wrongScope].map((m) => Object.keys(m.handlers).length)).toEqual([1, 2, 2]);
+  });
+
+  it("are refused by the compiler without a stage their facts call for: a pull beside the tuning, a read for a live slice", () => {
+    const { pull: _pull, ...withoutPull } = readReplicaKind;
+    const { read: _read, ...withoutRead } = readReplicaKind;
+    // @ts-expect-error: read replicas add keys to the branch tuning, so a pull writes them back
+    const noPull: KindModule<"readReplica"> = withoutPull;
+    // @ts-expect-error: read replicas have a slice of the live state, so the module reads it
+    const noRead: KindModule<"readReplica"> = withoutRead;
+    expect([noPull, noRead].map((m) => m.name)).toEqual(["readReplica", "readReplica"]);
   });
 });
 
