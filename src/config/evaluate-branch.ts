@@ -4,7 +4,6 @@
  * in a loaded file, its `file:line:column`); tuning issues
  * carry paths starting with `branch.`.
  */
-import * as z from "zod";
 import { ConfigValidationError, ErrorCode, isPlatformError, type ConfigIssue, type ConfigValidationContext } from "../errors/index.js";
 import { isRecord } from "./cross-checks.js";
 import { formatPath, issuesFromZod, messageOf, policyErrorMap } from "./issues.js";
@@ -47,12 +46,12 @@ export function evaluateBranch(
   const issues: ConfigIssue[] = [];
   let parsed: ReturnType<typeof branchTuningSchema.safeParse>;
   try {
+    // Validated whole, so an unknown key's "did you mean" knows the kinds' keys too; the tuning's own keys are then parsed typed.
+    const whole = kinds.length === 0 ? branchTuningSchema : branchTuningSchema.extend(Object.assign({}, ...kinds.map((kind) => kind.shape)));
+    const checked = whole.safeParse(snapshot.value, { error: policyErrorMap });
     parsed = branchTuningSchema.safeParse(raw, { error: policyErrorMap });
-    issues.push(...(parsed.success ? [] : issuesFromZod(parsed.error.issues, ["branch"])));
-    for (const kind of kinds) {
-      const values = z.object(kind.shape).safeParse(kindValues, { error: policyErrorMap });
-      if (!values.success) issues.push(...issuesFromZod(values.error.issues, ["branch"]));
-    }
+    const failed = checked.success ? (parsed.success ? [] : parsed.error.issues) : checked.error.issues;
+    issues.push(...issuesFromZod(failed, ["branch"]));
     issues.push(...homeIssues(raw), ...undeclaredIssues(raw, declaredSlugs));
   } catch (err) {
     throw new ConfigValidationError([{ path: "branch", message: `the tuning could not be read: ${messageOf(err)}` }], context, err);

@@ -43,6 +43,10 @@ describe("a kind's keys of the branch tuning", () => {
     expect(issuesOf(() => resolvePolicy({ branch: () => ({ widgets: 2 }) as BranchTuning }, feature)).map((i) => i.path)).toEqual(["branch"]);
   });
 
+  it("are among the known keys an unknown key's suggestion is chosen from", () => {
+    expect(issueAt(issuesOf(() => withTuning({ widget: 2 })), "branch").message).toBe('"widget" is not a known key here (did you mean "widgets"?)');
+  });
+
   it("take a `__proto__` key in the closure's result as a key like any other: refused, naming it", () => {
     const hostile = JSON.parse('{"__proto__": {"widgets": 1}, "widgets": 1}') as unknown;
     expect(issuesOf(() => withTuning(hostile)).map((i) => i.path)).toEqual(["branch.__proto__"]);
