@@ -1,6 +1,6 @@
 import type { OutputStream } from "../io.js";
 import { printedLines, shown } from "../views/outside-text.js";
-import { formatSeconds } from "../views/text-result.js";
+import { formatSeconds } from "../views/seconds.js";
 import { requestLogLine } from "./request-log.js";
 
 /** A task's state. */

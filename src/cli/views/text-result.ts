@@ -3,11 +3,7 @@ import { outputsOf } from "./json-plan.js";
 import { symbolFor } from "./plan-fields.js";
 import { PLAIN_STYLE, type Style } from "./view-model.js";
 import { printedLines, type Printed } from "./outside-text.js";
-
-/** Seconds with one decimal, e.g. `48.2s`. */
-export function formatSeconds(ms: number): string {
-  return `${(Math.max(0, ms) / 1000).toFixed(1)}s`;
-}
+import { formatSeconds } from "./seconds.js";
 
 /** `Apply complete: 1 created, 3 updated, 1 deleted in 48.2s`: the result line (`--quiet` prints only it). */
 export function applyCompleteLine(result: PushResult, durationMs: number): string {
