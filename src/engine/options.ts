@@ -62,7 +62,7 @@ export interface PlanOptions extends ConfigOperationOptions, SelectionOptions {
   /**
    * In-flight requests grow from `concurrency` toward this while the platform answers without
    * 429/503/423 or rising latency, and halve on those; equal to `concurrency` turns adaptation
-   * off. Integer from `concurrency` to 64. @default 32 (at least `concurrency`)
+   * off. Integer from `concurrency` to 64. @default 64
    */
   maxConcurrency?: number;
   /** Permits deleting buckets that hold objects. @default false */
@@ -173,6 +173,12 @@ export function checkBranchId(branchId: unknown): string {
 }
 
 /**
+ * The default `maxConcurrency`: the cap on requests in flight, reached only while the platform
+ * answers without throttling (measured against 32 in docs/performance.md).
+ */
+const DEFAULT_MAX_CONCURRENCY = 64;
+
+/**
  * Validates the options shared by every operation and builds the platform adapter. Throws
  * `PLATFORM_MISSING_API_KEY` without `apiKey` and `api`, `PLATFORM_INVALID_OPTIONS` for a
  * missing or malformed id, concurrency, timeout or cache directory; no I/O happens before. `target` says whether
@@ -188,7 +194,7 @@ export function prepareRuntime(
   if (target === "branch") checkBranchId(options.branchId);
   const concurrency = options.concurrency ?? 8;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) invalid("concurrency", concurrency, "must be an integer from 1 to 64");
-  const maxConcurrency = options.maxConcurrency ?? Math.max(32, concurrency);
+  const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
   if (!Number.isInteger(maxConcurrency) || maxConcurrency < concurrency || maxConcurrency > 64) {
     invalid("maxConcurrency", maxConcurrency, `must be an integer from concurrency (${concurrency}) to 64`);
   }

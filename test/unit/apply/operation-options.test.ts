@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode, apply, applyPlan, createBranch, createPlatformApi, defineConfig, inspect, isPlatformError, plan, toSavedPlan } from "../../../src/v1.js";
+import { prepareRuntime } from "../../../src/engine/options.js";
 import type { PushResult } from "../../../src/model/plan.js";
 import { createFakePlatform } from "../../helpers/fake-platform-api.js";
 
@@ -53,6 +54,13 @@ describe("operation options", () => {
     const fake = createFakePlatform();
     const err = await plan(config, { projectId: "proj-1", branchId: "br-1", api: fake.api, concurrency, maxConcurrency: 64 }).catch((e: unknown) => e);
     expect(isPlatformError(err, ErrorCode.INVALID_OPTIONS)).toBe(false);
+  });
+
+  it("lets in-flight requests grow to 64 by default, and refuses a maxConcurrency above 64", () => {
+    const runtime = prepareRuntime("plan", { projectId: "proj-1", branchId: "br-1", apiKey: "k" });
+    expect(runtime.maxConcurrency).toBe(64);
+    expect(prepareRuntime("plan", { projectId: "proj-1", branchId: "br-1", apiKey: "k", concurrency: 4, maxConcurrency: 4 }).maxConcurrency).toBe(4);
+    expect(() => prepareRuntime("plan", { projectId: "proj-1", branchId: "br-1", apiKey: "k", maxConcurrency: 65 })).toThrow(/maxConcurrency/);
   });
 
   it("uses an injected api as is", async () => {
