@@ -11,6 +11,7 @@ import type { BranchClosure } from "./policy-types.js";
 import type { BranchTarget } from "../model/desired-state.js";
 import { branchTuningSchema, type KindTuning, type ParsedBranchTuning, type ParsedFunctionTuning } from "./schemas/branch-tuning.js";
 import { frozenData, snapshotData } from "./snapshot.js";
+import type * as z from "zod";
 import { policyStackLocation } from "./policy-stack-location.js";
 
 /** The validated tuning and where its function overrides came from. */
@@ -47,9 +48,8 @@ export function evaluateBranch(
   let parsed: ReturnType<typeof branchTuningSchema.safeParse>;
   try {
     // Validated whole, so an unknown key's "did you mean" knows the kinds' keys too; the tuning's own keys are then parsed typed.
-    const whole = kinds.length === 0 ? branchTuningSchema : branchTuningSchema.extend(Object.assign({}, ...kinds.map((kind) => kind.shape)));
-    const checked = whole.safeParse(snapshot.value, { error: policyErrorMap });
     parsed = branchTuningSchema.safeParse(raw, { error: policyErrorMap });
+    const checked = kinds.length === 0 ? parsed : wholeTuningSchema(kinds).safeParse(snapshot.value, { error: policyErrorMap });
     const failed = checked.success ? (parsed.success ? [] : parsed.error.issues) : checked.error.issues;
     issues.push(...issuesFromZod(failed, ["branch"]));
     issues.push(...homeIssues(raw), ...undeclaredIssues(raw, declaredSlugs));
@@ -65,6 +65,18 @@ export function evaluateBranch(
     functionsHome: fromPreview ? ["branch", "preview", "functions"] : ["branch", "functions"],
     kindValues: frozenData(kindValues),
   };
+}
+
+const wholeSchemas = new WeakMap<readonly KindTuning[], z.ZodType>();
+
+/** The tuning's schema with the keys `kinds` add, built once per list of kinds (zod compiles a schema on its first parses). */
+function wholeTuningSchema(kinds: readonly KindTuning[]): z.ZodType {
+  let schema = wholeSchemas.get(kinds);
+  if (schema === undefined) {
+    schema = branchTuningSchema.extend(Object.assign({}, ...kinds.map((kind) => kind.shape)));
+    wholeSchemas.set(kinds, schema);
+  }
+  return schema;
 }
 
 /** The closure's result without the keys `kinds` add, and those keys' values. */
