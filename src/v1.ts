@@ -83,7 +83,7 @@ export type { FleetShard } from "./engine/fleet-shard.js";
 export type { ApplyPlanOptions, SavedPlan } from "./engine/saved-plan.js";
 export { toSavedPlan } from "./engine/saved-plan-format.js";
 export type { PulledBranchConfig, PulledCredential } from "./inspect/pulled-config.js";
-export { renderPolicySource } from "./inspect/render-policy-source.js";
+export { renderPolicySource } from "./kinds/modules.js";
 export type { RenderablePulledConfig } from "./inspect/render-policy-source.js";
 export type {
   BranchTarget,

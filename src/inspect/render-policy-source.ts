@@ -1,30 +1,25 @@
 /**
- * `renderPolicySource(pulled)`: a pulled branch as deterministic `svc.ts` text.
- * Loading the text yields a config equal to `pulled.config`. Where a kind descriptor owns an
- * object (the Data API settings, the branch tuning, its compute settings), its fields render as
- * the descriptor says: fields a pull does not write are left out, durations as text (`"1h"`).
+ * `renderPolicySourceWith(kinds, pulled)`: a pulled branch as deterministic `svc.ts` text.
+ * Loading the text yields a config equal to `pulled.config`. Where a kind's descriptor owns an
+ * object (`KindPull.described`: the Data API settings, the branch tuning, its compute settings),
+ * its fields render as the descriptor says: fields a pull does not write are left out, durations
+ * as text (`"1h"`). Each kind comments on what the policy cannot declare (`KindPull.comments`).
  */
 import { escapeUnsafeText } from "../rules/visible-text.js";
 import { formatDuration } from "../config/durations.js";
-import { type PulledBucket, pulledBucketLines } from "../kinds/bucket/pull.js";
-import { pulledDomainLines } from "../kinds/domain/pull.js";
-import { BRANCH_SETTINGS } from "../kinds/branch/fields.js";
-import { COMPUTE_SETTINGS } from "../kinds/compute/fields.js";
-import { DATA_API_SETTINGS } from "../kinds/dataApi/fields.js";
+import type { KindPreviews } from "../kinds/index.js";
 import type { FieldDescriptor } from "../model/kinds/field.js";
+import type { KindPull, SourceText } from "./kind-pull.js";
+import { policyEntries } from "./policy-order.js";
 
 /** What rendering needs from a `PulledBranchConfig`. */
 export interface RenderablePulledConfig {
   project: { id: string; name: string };
   branch: { id: string; name: string; isDefault?: boolean };
-  config: { auth?: unknown; dataApi?: unknown; roles?: unknown; databases?: unknown; prune?: unknown; branch?: unknown };
-  preview?: {
-    buckets?: PulledBucket[];
-    functions?: { slug: string; name: string }[];
-    /** Triggers in policy form with their names (`pulledTriggers`). */
-    triggers?: readonly ({ name: string } & object)[];
-    customDomains?: readonly { domain: string; function: string }[];
-  };
+  /** The pulled policy: its keys render in the order the policy's schema declares them. */
+  config: object;
+  /** The lists the kinds comment on after the policy (`pulledTriggers`, `pulledBuckets`, …). */
+  preview?: Partial<KindPreviews>;
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -43,12 +38,12 @@ function renderKey(key: string): string {
   return IDENTIFIER.test(key) ? key : literal(key);
 }
 
-/** The objects a kind descriptor owns, by their path from the top of the policy (`branch`: the tuning). */
-const DESCRIBED: ReadonlyMap<string, readonly FieldDescriptor[]> = new Map<string, readonly FieldDescriptor[]>([
-  ["dataApi.settings", DATA_API_SETTINGS],
-  ["branch", BRANCH_SETTINGS],
-  ["branch.postgres.computeSettings", COMPUTE_SETTINGS],
-]);
+/** The objects the kinds' descriptors own, by their path from the top of the policy (`branch`: the tuning). */
+type Described = ReadonlyMap<string, readonly FieldDescriptor[]>;
+
+function describedBy(kinds: readonly KindPull[]): Described {
+  return new Map(kinds.flatMap((kind) => Object.entries(kind.described ?? {})));
+}
 
 /** A descriptor field's value: a duration given in seconds as text (`3600` → `"1h"`). */
 function fieldValue(field: FieldDescriptor | undefined, value: unknown): unknown {
@@ -60,20 +55,20 @@ function fieldValue(field: FieldDescriptor | undefined, value: unknown): unknown
  * A JSON-like literal with 2-space indentation, JSON-quoted strings and keys in their given
  * order; `path` locates the value in the policy, so descriptor-owned objects render their fields.
  */
-function renderValue(value: unknown, indent: string, path: string): string {
+function renderValue(value: unknown, indent: string, path: string, described: Described): string {
   if (value === null || typeof value !== "object") return literal(value);
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
-    return `[\n${value.map((v) => `${inner}${renderValue(v, inner, `${path}[]`)},`).join("\n")}\n${indent}]`;
+    return `[\n${value.map((v) => `${inner}${renderValue(v, inner, `${path}[]`, described)},`).join("\n")}\n${indent}]`;
   }
-  const fields = DESCRIBED.get(path) ?? [];
+  const fields = described.get(path) ?? [];
   const entries = Object.entries(value).flatMap(([key, v]): [string, unknown][] => {
     const field = fields.find((f) => f.policyKey === key);
     return v === undefined || field?.pulled === false ? [] : [[key, fieldValue(field, v)]];
   });
   if (entries.length === 0) return "{}";
-  return `{\n${entries.map(([k, v]) => `${inner}${renderKey(k)}: ${renderValue(v, inner, `${path}.${k}`)},`).join("\n")}\n${indent}}`;
+  return `{\n${entries.map(([k, v]) => `${inner}${renderKey(k)}: ${renderValue(v, inner, `${path}.${k}`, described)},`).join("\n")}\n${indent}}`;
 }
 
 /** The tuning the pulled closure returns for the branch it was pulled from. */
@@ -90,57 +85,52 @@ function renderInline(value: unknown): string {
   return entries.length === 0 ? "{}" : `{ ${entries.map(([k, v]) => `${renderKey(k)}: ${renderInline(v)}`).join(", ")} }`;
 }
 
-/** The trigger and custom-domain comments: each line is what to declare (next to the functions they name). */
-function triggerAndDomainComments(preview: RenderablePulledConfig["preview"]): string[] {
-  const lines: string[] = [];
-  const triggers = preview?.triggers ?? [];
-  if (triggers.length > 0) {
-    lines.push("", comment("Triggers on this branch (declare them under `triggers`, with the functions they call, to manage them):"));
-    for (const { name, ...definition } of triggers) lines.push(comment(`  ${renderKey(name)}: ${renderInline(definition)},`));
-  }
-  const domainLines = pulledDomainLines(preview?.customDomains ?? [], { key: renderKey, inline: renderInline });
-  if (domainLines.length > 0) lines.push("", ...domainLines.map(comment));
-  return lines;
-}
+/** How the kinds write outside values into their comment lines. */
+const TEXT: SourceText = { literal, key: renderKey, inline: renderInline };
 
 /** A `//` comment of one line: what could end it (a line break, U+2028) or hide text is escaped. */
 function comment(text: string): string {
   return `// ${escapeUnsafeText(text)}`;
 }
 
-/** Renders a pulled branch as `svc.ts` source: keys `auth`, `dataApi`, `roles`, `databases`, `prune`, `branch`, then comments. */
-export function renderPolicySource(pulled: RenderablePulledConfig): string {
+/** The policy's top-level keys, in the schema's order; `prune` says what `false` means, `branch` is the closure for the kind of branch pulled. */
+function policyLines(pulled: RenderablePulledConfig, described: Described): string[] {
+  const lines: string[] = [];
+  for (const [key, value] of policyEntries(pulled.config)) {
+    if (key === "branch") {
+      const isDefault = pulled.branch.isDefault === true;
+      const tuning = tuningOf(value, pulled.branch.name, isDefault);
+      if (tuning === undefined) continue;
+      // The tuning applies to the kind of branch it was pulled from (default or not), so a preview
+      // created from a pulled default branch's file does not inherit its protection.
+      const rendered = renderValue(tuning, "  ", "branch", described);
+      const [onDefault, onOthers] = isDefault ? [rendered, "{}"] : ["{}", rendered];
+      lines.push(`  branch: (t) => (t.isDefault ? ${onDefault} : ${onOthers}),`);
+      continue;
+    }
+    if (key === "prune") lines.push(`  ${comment("false: undeclared items of these kinds are listed as unmanaged when you plan, never deleted; true deletes them.")}`);
+    lines.push(`  ${renderKey(key)}: ${renderValue(value, "  ", key, described)},`);
+  }
+  return lines;
+}
+
+/**
+ * Renders a pulled branch as `svc.ts` source with what `kinds` (in rank order) own: the policy's
+ * keys in the schema's order (their descriptor-owned objects as `described` says), then each
+ * kind's comment lines.
+ */
+export function renderPolicySourceWith(kinds: readonly KindPull[], pulled: RenderablePulledConfig): string {
   const lines = [
     comment(`svc.ts pulled from project ${literal(pulled.project.name)} (${pulled.project.id}), branch ${literal(pulled.branch.name)} (${pulled.branch.id}).`),
     'import { defineConfig } from "svc-config/v1";',
     "",
     "export default defineConfig({",
+    ...policyLines(pulled, describedBy(kinds)),
+    "});",
   ];
-  const { auth, dataApi, roles, databases, prune, branch } = pulled.config;
-  if (auth !== undefined) lines.push(`  auth: ${renderValue(auth, "  ", "auth")},`);
-  if (dataApi !== undefined) lines.push(`  dataApi: ${renderValue(dataApi, "  ", "dataApi")},`);
-  if (roles !== undefined) lines.push(`  roles: ${renderValue(roles, "  ", "roles")},`);
-  if (databases !== undefined) lines.push(`  databases: ${renderValue(databases, "  ", "databases")},`);
-  if (prune !== undefined) {
-    lines.push(`  ${comment("false: undeclared items of these kinds are listed as unmanaged when you plan, never deleted; true deletes them.")}`);
-    lines.push(`  prune: ${renderValue(prune, "  ", "prune")},`);
+  for (const kind of kinds) {
+    const said = kind.comments?.(pulled.preview ?? {}, TEXT) ?? [];
+    if (said.length > 0) lines.push("", ...said.map(comment));
   }
-  const isDefault = pulled.branch.isDefault === true;
-  const tuning = tuningOf(branch, pulled.branch.name, isDefault);
-  if (tuning !== undefined) {
-    // The tuning applies to the kind of branch it was pulled from (default or not), so a preview
-    // created from a pulled default branch's file does not inherit its protection.
-    const [onDefault, onOthers] = isDefault ? [renderValue(tuning, "  ", "branch"), "{}"] : ["{}", renderValue(tuning, "  ", "branch")];
-    lines.push(`  branch: (t) => (t.isDefault ? ${onDefault} : ${onOthers}),`);
-  }
-  lines.push("});");
-  const bucketLines = pulledBucketLines(pulled.preview?.buckets ?? [], literal);
-  if (bucketLines.length > 0) lines.push("", ...bucketLines.map(comment));
-  const functions = pulled.preview?.functions ?? [];
-  if (functions.length > 0) {
-    lines.push("", comment("Functions on this branch (declare them under `functions` with a `source` to manage them):"));
-    for (const f of functions) lines.push(comment(`  ${f.slug}: { name: ${literal(f.name)} }`));
-  }
-  lines.push(...triggerAndDomainComments(pulled.preview));
   return `${lines.join("\n")}\n`;
 }

@@ -36,3 +36,6 @@ type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: 
 
 /** The keys the kinds add to what the branch closure returns (fact `tuning`: their authoring types), all optional. */
 export type KindTunings = Intersection<{ [K in KindsWith<"tuning">]: FactOf<K, "tuning"> }[KindsWith<"tuning">]> & object;
+
+/** The lists the kinds add to a pulled branch's `preview` (fact `preview`: live items a policy cannot carry). */
+export type KindPreviews = Intersection<{ [K in KindsWith<"preview">]: FactOf<K, "preview"> }[KindsWith<"preview">]> & object;

@@ -7,7 +7,7 @@ import type { KindSeed } from "../api/wire/replica-seed.js";
 import type { ChangeHandler } from "../apply/execution-context.js";
 import type { KindTuning } from "../config/schemas/branch-tuning.js";
 import type { KindDiff } from "../diff/plan-types.js";
-import type { KindPull } from "../inspect/pulled-config.js";
+import type { KindPull, PulledBranchRecords } from "../inspect/kind-pull.js";
 import type { KindLiveRead } from "../inspect/read-live-state.js";
 import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
@@ -32,14 +32,22 @@ export type KindModule<K extends ResourceKind> = KindDiff &
   readonly digests?: Pick<DigestViews, OpTypeOf<K>>;
   /** Its records in the seed of a replica of the branch (`--verify`), from the live state a plan read. */
   seed(live: LiveState): KindSeed;
+  /** What it adds to a pulled branch and to the `svc.ts` rendered from it, so a plan of the pulled file declares what is live. */
+  readonly pull?: KindPull;
 } & (KindFacts[K] extends { tuning: object }
     ? {
         /** Its keys of the branch tuning (`kindTuning(shape, resolve)`): their schemas and its slice of the resolved policy (`desired.kinds`). */
         readonly tuning: KindTuning;
-        /** Its keys of a pulled branch's tuning, so a plan of the pulled file declares what is live. */
-        readonly pull: KindPull;
+        /** A kind adding keys to the tuning pulls them. */
+        readonly pull: KindPull & Required<Pick<KindPull, "tuning">>;
       }
-    : { readonly tuning?: undefined; readonly pull?: undefined }) &
+    : { readonly tuning?: undefined }) &
+  (KindFacts[K] extends { preview: infer P }
+    ? {
+        /** A kind with lists in a pull's `preview` gives them all (its fact `preview`). */
+        readonly pull: KindPull & { readonly preview: (records: PulledBranchRecords) => P };
+      }
+    : unknown) &
   (KindFacts[K] extends { live: unknown }
     ? {
         /** The read of its slice of the live state (`live.kinds`), in wave 2. */

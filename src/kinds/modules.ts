@@ -12,7 +12,8 @@ import type { KindTuning } from "../config/schemas/branch-tuning.js";
 import type { DigestViews } from "../model/planned-change.js";
 import { diffKinds } from "../diff/diff-state.js";
 import type { DiffOptions, DiffResult } from "../diff/plan-types.js";
-import type { KindPull } from "../inspect/pulled-config.js";
+import type { KindPull } from "../inspect/kind-pull.js";
+import { type RenderablePulledConfig, renderPolicySourceWith } from "../inspect/render-policy-source.js";
 import type { KindLiveRead } from "../inspect/read-live-state.js";
 import type { BranchTarget, ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
@@ -84,8 +85,18 @@ export function diffState(desired: ResolvedPolicy, live: LiveState, options: Dif
 /** The reads of the kinds that read their own slice of the live state. */
 export const KIND_READS: readonly KindLiveRead[] = KIND_MODULES.flatMap((kind) => (kind.read === undefined ? [] : [kind.read]));
 
-/** The pulls of the kinds that add keys to the branch tuning. */
+/** The pull stages of the kinds that have one, in rank order. */
 export const KIND_PULLS: readonly KindPull[] = KIND_MODULES.flatMap((kind) => (kind.pull === undefined ? [] : [kind.pull]));
+
+/**
+ * A pulled branch (`pullConfig`) as deterministic `svc.ts` source: the policy's keys in the
+ * order the policy's schema declares them, the tuning for the kind of branch it was pulled from,
+ * then comments on what the policy cannot declare (buckets, functions, triggers, hostnames), each
+ * live name escaped. Loading the text yields a config equal to `pulled.config`.
+ */
+export function renderPolicySource(pulled: RenderablePulledConfig): string {
+  return renderPolicySourceWith(KIND_PULLS, pulled);
+}
 
 /** The branch-tuning keys of the kinds that add some. */
 const KIND_TUNINGS: readonly KindTuning[] = KIND_MODULES.flatMap((kind) => (kind.tuning === undefined ? [] : [kind.tuning]));

@@ -1,5 +1,6 @@
 /** The auth kind as the registry holds it: its diff and its handler. */
 import type { AuthOperations } from "./fields.js";
+import { authPull } from "./pull.js";
 import type { KindModule } from "../module.js";
 import { applyAuthCreate } from "./apply.js";
 import { diffAuth } from "./diff.js";
@@ -9,6 +10,7 @@ export const authKind: KindModule<"auth"> = {
   name: "auth",
   scope: "branch",
   diff: (desired, live, _options, sink) => diffAuth(desired, live, sink),
+  pull: authPull,
   handlers: { "auth-create": (ctx, _change, _op, planned) => applyAuthCreate(ctx, planned) },
   digests: { "auth-create": (planned) => ({ database: planned.databaseName }) },
   seed: (live) =>

@@ -1,5 +1,6 @@
 /** The branch-settings kind as the registry holds it: its diff and its handler. */
 import type { BranchOperations } from "./fields.js";
+import { branchPull } from "./pull.js";
 import type { KindModule } from "../module.js";
 import { applyBranchUpdate } from "./apply.js";
 import { diffBranch } from "./diff.js";
@@ -9,6 +10,7 @@ export const branchKind: KindModule<"branch"> = {
   name: "branch",
   scope: "branch",
   diff: (desired, live, options, sink) => diffBranch(desired, live, options.now, sink),
+  pull: branchPull,
   handlers: { "branch-update": (ctx, change, _op, planned) => applyBranchUpdate(ctx, change.id, planned) },
   digests: { "branch-update": (planned) => planned },
   seed: (live) => ({

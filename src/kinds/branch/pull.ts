@@ -2,6 +2,7 @@
 import type { ApiBranch } from "../../api/wire-types.js";
 import type { BranchTuning } from "../../config/policy-types.js";
 import { policyValueOf } from "../../config/schemas/fields.js";
+import type { KindPull } from "../../inspect/kind-pull.js";
 import { BRANCH_SETTINGS } from "./fields.js";
 
 /**
@@ -19,3 +20,9 @@ export function pulledBranchSettings(branch: ApiBranch): Pick<BranchTuning, "pro
   }
   return settings;
 }
+
+/** The branch's own settings in the pulled tuning, which renders through their descriptor. */
+export const branchPull: KindPull = {
+  tuning: (records) => pulledBranchSettings(records.branch),
+  described: { branch: BRANCH_SETTINGS },
+};

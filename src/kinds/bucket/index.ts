@@ -1,6 +1,7 @@
 /** The bucket kind as the registry holds it: its diff and prune, its handlers, and when a policy needs the buckets feature. */
 import type { BucketOperations } from "./fields.js";
 import { bucketRecordOf } from "./wire.js";
+import { type PulledBucket, bucketPull } from "./pull.js";
 import type { KindModule } from "../module.js";
 import { applyBucketCreate, applyBucketDelete } from "./apply.js";
 import { diffBuckets, pruneBuckets } from "./diff.js";
@@ -14,6 +15,7 @@ export const bucketKind: KindModule<"bucket"> = {
   diff: (desired, live, _options, sink) => diffBuckets(desired, live, sink),
   prune: (desired, live, options, sink) => pruneBuckets(desired, live, options.allowDataLoss, sink),
   declares: (desired) => desired.buckets.length > 0,
+  pull: bucketPull,
   handlers: {
     "bucket-create": (ctx, _change, op, planned) => applyBucketCreate(ctx, op, planned),
     "bucket-delete": (ctx, _change, op) => applyBucketDelete(ctx, op),
@@ -31,6 +33,8 @@ export const bucketKind: KindModule<"bucket"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: buckets. */
-    bucket: { scope: "named"; operations: BucketOperations; feature: "buckets"; prunedByName: true };
+    bucket: { scope: "named"; operations: BucketOperations; feature: "buckets"; prunedByName: true;
+      preview: { buckets: PulledBucket[] };
+    };
   }
 }

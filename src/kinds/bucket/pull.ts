@@ -1,5 +1,6 @@
 /** Buckets in a pulled config: listed for the reader, never declared (a pull cannot know which to manage). */
 import type { ApiBucket } from "../../api/wire-types.js";
+import type { KindPull } from "../../inspect/kind-pull.js";
 import { compareCodePoints } from "../../inspect/normalize.js";
 
 /** A bucket as a pull lists it. */
@@ -15,12 +16,19 @@ export function pulledBuckets(records: readonly ApiBucket[]): PulledBucket[] {
 
 /**
  * What the rendered policy source says about the pulled buckets, as lines it comments out (none
- * without buckets); `literal` renders a live value as safe source text (the renderer's escaping).
+ * without buckets), each live value written by `literal` (the renderer's escaping).
  */
-export function pulledBucketLines(buckets: readonly PulledBucket[], literal: (value: unknown) => string): string[] {
+function pulledBucketLines(buckets: readonly PulledBucket[], literal: (value: unknown) => string): string[] {
   if (buckets.length === 0) return [];
   return [
     "Buckets on this branch (declare them under `buckets` to manage them):",
     ...buckets.map((b) => `  ${literal(b.name)}: { access: ${literal(b.access)} }`),
   ];
 }
+
+/** Buckets are listed in `preview.buckets` and commented on, never declared; `prune.buckets` is stated when the branch has any. */
+export const bucketPull = {
+  preview: (records) => ({ buckets: pulledBuckets(records.buckets) }),
+  prune: { key: "buckets", live: (records) => records.buckets.length },
+  comments: (preview, text) => pulledBucketLines(preview.buckets ?? [], text.literal),
+} satisfies KindPull;

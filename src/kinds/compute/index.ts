@@ -1,6 +1,7 @@
 /** The compute kind as the registry holds it: its diff and its handler. */
 import type { ComputeOperations } from "./fields.js";
 import { endpointSettingsOf } from "./wire.js";
+import { computePull } from "./pull.js";
 import type { KindModule } from "../module.js";
 import { applyComputeUpdate } from "./apply.js";
 import { diffCompute } from "./diff.js";
@@ -10,6 +11,7 @@ export const computeKind: KindModule<"compute"> = {
   name: "compute",
   scope: "branch",
   diff: (desired, live, _options, sink) => diffCompute(desired, live, sink),
+  pull: computePull,
   handlers: { "compute-update": applyComputeUpdate },
   digests: { "compute-update": (planned) => planned },
   seed: (live) => ({ branch: { endpoints: live.compute === null ? [] : [{ id: live.compute.endpointId, type: "read_write", ...endpointSettingsOf(live.compute) }] } }),

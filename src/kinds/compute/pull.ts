@@ -1,6 +1,7 @@
 /** Compute in a pulled config: the settings of the read-write compute that differ from the project's defaults. Pure. */
 import type { ApiEndpoint, ApiProject } from "../../api/wire-types.js";
 import { policyValueOf } from "../../config/schemas/fields.js";
+import type { KindPull } from "../../inspect/kind-pull.js";
 import type { ComputeSettings } from "./policy.js";
 import { COMPUTE_SETTINGS } from "./fields.js";
 import { defaultComputeOf, normalizeCompute } from "./read.js";
@@ -22,3 +23,12 @@ export function pulledComputeSettings(endpoints: readonly ApiEndpoint[], project
   // The values follow the descriptor's policy rules; `defineConfig` validates the whole pull.
   return Object.keys(settings).length > 0 ? (settings as ComputeSettings) : undefined;
 }
+
+/** `postgres.computeSettings` in the pulled tuning when a setting differs from the project's defaults; it renders through the descriptor. */
+export const computePull: KindPull = {
+  tuning: (records) => {
+    const computeSettings = pulledComputeSettings(records.endpoints, records.project);
+    return computeSettings === undefined ? {} : { postgres: { computeSettings } };
+  },
+  described: { "branch.postgres.computeSettings": COMPUTE_SETTINGS },
+};

@@ -3,6 +3,7 @@ import { type DataApiOperations, DATA_API_SETTINGS } from "./fields.js";
 import { toWire } from "../../model/kinds/field.js";
 import { applyDataApiCreate, applyDataApiDelete, applyDataApiUpdate } from "./apply.js";
 import { diffDataApi } from "./diff.js";
+import { dataApiPull } from "./pull.js";
 import type { KindModule } from "../module.js";
 
 /** The branch's Data API (`dataApi`). */
@@ -10,6 +11,7 @@ export const dataApiKind: KindModule<"dataApi"> = {
   name: "dataApi",
   scope: "branch",
   diff: (desired, live, _options, sink) => diffDataApi(desired, live, sink),
+  pull: dataApiPull,
   handlers: {
     "data-api-create": (ctx, _change, op, planned) => applyDataApiCreate(ctx, op, planned),
     "data-api-update": (ctx, _change, op, planned) => applyDataApiUpdate(ctx, op, planned),

@@ -1,6 +1,7 @@
 /** The Data API in a pulled config. Pure. */
 import type { ApiDataApi } from "../../api/wire-types.js";
 import type { DataApiDef, DataApiSettingsDef } from "../../config/policy-types.js";
+import type { KindPull } from "../../inspect/kind-pull.js";
 import { DEFAULT_SERVICE_DATABASE } from "../../inspect/read-needs.js";
 import { fromWire } from "../../model/kinds/field.js";
 import { DATA_API_SETTINGS } from "./fields.js";
@@ -22,3 +23,9 @@ export function pulledDataApi(dataApi: { database: string; record: ApiDataApi },
 export function pulledSettings(wire: Record<string, unknown>): DataApiSettingsDef {
   return fromWire(DATA_API_SETTINGS.filter((field) => field.pulled), wire);
 }
+
+/** `dataApi` when the branch has one (its provider follows the branch's auth integration); its settings render through the descriptor. */
+export const dataApiPull: KindPull = {
+  policy: (records) => (records.dataApi === null ? {} : { dataApi: pulledDataApi(records.dataApi, records.auth !== null) }),
+  described: { "dataApi.settings": DATA_API_SETTINGS },
+};

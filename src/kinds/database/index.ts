@@ -1,6 +1,7 @@
 /** The database kind as the registry holds it: its diff and prune and its handlers. */
 import type { DatabaseOperations } from "./fields.js";
 import { REPLICA_OWNER } from "../../api/wire/replica-seed.js";
+import { databasePull } from "./pull.js";
 import type { KindModule } from "../module.js";
 import { applyDatabaseCreate, applyDatabaseDelete, applyDatabaseUpdate } from "./apply.js";
 import { diffDatabases, pruneDatabases } from "./diff.js";
@@ -12,6 +13,7 @@ export const databaseKind: KindModule<"database"> = {
   prunedByName: true,
   diff: (desired, live, _options, sink) => diffDatabases(desired, live, sink),
   prune: (desired, live, options, sink) => pruneDatabases(desired, live, options.allowDataLoss, sink),
+  pull: databasePull,
   handlers: {
     "database-create": applyDatabaseCreate,
     "database-update": applyDatabaseUpdate,

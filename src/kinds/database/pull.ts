@@ -1,5 +1,6 @@
 /** Databases in a pulled config. Pure. */
 import type { ApiDatabase } from "../../api/wire-types.js";
+import type { KindPull } from "../../inspect/kind-pull.js";
 import { compareCodePoints } from "../../inspect/normalize.js";
 import { pulledFields } from "../../inspect/pulled-fields.js";
 import { databaseNameIssue } from "../../rules/pg-names.js";
@@ -16,3 +17,11 @@ export function pulledDatabases(databases: readonly ApiDatabase[]): Record<strin
     }),
   );
 }
+
+/** `databases` when the branch has a database a policy can declare. */
+export const databasePull: KindPull = {
+  policy: (records) => {
+    const databases = pulledDatabases(records.databases);
+    return Object.keys(databases).length === 0 ? {} : { databases };
+  },
+};

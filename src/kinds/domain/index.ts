@@ -1,6 +1,7 @@
 /** The custom-domain kind as the registry holds it: its diff, its handlers, and when a policy needs the customDomains feature. */
 import type { DomainOperations } from "./fields.js";
 import { domainRecordsOf } from "./wire.js";
+import { type PulledCustomDomain, domainPull } from "./pull.js";
 import type { KindModule } from "../module.js";
 import { applyDomainCreate, applyDomainDelete, applyDomainReplace } from "./apply.js";
 import { diffDomains } from "./diff.js";
@@ -12,6 +13,7 @@ export const domainKind: KindModule<"domain"> = {
   feature: "customDomains",
   diff: (desired, live, _options, sink) => diffDomains(desired, live, sink),
   declares: (desired) => desired.functions.some((f) => f.customDomains.length > 0),
+  pull: domainPull,
   handlers: {
     "domain-create": (ctx, _change, op, planned) => applyDomainCreate(ctx, op, planned),
     "domain-replace": (ctx, _change, op, planned) => applyDomainReplace(ctx, op, planned),
@@ -25,6 +27,8 @@ export const domainKind: KindModule<"domain"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: custom domains. */
-    domain: { scope: "named"; operations: DomainOperations; feature: "customDomains" };
+    domain: { scope: "named"; operations: DomainOperations; feature: "customDomains";
+      preview: { customDomains: PulledCustomDomain[] };
+    };
   }
 }

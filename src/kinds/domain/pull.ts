@@ -3,6 +3,7 @@
  * declared functions, and functions have no source to pull). Pure.
  */
 import type { ApiCustomDomain } from "../../api/wire-types.js";
+import type { KindPull, SourceText } from "../../inspect/kind-pull.js";
 import { normalizeCustomDomains } from "./read.js";
 
 /** A hostname registered to a function of the branch. */
@@ -21,18 +22,21 @@ export function pulledCustomDomains(domains: readonly ApiCustomDomain[]): Pulled
 
 /**
  * What the rendered policy source says about the pulled hostnames, grouped by function, as lines
- * it comments out (none without hostnames); `render` writes a key and an inline value as the
- * renderer does (its escaping).
+ * it comments out (none without hostnames).
  */
-export function pulledDomainLines(
-  domains: readonly PulledCustomDomain[],
-  render: { key: (key: string) => string; inline: (value: { customDomains: string[] }) => string },
-): string[] {
+function pulledDomainLines(domains: readonly PulledCustomDomain[], text: SourceText): string[] {
   const bySlug = new Map<string, string[]>();
   for (const d of domains) bySlug.set(d.function, [...(bySlug.get(d.function) ?? []), d.domain]);
   if (bySlug.size === 0) return [];
   return [
     "Custom domains on this branch (list them in their function's `customDomains` to manage them):",
-    ...[...bySlug].map(([slug, hostnames]) => `  ${render.key(slug)}: ${render.inline({ customDomains: hostnames })},`),
+    ...[...bySlug].map(([slug, hostnames]) => `  ${text.key(slug)}: ${text.inline({ customDomains: hostnames })},`),
   ];
 }
+
+/** Hostnames are listed in `preview.customDomains` and commented on under their functions; `prune.customDomains` is stated when the branch has any. */
+export const domainPull = {
+  preview: (records) => ({ customDomains: pulledCustomDomains(records.customDomains) }),
+  prune: { key: "customDomains", live: (records) => records.customDomains.length },
+  comments: (preview, text) => pulledDomainLines(preview.customDomains ?? [], text),
+} satisfies KindPull;

@@ -3,6 +3,7 @@ import type { FunctionOperations } from "./fields.js";
 import { REPLICA_ENV_VALUE } from "../../api/wire/replica-seed.js";
 import { applyFunctionDelete, applyFunctionDeploy } from "./apply.js";
 import { diffFunctions, pruneFunctions } from "./diff.js";
+import { type PulledFunction, functionPull } from "./pull.js";
 import type { KindModule } from "../module.js";
 
 /** Functions (`functions`), deployed from their bundles. */
@@ -14,6 +15,7 @@ export const functionKind: KindModule<"function"> = {
   diff: (desired, live, options, sink) => diffFunctions(desired, live, options.functionTags, sink),
   prune: (desired, live, _options, sink) => pruneFunctions(desired, live, sink),
   declares: (desired) => desired.functions.length > 0,
+  pull: functionPull,
   handlers: {
     "function-deploy": applyFunctionDeploy,
     "function-delete": (ctx, _change, op) => applyFunctionDelete(ctx, op),
@@ -36,6 +38,8 @@ export const functionKind: KindModule<"function"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: functions. */
-    function: { scope: "named"; operations: FunctionOperations; feature: "functions"; prunedByName: true };
+    function: { scope: "named"; operations: FunctionOperations; feature: "functions"; prunedByName: true;
+      preview: { functions: PulledFunction[] };
+    };
   }
 }

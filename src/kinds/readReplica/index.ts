@@ -39,7 +39,7 @@ export const readReplicaKind: KindModule<"readReplica"> = {
   name: "readReplica",
   scope: "named",
   tuning: readReplicaTuning,
-  pull: (records) => pulledReadReplicas(records.endpoints, records.project),
+  pull: { tuning: (records) => pulledReadReplicas(records.endpoints, records.project) },
   // Nothing when the branch has no read-only endpoint, so plans of branches without any hash the state as before.
   read: async ({ base }) => {
     const replicas = normalizeReadReplicas(base.endpoints);

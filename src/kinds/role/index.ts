@@ -1,6 +1,7 @@
 /** The role kind as the registry holds it: its diff and prune and its handlers. */
 import type { RoleOperations } from "./fields.js";
 import { REPLICA_OWNER } from "../../api/wire/replica-seed.js";
+import { rolePull } from "./pull.js";
 import type { KindModule } from "../module.js";
 import { applyRoleCreate, applyRoleDelete } from "./apply.js";
 import { diffRoles, pruneRoles } from "./diff.js";
@@ -12,6 +13,7 @@ export const roleKind: KindModule<"role"> = {
   prunedByName: true,
   diff: (desired, live, _options, sink) => diffRoles(desired, live, sink),
   prune: (desired, live, _options, sink) => pruneRoles(desired, live, sink),
+  pull: rolePull,
   handlers: {
     "role-create": applyRoleCreate,
     "role-delete": (ctx, change, op) => applyRoleDelete(ctx, change.id, op),

@@ -5,6 +5,7 @@ import { type TriggerOperations, triggerFields } from "./fields.js";
 import type { LiveTrigger } from "../../model/live-state.js";
 import { applyTriggerCreate, applyTriggerDelete, applyTriggerUpdate } from "./apply.js";
 import { diffTriggers } from "./diff.js";
+import { type PulledTrigger, triggerPull } from "./pull.js";
 import type { KindModule } from "../module.js";
 
 /** Triggers (`triggers`): cron schedules and bucket events that call a function. */
@@ -15,6 +16,7 @@ export const triggerKind: KindModule<"trigger"> = {
   prunedByName: true,
   diff: (desired, live, _options, sink) => diffTriggers(desired, live, sink),
   declares: (desired) => desired.triggers.length > 0,
+  pull: triggerPull,
   handlers: {
     "trigger-create": (ctx, _change, op, planned) => applyTriggerCreate(ctx, op, planned),
     "trigger-update": (ctx, _change, op, planned) => applyTriggerUpdate(ctx, op, planned),
@@ -37,6 +39,8 @@ function triggerSeed(t: LiveTrigger): NonNullable<BranchSeed["triggers"]>[number
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: triggers. */
-    trigger: { scope: "named"; operations: TriggerOperations; feature: "triggers"; prunedByName: true };
+    trigger: { scope: "named"; operations: TriggerOperations; feature: "triggers"; prunedByName: true;
+      preview: { triggers: PulledTrigger[] };
+    };
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { ApiTrigger } from "../../api/wire-types.js";
 import type { TriggerDef } from "../../config/policy-types.js";
+import type { KindPull } from "../../inspect/kind-pull.js";
 import { sameFieldValue } from "../../model/kinds/field.js";
 import { TRIGGER_DEFAULTS, isTriggerType, triggerFields } from "./fields.js";
 import { normalizeTriggers } from "./read.js";
@@ -28,3 +29,20 @@ export function pulledTriggers(triggers: readonly ApiTrigger[]): PulledTrigger[]
       return { name: t.name, type: t.type, ...Object.fromEntries(fields.map((f) => [f.policyKey, values[f.modelKey]])) } as PulledTrigger;
     });
 }
+
+/**
+ * Triggers are listed in `preview.triggers` and commented on as `triggers` entries to declare;
+ * `prune.triggers` is stated when the branch has any (inherited ones included).
+ */
+export const triggerPull = {
+  preview: (records) => ({ triggers: pulledTriggers(records.triggers) }),
+  prune: { key: "triggers", live: (records) => records.triggers.length },
+  comments: (preview, text) => {
+    const triggers = preview.triggers ?? [];
+    if (triggers.length === 0) return [];
+    return [
+      "Triggers on this branch (declare them under `triggers`, with the functions they call, to manage them):",
+      ...triggers.map(({ name, ...definition }) => `  ${text.key(name)}: ${text.inline(definition)},`),
+    ];
+  },
+} satisfies KindPull;

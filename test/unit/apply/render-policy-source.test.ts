@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderPolicySource } from "../../../src/inspect/render-policy-source.js";
+import { renderPolicySource } from "../../../src/kinds/modules.js";
 
 const pulled = {
   project: { id: "proj-1", name: "demo" },
@@ -64,8 +64,8 @@ describe("renderPolicySource", () => {
 
   it("lists the branch's triggers as `triggers` entries and its hostnames under their functions, each a literal to declare", () => {
     const triggers = [
-      { name: "nightly", type: "schedule", function: "hello", functionPath: "/cron", cron: "0 3 * * *" },
-      { name: "on-upload", type: "storage_object_created", function: "hello", bucket: "uploads", prefix: "incoming/" },
+      { name: "nightly", type: "schedule" as const, function: "hello", functionPath: "/cron", cron: "0 3 * * *" },
+      { name: "on-upload", type: "storage_object_created" as const, function: "hello", bucket: "uploads", prefix: "incoming/" },
     ];
     const customDomains = [
       { domain: "a.example.com", function: "hello" },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApiBranch, ApiEndpoint, ApiProject } from "../../../src/api/wire-types.js";
 import { buildPulledBranchConfig, type KindPull, type PulledBranchRecords } from "../../../src/inspect/pulled-config.js";
-import { renderPolicySource } from "../../../src/inspect/render-policy-source.js";
+import { renderPolicySource } from "../../../src/kinds/modules.js";
 import type { BranchTarget, BranchTuning } from "../../../src/v1.js";
 import { loadRoutes } from "./fixture-platform.js";
 
@@ -17,7 +17,7 @@ const records: PulledBranchRecords = {
 };
 
 // A kind no source file knows pulls `widgets`: one per endpoint the branch lists.
-const widgets: KindPull = (pulled) => ({ widgets: pulled.endpoints.length }) as BranchTuning;
+const widgets: KindPull = { tuning: (pulled) => ({ widgets: pulled.endpoints.length }) as BranchTuning };
 
 const tuningOf = (branch: unknown, target: BranchTarget): unknown => (branch as (t: BranchTarget) => unknown)(target);
 
