@@ -20,9 +20,31 @@ export type ArchiveInspection =
   | { kind: "unsafe"; message: string }
   | { kind: "too-large"; message: string };
 
-/** Inspects a ZIP upload: safety and limits now, the build outcome for later. */
+/** How many inspections {@link inspectArchive} keeps; the oldest goes first. */
+const REMEMBERED = 256;
+/** Inspections by SHA-256 and limits, the only inputs of the outcome. */
+const inspected = new Map<string, ArchiveInspection>();
+
+/**
+ * Inspects a ZIP upload: safety and limits now, the build outcome for later. The outcome of
+ * the same bytes under the same limits is remembered (the last {@link REMEMBERED}), so an
+ * archive uploaded again (every branch of a fleet, every verified plan) is not unzipped again.
+ */
 export async function inspectArchive(bytes: Uint8Array, limits: ArchiveLimits): Promise<ArchiveInspection> {
   const sha256 = createHash("sha256").update(bytes).digest("hex");
+  const key = `${sha256} ${limits.zipEntries} ${limits.unzippedBytes}`;
+  const known = inspected.get(key);
+  if (known !== undefined) return known;
+  const outcome = Object.freeze(await inspectBytes(bytes, sha256, limits));
+  inspected.set(key, outcome);
+  for (const oldest of inspected.keys()) {
+    if (inspected.size <= REMEMBERED) break;
+    inspected.delete(oldest);
+  }
+  return outcome;
+}
+
+async function inspectBytes(bytes: Uint8Array, sha256: string, limits: ArchiveLimits): Promise<ArchiveInspection> {
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(bytes);
