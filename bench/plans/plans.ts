@@ -8,11 +8,13 @@
  * 3. A fleet of 200 branches × `mix`-50: `planFleet` of the fresh branches, `applyFleet`, then the
  *    converged `planFleet`; for each, wall time, requests in all and per branch, and the longest
  *    chain of sequential requests (waves) a branch saw.
+ * 4. The verified fleet: `planFleet` with `verify` of the fresh branches, against the same
+ *    `planFleet` without it, interleaved, best of 3 each; how many branches verified.
  *
  * The machine's load average is printed before and after: the machine is shared, so figures
  * move with what else runs on it.
  *
- *   npm run bench:plans [-- --branches 200] [--size 50] [--only verify,checks,fleet]
+ *   npm run bench:plans [-- --branches 200] [--size 50] [--only verify,checks,fleet,fleet-verify]
  */
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { createPlatformApi, defineCheck, defineConfig, plan, planFleet, applyFleet, type PolicyConfig, type FleetResult } from "../../src/v1.js";
@@ -30,7 +32,7 @@ const BRANCHES = argNumber("--branches", 200);
 const SIZE = argNumber("--size", 50);
 /** The parts to run (`--only verify,checks`); all of them by default. */
 const ONLY = new Set((process.argv[process.argv.indexOf("--only") + 1] ?? "").split(","));
-const runs = (part: "verify" | "checks" | "fleet"): boolean => !process.argv.includes("--only") || ONLY.has(part);
+const runs = (part: "verify" | "checks" | "fleet" | "fleet-verify"): boolean => !process.argv.includes("--only") || ONLY.has(part);
 const KEY = "svc_bench_plans_key_0000000000000001";
 const FINGERPRINT_KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 const TIMINGS = { opSchedulingMs: 0, opRunMs: 5, deployPendingMs: 0, deployBuildMs: 5, domainActivationMs: 0 };
@@ -97,6 +99,7 @@ async function main(): Promise<void> {
     await plan(policy, one); // warm-up: module loading and archives
     if (runs("verify")) await benchVerify(policy, one);
     if (runs("checks")) await benchChecks(one);
+    if (runs("fleet-verify")) await benchFleetVerify(policy, base, emu.apiHost);
     if (runs("fleet")) await benchFleet(policy, base, emu.apiHost);
     console.log(`\nload average after: ${load()}`);
   } finally {
@@ -154,6 +157,30 @@ async function benchChecks(one: PlanOptions): Promise<void> {
   console.log(`  plan alone            ${ms(unchecked.ms)}`);
   console.log(`  plan with checks      ${ms(checked.ms)}`);
   console.log(`  checks cost           ${ms(Math.max(0, checked.ms - unchecked.ms))} (ratio ${(checked.ms / unchecked.ms).toFixed(2)}×)`);
+}
+
+/**
+ * 4. The cost of verifying a fleet: `planFleet` of the fresh branches with and without `verify`,
+ * interleaved so both see the same load; best of 3 each. Runs before the fleet is applied.
+ */
+async function benchFleetVerify(policy: PolicyConfig, base: Omit<PlanOptions, "branchId" | "api">, apiHost: string): Promise<void> {
+  const api = createPlatformApi({ apiKey: KEY, apiHost, polling: POLLING });
+  const options = { ...base, api, branches: "all", concurrency: 16 };
+  let alone = Number.POSITIVE_INFINITY;
+  let verified = { ms: Number.POSITIVE_INFINITY, verified: 0, branches: 0 };
+  for (let i = 0; i < 3; i++) {
+    let t = performance.now();
+    await planFleet(policy, options);
+    alone = Math.min(alone, performance.now() - t);
+    t = performance.now();
+    const fleet = await planFleet(policy, { ...options, verify: true });
+    const took = performance.now() - t;
+    if (took < verified.ms) verified = { ms: took, verified: fleet.branches.filter((b) => b.result?.verification?.verified === true).length, branches: fleet.branches.length };
+  }
+  console.log(`\nverified fleet (${BRANCHES} branches, mix-${SIZE}, fresh; interleaved, best of 3; load average ${load()})`);
+  console.log(`  planFleet             ${ms(alone)}`);
+  console.log(`  planFleet --verify    ${ms(verified.ms)}  (${verified.verified} of ${verified.branches} branches verified)`);
+  console.log(`  ratio                 ${(verified.ms / alone).toFixed(2)}×`);
 }
 
 /** 3. The fleet: `planFleet` of the fresh branches, `applyFleet`, then the converged `planFleet`. */
