@@ -7,6 +7,7 @@
  * differs, never a value.
  */
 import { canonicalJson } from "../diff/canonical-json.js";
+import { KIND_MODULES } from "../kinds/modules.js";
 import type { Change, ConflictReport, EngineWarning, PlanSummary, UnmanagedEntry } from "../model/plan.js";
 
 /** One difference between a saved plan and the fresh plan, for people: what, never a value. */
@@ -90,10 +91,9 @@ function sameDigest(saved: Readonly<Record<string, unknown>>, fresh: Readonly<Re
   return Object.hasOwn(saved, id) && Object.hasOwn(fresh, id) && saved[id] === fresh[id];
 }
 
+/** What differs when only a change's digest does: what its kind says its digests hold that no view shows. */
 function hiddenWhat(change: Change): string {
-  return change.kind === "function"
-    ? "env: a value changed since the plan was made (values are never shown)"
-    : "differs in what the plan does not show";
+  return KIND_MODULES.find((kind) => kind.name === change.kind)?.result?.hiddenDifference ?? "differs in what the plan does not show";
 }
 
 function listDifferences<T extends object>(kind: string, savedList: unknown, freshList: readonly T[], label: (item: T) => string): PlanDifference[] {

@@ -5,6 +5,7 @@
  */
 import type { KindSeed } from "../api/wire/replica-seed.js";
 import type { ChangeHandler } from "../apply/execution-context.js";
+import type { KindResult } from "../apply/kind-result.js";
 import type { KindTuning } from "../config/schemas/branch-tuning.js";
 import type { KindDiff } from "../diff/plan-types.js";
 import type { KindPull, PulledBranchRecords } from "../inspect/kind-pull.js";
@@ -34,6 +35,8 @@ export type KindModule<K extends ResourceKind> = KindDiff &
   seed(live: LiveState): KindSeed;
   /** What it adds to a pulled branch and to the `svc.ts` rendered from it, so a plan of the pulled file declares what is live. */
   readonly pull?: KindPull;
+  /** What it adds to an operation's result beside its changes, prints after an apply, and says of a saved plan's hidden differences. */
+  readonly result?: KindResult;
 } & (KindFacts[K] extends { tuning: object }
     ? {
         /** Its keys of the branch tuning (`kindTuning(shape, resolve)`): their schemas and its slice of the resolved policy (`desired.kinds`). */

@@ -7,6 +7,7 @@ import { checksDocument } from "./checks-view.js";
 import { resolutionFor } from "./resolutions.js";
 import { conflictAddress, sortedUnmanaged } from "./text-plan.js";
 import type { ViewTarget } from "./view-model.js";
+import { KIND_MODULES } from "../../kinds/modules.js";
 
 /** The apply outcome a document adds (`command: "apply"`). */
 export interface ApplyOutcome {
@@ -53,21 +54,9 @@ function toChange(change: Change, result: PushResult, outcome: ApplyOutcome | un
   return doc;
 }
 
-/** Outputs worth printing after an apply: function URLs and CNAME targets. */
+/** Outputs worth printing after an apply (function URLs, CNAME targets): each kind's, in rank order. */
 export function outputsOf(result: PushResult): JsonApplyResult["outputs"] {
-  const outputs: JsonApplyResult["outputs"] = [];
-  for (const change of result.applied) {
-    const url = change.details?.invocationUrl;
-    if (change.kind === "function" && typeof url === "string" && url !== "") {
-      outputs.push({ address: change.address, name: "invocationUrl", value: url });
-    }
-  }
-  for (const domain of result.customDomains ?? []) {
-    if (domain.cnameTarget !== undefined && domain.cnameTarget !== "") {
-      outputs.push({ address: `domain.${domain.domain}`, name: "cnameTarget", value: domain.cnameTarget });
-    }
-  }
-  return outputs;
+  return KIND_MODULES.flatMap((kind) => kind.result?.outputs?.(result) ?? []);
 }
 
 /**

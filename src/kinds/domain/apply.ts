@@ -1,7 +1,10 @@
 import type { ApiCustomDomain } from "../../api/platform-api.js";
+import type { ExecutionOutcome } from "../../apply/execute-plan.js";
 import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile } from "../../apply/execution-context.js";
+import type { KindResult, KindResultInput } from "../../apply/kind-result.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { PlatformError, isPlatformError } from "../../errors/platform-error.js";
+import type { EngineWarning, PushResult } from "../../model/plan.js";
 import type { OpOf } from "../../model/planned-change.js";
 import { type DomainValues, domainToWire } from "./fields.js";
 
@@ -68,3 +71,43 @@ export async function applyDomainDelete(ctx: ExecutionContext, op: OpOf<"domain-
   );
   return {};
 }
+
+/**
+ * Every declared hostname with its function and CNAME target (from this run's register, else the
+ * live record), by hostname: those with a blocking conflict and those whose create or replace
+ * failed or was skipped are left out.
+ */
+function declaredDomains({ desired, live, conflicts, outcome }: KindResultInput): NonNullable<PushResult["customDomains"]> {
+  const blocked = new Set(conflicts.filter((c) => c.kind === "domain").map((c) => c.identifier));
+  const notDone = new Set([...(outcome?.failed ?? []), ...(outcome?.skipped ?? [])].map((f) => f.change.id));
+  const applied = new Map((outcome?.applied ?? []).map((a) => [a.id, a]));
+  const liveTargets = new Map((live.customDomains ?? []).map((d) => [d.domain, d.cnameTarget]));
+  const list: NonNullable<PushResult["customDomains"]> = [];
+  for (const fn of desired.functions) {
+    for (const domain of fn.customDomains) {
+      if (blocked.has(domain)) continue;
+      const ids = [`create:domain.${domain}`, `replace:domain.${domain}`];
+      if (ids.some((id) => notDone.has(id))) continue;
+      const fromApply = ids.map((id) => applied.get(id)?.details?.cnameTarget).find((t) => typeof t === "string");
+      const cnameTarget = typeof fromApply === "string" ? fromApply : liveTargets.get(domain);
+      list.push({ domain, slug: fn.slug, ...(cnameTarget === undefined ? {} : { cnameTarget }) });
+    }
+  }
+  return list.sort((a, b) => (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
+}
+
+/** `NO_CNAME_TARGET` for hostnames this run registered without a CNAME target. */
+function newDomainWarnings(outcome: ExecutionOutcome | undefined): EngineWarning[] {
+  return (outcome?.applied ?? [])
+    .filter((a) => a.kind === "domain" && a.details?.cnameTarget === "")
+    .map((a) => ({ code: "NO_CNAME_TARGET", message: `hostname ${a.identifier} has no CNAME target: the region has no custom-domain front door`, address: a.address }));
+}
+
+/** The hostnames in the result (`customDomains`), the warning of one registered without a target, and each CNAME target to print. */
+export const domainResult: KindResult = {
+  fields: (input) => ({ fields: { customDomains: declaredDomains(input) }, warnings: newDomainWarnings(input.outcome) }),
+  outputs: (result) =>
+    (result.customDomains ?? []).flatMap((d) =>
+      d.cnameTarget === undefined || d.cnameTarget === "" ? [] : [{ address: `domain.${d.domain}`, name: "cnameTarget" as const, value: d.cnameTarget }],
+    ),
+};

@@ -3,7 +3,7 @@ import type { DomainOperations } from "./fields.js";
 import { domainRecordsOf } from "./wire.js";
 import { type PulledCustomDomain, domainPull } from "./pull.js";
 import type { KindModule } from "../module.js";
-import { applyDomainCreate, applyDomainDelete, applyDomainReplace } from "./apply.js";
+import { applyDomainCreate, applyDomainDelete, applyDomainReplace, domainResult } from "./apply.js";
 import { diffDomains } from "./diff.js";
 
 /** Custom domains (a function's `customDomains`). */
@@ -14,6 +14,7 @@ export const domainKind: KindModule<"domain"> = {
   diff: (desired, live, _options, sink) => diffDomains(desired, live, sink),
   declares: (desired) => desired.functions.some((f) => f.customDomains.length > 0),
   pull: domainPull,
+  result: domainResult,
   handlers: {
     "domain-create": (ctx, _change, op, planned) => applyDomainCreate(ctx, op, planned),
     "domain-replace": (ctx, _change, op, planned) => applyDomainReplace(ctx, op, planned),

@@ -1,6 +1,7 @@
 import type { ApiDeployment, ApiFunction } from "../../api/platform-api.js";
 import type { OpOf, PlannedOf } from "../../model/planned-change.js";
 import type { Change } from "../../model/plan.js";
+import type { KindResult } from "../../apply/kind-result.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { MAX_ENVIRONMENT_BYTES, environmentBytes } from "../../rules/environment.js";
 import { PlatformError } from "../../errors/platform-error.js";
@@ -115,3 +116,16 @@ export async function applyFunctionDelete(ctx: ExecutionContext, op: OpOf<"funct
   );
   return {};
 }
+
+/**
+ * Each applied function's invocation URL to print, and what a saved plan's digest of a function
+ * holds that no view shows (its env values, as hardened tags).
+ */
+export const functionResult: KindResult = {
+  outputs: (result) =>
+    result.applied.flatMap((change) => {
+      const url = change.details?.invocationUrl;
+      return change.kind === "function" && typeof url === "string" && url !== "" ? [{ address: change.address, name: "invocationUrl" as const, value: url }] : [];
+    }),
+  hiddenDifference: "env: a value changed since the plan was made (values are never shown)",
+};

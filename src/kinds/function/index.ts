@@ -1,7 +1,7 @@
 /** The function kind as the registry holds it: its diff and prune, its handlers, and when a policy needs the functions feature. */
 import type { FunctionOperations } from "./fields.js";
 import { REPLICA_ENV_VALUE } from "../../api/wire/replica-seed.js";
-import { applyFunctionDelete, applyFunctionDeploy } from "./apply.js";
+import { applyFunctionDelete, applyFunctionDeploy, functionResult } from "./apply.js";
 import { diffFunctions, pruneFunctions } from "./diff.js";
 import { type PulledFunction, functionPull } from "./pull.js";
 import type { KindModule } from "../module.js";
@@ -16,6 +16,7 @@ export const functionKind: KindModule<"function"> = {
   prune: (desired, live, _options, sink) => pruneFunctions(desired, live, sink),
   declares: (desired) => desired.functions.length > 0,
   pull: functionPull,
+  result: functionResult,
   handlers: {
     "function-deploy": applyFunctionDeploy,
     "function-delete": (ctx, _change, op) => applyFunctionDelete(ctx, op),
