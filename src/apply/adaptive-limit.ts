@@ -1,19 +1,23 @@
 /**
- * The executor's limit on requests in flight: it starts at `concurrency`,
- * grows ×1.5 after each full window of answers without throttling, up to `maxConcurrency`, and
- * halves on a 429/503/423 or when latency climbs well above the fastest seen for the same kind
- * of request (then holds for a window before it can halve again): an upload is slower than a
- * read by nature, and comparing the two would halve the limit for no reason. Slots are taken
- * only while a request is in flight.
+ * The executor's limit on requests in flight: it starts at `concurrency` and, until the first
+ * back-off, grows by one with each answer that came without throttling (doubling per window of
+ * answers, as a TCP slow start), afterwards ×1.5 per full window, never past `maxConcurrency`.
+ * It halves on a 429/503/423 or when latency climbs well above the fastest seen for the same
+ * kind of request (then holds for a window before it can halve again): an upload is slower than
+ * a read by nature, and comparing the two would halve the limit for no reason. Slots are taken
+ * only while a request is in flight; a waiting request of a higher priority takes the next free
+ * one, in call order among equals (a call waits at least until the event loop's next check phase,
+ * so the calls of one turn compete by priority).
  */
+import { MinHeap } from "../diff/min-heap.js";
 
 /** Statuses that mean "slow down". */
 export const THROTTLE_STATUSES: ReadonlySet<number> = new Set([423, 429, 503]);
 
 /** A concurrency limiter that adapts to the platform's answers. */
 export interface AdaptiveLimit {
-  /** Runs `fn` once a slot is free, holding it until `fn` settles. */
-  <T>(fn: () => Promise<T>): Promise<T>;
+  /** Runs `fn` once a slot is free (before waiting calls of a lower `priority`, default 0), holding it until `fn` settles. */
+  <T>(fn: () => Promise<T>, priority?: number): Promise<T>;
   /** The current limit. */
   readonly limit: number;
   /** The most requests that were in flight at once. */
@@ -39,7 +43,9 @@ const LATENCY_FLOOR_MS = 50;
 
 /** Creates the limiter; with `max === initial` it is a fixed limit. */
 export function createAdaptiveLimit(options: AdaptiveLimitOptions): AdaptiveLimit {
-  const queue: (() => void)[] = [];
+  const queue = new MinHeap<{ priority: number; seq: number; run: () => void }>((a, b) => b.priority - a.priority || a.seq - b.seq);
+  let seq = 0;
+  let slowStart = true;
   let limit = options.initial;
   let active = 0;
   let peak = 0;
@@ -48,38 +54,56 @@ export function createAdaptiveLimit(options: AdaptiveLimitOptions): AdaptiveLimi
   const kinds = new Map<string, { fastest: number; average: number; samples: number }>();
 
   const pump = (): void => {
-    while (active < limit && queue.length > 0) {
+    while (active < limit && queue.size > 0) {
       active += 1;
       peak = Math.max(peak, active);
-      queue.shift()?.();
+      queue.pop()?.run();
     }
+  };
+
+  // Calls made in the same turn (the changes the executor starts together, each after a few
+  // awaits of its own) all queue before any takes a slot, so they take them by priority.
+  let pumpScheduled = false;
+  const schedulePump = (): void => {
+    if (pumpScheduled) return;
+    pumpScheduled = true;
+    setImmediate(() => {
+      pumpScheduled = false;
+      pump();
+    });
   };
 
   const backOff = (): void => {
     if (hold > 0) return;
+    slowStart = false;
     limit = Math.max(1, Math.floor(limit / 2));
     hold = limit;
     answers = 0;
   };
 
-  const run = <T>(fn: () => Promise<T>): Promise<T> =>
+  const grow = (): void => {
+    answers += 1;
+    if (limit >= options.max) return;
+    if (slowStart) limit += 1;
+    else if (answers >= limit) {
+      limit = Math.min(options.max, Math.ceil(limit * 1.5));
+      answers = 0;
+    }
+  };
+
+  const run = <T>(fn: () => Promise<T>, priority = 0): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      queue.push(() => {
+      const start = (): void => {
         // A guard inside `fn` may throw before it returns a promise: that must settle this call and free the slot too.
         new Promise<T>((settle) => settle(fn())).then(resolve, reject).finally(() => {
           active -= 1;
           if (hold > 0) hold -= 1;
-          else {
-            answers += 1;
-            if (answers >= limit && limit < options.max) {
-              limit = Math.min(options.max, Math.ceil(limit * 1.5));
-              answers = 0;
-            }
-          }
+          else grow();
           pump();
         });
-      });
-      pump();
+      };
+      queue.push({ priority, seq: seq++, run: start });
+      schedulePump();
     });
 
   const latency = (ms: number, kind = ""): void => {

@@ -8,6 +8,7 @@ import { identifierOf } from "./gate-plan.js";
 import { applyChange } from "./handlers/index.js";
 import { MinHeap } from "../diff/min-heap.js";
 import { indexDependencies } from "../diff/order-changes.js";
+import { byRemainingPath, type RemainingPath, remainingPaths } from "./remaining-paths.js";
 
 /** What happened to every change of an executed plan. */
 export interface ExecutionOutcome {
@@ -67,11 +68,13 @@ interface GuardedContext {
 }
 
 /**
- * The context for one change: once the signal has aborted, its requests are refused until it
- * has sent its first mutation (reads alone change nothing, so the change has not started);
- * `onFirstMutation` runs when a mutation is actually sent.
+ * The context for one change: its requests wait for a slot with the priority of its remaining
+ * `path` (the whole of it until its first mutation, then its dependents'); once
+ * the signal has aborted, they are refused until it has sent its first mutation (reads alone
+ * change nothing, so the change has not started); `onFirstMutation` runs when a mutation is
+ * actually sent.
  */
-function guardedContext(ctx: ExecutionContext, onFirstMutation: () => void): GuardedContext {
+function guardedContext(ctx: ExecutionContext, path: RemainingPath, onFirstMutation: () => void): GuardedContext {
   let mutated = false;
   const guard = <T>(fn: () => Promise<T>, mutation: boolean) => (): Promise<T> => {
     if (!mutated && ctx.signal?.aborted === true) throw new NotStarted("cancelled before its first mutation");
@@ -82,28 +85,33 @@ function guardedContext(ctx: ExecutionContext, onFirstMutation: () => void): Gua
     return fn();
   };
   const send = ctx.mutation ?? ctx.request;
+  const priority = (): number => (mutated ? path.afterMutation : path.whole);
   return {
-    context: { ...ctx, request: (fn) => ctx.request(guard(fn, false)), mutation: (fn) => send(guard(fn, true)) },
+    context: { ...ctx, request: (fn) => ctx.request(guard(fn, false), priority()), mutation: (fn) => send(guard(fn, true), priority()) },
     mutated: () => mutated,
   };
 }
 
 /**
  * Walks the plan's dependency graph: a change starts once all its
- * dependencies succeeded, ready changes start in plan order, a failure skips its transitive
+ * dependencies succeeded, ready changes start longest remaining path first (plan order among
+ * equals; `remaining-paths.ts`) and their requests take free slots in that order, so what the
+ * rest of the plan waits behind goes first; the plan and its results keep plan order. A failure skips its transitive
  * dependents (`blockedBy` names the root failure) and the rest continues. After the signal
  * aborts, nothing new starts and unstarted changes are skipped as cancelled. The graph is
  * checked first: a dependency outside the plan or a cycle throws a `PlatformError` before
  * anything runs. Each completion costs O(its dependents · log N): no rescans of the plan.
  */
 export function executePlan(plan: readonly PlannedChange[], ctx: ExecutionContext): Promise<ExecutionOutcome> {
-  const { dependents, indegree } = indexDependencies(plan.map((p) => p.change), "reject");
+  const graph = indexDependencies(plan.map((p) => p.change), "reject");
+  const { dependents, indegree } = graph;
+  const paths = remainingPaths(plan, graph, ctx.expectedWaits);
   const state: State[] = plan.map(() => "pending");
   const rootFailure = new Map<number, string>();
   const details = new Map<number, HandlerDetails>();
   const errors = new Map<number, ReturnType<typeof errorRecord>>();
   const skipReasons = new Map<number, string>();
-  const ready = new MinHeap<number>((a, b) => a - b);
+  const ready = new MinHeap<number>(byRemainingPath(paths));
   indegree.forEach((d, i) => {
     if (d === 0) ready.push(i);
   });
@@ -170,7 +178,7 @@ export function executePlan(plan: readonly PlannedChange[], ctx: ExecutionContex
       state[i] = "running";
       running += 1;
       ctx.emit({ type: "change", id: change.id, phase: "start" });
-      const guarded = guardedContext(ctx, () => (started = true));
+      const guarded = guardedContext(ctx, paths[i] as RemainingPath, () => (started = true));
       applyChange(guarded.context, planned).then(
         (result) => {
           state[i] = "applied";

@@ -23,13 +23,16 @@ export interface ExecutionContext {
   desired: ResolvedPolicy;
   /** Canonical archives by slug. */
   zips: ReadonlyMap<string, Uint8Array>;
-  /** Runs one HTTP request while holding a concurrency slot. */
-  request: <T>(fn: () => Promise<T>) => Promise<T>;
+  /**
+   * Runs one HTTP request while holding a concurrency slot; while every slot is taken, a request
+   * of a higher `priority` gets the next free one (the executor passes its change's remaining path).
+   */
+  request: <T>(fn: () => Promise<T>, priority?: number) => Promise<T>;
   /**
    * Runs one mutating request while holding a slot; `request` when absent. The executor sets
    * it to learn when a change first changes the platform (cancellation).
    */
-  mutation?: <T>(fn: () => Promise<T>) => Promise<T>;
+  mutation?: <T>(fn: () => Promise<T>, priority?: number) => Promise<T>;
   emit: (event: EngineEvent) => void;
   /** The branch's one watcher of function builds (one list request per tick for all of them). */
   builds: BuildWatcher;
@@ -42,6 +45,8 @@ export interface ExecutionContext {
   now: () => number;
   /** The handler of every operation, from the kind modules of the registry. */
   handlers: ChangeHandlers;
+  /** What every operation typically waits for, from the kind modules of the registry; absent: no operation waits. */
+  expectedWaits?: ExpectedWaits;
 }
 
 /** Carries out one change whose operation is `T`, sending its planned values, and returns its `AppliedChange.details`. */
@@ -49,6 +54,16 @@ export type ChangeHandler<T extends OpType> = (ctx: ExecutionContext, change: Ch
 
 /** A handler per operation (the registry's kinds together cover every operation). */
 export type ChangeHandlers = { readonly [T in OpType]?: ChangeHandler<T> };
+
+/**
+ * Per operation, the time its change typically spends waiting on the platform after its
+ * requests (a build, a control-plane operation), ms; absent: none. A typical figure of the
+ * platform, not a limit: the executor only orders ready changes by it, never times a wait.
+ */
+export type ExpectedWaits = { readonly [T in OpType]?: (op: OpOf<T>) => number };
+
+/** A control-plane operation's typical run on the platform (seconds: its guidance is to poll one every 5 s). */
+export const OPERATION_WAIT_MS = 5_000;
 
 /** What a handler reports for an applied change (`AppliedChange.details`). */
 export type HandlerDetails = AppliedChangeDetails;

@@ -30,6 +30,8 @@ export interface DependencyGraph {
   dependents: number[][];
   /** Number of dependencies of each change (unknown ids dropped or rejected, see {@link indexDependencies}). */
   indegree: number[];
+  /** Every change once, each after all of its dependencies. */
+  order: number[];
 }
 
 function invalidGraph(message: string, ids: string[]): PlatformError {
@@ -75,7 +77,7 @@ export function indexDependencies(changes: readonly Pick<Change, "id" | "depends
     const stuck = changes.filter((_, i) => (remaining[i] ?? 0) > 0).map((c) => c.id).sort();
     throw invalidGraph(`the plan has a dependency cycle among ${stuck.join(", ")}`, stuck);
   }
-  return { dependents, indegree };
+  return { dependents, indegree, order: queue };
 }
 
 /**

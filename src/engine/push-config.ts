@@ -7,7 +7,7 @@ import { createBuildWatcher } from "../apply/build-watcher.js";
 import { executePlan } from "../apply/execute-plan.js";
 import { observeRequests } from "../api/request-observer.js";
 import type { ExecutionContext } from "../apply/execution-context.js";
-import { KIND_HANDLERS } from "../kinds/modules.js";
+import { KIND_EXPECTED_WAITS, KIND_HANDLERS } from "../kinds/modules.js";
 import { withApiEvents } from "./events.js";
 import { gatePlan } from "../apply/gate-plan.js";
 import { ApplyFailedError, CancelledError, PushAbortedError, PushConflictError } from "../errors/engine-errors.js";
@@ -68,6 +68,9 @@ function deferredMarkers(rt: OperationRuntime, prepared: PreparedPlan): (slug: s
   return markersOf;
 }
 
+/** The build watcher's poll confirms builds every dependent change waits for: it takes the next free slot before any change's request. */
+const BUILD_POLL_PRIORITY = Number.POSITIVE_INFINITY;
+
 /** The executor's context for a prepared plan. */
 export function executionContext(rt: OperationRuntime, prepared: PreparedPlan, request: AdaptiveLimit = createAdaptiveLimit({ initial: rt.concurrency, max: rt.maxConcurrency })): ExecutionContext {
   const zips = new Map([...prepared.archives].map(([slug, a]) => [slug, a.zip]));
@@ -77,8 +80,8 @@ export function executionContext(rt: OperationRuntime, prepared: PreparedPlan, r
   return {
     api: rt.api, ...ref, branchName: prepared.base.branch.name,
     desired: prepared.desired, zips, request, emit: rt.emit, timing: rt.timing, sleep, now: Date.now, ...signal,
-    functionMarkers: deferredMarkers(rt, prepared), handlers: KIND_HANDLERS,
-    builds: createBuildWatcher({ listFunctions: () => request(() => rt.api.listFunctions(ref)), sleep, now: Date.now, timing: rt.timing, ...signal }),
+    functionMarkers: deferredMarkers(rt, prepared), handlers: KIND_HANDLERS, expectedWaits: KIND_EXPECTED_WAITS,
+    builds: createBuildWatcher({ listFunctions: () => request(() => rt.api.listFunctions(ref), BUILD_POLL_PRIORITY), sleep, now: Date.now, timing: rt.timing, ...signal }),
   };
 }
 

@@ -4,7 +4,7 @@
  * module, or a module missing a stage, fails the build.
  */
 import type { KindSeed } from "../api/wire/replica-seed.js";
-import type { ChangeHandler } from "../apply/execution-context.js";
+import type { ChangeHandler, ExpectedWaits } from "../apply/execution-context.js";
 import type { KindResult } from "../apply/kind-result.js";
 import type { KindTuning } from "../config/schemas/branch-tuning.js";
 import type { KindDiff } from "../diff/plan-types.js";
@@ -37,6 +37,8 @@ export type KindModule<K extends ResourceKind> = KindDiff &
   readonly pull?: KindPull;
   /** What it adds to an operation's result beside its changes, prints after an apply, and says of a saved plan's hidden differences. */
   readonly result?: KindResult;
+  /** What its operations typically wait for on the platform after their requests (absent: nothing); see {@link ExpectedWaits}. */
+  readonly expectedWaits?: Pick<ExpectedWaits, OpTypeOf<K>>;
 } & (KindFacts[K] extends { tuning: object }
     ? {
         /** Its keys of the branch tuning (`kindTuning(shape, resolve)`): their schemas and its slice of the resolved policy (`desired.kinds`). */

@@ -5,7 +5,7 @@
  * entry here: the compiler refuses a kind without its module and a module without facts, and
  * selection, ordering, gating, the plan views, the diff, the handlers and the replica seed take it in.
  */
-import type { ChangeHandlers } from "../apply/execution-context.js";
+import type { ChangeHandlers, ExpectedWaits } from "../apply/execution-context.js";
 import type { PolicyConfig } from "../config/policy-types.js";
 import { type ResolvePolicyOptions, resolvePolicyWith } from "../config/resolve-policy.js";
 import type { KindTuning } from "../config/schemas/branch-tuning.js";
@@ -62,6 +62,9 @@ export const { KIND_NAMES, FEATURE_KINDS, isResourceKind, rankOf, addressOf } = 
 /** The handler of every operation, from the kinds' modules (each operation belongs to one kind). */
 export const KIND_HANDLERS: ChangeHandlers = handlersOf(KIND_MODULES);
 
+/** What every operation that waits typically waits for, from the kinds' modules. */
+export const KIND_EXPECTED_WAITS: ExpectedWaits = expectedWaitsOf(KIND_MODULES);
+
 /** The digest view of every operation that has one, from the kinds' modules. */
 export const KIND_DIGESTS: DigestViews = digestsOf(KIND_MODULES);
 
@@ -69,6 +72,12 @@ function handlersOf(kinds: readonly AnyKindModule[]): ChangeHandlers {
   const handlers: ChangeHandlers = {};
   for (const kind of kinds) Object.assign(handlers, kind.handlers);
   return handlers;
+}
+
+function expectedWaitsOf(kinds: readonly AnyKindModule[]): ExpectedWaits {
+  const waits: ExpectedWaits = {};
+  for (const kind of kinds) Object.assign(waits, kind.expectedWaits);
+  return waits;
 }
 
 function digestsOf(kinds: readonly AnyKindModule[]): DigestViews {

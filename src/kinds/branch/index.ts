@@ -2,6 +2,7 @@
 import type { BranchOperations } from "./fields.js";
 import { branchPull } from "./pull.js";
 import type { KindModule } from "../module.js";
+import { OPERATION_WAIT_MS } from "../../apply/execution-context.js";
 import { applyBranchUpdate } from "./apply.js";
 import { diffBranch } from "./diff.js";
 
@@ -12,6 +13,7 @@ export const branchKind: KindModule<"branch"> = {
   diff: (desired, live, options, sink) => diffBranch(desired, live, options.now, sink),
   pull: branchPull,
   handlers: { "branch-update": (ctx, change, _op, planned) => applyBranchUpdate(ctx, change.id, planned) },
+  expectedWaits: { "branch-update": () => OPERATION_WAIT_MS },
   digests: { "branch-update": (planned) => planned },
   seed: (live) => ({
     branch: {

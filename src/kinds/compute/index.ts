@@ -3,6 +3,7 @@ import type { ComputeOperations } from "./fields.js";
 import { endpointSettingsOf } from "./wire.js";
 import { computePull } from "./pull.js";
 import type { KindModule } from "../module.js";
+import { OPERATION_WAIT_MS } from "../../apply/execution-context.js";
 import { applyComputeUpdate } from "./apply.js";
 import { diffCompute } from "./diff.js";
 
@@ -13,6 +14,7 @@ export const computeKind: KindModule<"compute"> = {
   diff: (desired, live, _options, sink) => diffCompute(desired, live, sink),
   pull: computePull,
   handlers: { "compute-update": applyComputeUpdate },
+  expectedWaits: { "compute-update": () => OPERATION_WAIT_MS },
   digests: { "compute-update": (planned) => planned },
   seed: (live) => ({ branch: { endpoints: live.compute === null ? [] : [{ id: live.compute.endpointId, type: "read_write", ...endpointSettingsOf(live.compute) }] } }),
 };

@@ -3,6 +3,7 @@ import type { DatabaseOperations } from "./fields.js";
 import { REPLICA_OWNER } from "../../api/wire/replica-seed.js";
 import { databasePull } from "./pull.js";
 import type { KindModule } from "../module.js";
+import { OPERATION_WAIT_MS } from "../../apply/execution-context.js";
 import { applyDatabaseCreate, applyDatabaseDelete, applyDatabaseUpdate } from "./apply.js";
 import { diffDatabases, pruneDatabases } from "./diff.js";
 
@@ -19,6 +20,7 @@ export const databaseKind: KindModule<"database"> = {
     "database-update": applyDatabaseUpdate,
     "database-delete": (ctx, change, op) => applyDatabaseDelete(ctx, change.id, op),
   },
+  expectedWaits: { "database-create": () => OPERATION_WAIT_MS, "database-update": () => OPERATION_WAIT_MS, "database-delete": () => OPERATION_WAIT_MS },
   digests: { "database-create": (planned) => planned, "database-update": (planned) => planned },
   seed: (live) => ({
     branch: { databases: (live.databases ?? []).map((name) => ({ name, owner_name: live.databaseOwners?.get(name) ?? REPLICA_OWNER })) },

@@ -6,6 +6,9 @@ import { diffFunctions, pruneFunctions } from "./diff.js";
 import { type PulledFunction, functionPull } from "./pull.js";
 import type { KindModule } from "../module.js";
 
+/** A function build's typical run on the platform, ms. */
+const BUILD_WAIT_MS = 10_000;
+
 /** Functions (`functions`), deployed from their bundles. */
 export const functionKind: KindModule<"function"> = {
   name: "function",
@@ -21,6 +24,8 @@ export const functionKind: KindModule<"function"> = {
     "function-deploy": applyFunctionDeploy,
     "function-delete": (ctx, _change, op) => applyFunctionDelete(ctx, op),
   },
+  // A deploy waits for its build (longer than a control-plane operation); a rename alone waits for nothing.
+  expectedWaits: { "function-deploy": (op) => (op.deploy ? BUILD_WAIT_MS : 0) },
   // Env names and fingerprint markers as read (values never matter); the parent holds the functions the branch inherits.
   seed: (live) => ({
     branch: {

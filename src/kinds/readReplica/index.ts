@@ -6,6 +6,7 @@ import { fromWire } from "../../model/kinds/field.js";
 import { defaultComputeOf } from "../compute/read.js";
 import { endpointSettingsOf } from "../compute/wire.js";
 import type { KindModule } from "../module.js";
+import { OPERATION_WAIT_MS } from "../../apply/execution-context.js";
 import { applyReadReplicaCreate, applyReadReplicaDelete, applyReadReplicaUpdate } from "./apply.js";
 import { diffReadReplicas, pruneReadReplicas } from "./diff.js";
 import { type DesiredReadReplicas, type LiveReadReplica, READ_REPLICA_SETTINGS, type ReadReplicaOperations, type ReadReplicaValues, readReplicaNameIssue } from "./fields.js";
@@ -58,6 +59,7 @@ export const readReplicaKind: KindModule<"readReplica"> = {
     "read-replica-update": applyReadReplicaUpdate,
     "read-replica-delete": (ctx, change, op) => applyReadReplicaDelete(ctx, change, op),
   },
+  expectedWaits: { "read-replica-create": () => OPERATION_WAIT_MS, "read-replica-update": () => OPERATION_WAIT_MS, "read-replica-delete": () => OPERATION_WAIT_MS },
   digests: { "read-replica-create": (planned) => planned, "read-replica-update": (planned) => planned },
   seed: (live) => ({
     branch: { endpoints: (live.kinds?.readReplica ?? []).map((r) => ({ id: r.endpointId, ...(r.name === undefined ? {} : { name: r.name }), type: "read_only" as const, ...endpointSettingsOf(r) })) },

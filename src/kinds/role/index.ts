@@ -3,6 +3,7 @@ import type { RoleOperations } from "./fields.js";
 import { REPLICA_OWNER } from "../../api/wire/replica-seed.js";
 import { rolePull } from "./pull.js";
 import type { KindModule } from "../module.js";
+import { OPERATION_WAIT_MS } from "../../apply/execution-context.js";
 import { applyRoleCreate, applyRoleDelete } from "./apply.js";
 import { diffRoles, pruneRoles } from "./diff.js";
 
@@ -18,6 +19,7 @@ export const roleKind: KindModule<"role"> = {
     "role-create": applyRoleCreate,
     "role-delete": (ctx, change, op) => applyRoleDelete(ctx, change.id, op),
   },
+  expectedWaits: { "role-create": () => OPERATION_WAIT_MS, "role-delete": () => OPERATION_WAIT_MS },
   digests: { "role-create": (planned) => planned },
   // Roles as read when the plan manages them, else one stand-in owner; the parent's by name beside the stand-in.
   seed: (live) => ({

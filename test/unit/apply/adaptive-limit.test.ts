@@ -50,6 +50,28 @@ describe("the adaptive request limit", () => {
     expect(limit.limit).toBe(4);
   });
 
+  it("grows by one with each answer until the first back-off (a window of answers doubles it), then ×1.5 per window", async () => {
+    const limit = createAdaptiveLimit({ initial: 8, max: 64 });
+    await runMany(limit, 8);
+    expect(limit.limit).toBe(16);
+    limit.throttled();
+    expect(limit.limit).toBe(8);
+    // After a back-off: a window held, then ×1.5 per window.
+    await runMany(limit, 16);
+    expect(limit.limit).toBe(12);
+  });
+
+  it("gives a free slot to the waiting call of the highest priority, in call order among equals", async () => {
+    const limit = createAdaptiveLimit({ initial: 1, max: 1 });
+    const order: string[] = [];
+    const call = (name: string, priority?: number) => limit(async () => {
+      order.push(name);
+      await tick();
+    }, priority);
+    await Promise.all([call("low", 1), call("plain"), call("high", 100), call("mid", 50), call("mid again", 50)]);
+    expect(order).toEqual(["high", "mid", "mid again", "low", "plain"]);
+  });
+
   it("settles a call whose function throws before returning a promise, and frees its slot", async () => {
     const limit = createAdaptiveLimit({ initial: 1, max: 1 });
     const refused = limit<never>(() => {

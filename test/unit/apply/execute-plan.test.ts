@@ -9,7 +9,8 @@ import type { ResolvedPolicy, ResolvedTrigger } from "../../../src/model/desired
 import type { LiveState } from "../../../src/model/live-state.js";
 import { type FakePlatform, createFakePlatform, fakeBuildWatcher } from "../../helpers/fake-platform-api.js";
 import { NOW, fnWith, liveWith, policyWith, tagWith } from "../../helpers/engine-state.js";
-import { KIND_HANDLERS } from "../../../src/kinds/modules.js";
+import { KIND_EXPECTED_WAITS, KIND_HANDLERS } from "../../../src/kinds/modules.js";
+import { createAdaptiveLimit } from "../../../src/apply/adaptive-limit.js";
 
 function setup(desired: ResolvedPolicy, live: LiveState, fake: FakePlatform, options: { concurrency?: number; signal?: AbortSignal } = {}) {
   const tags = new Map(desired.functions.map((f) => [f.slug, tagWith("C0DE", "C0F1")]));
@@ -82,6 +83,28 @@ describe("executePlan", () => {
     expect(lastBuildRead).toBeGreaterThan(0);
     expect(fake.calls.indexOf("createTrigger hellotick")).toBeGreaterThan(lastBuildRead);
     expect(fake.calls.indexOf("createCustomDomain a.example.com")).toBeGreaterThan(lastBuildRead);
+  });
+
+  it("sends first the requests of the changes the rest of the plan waits behind, whatever their plan order", async () => {
+    const fake = createFakePlatform();
+    const desired = policyWith({
+      buckets: [{ name: "aaa", access: "private" }, { name: "bbb", access: "private" }],
+      functions: [fnWith("alone", { name: "Alone" }), fnWith("ticking", { name: "Ticking" })],
+      triggers: [tick("ticking")],
+    });
+    const { ctx, planned } = setup(desired, liveWith({ functions: [], triggers: [], buckets: [] }), fake);
+    const oneSlot = createAdaptiveLimit({ initial: 1, max: 1 });
+    await executePlan(planned, { ...ctx, request: oneSlot, expectedWaits: KIND_EXPECTED_WAITS, builds: fakeBuildWatcher(fake, ctx.timing, { request: oneSlot }) });
+    const mutations = fake.calls.filter((c) => !c.startsWith("list"));
+    // The deploy a trigger waits behind, then the other deploy (each waits for a build), the buckets in plan
+    // order, the renames sent beside the builds (the one a trigger waits behind first), the trigger once built.
+    expect(mutations).toEqual([
+      "createDeployment ticking", "createDeployment alone",
+      "createBucket aaa", "createBucket bbb",
+      "updateFunction ticking", "updateFunction alone",
+      "createTrigger tickingtick",
+    ]);
+    expect(planned.map((p) => p.change.id).indexOf("create:bucket.aaa")).toBeLessThan(planned.map((p) => p.change.id).indexOf("create:function.ticking"));
   });
 
   it("sends the full env, the new marker, and reports the deployment without env values", async () => {
