@@ -2,13 +2,14 @@
  * Waiting for control-plane operations: one watcher per
  * project reads the operations list (newest first, paging until every pending id is seen) once
  * per tick for every wait in progress, so the requests per tick do not grow with the number of
- * pending operations. Ticks start at `polling.initialMs`, grow ×1.5 while nothing completes and
- * are capped at `polling.maxMs`; a completion, or a new wait joining, starts them over at
- * `polling.initialMs`. Each wait gives up after `timeouts.operationMs`.
+ * pending operations. The pause between ticks is `polling.initialMs` after a completion or a new
+ * wait joining, otherwise a fifth of the oldest wait's age, within `polling.initialMs` and
+ * `polling.maxMs` (`poll-interval.ts`). Each wait gives up after `timeouts.operationMs`.
  */
 import { CancelledError, ErrorCode, PlatformError, TimeoutError, isPlatformError } from "../errors/index.js";
 import type { PlatformApiPolling } from "./client-options.js";
 import type { Page } from "./pagination.js";
+import { nextPollMs } from "./poll-interval.js";
 import type { ApiOperation } from "./wire-types.js";
 
 /** Statuses that end an operation successfully. */
@@ -57,6 +58,7 @@ export interface OperationWatcher {
 
 interface Waiter {
   ids: string[];
+  since: number;
   deadline: number;
   resolve: (finals: ApiOperation[]) => void;
   reject: (err: unknown) => void;
@@ -154,7 +156,8 @@ export function createOperationWatcher(ctx: OperationWatcherContext): OperationW
       const now = ctx.now();
       for (const w of [...waiters]) if (settle(w, now)) forget(w);
       const progressed = pendingIds().size < before;
-      interval = progressed || joined ? ctx.polling.initialMs : Math.min(Math.round(interval * 1.5), ctx.polling.maxMs);
+      const oldest = [...waiters].reduce((min, w) => Math.min(min, w.since), now);
+      interval = nextPollMs(ctx.polling, progressed || joined, now - oldest);
     }
     running = false;
   }
@@ -163,7 +166,8 @@ export function createOperationWatcher(ctx: OperationWatcherContext): OperationW
     wait(operations) {
       return new Promise<ApiOperation[]>((resolve, reject) => {
         for (const op of operations) if (!latest.has(op.id)) latest.set(op.id, op);
-        const waiter: Waiter = { ids: operations.map((op) => op.id), deadline: ctx.now() + ctx.limitMs, resolve, reject };
+        const since = ctx.now();
+        const waiter: Waiter = { ids: operations.map((op) => op.id), since, deadline: since + ctx.limitMs, resolve, reject };
         if (settle(waiter, Number.NEGATIVE_INFINITY)) {
           forget(waiter);
           return;

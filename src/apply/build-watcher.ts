@@ -1,10 +1,12 @@
 /**
  * One watcher of function builds per branch: every tick, one functions-list
  * request answers for every deployment being waited on, so the requests per tick do not grow
- * with the number of pending builds. Ticks start at `pollInitialMs`, grow ×1.5 while nothing
- * completes, and are capped at `pollMaxMs`; a completion resets them.
+ * with the number of pending builds. The pause between ticks is `pollInitialMs` after a
+ * completion, otherwise a fifth of the oldest pending wait's age, within `pollInitialMs` and
+ * `pollMaxMs` (`api/poll-interval.ts`).
  */
 import { isTransientPollError } from "../api/operations.js";
+import { nextPollMs } from "../api/poll-interval.js";
 import type { ApiFunction } from "../api/platform-api.js";
 import { TimeoutError } from "../errors/api-errors.js";
 import { ErrorCode } from "../errors/codes.js";
@@ -35,6 +37,7 @@ export interface BuildWatcher {
 interface Pending {
   slug: string;
   id: number;
+  since: number;
   deadline: number;
   lastStatus: string;
   onStatus: BuildStatusListener | undefined;
@@ -103,7 +106,8 @@ export function createBuildWatcher(ctx: BuildWatcherContext): BuildWatcher {
           p.reject(new TimeoutError({ waitingFor: `deployment of function ${p.slug}`, id: String(p.id), limitMs: ctx.timing.deploymentMs }));
         }
       }
-      interval = progressed ? ctx.timing.pollInitialMs : Math.min(Math.round(interval * 1.5), ctx.timing.pollMaxMs);
+      const oldest = [...pending].reduce((min, p) => Math.min(min, p.since), now);
+      interval = nextPollMs({ initialMs: ctx.timing.pollInitialMs, maxMs: ctx.timing.pollMaxMs }, progressed, now - oldest);
     }
     running = false;
   }
@@ -115,7 +119,8 @@ export function createBuildWatcher(ctx: BuildWatcherContext): BuildWatcher {
           reject(new CancelledError(`waiting for deployment ${id} of function ${slug}`));
           return;
         }
-        pending.add({ slug, id, deadline: ctx.now() + ctx.timing.deploymentMs, lastStatus: "", onStatus, resolve, reject });
+        const since = ctx.now();
+        pending.add({ slug, id, since, deadline: since + ctx.timing.deploymentMs, lastStatus: "", onStatus, resolve, reject });
         if (!running) {
           running = true;
           void loop();

@@ -133,8 +133,8 @@ describe("waiting for operations", () => {
     return { api, delays, requests };
   }
 
-  it("reads the list once per tick for every pending operation, from 100 ms ×1.5 up to 1 s while nothing completes", async () => {
-    const queue = ["running", "running", "running", "running", "running", "running", "running", "finished"];
+  it("reads the list once per tick for every pending operation, pausing 100 ms, then a fifth of the wait so far, up to 1 s", async () => {
+    const queue = [...Array.from({ length: 20 }, () => "running"), "finished"];
     const { api, delays, requests } = waitingClient({ statuses: { "op-1": [...queue], "op-2": [...queue] } });
 
     const finals = await Promise.all([
@@ -143,16 +143,18 @@ describe("waiting for operations", () => {
     ]);
 
     expect(finals.flat().map((o) => `${o.id} ${o.status}`)).toEqual(["op-1 finished", "op-2 finished"]);
-    expect(delays).toEqual([100, 150, 225, 338, 507, 761, 1000, 1000]);
+    expect(delays).toEqual([100, 100, 100, 100, 100, 100, 120, 144, 173, 207, 249, 299, 358, 430, 516, 619, 743, 892, 1000, 1000, 1000]);
     expect(requests).toEqual(delays.map(() => "/operations?limit=100"));
   });
 
   it("starts the ticks over at 100 ms once an operation completes", async () => {
-    const { api, delays } = waitingClient({ statuses: { "op-1": ["running", "running", "finished"], "op-2": ["running", "running", "running", "running", "finished"] } });
+    const runs = (n: number) => [...Array.from({ length: n }, () => "running"), "finished"];
+    const { api, delays } = waitingClient({ statuses: { "op-1": runs(8), "op-2": runs(10) } });
 
     await api.waitForOperations({ projectId: "p-1", operations: [running("op-1", "apply_config"), running("op-2", "start_compute")] });
 
-    expect(delays).toEqual([100, 150, 225, 100, 150]);
+    // op-1 completes on the 9th tick (1,037 ms into the wait): 100 ms, then a fifth of the 1,137 ms waited.
+    expect(delays).toEqual([100, 100, 100, 100, 100, 100, 120, 144, 173, 100, 227]);
   });
 
   it("pages the list until every pending operation is seen, and reads one the list no longer shows by id", async () => {
