@@ -4,13 +4,21 @@ import type { LiveState } from "../../model/live-state.js";
 import { planKeyOf } from "../../model/kinds/field.js";
 import { makeChange } from "../../diff/change-builder.js";
 import type { DiffSink } from "../../diff/plan-types.js";
-import { controlPlaneIds, databaseMissing } from "../../diff/service-database.js";
 import { AUTH_FIELDS } from "./fields.js";
 
 const [AUTH_DATABASE] = AUTH_FIELDS;
 
+/**
+ * What the auth integration shares with the Data API, which owns it (the kind's declared
+ * dependency, given by its module): the service database's check and the changes a service change waits for.
+ */
+export interface ServiceDatabase {
+  databaseMissing(desired: ResolvedPolicy, live: LiveState, kind: "auth", sink: DiffSink): boolean;
+  controlPlaneIds(sink: DiffSink, database?: string): string[];
+}
+
 /** Diffs the auth integration: `create:auth` when on and absent; never disables. */
-export function diffAuth(desired: ResolvedPolicy, live: LiveState, sink: DiffSink): void {
+export function diffAuth(desired: ResolvedPolicy, live: LiveState, sink: DiffSink, { databaseMissing, controlPlaneIds }: ServiceDatabase): void {
   const exists = live.auth?.enabled === true;
   if (desired.authDeclaredOff && exists) {
     sink.warnings.push({

@@ -4,12 +4,13 @@ import { authPull } from "./pull.js";
 import type { KindModule } from "../module.js";
 import { applyAuthCreate } from "./apply.js";
 import { diffAuth } from "./diff.js";
+import { controlPlaneIds, databaseMissing } from "../dataApi/diff.js";
 
 /** The branch's auth service (`auth`). */
 export const authKind: KindModule<"auth"> = {
   name: "auth",
   scope: "branch",
-  diff: (desired, live, _options, sink) => diffAuth(desired, live, sink),
+  diff: (desired, live, _options, sink) => diffAuth(desired, live, sink, { databaseMissing, controlPlaneIds }),
   pull: authPull,
   handlers: { "auth-create": (ctx, _change, _op, planned) => applyAuthCreate(ctx, planned) },
   digests: { "auth-create": (planned) => ({ database: planned.databaseName }) },

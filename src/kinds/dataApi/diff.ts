@@ -1,5 +1,8 @@
-/** The Data API kind's pure diff: create, update of the declared settings, or delete. */
-import type { ResolvedPolicy } from "../../model/desired-state.js";
+/**
+ * The Data API kind's pure diff: create, update of the declared settings, or delete; and what the
+ * auth integration shares with it, the service database and the changes a service change waits for.
+ */
+import { type ResolvedPolicy, serviceDatabase } from "../../model/desired-state.js";
 import type { LiveState } from "../../model/live-state.js";
 import type { Json } from "../../model/json.js";
 import { sameFieldValue, strongestClass } from "../../model/kinds/field.js";
@@ -7,8 +10,38 @@ import { existingIds, makeChange, toJson } from "../../diff/change-builder.js";
 import type { DiffSink } from "../../diff/plan-types.js";
 import type { ConflictReport } from "../../model/plan.js";
 import { didYouMean } from "../../rules/close-names.js";
-import { controlPlaneIds, databaseMissing } from "../../diff/service-database.js";
 import { DATA_API_SETTINGS } from "./fields.js";
+
+/**
+ * Ids of the changes a service change (auth, Data API) waits for: the control-plane ones
+ * (`update:branch`, `update:compute`) and the creation of the service database when this plan creates it.
+ */
+export function controlPlaneIds(sink: DiffSink, database?: string): string[] {
+  return existingIds(sink.changes, ["update:branch", "update:compute", ...(database === undefined ? [] : [`create:database.${database}`])]);
+}
+
+/**
+ * `SERVICE_DATABASE_MISSING` (reported under `kind`) when the service database is neither on the
+ * branch nor declared under `databases` (a claimed project's database, for one, is not `neondb`).
+ */
+export function databaseMissing(desired: ResolvedPolicy, live: LiveState, kind: "auth" | "dataApi", sink: DiffSink): boolean {
+  const db = serviceDatabase(desired);
+  if (live.databases === undefined || live.databases.includes(db)) return false;
+  if (sink.changes.some((c) => c.change.id === `create:database.${db}`)) return false;
+  sink.conflicts.push({
+    kind,
+    identifier: live.branch.name,
+    field: "database",
+    current: live.databases,
+    desired: db,
+    reason:
+      `the service database "${db}" does not exist on branch "${live.branch.name}" (databases: ${live.databases.join(", ") || "none"}); ` +
+      "set dataApi.database to one of them, or declare it under databases",
+    blocking: true,
+    code: "SERVICE_DATABASE_MISSING",
+  });
+  return true;
+}
 
 /** The role the Data API gives anonymous requests when the policy names none: it always exists. */
 const DEFAULT_ANON_ROLE = "anonymous";

@@ -137,6 +137,8 @@ const LAZY: Record<string, string[]> = { cli: ["emulator"], config: ["v1", "inde
  * objects); any other import between two kind folders is refused.
  */
 const KIND_DEPENDENCIES: Readonly<Record<string, readonly string[]>> = {
+  // The auth integration lives on the Data API's service database and waits for the same changes (its module hands them to its diff).
+  auth: ["dataApi"],
   // A function's policy lists its custom domains (the domain kind's hostname schema).
   function: ["domain"],
   // A read replica is a compute endpoint: its settings, their pair rule and their wire form are compute's.
