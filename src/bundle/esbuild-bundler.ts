@@ -112,14 +112,20 @@ export async function runEsbuild(options: RunEsbuildOptions): Promise<EsbuildOut
   }
   const single = options.entries.length === 1;
   const metafile = result.metafile ?? { inputs: {}, outputs: {} };
+  // Outputs sit next to index.mjs in the working directory; their relative paths are archive paths.
+  // Grouped by their entry's prefix once: a batch of 256 entries has 512 outputs.
+  const outputsOf = new Map<string, { path: string; contents: Uint8Array }[]>();
+  for (const output of result.outputFiles ?? []) {
+    const path = relative(options.workingDir, output.path).split(sep).join("/");
+    const prefix = single ? "index." : path.slice(0, path.indexOf(".", "index.".length) + 1);
+    outputsOf.set(prefix, [...(outputsOf.get(prefix) ?? []), { path, contents: output.contents }]);
+  }
   return options.entries.map((entry, i) => {
     const prefix = single ? "index." : `${batchName(i)}.`;
     const files = new Map<string, Uint8Array>();
-    // Outputs sit next to index.mjs in the working directory; their relative paths are archive paths.
-    for (const output of result.outputFiles ?? []) {
-      const path = relative(options.workingDir, output.path).split(sep).join("/");
-      if (!path.startsWith(prefix)) continue;
-      files.set(`index.${path.slice(prefix.length)}`, single ? output.contents : renameMapUrl(output.contents, prefix));
+    for (const output of outputsOf.get(prefix) ?? []) {
+      if (!output.path.startsWith(prefix)) continue;
+      files.set(`index.${output.path.slice(prefix.length)}`, single ? output.contents : renameMapUrl(output.contents, prefix));
     }
     if (!files.has("index.mjs")) throw new Error(`esbuild produced no index.mjs for ${entry}`);
     const reached = reachedInputs(metafile, `${prefix}mjs`);
