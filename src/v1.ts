@@ -7,7 +7,7 @@
 
 // The registry of kinds: each kind's module declares its facts, which complete `ResourceKind` and
 // the other kind-keyed types below (declaration files reach them only through this import).
-import "./kinds/modules.js";
+import "./kinds/list.js";
 
 // The policy: declaring, validating, loading and resolving a `svc.ts`.
 export { defineConfig, validatePolicy } from "./config/define-config.js";
@@ -48,7 +48,7 @@ export type {
   TriggerDef,
 } from "./config/policy-types.js";
 export type { ReadReplicaDef, ReadReplicasDef } from "./kinds/readReplica/policy.js";
-export { resolvePolicy } from "./kinds/modules.js";
+export { resolvePolicy } from "./kinds/list.js";
 export type { ResolvePolicyOptions } from "./config/resolve-policy.js";
 
 // The engine's operations and their options, results and events. The operations load their
@@ -83,7 +83,7 @@ export type { FleetShard } from "./engine/fleet-shard.js";
 export type { ApplyPlanOptions, SavedPlan } from "./engine/saved-plan.js";
 export { toSavedPlan } from "./engine/saved-plan-format.js";
 export type { PulledBranchConfig, PulledCredential } from "./inspect/pulled-config.js";
-export { renderPolicySource } from "./kinds/modules.js";
+export { renderPolicySource } from "./kinds/list.js";
 export type { RenderablePulledConfig } from "./inspect/render-policy-source.js";
 export type {
   BranchTarget,

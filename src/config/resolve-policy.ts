@@ -36,7 +36,7 @@ export interface ResolvePolicyOptions {
 }
 
 /**
- * `resolvePolicy` (`kinds/modules.ts` binds it to the registry's kinds) with the branch-tuning keys
+ * `resolvePolicy` (`kinds/list.ts` binds it to the registry's kinds) with the branch-tuning keys
  * of `kinds`: each kind's slice of the resolved policy lands in `kinds` (absent when none declares anything).
  */
 export function resolvePolicyWith(kinds: readonly KindTuning[], config: PolicyConfig, target: BranchTarget, given: ResolvePolicyOptions = {}): ResolvedPolicy {

@@ -1,6 +1,6 @@
 import type { ApiBranch, ApiProject, CreateBranchParams, EndpointSettingsInput, PlatformApi } from "../api/platform-api.js";
 import type { PolicyConfig } from "../config/policy-types.js";
-import { resolvePolicy } from "../kinds/modules.js";
+import { resolvePolicy } from "../kinds/list.js";
 import type { ResolvedFunctionConfig, ResolvedPolicy } from "../model/desired-state.js";
 import { toWholeSecondIso } from "../kinds/branch/diff.js";
 import { COMPUTE_PAIR_RULE, computePairProblem } from "../kinds/compute/fields.js";

@@ -1,5 +1,5 @@
 import type { ResolvedFunctionConfig, ResolvedPolicy } from "../model/desired-state.js";
-import { FEATURE_KINDS } from "../kinds/modules.js";
+import { FEATURE_KINDS } from "../kinds/list.js";
 import { bundleFunctions } from "../bundle/bundle-many.js";
 import type { FunctionArchive } from "../bundle/archive.js";
 import type { ArchiveMemory } from "../bundle/archive-cache.js";

@@ -1,6 +1,6 @@
 import { withMemory } from "./run-archives.js";
 import type { PolicyConfig } from "../config/policy-types.js";
-import { resolvePolicy } from "../kinds/modules.js";
+import { resolvePolicy } from "../kinds/list.js";
 import type { BranchTarget, ResolvedPolicy } from "../model/desired-state.js";
 import { type AdaptiveLimit, createAdaptiveLimit, THROTTLE_STATUSES } from "../apply/adaptive-limit.js";
 import { createBuildWatcher } from "../apply/build-watcher.js";

@@ -1,5 +1,5 @@
 import { summarize } from "../diff/diff-state.js";
-import { KIND_NAMES, addressOf, isResourceKind } from "../kinds/modules.js";
+import { KIND_NAMES, addressOf, isResourceKind } from "../kinds/list.js";
 import type { PlannedChange } from "../model/planned-change.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";

@@ -1,7 +1,7 @@
 /**
  * The kinds' names and their classes, as types every layer may read: derived from the facts each
  * kind folder declares (`KindFacts`, in `registry.ts`). The kinds themselves, in rank order, are
- * the registry's modules (`kinds/modules.ts`). It imports only `registry.ts`.
+ * the registry's list (`kinds/list.ts`). It imports only `registry.ts`.
  */
 import type { KindFacts } from "./registry.js";
 

@@ -1,7 +1,10 @@
 /**
- * What a kind folder exports to the registry: one typed module per kind carrying its stage
- * functions. `kinds/modules.ts` holds one per kind of `KindFacts`, so a kind missing its
- * module, or a module missing a stage, fails the build.
+ * What a kind folder exports to the registry, in two parts: its light module (`index.ts`: the
+ * facts its module states at run time, its policy and pull stages, which `resolvePolicy` and
+ * `renderPolicySource` call synchronously) and its stages (`stages.ts`: diff, handlers, read,
+ * replica seed), which the light module imports lazily. `kinds/list.ts`
+ * holds one light module per kind of `KindFacts` and `kinds/modules.ts` joins each to its stages,
+ * so a kind missing its module, or a module missing a stage, fails the build.
  */
 import type { KindSeed } from "../api/wire/replica-seed.js";
 import type { ChangeHandler, ExpectedWaits } from "../apply/execution-context.js";
@@ -17,43 +20,55 @@ import type { FeatureKind, KindFacts, ResourceKind } from "./index.js";
 
 /** The facts of kind `K` its module states at run time (the registry's lookups read them). */
 type Definition<K extends ResourceKind> = {
-  /** The kind (its rank is its position in the registry, `kinds/modules.ts`). */
+  /** The kind (its rank is its position in the registry, `kinds/list.ts`). */
   readonly name: K;
   /** See `KindDefinition`. */
   readonly scope: KindFacts[K]["scope"];
 } & (KindFacts[K] extends { feature: infer F } ? { readonly feature: F } : unknown) &
   (KindFacts[K] extends { prunedByName: true } ? { readonly prunedByName: true } : unknown);
 
-/** The stage functions of kind `K`. */
-export type KindModule<K extends ResourceKind> = KindDiff &
-  Definition<K> & {
+/** The policy and pull stages of kind `K`: what resolving a policy and writing a pulled one need of it. */
+type PolicyStage<K extends ResourceKind> = {
+  /** What it adds to a pulled branch and to the `svc.ts` rendered from it, so a plan of the pulled file declares what is live. */
+  readonly pull?: KindPull;
+} & (KindFacts[K] extends { tuning: object }
+  ? {
+      /** Its keys of the branch tuning (`kindTuning(shape, resolve)`): their schemas and its slice of the resolved policy (`desired.kinds`). */
+      readonly tuning: KindTuning;
+      /** A kind adding keys to the tuning pulls them. */
+      readonly pull: KindPull & Required<Pick<KindPull, "tuning">>;
+    }
+  : { readonly tuning?: undefined }) &
+  (KindFacts[K] extends { preview: infer P }
+    ? {
+        /** A kind with lists in a pull's `preview` gives them all (its fact `preview`). */
+        readonly pull: KindPull & { readonly preview: (records: PulledBranchRecords) => P };
+      }
+    : unknown);
+
+/**
+ * The light module of kind `K` (its `index.ts`): what declaring and resolving a policy need, and
+ * the loader of its stages, so importing the registry's list loads no diff, handler or read.
+ */
+export type KindLight<K extends ResourceKind> = Definition<K> &
+  PolicyStage<K> & {
+    /** Imports the kind's stages (`stages.ts`); `kinds/modules.ts` calls it once, when it loads. */
+    readonly stages: () => Promise<KindStages<K>>;
+  };
+
+/** The stages of kind `K` (its `stages.ts`): what planning, applying and reading need of it. */
+export type KindStages<K extends ResourceKind> = KindDiff & {
   /** The handler of each of the kind's operations (those its facts declare). */
   readonly handlers: { readonly [T in OpTypeOf<K>]: ChangeHandler<T> };
   /** The planned values each of its operations' saved-plan digests holds as the operation's fields (see {@link DigestViews}). */
   readonly digests?: Pick<DigestViews, OpTypeOf<K>>;
   /** Its records in the seed of a replica of the branch (`--verify`), from the live state a plan read. */
   seed(live: LiveState): KindSeed;
-  /** What it adds to a pulled branch and to the `svc.ts` rendered from it, so a plan of the pulled file declares what is live. */
-  readonly pull?: KindPull;
   /** What it adds to an operation's result beside its changes, prints after an apply, and says of a saved plan's hidden differences. */
   readonly result?: KindResult;
   /** What its operations typically wait for on the platform after their requests (absent: nothing); see {@link ExpectedWaits}. */
   readonly expectedWaits?: Pick<ExpectedWaits, OpTypeOf<K>>;
-} & (KindFacts[K] extends { tuning: object }
-    ? {
-        /** Its keys of the branch tuning (`kindTuning(shape, resolve)`): their schemas and its slice of the resolved policy (`desired.kinds`). */
-        readonly tuning: KindTuning;
-        /** A kind adding keys to the tuning pulls them. */
-        readonly pull: KindPull & Required<Pick<KindPull, "tuning">>;
-      }
-    : { readonly tuning?: undefined }) &
-  (KindFacts[K] extends { preview: infer P }
-    ? {
-        /** A kind with lists in a pull's `preview` gives them all (its fact `preview`). */
-        readonly pull: KindPull & { readonly preview: (records: PulledBranchRecords) => P };
-      }
-    : unknown) &
-  (KindFacts[K] extends { live: unknown }
+} & (KindFacts[K] extends { live: unknown }
     ? {
         /** The read of its slice of the live state (`live.kinds`), in wave 2. */
         readonly read: KindLiveRead;
@@ -65,3 +80,6 @@ export type KindModule<K extends ResourceKind> = KindDiff &
         declares(desired: ResolvedPolicy): boolean;
       }
     : unknown);
+
+/** The whole module of kind `K`: its light module's facts and policy stage with its stages. */
+export type KindModule<K extends ResourceKind> = Definition<K> & PolicyStage<K> & KindStages<K>;

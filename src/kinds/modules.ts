@@ -1,63 +1,33 @@
 /**
- * The registry of resource kinds: the one list of them, each kind's module, in rank order (the
- * order the diff visits kinds and the executor's tie-break among ready changes; prune visits them
- * in the reverse order). A kind is its folder (`kinds/<kind>/`, which declares its facts) plus its
- * entry here: the compiler refuses a kind without its module and a module without facts, and
- * selection, ordering, gating, the plan views, the diff, the handlers and the replica seed take it in.
+ * Every kind's whole module: the registry's list (`kinds/list.ts`) joined to each kind's stages,
+ * which this module loads when it is first imported (the engine's operations import it; declaring
+ * and resolving a policy do not), and the stages bound to them: the diff, the handlers, the
+ * digests and the reads.
  */
 import type { ChangeHandlers, ExpectedWaits } from "../apply/execution-context.js";
-import type { PolicyConfig } from "../config/policy-types.js";
-import { type ResolvePolicyOptions, resolvePolicyWith } from "../config/resolve-policy.js";
-import type { KindTuning } from "../config/schemas/branch-tuning.js";
-import type { DigestViews } from "../model/planned-change.js";
 import { diffKinds } from "../diff/diff-state.js";
 import type { DiffOptions, DiffResult } from "../diff/plan-types.js";
-import type { KindPull } from "../inspect/kind-pull.js";
-import { type RenderablePulledConfig, renderPolicySourceWith } from "../inspect/render-policy-source.js";
 import type { KindLiveRead } from "../inspect/read-live-state.js";
-import type { BranchTarget, ResolvedPolicy } from "../model/desired-state.js";
+import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
-import { authKind } from "./auth/index.js";
-import { branchKind } from "./branch/index.js";
-import { bucketKind } from "./bucket/index.js";
-import { computeKind } from "./compute/index.js";
-import { dataApiKind } from "./dataApi/index.js";
-import { databaseKind } from "./database/index.js";
-import { domainKind } from "./domain/index.js";
-import { functionKind } from "./function/index.js";
+import type { DigestViews } from "../model/planned-change.js";
 import type { ResourceKind } from "./index.js";
-import type { KindModule } from "./module.js";
-import { kindRegistry } from "./registry.js";
-import { readReplicaKind } from "./readReplica/index.js";
-import { roleKind } from "./role/index.js";
-import { triggerKind } from "./trigger/index.js";
-
-/** The module of each kind; the order of the entries is the kinds' rank. */
-const MODULES: { readonly [K in ResourceKind]: KindModule<K> } = {
-  branch: branchKind,
-  compute: computeKind,
-  readReplica: readReplicaKind,
-  role: roleKind,
-  database: databaseKind,
-  auth: authKind,
-  dataApi: dataApiKind,
-  bucket: bucketKind,
-  function: functionKind,
-  trigger: triggerKind,
-  domain: domainKind,
-};
-
-// Exported so that the declaration files reach every kind's module, which declares its facts (the
-// `ResourceKind` union of the public types is complete only with all of them).
-export { authKind, branchKind, bucketKind, computeKind, dataApiKind, databaseKind, domainKind, functionKind, readReplicaKind, roleKind, triggerKind };
+import { KIND_LIST } from "./list.js";
+import type { KindLight, KindModule } from "./module.js";
 
 /** The module of some kind. */
 export type AnyKindModule = { [K in ResourceKind]: KindModule<K> }[ResourceKind];
 
-/** Every kind's module, in rank order. */
-export const KIND_MODULES: readonly AnyKindModule[] = Object.values(MODULES);
+/** Kind `K`'s light module with its stages. */
+async function withStages<K extends ResourceKind>(kind: KindLight<K>): Promise<KindModule<K>> {
+  return { ...kind, ...(await kind.stages()) };
+}
 
-export const { KIND_NAMES, FEATURE_KINDS, isResourceKind, rankOf, addressOf } = kindRegistry(KIND_MODULES);
+/**
+ * Every kind's module, in rank order. Each light module is joined to its own kind's stages, which
+ * `withStages` checks for one kind; the compiler does not follow that through the list's union.
+ */
+export const KIND_MODULES: readonly AnyKindModule[] = await Promise.all(KIND_LIST.map((kind) => withStages(kind as KindLight<ResourceKind>) as Promise<AnyKindModule>));
 
 /** The handler of every operation, from the kinds' modules (each operation belongs to one kind). */
 export const KIND_HANDLERS: ChangeHandlers = handlersOf(KIND_MODULES);
@@ -93,36 +63,3 @@ export function diffState(desired: ResolvedPolicy, live: LiveState, options: Dif
 
 /** The reads of the kinds that read their own slice of the live state. */
 export const KIND_READS: readonly KindLiveRead[] = KIND_MODULES.flatMap((kind) => (kind.read === undefined ? [] : [kind.read]));
-
-/** The pull stages of the kinds that have one, in rank order. */
-export const KIND_PULLS: readonly KindPull[] = KIND_MODULES.flatMap((kind) => (kind.pull === undefined ? [] : [kind.pull]));
-
-/**
- * A pulled branch (`pullConfig`) as deterministic `svc.ts` source: the policy's keys in the
- * order the policy's schema declares them, the tuning for the kind of branch it was pulled from,
- * then comments on what the policy cannot declare (buckets, functions, triggers, hostnames), each
- * live name escaped. Loading the text yields a config equal to `pulled.config`.
- */
-export function renderPolicySource(pulled: RenderablePulledConfig): string {
-  return renderPolicySourceWith(KIND_PULLS, pulled);
-}
-
-/** The branch-tuning keys of the kinds that add some. */
-const KIND_TUNINGS: readonly KindTuning[] = KIND_MODULES.flatMap((kind) => (kind.tuning === undefined ? [] : [kind.tuning]));
-
-/**
- * Resolves `config` for the branch `target`: validates the static part, calls the `branch`
- * closure exactly once, validates its tuning (paths under `branch.`, undeclared slugs
- * rejected), fills every default, resolves sources against the base directory, applies the
- * default-branch-only custom-domain rule, checks that no hostname serves two functions, and
- * resolves the keys each kind adds to the tuning (its slice in `kinds`).
- *
- * @throws ConfigValidationError (`PLATFORM_CONFIG_INVALID`) listing every issue of the failing
- * stage; a throwing closure is wrapped with the branch name and kept as `cause`.
- * @throws ConfigLoadError (`PLATFORM_CONFIG_LOAD_FAILED`) when the closure runs longer than the
- * policy's evaluation limit or calls `process.exit`/`process.abort`.
- * @throws PlatformError (`PLATFORM_INVALID_OPTIONS`) when `baseDir` is not absolute.
- */
-export function resolvePolicy(config: PolicyConfig, target: BranchTarget, options: ResolvePolicyOptions = {}): ResolvedPolicy {
-  return resolvePolicyWith(KIND_TUNINGS, config, target, options);
-}

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { KIND_NAMES } from "../../kinds/modules.js";
+import { KIND_NAMES } from "../../kinds/list.js";
 
 /**
  * The CLI's public JSON document, format version 1, as zod schemas. The same

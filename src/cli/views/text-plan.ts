@@ -1,4 +1,4 @@
-import { addressOf } from "../../kinds/modules.js";
+import { addressOf } from "../../kinds/list.js";
 import type { Change, ConflictReport, PushResult, UnmanagedEntry } from "../../model/plan.js";
 import { changeFields, conflictFieldLine, flagsForClass, formatFieldLine, symbolFor } from "./plan-fields.js";
 import { planNotes } from "./plan-notes.js";

@@ -1,23 +1,14 @@
-/** The auth kind as the registry holds it: its diff and its handler. */
+/** The auth kind: its facts and its light module; its stages (`stages.ts`) load with the registry's modules (`kinds/modules.ts`). */
 import type { AuthOperations } from "./fields.js";
+import type { KindLight } from "../module.js";
 import { authPull } from "./pull.js";
-import type { KindModule } from "../module.js";
-import { applyAuthCreate } from "./apply.js";
-import { diffAuth } from "./diff.js";
-import { controlPlaneIds, databaseMissing } from "../dataApi/diff.js";
 
 /** The branch's auth service (`auth`). */
-export const authKind: KindModule<"auth"> = {
+export const authKind: KindLight<"auth"> = {
   name: "auth",
   scope: "branch",
-  diff: (desired, live, _options, sink) => diffAuth(desired, live, sink, { databaseMissing, controlPlaneIds }),
   pull: authPull,
-  handlers: { "auth-create": (ctx, _change, _op, planned) => applyAuthCreate(ctx, planned) },
-  digests: { "auth-create": (planned) => ({ database: planned.databaseName }) },
-  seed: (live) =>
-    live.auth?.enabled === true
-      ? { branch: { auth: { auth_provider: "better_auth", ...(live.auth.databaseName === undefined ? {} : { database_name: live.auth.databaseName }) } } }
-      : {},
+  stages: async () => (await import("./stages.js")).authStages,
 };
 
 declare module "../registry.js" {

@@ -1,27 +1,14 @@
-/** The Data API kind as the registry holds it: its diff and its handlers. */
-import { type DataApiOperations, DATA_API_SETTINGS } from "./fields.js";
-import { toWire } from "../../model/kinds/field.js";
-import { applyDataApiCreate, applyDataApiDelete, applyDataApiUpdate } from "./apply.js";
-import { diffDataApi } from "./diff.js";
+/** The Data API kind: its facts and its light module; its stages (`stages.ts`) load with the registry's modules (`kinds/modules.ts`). */
+import type { DataApiOperations } from "./fields.js";
+import type { KindLight } from "../module.js";
 import { dataApiPull } from "./pull.js";
-import type { KindModule } from "../module.js";
 
 /** The branch's Data API (`dataApi`). */
-export const dataApiKind: KindModule<"dataApi"> = {
+export const dataApiKind: KindLight<"dataApi"> = {
   name: "dataApi",
   scope: "branch",
-  diff: (desired, live, _options, sink) => diffDataApi(desired, live, sink),
   pull: dataApiPull,
-  handlers: {
-    "data-api-create": (ctx, _change, op, planned) => applyDataApiCreate(ctx, op, planned),
-    "data-api-update": (ctx, _change, op, planned) => applyDataApiUpdate(ctx, op, planned),
-    "data-api-delete": (ctx, _change, op) => applyDataApiDelete(ctx, op),
-  },
-  // An update's op held the patch in wire names.
-  digests: { "data-api-update": (planned) => ({ settings: toWire(DATA_API_SETTINGS, planned) }) },
-  seed: (live) => ({
-    branch: { data_api: live.dataApi?.enabled === true ? [{ database: live.dataApi.database, settings: live.dataApi.settings && toWire(DATA_API_SETTINGS, live.dataApi.settings) }] : [] },
-  }),
+  stages: async () => (await import("./stages.js")).dataApiStages,
 };
 
 declare module "../registry.js" {

@@ -1,31 +1,15 @@
-/** The database kind as the registry holds it: its diff and prune and its handlers. */
+/** The database kind: its facts and its light module; its stages (`stages.ts`) load with the registry's modules (`kinds/modules.ts`). */
 import type { DatabaseOperations } from "./fields.js";
-import { REPLICA_OWNER } from "../../api/wire/replica-seed.js";
+import type { KindLight } from "../module.js";
 import { databasePull } from "./pull.js";
-import type { KindModule } from "../module.js";
-import { OPERATION_WAIT_MS } from "../../apply/execution-context.js";
-import { applyDatabaseCreate, applyDatabaseDelete, applyDatabaseUpdate } from "./apply.js";
-import { diffDatabases, pruneDatabases } from "./diff.js";
 
 /** Postgres databases (`databases`). */
-export const databaseKind: KindModule<"database"> = {
+export const databaseKind: KindLight<"database"> = {
   name: "database",
   scope: "named",
   prunedByName: true,
-  diff: (desired, live, _options, sink) => diffDatabases(desired, live, sink),
-  prune: (desired, live, options, sink) => pruneDatabases(desired, live, options.allowDataLoss, sink),
   pull: databasePull,
-  handlers: {
-    "database-create": applyDatabaseCreate,
-    "database-update": applyDatabaseUpdate,
-    "database-delete": (ctx, change, op) => applyDatabaseDelete(ctx, change.id, op),
-  },
-  expectedWaits: { "database-create": () => OPERATION_WAIT_MS, "database-update": () => OPERATION_WAIT_MS, "database-delete": () => OPERATION_WAIT_MS },
-  digests: { "database-create": (planned) => planned, "database-update": (planned) => planned },
-  seed: (live) => ({
-    branch: { databases: (live.databases ?? []).map((name) => ({ name, owner_name: live.databaseOwners?.get(name) ?? REPLICA_OWNER })) },
-    parent: { databases: (live.parentDatabases ?? []).map((name) => ({ name, owner_name: REPLICA_OWNER })) },
-  }),
+  stages: async () => (await import("./stages.js")).databaseStages,
 };
 
 declare module "../registry.js" {

@@ -1,44 +1,16 @@
-/** The function kind as the registry holds it: its diff and prune, its handlers, and when a policy needs the functions feature. */
+/** The function kind: its facts and its light module; its stages (`stages.ts`) load with the registry's modules (`kinds/modules.ts`). */
 import type { FunctionOperations } from "./fields.js";
-import { REPLICA_ENV_VALUE } from "../../api/wire/replica-seed.js";
-import { applyFunctionDelete, applyFunctionDeploy, functionResult } from "./apply.js";
-import { diffFunctions, pruneFunctions } from "./diff.js";
+import type { KindLight } from "../module.js";
 import { type PulledFunction, functionPull } from "./pull.js";
-import type { KindModule } from "../module.js";
-
-/** A function build's typical run on the platform, ms. */
-const BUILD_WAIT_MS = 10_000;
 
 /** Functions (`functions`), deployed from their bundles. */
-export const functionKind: KindModule<"function"> = {
+export const functionKind: KindLight<"function"> = {
   name: "function",
   scope: "named",
   feature: "functions",
   prunedByName: true,
-  diff: (desired, live, options, sink) => diffFunctions(desired, live, options.functionTags, sink),
-  prune: (desired, live, _options, sink) => pruneFunctions(desired, live, sink),
-  declares: (desired) => desired.functions.length > 0,
   pull: functionPull,
-  result: functionResult,
-  handlers: {
-    "function-deploy": applyFunctionDeploy,
-    "function-delete": (ctx, _change, op) => applyFunctionDelete(ctx, op),
-  },
-  // A deploy waits for its build (longer than a control-plane operation); a rename alone waits for nothing.
-  expectedWaits: { "function-deploy": (op) => (op.deploy ? BUILD_WAIT_MS : 0) },
-  // Env names and fingerprint markers as read (values never matter); the parent holds the functions the branch inherits.
-  seed: (live) => ({
-    branch: {
-      functions: (live.functions ?? []).map((f) => ({
-        slug: f.slug, name: f.name,
-        ...(f.current === undefined ? {} : { runtime: f.current.runtime }),
-        environment: Object.fromEntries([...f.envNames, ...f.markers].map((name) => [name, REPLICA_ENV_VALUE])),
-      })),
-    },
-    parent: {
-      functions: [...new Set([...(live.parentFunctionSlugs ?? []), ...(live.triggers ?? []).filter((t) => t.inherited).map((t) => t.function)])].map((slug) => ({ slug })),
-    },
-  }),
+  stages: async () => (await import("./stages.js")).functionStages,
 };
 
 declare module "../registry.js" {

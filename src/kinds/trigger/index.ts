@@ -1,40 +1,17 @@
-/** The trigger kind as the registry holds it: its diff, its handlers, and when a policy needs the triggers feature. */
-import type { BranchSeed } from "../../api/wire/replica-seed.js";
-import { toWire } from "../../model/kinds/field.js";
-import { type TriggerOperations, triggerFields } from "./fields.js";
-import type { LiveTrigger } from "../../model/live-state.js";
-import { applyTriggerCreate, applyTriggerDelete, applyTriggerUpdate } from "./apply.js";
-import { diffTriggers } from "./diff.js";
+/** The trigger kind: its facts and its light module; its stages (`stages.ts`) load with the registry's modules (`kinds/modules.ts`). */
+import type { TriggerOperations } from "./fields.js";
+import type { KindLight } from "../module.js";
 import { type PulledTrigger, triggerPull } from "./pull.js";
-import type { KindModule } from "../module.js";
 
 /** Triggers (`triggers`): cron schedules and bucket events that call a function. */
-export const triggerKind: KindModule<"trigger"> = {
+export const triggerKind: KindLight<"trigger"> = {
   name: "trigger",
   scope: "named",
   feature: "triggers",
   prunedByName: true,
-  diff: (desired, live, _options, sink) => diffTriggers(desired, live, sink),
-  declares: (desired) => desired.triggers.length > 0,
   pull: triggerPull,
-  handlers: {
-    "trigger-create": (ctx, _change, op, planned) => applyTriggerCreate(ctx, op, planned),
-    "trigger-update": (ctx, _change, op, planned) => applyTriggerUpdate(ctx, op, planned),
-    "trigger-delete": (ctx, _change, op) => applyTriggerDelete(ctx, op),
-  },
-  // The branch's own triggers; inherited ones sit on the stand-in parent.
-  seed: (live) => ({
-    branch: { triggers: (live.triggers ?? []).filter((t) => !t.inherited).map(triggerSeed) },
-    parent: { triggers: (live.triggers ?? []).filter((t) => t.inherited).map(triggerSeed) },
-  }),
+  stages: async () => (await import("./stages.js")).triggerStages,
 };
-
-/** A trigger in the seed's flat form: its descriptor's fields in wire names, the type's own beside the common ones. */
-function triggerSeed(t: LiveTrigger): NonNullable<BranchSeed["triggers"]>[number] {
-  const type = t.type === "storage_object_created" ? "storage_object_created" : "schedule";
-  // The seed's keys are the descriptor's wire keys; the live trigger holds every required field.
-  return { id: t.id, name: t.name, type, ...toWire(triggerFields(t.type), { ...t }) } as NonNullable<BranchSeed["triggers"]>[number];
-}
 
 declare module "../registry.js" {
   interface KindFacts {

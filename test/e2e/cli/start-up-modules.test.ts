@@ -86,10 +86,12 @@ describe("start-up: what a fresh process loads", () => {
     const v1 = pathToFileURL(join(ROOT, "dist", "v1.js")).href;
     const { modules } = await loaded(["--input-type=module", "-e", `await import(${JSON.stringify(v1)})`]);
     expect(modules).toContain("dist/config/define-config.js");
-    // The kind registry (kinds/modules.js, with the kinds' diffs) does load: `resolvePolicy` is
-    // synchronous and resolves the branch-tuning keys the kinds add, so it needs their modules.
-    const heavy = ["dist/engine/push-config.js", "dist/engine/saved-plan.js", "dist/engine/fleet.js", "dist/engine/create-branch.js", "dist/engine/inspect.js", "dist/config/load-config.js", "dist/engine/checks-load.js", "dist/bundle/build-function-bundle.js", "dist/apply/execute-plan.js", "dist/engine/verify-plan.js"];
+    // The registry's list of light modules loads (resolvePolicy needs the kinds' branch-tuning keys), not their stages.
+    expect(modules).toContain("dist/kinds/list.js");
+    const heavy = ["dist/engine/push-config.js", "dist/engine/saved-plan.js", "dist/engine/fleet.js", "dist/engine/create-branch.js", "dist/engine/inspect.js", "dist/config/load-config.js", "dist/engine/checks-load.js", "dist/bundle/build-function-bundle.js", "dist/kinds/modules.js", "dist/diff/diff-state.js", "dist/apply/execute-plan.js", "dist/engine/verify-plan.js"];
     expect(modules.filter((m) => heavy.includes(m))).toEqual([]);
+    const stages = modules.filter((m) => /^dist\/kinds\/\w+\/(stages|diff|apply)\.js$/.test(m));
+    expect(stages).toEqual([]);
     expect(modules.filter((m) => m.startsWith("node_modules/esbuild/") || m.startsWith("node_modules/jiti/") || m.startsWith("node_modules/jszip/"))).toEqual([]);
   });
 

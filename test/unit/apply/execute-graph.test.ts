@@ -6,7 +6,7 @@ import type { ExecutionContext } from "../../../src/apply/execution-context.js";
 import type { EngineEvent } from "../../../src/model/events.js";
 import { makeChange } from "../../../src/diff/change-builder.js";
 import { orderChanges } from "../../../src/diff/order-changes.js";
-import { rankOf } from "../../../src/kinds/modules.js";
+import { rankOf } from "../../../src/kinds/list.js";
 import type { PlannedChange } from "../../../src/model/planned-change.js";
 import { isPlatformError } from "../../../src/errors/index.js";
 import { policyWith } from "../../helpers/engine-state.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderPolicySource } from "../../../src/kinds/modules.js";
+import { renderPolicySource } from "../../../src/kinds/list.js";
 
 const pulled = {
   project: { id: "proj-1", name: "demo" },

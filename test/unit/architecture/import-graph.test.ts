@@ -36,12 +36,25 @@ describe("the import graph of src/", () => {
 
 describe("the kind folders (src/kinds/<kind>/)", () => {
   it("are read file by file as the stage each file serves", () => {
-    expect(edges.some((e) => e.from === "kinds/bucket/index.ts" && e.to === "kinds/bucket/diff.ts")).toBe(true);
-    expect(["fields", "policy", "wire", "read", "pull", "diff", "apply", "index"].map((f) => layerOf(`kinds/bucket/${f}.ts`))).toEqual([
-      "model/kinds", "config", "api/wire", "inspect", "inspect", "diff", "apply/handlers", "kinds/modules",
+    expect(edges.some((e) => e.from === "kinds/bucket/stages.ts" && e.to === "kinds/bucket/diff.ts")).toBe(true);
+    expect(edges.some((e) => e.from === "kinds/bucket/index.ts" && e.to === "kinds/bucket/stages.ts" && e.dynamic)).toBe(true);
+    expect(["fields", "policy", "wire", "read", "pull", "diff", "apply", "index", "stages"].map((f) => layerOf(`kinds/bucket/${f}.ts`))).toEqual([
+      "model/kinds", "config", "api/wire", "inspect", "inspect", "diff", "apply/handlers", "kinds/light", "kinds/modules",
     ]);
     expect(layerOf("kinds/index.ts")).toBe("kinds");
+    expect(layerOf("kinds/list.ts")).toBe("kinds/light");
     expect(layerOf("kinds/modules.ts")).toBe("kinds/modules");
+  });
+
+  it("keep a kind's light module and the registry's list off its stages, which it may only import lazily", () => {
+    const bad = forbiddenEdges([
+      { from: "kinds/bucket/index.ts", to: "kinds/bucket/stages.ts", dynamic: false },
+      { from: "kinds/bucket/index.ts", to: "kinds/bucket/diff.ts", dynamic: false },
+      { from: "kinds/list.ts", to: "kinds/modules.ts", dynamic: false },
+      { from: "kinds/list.ts", to: "diff/diff-state.ts", dynamic: false },
+    ]);
+    expect(bad).toHaveLength(4);
+    expect(forbiddenEdges([{ from: "kinds/bucket/index.ts", to: "kinds/bucket/stages.ts", dynamic: true }])).toEqual([]);
   });
 
   it("refuse a kind's diff reaching the API or a handler, a kind importing another undeclared, a file of no known stage, and the registry importing a kind", () => {

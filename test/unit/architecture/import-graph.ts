@@ -52,11 +52,16 @@ export const KIND_FILE_LAYERS: Readonly<Record<string, string>> = {
   "pull.ts": "inspect",
   "diff.ts": "diff",
   "apply.ts": "apply/handlers",
-  "index.ts": "kinds/modules",
+  "index.ts": "kinds/light",
+  "stages.ts": "kinds/modules",
 };
 
-/** The registry (`kinds/modules.ts`, the one list of kinds' modules) and the modules' shape: above the stages they bind. */
-const KIND_MODULE_FILES = new Set(["kinds/module.ts", "kinds/modules.ts"]);
+/**
+ * The registry's files: its list of light modules (`kinds/list.ts`, beside each kind's `index.ts`),
+ * the whole modules (`kinds/modules.ts`, above the stages they bind, beside each kind's `stages.ts`)
+ * and the modules' shape (`kinds/module.ts`, types naming every stage's).
+ */
+const KIND_MODULE_FILES: Readonly<Record<string, string>> = { "kinds/list.ts": "kinds/light", "kinds/modules.ts": "kinds/modules", "kinds/module.ts": "kinds/shape" };
 
 /** The kind folder of a file (`bucket` for `kinds/bucket/diff.ts`), or `undefined`. */
 export function kindFolderOf(file: string): string | undefined {
@@ -72,7 +77,8 @@ export function kindFolderOf(file: string): string | undefined {
  * in no layer, so any import of it or by it is refused) and the root files.
  */
 export function layerOf(file: string): string {
-  if (KIND_MODULE_FILES.has(file)) return "kinds/modules";
+  const registryLayer = KIND_MODULE_FILES[file];
+  if (registryLayer !== undefined) return registryLayer;
   if (kindFolderOf(file) !== undefined) return KIND_FILE_LAYERS[file.slice(file.lastIndexOf("/") + 1)] ?? "kinds/unknown-stage";
   if (file.startsWith("api/wire/")) return "api/wire";
   if (file.startsWith("apply/handlers/")) return "apply/handlers";
@@ -86,7 +92,7 @@ export function layerOf(file: string): string {
  * `cli → engine → (inspect, apply) → (diff, bundle) → (api, config) → (model, errors, rules)`,
  * each layer reaching everything below it; the side products sit beside it.
  */
-const ENGINE_STACK: string[][] = [["cli"], ["engine"], ["kinds/modules"], ["inspect", "apply"], ["diff", "bundle"], ["api", "api/wire", "config"], ["kinds", "model", "errors", "rules", "version"]];
+const ENGINE_STACK: string[][] = [["cli"], ["engine"], ["kinds/modules"], ["kinds/light"], ["inspect", "apply"], ["diff", "bundle"], ["api", "api/wire", "config"], ["kinds", "model", "errors", "rules", "version"]];
 
 function below(layer: string): string[] {
   const rank = ENGINE_STACK.findIndex((row) => row.includes(layer));
@@ -100,7 +106,12 @@ const ALLOWED: Record<string, string[]> = {
   engine: below("engine"),
   inspect: below("inspect"),
   // A kind's module gathers its stages' functions, so it sits above them all.
-  "kinds/modules": [...below("kinds/modules"), "apply/handlers"],
+  "kinds/modules": [...below("kinds/modules"), "apply/handlers", "kinds/shape"],
+  // A kind's light module and the list of them: what declaring, resolving and pulling a policy need (its
+  // pull writes through `inspect/`), no diff, handler or read (those load lazily, with its stages).
+  "kinds/light": ["config", "inspect", "kinds", "kinds/shape", "model", "errors", "rules", "version"],
+  // The modules' shape names every stage's types (it holds types only).
+  "kinds/shape": ["kinds/light", ...below("kinds/light"), "apply/handlers"],
   apply: [...below("apply"), "apply/handlers"],
   "apply/handlers": ["apply", ...below("apply").filter((l) => l !== "diff")],
   diff: ["kinds", "model", "rules", "errors"],
@@ -130,7 +141,7 @@ const ALLOWED: Record<string, string[]> = {
  * the engine for verified plans (a replica of the branch), and the loader hands the package's own
  * surface to the policy it evaluates (`svc-config`, `/v1`).
  */
-const LAZY: Record<string, string[]> = { cli: ["emulator"], config: ["v1", "index"], engine: ["emulator"] };
+const LAZY: Record<string, string[]> = { cli: ["emulator"], config: ["v1", "index"], engine: ["emulator"], "kinds/light": ["kinds/modules"] };
 
 /**
  * The kinds a kind folder may import (its declared dependencies, e.g. a trigger on a bucket's

@@ -5,7 +5,7 @@ import type { ApiBranch, PlatformApi } from "../../../src/api/platform-api.js";
 import { resolveBranch } from "../../../src/cli/target.js";
 import { describeError, renderErrorText } from "../../../src/cli/views/error-view.js";
 import { loadConfigFromFile } from "../../../src/config/load-config.js";
-import { resolvePolicy } from "../../../src/kinds/modules.js";
+import { resolvePolicy } from "../../../src/kinds/list.js";
 import { createClaimableDatabase } from "../../../src/instant/index.js";
 import { createTempTree } from "../../helpers/temp-dir.js";
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { resolvePolicyWith } from "../../../src/config/resolve-policy.js";
 import { kindTuning } from "../../../src/config/schemas/branch-tuning.js";
 import type { DesiredSlices } from "../../../src/kinds/index.js";
-import { resolvePolicy } from "../../../src/kinds/modules.js";
+import { resolvePolicy } from "../../../src/kinds/list.js";
 import type { BranchTarget, BranchTuning } from "../../../src/v1.js";
 import { issueAt, issuesOf } from "./validation-helpers.js";
 

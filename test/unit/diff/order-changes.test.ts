@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { makeChange } from "../../../src/diff/change-builder.js";
 import { orderChanges } from "../../../src/diff/order-changes.js";
 import { isPlatformError } from "../../../src/errors/index.js";
-import { rankOf } from "../../../src/kinds/modules.js";
+import { rankOf } from "../../../src/kinds/list.js";
 
 const bucket = (action: "create" | "delete", name: string, dependsOn: string[] = []) =>
   makeChange({ address: `bucket.${name}`, kind: "bucket", action, class: "additive", fields: ["*"], before: null, after: null, reason: "", dependsOn, op: { type: "bucket-delete", name }, planned: {} });

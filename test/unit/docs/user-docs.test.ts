@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfigFromFile } from "../../../src/config/load-config.js";
-import { resolvePolicy } from "../../../src/kinds/modules.js";
+import { resolvePolicy } from "../../../src/kinds/list.js";
 import { createTempTree } from "../../helpers/temp-dir.js";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");

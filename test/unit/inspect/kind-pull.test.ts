@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApiBranch, ApiEndpoint, ApiProject } from "../../../src/api/wire-types.js";
 import { buildPulledBranchConfig, type KindPull, type PulledBranchRecords } from "../../../src/inspect/pulled-config.js";
-import { renderPolicySource } from "../../../src/kinds/modules.js";
+import { renderPolicySource } from "../../../src/kinds/list.js";
 import type { BranchTarget, BranchTuning } from "../../../src/v1.js";
 import { loadRoutes } from "./fixture-platform.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolvePolicy } from "../../../src/kinds/modules.js";
+import { resolvePolicy } from "../../../src/kinds/list.js";
 import { diffState } from "../../../src/kinds/modules.js";
 import { inspect, inspectWith, pullConfig } from "../../../src/engine/inspect.js";
 import { branchTargetOf } from "../../../src/inspect/normalize.js";

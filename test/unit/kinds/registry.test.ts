@@ -8,9 +8,12 @@ import { renderPlanText } from "../../../src/cli/views/text-plan.js";
 import { orderChanges } from "../../../src/diff/order-changes.js";
 import { readSelection, selectChanges } from "../../../src/engine/select-changes.js";
 import { bucketKind } from "../../../src/kinds/bucket/index.js";
+import { bucketStages } from "../../../src/kinds/bucket/stages.js";
 import { readReplicaKind } from "../../../src/kinds/readReplica/index.js";
-import type { KindModule } from "../../../src/kinds/module.js";
-import { type AnyKindModule, FEATURE_KINDS, KIND_HANDLERS, KIND_MODULES, KIND_NAMES, diffState, rankOf } from "../../../src/kinds/modules.js";
+import { readReplicaStages } from "../../../src/kinds/readReplica/stages.js";
+import type { KindLight, KindModule } from "../../../src/kinds/module.js";
+import { FEATURE_KINDS, KIND_NAMES, rankOf } from "../../../src/kinds/list.js";
+import { type AnyKindModule, KIND_HANDLERS, KIND_MODULES, diffState } from "../../../src/kinds/modules.js";
 import { kindRegistry } from "../../../src/kinds/registry.js";
 import type { Change, ConflictReport, PushResult } from "../../../src/model/plan.js";
 import type { PlannedChange } from "../../../src/model/planned-change.js";
@@ -19,13 +22,18 @@ import { TARGET, loadResult } from "../cli/fixtures.js";
 import { WIDGET } from "./widget-kind.js";
 
 // The registry as a new kind would leave it: its module first in the list, the real ones after. No other file changes.
+vi.mock("../../../src/kinds/list.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../../src/kinds/list.js")>();
+  const { kindRegistry: derive } = await import("../../../src/kinds/registry.js");
+  const { widgetModule } = await import("./widget-kind.js");
+  return { ...real, ...derive([widgetModule, ...real.KIND_LIST]) };
+});
 vi.mock("../../../src/kinds/modules.js", async (importOriginal) => {
   const real = await importOriginal<typeof import("../../../src/kinds/modules.js")>();
-  const { kindRegistry: derive } = await import("../../../src/kinds/registry.js");
   const { diffKinds } = await import("../../../src/diff/diff-state.js");
   const { widgetModule } = await import("./widget-kind.js");
   const list = [widgetModule, ...real.KIND_MODULES];
-  return { ...real, KIND_MODULES: list, ...derive(list), diffState: (...args: Parameters<typeof real.diffState>) => diffKinds(list, ...args) };
+  return { ...real, KIND_MODULES: list, diffState: (...args: Parameters<typeof real.diffState>) => diffKinds(list, ...args) };
 });
 
 function change(kind: Change["kind"], identifier: string, cls: Change["class"] = "additive"): Change {
@@ -112,17 +120,18 @@ describe("the kinds' modules", () => {
 
   it("are refused by the compiler without a handler for each of the kind's operations, or without `declares` for a kind needing a feature", () => {
     // @ts-expect-error: bucket-delete has no handler
-    const noDelete: KindModule<"bucket"> = { ...bucketFacts, diff: () => undefined, declares: () => false, handlers: { "bucket-create": bucketKind.handlers["bucket-create"] }, seed: () => ({}) };
+    const noDelete: KindModule<"bucket"> = { ...bucketFacts, diff: () => undefined, declares: () => false, handlers: { "bucket-create": bucketStages.handlers["bucket-create"] }, seed: () => ({}) };
     // @ts-expect-error: buckets need a platform feature, so the module says when a policy declares one
-    const noDeclares: KindModule<"bucket"> = { ...bucketFacts, diff: () => undefined, handlers: bucketKind.handlers, seed: () => ({}) };
+    const noDeclares: KindModule<"bucket"> = { ...bucketFacts, diff: () => undefined, handlers: bucketStages.handlers, seed: () => ({}) };
     // @ts-expect-error: the module states the facts its folder declares (a bucket is named, not one per branch)
-    const wrongScope: KindModule<"bucket"> = { ...bucketKind, scope: "branch" };
+    const wrongScope: KindModule<"bucket"> = { ...bucketKind, ...bucketStages, scope: "branch" };
     expect([noDelete, noDeclares, wrongScope].map((m) => Object.keys(m.handlers).length)).toEqual([1, 2, 2]);
   });
 
   it("are refused by the compiler without a stage their facts call for: a pull beside the tuning, a read for a live slice", () => {
-    const { pull: _pull, ...withoutPull } = readReplicaKind;
-    const { read: _read, ...withoutRead } = readReplicaKind;
+    const readReplicaModule = { ...readReplicaKind, ...readReplicaStages };
+    const { pull: _pull, ...withoutPull } = readReplicaModule;
+    const { read: _read, ...withoutRead } = readReplicaModule;
     // @ts-expect-error: read replicas add keys to the branch tuning, so a pull writes them back
     const noPull: KindModule<"readReplica"> = withoutPull;
     // @ts-expect-error: read replicas have a slice of the live state, so the module reads it
@@ -131,9 +140,22 @@ describe("the kinds' modules", () => {
   });
 });
 
+describe("the light modules", () => {
+  it("are joined each to its own kind's stages, in the list's order", () => {
+    expect(KIND_MODULES.map((m) => m.name)).toEqual(KIND_NAMES);
+    expect(KIND_MODULES.find((m) => m.name === "bucket")?.handlers).toBe(bucketStages.handlers);
+  });
+
+  it("are refused by the compiler when their loader brings another kind's stages", async () => {
+    // @ts-expect-error: the bucket's light module must load the bucket's stages
+    const crossed: KindLight<"bucket"> = { ...bucketKind, stages: async () => readReplicaStages };
+    expect(Object.keys((await crossed.stages()).handlers)).toContain("read-replica-create");
+  });
+});
+
 describe("the registry file", () => {
   it("imports every kind folder's module and exports each one, so declaration files carry every kind's facts", () => {
-    const source = readFileSync(new URL("../../../src/kinds/modules.ts", import.meta.url), "utf8");
+    const source = readFileSync(new URL("../../../src/kinds/list.ts", import.meta.url), "utf8");
     const imported = [...source.matchAll(/^import \{ (\w+) \} from "\.\/(\w+)\/index\.js";$/gm)].map((m) => [m[2], m[1]]);
     const folders = readdirSync(new URL("../../../src/kinds/", import.meta.url), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
     expect(imported.map(([folder]) => folder).sort()).toEqual(folders.sort());

@@ -1,0 +1,15 @@
+/** The compute kind's stages: its diff and its handler. */
+import { endpointSettingsOf } from "./wire.js";
+import type { KindStages } from "../module.js";
+import { OPERATION_WAIT_MS } from "../../apply/execution-context.js";
+import { applyComputeUpdate } from "./apply.js";
+import { diffCompute } from "./diff.js";
+
+/** The kind's stages (its facts and light module are in `index.ts`). */
+export const computeStages: KindStages<"compute"> = {
+  diff: (desired, live, _options, sink) => diffCompute(desired, live, sink),
+  handlers: { "compute-update": applyComputeUpdate },
+  expectedWaits: { "compute-update": () => OPERATION_WAIT_MS },
+  digests: { "compute-update": (planned) => planned },
+  seed: (live) => ({ branch: { endpoints: live.compute === null ? [] : [{ id: live.compute.endpointId, type: "read_write", ...endpointSettingsOf(live.compute) }] } }),
+};
