@@ -6,6 +6,7 @@
  */
 import { EmulatorCore } from "./control.js";
 import { resolveEmulatorOptions, type EmulatorOptions } from "./options.js";
+import type { SeedDocument } from "./seed.js";
 import { createEmulatorApp } from "./server.js";
 
 /** A replica: pass `apiHost` and `fetch` to `createPlatformApi`. */
@@ -16,6 +17,11 @@ export interface Replica {
   readonly fetch: typeof fetch;
   /** The seeded project. */
   readonly projectId: string;
+  /**
+   * Replaces everything the replica holds with a new seed (its key stays valid): what was applied
+   * before is gone, as on a new replica, without building the routes again.
+   */
+  reseed(seed: SeedDocument): Promise<void>;
 }
 
 /** Options of {@link createReplica}: the emulator's, without those that listen, persist or run processes. */
@@ -33,5 +39,12 @@ export function createReplica(options: ReplicaOptions): Replica {
     if (!request.url.startsWith(`${REPLICA_ORIGIN}/`)) throw new TypeError(`a replica answers ${REPLICA_ORIGIN} only, not ${new URL(request.url).origin}`);
     return app.fetch(request);
   };
-  return { apiHost: `${REPLICA_ORIGIN}/api/v2`, fetch: answer as typeof fetch, projectId: core.identity.projectId };
+  return {
+    apiHost: `${REPLICA_ORIGIN}/api/v2`,
+    fetch: answer as typeof fetch,
+    get projectId() {
+      return [...core.world.projects.keys()][0] ?? "";
+    },
+    reseed: (next) => core.reset(next),
+  };
 }

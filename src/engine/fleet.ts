@@ -6,7 +6,8 @@ import { PlatformError } from "../errors/platform-error.js";
 import type { PushResult } from "../model/plan.js";
 import type { PushConfigOptions } from "./options.js";
 import { ownOptions, prepareRuntime } from "./options.js";
-import { pushConfigInRun } from "./push-config.js";
+import { pushConfigInRun, type RunShare } from "./push-config.js";
+import { ReplicaPool } from "./replica-pool.js";
 import { SharedArchives } from "./shared-archives.js";
 import { globRegExp } from "./select-changes.js";
 import { checkShard, shardOfBranch, type FleetShard } from "./fleet-shard.js";
@@ -57,6 +58,12 @@ export interface FleetResult {
   ms: number;
 }
 
+/**
+ * Replicas a fleet's verifications share: verifying is work in this process, so two keep it busy
+ * while one branch's verification waits on a poll.
+ */
+const VERIFY_REPLICAS = 2;
+
 function globMatcher(glob: string): (name: string) => boolean {
   if (glob === "all") return () => true;
   const regex = globRegExp(glob);
@@ -93,8 +100,12 @@ async function runFleet(config: PolicyConfig, given: FleetOptions, dryRun: boole
   const wanted = typeof options.branches === "string" ? ((b: { id: string; name: string }) => globMatcher(options.branches as string)(b.name)) : ((b: { id: string }) => (options.branches as readonly string[]).includes(b.id));
   const matched = listed.filter(wanted).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const selected = shard === undefined ? matched : matched.filter((b) => shardOfBranch(b.id, shard.count) === shard.index);
-  // One archive per function source for the whole fleet, unless the caller bundles.
-  const share = options.bundleFunction === undefined ? { archives: new SharedArchives() } : {};
+  // One archive per function source for the whole fleet, unless the caller bundles; the
+  // verifications reuse a few replicas.
+  const share: RunShare = {
+    ...(options.bundleFunction === undefined ? { archives: new SharedArchives() } : {}),
+    ...(options.verify === true && dryRun ? { replicas: new ReplicaPool(VERIFY_REPLICAS) } : {}),
+  };
   const { branches: _branches, onBranch, concurrency: _concurrency, shard: _shard, ...engineOptions } = options;
   const outcomes = await Promise.all(selected.map(async (branch): Promise<FleetBranchOutcome> => {
     let outcome: FleetBranchOutcome;

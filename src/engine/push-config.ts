@@ -23,6 +23,7 @@ import { type PreparedPlan, preparePlan } from "./prepare-plan.js";
 import type { BaseLiveState } from "../inspect/read-live-state.js";
 import { readSelection, selectPrepared } from "./select-changes.js";
 import { verifyPrepared } from "./verify-plan.js";
+import type { ReplicaPool } from "./replica-pool.js";
 import type { SharedArchives } from "./shared-archives.js";
 
 /** The closure's input for an existing branch; `exists` as the caller says. */
@@ -178,6 +179,8 @@ export function pushConfig(config: PolicyConfig, given: PushConfigOptions): Prom
 export interface RunShare {
   /** Each function source bundled once for the run's branches. */
   archives?: SharedArchives;
+  /** The replicas the run's verifications share. */
+  replicas?: ReplicaPool;
 }
 
 /** {@link pushConfig} as one branch of a run: with the run's shared archives. */
@@ -204,7 +207,12 @@ export async function pushConfigInRun(config: PolicyConfig, given: PushConfigOpt
       ...(options.checks === undefined ? {} : { checks: options.checks }),
     });
     if (options.verify === true && result.dryRun) {
-      result.verification = await verifyPrepared(rt, prepared, { contextFor: executionContext, allowDataLoss: options.allowDataLoss ?? false, ...(selection === undefined ? {} : { selection }) });
+      result.verification = await verifyPrepared(rt, prepared, {
+        contextFor: executionContext,
+        allowDataLoss: options.allowDataLoss ?? false,
+        ...(selection === undefined ? {} : { selection }),
+        ...(run.replicas === undefined ? {} : { replicas: run.replicas }),
+      });
     }
     return result;
   });

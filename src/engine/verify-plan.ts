@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { createPlatformApi } from "../api/create-platform-api.js";
 import { executePlan } from "../apply/execute-plan.js";
 import type { Change } from "../model/plan.js";
@@ -6,11 +5,10 @@ import type { PlanVerification } from "../model/plan.js";
 import type { OperationRuntime } from "./options.js";
 import { type PreparedPlan, preparePlan } from "./prepare-plan.js";
 import type { ExecutionContext } from "../apply/execution-context.js";
+import { type PooledReplica, ReplicaPool } from "./replica-pool.js";
 import { replicaSeed } from "./replica-seed.js";
 import { type Selection, selectPrepared } from "./select-changes.js";
 
-/** Replica timings: operations and builds end at once. */
-const INSTANT = { opSchedulingMs: 0, opRunMs: 0, deployPendingMs: 0, deployBuildMs: 0, domainActivationMs: 0 };
 /** The replica answers at once, so its waits poll fast. */
 const REPLICA_POLLING = { initialMs: 1, maxMs: 5 };
 
@@ -22,6 +20,8 @@ export interface VerifyInput {
   allowDataLoss: boolean;
   /** The plan's `targets` / `exclude`: the re-plan is narrowed the same way. */
   selection?: Selection;
+  /** The run's replicas (a fleet's); a replica of its own otherwise. */
+  replicas?: ReplicaPool;
 }
 
 function failure(changeId: string | undefined, code: string, message: string): PlanVerification["failures"][number] {
@@ -43,7 +43,7 @@ function errorOf(err: unknown): { code: string; message: string } {
  * here as its build would.
  */
 export async function verifyPrepared(rt: OperationRuntime, prepared: PreparedPlan, input: VerifyInput): Promise<PlanVerification> {
-  const started = performance.now();
+  let started = performance.now();
   const unchecked = prepared.diff.changes
     .filter((p) => p.op.type === "domain-create")
     .map((p) => ({ changeId: p.change.id, reason: "a plan does not read hostnames registered on other branches or projects; the platform may refuse this one" }));
@@ -55,31 +55,38 @@ export async function verifyPrepared(rt: OperationRuntime, prepared: PreparedPla
     // Apply would refuse before any change: nothing to apply on the replica, nothing to re-plan.
     return done(blocking.map((c) => failure(c.changeId, c.code, `${c.kind} ${c.identifier} blocks apply: ${c.reason}`)), []);
   }
-  const apiKey = `svc_replica_${randomBytes(16).toString("hex")}`;
   try {
-    const { createReplica } = await import("../emulator/replica.js");
-    const replica = createReplica({ seed: replicaSeed(prepared.live, apiKey), apiKey, timings: INSTANT });
-    const api = createPlatformApi({ apiKey, apiHost: replica.apiHost, fetch: replica.fetch, polling: REPLICA_POLLING, ...(rt.signal ? { signal: rt.signal } : {}) });
-    const replicaRt: OperationRuntime = {
-      ...rt, api, emit: () => undefined,
-      timing: { ...rt.timing, pollInitialMs: REPLICA_POLLING.initialMs, pollMaxMs: REPLICA_POLLING.maxMs },
-    };
-    const outcome = await executePlan(prepared.diff.changes, input.contextFor(replicaRt, prepared));
-    const failures = [
-      ...outcome.failed.map((f) => failure(f.change.id, f.error.code, f.error.message)),
-      ...outcome.skipped.map((s) => failure(s.change.id, "SKIPPED", s.reason)),
-    ];
-    const again = selectPrepared(await preparePlan(replicaRt, {
-      ids: prepared.ids,
-      resolveDesired: () => prepared.desired,
-      archives: prepared.archives,
-      allowDataLoss: input.allowDataLoss,
-      now: () => new Date(),
-    }), input.selection);
-    failures.push(...again.diff.conflicts.filter((c) => c.blocking).map((c) => failure(c.changeId, c.code, `${c.kind} ${c.identifier}: ${c.reason}`)));
-    return done(failures, again.diff.changes.map((p) => p.change));
+    const seedFor = (apiKey: string) => replicaSeed(prepared.live, apiKey);
+    const { failures, residual } = await (input.replicas ?? new ReplicaPool(1)).use(seedFor, (replica, apiKey) => {
+      started = performance.now(); // a fleet's branch may have waited for a free replica
+      return applyAndReplan(rt, prepared, input, { replica, apiKey });
+    });
+    return done(failures, residual);
   } catch (err) {
     const { code, message } = errorOf(err);
     return done([failure(undefined, code, `the replica could not be applied and re-planned: ${message}`)], []);
   }
+}
+
+/** Applies the prepared plan's changes on a seeded replica, then plans again there. */
+async function applyAndReplan(rt: OperationRuntime, prepared: PreparedPlan, input: VerifyInput, on: { replica: PooledReplica; apiKey: string }): Promise<{ failures: PlanVerification["failures"]; residual: Change[] }> {
+  const api = createPlatformApi({ apiKey: on.apiKey, apiHost: on.replica.apiHost, fetch: on.replica.fetch, polling: REPLICA_POLLING, ...(rt.signal ? { signal: rt.signal } : {}) });
+  const replicaRt: OperationRuntime = {
+    ...rt, api, emit: () => undefined,
+    timing: { ...rt.timing, pollInitialMs: REPLICA_POLLING.initialMs, pollMaxMs: REPLICA_POLLING.maxMs },
+  };
+  const outcome = await executePlan(prepared.diff.changes, input.contextFor(replicaRt, prepared));
+  const failures = [
+    ...outcome.failed.map((f) => failure(f.change.id, f.error.code, f.error.message)),
+    ...outcome.skipped.map((s) => failure(s.change.id, "SKIPPED", s.reason)),
+  ];
+  const again = selectPrepared(await preparePlan(replicaRt, {
+    ids: prepared.ids,
+    resolveDesired: () => prepared.desired,
+    archives: prepared.archives,
+    allowDataLoss: input.allowDataLoss,
+    now: () => new Date(),
+  }), input.selection);
+  failures.push(...again.diff.conflicts.filter((c) => c.blocking).map((c) => failure(c.changeId, c.code, `${c.kind} ${c.identifier}: ${c.reason}`)));
+  return { failures, residual: again.diff.changes.map((p) => p.change) };
 }

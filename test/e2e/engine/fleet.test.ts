@@ -66,6 +66,23 @@ describe("planFleet / applyFleet", () => {
     expect(all.branches).toHaveLength(5);
   });
 
+  it("verifies every branch on replicas it reseeds from branch to branch, each verdict from that branch's own state", async () => {
+    const api = createPlatformApi({ apiKey: KEY, apiHost: emu.apiHost });
+    const branches = await api.listBranches({ projectId: emu.projectId });
+    const idOf = (name: string) => branches.find((b) => b.name === name)?.id ?? "";
+    await api.createBucket({ projectId: emu.projectId, branchId: idOf("preview/a"), name: "shared", access_level: "private" });
+    const fleet = await planFleet(config, { projectId: emu.projectId, apiKey: KEY, apiHost: emu.apiHost, branches: "all", verify: true });
+    const verdicts = fleet.branches.map((b) => [b.branchName, b.result?.changes.map((c) => c.id) ?? "error", b.result?.verification?.verified ?? "none", b.result?.verification?.failures ?? []]);
+    expect(verdicts).toEqual([
+      ["main", ["update:branch", "create:bucket.shared"], true, []],
+      ["preview/a", ["update:compute"], true, []],
+      ["preview/b", ["update:compute", "create:bucket.shared"], true, []],
+      ["preview/broken", "error", "none", []],
+      ["staging", ["update:compute", "create:bucket.shared"], true, []],
+    ]);
+    expect(fleet.branches.every((b) => b.result === undefined || b.result.verification?.residual.length === 0)).toBe(true);
+  });
+
   it("shares one concurrency budget across every branch", async () => {
     const { api, peak } = counting(createPlatformApi({ apiKey: KEY, apiHost: emu.apiHost }));
     await planFleet(config, { projectId: emu.projectId, api, branches: "all", concurrency: 2 });

@@ -24,6 +24,18 @@ describe("a replica", () => {
     await expect(replica.fetch("http://127.0.0.1:9/api/v2/projects")).rejects.toThrow(/answers http:\/\/replica\.invalid only, not http:\/\/127\.0\.0\.1:9/);
   });
 
+  it("holds only the new seed once reseeded, and its key still answers", async () => {
+    const replica = createReplica({ seed, apiKey: KEY });
+    const api = createPlatformApi({ apiKey: KEY, apiHost: replica.apiHost, fetch: replica.fetch });
+    const before = { projectId: replica.projectId, branchId: (await api.listBranches({ projectId: replica.projectId }))[0]?.id ?? "" };
+    await api.createBucket({ ...before, name: "uploads", access_level: "private" });
+    await replica.reseed({ ...seed, projects: [{ owner: "owner@example.test", name: "other", branches: [{ name: "main", default: true }] }] });
+    expect((await api.getProject({ projectId: replica.projectId })).name).toBe("other");
+    await expect(api.getProject({ projectId: before.projectId })).rejects.toMatchObject({ status: 404 });
+    const branchId = (await api.listBranches({ projectId: replica.projectId }))[0]?.id ?? "";
+    expect(await api.listBuckets({ projectId: replica.projectId, branchId })).toEqual([]);
+  });
+
   it("keeps what one replica applied away from another", async () => {
     const on = async (replica: ReturnType<typeof createReplica>) => {
       const api = createPlatformApi({ apiKey: KEY, apiHost: replica.apiHost, fetch: replica.fetch });

@@ -1,0 +1,62 @@
+/**
+ * The replicas a run verifies on (the emulator's routes answered in this process, loaded lazily):
+ * one for a single plan, a few for a fleet, each reseeded from branch to branch instead of built
+ * again, so a fleet's verification builds the emulator's routes a few times, not once per branch.
+ */
+import { randomBytes } from "node:crypto";
+import pLimit from "p-limit";
+import type { ReplicaSeed } from "../api/wire/replica-seed.js";
+
+/** A replica as the verifier uses it (the shape of `emulator/replica.ts`'s, which loads lazily). */
+export interface PooledReplica {
+  /** The management API base its `fetch` answers. */
+  readonly apiHost: string;
+  /** Answers a request in this process. */
+  readonly fetch: typeof fetch;
+  /** Replaces everything the replica holds with `seed`. */
+  reseed(seed: ReplicaSeed): Promise<void>;
+}
+
+/** Replica timings: operations and builds end at once. */
+const INSTANT = { opSchedulingMs: 0, opRunMs: 0, deployPendingMs: 0, deployBuildMs: 0, domainActivationMs: 0 };
+
+/** A replica, the key its seeds carry, and whether it still holds the seed it was built with. */
+interface Held {
+  replica: PooledReplica;
+  apiKey: string;
+  fresh: boolean;
+}
+
+/**
+ * At most `size` replicas, each used by one verification at a time; a verification waits for a
+ * free one. Verifying is work in this process (the replica never waits on a network), so a few
+ * replicas keep it busy and more would only hold more memory.
+ */
+export class ReplicaPool {
+  private readonly idle: Held[] = [];
+  private readonly limit: ReturnType<typeof pLimit>;
+
+  constructor(size: number) {
+    this.limit = pLimit(size);
+  }
+
+  /** Runs `verify` on a replica seeded with `seedFor(key)`, the key the replica's seed must carry. */
+  use<T>(seedFor: (apiKey: string) => ReplicaSeed, verify: (replica: PooledReplica, apiKey: string) => Promise<T>): Promise<T> {
+    return this.limit(async () => {
+      const held = this.idle.pop() ?? (await this.create(seedFor));
+      try {
+        if (held.fresh) held.fresh = false;
+        else await held.replica.reseed(seedFor(held.apiKey));
+        return await verify(held.replica, held.apiKey);
+      } finally {
+        this.idle.push(held);
+      }
+    });
+  }
+
+  private async create(seedFor: (apiKey: string) => ReplicaSeed): Promise<Held> {
+    const apiKey = `svc_replica_${randomBytes(16).toString("hex")}`;
+    const { createReplica } = await import("../emulator/replica.js");
+    return { replica: createReplica({ seed: seedFor(apiKey), apiKey, timings: INSTANT }), apiKey, fresh: true };
+  }
+}
