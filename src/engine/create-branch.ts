@@ -1,10 +1,8 @@
-import type { ApiBranch, ApiProject, CreateBranchParams, EndpointSettingsInput, PlatformApi } from "../api/platform-api.js";
+import type { ApiBranch, ApiProject, CreateBranchParams, PlatformApi } from "../api/platform-api.js";
 import type { PolicyConfig } from "../config/policy-types.js";
 import { resolvePolicy } from "../kinds/list.js";
+import { KIND_MODULES } from "../kinds/modules.js";
 import type { ResolvedFunctionConfig, ResolvedPolicy } from "../model/desired-state.js";
-import { toWholeSecondIso } from "../kinds/branch/diff.js";
-import { COMPUTE_PAIR_RULE, computePairProblem } from "../kinds/compute/fields.js";
-import { endpointSettingsOf, plannedComputeOf } from "../kinds/compute/wire.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PartialBranchCreateError, PushConflictError } from "../errors/engine-errors.js";
 import { PlatformError, isPlatformError } from "../errors/platform-error.js";
@@ -63,50 +61,33 @@ export interface CreatedBranch {
   result: PushResult;
 }
 
-function createBody(desired: ResolvedPolicy, parent: ApiBranch, name: string, now: Date): { params: Omit<CreateBranchParams, "projectId">; fields: string[]; details: AppliedChangeDetails } {
-  const want = desired.branch;
+/**
+ * The create request of branch `name` from `parent` with what each kind sets (in rank order), the
+ * fields the `create:branch` change shows (`parent` first) and the details it reports.
+ */
+function createBody(desired: ResolvedPolicy, parent: ApiBranch, name: string, now: Date): { params: Omit<CreateBranchParams, "projectId">; after: Record<string, Json>; details: AppliedChangeDetails } {
   const branch: NonNullable<CreateBranchParams["branch"]> = { name, parent_id: parent.id };
-  const fields = ["parent"];
+  const endpoint: NonNullable<CreateBranchParams["endpoints"]>[number] = { type: "read_write" };
+  const after: Record<string, Json> = { parent: parent.name };
   const details: AppliedChangeDetails = { parent: parent.name };
-  if (want.protected !== undefined) {
-    branch.protected = want.protected;
-    fields.push("protected");
+  for (const kind of KIND_MODULES) {
+    const part = kind.create?.part?.(desired, now);
+    if (part === undefined) continue;
+    Object.assign(branch, part.branch);
+    Object.assign(endpoint, part.endpoint);
+    Object.assign(after, part.after);
+    Object.assign(details, part.details);
   }
-  if (typeof want.ttlSeconds === "number") {
-    branch.expires_at = toWholeSecondIso(now.getTime() + want.ttlSeconds * 1000);
-    fields.push("expiresAt");
-    details.expiresAt = branch.expires_at;
-  }
-  const endpoint: NonNullable<CreateBranchParams["endpoints"]>[number] = { type: "read_write", ...endpointSettingsOf(want.compute ?? {}) };
-  fields.push(...Object.keys(plannedComputeOf(endpoint)));
-  return { params: { branch, endpoints: [endpoint] }, fields, details };
+  return { params: { branch, endpoints: [endpoint] }, after, details };
 }
 
-/**
- * The `COMPUTE_PAIR_INVALID` conflict of a new branch: with one bound
- * declared, the platform takes the other from the project's default compute, and the pair
- * must still be valid. Without a project default for the other bound nothing can be checked.
- */
-export function computePairConflict(desired: ResolvedPolicy, project: ApiProject, branchName: string): ConflictReport | undefined {
-  const want = desired.branch.compute ?? {};
-  const defaults = project.default_endpoint_settings ?? {};
-  const min = want.minCu ?? defaults.autoscaling_limit_min_cu;
-  const max = want.maxCu ?? defaults.autoscaling_limit_max_cu;
-  if ((want.minCu === undefined && want.maxCu === undefined) || min === undefined || max === undefined || computePairProblem(min, max) === undefined) return undefined;
-  const field = want.minCu === undefined ? "autoscalingLimitMaxCu" : "autoscalingLimitMinCu";
-  const oneBound = (want.minCu === undefined) !== (want.maxCu === undefined);
-  return {
-    kind: "compute",
-    identifier: branchName,
-    field,
-    current: { autoscalingLimitMinCu: defaults.autoscaling_limit_min_cu ?? null, autoscalingLimitMaxCu: defaults.autoscaling_limit_max_cu ?? null },
-    desired: { autoscalingLimitMinCu: min, autoscalingLimitMaxCu: max },
-    reason:
-      `${oneBound ? `the declared ${field} with the project's default other bound` : "the declared bounds"} give ${min}–${max} CU, ` +
-      `which the platform rejects (${COMPUTE_PAIR_RULE}); declare both bounds in postgres.computeSettings. Nothing was created`,
-    blocking: true,
-    code: "COMPUTE_PAIR_INVALID",
-  };
+/** The first conflict a kind finds in creating the branch (e.g. an invalid compute pair with the project's defaults). */
+function creationConflict(desired: ResolvedPolicy, project: ApiProject, name: string): ConflictReport | undefined {
+  for (const kind of KIND_MODULES) {
+    const conflict = kind.create?.conflict?.(desired, project, name);
+    if (conflict !== undefined) return conflict;
+  }
+  return undefined;
 }
 
 /**
@@ -130,8 +111,8 @@ async function checkTarget(rt: OperationRuntime, desired: ResolvedPolicy, projec
       details: { projectId, branchName: name, parent: parentName ?? null, available },
     });
   }
-  const pairConflict = computePairConflict(desired, project, name);
-  if (pairConflict !== undefined) throw new PushConflictError([pairConflict], name);
+  const conflict = creationConflict(desired, project, name);
+  if (conflict !== undefined) throw new PushConflictError([conflict], name);
   return { parent, project };
 }
 
@@ -198,7 +179,7 @@ async function createBranchWith(rt: OperationRuntime, config: PolicyConfig, opti
     throw new PartialBranchCreateError({ branchId: created.id, branchName: name, cause: err });
   }
   const createChange: AppliedChange = {
-    id: "create:branch", address: "branch", kind: "branch", action: "create", class: "additive", fields: body.fields,
+    id: "create:branch", address: "branch", kind: "branch", action: "create", class: "additive", fields: Object.keys(body.after),
     identifier: name, field: "parent", status: "applied", details: { ...body.details, branchId: created.id },
   };
   try {
@@ -219,12 +200,8 @@ async function createBranchWith(rt: OperationRuntime, config: PolicyConfig, opti
   }
 }
 
-/** The `create:branch` change as checks see it: the created branch's parent, protection, expiry and compute. */
+/** The `create:branch` change as checks see it: the created branch's parent and what the kinds set (protection, expiry, compute). */
 function creationChange(body: ReturnType<typeof createBody>): Change {
-  const endpoint: EndpointSettingsInput = body.params.endpoints?.[0] ?? {};
-  const after: Record<string, Json> = { parent: body.details.parent ?? null };
-  if (body.params.branch?.protected !== undefined) after.protected = body.params.branch.protected;
-  if (body.params.branch?.expires_at !== undefined) after.expiresAt = body.params.branch.expires_at;
-  Object.assign(after, plannedComputeOf(endpoint));
-  return { id: "create:branch", address: "branch", kind: "branch", action: "create", class: "additive", fields: body.fields, before: null, after, reason: "the branch does not exist yet", dependsOn: [] };
+  const fields = Object.keys(body.after);
+  return { id: "create:branch", address: "branch", kind: "branch", action: "create", class: "additive", fields, before: null, after: { ...body.after }, reason: "the branch does not exist yet", dependsOn: [] };
 }

@@ -8,6 +8,7 @@
  */
 import type { KindSeed } from "../api/wire/replica-seed.js";
 import type { ChangeHandler, ExpectedWaits } from "../apply/execution-context.js";
+import type { KindCreate } from "../apply/kind-create.js";
 import type { KindResult } from "../apply/kind-result.js";
 import type { KindTuning } from "../config/schemas/branch-tuning.js";
 import type { KindDiff } from "../diff/plan-types.js";
@@ -66,6 +67,8 @@ export type KindStages<K extends ResourceKind> = KindDiff & {
   seed(live: LiveState): KindSeed;
   /** What it adds to an operation's result beside its changes, prints after an apply, and says of a saved plan's hidden differences. */
   readonly result?: KindResult;
+  /** What it sets on a branch `createBranch` creates, in the create request, and what it refuses before anything is created. */
+  readonly create?: KindCreate;
   /** What its operations typically wait for on the platform after their requests (absent: nothing); see {@link ExpectedWaits}. */
   readonly expectedWaits?: Pick<ExpectedWaits, OpTypeOf<K>>;
 } & (KindFacts[K] extends { live: unknown }

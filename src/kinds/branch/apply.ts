@@ -1,8 +1,11 @@
-/** The branch kind's handler: `update:branch` patches the branch's protection and expiry. */
+/** The branch kind's handler (`update:branch` patches the branch's protection and expiry) and its settings of a created branch. */
 import { toWire } from "../../model/kinds/field.js";
 import type { PlannedOf } from "../../model/planned-change.js";
 import { type ExecutionContext, type HandlerDetails, branchRef, mutateWithReconcile, waitFor } from "../../apply/execution-context.js";
-import { BRANCH_SETTINGS } from "./fields.js";
+import type { KindCreate } from "../../apply/kind-create.js";
+import type { AppliedChangeDetails } from "../../model/plan.js";
+import type { Json } from "../../model/json.js";
+import { BRANCH_SETTINGS, toWholeSecondIso } from "./fields.js";
 
 function sameExpiry(a: string | undefined, b: string | null | undefined): boolean {
   if (b === undefined) return true;
@@ -25,3 +28,23 @@ export async function applyBranchUpdate(ctx: ExecutionContext, changeId: string,
   if (planned.expiresAt !== undefined) details.expiresAt = planned.expiresAt;
   return details;
 }
+
+/** A created branch's protection and the expiry its ttl gives from the time of the request (whole seconds). */
+export const branchCreate: KindCreate = {
+  part: (desired, now) => {
+    const want = desired.branch;
+    const branch: { protected?: boolean; expires_at?: string } = {};
+    const after: Record<string, Json> = {};
+    const details: AppliedChangeDetails = {};
+    if (want.protected !== undefined) {
+      branch.protected = want.protected;
+      after.protected = want.protected;
+    }
+    if (typeof want.ttlSeconds === "number") {
+      branch.expires_at = toWholeSecondIso(now.getTime() + want.ttlSeconds * 1000);
+      after.expiresAt = branch.expires_at;
+      details.expiresAt = branch.expires_at;
+    }
+    return { branch, after, details };
+  },
+};

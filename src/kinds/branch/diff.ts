@@ -5,17 +5,12 @@ import type { ConflictReport } from "../../model/plan.js";
 import type { ResolvedPolicy } from "../../model/desired-state.js";
 import { makeChange } from "../../diff/change-builder.js";
 import type { DiffSink } from "../../diff/plan-types.js";
-import { BRANCH_SETTINGS, type BranchValues } from "./fields.js";
+import { BRANCH_SETTINGS, type BranchValues, toWholeSecondIso } from "./fields.js";
 
 /** Expiries within this many seconds of each other are equal. */
 export const TTL_TOLERANCE_SECONDS = 60;
 /** A new expiry must lie at least this far in the future. */
 export const TTL_MIN_LEAD_SECONDS = 3600;
-
-/** RFC 3339 in whole seconds, as the API wants `expires_at`. */
-export function toWholeSecondIso(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
-}
 
 /**
  * Diffs the branch-level settings: `protected` and the TTL (anchored at `createdAt`).

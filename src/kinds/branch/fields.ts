@@ -41,3 +41,8 @@ export type BranchValues = ModelValues<typeof BRANCH_SETTINGS>;
 export interface BranchOperations {
   "branch-update": { op: Record<never, never>; planned: Partial<BranchValues> };
 }
+
+/** RFC 3339 in whole seconds, as the API wants `expires_at`. */
+export function toWholeSecondIso(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+}

@@ -2,12 +2,13 @@
 import { endpointSettingsOf } from "./wire.js";
 import type { KindStages } from "../module.js";
 import { OPERATION_WAIT_MS } from "../../apply/execution-context.js";
-import { applyComputeUpdate } from "./apply.js";
+import { applyComputeUpdate, computeCreate } from "./apply.js";
 import { diffCompute } from "./diff.js";
 
 /** The kind's stages (its facts and light module are in `index.ts`). */
 export const computeStages: KindStages<"compute"> = {
   diff: (desired, live, _options, sink) => diffCompute(desired, live, sink),
+  create: computeCreate,
   handlers: { "compute-update": applyComputeUpdate },
   expectedWaits: { "compute-update": () => OPERATION_WAIT_MS },
   digests: { "compute-update": (planned) => planned },

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ApiBranch, ApiProject, PlatformApi } from "../../../src/api/platform-api.js";
 import { defineConfig } from "../../../src/config/define-config.js";
-import { computePairConflict, createBranch } from "../../../src/engine/create-branch.js";
+import { createBranch } from "../../../src/engine/create-branch.js";
+import { computePairConflict } from "../../../src/kinds/compute/apply.js";
 import { ErrorCode, isPlatformError } from "../../../src/errors/index.js";
 import { policyWith } from "../../helpers/engine-state.js";
 
