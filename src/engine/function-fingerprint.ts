@@ -15,7 +15,7 @@ import { markerNames, readLiveFingerprint } from "../diff/fingerprint-markers.js
 import type { FunctionTag } from "../model/planned-change.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
-import type { LiveFunction } from "../model/live-state.js";
+import type { LiveFunction } from "../kinds/function/fields.js";
 import { FINGERPRINT_VAR_TAG_HEX } from "../rules/environment.js";
 import { scryptOnPool, warmScryptPool } from "./scrypt-pool.js";
 

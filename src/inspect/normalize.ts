@@ -56,3 +56,8 @@ export function compareCodePoints(a: string, b: string): number {
 export function sortBy<T>(items: T[], key: (item: T) => string): T[] {
   return items.sort((a, b) => compareCodePoints(key(a), key(b)));
 }
+
+/** The names of `records`, sorted (code points). */
+export function sortedNames(records: readonly { name: string }[]): string[] {
+  return records.map((r) => r.name).sort(compareCodePoints);
+}

@@ -1,14 +1,14 @@
 /**
- * Reading a branch's live state in sequential waves: wave 1 reads the
- * project, the branch and its endpoints in parallel (the spec's waves 1 and 2, merged); wave 2
- * reads, in parallel, only the features the policy needs; the engine's optional wave 3 lists
- * objects of buckets a plan would delete (`readBucketsHaveObjects`).
+ * Reading a branch's live state in sequential waves: wave 1 reads the project, the branch and its
+ * endpoints in parallel; wave 2 reads, in parallel and once each, the read sources
+ * (`read-sources.ts`) the kinds need for the policy, and each kind builds its part of the state
+ * from them; the engine's optional wave 3 lists objects of buckets a plan would delete
+ * (`readBucketsHaveObjects`).
  */
 import type { ApiBranch, ApiEndpoint } from "../api/wire-types.js";
-import type { LiveSlices } from "../kinds/index.js";
 import type { PlatformApi } from "../api/platform-api.js";
 import { bucketHasObjects, databaseServesDataApi } from "../api/guard-reads.js";
-import type { BranchTarget } from "../model/desired-state.js";
+import type { BranchTarget, ResolvedPolicy } from "../model/desired-state.js";
 import { ErrorCode, PlatformError, isPlatformError } from "../errors/index.js";
 import type { LiveState } from "../model/live-state.js";
 import {
@@ -16,17 +16,11 @@ import {
   compareCodePoints,
   normalizeProject,
 } from "./normalize.js";
-import type { ReadNeeds } from "./read-needs.js";
+import { type ReadNeeds, type SourceRecords, type UnavailableFeature, readSources } from "./read-sources.js";
 import { normalizeBranch } from "../kinds/branch/read.js";
-import { normalizeAuth } from "../kinds/auth/read.js";
-import { normalizeBuckets } from "../kinds/bucket/read.js";
-import { normalizeFunctions } from "../kinds/function/read.js";
-import { normalizeTriggers } from "../kinds/trigger/read.js";
-import { normalizeDataApi } from "../kinds/dataApi/read.js";
-import { normalizeDatabaseOwners } from "../kinds/database/read.js";
-import { normalizeRoles } from "../kinds/role/read.js";
 import { normalizeCompute } from "../kinds/compute/read.js";
-import { normalizeCustomDomains } from "../kinds/domain/read.js";
+
+export type { UnavailableFeature } from "./read-sources.js";
 
 /** What every operation reads first: enough to evaluate the branch closure. */
 export interface BaseLiveState {
@@ -40,18 +34,22 @@ export interface BaseLiveState {
 }
 
 /**
- * A kind's read of its own slice of the live state (`live.kinds`), run in wave 2 beside the other
- * feature reads: from what wave 1 read (`base.endpoints`) or through `api`. Returns `{ <kind>: … }`.
+ * A kind's read: the read sources it needs to plan a policy and its part of the live state built
+ * from what was read. A kind that needs nothing makes no request of its own.
  */
-export type KindLiveRead = (input: { api: PlatformApi; ref: { projectId: string; branchId: string }; base: BaseLiveState }) => Promise<LiveSlices>;
-
-/** A feature the platform does not offer here; its field reads as "none". */
-export interface UnavailableFeature {
-  /** The live-state field, e.g. `functions`. */
-  field: keyof LiveState;
-  /** The platform's explanation. */
-  message: string;
+export interface KindRead<Contribution> {
+  /** The sources (and their parameters) the kind needs to plan `policy`; absent: none. Pure. */
+  readonly needs?: (policy: ResolvedPolicy) => ReadNeeds;
+  /**
+   * Its fields of the live state (and its slice under `kinds`) from the records wave 2 read (the
+   * sources any kind needed; a source absent was not read) and wave 1's `base`. A field it leaves
+   * out was not read. Pure.
+   */
+  readonly slice: (records: SourceRecords, base: BaseLiveState) => Contribution;
 }
+
+/** A kind's read as the generic reader holds it. */
+export type AnyKindRead = KindRead<Partial<LiveState>>;
 
 /** The live state plus the features that turned out to be unavailable. */
 export interface LiveStateReadResult {
@@ -69,18 +67,20 @@ export interface ReadBaseStateOptions {
 
 /** Options of {@link readLiveState}. */
 export interface ReadLiveStateOptions extends ReadBaseStateOptions {
-  /** The feature reads, fixed or derived from the branch (e.g. via the resolved policy). */
+  /** The sources to read, fixed or derived from the branch (e.g. the kinds' needs of the resolved policy). */
   needs: ReadNeeds | ((target: BranchTarget) => ReadNeeds);
+  /** The kinds' reads that build the state from the records (the registry's, `KIND_READS`). */
+  kinds: readonly AnyKindRead[];
 }
 
 /**
- * Reads the whole live state in two waves (base, then the needed features).
+ * Reads the whole live state in two waves (base, then the needed sources).
  * A missing branch throws `PLATFORM_BRANCH_NOT_FOUND` listing the available branches.
  */
 export async function readLiveState(options: ReadLiveStateOptions): Promise<LiveStateReadResult> {
   const base = await readBaseState(options);
   const needs = typeof options.needs === "function" ? options.needs(base.target) : options.needs;
-  return readFeatureState({ api: options.api, projectId: options.projectId, base, needs });
+  return readFeatureState({ api: options.api, projectId: options.projectId, base, needs, kinds: options.kinds });
 }
 
 /** Wave 1: project, branch and endpoints in parallel. */
@@ -103,68 +103,30 @@ export async function readBaseState(options: ReadBaseStateOptions): Promise<Base
   };
 }
 
-/** Wave 2: the feature reads `needs` asks for and the reads of `kinds`, in parallel. */
+/**
+ * Wave 2: the sources `needs` asks for, in parallel, then each kind's part of the state built from
+ * them (fields in rank order; the kinds' own slices gathered under `kinds`, absent when none).
+ */
 export async function readFeatureState(options: {
   api: PlatformApi;
   projectId: string;
   base: BaseLiveState;
   needs: ReadNeeds;
-  /** The reads of the kinds that read their own slice. @default none */
-  kinds?: readonly KindLiveRead[];
+  kinds: readonly AnyKindRead[];
 }): Promise<LiveStateReadResult> {
-  const { api, projectId, base, needs } = options;
-  const ref = { projectId, branchId: base.branch.id };
-  const unavailable: UnavailableFeature[] = [];
-  const orNone = async <T>(field: keyof LiveState, read: Promise<T>, none: T): Promise<T> => {
-    try {
-      return await read;
-    } catch (err) {
-      if (!isPlatformError(err, ErrorCode.FEATURE_UNAVAILABLE)) throw err;
-      unavailable.push({ field, message: err.message });
-      return none;
-    }
-  };
-  const skip = Promise.resolve(undefined);
+  const { api, projectId, base } = options;
   const parentId = base.branch.parentId;
-  const [databases, auth, dataApi, buckets, functions, triggers, customDomains, parentFunctions, roles, parentRolesDatabases, kindSlices] = await Promise.all([
-    needs.databases ? api.listDatabases(ref) : skip,
-    needs.auth ? orNone("auth", api.getAuth(ref), null) : skip,
-    needs.dataApiDatabase === null ? skip : orNone("dataApi", api.getDataApi({ ...ref, databaseName: needs.dataApiDatabase }), null),
-    needs.buckets ? orNone("buckets", api.listBuckets(ref), []) : skip,
-    needs.functions ? orNone("functions", api.listFunctions(ref), []) : skip,
-    needs.triggers ? orNone("triggers", api.listTriggers(ref), []) : skip,
-    needs.customDomains ? orNone("customDomains", api.listCustomDomains(ref), []) : skip,
-    needs.parentFunctions && parentId !== undefined
-      ? orNone("parentFunctionSlugs", api.listFunctions({ projectId, branchId: parentId }), [])
-      : skip,
-    needs.roles ? api.listRoles(ref) : skip,
-    needs.parentRolesDatabases && parentId !== undefined ? readRoleAndDatabaseNames(api, { projectId, branchId: parentId }) : skip,
-    Promise.all((options.kinds ?? []).map((read) => read({ api, ref, base }))),
-  ]);
-  const kinds: LiveSlices = Object.assign({}, ...kindSlices);
-  const state: LiveState = {
-    project: base.project,
-    branch: base.branch,
-    compute: base.compute,
-    ...(databases === undefined ? {} : { databases: databases.map((d) => d.name).sort(compareCodePoints) }),
-    ...(auth === undefined ? {} : { auth: normalizeAuth(auth) }),
-    ...(needs.dataApiDatabase === null || dataApi === undefined ? {} : { dataApi: normalizeDataApi(needs.dataApiDatabase, dataApi) }),
-    ...(buckets === undefined ? {} : { buckets: normalizeBuckets(buckets) }),
-    ...(functions === undefined ? {} : { functions: normalizeFunctions(functions) }),
-    ...(triggers === undefined ? {} : { triggers: normalizeTriggers(triggers) }),
-    ...(customDomains === undefined ? {} : { customDomains: normalizeCustomDomains(customDomains) }),
-    ...(needs.parentFunctions ? { parentFunctionSlugs: (parentFunctions ?? []).map((f) => f.slug).sort(compareCodePoints) } : {}),
-    ...(roles === undefined ? {} : { roles: normalizeRoles(roles), databaseOwners: normalizeDatabaseOwners(databases ?? []) }),
-    ...(needs.parentRolesDatabases ? { parentRoles: parentRolesDatabases?.roles ?? [], parentDatabases: parentRolesDatabases?.databases ?? [] } : {}),
-    ...(Object.keys(kinds).length === 0 ? {} : { kinds }),
-  };
+  const context = { api, ref: { projectId, branchId: base.branch.id }, parent: parentId === undefined ? undefined : { projectId, branchId: parentId } };
+  const { records, unavailable } = await readSources(context, options.needs);
+  const state: LiveState = { project: base.project, branch: base.branch, compute: base.compute };
+  const slices: NonNullable<LiveState["kinds"]> = {};
+  for (const read of options.kinds) {
+    const { kinds, ...fields } = read.slice(records, base);
+    Object.assign(state, fields);
+    Object.assign(slices, kinds);
+  }
+  if (Object.keys(slices).length > 0) state.kinds = slices;
   return { state, unavailable };
-}
-
-/** The role and database names of a branch (the parent's, for inherited detection), sorted. */
-async function readRoleAndDatabaseNames(api: PlatformApi, ref: { projectId: string; branchId: string }): Promise<{ roles: string[]; databases: string[] }> {
-  const [roles, databases] = await Promise.all([api.listRoles(ref), api.listDatabases(ref)]);
-  return { roles: roles.map((r) => r.name).sort(compareCodePoints), databases: databases.map((d) => d.name).sort(compareCodePoints) };
 }
 
 /**

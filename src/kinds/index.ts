@@ -39,3 +39,16 @@ export type KindTunings = Intersection<{ [K in KindsWith<"tuning">]: FactOf<K, "
 
 /** The lists the kinds add to a pulled branch's `preview` (fact `preview`: live items a policy cannot carry). */
 export type KindPreviews = Intersection<{ [K in KindsWith<"preview">]: FactOf<K, "preview"> }[KindsWith<"preview">]> & object;
+
+/**
+ * The fields the kinds add to the live state (fact `liveFields`, each field optional: absent = not
+ * read), under the names plans have always used (`buckets`, `functions`, …).
+ */
+export type KindLiveFields = Intersection<{ [K in KindsWith<"liveFields">]: FactOf<K, "liveFields"> }[KindsWith<"liveFields">]> & object;
+
+/**
+ * What the read of kind `K` contributes to the live state: its fields (fact `liveFields`) and its
+ * own slice under `kinds` (fact `live`), each left out when not read.
+ */
+export type LiveContributionOf<K extends ResourceKind> = ([FactOf<K, "liveFields">] extends [never] ? unknown : FactOf<K, "liveFields">) &
+  ([FactOf<K, "live">] extends [never] ? unknown : { kinds?: { [P in K]?: FactOf<K, "live"> } });

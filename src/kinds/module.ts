@@ -13,11 +13,11 @@ import type { KindResult } from "../apply/kind-result.js";
 import type { KindTuning } from "../config/schemas/branch-tuning.js";
 import type { KindDiff } from "../diff/plan-types.js";
 import type { KindPull, PulledBranchRecords } from "../inspect/kind-pull.js";
-import type { KindLiveRead } from "../inspect/read-live-state.js";
+import type { KindRead } from "../inspect/read-live-state.js";
 import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
 import type { DigestViews, OpTypeOf } from "../model/planned-change.js";
-import type { FeatureKind, KindFacts, ResourceKind } from "./index.js";
+import type { FeatureKind, KindFacts, LiveContributionOf, ResourceKind } from "./index.js";
 
 /** The facts of kind `K` its module states at run time (the registry's lookups read them). */
 type Definition<K extends ResourceKind> = {
@@ -71,10 +71,13 @@ export type KindStages<K extends ResourceKind> = KindDiff & {
   readonly create?: KindCreate;
   /** What its operations typically wait for on the platform after their requests (absent: nothing); see {@link ExpectedWaits}. */
   readonly expectedWaits?: Pick<ExpectedWaits, OpTypeOf<K>>;
-} & (KindFacts[K] extends { live: unknown }
+} & (KindFacts[K] extends { liveFields: unknown } | { live: unknown }
     ? {
-        /** The read of its slice of the live state (`live.kinds`), in wave 2. */
-        readonly read: KindLiveRead;
+        /**
+         * Its read (wave 2): the read sources it needs for a policy and its fields of the live state
+         * (fact `liveFields`) and its slice under `live.kinds` (fact `live`) built from them.
+         */
+        readonly read: KindRead<LiveContributionOf<K>>;
       }
     : { readonly read?: undefined }) &
   (K extends FeatureKind

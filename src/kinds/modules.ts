@@ -7,7 +7,8 @@
 import type { ChangeHandlers, ExpectedWaits } from "../apply/execution-context.js";
 import { diffKinds } from "../diff/diff-state.js";
 import type { DiffOptions, DiffResult } from "../diff/plan-types.js";
-import type { KindLiveRead } from "../inspect/read-live-state.js";
+import type { AnyKindRead } from "../inspect/read-live-state.js";
+import { type ReadNeeds, readNeedsOf } from "../inspect/read-needs.js";
 import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
 import type { DigestViews } from "../model/planned-change.js";
@@ -61,5 +62,10 @@ export function diffState(desired: ResolvedPolicy, live: LiveState, options: Dif
   return diffKinds(KIND_MODULES, desired, live, options);
 }
 
-/** The reads of the kinds that read their own slice of the live state. */
-export const KIND_READS: readonly KindLiveRead[] = KIND_MODULES.flatMap((kind) => (kind.read === undefined ? [] : [kind.read]));
+/** The reads of the kinds that have a part of the live state, in rank order. */
+export const KIND_READS: readonly AnyKindRead[] = KIND_MODULES.flatMap((kind): AnyKindRead[] => (kind.read === undefined ? [] : [kind.read]));
+
+/** The read sources the kinds need to plan `policy` (each read once; none for a kind that needs nothing). */
+export function readNeedsForPolicy(policy: ResolvedPolicy): ReadNeeds {
+  return readNeedsOf(KIND_READS, policy);
+}

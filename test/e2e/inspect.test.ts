@@ -4,6 +4,7 @@ import { createPlatformApi, type PlatformApi } from "../../src/api/index.js";
 import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js";
 import { readLiveState } from "../../src/inspect/read-live-state.js";
 import { allFeatureReads } from "../../src/inspect/read-needs.js";
+import { KIND_READS } from "../../src/kinds/modules.js";
 import { plan, pullConfig, type EngineEvent } from "../../src/v1.js";
 
 const POLLING = { initialMs: 20, maxMs: 50 };
@@ -94,7 +95,7 @@ describe("inspecting a branch on the emulator", () => {
     const counting = waveCountingFetch();
     const countingApi = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost, fetch: counting.fetch });
 
-    const { state } = await readLiveState({ api: countingApi, projectId: emu.projectId, branchId, needs: allFeatureReads() });
+    const { state } = await readLiveState({ api: countingApi, projectId: emu.projectId, branchId, needs: allFeatureReads(), kinds: KIND_READS });
 
     expect(state.functions?.map((f) => f.slug)).toEqual(["hello"]);
     expect(state.functions?.[0]?.envNames).toEqual(["GREETING"]);

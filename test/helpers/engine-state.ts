@@ -1,7 +1,8 @@
 import type { ResolvedFunction, ResolvedPolicy } from "../../src/model/desired-state.js";
 import { markerNames } from "../../src/diff/fingerprint-markers.js";
 import type { FunctionTag } from "../../src/model/planned-change.js";
-import type { LiveFunction, LiveState } from "../../src/model/live-state.js";
+import type { LiveFunction } from "../../src/kinds/function/fields.js";
+import type { LiveState } from "../../src/model/live-state.js";
 
 /** A resolved policy that manages nothing, with `overrides` applied. */
 export function policyWith(overrides: Partial<ResolvedPolicy> = {}): ResolvedPolicy {

@@ -29,3 +29,11 @@ export type AuthValues = ModelValues<typeof AUTH_FIELDS>;
 export interface AuthOperations {
   "auth-create": { op: Record<never, never>; planned: AuthValues };
 }
+
+/** The branch's auth as read: enabled with its fields, or not enabled. */
+export type LiveAuth = { enabled: boolean } & Partial<AuthValues>;
+
+/** The auth kind's field of the live state (`LiveState`). */
+export interface AuthLiveFields {
+  auth?: LiveAuth;
+}

@@ -35,3 +35,13 @@ export interface BucketOperations {
   "bucket-create": { op: { name: string }; planned: BucketValues };
   "bucket-delete": { op: { name: string }; planned: Record<never, never> };
 }
+
+/** A bucket as read: its name and the fields its descriptor reads (a value breaking its rule is absent). */
+export type LiveBucket = { name: string } & Partial<BucketValues>;
+
+/** The bucket kind's fields of the live state (`LiveState`). */
+export interface BucketLiveFields {
+  buckets?: LiveBucket[];
+  /** Whether each bucket holds objects; read only for buckets the plan would delete. */
+  bucketHasObjects?: ReadonlyMap<string, boolean>;
+}

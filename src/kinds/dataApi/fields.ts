@@ -34,3 +34,15 @@ export interface DataApiOperations {
   "data-api-update": { op: { database: string }; planned: Partial<DataApiSettings> };
   "data-api-delete": { op: { database: string }; planned: Record<never, never> };
 }
+
+/** The Data API of one database as read: settings in model vocabulary (values that break their rule dropped), null when the platform reports none. */
+export interface LiveDataApi {
+  enabled: boolean;
+  database: string;
+  settings: Partial<DataApiSettings> | null;
+}
+
+/** The Data API kind's field of the live state (`LiveState`). */
+export interface DataApiLiveFields {
+  dataApi?: LiveDataApi;
+}

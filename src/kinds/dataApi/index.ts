@@ -1,5 +1,5 @@
 /** The Data API kind: its facts and its light module; its stages (`stages.ts`) load with the registry's modules (`kinds/modules.ts`). */
-import type { DataApiOperations } from "./fields.js";
+import type { DataApiOperations, DataApiLiveFields } from "./fields.js";
 import type { KindLight } from "../module.js";
 import { dataApiPull } from "./pull.js";
 
@@ -14,6 +14,6 @@ export const dataApiKind: KindLight<"dataApi"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: the Data API. */
-    dataApi: { scope: "branch"; operations: DataApiOperations };
+    dataApi: { scope: "branch"; operations: DataApiOperations; liveFields: DataApiLiveFields };
   }
 }

@@ -4,9 +4,11 @@ import { toWire } from "../../model/kinds/field.js";
 import { applyDataApiCreate, applyDataApiDelete, applyDataApiUpdate } from "./apply.js";
 import { diffDataApi } from "./diff.js";
 import type { KindStages } from "../module.js";
+import { dataApiRead } from "./read.js";
 
 /** The kind's stages (its facts and light module are in `index.ts`). */
 export const dataApiStages: KindStages<"dataApi"> = {
+  read: dataApiRead,
   diff: (desired, live, _options, sink) => diffDataApi(desired, live, sink),
   handlers: {
     "data-api-create": (ctx, _change, op, planned) => applyDataApiCreate(ctx, op, planned),

@@ -21,3 +21,18 @@ export interface DatabaseOperations {
   "database-update": { op: { name: string }; planned: Partial<DatabaseValues> };
   "database-delete": { op: { name: string }; planned: Record<never, never> };
 }
+
+/** The database kind's fields of the live state (`LiveState`). */
+export interface DatabaseLiveFields {
+  /** Database names, sorted. */
+  databases?: string[];
+  /** Owner of each database, by name; read with the roles. */
+  databaseOwners?: ReadonlyMap<string, string>;
+  /** Database names on the parent branch, sorted; read only when pruning roles or databases (inherited detection). */
+  parentDatabases?: string[];
+  /**
+   * Databases that serve a Data API, sorted; read only for databases the plan would delete
+   * (their live dependencies: a database in use is never deleted).
+   */
+  dataApiDatabases?: string[];
+}

@@ -1,6 +1,8 @@
-/** Database records → the live state's database owners. Pure. */
+/** Database records → the live state's databases and their owners: the database kind's read. Pure. */
+import type { KindRead } from "../../inspect/read-live-state.js";
+import type { LiveContributionOf } from "../index.js";
 import type { ApiDatabase } from "../../api/wire-types.js";
-import { compareCodePoints } from "../../inspect/normalize.js";
+import { compareCodePoints, sortedNames } from "../../inspect/normalize.js";
 import { fromWire } from "../../model/kinds/field.js";
 import { DATABASE_FIELDS } from "./fields.js";
 
@@ -13,3 +15,22 @@ export function normalizeDatabaseOwners(databases: readonly ApiDatabase[]): Read
   }
   return owners;
 }
+
+/**
+ * The database kind's read: the databases with the roles (their owners) when the policy declares
+ * databases or states their prune flag, the parent's names when it does (inherited detection), and
+ * auth when pruning them (the database auth lives on is never deleted).
+ */
+export const databaseRead: KindRead<LiveContributionOf<"database">> = {
+  needs: ({ databases, prune, pruneStated }) => {
+    const listed = prune.databases || pruneStated.databases;
+    if (databases.length === 0 && !listed) return {};
+    return { databases: true, roles: true, ...(listed ? { parentRolesDatabases: true } : {}), ...(prune.databases ? { auth: true } : {}) };
+  },
+  // Owners are read whenever the roles are: the diff of either kind compares them.
+  slice: ({ databases, roles, parentRolesDatabases }) => ({
+    ...(databases === undefined ? {} : { databases: sortedNames(databases) }),
+    ...(roles === undefined ? {} : { databaseOwners: normalizeDatabaseOwners(databases ?? []) }),
+    ...(parentRolesDatabases === undefined ? {} : { parentDatabases: sortedNames(parentRolesDatabases.databases) }),
+  }),
+};

@@ -1,12 +1,14 @@
 /** The database kind's stages: its diff and prune and its handlers. */
 import { REPLICA_OWNER } from "../../api/wire/replica-seed.js";
 import type { KindStages } from "../module.js";
+import { databaseRead } from "./read.js";
 import { OPERATION_WAIT_MS } from "../../apply/execution-context.js";
 import { applyDatabaseCreate, applyDatabaseDelete, applyDatabaseUpdate } from "./apply.js";
 import { diffDatabases, pruneDatabases } from "./diff.js";
 
 /** The kind's stages (its facts and light module are in `index.ts`). */
 export const databaseStages: KindStages<"database"> = {
+  read: databaseRead,
   diff: (desired, live, _options, sink) => diffDatabases(desired, live, sink),
   prune: (desired, live, options, sink) => pruneDatabases(desired, live, options.allowDataLoss, sink),
   handlers: {

@@ -36,3 +36,17 @@ export interface DomainOperations {
   "domain-replace": { op: { domain: string; previousSlug: string }; planned: DomainValues };
   "domain-delete": { op: { domain: string }; planned: Record<never, never> };
 }
+
+/** A custom domain as read, keyed by its hostname as the descriptor compares it. */
+export interface LiveCustomDomain {
+  domain: string;
+  entityType: string;
+  entityId: string;
+  cnameTarget: string;
+  status?: string;
+}
+
+/** The custom-domain kind's field of the live state (`LiveState`). */
+export interface DomainLiveFields {
+  customDomains?: LiveCustomDomain[];
+}

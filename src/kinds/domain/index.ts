@@ -1,5 +1,5 @@
 /** The custom-domain kind: its facts and its light module; its stages (`stages.ts`) load with the registry's modules (`kinds/modules.ts`). */
-import type { DomainOperations } from "./fields.js";
+import type { DomainOperations, DomainLiveFields } from "./fields.js";
 import type { KindLight } from "../module.js";
 import { type PulledCustomDomain, domainPull } from "./pull.js";
 
@@ -15,7 +15,7 @@ export const domainKind: KindLight<"domain"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: custom domains. */
-    domain: { scope: "named"; operations: DomainOperations; feature: "customDomains";
+    domain: { scope: "named"; operations: DomainOperations; liveFields: DomainLiveFields; feature: "customDomains";
       preview: { customDomains: PulledCustomDomain[] };
     };
   }

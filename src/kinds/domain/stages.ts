@@ -1,11 +1,13 @@
 /** The custom-domain kind's stages: its diff, its handlers, and when a policy needs the customDomains feature. */
 import { domainRecordsOf } from "./wire.js";
 import type { KindStages } from "../module.js";
+import { domainRead } from "./read.js";
 import { applyDomainCreate, applyDomainDelete, applyDomainReplace, domainResult } from "./apply.js";
 import { diffDomains } from "./diff.js";
 
 /** The kind's stages (its facts and light module are in `index.ts`). */
 export const domainStages: KindStages<"domain"> = {
+  read: domainRead,
   diff: (desired, live, _options, sink) => diffDomains(desired, live, sink),
   declares: (desired) => desired.functions.some((f) => f.customDomains.length > 0),
   result: domainResult,

@@ -1,7 +1,7 @@
 import type { ResolvedFunction, ResolvedPolicy } from "../../model/desired-state.js";
 import { ErrorCode } from "../../errors/codes.js";
 import { PlatformError } from "../../errors/platform-error.js";
-import type { LiveFunction, LiveState } from "../../model/live-state.js";
+import type { LiveState } from "../../model/live-state.js";
 import type { Json } from "../../model/json.js";
 import { sameFieldValue } from "../../model/kinds/field.js";
 import { changeId, existingIds, fieldsView, makeChange, movesAway } from "../../diff/change-builder.js";
@@ -9,7 +9,7 @@ import { type DiffSink, REDACTED } from "../../diff/plan-types.js";
 import { lookalikeConflict } from "../../diff/lookalike-names.js";
 import type { FunctionTag } from "../../model/planned-change.js";
 import { envTagMode, liveCodeTag, readLiveFingerprint } from "../../diff/fingerprint-markers.js";
-import { FUNCTION_FIELDS } from "./fields.js";
+import { FUNCTION_FIELDS, type LiveFunction } from "./fields.js";
 
 const [NAME, RUNTIME] = FUNCTION_FIELDS;
 

@@ -42,3 +42,31 @@ export interface FunctionOperations {
   };
   "function-delete": { op: { slug: string }; planned: Record<never, never> };
 }
+
+/** A deployed function: env names (markers split out) and its deployments. */
+export interface LiveFunction {
+  slug: string;
+  name: string;
+  invocationUrl: string;
+  /** Env var names without the `SVC_FINGERPRINT_` markers. */
+  envNames: string[];
+  /** The deployment's fingerprint marker names (`SVC_FINGERPRINT_…`, read by `diff/fingerprint-markers.ts`). */
+  markers: string[];
+  current?: Deployment;
+  active?: Deployment;
+}
+
+/** A function deployment as the platform reports it. */
+export interface Deployment {
+  id: number;
+  status: "pending" | "building" | "completed" | "failed";
+  runtime: string;
+  error?: string;
+}
+
+/** The function kind's fields of the live state (`LiveState`). */
+export interface FunctionLiveFields {
+  functions?: LiveFunction[];
+  /** Slugs listed on the parent branch, sorted; read only when pruning functions (inherited detection). */
+  parentFunctionSlugs?: string[];
+}

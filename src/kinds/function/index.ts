@@ -1,5 +1,5 @@
 /** The function kind: its facts and its light module; its stages (`stages.ts`) load with the registry's modules (`kinds/modules.ts`). */
-import type { FunctionOperations } from "./fields.js";
+import type { FunctionOperations, FunctionLiveFields } from "./fields.js";
 import type { KindLight } from "../module.js";
 import { type PulledFunction, functionPull } from "./pull.js";
 
@@ -16,7 +16,7 @@ export const functionKind: KindLight<"function"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: functions. */
-    function: { scope: "named"; operations: FunctionOperations; feature: "functions"; prunedByName: true;
+    function: { scope: "named"; operations: FunctionOperations; liveFields: FunctionLiveFields; feature: "functions"; prunedByName: true;
       preview: { functions: PulledFunction[] };
     };
   }

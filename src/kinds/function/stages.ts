@@ -3,12 +3,14 @@ import { REPLICA_ENV_VALUE } from "../../api/wire/replica-seed.js";
 import { applyFunctionDelete, applyFunctionDeploy, functionResult } from "./apply.js";
 import { diffFunctions, pruneFunctions } from "./diff.js";
 import type { KindStages } from "../module.js";
+import { functionRead } from "./read.js";
 
 /** A function build's typical run on the platform, ms. */
 const BUILD_WAIT_MS = 10_000;
 
 /** The kind's stages (its facts and light module are in `index.ts`). */
 export const functionStages: KindStages<"function"> = {
+  read: functionRead,
   diff: (desired, live, options, sink) => diffFunctions(desired, live, options.functionTags, sink),
   prune: (desired, live, _options, sink) => pruneFunctions(desired, live, sink),
   declares: (desired) => desired.functions.length > 0,

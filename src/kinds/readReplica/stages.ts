@@ -19,10 +19,13 @@ export function normalizeReadReplicas(endpoints: readonly ApiEndpoint[]): LiveRe
 
 /** The kind's stages (its facts and light module are in `index.ts`). */
 export const readReplicaStages: KindStages<"readReplica"> = {
-  // Nothing when the branch has no read-only endpoint, so plans of branches without any hash the state as before.
-  read: async ({ base }) => {
-    const replicas = normalizeReadReplicas(base.endpoints);
-    return replicas.length === 0 ? {} : { readReplica: replicas };
+  // No source of its own (wave 1 listed the endpoints); nothing when the branch has no read-only
+  // endpoint, so plans of branches without any hash the state as before.
+  read: {
+    slice: (_records, base) => {
+      const replicas = normalizeReadReplicas(base.endpoints);
+      return replicas.length === 0 ? {} : { kinds: { readReplica: replicas } };
+    },
   },
   diff: (desired, live, _options, sink) => {
     const want = desired.kinds?.readReplica;

@@ -27,3 +27,18 @@ export interface RoleOperations {
   "role-create": { op: { name: string }; planned: RoleValues };
   "role-delete": { op: { name: string }; planned: Record<never, never> };
 }
+
+/** A PostgreSQL role of the branch: its name, its fields (above) and whether the platform protects it. */
+export interface LiveRole extends RoleValues {
+  name: string;
+  /** Platform-managed: never deleted. */
+  protected: boolean;
+}
+
+/** The role kind's fields of the live state (`LiveState`). */
+export interface RoleLiveFields {
+  /** Read when the policy manages roles or databases; the platform's passwords are never read. */
+  roles?: LiveRole[];
+  /** Role names on the parent branch, sorted; read only when pruning roles or databases (inherited detection). */
+  parentRoles?: string[];
+}

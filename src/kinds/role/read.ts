@@ -1,9 +1,10 @@
-/** Role records → the live state's roles. Pure. */
+/** Role records → the live state's roles: the role kind's read. Pure. */
+import type { KindRead } from "../../inspect/read-live-state.js";
+import type { LiveContributionOf } from "../index.js";
 import type { ApiRole } from "../../api/wire-types.js";
-import { sortBy } from "../../inspect/normalize.js";
+import { sortBy, sortedNames } from "../../inspect/normalize.js";
 import { fromWire } from "../../model/kinds/field.js";
-import type { LiveRole } from "../../model/live-state.js";
-import { ROLE_DEFAULTS, ROLE_FIELDS } from "./fields.js";
+import { type LiveRole, ROLE_DEFAULTS, ROLE_FIELDS } from "./fields.js";
 
 /** Roles sorted by name, their fields read through the role descriptor (never a password). */
 export function normalizeRoles(roles: readonly ApiRole[]): LiveRole[] {
@@ -12,3 +13,19 @@ export function normalizeRoles(roles: readonly ApiRole[]): LiveRole[] {
     (r) => r.name,
   );
 }
+
+/**
+ * The role kind's read: the roles, with the databases (a role owning one is never deleted), when
+ * the policy declares roles or states their prune flag, and the parent's names when it does
+ * (inherited detection).
+ */
+export const roleRead: KindRead<LiveContributionOf<"role">> = {
+  needs: ({ roles, prune, pruneStated }) => {
+    const listed = prune.roles || pruneStated.roles;
+    return roles.length > 0 || listed ? { roles: true, databases: true, ...(listed ? { parentRolesDatabases: true } : {}) } : {};
+  },
+  slice: ({ roles, parentRolesDatabases }) => ({
+    ...(roles === undefined ? {} : { roles: normalizeRoles(roles) }),
+    ...(parentRolesDatabases === undefined ? {} : { parentRoles: sortedNames(parentRolesDatabases.roles) }),
+  }),
+};

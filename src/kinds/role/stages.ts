@@ -1,12 +1,14 @@
 /** The role kind's stages: its diff and prune and its handlers. */
 import { REPLICA_OWNER } from "../../api/wire/replica-seed.js";
 import type { KindStages } from "../module.js";
+import { roleRead } from "./read.js";
 import { OPERATION_WAIT_MS } from "../../apply/execution-context.js";
 import { applyRoleCreate, applyRoleDelete } from "./apply.js";
 import { diffRoles, pruneRoles } from "./diff.js";
 
 /** The kind's stages (its facts and light module are in `index.ts`). */
 export const roleStages: KindStages<"role"> = {
+  read: roleRead,
   diff: (desired, live, _options, sink) => diffRoles(desired, live, sink),
   prune: (desired, live, _options, sink) => pruneRoles(desired, live, sink),
   handlers: {

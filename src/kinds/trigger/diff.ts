@@ -1,11 +1,11 @@
 import type { ResolvedPolicy, ResolvedTrigger } from "../../model/desired-state.js";
-import type { LiveState, LiveTrigger } from "../../model/live-state.js";
+import type { LiveState } from "../../model/live-state.js";
 import type { Json } from "../../model/json.js";
 import { sameFieldValue } from "../../model/kinds/field.js";
 import { changeId, existingIds, fieldsView, makeChange } from "../../diff/change-builder.js";
 import { lookalikeConflict } from "../../diff/lookalike-names.js";
 import type { DiffSink } from "../../diff/plan-types.js";
-import { triggerFields } from "./fields.js";
+import { triggerFields, type LiveTrigger } from "./fields.js";
 
 /** The compared fields of a trigger in policy vocabulary (`fields.ts`): its type, then its fields, absent ones `null`. */
 export function triggerView(t: ResolvedTrigger | LiveTrigger): { [key: string]: Json } {

@@ -74,3 +74,22 @@ export interface TriggerOperations {
   "trigger-update": { op: { name: string; id: string; fields: string[] }; planned: ResolvedTrigger };
   "trigger-delete": { op: { name: string; id: string }; planned: Record<never, never> };
 }
+
+/** A trigger on the branch; `inherited` ones come from the parent branch. */
+export interface LiveTrigger {
+  id: string;
+  name: string;
+  type: string;
+  function: string;
+  functionPath: string;
+  enabled: boolean;
+  inherited: boolean;
+  cron?: string;
+  bucket?: string;
+  prefix?: string;
+}
+
+/** The trigger kind's field of the live state (`LiveState`). */
+export interface TriggerLiveFields {
+  triggers?: LiveTrigger[];
+}

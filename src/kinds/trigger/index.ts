@@ -1,5 +1,5 @@
 /** The trigger kind: its facts and its light module; its stages (`stages.ts`) load with the registry's modules (`kinds/modules.ts`). */
-import type { TriggerOperations } from "./fields.js";
+import type { TriggerOperations, TriggerLiveFields } from "./fields.js";
 import type { KindLight } from "../module.js";
 import { type PulledTrigger, triggerPull } from "./pull.js";
 
@@ -16,7 +16,7 @@ export const triggerKind: KindLight<"trigger"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: triggers. */
-    trigger: { scope: "named"; operations: TriggerOperations; feature: "triggers"; prunedByName: true;
+    trigger: { scope: "named"; operations: TriggerOperations; liveFields: TriggerLiveFields; feature: "triggers"; prunedByName: true;
       preview: { triggers: PulledTrigger[] };
     };
   }

@@ -1,14 +1,15 @@
 /** The trigger kind's stages: its diff, its handlers, and when a policy needs the triggers feature. */
 import type { BranchSeed } from "../../api/wire/replica-seed.js";
 import { toWire } from "../../model/kinds/field.js";
-import { triggerFields } from "./fields.js";
-import type { LiveTrigger } from "../../model/live-state.js";
+import { type LiveTrigger, triggerFields } from "./fields.js";
 import { applyTriggerCreate, applyTriggerDelete, applyTriggerUpdate } from "./apply.js";
 import { diffTriggers } from "./diff.js";
 import type { KindStages } from "../module.js";
+import { triggerRead } from "./read.js";
 
 /** The kind's stages (its facts and light module are in `index.ts`). */
 export const triggerStages: KindStages<"trigger"> = {
+  read: triggerRead,
   diff: (desired, live, _options, sink) => diffTriggers(desired, live, sink),
   declares: (desired) => desired.triggers.length > 0,
   handlers: {

@@ -12,6 +12,7 @@ import { readLiveState } from "../../../src/inspect/read-live-state.js";
 import type { LiveState } from "../../../src/model/live-state.js";
 import { apply } from "../../../src/v1.js";
 import { allFeatureReads } from "../../../src/inspect/read-needs.js";
+import { KIND_READS } from "../../../src/kinds/modules.js";
 
 const FIXTURES = fileURLToPath(new URL("../../../fixtures/", import.meta.url));
 const INSTANT = { opSchedulingMs: 0, opRunMs: 0, deployPendingMs: 0, deployBuildMs: 0, domainActivationMs: 0 };
@@ -55,7 +56,7 @@ describe.each(["prune", "roles-databases-prune", "domain-retarget", "converged-b
       const setup = await loadConfigFromFile({ path: join(dir, spec.setup) });
       await apply(setup.config, { projectId: emulator.projectId, branchId, apiKey: emulator.apiKey, apiHost: emulator.apiHost, updateExisting: true, polling: { initialMs: 5, maxMs: 20 } });
     }
-    const read = (api: ReturnType<typeof createPlatformApi>) => readLiveState({ api, projectId: emulator?.projectId ?? "", branchId, needs: allFeatureReads() });
+    const read = (api: ReturnType<typeof createPlatformApi>) => readLiveState({ api, projectId: emulator?.projectId ?? "", branchId, needs: allFeatureReads(), kinds: KIND_READS });
     const live = await read(createPlatformApi({ apiKey: emulator.apiKey, apiHost: emulator.apiHost }));
 
     const apiKey = "svc_replica_test";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createHmac } from "node:crypto";
 import { computeCodeTag, createFingerprinter, envTagMatters, parseFingerprintKey } from "../../../src/engine/function-fingerprint.js";
 import { isPlatformError } from "../../../src/errors/index.js";
-import type { LiveFunction } from "../../../src/model/live-state.js";
+import type { LiveFunction } from "../../../src/kinds/function/fields.js";
 
 const base = { slug: "hello", zipSha256: "ab".repeat(32), runtime: "nodejs24", env: { KEY: "v", GONE: "" } };
 const KEY_HEX = "0123456789abcdef".repeat(4);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { diffState } from "../../../src/kinds/modules.js";
 import type { ResolvedPolicy, ResolvedTrigger } from "../../../src/model/desired-state.js";
-import type { LiveState, LiveTrigger } from "../../../src/model/live-state.js";
+import type { LiveTrigger } from "../../../src/kinds/trigger/fields.js";
+import type { LiveState } from "../../../src/model/live-state.js";
 import { NOW, fnWith, liveFn, liveWith, policyWith, tagWith } from "../../helpers/engine-state.js";
 
 const TAG = tagWith("C0DE", "C0F1");

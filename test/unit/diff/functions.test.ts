@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { diffState } from "../../../src/kinds/modules.js";
 import type { FunctionTag } from "../../../src/model/planned-change.js";
 import type { ResolvedPolicy } from "../../../src/model/desired-state.js";
-import type { LiveFunction } from "../../../src/model/live-state.js";
+import type { LiveFunction } from "../../../src/kinds/function/fields.js";
 import { NOW, fnWith, legacyMarker, liveFn, liveWith, policyWith, tagWith } from "../../helpers/engine-state.js";
 
 const TAG = tagWith("C0DE", "C0F1");

@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { resolvePolicy } from "../../../src/kinds/list.js";
-import { diffState } from "../../../src/kinds/modules.js";
+import { KIND_READS, diffState, readNeedsForPolicy } from "../../../src/kinds/modules.js";
 import { inspect, inspectWith, pullConfig } from "../../../src/engine/inspect.js";
 import { branchTargetOf } from "../../../src/inspect/normalize.js";
 import { readLiveState } from "../../../src/inspect/read-live-state.js";
-import { readNeedsForPolicy } from "../../../src/inspect/read-needs.js";
 import { fixturePlatform, loadRoutes } from "./fixture-platform.js";
 
 const PROJECT = "calm-river-123456";
@@ -103,7 +102,7 @@ describe("pullConfig", () => {
     const { api } = fixturePlatform(routes);
     const pulled = await pullConfig({ projectId: PROJECT, branchId: BRANCH, api });
 
-    const live = await readLiveState({ api, projectId: PROJECT, branchId: BRANCH, needs: (target) => readNeedsForPolicy(resolvePolicy(pulled.config, target)) });
+    const live = await readLiveState({ api, projectId: PROJECT, branchId: BRANCH, needs: (target) => readNeedsForPolicy(resolvePolicy(pulled.config, target)), kinds: KIND_READS });
     const desired = resolvePolicy(pulled.config, branchTargetOf(live.state.branch));
     const plan = diffState(desired, live.state, { now: new Date("2026-03-02T00:00:00Z"), functionTags: new Map(), allowDataLoss: false });
 
@@ -137,7 +136,7 @@ describe("pullConfig", () => {
     const pulled = await pullConfig({ projectId: PROJECT, branchId: BRANCH, api });
     expect(pulled.config.dataApi).toEqual({ database: "app", settings: { dbMaxRows: 50 } });
 
-    const live = await readLiveState({ api, projectId: PROJECT, branchId: BRANCH, needs: (target) => readNeedsForPolicy(resolvePolicy(pulled.config, target)) });
+    const live = await readLiveState({ api, projectId: PROJECT, branchId: BRANCH, needs: (target) => readNeedsForPolicy(resolvePolicy(pulled.config, target)), kinds: KIND_READS });
     const plan = diffState(resolvePolicy(pulled.config, branchTargetOf(live.state.branch)), live.state, { now: new Date("2026-03-02T00:00:00Z"), functionTags: new Map(), allowDataLoss: false });
     expect([plan.changes, plan.conflicts]).toEqual([[], []]);
   });
@@ -153,7 +152,7 @@ describe("pullConfig", () => {
     expect(pulled.config.dataApi).toEqual({ database: "app", settings: { dbMaxRows: 50 }, authProvider: "external" });
     expect(requests.filter((r) => r.wave === 3).map((r) => r.path.slice(MAIN_PATH.length))).toEqual(["/data-api/neondb", "/data-api/app", "/data-api/reports"]);
 
-    const live = await readLiveState({ api, projectId: PROJECT, branchId: MAIN, needs: (target) => readNeedsForPolicy(resolvePolicy(pulled.config, target)) });
+    const live = await readLiveState({ api, projectId: PROJECT, branchId: MAIN, needs: (target) => readNeedsForPolicy(resolvePolicy(pulled.config, target)), kinds: KIND_READS });
     const plan = diffState(resolvePolicy(pulled.config, branchTargetOf(live.state.branch)), live.state, { now: new Date("2026-03-02T00:00:00Z"), functionTags: new Map(), allowDataLoss: false });
     expect([plan.changes, plan.conflicts]).toEqual([[], []]);
   });

@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { ResolvedPolicy } from "../../../src/model/desired-state.js";
+import type { LiveState } from "../../../src/model/live-state.js";
 import { policyWith } from "../../helpers/engine-state.js";
-import { type KindLiveRead, readBaseState, readBucketsHaveObjects, readFeatureState, readLiveState } from "../../../src/inspect/read-live-state.js";
+import { type AnyKindRead, readBaseState, readBucketsHaveObjects, readFeatureState, readLiveState } from "../../../src/inspect/read-live-state.js";
 import { stateFingerprint } from "../../../src/diff/state-fingerprint.js";
 import type { LiveSlices } from "../../../src/kinds/index.js";
-import { allFeatureReads, NO_FEATURE_READS, readNeedsForPolicy } from "../../../src/inspect/read-needs.js";
+import { allFeatureReads, NO_FEATURE_READS, readNeedsOf } from "../../../src/inspect/read-needs.js";
+import { KIND_READS, readNeedsForPolicy } from "../../../src/kinds/modules.js";
 import { fixturePlatform, loadRoutes } from "./fixture-platform.js";
+import { widgetModule } from "../kinds/widget-kind.js";
 
 const PROJECT = "calm-river-123456";
 const BRANCH = "br-preview-654321";
@@ -15,7 +18,7 @@ describe("reading live state", () => {
   it("normalises a branch with every resource kind", async () => {
     const { api } = fixturePlatform(routes);
 
-    const { state, unavailable } = await readLiveState({ api, projectId: PROJECT, branchId: BRANCH, needs: allFeatureReads() });
+    const { state, unavailable } = await readLiveState({ api, projectId: PROJECT, branchId: BRANCH, needs: allFeatureReads(), kinds: KIND_READS });
 
     expect(unavailable).toEqual([]);
     expect(state.project).toEqual({
@@ -68,7 +71,7 @@ describe("reading live state", () => {
   it("reads a branch with every resource kind in at most 3 sequential waves", async () => {
     const platform = fixturePlatform(routes);
 
-    await readLiveState({ api: platform.api, projectId: PROJECT, branchId: BRANCH, needs: allFeatureReads() });
+    await readLiveState({ api: platform.api, projectId: PROJECT, branchId: BRANCH, needs: allFeatureReads(), kinds: KIND_READS });
     await readBucketsHaveObjects({ api: platform.api, projectId: PROJECT, branchId: BRANCH, buckets: [] });
 
     expect(platform.waves()).toBeLessThanOrEqual(3);
@@ -83,7 +86,7 @@ describe("reading live state", () => {
   it("reads only the base state when the policy manages no feature", async () => {
     const platform = fixturePlatform(routes);
 
-    const { state } = await readLiveState({ api: platform.api, projectId: PROJECT, branchId: BRANCH, needs: NO_FEATURE_READS });
+    const { state } = await readLiveState({ api: platform.api, projectId: PROJECT, branchId: BRANCH, needs: NO_FEATURE_READS, kinds: KIND_READS });
 
     expect(platform.requests).toHaveLength(3);
     expect(state.functions).toBeUndefined();
@@ -100,8 +103,9 @@ describe("reading live state", () => {
       branchId: BRANCH,
       needs: (target) => {
         seenName = target.name;
-        return { ...NO_FEATURE_READS, buckets: true };
+        return { buckets: true };
       },
+      kinds: KIND_READS,
     });
 
     expect(seenName).toBe("preview/pr-42");
@@ -120,7 +124,8 @@ describe("reading live state", () => {
       api: platform.api,
       projectId: PROJECT,
       branchId: BRANCH,
-      needs: { ...NO_FEATURE_READS, functions: true },
+      needs: { functions: true },
+      kinds: KIND_READS,
     });
 
     expect(state.functions).toEqual([]);
@@ -130,7 +135,7 @@ describe("reading live state", () => {
   it("rejects a branch name passed as an id, listing the branches with their ids", async () => {
     const { api } = fixturePlatform(routes);
 
-    const err = await readLiveState({ api, projectId: PROJECT, branchId: "main", needs: NO_FEATURE_READS }).catch((e: unknown) => e);
+    const err = await readLiveState({ api, projectId: PROJECT, branchId: "main", needs: NO_FEATURE_READS, kinds: KIND_READS }).catch((e: unknown) => e);
 
     expect(err).toMatchObject({
       code: "PLATFORM_BRANCH_NOT_FOUND",
@@ -161,17 +166,17 @@ describe("reads a policy needs", () => {
     customDomains: [] as string[],
   };
 
-  it.each<{ name: string; policy: Partial<ResolvedPolicy>; expected: Partial<ReturnType<typeof readNeedsForPolicy>> }>([
-    { name: "an empty policy reads nothing", policy: {}, expected: NO_FEATURE_READS },
+  it.each<{ name: string; policy: Partial<ResolvedPolicy>; expected: ReturnType<typeof readNeedsForPolicy> }>([
+    { name: "an empty policy reads nothing", policy: {}, expected: {} },
     { name: "auth on reads auth and databases", policy: { auth: "enabled" }, expected: { auth: true, databases: true } },
-    { name: "auth authored off reads auth only", policy: { authDeclaredOff: true }, expected: { auth: true, databases: false } },
-    { name: "a disabled Data API reads it on neondb", policy: { dataApi: { state: "disabled" } }, expected: { databases: true, dataApiDatabase: "neondb" } },
+    { name: "auth authored off reads auth only", policy: { authDeclaredOff: true }, expected: { auth: true } },
+    { name: "a disabled Data API reads it on neondb", policy: { dataApi: { state: "disabled" } }, expected: { databases: true, dataApi: "neondb" } },
     {
       name: "a built-in Data API reads auth and its database",
       policy: { dataApi: { state: "enabled", database: "app", authProvider: "builtin", settings: {} } },
-      expected: { auth: true, databases: true, dataApiDatabase: "app" },
+      expected: { auth: true, databases: true, dataApi: "app" },
     },
-    { name: "functions read functions only", policy: { functions: [fn] }, expected: { functions: true, triggers: false, customDomains: false } },
+    { name: "functions read functions only", policy: { functions: [fn] }, expected: { functions: true } },
     {
       name: "a function with domains reads domains",
       policy: { functions: [{ ...fn, customDomains: ["api.example.com"] }] },
@@ -185,41 +190,79 @@ describe("reads a policy needs", () => {
     {
       name: "pruning functions reads functions, triggers, domains and the parent's functions",
       policy: { prune: { functions: true, triggers: false, customDomains: false, buckets: false, roles: false, databases: false } },
-      expected: { functions: true, triggers: true, customDomains: true, parentFunctions: true, buckets: false },
+      expected: { functions: true, triggers: true, customDomains: true, parentFunctions: true },
     },
     {
       name: "pruning buckets reads buckets and triggers",
       policy: { prune: { functions: false, triggers: false, customDomains: false, buckets: true, roles: false, databases: false } },
-      expected: { buckets: true, triggers: true, functions: false },
+      expected: { buckets: true, triggers: true },
     },
     {
       name: "a prune flag stated false reads its kind alone, to list undeclared items",
       policy: { pruneStated: { ...NOT_STATED, functions: true, buckets: true } },
-      expected: { functions: true, parentFunctions: true, buckets: true, triggers: false, customDomains: false, roles: false },
+      expected: { functions: true, parentFunctions: true, buckets: true },
     },
     {
       name: "stated triggers, hostnames, roles and databases read theirs",
       policy: { pruneStated: { functions: false, triggers: true, customDomains: true, buckets: false, roles: true, databases: true } },
-      expected: { triggers: true, customDomains: true, roles: true, parentRolesDatabases: true, databases: true, functions: false, buckets: false },
+      expected: { triggers: true, customDomains: true, roles: true, parentRolesDatabases: true, databases: true },
     },
   ])("$name", ({ policy, expected }) => {
-    expect(readNeedsForPolicy({ ...base, ...policy })).toMatchObject(expected);
+    expect(readNeedsForPolicy({ ...base, ...policy })).toEqual(expected);
   });
 });
 
-describe("a kind reading its own slice", () => {
-  // A kind no source file knows: its slice lists the ids of the branch's endpoints wave 1 listed.
-  const endpointIds: KindLiveRead = async ({ base }) => ({ widget: base.endpoints.map((e) => e.id) }) as LiveSlices;
+describe("a kind's read", () => {
+  // The widget kind (no source file knows it) needs the custom domains when the policy declares a bucket.
+  const reads = [widgetModule.read, ...KIND_READS];
+  const withBucket = policyWith({ buckets: [{ name: "avatars", access: "private" }] });
+  const domainsPath = `/api/v2/projects/${PROJECT}/branches/${BRANCH}/custom-domains`;
 
-  it("reads in wave 2 from what wave 1 listed, into live.kinds, and the state fingerprint commits to it", async () => {
-    const { api } = fixturePlatform(routes);
-    const base = await readBaseState({ api, projectId: PROJECT, branchId: BRANCH });
-    const { state } = await readFeatureState({ api, projectId: PROJECT, base, needs: NO_FEATURE_READS, kinds: [endpointIds] });
-    expect(state.kinds).toEqual({ widget: base.endpoints.map((e) => e.id) });
-    expect(base.endpoints.length).toBeGreaterThan(0);
-    const without = await readFeatureState({ api, projectId: PROJECT, base, needs: NO_FEATURE_READS });
-    expect(without.state).not.toHaveProperty("kinds");
-    expect(stateFingerprint(state)).not.toBe(stateFingerprint(without.state));
+  const widgetSlice = (state: LiveState): unknown => (state.kinds as Record<string, unknown> | undefined)?.widget;
+
+  async function planReads(policy: ResolvedPolicy, kinds: readonly AnyKindRead[]) {
+    const platform = fixturePlatform(routes);
+    const base = await readBaseState({ api: platform.api, projectId: PROJECT, branchId: BRANCH });
+    const { state } = await readFeatureState({ api: platform.api, projectId: PROJECT, base, needs: readNeedsOf(kinds, policy), kinds });
+    return { state, paths: platform.requests.map((r) => r.path) };
+  }
+
+  it("makes its request only when its condition holds, and builds its slice of live.kinds from it", async () => {
+    const declared = await planReads(withBucket, reads);
+    const without = await planReads(withBucket, KIND_READS);
+    const notDeclared = await planReads(policyWith(), reads);
+
+    expect(declared.paths).toContain(domainsPath);
+    expect(widgetSlice(declared.state)).toEqual(["API.Shop.example.com."]);
+    expect(without.paths).not.toContain(domainsPath);
+    expect(notDeclared.paths).toEqual(without.paths.filter((p) => !p.endsWith("/buckets")));
+    expect(notDeclared.state.kinds).not.toHaveProperty("widget");
+    // The buckets the bucket kind needs are read either way; the widget adds one request, no more.
+    expect(declared.paths.length).toBe(without.paths.length + 1);
+  });
+
+  it("shares a source another kind needs: read once, each kind building its part from it", async () => {
+    const withDomains = policyWith({ ...withBucket, prune: { ...withBucket.prune, customDomains: true } });
+
+    const { state, paths } = await planReads(withDomains, reads);
+
+    expect(paths.filter((p) => p === domainsPath)).toHaveLength(1);
+    expect(widgetSlice(state)).toEqual(["API.Shop.example.com."]);
+    expect(state.customDomains?.map((d) => d.domain)).toEqual(["api.shop.example.com"]);
+  });
+
+  it("reads each source once however many kinds need it", async () => {
+    const policy = policyWith({ auth: "enabled", roles: [{ name: "app", login: true }], dataApi: { state: "disabled" } });
+
+    const { paths } = await planReads(policy, KIND_READS);
+
+    expect(paths.filter((p) => p.endsWith("/databases"))).toHaveLength(1);
+    expect(new Set(paths).size).toBe(paths.length);
+  });
+
+  it("changes the state fingerprint with its slice", async () => {
+    const { state } = await planReads(withBucket, reads);
+
     expect(stateFingerprint(state)).not.toBe(stateFingerprint({ ...state, kinds: { widget: [] } as LiveSlices }));
   });
 });

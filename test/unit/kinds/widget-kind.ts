@@ -1,10 +1,12 @@
 /**
  * A kind no source file knows: the registry test puts its module first in the registry (mocked)
  * and sees every stage take it in. Its diff plans `widget.<name>` for each declared bucket and its
- * prune reports each live bucket as an unmanaged widget.
+ * prune reports each live bucket as an unmanaged widget. Its read needs the branch's custom domains
+ * when the policy declares a bucket, and keeps their hostnames as its slice (`live.kinds.widget`).
  */
 import { makeChange } from "../../../src/diff/change-builder.js";
 import type { KindDiffer } from "../../../src/diff/plan-types.js";
+import type { AnyKindRead } from "../../../src/inspect/read-live-state.js";
 import type { ResourceKind } from "../../../src/kinds/index.js";
 
 // The types know only the kinds of src/ (their folders declare them); the mocked registry knows this one at run time.
@@ -31,4 +33,8 @@ export const widgetModule = {
     for (const b of live.buckets ?? []) sink.unmanaged.push({ address: `widget.${b.name}`, kind: WIDGET, identifier: b.name, reason: "not declared" });
   },
   declares: (desired) => desired.buckets.length > 0,
-} as const satisfies KindDiffer & { scope: "named"; feature: string; handlers: object; seed(): object };
+  read: {
+    needs: (desired) => (desired.buckets.length > 0 ? { customDomains: true } : {}),
+    slice: ({ customDomains }) => (customDomains === undefined ? {} : { kinds: { [WIDGET]: customDomains.map((d) => d.domain) } }),
+  },
+} as const satisfies KindDiffer & { scope: "named"; feature: string; handlers: object; seed(): object; read: AnyKindRead };
