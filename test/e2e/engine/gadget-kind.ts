@@ -1,0 +1,61 @@
+/**
+ * A kind no source file knows, with a pull stage: `unnamedReplicas` in the branch tuning states how
+ * many read-only endpoints of the branch have no name; it is read from the endpoints, planned as
+ * `gadget` when the policy's count differs, pulled as that key, and listed (each endpoint's id) in
+ * a comment of the rendered svc.ts. The test mocks the registry's list to hold it first.
+ */
+import * as z from "zod";
+import { kindTuning } from "../../../src/config/schemas/branch-tuning.js";
+import { makeChange } from "../../../src/diff/change-builder.js";
+import type { KindPull } from "../../../src/inspect/kind-pull.js";
+import type { KindLiveRead } from "../../../src/inspect/read-live-state.js";
+import type { DesiredSlices, KindPreviews, LiveSlices, ResourceKind } from "../../../src/kinds/index.js";
+import type { KindDiff } from "../../../src/diff/plan-types.js";
+
+// The types know only the kinds of src/ (their folders declare them); the mocked registry knows this one at run time,
+// and its change borrows an operation of theirs (a plan runs no handler).
+export const GADGET = "gadget" as ResourceKind;
+
+interface Slices {
+  gadget?: { count: number };
+}
+
+const unnamed = (endpoints: readonly { type: string; name?: string; id: string }[]): string[] =>
+  endpoints.filter((e) => e.type === "read_only" && e.name === undefined).map((e) => e.id);
+
+const pull: KindPull = {
+  tuning: (records) => ({ unnamedReplicas: unnamed(records.endpoints).length }) as object,
+  preview: (records) => ({ unnamedEndpoints: unnamed(records.endpoints) }) as Partial<KindPreviews>,
+  comments: (preview, text) => {
+    const ids = (preview as { unnamedEndpoints?: string[] }).unnamedEndpoints ?? [];
+    return ids.length === 0 ? [] : ["Read-only endpoints without a name (name them to declare them under `readReplicas`):", ...ids.map((id) => `  ${text.literal(id)}`)];
+  },
+};
+
+const read: KindLiveRead = async ({ base }) => ({ gadget: { count: unnamed(base.endpoints).length } }) as LiveSlices;
+
+const diff: KindDiff["diff"] = (desired, live, _options, sink) => {
+  const want = (desired.kinds as Slices | undefined)?.gadget?.count;
+  const have = (live.kinds as Slices | undefined)?.gadget?.count ?? 0;
+  if (want === undefined || want === have) return;
+  sink.changes.push(
+    makeChange({
+      address: "gadget", kind: GADGET, action: "update", class: "override", fields: ["count"], before: { count: have }, after: { count: want },
+      reason: `the policy counts ${want} unnamed read-only endpoints, the branch has ${have}`, op: { type: "branch-update" }, planned: {},
+    }),
+  );
+};
+
+/** Its stages, which the registry's modules load from its light module. */
+const stages = { read, diff, handlers: {}, seed: () => ({}) } as const;
+
+/** The gadget's light module as the mocked registry's list holds it. */
+export const gadgetLight = {
+  name: GADGET,
+  scope: "branch",
+  tuning: kindTuning({ unnamedReplicas: z.number().int().min(0).optional() }, (values) =>
+    values.unnamedReplicas === undefined ? {} : ({ gadget: { count: values.unnamedReplicas } } as DesiredSlices),
+  ),
+  pull,
+  stages: async () => stages,
+} as const;

@@ -1,0 +1,68 @@
+/**
+ * A kind added to the registry alone is pulled: its keys of the tuning and its comment lines are in
+ * the rendered svc.ts, and a plan of that file, against the emulator over real HTTP, is a no-op.
+ */
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createPlatformApi } from "../../../src/api/create-platform-api.js";
+import { loadConfigFromFile } from "../../../src/config/load-config.js";
+import { type RunningEmulator, type SeedDocument, startEmulator } from "../../../src/emulator/index.js";
+import { defineConfig, plan, pullConfig, renderPolicySource } from "../../../src/v1.js";
+import { createTempTree } from "../../helpers/temp-dir.js";
+
+// The registry as a new kind would leave it: its module first in the list, the real ones after (the modules join their
+// stages from this list). No other file changes.
+vi.mock("../../../src/kinds/list.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../../src/kinds/list.js")>();
+  const { kindRegistry } = await import("../../../src/kinds/registry.js");
+  const { resolvePolicyWith } = await import("../../../src/config/resolve-policy.js");
+  const { renderPolicySourceWith } = await import("../../../src/inspect/render-policy-source.js");
+  const { gadgetLight } = await import("./gadget-kind.js");
+  const list = [gadgetLight, ...real.KIND_LIST];
+  const pulls = list.flatMap((kind) => (kind.pull === undefined ? [] : [kind.pull]));
+  const tunings = list.flatMap((kind) => (kind.tuning === undefined ? [] : [kind.tuning]));
+  return {
+    ...real,
+    ...kindRegistry(list),
+    KIND_LIST: list,
+    KIND_PULLS: pulls,
+    resolvePolicy: (...[config, target, options]: Parameters<typeof real.resolvePolicy>) => resolvePolicyWith(tunings, config, target, options),
+    renderPolicySource: (pulled: Parameters<typeof real.renderPolicySource>[0]) => renderPolicySourceWith(pulls, pulled),
+  };
+});
+
+const TIMINGS = { opSchedulingMs: 0, opRunMs: 5, deployPendingMs: 0, deployBuildMs: 5, domainActivationMs: 0 };
+/** A branch with a read-write compute and four read-only endpoints, one of them unnamed. */
+const SEED = JSON.parse(readFileSync(new URL("../../../fixtures/read-replicas/live.json", import.meta.url), "utf8")) as SeedDocument;
+
+let emulator: RunningEmulator | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+describe("a kind with a pull stage, added to the registry alone", () => {
+  it("writes its tuning key and its comment lines into the pulled svc.ts, which then plans clean", async () => {
+    const emu = await startEmulator({ seed: SEED, timings: TIMINGS, log: "off" });
+    emulator = emu;
+    const options = { projectId: emu.projectId, branchId: emu.defaultBranchId, apiKey: emu.apiKey, apiHost: emu.apiHost };
+    const unnamed = (await createPlatformApi(options).listEndpoints(options)).filter((e) => e.type === "read_only" && e.name === undefined).map((e) => e.id);
+    expect(unnamed.length).toBeGreaterThan(0);
+
+    const source = renderPolicySource(await pullConfig(options));
+    expect(source).toContain(`    unnamedReplicas: ${unnamed.length},\n`);
+    expect(source).toContain(["// Read-only endpoints without a name (name them to declare them under `readReplicas`):", ...unnamed.map((id) => `//   "${id}"`)].join("\n"));
+
+    const tree = createTempTree({ ".git/": "", "svc.ts": source });
+    try {
+      const { config } = await loadConfigFromFile({ cwd: tree.root });
+      const again = await plan(config, options);
+      expect([again.changes, again.conflicts]).toEqual([[], []]);
+    } finally {
+      tree.remove();
+    }
+    // The kind plans what differs: a policy stating another count is not a no-op.
+    const other = await plan(defineConfig({ branch: () => ({ unnamedReplicas: 0 }) as object }), options);
+    expect(other.changes.map((c) => [c.address, c.after])).toEqual([["gadget", { count: 0 }]]);
+  });
+});
