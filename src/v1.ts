@@ -123,7 +123,7 @@ export type { BuildFunctionBundleOptions } from "./bundle/build-function-bundle.
 
 // The platform API client and the adapter interface a caller may implement instead.
 export type { PlatformApiOptions, PlatformApiPolling, PlatformApiTimeouts } from "./api/client-options.js";
-export { createPlatformApi } from "./api/create-platform-api.js";
+export { createPlatformApi } from "./api/deferred-platform-api.js";
 // A custom adapter implements `PlatformApi`; its parameter and record types (wire vocabulary,
 // which grows with the platform) are reached through it, e.g. `Parameters<PlatformApi["createBranch"]>[0]`.
 export type { PlatformApi } from "./api/platform-api.js";

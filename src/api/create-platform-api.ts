@@ -2,7 +2,7 @@
  * `createPlatformApi`: the HTTP implementation of {@link PlatformApi}.
  */
 import { createCallContext } from "./call-context.js";
-import { resolveClientOptions, type PlatformApiOptions } from "./client-options.js";
+import { type ClientConfig, resolveClientOptions, type PlatformApiOptions } from "./client-options.js";
 import { controlPlaneCalls } from "./control-plane-calls.js";
 import { featureCalls } from "./feature-calls.js";
 import type { PlatformApi } from "./platform-api.js";
@@ -14,6 +14,11 @@ import type { PlatformApi } from "./platform-api.js";
  * the optional `compareSchema` included.
  */
 export function createPlatformApi(options: PlatformApiOptions): Required<PlatformApi> {
-  const context = createCallContext(resolveClientOptions(options));
+  return platformApiOver(resolveClientOptions(options));
+}
+
+/** The client of options `resolveClientOptions` already validated. */
+export function platformApiOver(config: ClientConfig): Required<PlatformApi> {
+  const context = createCallContext(config);
   return { ...controlPlaneCalls(context), ...featureCalls(context) };
 }

@@ -82,7 +82,7 @@ describe("start-up: what a fresh process loads", () => {
     expect(modules.filter((m) => m.startsWith("src/cli/commands/") && m !== "src/cli/commands/db-registration.ts")).toEqual([]);
   });
 
-  it("importing svc-config/v1 loads neither the engine's operations, nor the bundler, nor the policy loader", async () => {
+  it("importing svc-config/v1 loads neither the engine's operations, nor the kinds' stages, nor the HTTP client, nor the bundler, nor the policy loader", async () => {
     const v1 = pathToFileURL(join(ROOT, "dist", "v1.js")).href;
     const { modules } = await loaded(["--input-type=module", "-e", `await import(${JSON.stringify(v1)})`]);
     expect(modules).toContain("dist/config/define-config.js");
@@ -92,6 +92,8 @@ describe("start-up: what a fresh process loads", () => {
     expect(modules.filter((m) => heavy.includes(m))).toEqual([]);
     const stages = modules.filter((m) => /^dist\/kinds\/\w+\/(stages|diff|apply)\.js$/.test(m));
     expect(stages).toEqual([]);
+    // The HTTP client (transport, wire schemas, calls) loads with a client's first call.
+    expect(modules.filter((m) => m === "dist/api/transport.js" || m === "dist/api/create-platform-api.js" || m.startsWith("dist/api/wire/"))).toEqual([]);
     expect(modules.filter((m) => m.startsWith("node_modules/esbuild/") || m.startsWith("node_modules/jiti/") || m.startsWith("node_modules/jszip/"))).toEqual([]);
   });
 
