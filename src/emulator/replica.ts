@@ -6,6 +6,7 @@
  */
 import { EmulatorCore } from "./control.js";
 import { resolveEmulatorOptions, type EmulatorOptions } from "./options.js";
+import { replicaRequest } from "./replica-request.js";
 import type { SeedDocument } from "./seed.js";
 import { createEmulatorApp } from "./server.js";
 
@@ -35,9 +36,14 @@ export function createReplica(options: ReplicaOptions): Replica {
   const core = new EmulatorCore(resolveEmulatorOptions({ ...options, log: "off" }));
   const app = createEmulatorApp({ rt: core, faults: core.faultEngine, log: core.log, mountAdmin: () => undefined, commit: () => core.commit() });
   const answer = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const request = new Request(input, init);
-    if (!request.url.startsWith(`${REPLICA_ORIGIN}/`)) throw new TypeError(`a replica answers ${REPLICA_ORIGIN} only, not ${new URL(request.url).origin}`);
-    return app.fetch(request);
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (!url.startsWith(`${REPLICA_ORIGIN}/`)) throw new TypeError(`a replica answers ${REPLICA_ORIGIN} only, not ${new URL(url).origin}`);
+    const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+    signal?.throwIfAborted();
+    const response = await app.fetch(input instanceof Request ? input : replicaRequest(url, init));
+    // The answer is computed at once; an abort meanwhile still fails the call, as it would on a socket.
+    signal?.throwIfAborted();
+    return response;
   };
   return {
     apiHost: `${REPLICA_ORIGIN}/api/v2`,

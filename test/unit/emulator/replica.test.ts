@@ -24,6 +24,19 @@ describe("a replica", () => {
     await expect(replica.fetch("http://127.0.0.1:9/api/v2/projects")).rejects.toThrow(/answers http:\/\/replica\.invalid only, not http:\/\/127\.0\.0\.1:9/);
   });
 
+  it("refuses a call whose signal has aborted, and applies nothing of it", async () => {
+    const replica = createReplica({ seed, apiKey: KEY });
+    const api = createPlatformApi({ apiKey: KEY, apiHost: replica.apiHost, fetch: replica.fetch });
+    const ref = { projectId: replica.projectId, branchId: (await api.listBranches({ projectId: replica.projectId }))[0]?.id ?? "" };
+    const url = `${replica.apiHost}/projects/${ref.projectId}/branches/${ref.branchId}/buckets`;
+    const init = { method: "POST", headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" }, body: JSON.stringify({ name: "late", access_level: "private" }) };
+    await expect(replica.fetch(url, { ...init, signal: AbortSignal.abort(new Error("stopped by the caller")) })).rejects.toThrow("stopped by the caller");
+    expect(await api.listBuckets(ref)).toEqual([]);
+    const answered = await replica.fetch(url, init);
+    expect(answered.status).toBe(201);
+    expect((await api.listBuckets(ref)).map((b) => b.name)).toEqual(["late"]);
+  });
+
   it("holds only the new seed once reseeded, and its key still answers", async () => {
     const replica = createReplica({ seed, apiKey: KEY });
     const api = createPlatformApi({ apiKey: KEY, apiHost: replica.apiHost, fetch: replica.fetch });
