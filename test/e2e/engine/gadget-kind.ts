@@ -8,7 +8,7 @@ import * as z from "zod";
 import { kindTuning } from "../../../src/config/schemas/branch-tuning.js";
 import { makeChange } from "../../../src/diff/change-builder.js";
 import type { KindPull } from "../../../src/inspect/kind-pull.js";
-import type { KindLiveRead } from "../../../src/inspect/read-live-state.js";
+import type { AnyKindRead } from "../../../src/inspect/read-live-state.js";
 import type { DesiredSlices, KindPreviews, LiveSlices, ResourceKind } from "../../../src/kinds/index.js";
 import type { KindDiff } from "../../../src/diff/plan-types.js";
 
@@ -32,7 +32,8 @@ const pull: KindPull = {
   },
 };
 
-const read: KindLiveRead = async ({ base }) => ({ gadget: { count: unnamed(base.endpoints).length } }) as LiveSlices;
+// No source of its own: wave 1 listed the endpoints.
+const read: AnyKindRead = { slice: (_records, base) => ({ kinds: { gadget: { count: unnamed(base.endpoints).length } } as LiveSlices }) };
 
 const diff: KindDiff["diff"] = (desired, live, _options, sink) => {
   const want = (desired.kinds as Slices | undefined)?.gadget?.count;
