@@ -11,7 +11,7 @@ import type { EngineWarning } from "../model/plan.js";
 import { inReadWave } from "./events.js";
 import { envTagMatters } from "./function-fingerprint.js";
 import type { OperationRuntime } from "./options.js";
-import { type BaseLiveState, readBaseState, readBucketsHaveObjects, readDataApiDatabases, readFeatureState, type UnavailableFeature } from "../inspect/read-live-state.js";
+import { type BaseLiveState, readBaseState, readFeatureState, readGuardState, type UnavailableFeature } from "../inspect/read-live-state.js";
 import type { DiffOptions } from "../diff/plan-types.js";
 import type { PlanSelection } from "../model/plan.js";
 import { checkSourcesInsideProject } from "./source-scope.js";
@@ -144,10 +144,10 @@ function fingerprintAsReady(rt: OperationRuntime, desired: ResolvedPolicy, live:
 }
 
 /**
- * Reads the branch (waves 1–2), evaluates the policy once, bundles every function while the
- * policy's reads run (wave 3), fingerprints each function as soon as its archive and the live
- * functions are known, diffs, and for buckets the plan would delete reads whether they hold
- * objects (wave 4) and diffs again. No mutation.
+ * Reads the branch (wave 1), evaluates the policy once, reads what the kinds need for it (wave 2)
+ * while bundling every function, fingerprints each function as soon as its archive and the live
+ * functions are known, diffs, and when the kinds' deletes need something read before they can be
+ * decided (a bucket's objects, a database's Data API) reads it (wave 3) and diffs again. No mutation.
  */
 export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput): Promise<PreparedPlan> {
   const ref = { api: rt.api, ...input.ids };
@@ -168,28 +168,12 @@ export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput)
   const now = input.now();
   const options = { now, functionTags: tags, allowDataLoss: input.allowDataLoss, unavailable };
   let diff = diffState(desired, live, options);
-  const guards = deleteGuardReads(diff);
-  if (guards.buckets.length > 0 || guards.databases.length > 0) {
-    const [hasObjects, dataApiDatabases] = await inReadWave(rt.emit, 3, () => Promise.all([
-      readBucketsHaveObjects({ ...ref, buckets: guards.buckets }),
-      readDataApiDatabases({ ...ref, databases: guards.databases }),
-    ]));
-    if (guards.buckets.length > 0) live.bucketHasObjects = hasObjects;
-    if (guards.databases.length > 0) live.dataApiDatabases = dataApiDatabases;
+  const guarded = await inReadWave(rt.emit, 3, () => readGuardState({ api: rt.api, projectId: input.ids.projectId, base, changes: diff.changes, kinds: KIND_READS }));
+  if (guarded !== null) {
+    Object.assign(live, guarded);
     diff = diffState(desired, live, options);
   }
   return { ids: input.ids, base, desired, live, diff, archives, warnings: [...diff.warnings, ...parentWarnings, ...bundleWarnings] };
-}
-
-/**
- * What the deletes of a first diff need read before they can be decided (wave 3): whether each
- * bucket to delete holds objects, and which databases to delete serve a Data API (a database in
- * use is never deleted). The diff then runs again with the answers.
- */
-function deleteGuardReads(diff: DiffResult): { buckets: string[]; databases: string[] } {
-  const deleted = (type: "bucket-delete" | "database-delete"): string[] =>
-    diff.changes.flatMap(({ op }) => (op.type === type ? [op.name] : []));
-  return { buckets: deleted("bucket-delete"), databases: deleted("database-delete") };
 }
 
 /**

@@ -2,21 +2,22 @@
  * Reading a branch's live state in sequential waves: wave 1 reads the project, the branch and its
  * endpoints in parallel; wave 2 reads, in parallel and once each, the read sources
  * (`read-sources.ts`) the kinds need for the policy, and each kind builds its part of the state
- * from them; the engine's optional wave 3 lists objects of buckets a plan would delete
- * (`readBucketsHaveObjects`).
+ * from them; the engine's optional wave 3 reads what the deletes of a first diff need decided
+ * (`readGuardState`).
  */
 import type { ApiBranch, ApiEndpoint } from "../api/wire-types.js";
 import type { PlatformApi } from "../api/platform-api.js";
-import { bucketHasObjects, databaseServesDataApi } from "../api/guard-reads.js";
 import type { BranchTarget, ResolvedPolicy } from "../model/desired-state.js";
 import { ErrorCode, PlatformError, isPlatformError } from "../errors/index.js";
 import type { LiveState } from "../model/live-state.js";
+import type { PlannedChange } from "../model/planned-change.js";
 import {
   branchTargetOf,
   compareCodePoints,
   normalizeProject,
 } from "./normalize.js";
 import { type ReadNeeds, type SourceRecords, type UnavailableFeature, readSources } from "./read-sources.js";
+import { unionOfNeeds } from "./read-needs.js";
 import { normalizeBranch } from "../kinds/branch/read.js";
 import { normalizeCompute } from "../kinds/compute/read.js";
 
@@ -46,6 +47,14 @@ export interface KindRead<Contribution> {
    * out was not read. Pure.
    */
   readonly slice: (records: SourceRecords, base: BaseLiveState) => Contribution;
+  /**
+   * What its deletes need read before they can be decided (wave 3, after a first diff): the
+   * sources its planned `changes` need (none: no wave for it), and its fields from their records.
+   */
+  readonly guards?: {
+    needs(changes: readonly PlannedChange[]): ReadNeeds;
+    slice(records: SourceRecords): Contribution;
+  };
 }
 
 /** A kind's read as the generic reader holds it. */
@@ -130,33 +139,22 @@ export async function readFeatureState(options: {
 }
 
 /**
- * Wave 3 (engine only): whether each named bucket holds at least one object, read with
- * `limit=1` in parallel.
+ * Wave 3 (engine only): the delete guards' reads the kinds need for `changes` (a first diff's), in
+ * parallel, and the fields the kinds build from them; `null` when no kind needs any (no wave).
  */
-export async function readBucketsHaveObjects(options: {
+export async function readGuardState(options: {
   api: PlatformApi;
   projectId: string;
-  branchId: string;
-  buckets: readonly string[];
-}): Promise<ReadonlyMap<string, boolean>> {
-  const { api, projectId, branchId } = options;
-  const entries = await Promise.all(options.buckets.map(async (bucket) => [bucket, await bucketHasObjects(api, { projectId, branchId, bucket })] as const));
-  return new Map(entries);
-}
-
-/**
- * Wave 3 (engine only): which of the named databases serve a Data API, read in parallel; a
- * region without the Data API answers none.
- */
-export async function readDataApiDatabases(options: {
-  api: PlatformApi;
-  projectId: string;
-  branchId: string;
-  databases: readonly string[];
-}): Promise<string[]> {
-  const { api, projectId, branchId } = options;
-  const served = await Promise.all(options.databases.map((database) => databaseServesDataApi(api, { projectId, branchId, databaseName: database })));
-  return options.databases.filter((_, i) => served[i]).sort(compareCodePoints);
+  base: BaseLiveState;
+  changes: readonly PlannedChange[];
+  kinds: readonly AnyKindRead[];
+}): Promise<Partial<LiveState> | null> {
+  const guards = options.kinds.flatMap((read) => (read.guards === undefined ? [] : [read.guards]));
+  const needs = unionOfNeeds(guards.map((guard) => guard.needs(options.changes)));
+  if (Object.keys(needs).length === 0) return null;
+  const ref = { projectId: options.projectId, branchId: options.base.branch.id };
+  const { records } = await readSources({ api: options.api, ref, parent: undefined }, needs);
+  return Object.assign({}, ...guards.map((guard) => guard.slice(records)));
 }
 
 /** Lists the project's branches and builds the `PLATFORM_BRANCH_NOT_FOUND` error for `branchId`. */

@@ -14,9 +14,9 @@ export const DEFAULT_SERVICE_DATABASE = "neondb";
 /** Reads nothing beyond the base state. */
 export const NO_FEATURE_READS: ReadNeeds = Object.freeze({});
 
-/** Every source (e.g. for a full inspection), with the Data API of `database`. */
+/** Every source of wave 2 (e.g. for a full inspection), with the Data API of `database`. */
 export function allFeatureReads(database: string = DEFAULT_SERVICE_DATABASE): ReadNeeds {
-  const every: Required<ReadNeeds> = {
+  const every: Required<Omit<ReadNeeds, "bucketObjects" | "dataApiServed">> = {
     databases: true,
     roles: true,
     auth: true,
@@ -31,14 +31,18 @@ export function allFeatureReads(database: string = DEFAULT_SERVICE_DATABASE): Re
   return every;
 }
 
-/**
- * The sources the kinds of `reads` need to plan `policy`: the union of each one's needs (a
- * parameter, such as the Data API's database, from the first kind in rank order that asks for it).
- */
+/** The sources the kinds of `reads` need to plan `policy` (see {@link unionOfNeeds}). */
 export function readNeedsOf(reads: readonly { readonly needs?: (policy: ResolvedPolicy) => ReadNeeds }[], policy: ResolvedPolicy): ReadNeeds {
+  return unionOfNeeds(reads.map((read) => read.needs?.(policy) ?? {}));
+}
+
+/**
+ * Every source some of `list` needs, read once: a parameter (such as the Data API's database) from
+ * the first that asks for the source (the kinds in rank order).
+ */
+export function unionOfNeeds(list: readonly ReadNeeds[]): ReadNeeds {
   const needs: ReadNeeds = {};
-  for (const read of reads) {
-    const own = read.needs?.(policy) ?? {};
+  for (const own of list) {
     for (const [name, need] of Object.entries(own)) if (need !== undefined && !Object.hasOwn(needs, name)) Object.assign(needs, { [name]: need });
   }
   return needs;

@@ -1,12 +1,15 @@
 /**
- * The platform reads of wave 2, as one table of sources: each source is one kind of API read
- * (a listing, a record, the parent branch's listings), made at most once per plan however many
- * kinds need it. The kinds say which sources they need (`ReadNeeds`) and build their part of the
- * live state from the records read; this table knows no kind.
+ * The platform reads of waves 2 and 3, as one table of sources: each source is one kind of API
+ * read (a listing, a record, the parent branch's listings, the delete guards' reads of named
+ * items), made at most once per wave however many kinds need it. The kinds say which sources they
+ * need (`ReadNeeds`) and build their part of the live state from the records read; this table
+ * knows no kind.
  */
 import type { ApiAuthIntegration, ApiBucket, ApiCustomDomain, ApiDataApi, ApiDatabase, ApiFunction, ApiRole, ApiTrigger } from "../api/wire-types.js";
 import type { BranchRef, PlatformApi } from "../api/platform-api.js";
+import { bucketHasObjects, databaseServesDataApi } from "../api/guard-reads.js";
 import { ErrorCode, isPlatformError } from "../errors/index.js";
+import { compareCodePoints } from "./normalize.js";
 
 /** What a source's read is given: the API, the branch read and its parent (none for a root branch). */
 interface SourceContext {
@@ -61,6 +64,18 @@ const READ_SOURCES = {
       if (parent === undefined) return { roles: [], databases: [] };
       const [roles, databases] = await Promise.all([api.listRoles(parent), api.listDatabases(parent)]);
       return { roles, databases };
+    },
+  }),
+  // The delete guards' reads (wave 3), one request per item named by the need.
+  /** Whether each named bucket holds at least one object. */
+  bucketObjects: source<readonly string[], ReadonlyMap<string, boolean>>({
+    read: async ({ api, ref }, buckets) => new Map(await Promise.all(buckets.map(async (bucket) => [bucket, await bucketHasObjects(api, { ...ref, bucket })] as const))),
+  }),
+  /** Which of the named databases serve a Data API, sorted (a region without the Data API answers none). */
+  dataApiServed: source<readonly string[], string[]>({
+    read: async ({ api, ref }, databases) => {
+      const served = await Promise.all(databases.map((database) => databaseServesDataApi(api, { ...ref, databaseName: database })));
+      return databases.filter((_, i) => served[i]).sort(compareCodePoints);
     },
   }),
 };

@@ -18,4 +18,12 @@ export const bucketRead: KindRead<LiveContributionOf<"bucket">> = {
     ...(prune.buckets ? { triggers: true } : {}),
   }),
   slice: ({ buckets }) => (buckets === undefined ? {} : { buckets: normalizeBuckets(buckets) }),
+  // A bucket that holds objects is deleted only with data loss allowed: the first diff's deletes say which to list.
+  guards: {
+    needs: (changes) => {
+      const deleted = changes.flatMap(({ op }) => (op.type === "bucket-delete" ? [op.name] : []));
+      return deleted.length === 0 ? {} : { bucketObjects: deleted };
+    },
+    slice: ({ bucketObjects }) => (bucketObjects === undefined ? {} : { bucketHasObjects: bucketObjects }),
+  },
 };

@@ -33,4 +33,12 @@ export const databaseRead: KindRead<LiveContributionOf<"database">> = {
     ...(roles === undefined ? {} : { databaseOwners: normalizeDatabaseOwners(databases ?? []) }),
     ...(parentRolesDatabases === undefined ? {} : { parentDatabases: sortedNames(parentRolesDatabases.databases) }),
   }),
+  // A database serving a Data API is in use and never deleted: the first diff's deletes say which to check.
+  guards: {
+    needs: (changes) => {
+      const deleted = changes.flatMap(({ op }) => (op.type === "database-delete" ? [op.name] : []));
+      return deleted.length === 0 ? {} : { dataApiServed: deleted };
+    },
+    slice: ({ dataApiServed }) => (dataApiServed === undefined ? {} : { dataApiDatabases: dataApiServed }),
+  },
 };

@@ -1,18 +1,20 @@
 import { describe, expect, it } from "vitest";
 import type { ResolvedPolicy } from "../../../src/model/desired-state.js";
 import type { LiveState } from "../../../src/model/live-state.js";
-import { policyWith } from "../../helpers/engine-state.js";
-import { type AnyKindRead, readBaseState, readBucketsHaveObjects, readFeatureState, readLiveState } from "../../../src/inspect/read-live-state.js";
+import { NOW, policyWith } from "../../helpers/engine-state.js";
+import { type AnyKindRead, readBaseState, readFeatureState, readGuardState, readLiveState } from "../../../src/inspect/read-live-state.js";
 import { stateFingerprint } from "../../../src/diff/state-fingerprint.js";
 import type { LiveSlices } from "../../../src/kinds/index.js";
 import { allFeatureReads, NO_FEATURE_READS, readNeedsOf } from "../../../src/inspect/read-needs.js";
-import { KIND_READS, readNeedsForPolicy } from "../../../src/kinds/modules.js";
+import { KIND_READS, diffState, readNeedsForPolicy } from "../../../src/kinds/modules.js";
 import { fixturePlatform, loadRoutes } from "./fixture-platform.js";
 import { widgetModule } from "../kinds/widget-kind.js";
 
 const PROJECT = "calm-river-123456";
 const BRANCH = "br-preview-654321";
 const routes = loadRoutes("full-branch");
+const OPTIONS = { now: NOW, functionTags: new Map(), allowDataLoss: false };
+const PRUNE_EVERYTHING = { functions: true, triggers: true, customDomains: true, buckets: true, roles: true, databases: true };
 
 describe("reading live state", () => {
   it("normalises a branch with every resource kind", async () => {
@@ -71,8 +73,16 @@ describe("reading live state", () => {
   it("reads a branch with every resource kind in at most 3 sequential waves", async () => {
     const platform = fixturePlatform(routes);
 
-    await readLiveState({ api: platform.api, projectId: PROJECT, branchId: BRANCH, needs: allFeatureReads(), kinds: KIND_READS });
-    await readBucketsHaveObjects({ api: platform.api, projectId: PROJECT, branchId: BRANCH, buckets: [] });
+    const base = await readBaseState({ api: platform.api, projectId: PROJECT, branchId: BRANCH });
+    const { state } = await readFeatureState({ api: platform.api, projectId: PROJECT, base, needs: allFeatureReads(), kinds: KIND_READS });
+    const pruning = policyWith({ prune: PRUNE_EVERYTHING, pruneStated: PRUNE_EVERYTHING });
+    const first = diffState(pruning, state, OPTIONS);
+    const guarded = await readGuardState({ api: platform.api, projectId: PROJECT, base, changes: first.changes, kinds: KIND_READS });
+    const deletedBuckets = first.changes.flatMap(({ op }) => (op.type === "bucket-delete" ? [op.name] : []));
+
+    expect(deletedBuckets.length).toBeGreaterThan(0);
+    expect(guarded).toEqual({ bucketHasObjects: new Map(deletedBuckets.map((b) => [b, true])) });
+    expect(platform.requests.filter((r) => r.wave === 3).map((r) => r.path)).toEqual(deletedBuckets.map((b) => `/api/v2/projects/${PROJECT}/branches/${BRANCH}/buckets/${b}/objects`));
 
     expect(platform.waves()).toBeLessThanOrEqual(3);
     expect(platform.requests.filter((r) => r.wave === 1).map((r) => r.path)).toEqual([
@@ -145,10 +155,20 @@ describe("reading live state", () => {
     expect(String((err as Error).message)).toContain("its id is br-main-000001");
   });
 
-  it("tells which buckets hold objects", async () => {
-    const { api } = fixturePlatform(routes);
+  it("tells which buckets a plan would delete hold objects, and makes no wave 3 when it deletes none", async () => {
+    const platform = fixturePlatform(routes);
+    const base = await readBaseState({ api: platform.api, projectId: PROJECT, branchId: BRANCH });
+    const { state } = await readFeatureState({ api: platform.api, projectId: PROJECT, base, needs: allFeatureReads(), kinds: KIND_READS });
+    const deleting = diffState(policyWith({ prune: PRUNE_EVERYTHING, pruneStated: PRUNE_EVERYTHING }), { ...state, buckets: [{ name: "assets" }, { name: "uploads" }], triggers: [] }, OPTIONS);
+    const none = diffState(policyWith(), state, OPTIONS);
 
-    await expect(readBucketsHaveObjects({ api, projectId: PROJECT, branchId: BRANCH, buckets: ["assets", "uploads"] })).resolves.toEqual(new Map([["assets", false], ["uploads", true]]));
+    const guarded = await readGuardState({ api: platform.api, projectId: PROJECT, base, changes: deleting.changes, kinds: KIND_READS });
+    const requests = platform.requests.length;
+    const nothing = await readGuardState({ api: platform.api, projectId: PROJECT, base, changes: none.changes, kinds: KIND_READS });
+
+    expect(guarded?.bucketHasObjects).toEqual(new Map([["assets", false], ["uploads", true]]));
+    expect(nothing).toBeNull();
+    expect(platform.requests).toHaveLength(requests);
   });
 });
 
