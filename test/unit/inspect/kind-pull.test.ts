@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApiBranch, ApiEndpoint, ApiProject } from "../../../src/api/wire-types.js";
 import { buildPulledBranchConfig, type KindPull, type PulledBranchRecords } from "../../../src/inspect/pulled-config.js";
+import { renderPolicySourceWith } from "../../../src/inspect/render-policy-source.js";
 import { renderPolicySource } from "../../../src/kinds/list.js";
 import type { BranchTarget, BranchTuning } from "../../../src/v1.js";
 import { loadRoutes } from "./fixture-platform.js";
@@ -34,5 +35,20 @@ describe("a kind's keys of a pulled branch tuning", () => {
     const pulled = buildPulledBranchConfig(records);
     expect(tuningOf(pulled.config.branch, { name: records.branch.name, exists: true, isDefault: records.branch.default })).not.toHaveProperty("widgets");
     expect(renderPolicySource(pulled)).not.toContain("widgets");
+  });
+});
+
+describe("a kind's comment lines in the rendered svc.ts", () => {
+  // What a kind may say of a live name: a line break, U+2028 and a bidi override could end the comment or hide code.
+  const hostile = "x\u2028process.exit(1)//\n\u202e";
+  const talker: KindPull = { comments: (_preview, text) => [`raw ${hostile}`, `literal ${text.literal(hostile)}`, `key ${text.key(hostile)}: ${text.inline({ name: hostile })}`] };
+
+  it("come after the policy, each commented out and escaped, whatever the kind writes into them", () => {
+    const source = renderPolicySourceWith([talker], buildPulledBranchConfig(records));
+    const tail = source.slice(source.indexOf("});\n") + 4).split("\n").filter((line) => line !== "");
+    expect(tail).toHaveLength(3);
+    expect(tail.every((line) => line.startsWith("// "))).toBe(true);
+    expect(source).not.toMatch(/[\u2028\u202e]/);
+    expect(source.split("\n").filter((line) => line.includes("process.exit")).every((line) => line.startsWith("//"))).toBe(true);
   });
 });
