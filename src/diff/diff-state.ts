@@ -53,7 +53,7 @@ export function diffKinds(kinds: readonly KindDiffer[], desired: ResolvedPolicy,
     conflicts: sink.conflicts,
     unmanaged,
     warnings: sink.warnings,
-    stateFingerprint: stateFingerprint(live),
+    stateFingerprint: stateFingerprint(live, kinds),
     summary: summarize(changes, sink.conflicts.length),
   };
 }

@@ -42,6 +42,11 @@ export interface KindDiff {
   diff(desired: ResolvedPolicy, live: LiveState, options: DiffOptions, sink: DiffSink): void;
   /** Deletes (or unmanaged entries) of the kind's undeclared live resources. */
   prune?(desired: ResolvedPolicy, live: LiveState, options: DiffOptions, sink: DiffSink): void;
+  /**
+   * Its fields of the live state as the state fingerprint commits to them: what its diff compares
+   * (server-only details left out), by field name. Absent: it has no field of its own.
+   */
+  compared?(live: LiveState): Record<string, unknown>;
 }
 
 /** A kind as the diff visits it: its name, its diff and, when it needs a platform feature, whether a policy declares any of it. */

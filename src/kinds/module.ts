@@ -71,7 +71,13 @@ export type KindStages<K extends ResourceKind> = KindDiff & {
   readonly create?: KindCreate;
   /** What its operations typically wait for on the platform after their requests (absent: nothing); see {@link ExpectedWaits}. */
   readonly expectedWaits?: Pick<ExpectedWaits, OpTypeOf<K>>;
-} & (KindFacts[K] extends { liveFields: unknown } | { live: unknown }
+} & (KindFacts[K] extends { liveFields: unknown }
+    ? {
+        /** A kind with fields of the live state says how the state fingerprint commits to them. */
+        readonly compared: NonNullable<KindDiff["compared"]>;
+      }
+    : unknown) &
+  (KindFacts[K] extends { liveFields: unknown } | { live: unknown }
     ? {
         /**
          * Its read (wave 2): the read sources it needs for a policy and its fields of the live state

@@ -8,6 +8,7 @@ import { diffAuth } from "./diff.js";
 /** The kind's stages (its facts and light module are in `index.ts`). */
 export const authStages: KindStages<"auth"> = {
   read: authRead,
+  compared: (live) => ({ auth: live.auth === undefined ? undefined : { enabled: live.auth.enabled } }),
   diff: (desired, live, _options, sink) => diffAuth(desired, live, sink, { databaseMissing, controlPlaneIds }),
   handlers: { "auth-create": (ctx, _change, _op, planned) => applyAuthCreate(ctx, planned) },
   digests: { "auth-create": (planned) => ({ database: planned.databaseName }) },

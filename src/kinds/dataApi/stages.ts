@@ -9,6 +9,8 @@ import { dataApiRead } from "./read.js";
 /** The kind's stages (its facts and light module are in `index.ts`). */
 export const dataApiStages: KindStages<"dataApi"> = {
   read: dataApiRead,
+  // In wire names, as the fingerprint has always hashed them: saved plans stay comparable.
+  compared: ({ dataApi }) => ({ dataApi: dataApi === undefined ? undefined : { ...dataApi, settings: dataApi.settings === null ? null : toWire(DATA_API_SETTINGS, dataApi.settings) } }),
   diff: (desired, live, _options, sink) => diffDataApi(desired, live, sink),
   handlers: {
     "data-api-create": (ctx, _change, op, planned) => applyDataApiCreate(ctx, op, planned),

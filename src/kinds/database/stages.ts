@@ -1,6 +1,7 @@
 /** The database kind's stages: its diff and prune and its handlers. */
 import { REPLICA_OWNER } from "../../api/wire/replica-seed.js";
 import type { KindStages } from "../module.js";
+import { nameRecord } from "../../model/own-record.js";
 import { databaseRead } from "./read.js";
 import { OPERATION_WAIT_MS } from "../../apply/execution-context.js";
 import { applyDatabaseCreate, applyDatabaseDelete, applyDatabaseUpdate } from "./apply.js";
@@ -9,6 +10,12 @@ import { diffDatabases, pruneDatabases } from "./diff.js";
 /** The kind's stages (its facts and light module are in `index.ts`). */
 export const databaseStages: KindStages<"database"> = {
   read: databaseRead,
+  compared: (live) => ({
+    databases: live.databases,
+    databaseOwners: live.databaseOwners === undefined ? undefined : nameRecord(live.databaseOwners),
+    parentDatabases: live.parentDatabases,
+    dataApiDatabases: live.dataApiDatabases,
+  }),
   diff: (desired, live, _options, sink) => diffDatabases(desired, live, sink),
   prune: (desired, live, options, sink) => pruneDatabases(desired, live, options.allowDataLoss, sink),
   handlers: {

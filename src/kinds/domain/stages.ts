@@ -8,6 +8,8 @@ import { diffDomains } from "./diff.js";
 /** The kind's stages (its facts and light module are in `index.ts`). */
 export const domainStages: KindStages<"domain"> = {
   read: domainRead,
+  // The DNS status and the CNAME target are left out.
+  compared: (live) => ({ customDomains: live.customDomains?.map((d) => ({ domain: d.domain, entityType: d.entityType, entityId: d.entityId })) }),
   diff: (desired, live, _options, sink) => diffDomains(desired, live, sink),
   declares: (desired) => desired.functions.some((f) => f.customDomains.length > 0),
   result: domainResult,

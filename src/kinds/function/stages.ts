@@ -11,6 +11,11 @@ const BUILD_WAIT_MS = 10_000;
 /** The kind's stages (its facts and light module are in `index.ts`). */
 export const functionStages: KindStages<"function"> = {
   read: functionRead,
+  // Deployment ids, build statuses and invocation URLs are left out.
+  compared: (live) => ({
+    functions: live.functions?.map((f) => ({ slug: f.slug, name: f.name, envNames: f.envNames, markers: f.markers, runtime: f.current?.runtime })),
+    parentFunctionSlugs: live.parentFunctionSlugs,
+  }),
   diff: (desired, live, options, sink) => diffFunctions(desired, live, options.functionTags, sink),
   prune: (desired, live, _options, sink) => pruneFunctions(desired, live, sink),
   declares: (desired) => desired.functions.length > 0,

@@ -9,6 +9,7 @@ import { diffRoles, pruneRoles } from "./diff.js";
 /** The kind's stages (its facts and light module are in `index.ts`). */
 export const roleStages: KindStages<"role"> = {
   read: roleRead,
+  compared: (live) => ({ roles: live.roles, parentRoles: live.parentRoles }),
   diff: (desired, live, _options, sink) => diffRoles(desired, live, sink),
   prune: (desired, live, _options, sink) => pruneRoles(desired, live, sink),
   handlers: {

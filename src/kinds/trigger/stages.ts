@@ -10,6 +10,7 @@ import { triggerRead } from "./read.js";
 /** The kind's stages (its facts and light module are in `index.ts`). */
 export const triggerStages: KindStages<"trigger"> = {
   read: triggerRead,
+  compared: (live) => ({ triggers: live.triggers }),
   diff: (desired, live, _options, sink) => diffTriggers(desired, live, sink),
   declares: (desired) => desired.triggers.length > 0,
   handlers: {

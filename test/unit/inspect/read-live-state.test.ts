@@ -6,7 +6,7 @@ import { type AnyKindRead, readBaseState, readFeatureState, readGuardState, read
 import { stateFingerprint } from "../../../src/diff/state-fingerprint.js";
 import type { LiveSlices } from "../../../src/kinds/index.js";
 import { allFeatureReads, NO_FEATURE_READS, readNeedsOf } from "../../../src/inspect/read-needs.js";
-import { KIND_READS, diffState, readNeedsForPolicy } from "../../../src/kinds/modules.js";
+import { KIND_MODULES, KIND_READS, diffState, readNeedsForPolicy } from "../../../src/kinds/modules.js";
 import { fixturePlatform, loadRoutes } from "./fixture-platform.js";
 import { widgetModule } from "../kinds/widget-kind.js";
 
@@ -283,6 +283,6 @@ describe("a kind's read", () => {
   it("changes the state fingerprint with its slice", async () => {
     const { state } = await planReads(withBucket, reads);
 
-    expect(stateFingerprint(state)).not.toBe(stateFingerprint({ ...state, kinds: { widget: [] } as LiveSlices }));
+    expect(stateFingerprint(state, KIND_MODULES)).not.toBe(stateFingerprint({ ...state, kinds: { widget: [] } as LiveSlices }, KIND_MODULES));
   });
 });
