@@ -92,6 +92,9 @@ describe("start-up: what a fresh process loads", () => {
     expect(modules.filter((m) => heavy.includes(m))).toEqual([]);
     const stages = modules.filter((m) => /^dist\/kinds\/\w+\/(stages|diff|apply)\.js$/.test(m));
     expect(stages).toEqual([]);
+    // zod is one file of the package (dist/vendor/zod.js), not its 95 modules.
+    expect(modules).toContain("dist/vendor/zod.js");
+    expect(modules.filter((m) => m.startsWith("node_modules/zod/"))).toEqual([]);
     // The HTTP client (transport, wire schemas, calls) loads with a client's first call.
     expect(modules.filter((m) => m === "dist/api/transport.js" || m === "dist/api/create-platform-api.js" || m.startsWith("dist/api/wire/"))).toEqual([]);
     expect(modules.filter((m) => m.startsWith("node_modules/esbuild/") || m.startsWith("node_modules/jiti/") || m.startsWith("node_modules/jszip/"))).toEqual([]);
