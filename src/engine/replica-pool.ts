@@ -17,6 +17,9 @@ export interface PooledReplica {
   reseed(seed: ReplicaSeed): Promise<void>;
 }
 
+/** The emulator's replica module, imported on the process's first verification (an import resolves the path again). */
+let replicaModule: Promise<typeof import("../emulator/replica.js")> | undefined;
+
 /** Replica timings: operations and builds end at once. */
 const INSTANT = { opSchedulingMs: 0, opRunMs: 0, deployPendingMs: 0, deployBuildMs: 0, domainActivationMs: 0 };
 
@@ -56,7 +59,7 @@ export class ReplicaPool {
 
   private async create(seedFor: (apiKey: string) => ReplicaSeed): Promise<Held> {
     const apiKey = `svc_replica_${randomBytes(16).toString("hex")}`;
-    const { createReplica } = await import("../emulator/replica.js");
+    const { createReplica } = await (replicaModule ??= import("../emulator/replica.js"));
     return { replica: createReplica({ seed: seedFor(apiKey), apiKey, timings: INSTANT }), apiKey, fresh: true };
   }
 }
