@@ -3,7 +3,7 @@ import { sha256Of } from "./canonical-json.js";
 import type { KindDiff } from "./plan-types.js";
 
 /**
- * The part of the live state the diff compares: the project's id, the branch, the compute, each
+ * The part of the live state the diff compares: the project's id, the branch, each
  * kind's fields as it compares them (`compared`) and the kinds' own slices (`kinds`) whole.
  * Timestamps other than the branch's, deployment ids, DNS status and the like are left out.
  */
@@ -19,7 +19,6 @@ export function comparedProjection(live: LiveState, kinds: readonly Pick<KindDif
         protected: live.branch.protected,
         isDefault: live.branch.isDefault,
       },
-      compute: live.compute,
       kinds: live.kinds,
     },
     ...kinds.map((kind) => kind.compared?.(live)),

@@ -3,7 +3,7 @@
  * sorting by identifier in code points) and the project and branch-target parts of the live
  * state; each kind normalises its own records in `kinds/<kind>/read.ts`. Pure.
  */
-import type { ApiProject } from "../api/wire-types.js";
+import type { ApiBranch, ApiProject } from "../api/wire-types.js";
 import type { BranchTarget } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
 import { defaultComputeOf } from "../kinds/compute/read.js";
@@ -30,6 +30,19 @@ export function normalizeProject(project: ApiProject): LiveState["project"] {
     pgVersion: project.pg_version,
     ...(project.org_id === undefined ? {} : { orgId: project.org_id }),
     defaultCompute: defaultComputeOf(project),
+  };
+}
+
+/** The branch part of the live state. */
+export function normalizeBranch(branch: ApiBranch): LiveState["branch"] {
+  return {
+    id: branch.id,
+    name: branch.name,
+    ...(branch.parent_id === undefined ? {} : { parentId: branch.parent_id }),
+    createdAt: normalizeTimestamp(branch.created_at),
+    ...(branch.expires_at === undefined ? {} : { expiresAt: normalizeTimestamp(branch.expires_at) }),
+    protected: branch.protected,
+    isDefault: branch.default,
   };
 }
 

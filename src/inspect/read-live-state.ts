@@ -14,12 +14,11 @@ import type { PlannedChange } from "../model/planned-change.js";
 import {
   branchTargetOf,
   compareCodePoints,
+  normalizeBranch,
   normalizeProject,
 } from "./normalize.js";
 import { type ReadNeeds, type SourceRecords, type UnavailableFeature, readSources } from "./read-sources.js";
 import { unionOfNeeds } from "./read-needs.js";
-import { normalizeBranch } from "../kinds/branch/read.js";
-import { normalizeCompute } from "../kinds/compute/read.js";
 
 export type { UnavailableFeature } from "./read-sources.js";
 
@@ -27,7 +26,6 @@ export type { UnavailableFeature } from "./read-sources.js";
 export interface BaseLiveState {
   project: LiveState["project"];
   branch: LiveState["branch"];
-  compute: LiveState["compute"];
   /** The branch's endpoints as listed (the kinds built on them read their own, e.g. read replicas). */
   endpoints: readonly ApiEndpoint[];
   /** The closure's input for this existing branch. */
@@ -78,7 +76,7 @@ export interface ReadBaseStateOptions {
 export interface ReadLiveStateOptions extends ReadBaseStateOptions {
   /** The sources to read, fixed or derived from the branch (e.g. the kinds' needs of the resolved policy). */
   needs: ReadNeeds | ((target: BranchTarget) => ReadNeeds);
-  /** The kinds' reads that build the state from the records (the registry's, `KIND_READS`). */
+  /** The kinds' reads that build the state from the records: the registry's (`KIND_READS`), which give every field a state requires. */
   kinds: readonly AnyKindRead[];
 }
 
@@ -106,7 +104,6 @@ export async function readBaseState(options: ReadBaseStateOptions): Promise<Base
   return {
     project: liveProject,
     branch: liveBranch,
-    compute: normalizeCompute(listed),
     endpoints: listed,
     target: Object.freeze(branchTargetOf(liveBranch)),
   };
@@ -127,7 +124,9 @@ export async function readFeatureState(options: {
   const parentId = base.branch.parentId;
   const context = { api, ref: { projectId, branchId: base.branch.id }, parent: parentId === undefined ? undefined : { projectId, branchId: parentId } };
   const { records, unavailable } = await readSources(context, options.needs);
-  const state: LiveState = { project: base.project, branch: base.branch, compute: base.compute };
+  // The fields a live state requires besides the project and the branch are kinds' fields built
+  // from wave 1's records (no source needed), so the registry's reads always give them.
+  const state = { project: base.project, branch: base.branch } as LiveState;
   const slices: NonNullable<LiveState["kinds"]> = {};
   for (const read of options.kinds) {
     const { kinds, ...fields } = read.slice(records, base);

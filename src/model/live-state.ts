@@ -5,7 +5,7 @@ import type { KindLiveFields, LiveSlices } from "../kinds/index.js";
  * The live state of one branch in the normalised shape the diff reads.
  * Lists are sorted by identifier; timestamps RFC 3339 UTC; hostnames lowercase; cron whitespace
  * collapsed. A field left `undefined` was not read (the policy did not need it); `[]` = read, none.
- * Beside the base read (project, branch, compute), each kind declares its fields (its facts'
+ * Beside the base read (project, branch), each kind declares its fields (its facts'
  * `liveFields`, `kinds/<kind>/index.ts`) and its read builds them.
  */
 export interface LiveState extends KindLiveFields {
@@ -26,8 +26,6 @@ export interface LiveState extends KindLiveFields {
     protected: boolean;
     isDefault: boolean;
   };
-  /** The first read-write endpoint, or null when the branch has none. */
-  compute: ({ endpointId: string } & ComputeValues) | null;
   /** The slices of the kinds that read their own part (read replicas, …), by kind; absent when none read anything. */
   kinds?: LiveSlices;
 }

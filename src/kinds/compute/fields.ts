@@ -91,3 +91,12 @@ export function computePairProblem(min: number, max: number): ComputePairProblem
 export interface ComputeOperations {
   "compute-update": { op: { endpointId: string }; planned: Partial<ComputeValues> };
 }
+
+/** The branch's read-write endpoint as read: its id and settings. */
+export type LiveCompute = { endpointId: string } & ComputeValues;
+
+/** The compute kind's field of the live state (`LiveState`). */
+export interface ComputeLiveFields {
+  /** The first read-write endpoint, or null when the branch has none. */
+  compute: LiveCompute | null;
+}

@@ -1,5 +1,5 @@
 /** The compute kind: its facts and its light module; its stages (`stages.ts`) load with the registry's modules (`kinds/modules.ts`). */
-import type { ComputeOperations } from "./fields.js";
+import type { ComputeLiveFields, ComputeOperations } from "./fields.js";
 import type { KindLight } from "../module.js";
 import { computePull } from "./pull.js";
 
@@ -14,6 +14,6 @@ export const computeKind: KindLight<"compute"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: the branch's read-write compute. */
-    compute: { scope: "branch"; operations: ComputeOperations };
+    compute: { scope: "branch"; operations: ComputeOperations; liveFields: ComputeLiveFields };
   }
 }

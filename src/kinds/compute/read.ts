@@ -1,11 +1,10 @@
 /** Endpoint records → the live state's compute and the project's default compute. Pure. */
 import type { ApiEndpoint, ApiProject } from "../../api/wire-types.js";
 import { fromWire } from "../../model/kinds/field.js";
-import type { LiveState } from "../../model/live-state.js";
-import { COMPUTE_SETTINGS, type ComputeValues } from "./fields.js";
+import { COMPUTE_SETTINGS, type ComputeValues, type LiveCompute } from "./fields.js";
 
 /** The first read-write endpoint (in listing order), or null. */
-export function normalizeCompute(endpoints: readonly ApiEndpoint[]): LiveState["compute"] {
+export function normalizeCompute(endpoints: readonly ApiEndpoint[]): LiveCompute | null {
   const endpoint = endpoints.find((e) => e.type === "read_write");
   if (endpoint === undefined) return null;
   // The endpoint schema requires the three numbers, which the descriptor's model rules accept.
