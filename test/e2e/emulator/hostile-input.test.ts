@@ -92,6 +92,22 @@ describe("archive entry names with control characters", () => {
   });
 });
 
+describe("an unsafe archive uploaded again", () => {
+  it("is refused every time, on every function, though its check is remembered", async () => {
+    emu = await startTestEmulator();
+    const zip = new JSZip();
+    zip.file("index.mjs", "export default () => new Response('ok')");
+    zip.file("lib/again\u0000.js", "x", { createFolders: false });
+    const bytes = await zip.generateAsync({ type: "uint8array" });
+    for (const slug of ["first", "second", "first"]) {
+      const res = await deploy(emu, `${branchPath(emu)}/functions/${slug}/deployments`, { zip: bytes, runtime: "nodejs24" });
+      expect(res.status).toBe(422);
+      expect(res.body["code"]).toBe("unsafe_archive_entry");
+      expect((await client(emu).call("GET", `${branchPath(emu)}/functions/${slug}`)).status).toBe(404);
+    }
+  });
+});
+
 describe("the request log", () => {
   it("escapes decoded paths and ignored field names, so a %0A cannot forge a line", async () => {
     const lines: RequestLogEntry[] = [];
