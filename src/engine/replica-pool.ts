@@ -20,6 +20,11 @@ export interface PooledReplica {
 /** The emulator's replica module, imported on the process's first verification (an import resolves the path again). */
 let replicaModule: Promise<typeof import("../emulator/replica.js")> | undefined;
 
+function loadReplicaModule(): Promise<typeof import("../emulator/replica.js")> {
+  if (replicaModule === undefined) replicaModule = import("../emulator/replica.js");
+  return replicaModule;
+}
+
 /** Replica timings: operations and builds end at once. */
 const INSTANT = { opSchedulingMs: 0, opRunMs: 0, deployPendingMs: 0, deployBuildMs: 0, domainActivationMs: 0 };
 
@@ -59,7 +64,7 @@ export class ReplicaPool {
 
   private async create(seedFor: (apiKey: string) => ReplicaSeed): Promise<Held> {
     const apiKey = `svc_replica_${randomBytes(16).toString("hex")}`;
-    const { createReplica } = await (replicaModule ??= import("../emulator/replica.js"));
+    const { createReplica } = await loadReplicaModule();
     return { replica: createReplica({ seed: seedFor(apiKey), apiKey, timings: INSTANT }), apiKey, fresh: true };
   }
 }
