@@ -41,6 +41,12 @@ export type KindTunings = Intersection<{ [K in KindsWith<"tuning">]: FactOf<K, "
 export type KindPreviews = Intersection<{ [K in KindsWith<"preview">]: FactOf<K, "preview"> }[KindsWith<"preview">]> & object;
 
 /**
+ * The fields the kinds add to the resolved policy (fact `resolvedFields`), under the names plans
+ * have always used (`buckets`, `roles`, …).
+ */
+export type KindResolvedFields = Intersection<{ [K in KindsWith<"resolvedFields">]: FactOf<K, "resolvedFields"> }[KindsWith<"resolvedFields">]> & object;
+
+/**
  * The fields the kinds add to the live state (fact `liveFields`, each field optional: absent = not
  * read), under the names plans have always used (`buckets`, `functions`, …).
  */

@@ -4,9 +4,7 @@
  */
 import type { ComputeValues } from "../kinds/compute/fields.js";
 import type { DataApiSettings } from "../kinds/dataApi/fields.js";
-import type { DatabaseValues } from "../kinds/database/fields.js";
-import type { RoleValues } from "../kinds/role/fields.js";
-import type { DesiredSlices } from "../kinds/index.js";
+import type { DesiredSlices, KindResolvedFields } from "../kinds/index.js";
 
 /** What a branch closure is called with (docs/policy.md#the-branch-closure). Frozen. */
 export interface BranchTarget {
@@ -103,24 +101,15 @@ export type ResolvedDataApi =
       settings: Partial<DataApiSettings>;
     };
 
-/** The fully resolved desired state of one branch. */
-export interface ResolvedPolicy {
+/** The fully resolved desired state of one branch; the kinds' own fields (`buckets`, `roles`, …) come from their folders. */
+export interface ResolvedPolicy extends KindResolvedFields {
   target: Readonly<BranchTarget>;
   /** Absolute base directory of relative sources, or null when there is none. */
   baseDir: string | null;
-  /** `false` and omitted both resolve to "unmanaged" (auth is never disabled by a policy). */
-  auth: "enabled" | "unmanaged";
-  /** True when authored as off, for the `AUTH_FALSE_IGNORED` warning. */
-  authDeclaredOff: boolean;
   dataApi: ResolvedDataApi;
   aiGateway: boolean;
-  buckets: { name: string; access: "private" | "public_read" }[];
   functions: ResolvedFunction[];
   triggers: ResolvedTrigger[];
-  /** Declared roles, sorted by name, every field resolved (`kinds/role/fields.ts`: `login` defaults to true). */
-  roles: ({ name: string } & RoleValues)[];
-  /** Declared databases, sorted by name (`kinds/database/fields.ts`). */
-  databases: ({ name: string } & DatabaseValues)[];
   /** Every flag resolved; `roles` and `databases` are set only by name (`prune: true` leaves them off). @default false each */
   prune: { functions: boolean; triggers: boolean; customDomains: boolean; buckets: boolean; roles: boolean; databases: boolean };
   /**

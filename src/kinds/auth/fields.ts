@@ -37,3 +37,11 @@ export type LiveAuth = { enabled: boolean } & Partial<AuthValues>;
 export interface AuthLiveFields {
   auth?: LiveAuth;
 }
+
+/** The auth integration's fields of the resolved policy. */
+export interface AuthResolvedFields {
+  /** `false` and omitted both resolve to "unmanaged" (auth is never disabled by a policy). */
+  auth: "enabled" | "unmanaged";
+  /** True when authored as off, for the `AUTH_FALSE_IGNORED` warning. */
+  authDeclaredOff: boolean;
+}

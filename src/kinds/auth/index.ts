@@ -1,5 +1,5 @@
 /** The auth kind: its facts and its light module; its stages (`stages.ts`) load with the registry's modules (`kinds/modules.ts`). */
-import type { AuthOperations, AuthLiveFields } from "./fields.js";
+import type { AuthOperations, AuthLiveFields, AuthResolvedFields } from "./fields.js";
 import type { KindLight } from "../module.js";
 import { authPull } from "./pull.js";
 
@@ -14,6 +14,6 @@ export const authKind: KindLight<"auth"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: the auth integration. */
-    auth: { scope: "branch"; operations: AuthOperations; liveFields: AuthLiveFields };
+    auth: { scope: "branch"; operations: AuthOperations; liveFields: AuthLiveFields; resolvedFields: AuthResolvedFields };
   }
 }

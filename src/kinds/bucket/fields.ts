@@ -45,3 +45,9 @@ export interface BucketLiveFields {
   /** Whether each bucket holds objects; read only for buckets the plan would delete. */
   bucketHasObjects?: ReadonlyMap<string, boolean>;
 }
+
+/** The buckets' field of the resolved policy. */
+export interface BucketResolvedFields {
+  /** Declared buckets, sorted by name, `access` resolved. */
+  buckets: { name: string; access: "private" | "public_read" }[];
+}

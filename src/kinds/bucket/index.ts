@@ -1,5 +1,5 @@
 /** The bucket kind: its facts and its light module; its stages (`stages.ts`) load with the registry's modules (`kinds/modules.ts`). */
-import type { BucketOperations, BucketLiveFields } from "./fields.js";
+import type { BucketOperations, BucketLiveFields, BucketResolvedFields } from "./fields.js";
 import type { KindLight } from "../module.js";
 import { type PulledBucket, bucketPull } from "./pull.js";
 
@@ -16,7 +16,7 @@ export const bucketKind: KindLight<"bucket"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: buckets. */
-    bucket: { scope: "named"; operations: BucketOperations; liveFields: BucketLiveFields; feature: "buckets"; prunedByName: true;
+    bucket: { scope: "named"; operations: BucketOperations; liveFields: BucketLiveFields; resolvedFields: BucketResolvedFields; feature: "buckets"; prunedByName: true;
       preview: { buckets: PulledBucket[] };
     };
   }

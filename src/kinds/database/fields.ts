@@ -36,3 +36,9 @@ export interface DatabaseLiveFields {
    */
   dataApiDatabases?: string[];
 }
+
+/** The databases' field of the resolved policy. */
+export interface DatabaseResolvedFields {
+  /** Declared databases, sorted by name. */
+  databases: ({ name: string } & DatabaseValues)[];
+}

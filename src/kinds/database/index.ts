@@ -1,5 +1,5 @@
 /** The database kind: its facts and its light module; its stages (`stages.ts`) load with the registry's modules (`kinds/modules.ts`). */
-import type { DatabaseOperations, DatabaseLiveFields } from "./fields.js";
+import type { DatabaseOperations, DatabaseLiveFields, DatabaseResolvedFields } from "./fields.js";
 import type { KindLight } from "../module.js";
 import { databasePull } from "./pull.js";
 
@@ -15,6 +15,6 @@ export const databaseKind: KindLight<"database"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: PostgreSQL databases. */
-    database: { scope: "named"; operations: DatabaseOperations; liveFields: DatabaseLiveFields; prunedByName: true };
+    database: { scope: "named"; operations: DatabaseOperations; liveFields: DatabaseLiveFields; resolvedFields: DatabaseResolvedFields; prunedByName: true };
   }
 }

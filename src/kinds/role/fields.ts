@@ -42,3 +42,9 @@ export interface RoleLiveFields {
   /** Role names on the parent branch, sorted; read only when pruning roles or databases (inherited detection). */
   parentRoles?: string[];
 }
+
+/** The roles' field of the resolved policy. */
+export interface RoleResolvedFields {
+  /** Declared roles, sorted by name, every field resolved (`login` defaults to true). */
+  roles: ({ name: string } & RoleValues)[];
+}

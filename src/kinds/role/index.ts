@@ -1,5 +1,5 @@
 /** The role kind: its facts and its light module; its stages (`stages.ts`) load with the registry's modules (`kinds/modules.ts`). */
-import type { RoleOperations, RoleLiveFields } from "./fields.js";
+import type { RoleOperations, RoleLiveFields, RoleResolvedFields } from "./fields.js";
 import type { KindLight } from "../module.js";
 import { rolePull } from "./pull.js";
 
@@ -15,6 +15,6 @@ export const roleKind: KindLight<"role"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: PostgreSQL roles. */
-    role: { scope: "named"; operations: RoleOperations; liveFields: RoleLiveFields; prunedByName: true };
+    role: { scope: "named"; operations: RoleOperations; liveFields: RoleLiveFields; resolvedFields: RoleResolvedFields; prunedByName: true };
   }
 }
