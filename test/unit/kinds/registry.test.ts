@@ -11,7 +11,7 @@ import { bucketKind } from "../../../src/kinds/bucket/index.js";
 import { bucketStages } from "../../../src/kinds/bucket/stages.js";
 import { readReplicaKind } from "../../../src/kinds/readReplica/index.js";
 import { readReplicaStages } from "../../../src/kinds/readReplica/stages.js";
-import type { KindLight, KindModule } from "../../../src/kinds/module.js";
+import type { KindLight, KindModule, KindStages } from "../../../src/kinds/module.js";
 import { FEATURE_KINDS, KIND_NAMES, rankOf } from "../../../src/kinds/list.js";
 import { type AnyKindModule, KIND_HANDLERS, KIND_MODULES, diffState } from "../../../src/kinds/modules.js";
 import { kindRegistry } from "../../../src/kinds/registry.js";
@@ -117,12 +117,14 @@ describe("the kinds' modules", () => {
   });
 
   const bucketFacts = { name: "bucket", scope: "named", feature: "buckets", prunedByName: true } as const;
+  // The stages its pulled preview and its live fields call for, so each refusal below is about the one thing it leaves out.
+  const bucketOtherStages = { pull: bucketKind.pull, read: bucketStages.read, compared: bucketStages.compared };
 
   it("are refused by the compiler without a handler for each of the kind's operations, or without `declares` for a kind needing a feature", () => {
     // @ts-expect-error: bucket-delete has no handler
-    const noDelete: KindModule<"bucket"> = { ...bucketFacts, diff: () => undefined, declares: () => false, handlers: { "bucket-create": bucketStages.handlers["bucket-create"] }, seed: () => ({}) };
+    const noDelete: KindModule<"bucket"> = { ...bucketFacts, ...bucketOtherStages, diff: () => undefined, declares: () => false, handlers: { "bucket-create": bucketStages.handlers["bucket-create"] }, seed: () => ({}) };
     // @ts-expect-error: buckets need a platform feature, so the module says when a policy declares one
-    const noDeclares: KindModule<"bucket"> = { ...bucketFacts, diff: () => undefined, handlers: bucketStages.handlers, seed: () => ({}) };
+    const noDeclares: KindModule<"bucket"> = { ...bucketFacts, ...bucketOtherStages, diff: () => undefined, handlers: bucketStages.handlers, seed: () => ({}) };
     // @ts-expect-error: the module states the facts its folder declares (a bucket is named, not one per branch)
     const wrongScope: KindModule<"bucket"> = { ...bucketKind, ...bucketStages, scope: "branch" };
     expect([noDelete, noDeclares, wrongScope].map((m) => Object.keys(m.handlers).length)).toEqual([1, 2, 2]);
@@ -137,6 +139,17 @@ describe("the kinds' modules", () => {
     // @ts-expect-error: read replicas have a slice of the live state, so the module reads it
     const noRead: KindModule<"readReplica"> = withoutRead;
     expect([noPull, noRead].map((m) => m.name)).toEqual(["readReplica", "readReplica"]);
+  });
+
+  it("are refused by the compiler without the read and the fingerprint's view of the live fields their facts declare", () => {
+    const { read: _read, ...withoutRead } = bucketStages;
+    const { compared: _compared, ...withoutCompared } = bucketStages;
+    // @ts-expect-error: buckets have fields of the live state (liveFields), so their stages read them
+    const noRead: KindStages<"bucket"> = withoutRead;
+    // @ts-expect-error: the state fingerprint commits to those fields as the kind compares them
+    const noCompared: KindStages<"bucket"> = withoutCompared;
+    const complete: KindStages<"bucket"> = { ...withoutRead, ...bucketOtherStages };
+    expect([noRead, noCompared, complete].map((m) => Object.keys(m.handlers).length)).toEqual([2, 2, 2]);
   });
 });
 
