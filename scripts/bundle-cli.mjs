@@ -8,6 +8,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, transform } from "esbuild";
+import { writeThirdPartyNotices } from "./third-party-notices.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const src = join(root, "src");
@@ -51,7 +52,7 @@ const { metafile } = await build({
   target: "node20.19",
   external: EXTERNAL,
   // CommonJS dependencies inside the ESM output call `require` for Node's built-in modules.
-  banner: { js: 'import { createRequire as __svcCreateRequire } from "node:module";\nconst require = __svcCreateRequire(import.meta.url);' },
+  banner: { js: '// Third-party code in this file: see THIRD-PARTY-NOTICES.txt beside it.\nimport { createRequire as __svcCreateRequire } from "node:module";\nconst require = __svcCreateRequire(import.meta.url);' },
   // Not minified: a stack trace names the functions and reads as the source does.
   sourcemap: "linked",
   sourcesContent: false,
@@ -65,3 +66,4 @@ for (const [file, output] of Object.entries(metafile.outputs)) {
   if (file.endsWith(".js")) modules[file] = Object.keys(output.inputs).sort();
 }
 await writeFile(join(outdir, "svc.modules.json"), `${JSON.stringify(modules, null, 1)}\n`);
+await writeThirdPartyNotices(root, Object.keys(metafile.inputs), join(outdir, "THIRD-PARTY-NOTICES.txt"));

@@ -7,12 +7,13 @@ import { readFile, readdir, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { writeThirdPartyNotices } from "./third-party-notices.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
 const vendored = join(dist, "vendor", "zod.js");
 
-await build({
+const { metafile } = await build({
   absWorkingDir: root,
   stdin: { contents: 'export * from "zod";\nexport { default } from "zod";\n', resolveDir: root, loader: "js" },
   outfile: vendored,
@@ -20,8 +21,11 @@ await build({
   format: "esm",
   platform: "node",
   target: "node20.19",
+  banner: { js: "// zod, bundled: its licence is in THIRD-PARTY-NOTICES.txt beside this file." },
+  metafile: true,
   logLevel: "warning",
 });
+await writeThirdPartyNotices(root, Object.keys(metafile.inputs), join(dist, "vendor", "THIRD-PARTY-NOTICES.txt"));
 
 /** The compiled modules of dist/ (not the CLI's bundle in dist/bin/, which holds zod already). */
 async function compiledModules(dir) {
