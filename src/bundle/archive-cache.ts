@@ -7,7 +7,7 @@
  * `<identity>.json` (inputs, digest, warnings) and `<zipSha256>.zip`, each written atomically.
  * A corrupt, truncated or unreadable entry is a miss; a failed write leaves the build as it was.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { hash as hashOnce, randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
@@ -24,7 +24,7 @@ const RESOLUTION_FILES = ["package.json", "tsconfig.json", "jsconfig.json"];
 export type InputHashes = Record<string, string | null>;
 
 /** Hashes a file's contents (memoised for one bundling run); `null` when it cannot be read. */
-export type FileHasher = (path: string) => Promise<string | null>;
+export type FileHasher = (path: string) => string | null;
 
 /** An archive as the cache keeps it (a `FunctionArchive` without its slug). */
 export interface StoredArchive {
@@ -53,21 +53,33 @@ interface CacheRecord {
 
 /** SHA-256 hex of `bytes`. */
 export function sha256Hex(bytes: Uint8Array | string): string {
-  return createHash("sha256").update(bytes).digest("hex");
+  return hashOnce("sha256", bytes, "hex");
 }
 
-/** A {@link FileHasher} that reads each path at most once. */
+/**
+ * A {@link FileHasher} that reads each path at most once. Synchronous, like the read guard's
+ * reads: the hundreds of lookups of a plan share most inputs, and a promise for each answer
+ * cost more than the memo.
+ */
 export function createFileHasher(): FileHasher {
-  const memo = new Map<string, Promise<string | null>>();
+  const memo = new Map<string, string | null>();
   return (path) => {
     let hash = memo.get(path);
     if (hash === undefined) {
-      // Through the read guard: a cached input replaced by a FIFO or a device is a miss, never a hang.
-      hash = absent(path) ? Promise.resolve(null) : hashRegularFile(path).catch(() => null);
+      hash = absent(path) ? null : hashOrNull(path);
       memo.set(path, hash);
     }
     return hash;
   };
+}
+
+/** Through the read guard: a cached input replaced by a FIFO or a device is a miss, never a hang. */
+function hashOrNull(path: string): string | null {
+  try {
+    return hashRegularFile(path);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -102,15 +114,12 @@ export async function esbuildInputHashes(inputs: readonly string[], hash: FileHa
     }
   }
   const sorted = [...paths].sort();
-  const hashes = await Promise.all(sorted.map(hash));
-  return Object.fromEntries(sorted.map((path, i) => [path, hashes[i] ?? null]));
+  return Object.fromEntries(sorted.map((path) => [path, hash(path)]));
 }
 
-/** Whether every recorded input still hashes the same. */
+/** Whether every recorded input still hashes the same; stops reading at the first that does not. */
 export async function inputsUnchanged(inputs: InputHashes, hash: FileHasher): Promise<boolean> {
-  const paths = Object.keys(inputs);
-  const now = await Promise.all(paths.map(hash));
-  return paths.every((path, i) => now[i] === inputs[path]);
+  return Object.entries(inputs).every(([path, recorded]) => hash(path) === recorded);
 }
 
 /**

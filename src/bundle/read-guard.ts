@@ -10,7 +10,7 @@
  * each open, stat, read and close cost more than the reading (400 sources hashed: 42–63 ms of
  * CPU through `fs/promises`, 5–26 ms synchronously).
  */
-import { createHash } from "node:crypto";
+import { createHash, hash as hashOnce } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import type { Plugin } from "esbuild";
 import { ZIP_LIMITS } from "../rules/zip-entries.js";
@@ -45,13 +45,23 @@ export async function readRegularFile(path: string, maxBytes = MAX_SOURCE_FILE_B
 
 /**
  * SHA-256 hex of a file read under the checks of {@link readRegularFile}, chunk by chunk: the
- * content is never held whole.
+ * content is never held whole. A file read in one chunk (most sources) is hashed in one call,
+ * without a streaming hash object. Synchronous, like the reads.
  * @throws UnreadableSourceError naming the file when it is refused.
  */
-export async function hashRegularFile(path: string, maxBytes = MAX_SOURCE_FILE_BYTES): Promise<string> {
-  const hash = createHash("sha256");
-  readBounded(path, maxBytes, (chunk) => hash.update(chunk));
-  return hash.digest("hex");
+export function hashRegularFile(path: string, maxBytes = MAX_SOURCE_FILE_BYTES): string {
+  let first: Buffer | undefined;
+  let hash: ReturnType<typeof createHash> | undefined;
+  readBounded(path, maxBytes, (chunk) => {
+    if (first === undefined && hash === undefined) {
+      first = chunk;
+      return;
+    }
+    hash ??= createHash("sha256").update(first ?? Buffer.alloc(0));
+    first = undefined;
+    hash.update(chunk);
+  });
+  return hash?.digest("hex") ?? hashOnce("sha256", first ?? Buffer.alloc(0), "hex");
 }
 
 /** The largest chunk read at once. */
@@ -61,7 +71,8 @@ const CHUNK_BYTES = 1 << 20;
  * Reads `path` under the checks, handing each chunk read to `onChunk` (a chunk is never reused),
  * and returns the byte count. Up to the size the file had when it was opened, plus one byte to
  * notice that it grew, a chunk is no larger than what is left to read: a small file costs small
- * buffers (the end-of-file read one byte), however many files are read at once.
+ * buffers, however many files are read at once. A read that brings the file's opened size but not
+ * the extra byte asked with it is the end of the file: no further read is made.
  */
 function readBounded(path: string, maxBytes: number, onChunk: (chunk: Buffer) => void): number {
   const { fd, size } = openChecked(path, maxBytes);
@@ -75,6 +86,7 @@ function readBounded(path: string, maxBytes: number, onChunk: (chunk: Buffer) =>
       total += bytesRead;
       if (total > maxBytes) throw new UnreadableSourceError(path, `grew past ${formatBytes(maxBytes)} while it was read: source files are read up to that size`);
       onChunk(chunk.subarray(0, bytesRead));
+      if (total === size && bytesRead < want) return total;
     }
   } finally {
     closeSync(fd);

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { readFileSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { bundleFunctions } from "../../../src/bundle/bundle-many.js";
 import { hashRegularFile, readRegularFile } from "../../../src/bundle/read-guard.js";
@@ -62,6 +62,16 @@ describe("bundling reads only regular files", () => {
     await expect(readRegularFile(tree.path("small.txt"), 4)).rejects.toThrow("small.txt is 5 bytes, over the 4 bytes a source file may have");
   });
 
+  it("reads and hashes past the size a file had when it was opened (a /proc file opens at 0 bytes), and refuses it past the cap", async () => {
+    const path = "/proc/self/cmdline";
+    const content = readFileSync(path);
+    expect(content.byteLength).toBeGreaterThan(4);
+    expect((await readRegularFile(path)).equals(content)).toBe(true);
+    expect(hashRegularFile(path)).toBe(createHash("sha256").update(content).digest("hex"));
+    await expect(readRegularFile(path, 4)).rejects.toThrow("cmdline grew past 4 bytes while it was read");
+    expect(() => hashRegularFile(path, 4)).toThrow("cmdline grew past 4 bytes while it was read");
+  });
+
   it("reads and hashes files of every size whole: empty, one byte, several 1 MiB chunks", async () => {
     tree = createTempTree({});
     const contents = [Buffer.alloc(0), Buffer.from("x"), Buffer.from(Array.from({ length: 2_621_443 }, (_, i) => (i * 7919) % 251))];
@@ -69,21 +79,22 @@ describe("bundling reads only regular files", () => {
       const path = tree.path(`file-${i}`);
       writeFileSync(path, content);
       expect((await readRegularFile(path)).equals(content)).toBe(true);
-      expect(await hashRegularFile(path)).toBe(createHash("sha256").update(content).digest("hex"));
+      expect(hashRegularFile(path)).toBe(createHash("sha256").update(content).digest("hex"));
     }
   });
 
   it("hashes a FIFO's path as a refusal naming it, without waiting for a writer", async () => {
     tree = createTempTree({});
     execFileSync("mkfifo", [tree.path("pipe")]);
-    await expect(hashRegularFile(tree.path("pipe"))).rejects.toThrow("pipe is a FIFO (named pipe), not a regular file");
+    const pipe = tree.path("pipe");
+    expect(() => hashRegularFile(pipe)).toThrow("pipe is a FIFO (named pipe), not a regular file");
   });
 
   it("allocates no more than a small file's size (plus the byte that notices growth) to read or hash it", async () => {
     tree = createTempTree({ "a.ts": "export const a = 1;\n" });
     const alloc = vi.spyOn(Buffer, "alloc");
     await readRegularFile(tree.path("a.ts"));
-    await hashRegularFile(tree.path("a.ts"));
+    hashRegularFile(tree.path("a.ts"));
     const largest = Math.max(...alloc.mock.calls.map(([size]) => size));
     expect(largest).toBeLessThanOrEqual("export const a = 1;\n".length + 1);
   });
