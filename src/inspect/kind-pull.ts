@@ -67,3 +67,8 @@ export interface KindPull {
    */
   readonly comments?: (preview: Partial<KindPreviews>, text: SourceText) => string[];
 }
+
+/** A kind's comment lines under `heading` (what the branch has and where to declare it), or none when `lines` is empty. */
+export function commentSection(heading: string, lines: readonly string[]): string[] {
+  return lines.length === 0 ? [] : [heading, ...lines];
+}

@@ -1,6 +1,6 @@
 /** Buckets in a pulled config: listed for the reader, never declared (a pull cannot know which to manage). */
 import type { ApiBucket } from "../../api/wire-types.js";
-import type { KindPull } from "../../inspect/kind-pull.js";
+import { type KindPull, commentSection } from "../../inspect/kind-pull.js";
 import { compareCodePoints } from "../../inspect/normalize.js";
 
 /** A bucket as a pull lists it. */
@@ -19,11 +19,10 @@ export function pulledBuckets(records: readonly ApiBucket[]): PulledBucket[] {
  * without buckets), each live value written by `literal` (the renderer's escaping).
  */
 function pulledBucketLines(buckets: readonly PulledBucket[], literal: (value: unknown) => string): string[] {
-  if (buckets.length === 0) return [];
-  return [
+  return commentSection(
     "Buckets on this branch (declare them under `buckets` to manage them):",
-    ...buckets.map((b) => `  ${literal(b.name)}: { access: ${literal(b.access)} }`),
-  ];
+    buckets.map((b) => `  ${literal(b.name)}: { access: ${literal(b.access)} }`),
+  );
 }
 
 /** Buckets are listed in `preview.buckets` and commented on, never declared; `prune.buckets` is stated when the branch has any. */

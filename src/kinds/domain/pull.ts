@@ -3,7 +3,7 @@
  * declared functions, and functions have no source to pull). Pure.
  */
 import type { ApiCustomDomain } from "../../api/wire-types.js";
-import type { KindPull, SourceText } from "../../inspect/kind-pull.js";
+import { type KindPull, type SourceText, commentSection } from "../../inspect/kind-pull.js";
 import { normalizeCustomDomains } from "./read.js";
 
 /** A hostname registered to a function of the branch. */
@@ -27,11 +27,10 @@ export function pulledCustomDomains(domains: readonly ApiCustomDomain[]): Pulled
 function pulledDomainLines(domains: readonly PulledCustomDomain[], text: SourceText): string[] {
   const bySlug = new Map<string, string[]>();
   for (const d of domains) bySlug.set(d.function, [...(bySlug.get(d.function) ?? []), d.domain]);
-  if (bySlug.size === 0) return [];
-  return [
+  return commentSection(
     "Custom domains on this branch (list them in their function's `customDomains` to manage them):",
-    ...[...bySlug].map(([slug, hostnames]) => `  ${text.key(slug)}: ${text.inline({ customDomains: hostnames })},`),
-  ];
+    [...bySlug].map(([slug, hostnames]) => `  ${text.key(slug)}: ${text.inline({ customDomains: hostnames })},`),
+  );
 }
 
 /** Hostnames are listed in `preview.customDomains` and commented on under their functions; `prune.customDomains` is stated when the branch has any. */

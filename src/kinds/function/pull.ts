@@ -2,7 +2,7 @@
  * Functions in a pulled config: listed for the reader, never declared (a function's source cannot
  * be pulled). Pure.
  */
-import type { KindPull } from "../../inspect/kind-pull.js";
+import { type KindPull, commentSection } from "../../inspect/kind-pull.js";
 import { compareCodePoints } from "../../inspect/normalize.js";
 
 /** A function of the branch as a pull lists it. */
@@ -17,12 +17,9 @@ export const functionPull = {
     functions: records.functions.map((f) => ({ slug: f.slug, name: f.name })).sort((a, b) => compareCodePoints(a.slug, b.slug)),
   }),
   prune: { key: "functions", live: (records) => records.functions.length },
-  comments: (preview, text) => {
-    const functions = preview.functions ?? [];
-    if (functions.length === 0) return [];
-    return [
+  comments: (preview, text) =>
+    commentSection(
       "Functions on this branch (declare them under `functions` with a `source` to manage them):",
-      ...functions.map((f) => `  ${f.slug}: { name: ${text.literal(f.name)} }`),
-    ];
-  },
+      (preview.functions ?? []).map((f) => `  ${f.slug}: { name: ${text.literal(f.name)} }`),
+    ),
 } satisfies KindPull;

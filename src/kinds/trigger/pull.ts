@@ -6,7 +6,7 @@
  */
 import type { ApiTrigger } from "../../api/wire-types.js";
 import type { TriggerDef } from "../../config/policy-types.js";
-import type { KindPull } from "../../inspect/kind-pull.js";
+import { type KindPull, commentSection } from "../../inspect/kind-pull.js";
 import { sameFieldValue } from "../../model/kinds/field.js";
 import { TRIGGER_DEFAULTS, isTriggerType, triggerFields } from "./fields.js";
 import { normalizeTriggers } from "./read.js";
@@ -37,12 +37,9 @@ export function pulledTriggers(triggers: readonly ApiTrigger[]): PulledTrigger[]
 export const triggerPull = {
   preview: (records) => ({ triggers: pulledTriggers(records.triggers) }),
   prune: { key: "triggers", live: (records) => records.triggers.length },
-  comments: (preview, text) => {
-    const triggers = preview.triggers ?? [];
-    if (triggers.length === 0) return [];
-    return [
+  comments: (preview, text) =>
+    commentSection(
       "Triggers on this branch (declare them under `triggers`, with the functions they call, to manage them):",
-      ...triggers.map(({ name, ...definition }) => `  ${text.key(name)}: ${text.inline(definition)},`),
-    ];
-  },
+      (preview.triggers ?? []).map(({ name, ...definition }) => `  ${text.key(name)}: ${text.inline(definition)},`),
+    ),
 } satisfies KindPull;
