@@ -31,30 +31,19 @@ async function withStages<K extends ResourceKind>(kind: KindLight<K>): Promise<K
 export const KIND_MODULES: readonly AnyKindModule[] = await Promise.all(KIND_LIST.map((kind) => withStages(kind as KindLight<ResourceKind>) as Promise<AnyKindModule>));
 
 /** The handler of every operation, from the kinds' modules (each operation belongs to one kind). */
-export const KIND_HANDLERS: ChangeHandlers = handlersOf(KIND_MODULES);
+export const KIND_HANDLERS: ChangeHandlers = mergedOf<ChangeHandlers>(KIND_MODULES, (kind) => kind.handlers);
 
 /** What every operation that waits typically waits for, from the kinds' modules. */
-export const KIND_EXPECTED_WAITS: ExpectedWaits = expectedWaitsOf(KIND_MODULES);
+export const KIND_EXPECTED_WAITS: ExpectedWaits = mergedOf<ExpectedWaits>(KIND_MODULES, (kind) => kind.expectedWaits);
 
 /** The digest view of every operation that has one, from the kinds' modules. */
-export const KIND_DIGESTS: DigestViews = digestsOf(KIND_MODULES);
+export const KIND_DIGESTS: DigestViews = mergedOf<DigestViews>(KIND_MODULES, (kind) => kind.digests);
 
-function handlersOf(kinds: readonly AnyKindModule[]): ChangeHandlers {
-  const handlers: ChangeHandlers = {};
-  for (const kind of kinds) Object.assign(handlers, kind.handlers);
-  return handlers;
-}
-
-function expectedWaitsOf(kinds: readonly AnyKindModule[]): ExpectedWaits {
-  const waits: ExpectedWaits = {};
-  for (const kind of kinds) Object.assign(waits, kind.expectedWaits);
-  return waits;
-}
-
-function digestsOf(kinds: readonly AnyKindModule[]): DigestViews {
-  const views: DigestViews = {};
-  for (const kind of kinds) Object.assign(views, kind.digests);
-  return views;
+/** One record of every kind's entries of `part` (each operation belongs to one kind, so none overwrites another). */
+function mergedOf<T extends object>(kinds: readonly AnyKindModule[], part: (kind: AnyKindModule) => Partial<T> | undefined): T {
+  const merged = {} as T;
+  for (const kind of kinds) Object.assign(merged, part(kind));
+  return merged;
 }
 
 /** The pure diff of every kind of the registry (see {@link diffKinds}). */
