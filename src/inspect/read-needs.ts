@@ -11,26 +11,6 @@ export type { ReadNeeds } from "./read-sources.js";
 /** The database the Data API and auth attach to when the policy names none. */
 export const DEFAULT_SERVICE_DATABASE = "neondb";
 
-/** Reads nothing beyond the base state. */
-export const NO_FEATURE_READS: ReadNeeds = Object.freeze({});
-
-/** Every source of wave 2 (e.g. for a full inspection), with the Data API of `database`. */
-export function allFeatureReads(database: string = DEFAULT_SERVICE_DATABASE): ReadNeeds {
-  const every: Required<Omit<ReadNeeds, "bucketObjects" | "dataApiServed">> = {
-    databases: true,
-    roles: true,
-    auth: true,
-    dataApi: database,
-    buckets: true,
-    functions: true,
-    triggers: true,
-    customDomains: true,
-    parentFunctions: true,
-    parentRolesDatabases: true,
-  };
-  return every;
-}
-
 /** The sources the kinds of `reads` need to plan `policy` (see {@link unionOfNeeds}). */
 export function readNeedsOf(reads: readonly { readonly needs?: (policy: ResolvedPolicy) => ReadNeeds }[], policy: ResolvedPolicy): ReadNeeds {
   return unionOfNeeds(reads.map((read) => read.needs?.(policy) ?? {}));

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlatformApi, type PlatformApi } from "../../src/api/index.js";
 import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js";
 import { readLiveState } from "../../src/inspect/read-live-state.js";
-import { allFeatureReads } from "../../src/inspect/read-needs.js";
+import { allFeatureReads } from "../helpers/read-needs.js";
 import { KIND_READS } from "../../src/kinds/modules.js";
 import { plan, pullConfig, type EngineEvent } from "../../src/v1.js";
 

@@ -11,7 +11,7 @@ import { replicaSeed } from "../../../src/engine/replica-seed.js";
 import { readLiveState } from "../../../src/inspect/read-live-state.js";
 import type { LiveState } from "../../../src/model/live-state.js";
 import { apply } from "../../../src/v1.js";
-import { allFeatureReads } from "../../../src/inspect/read-needs.js";
+import { allFeatureReads } from "../../helpers/read-needs.js";
 import { KIND_READS } from "../../../src/kinds/modules.js";
 
 const FIXTURES = fileURLToPath(new URL("../../../fixtures/", import.meta.url));
