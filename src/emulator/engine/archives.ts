@@ -22,20 +22,28 @@ export type ArchiveInspection =
 
 /** How many inspections {@link inspectArchive} keeps; the oldest goes first. */
 const REMEMBERED = 256;
-/** Inspections by SHA-256 and limits, the only inputs of the outcome. */
-const inspected = new Map<string, ArchiveInspection>();
+/** Inspections by SHA-256 and limits, the only inputs of the outcome; one still running is shared. */
+const inspected = new Map<string, Promise<ArchiveInspection>>();
 
 /**
  * Inspects a ZIP upload: safety and limits now, the build outcome for later. The outcome of
  * the same bytes under the same limits is remembered (the last {@link REMEMBERED}), so an
- * archive uploaded again (every branch of a fleet, every verified plan) is not unzipped again.
+ * archive uploaded again (every branch of a fleet, every verified plan) is not unzipped again;
+ * uploads of the same bytes that arrive together (the functions of one apply that share an
+ * archive) wait for one inspection instead of unzipping it each.
  */
-export async function inspectArchive(bytes: Uint8Array, limits: ArchiveLimits): Promise<ArchiveInspection> {
+export function inspectArchive(bytes: Uint8Array, limits: ArchiveLimits): Promise<ArchiveInspection> {
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const key = `${sha256} ${limits.zipEntries} ${limits.unzippedBytes}`;
   const known = inspected.get(key);
   if (known !== undefined) return known;
-  const outcome = Object.freeze(await inspectBytes(bytes, sha256, limits));
+  const outcome = inspectBytes(bytes, sha256, limits).then(
+    (inspection) => Object.freeze(inspection),
+    (err: unknown) => {
+      inspected.delete(key);
+      throw err;
+    },
+  );
   inspected.set(key, outcome);
   for (const oldest of inspected.keys()) {
     if (inspected.size <= REMEMBERED) break;

@@ -25,6 +25,14 @@ describe("inspecting an uploaded archive again", () => {
     expect(unzip).toHaveBeenCalledTimes(1);
   });
 
+  it("unzips the same bytes uploaded together once, and gives each upload the same outcome", async () => {
+    const bytes = await archive({ "index.mjs": `export default () => new Response("${Math.random()}")` });
+    const unzip = vi.spyOn(JSZip, "loadAsync");
+    const outcomes = await Promise.all(Array.from({ length: 8 }, () => inspectArchive(Uint8Array.from(bytes), ROOMY)));
+    expect(unzip).toHaveBeenCalledTimes(1);
+    for (const outcome of outcomes) expect(outcome).toEqual({ kind: "accepted", sha256: expect.stringMatching(/^[0-9a-f]{64}$/), buildError: null });
+  });
+
   it("judges the same bytes by the limits of each upload", async () => {
     const bytes = await archive({ "index.mjs": "export default 1", "a.js": "1", "b.js": "2", "c.js": String(Math.random()) });
     expect((await inspectArchive(bytes, ROOMY)).kind).toBe("accepted");
