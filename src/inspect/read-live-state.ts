@@ -55,8 +55,8 @@ export interface KindRead<Contribution> {
   };
 }
 
-/** A kind's read as the generic reader holds it. */
-export type AnyKindRead = KindRead<Partial<LiveState>>;
+/** A kind's read as the generic reader holds it, with the kind's name (a conflict between two kinds' needs names both). */
+export type AnyKindRead = KindRead<Partial<LiveState>> & { readonly kind: string };
 
 /** The live state plus the features that turned out to be unavailable. */
 export interface LiveStateReadResult {
@@ -148,8 +148,8 @@ export async function readGuardState(options: {
   changes: readonly PlannedChange[];
   kinds: readonly AnyKindRead[];
 }): Promise<Partial<LiveState> | null> {
-  const guards = options.kinds.flatMap((read) => (read.guards === undefined ? [] : [read.guards]));
-  const needs = unionOfNeeds(guards.map((guard) => guard.needs(options.changes)));
+  const guards = options.kinds.flatMap(({ kind, guards }) => (guards === undefined ? [] : [{ kind, ...guards }]));
+  const needs = unionOfNeeds(guards.map((guard) => ({ kind: guard.kind, needs: guard.needs(options.changes) })));
   if (Object.keys(needs).length === 0) return null;
   const ref = { projectId: options.projectId, branchId: options.base.branch.id };
   const { records } = await readSources({ api: options.api, ref, parent: undefined }, needs);

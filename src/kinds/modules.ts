@@ -51,8 +51,8 @@ export function diffState(desired: ResolvedPolicy, live: LiveState, options: Dif
   return diffKinds(KIND_MODULES, desired, live, options);
 }
 
-/** The reads of the kinds that have a part of the live state, in rank order. */
-export const KIND_READS: readonly AnyKindRead[] = KIND_MODULES.flatMap((kind): AnyKindRead[] => (kind.read === undefined ? [] : [kind.read]));
+/** The reads of the kinds that have a part of the live state, in rank order, each with its kind's name. */
+export const KIND_READS: readonly AnyKindRead[] = KIND_MODULES.flatMap((kind): AnyKindRead[] => (kind.read === undefined ? [] : [{ ...kind.read, kind: kind.name }]));
 
 /** The read sources the kinds need to plan `policy` (each read once; none for a kind that needs nothing). */
 export function readNeedsForPolicy(policy: ResolvedPolicy): ReadNeeds {

@@ -8,8 +8,9 @@ import * as z from "zod";
 import { kindTuning } from "../../../src/config/schemas/branch-tuning.js";
 import { makeChange } from "../../../src/diff/change-builder.js";
 import type { KindPull } from "../../../src/inspect/kind-pull.js";
-import type { AnyKindRead } from "../../../src/inspect/read-live-state.js";
+import type { KindRead } from "../../../src/inspect/read-live-state.js";
 import type { DesiredSlices, KindPreviews, LiveSlices, ResourceKind } from "../../../src/kinds/index.js";
+import type { LiveState } from "../../../src/model/live-state.js";
 import type { KindDiff } from "../../../src/diff/plan-types.js";
 
 // The types know only the kinds of src/ (their folders declare them); the mocked registry knows this one at run time,
@@ -33,7 +34,7 @@ const pull: KindPull = {
 };
 
 // No source of its own: wave 1 listed the endpoints.
-const read: AnyKindRead = { slice: (_records, base) => ({ kinds: { gadget: { count: unnamed(base.endpoints).length } } as LiveSlices }) };
+const read: KindRead<Partial<LiveState>> = { slice: (_records, base) => ({ kinds: { gadget: { count: unnamed(base.endpoints).length } } as LiveSlices }) };
 
 const diff: KindDiff["diff"] = (desired, live, _options, sink) => {
   const want = (desired.kinds as Slices | undefined)?.gadget?.count;

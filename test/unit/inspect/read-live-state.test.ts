@@ -9,7 +9,7 @@ import { readNeedsOf } from "../../../src/inspect/read-needs.js";
 import { allFeatureReads, NO_FEATURE_READS } from "../../helpers/read-needs.js";
 import { KIND_MODULES, KIND_READS, diffState, readNeedsForPolicy } from "../../../src/kinds/modules.js";
 import { fixturePlatform, loadRoutes } from "./fixture-platform.js";
-import { widgetModule } from "../kinds/widget-kind.js";
+import { WIDGET, widgetModule } from "../kinds/widget-kind.js";
 
 const PROJECT = "calm-river-123456";
 const BRANCH = "br-preview-654321";
@@ -235,7 +235,7 @@ describe("reads a policy needs", () => {
 
 describe("a kind's read", () => {
   // The widget kind (no source file knows it) needs the custom domains when the policy declares a bucket.
-  const reads = [widgetModule.read, ...KIND_READS];
+  const reads: AnyKindRead[] = [{ ...widgetModule.read, kind: WIDGET }, ...KIND_READS];
   const withBucket = policyWith({ buckets: [{ name: "avatars", access: "private" }] });
   const domainsPath = `/api/v2/projects/${PROJECT}/branches/${BRANCH}/custom-domains`;
 

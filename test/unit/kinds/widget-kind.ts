@@ -6,8 +6,9 @@
  */
 import { makeChange } from "../../../src/diff/change-builder.js";
 import type { KindDiffer } from "../../../src/diff/plan-types.js";
-import type { AnyKindRead } from "../../../src/inspect/read-live-state.js";
+import type { KindRead } from "../../../src/inspect/read-live-state.js";
 import type { ResourceKind } from "../../../src/kinds/index.js";
+import type { LiveState } from "../../../src/model/live-state.js";
 
 // The types know only the kinds of src/ (their folders declare them); the mocked registry knows this one at run time.
 export const WIDGET = "widget" as ResourceKind;
@@ -37,4 +38,4 @@ export const widgetModule = {
     needs: (desired) => (desired.buckets.length > 0 ? { customDomains: true } : {}),
     slice: ({ customDomains }) => (customDomains === undefined ? {} : { kinds: { [WIDGET]: customDomains.map((d) => d.domain) } }),
   },
-} as const satisfies KindDiffer & { scope: "named"; feature: string; handlers: object; seed(): object; read: AnyKindRead };
+} as const satisfies KindDiffer & { scope: "named"; feature: string; handlers: object; seed(): object; read: KindRead<Partial<LiveState>> };
