@@ -117,6 +117,9 @@ function untilStopped(ctx: CommandContext): Promise<void> {
   });
 }
 
+/** How much coarser than Date.now() the file system's modification times may be. */
+const FS_CLOCK_MARGIN_MS = 20;
+
 /**
  * `svc dev [--source FILE [--port N]] [--branch REF] [--no-branch-env] [--env FILE…] [--config PATH] [--trigger NAME]`.
  * Serves until Ctrl-C or SIGTERM, then stops every child and exits 0. A taken `dev.port`, a
@@ -133,6 +136,9 @@ export async function runDev(ctx: CommandContext, flags: DevFlags): Promise<numb
   }
   const engine = await ctx.engine();
   const origins = loadEnv(ctx, flags);
+  // The file system stamps modifications with a clock coarser than Date.now(): a margin so that an
+  // edit right after the read is never taken for one before it (at worst, one rebuild too many).
+  const readAt = Date.now() - FS_CLOCK_MARGIN_MS;
   const policy: LoadedPolicy | undefined = flags.source === undefined ? await loadPolicy(ctx, engine, flags) : undefined;
   const target = flags.branchEnv !== false && hasApiKey(ctx, flags) ? await resolveTarget(ctx, engine, flags, origins) : undefined;
   const branchTarget = target === undefined ? OFFLINE_TARGET : branchTargetOf(target);
@@ -168,6 +174,7 @@ export async function runDev(ctx: CommandContext, flags: DevFlags): Promise<numb
     reloadPolicy: async () => (await resolvePolicy(true))?.functions ?? [],
     onPolicyError: (err) => ctx.err(renderPrefixed("svc.ts", `${err instanceof Error ? err.message : String(err)}\nthe functions keep running as they were`)),
     ...(port === undefined ? {} : { fixedPorts: new Map([[definitions[0]?.slug ?? "dev", port]]) }),
+    readAt,
   });
   const stopped = untilStopped(ctx);
   try {

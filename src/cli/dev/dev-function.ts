@@ -68,6 +68,8 @@ export class DevFunction {
   #queued = false;
   #stopped = false;
   #everServed = false;
+  /** The environment the serving child was started with. */
+  #childEnv: Readonly<Record<string, string>> = {};
 
   constructor(options: DevFunctionOptions) {
     this.definition = options.definition;
@@ -133,6 +135,25 @@ export class DevFunction {
     return this.#enqueue(async () => {
       this.#queued = false;
       await this.#rebuild("reloaded");
+    });
+  }
+
+  /**
+   * Restarts the serving child on its current build (no rebuild) when the environment it would get
+   * now differs from the one it runs with: a function added, removed or moved changes every other
+   * function's `SVC_FUNCTION_<SLUG>_URL` set. Logs the names of the variables that changed, never
+   * their values.
+   */
+  refreshEnvironment(): Promise<void> {
+    return this.#enqueue(async () => {
+      const build = this.#build;
+      if (this.#stopped || this.#process === undefined || build === undefined) return;
+      const next = this.#options.env(this.slug);
+      const changed = [...new Set([...Object.keys(next), ...Object.keys(this.#childEnv)])].filter((name) => next[name] !== this.#childEnv[name]).sort();
+      if (changed.length === 0) return;
+      await this.#process.stop(RELOAD_GRACE_MS);
+      this.#process = undefined;
+      if (await this.#serve(build)) this.#options.log.info(this.slug, `restarted: ${changed.join(", ")} changed (pid ${this.pid ?? "?"})`);
     });
   }
 
@@ -203,17 +224,19 @@ export class DevFunction {
   /** Starts the child; throws the host's error when it cannot serve. */
   async #startChild(build: WrittenBuild): Promise<void> {
     const { log } = this.#options;
+    const env = this.#options.env(this.slug);
     const child = await startFunctionProcess({
       entry: build.entry,
       port: this.port,
       host: DEV_HOST,
-      env: this.#options.env(this.slug),
+      env,
       exposeStacks: true,
       ...(this.#options.spares === undefined ? {} : { spares: this.#options.spares }),
       onRequest: (record) => log.request(this.slug, record),
       onOutput: (line, stream) => log.output(this.slug, line, stream),
     });
     this.#process = child;
+    this.#childEnv = env;
     this.#startedAt = Date.now();
     void child.exited.then((exit) => {
       if (exit.stopped || this.#stopped || this.#process !== child) return;

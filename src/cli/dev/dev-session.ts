@@ -10,7 +10,7 @@ import { functionEnvironment, PLATFORM_ENV, platformEnvironment, RESERVED_ENV_PR
 import { DevFunction, type DevLog } from "./dev-function.js";
 import type { DevOutput } from "./dev-output.js";
 import { assignPorts, isPortFree, portTakenError } from "./dev-ports.js";
-import { DevWatcher } from "./dev-watcher.js";
+import { changedSince, DevWatcher } from "./dev-watcher.js";
 
 /** Options of {@link DevSession}. */
 export interface DevSessionOptions {
@@ -34,6 +34,11 @@ export interface DevSessionOptions {
   onPolicyError?: (err: unknown) => void;
   /** Fixed ports by slug (`--port` for `--source`); the rest are assigned. */
   fixedPorts?: ReadonlyMap<string, number>;
+  /**
+   * When the definitions given to `start` were read (epoch ms): a file edited after it, before the
+   * watcher started, is taken as a change once it has. @default when `start` is called
+   */
+  readAt?: number;
 }
 
 /** A canonical text of the parts of a definition that change what runs. */
@@ -86,9 +91,13 @@ export class DevSession {
    * and starts every function. Throws before starting anything when a port cannot be had.
    */
   async start(definitions: readonly ResolvedFunction[]): Promise<void> {
+    const readAt = this.#options.readAt ?? Date.now();
     await this.#options.output.removeStale();
     await this.#add(definitions);
-    this.#rewatch();
+    const watched = this.#rewatch();
+    // The watcher started after the first builds: what was edited while they ran is a change now.
+    const missed = await changedSince(watched.files, watched.directories, readAt);
+    if (missed.size > 0) await this.#onChange(missed);
   }
 
   async #add(definitions: readonly ResolvedFunction[]): Promise<DevFunction[]> {
@@ -139,10 +148,13 @@ export class DevSession {
     return functionEnvironment({ inherited: this.#inherited, platform: this.#platformFor(slug), own: fn?.definition.env ?? {} });
   }
 
-  #rewatch(): void {
+  /** Points the watcher at the functions' inputs and the policy file; returns what it watches. */
+  #rewatch(): { files: string[]; directories: string[] } {
     const files = [...this.#functions.values()].flatMap((f) => [...f.inputs]);
     if (this.#options.policyFile !== undefined) files.push(this.#options.policyFile);
-    this.#watcher.update(files, [...this.#functions.values()].flatMap((f) => f.watchDirectories));
+    const directories = [...this.#functions.values()].flatMap((f) => f.watchDirectories);
+    this.#watcher.update(files, directories);
+    return { files, directories };
   }
 
   #onChange(paths: ReadonlySet<string>): Promise<void> {
@@ -196,6 +208,8 @@ export class DevSession {
     }
     await Promise.all(changed.map(([fn, definition]) => fn.reload(definition)));
     for (const [fn] of changed) touched.add(fn.slug);
+    // The others keep their build; those whose set of function URLs changed restart with the new one.
+    await Promise.all(this.functions.filter((f) => !touched.has(f.slug)).map((f) => f.refreshEnvironment()));
     return touched;
   }
 

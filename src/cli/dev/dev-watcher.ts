@@ -5,6 +5,7 @@
  * Files under `node_modules` are not watched (restart `svc dev` after installing packages).
  */
 import { watch, type FSWatcher } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 
 /** The quiet time before changes are reported. */
@@ -20,6 +21,31 @@ export interface DevWatcherOptions {
 
 function isUnderNodeModules(path: string): boolean {
   return path.split(sep).includes("node_modules");
+}
+
+/**
+ * What the watcher would have reported had it watched since `since` (epoch ms): each of `files`
+ * modified after it or gone, and each of `directories` whose entries changed after it (the
+ * directory's path, as the watcher reports it). For the edits made before the watcher started.
+ */
+export async function changedSince(files: Iterable<string>, directories: Iterable<string>, since: number): Promise<Set<string>> {
+  const changed = new Set<string>();
+  const modified = async (path: string): Promise<boolean> => ((await stat(path).catch(() => undefined))?.mtimeMs ?? Number.POSITIVE_INFINITY) > since;
+  const checks = [...files].filter((file) => !isUnderNodeModules(file)).map(async (file) => {
+    if (await modified(file)) changed.add(file);
+  });
+  for (const dir of directories) {
+    if (isUnderNodeModules(dir)) continue;
+    checks.push(
+      (async () => {
+        const entries = await readdir(dir).catch(() => []);
+        const edited = await Promise.all([dir, ...entries.map((name) => join(dir, name))].map(modified));
+        if (edited.some(Boolean)) changed.add(dir);
+      })(),
+    );
+  }
+  await Promise.all(checks);
+  return changed;
 }
 
 /** A set of watched directories that follows the files it is told to watch. */

@@ -206,23 +206,68 @@ describe("svc dev following svc.ts", () => {
     await ensureBuilt();
     const [keptPort, goingPort, newPort] = [await freePort(), await freePort(), await freePort()];
     const fn = (slug: string, port: number): string => `${slug}: { name: "${slug}", source: "./${slug}.mjs", dev: { port: ${port} } }`;
-    const handler = (slug: string): string => `export default () => new Response("${slug} " + process.pid);\n`;
+    // Each answers its slug, its pid and the names of the other functions' URL variables it was given.
+    const handler = (slug: string): string =>
+      `export default () => new Response("${slug} " + process.pid + " " + Object.keys(process.env).filter((k) => /^SVC_FUNCTION_.*_URL$/.test(k)).sort().join(","));\n`;
     const project = devProject({ "svc.ts": `export default { functions: { ${fn("kept", keptPort)}, ${fn("going", goingPort)} } };\n`, "kept.mjs": handler("kept"), "going.mjs": handler("going"), "fresh.mjs": handler("fresh") });
     const dev = startDev(["--no-branch-env"], { cwd: project.dir });
     try {
       await dev.waitForOutput(/Watching for changes/);
-      expect(await (await fetch(`http://127.0.0.1:${goingPort}/`)).text()).toMatch(/^going \d+$/);
+      expect(await (await fetch(`http://127.0.0.1:${goingPort}/`)).text()).toMatch(/^going \d+ /);
+      const keptBefore = await (await fetch(`http://127.0.0.1:${keptPort}/`)).text();
+      expect(keptBefore).toMatch(/^kept \d+ .*SVC_FUNCTION_GOING_URL/);
       const from = dev.stdout().length + dev.stderr().length;
       project.write("svc.ts", `export default { functions: { ${fn("kept", keptPort)}, ${fn("fresh", newPort)} } };\n`);
       await dev.waitForOutput(/\[going\] removed from svc\.ts; stopped/, from);
-      expect(await eventually(async () => (await fetch(`http://127.0.0.1:${newPort}/`)).text(), (text) => text.startsWith("fresh "))).toMatch(/^fresh \d+$/);
+      expect(await eventually(async () => (await fetch(`http://127.0.0.1:${newPort}/`)).text(), (text) => text.startsWith("fresh "))).toMatch(/^fresh \d+ /);
       await expect(fetch(`http://127.0.0.1:${goingPort}/`)).rejects.toThrow();
-      expect(await (await fetch(`http://127.0.0.1:${keptPort}/`)).text()).toMatch(/^kept \d+$/);
+      // The kept function was not rebuilt, but restarted with the new set of URLs: fresh's, not going's.
+      await dev.waitForOutput(/\[kept\] restarted: SVC_FUNCTION_FRESH_URL, SVC_FUNCTION_GOING_URL changed/, from);
+      const keptAfter = await (await fetch(`http://127.0.0.1:${keptPort}/`)).text();
+      expect(keptAfter).toContain("SVC_FUNCTION_FRESH_URL");
+      expect(keptAfter).not.toContain("SVC_FUNCTION_GOING_URL");
+      expect(keptAfter.split(" ")[1]).not.toBe(keptBefore.split(" ")[1]);
     } finally {
       await dev.stop();
       project.remove();
     }
   }, 90_000);
+});
+
+describe("svc dev and an edit made while the first build runs", () => {
+  it("rebuilds once the watcher starts: the edit is not lost", async () => {
+    await ensureBuilt();
+    const port = await freePort();
+    // The custom bundler edits its own source as it builds: an edit no watcher could have seen yet.
+    const policy = `import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+export default {
+  functions: {
+    late: {
+      name: "late",
+      source: "./late",
+      dev: { port: ${port} },
+      bundler: async (fn) => {
+        const file = join(fn.sourcePath, "version.txt");
+        const version = readFileSync(file, "utf8").trim();
+        if (version === "v1") writeFileSync(file, "v2\\n");
+        return { "index.mjs": \`export default () => new Response(\${JSON.stringify(version)});\` };
+      },
+    },
+  },
+};
+`;
+    const project = devProject({ "svc.ts": policy, "late/version.txt": "v1\n" });
+    const dev = startDev(["--no-branch-env"], { cwd: project.dir });
+    try {
+      await dev.waitForOutput(/Watching for changes/);
+      expect(await eventually(async () => (await fetch(`http://127.0.0.1:${port}/`)).text(), (text) => text === "v2")).toBe("v2");
+      expect(dev.stdout()).toMatch(/\[late\] reloaded/);
+    } finally {
+      await dev.stop();
+      project.remove();
+    }
+  }, 60_000);
 });
 
 describe("svc dev stopping", () => {
