@@ -10,7 +10,7 @@
 import "./kinds/list.js";
 
 // The policy: declaring, validating, loading and resolving a `svc.ts`.
-export { defineConfig, validatePolicy } from "./config/define-config.js";
+export { defineConfig, validatePolicy } from "./kinds/list.js";
 export { formatDuration, parseDuration } from "./config/durations.js";
 export type { Duration, DurationSuggestion } from "./config/durations.js";
 export type { PolicySearchStopReason } from "./config/find-policy-file.js";

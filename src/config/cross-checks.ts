@@ -6,19 +6,19 @@
 import type { ConfigIssue } from "../errors/index.js";
 import { formatPath } from "./issues.js";
 
-/** The keys that also have a deprecated home under `preview`. */
-export const PREVIEW_KEYS = ["functions", "buckets", "aiGateway"] as const;
-
-/** Every cross-section issue of a raw policy object, in path order of the sections. */
-export function crossSectionIssues(policy: Readonly<Record<string, unknown>>): ConfigIssue[] {
-  return [...authIssues(policy), ...previewIssues(policy), ...triggerReferenceIssues(policy)];
+/**
+ * Every cross-section issue of a raw policy object, in path order of the sections; `previewKeys`
+ * are the keys that also have a deprecated home under `preview`.
+ */
+export function crossSectionIssues(policy: Readonly<Record<string, unknown>>, previewKeys: readonly string[]): ConfigIssue[] {
+  return [...authIssues(policy), ...previewIssues(policy, previewKeys), ...triggerReferenceIssues(policy)];
 }
 
 /** A deprecated `preview.<key>` home declared next to the top-level key. */
-function previewIssues(policy: Readonly<Record<string, unknown>>): ConfigIssue[] {
+function previewIssues(policy: Readonly<Record<string, unknown>>, previewKeys: readonly string[]): ConfigIssue[] {
   const preview = policy.preview;
   if (!isRecord(preview)) return [];
-  return PREVIEW_KEYS.filter((key) => policy[key] !== undefined && preview[key] !== undefined).map((key) => ({
+  return previewKeys.filter((key) => policy[key] !== undefined && preview[key] !== undefined).map((key) => ({
     path: `preview.${key}`,
     message: `declared both as \`${key}\` and \`preview.${key}\`; keep the top-level key`,
   }));

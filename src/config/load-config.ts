@@ -1,6 +1,5 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { validatePolicy } from "./define-config.js";
 import { evaluatePolicyModule } from "./evaluate-policy-module.js";
 import { DEFAULT_EVALUATION_TIMEOUT_MS, checkEvaluationTimeout, rememberEvaluationTimeout } from "./evaluation-guard.js";
 import { classifyPath, findPolicyFile } from "./find-policy-file.js";
@@ -68,6 +67,8 @@ export async function loadConfigFromFile(given: LoadConfigFromFileOptions = {}):
   const file = locatePolicyFile(options);
   const exports = await evaluatePolicyModule(file, { timeoutMs });
   const value = selectPolicyExport(exports, file);
+  // The package's own `validatePolicy` (bound to its kinds), which the policy's `defineConfig` shares.
+  const { validatePolicy } = await import("../v1.js");
   let config: PolicyConfig;
   try {
     config = validatePolicy(value, { file });

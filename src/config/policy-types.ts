@@ -4,11 +4,10 @@
  * every rule again, for plain JavaScript policies and values computed at run time.
  */
 import type { BranchSettingsDef } from "../kinds/branch/policy.js";
-import type { BucketDef } from "../kinds/bucket/policy.js";
 import type { DatabaseDef } from "../kinds/database/policy.js";
 import type { RoleDef } from "../kinds/role/policy.js";
 import type { ComputeSettings } from "../kinds/compute/policy.js";
-import type { KindTunings } from "../kinds/index.js";
+import type { KindPolicyKeys, KindPreviewKeys, KindPruneFlags, KindTunings } from "../kinds/index.js";
 import type { BranchTarget, FileBundler } from "../model/desired-state.js";
 import type { PushResult } from "../model/plan.js";
 
@@ -162,11 +161,10 @@ export type TriggerDef = ScheduleTriggerDef | StorageTriggerDef;
  * Which undeclared remote items are deleted (docs/policy.md#prune). Every field defaults to `false`;
  * `prune: true` sets all but `roles` and `databases`, which are only ever set by name.
  */
-export interface PruneDef {
+export interface PruneDef extends KindPruneFlags {
   functions?: boolean;
   triggers?: boolean;
   customDomains?: boolean;
-  buckets?: boolean;
   /** Delete roles the policy does not declare (not inherited, not protected, owning no database). */
   roles?: boolean;
   /** Delete databases the policy does not declare (not inherited); destructive: needs `allowDataLoss`. */
@@ -197,11 +195,9 @@ export interface BranchTuning extends BranchSettingsDef, KindTunings {
 export type BranchClosure = (target: Readonly<BranchTarget>) => BranchTuning | null | undefined;
 
 /** Deprecated homes of `functions`, `buckets` and `aiGateway`. */
-export interface PreviewDef {
+export interface PreviewDef extends KindPreviewKeys {
   /** @deprecated use the top-level `functions`. */
   functions?: Record<string, FunctionDef>;
-  /** @deprecated use the top-level `buckets`. */
-  buckets?: Record<string, BucketDef>;
   /** @deprecated use the top-level `aiGateway`. */
   aiGateway?: Toggle;
 }
@@ -275,7 +271,7 @@ export interface LifecycleHooks {
 }
 
 /** A policy: what one branch of a project should look like (docs/policy.md#top-level-keys). */
-export interface PolicyConfig {
+export interface PolicyConfig extends KindPolicyKeys {
   /** Auth integration; `false` never disables it. Omitted = not managed. */
   auth?: Toggle;
   /** Data API; `false` deletes an existing one. Omitted = not managed. */
@@ -284,8 +280,6 @@ export interface PolicyConfig {
   aiGateway?: Toggle;
   /** Keyed by slug (`^[a-z0-9]{1,20}$`). */
   functions?: Record<string, FunctionDef>;
-  /** Keyed by bucket name. */
-  buckets?: Record<string, BucketDef>;
   /** Keyed by trigger name. */
   triggers?: Record<string, TriggerDef>;
   /** PostgreSQL roles, keyed by role name (1–63 bytes, not `pg_…`). Omitted = not managed. */

@@ -4,7 +4,6 @@
  */
 import { dirname, isAbsolute, resolve } from "node:path";
 import { ConfigValidationError, ErrorCode, PlatformError, type ConfigValidationContext } from "../errors/index.js";
-import { PREVIEW_KEYS } from "./cross-checks.js";
 import { evaluateBranch, type EvaluatedTuning } from "./evaluate-branch.js";
 import { evaluationTimeoutOf, guardedClosure } from "./evaluation-guard.js";
 import { frozenData } from "./snapshot.js";
@@ -16,13 +15,12 @@ import type { BranchTarget, ResolvedDataApi, ResolvedPolicy, ResolvedTrigger } f
 import { COMPUTE_SETTINGS } from "../kinds/compute/fields.js";
 import type { DataApiSettings } from "../kinds/dataApi/fields.js";
 import { fromPolicy } from "../model/kinds/field.js";
-import { BUCKET_DEFAULTS } from "../kinds/bucket/fields.js";
 import { TRIGGER_DEFAULTS } from "../kinds/trigger/fields.js";
 import { ROLE_DEFAULTS, ROLE_FIELDS } from "../kinds/role/fields.js";
 import { isOn } from "./schemas/common.js";
 import type { ParsedPolicy } from "./schemas/policy.js";
-import type { KindTuning } from "./schemas/branch-tuning.js";
-import type { DesiredSlices } from "../kinds/index.js";
+import type { PolicyKinds } from "./policy-kinds.js";
+import type { DesiredSlices, KindResolvedFields } from "../kinds/index.js";
 import { compareCodePoints, sortedEntries } from "./sort.js";
 import { readStaticPolicy } from "./validate-static.js";
 
@@ -36,14 +34,15 @@ export interface ResolvePolicyOptions {
 }
 
 /**
- * `resolvePolicy` (`kinds/list.ts` binds it to the registry's kinds) with the branch-tuning keys
- * of `kinds`: each kind's slice of the resolved policy lands in `kinds` (absent when none declares anything).
+ * `resolvePolicy` (`kinds/list.ts` binds it to the registry's kinds) with the static parts and the
+ * branch-tuning keys of `kinds`: each kind's fields of the resolved policy come from its static
+ * keys, its slice (from its tuning keys) lands in `kinds` (absent when none declares anything).
  */
-export function resolvePolicyWith(kinds: readonly KindTuning[], config: PolicyConfig, target: BranchTarget, given: ResolvePolicyOptions = {}): ResolvedPolicy {
+export function resolvePolicyWith(kinds: PolicyKinds, config: PolicyConfig, target: BranchTarget, given: ResolvePolicyOptions = {}): ResolvedPolicy {
   const options: ResolvePolicyOptions = ownRecord(given);
   const file = typeof config === "object" && config !== null ? policyFileOf(config) : undefined;
   const context: ConfigValidationContext = file === undefined ? {} : { file };
-  const { parsed } = readStaticPolicy(config, context);
+  const { parsed } = readStaticPolicy(kinds, config, context);
   const baseDir = baseDirOf(options, file);
   const declared = declaredFunctions(parsed);
   const staticIssues = sourceIssues(declared, baseDir);
@@ -52,47 +51,50 @@ export function resolvePolicyWith(kinds: readonly KindTuning[], config: PolicyCo
   const frozenTarget = Object.freeze(ownRecord(target) as unknown as BranchTarget);
   const branchContext = { ...context, branchName: frozenTarget.name };
   const closure = parsed.branch === undefined ? undefined : guardedClosure(parsed.branch, { file, timeoutMs: evaluationTimeoutOf(config as object) });
-  const evaluated = evaluateBranch(closure, frozenTarget, Object.keys(declared.bySlug), branchContext, kinds);
+  const evaluated = evaluateBranch(closure, frozenTarget, Object.keys(declared.bySlug), branchContext, kinds.tunings);
   const desiredKinds: DesiredSlices = {};
-  for (const kind of kinds) Object.assign(desiredKinds, kind.resolve(pickKeys(evaluated.kindValues, kind.shape), frozenTarget));
+  for (const kind of kinds.tunings) Object.assign(desiredKinds, kind.resolve(pickKeys(evaluated.kindValues, kind.shape), frozenTarget));
   const resolvedFunctions = resolveFunctions(declared, evaluated, frozenTarget, baseDir);
   if (resolvedFunctions.issues.length > 0) throw new ConfigValidationError(resolvedFunctions.issues, branchContext);
 
   return frozenData({
     target: frozenTarget,
     baseDir,
+    ...staticFields(kinds, parsed),
     auth: isOn(parsed.auth) ? "enabled" : "unmanaged",
     authDeclaredOff: parsed.auth !== undefined && !isOn(parsed.auth),
     dataApi: resolveDataApi(parsed.dataApi),
     aiGateway: isOn(parsed.aiGateway ?? parsed.preview?.aiGateway),
-    buckets: sortedEntries(parsed.buckets ?? parsed.preview?.buckets ?? {}).map(([name, bucket]) => ({
-      name,
-      access: bucket.access ?? BUCKET_DEFAULTS.access,
-    })),
     functions: resolvedFunctions.functions,
     triggers: resolveTriggers(parsed.triggers ?? {}),
     roles: sortedEntries(parsed.roles ?? {}).map(([name, role]) => ({ name, ...ROLE_DEFAULTS, ...fromPolicy(ROLE_FIELDS, role) })),
     databases: sortedEntries(parsed.databases ?? {}).map(([name, database]) => ({ name, owner: database.owner })),
-    prune: {
-      functions: parsed.prune?.functions ?? false,
-      triggers: parsed.prune?.triggers ?? false,
-      customDomains: parsed.prune?.customDomains ?? false,
-      buckets: parsed.prune?.buckets ?? false,
-      roles: parsed.prune?.roles ?? false,
-      databases: parsed.prune?.databases ?? false,
-    },
-    pruneStated: {
-      functions: parsed.prune?.functions !== undefined,
-      triggers: parsed.prune?.triggers !== undefined,
-      customDomains: parsed.prune?.customDomains !== undefined,
-      buckets: parsed.prune?.buckets !== undefined,
-      roles: parsed.prune?.roles !== undefined,
-      databases: parsed.prune?.databases !== undefined,
-    },
+    ...pruneFlags(kinds, parsed),
     branch: resolveBranch(evaluated),
-    deprecatedKeys: deprecatedKeys(parsed, evaluated),
+    deprecatedKeys: deprecatedKeys(kinds, parsed, evaluated),
     ...(Object.keys(desiredKinds).length === 0 ? {} : { kinds: desiredKinds }),
   } satisfies ResolvedPolicy);
+}
+
+/** The kinds' fields of the resolved policy from their static keys (a key absent at the top level is read from its deprecated home). */
+function staticFields(kinds: PolicyKinds, parsed: ParsedPolicy): KindResolvedFields {
+  const fields = {};
+  for (const kind of kinds.policies) {
+    if (kind.resolve === undefined) continue;
+    const homes = kind.preview ?? {};
+    const values = Object.fromEntries(Object.keys(kind.keys ?? {}).map((key) => [key, parsed[key] ?? (Object.hasOwn(homes, key) ? parsed.preview?.[key] : undefined)]));
+    Object.assign(fields, kind.resolve(values));
+  }
+  return fields as KindResolvedFields;
+}
+
+/** Each prune flag, `false` unless set, and whether the policy states it (`prune: false` states those `prune: true` sets). */
+function pruneFlags(kinds: PolicyKinds, parsed: ParsedPolicy): Pick<ResolvedPolicy, "prune" | "pruneStated"> {
+  const flags = kinds.pruneFlags.map(({ flag }) => flag);
+  return {
+    prune: Object.fromEntries(flags.map((flag) => [flag, parsed.prune?.[flag] ?? false])) as ResolvedPolicy["prune"],
+    pruneStated: Object.fromEntries(flags.map((flag) => [flag, parsed.prune?.[flag] !== undefined])) as ResolvedPolicy["pruneStated"],
+  };
 }
 
 /** The values of `shape`'s keys among `values`. */
@@ -162,8 +164,8 @@ function resolveBranch({ tuning }: EvaluatedTuning): ResolvedPolicy["branch"] {
   };
 }
 
-function deprecatedKeys(parsed: ParsedPolicy, evaluated: EvaluatedTuning): string[] {
-  const keys = PREVIEW_KEYS.filter((key) => parsed.preview?.[key] !== undefined).map((key) => `preview.${key}`);
+function deprecatedKeys(kinds: PolicyKinds, parsed: ParsedPolicy, evaluated: EvaluatedTuning): string[] {
+  const keys = kinds.previewKeys.filter((key) => parsed.preview?.[key] !== undefined).map((key) => `preview.${key}`);
   if (evaluated.tuning.preview?.functions !== undefined) keys.push("branch.preview.functions");
   return keys.sort(compareCodePoints);
 }

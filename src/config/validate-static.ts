@@ -7,8 +7,9 @@
 import { ConfigValidationError, type ConfigIssue, type ConfigValidationContext } from "../errors/index.js";
 import { crossSectionIssues } from "./cross-checks.js";
 import { describeType, issuesFromZod, messageOf, policyErrorMap } from "./issues.js";
+import type { PolicyKinds } from "./policy-kinds.js";
 import type { PolicyConfig } from "./policy-types.js";
-import { policySchema, type ParsedPolicy } from "./schemas/policy.js";
+import type { ParsedPolicy } from "./schemas/policy.js";
 import { describeExotic, frozenData, snapshotData } from "./snapshot.js";
 
 /** A validated policy: the frozen snapshot handed to users and its normalised parsed form. */
@@ -17,17 +18,16 @@ export interface StaticPolicy {
   parsed: ParsedPolicy;
 }
 
-const parsedByConfig = new WeakMap<object, ParsedPolicy>();
-
 /**
- * Reads `value` once into a snapshot, validates its static part and returns the snapshot with
- * its parsed form. A value this function returned before is returned as is.
+ * Reads `value` once into a snapshot, validates its static part with the schema of `kinds` and
+ * returns the snapshot with its parsed form. A value this function returned before for the same
+ * kinds is returned as is.
  *
  * @throws ConfigValidationError listing every issue.
  */
-export function readStaticPolicy(value: unknown, context: ConfigValidationContext = {}): StaticPolicy {
+export function readStaticPolicy(kinds: PolicyKinds, value: unknown, context: ConfigValidationContext = {}): StaticPolicy {
   if (typeof value === "object" && value !== null) {
-    const known = parsedByConfig.get(value);
+    const known = kinds.validated.get(value);
     if (known !== undefined) return { config: value as PolicyConfig, parsed: known };
   }
   if (typeof value === "function") {
@@ -44,7 +44,7 @@ export function readStaticPolicy(value: unknown, context: ConfigValidationContex
   }
   const snapshot = snapshotData(value);
   if (!snapshot.ok) throw new ConfigValidationError(topLevelHint(value, snapshot.issues), context, snapshot.cause);
-  return validateSnapshot(snapshot.value as Readonly<Record<string, unknown>>, context);
+  return validateSnapshot(kinds, snapshot.value as Readonly<Record<string, unknown>>, context);
 }
 
 /** A Promise or a Map as the whole policy: say how the module should export it. */
@@ -62,12 +62,12 @@ function safeDescribe(value: object): string {
   }
 }
 
-function validateSnapshot(snapshot: Readonly<Record<string, unknown>>, context: ConfigValidationContext): StaticPolicy {
-  let parsed: ReturnType<typeof policySchema.safeParse>;
+function validateSnapshot(kinds: PolicyKinds, snapshot: Readonly<Record<string, unknown>>, context: ConfigValidationContext): StaticPolicy {
+  let parsed: ReturnType<ReturnType<PolicyKinds["schema"]>["safeParse"]>;
   let issues: ConfigIssue[];
   try {
-    parsed = policySchema.safeParse(snapshot, { error: policyErrorMap });
-    issues = uniqueIssues([...(parsed.success ? [] : issuesFromZod(parsed.error.issues)), ...crossSectionIssues(snapshot)]);
+    parsed = kinds.schema().safeParse(snapshot, { error: policyErrorMap });
+    issues = uniqueIssues([...(parsed.success ? [] : issuesFromZod(parsed.error.issues)), ...crossSectionIssues(snapshot, kinds.previewKeys)]);
   } catch (err) {
     // A custom bundler or closure is kept by reference; nothing else can throw here, but a
     // validation stage never lets an exception escape untyped.
@@ -75,8 +75,8 @@ function validateSnapshot(snapshot: Readonly<Record<string, unknown>>, context: 
   }
   if (!parsed.success || issues.length > 0) throw new ConfigValidationError(issues, context);
   const config = snapshot as PolicyConfig;
-  const data = frozenData(parsed.data);
-  parsedByConfig.set(config, data);
+  const data = frozenData(parsed.data) as ParsedPolicy;
+  kinds.validated.set(config, data);
   return { config, parsed: data };
 }
 

@@ -9,7 +9,7 @@ import { inReadWave, withApiEvents } from "./events.js";
 import { ownOptions, prepareRuntime, type ConfigOperationOptions } from "./options.js";
 import { ErrorCode, isPlatformError } from "../errors/index.js";
 import { buildPulledBranchConfig, type PulledBranchConfig } from "../inspect/pulled-config.js";
-import { KIND_PULLS } from "../kinds/list.js";
+import { KIND_PULLS, POLICY_KINDS } from "../kinds/list.js";
 import { compareCodePoints } from "../inspect/normalize.js";
 import { branchNotFoundError } from "../inspect/read-live-state.js";
 import { DEFAULT_SERVICE_DATABASE } from "../inspect/read-needs.js";
@@ -73,7 +73,7 @@ export async function inspectWith(api: PlatformApi, projectId: string, branchId:
     credentials: settled(credentials),
     triggers: settled(triggers),
     customDomains: settled(customDomains),
-  }, KIND_PULLS);
+  }, KIND_PULLS, POLICY_KINDS);
 }
 
 /**

@@ -3,7 +3,8 @@
  * already read, with what each kind's pull stage adds (`KindPull`).
  */
 import type { ApiCredential } from "../api/wire-types.js";
-import { defineConfig } from "../config/define-config.js";
+import type { PolicyKinds } from "../config/policy-kinds.js";
+import { readStaticPolicy } from "../config/validate-static.js";
 import type { BranchTuning, PolicyConfig, PruneDef } from "../config/policy-types.js";
 import type { KindPreviews } from "../kinds/index.js";
 import type { KindPull, PulledBranchRecords } from "./kind-pull.js";
@@ -35,8 +36,11 @@ export interface PulledBranchConfig {
   preview?: KindPreviews & { credentials: PulledCredential[] };
 }
 
-/** Builds the pulled config from what `kinds` pull (in rank order); the policy is validated through `defineConfig`. */
-export function buildPulledBranchConfig(records: PulledBranchRecords, kinds: readonly KindPull[] = []): PulledBranchConfig {
+/**
+ * Builds the pulled config from what `kinds` pull (in rank order); the policy is validated, as
+ * `defineConfig` does, with the static parts of `policyKinds`, in whose key order it is written.
+ */
+export function buildPulledBranchConfig(records: PulledBranchRecords, kinds: readonly KindPull[], policyKinds: PolicyKinds): PulledBranchConfig {
   const { project, branch } = records;
   const parent = branch.parent_id === undefined ? undefined : records.branches.find((b) => b.id === branch.parent_id)?.name;
   const policy: PolicyConfig = {};
@@ -72,7 +76,7 @@ export function buildPulledBranchConfig(records: PulledBranchRecords, kinds: rea
       protected: branch.protected,
       ...(branch.expires_at === undefined ? {} : { expiresAt: normalizeTimestamp(branch.expires_at) }),
     },
-    config: defineConfig(inPolicyOrder(policy)),
+    config: readStaticPolicy(policyKinds, inPolicyOrder(policy, policyKinds.keyOrder)).config,
     // Each kind with a `preview` stage gives all of its lists (the facts' `KindPreviews`).
     ...(hasPreview ? { preview: { ...(lists as KindPreviews), credentials } } : {}),
   };

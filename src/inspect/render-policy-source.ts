@@ -94,9 +94,9 @@ function comment(text: string): string {
 }
 
 /** The policy's top-level keys, in the schema's order; `prune` says what `false` means, `branch` is the closure for the kind of branch pulled. */
-function policyLines(pulled: RenderablePulledConfig, described: Described): string[] {
+function policyLines(pulled: RenderablePulledConfig, keyOrder: readonly string[], described: Described): string[] {
   const lines: string[] = [];
-  for (const [key, value] of policyEntries(pulled.config)) {
+  for (const [key, value] of policyEntries(pulled.config, keyOrder)) {
     if (key === "branch") {
       const isDefault = pulled.branch.isDefault === true;
       const tuning = tuningOf(value, pulled.branch.name, isDefault);
@@ -116,16 +116,16 @@ function policyLines(pulled: RenderablePulledConfig, described: Described): stri
 
 /**
  * Renders a pulled branch as `svc.ts` source with what `kinds` (in rank order) own: the policy's
- * keys in the schema's order (their descriptor-owned objects as `described` says), then each
- * kind's comment lines.
+ * keys in the schema's order (`keyOrder`; their descriptor-owned objects as `described` says),
+ * then each kind's comment lines.
  */
-export function renderPolicySourceWith(kinds: readonly KindPull[], pulled: RenderablePulledConfig): string {
+export function renderPolicySourceWith(kinds: readonly KindPull[], keyOrder: readonly string[], pulled: RenderablePulledConfig): string {
   const lines = [
     comment(`svc.ts pulled from project ${literal(pulled.project.name)} (${pulled.project.id}), branch ${literal(pulled.branch.name)} (${pulled.branch.id}).`),
     'import { defineConfig } from "svc-config/v1";',
     "",
     "export default defineConfig({",
-    ...policyLines(pulled, describedBy(kinds)),
+    ...policyLines(pulled, keyOrder, describedBy(kinds)),
     "});",
   ];
   for (const kind of kinds) {

@@ -58,3 +58,21 @@ export type KindLiveFields = Intersection<{ [K in KindsWith<"liveFields">]: Fact
  */
 export type LiveContributionOf<K extends ResourceKind> = ([FactOf<K, "liveFields">] extends [never] ? unknown : FactOf<K, "liveFields">) &
   ([FactOf<K, "live">] extends [never] ? unknown : { kinds?: { [P in K]?: FactOf<K, "live"> } });
+
+/** Part `P` of kind `K`'s fact `policy`, or `never`. */
+type PolicyFactOf<K extends ResourceKind, P extends string> = [FactOf<K, "policy">] extends [never] ? never : FactOf<K, "policy"> extends { [Q in P]: infer V } ? V : never;
+
+/** The kinds whose fact `policy` holds part `P`. */
+type KindsWithPolicy<P extends string> = { [K in ResourceKind]: [PolicyFactOf<K, P>] extends [never] ? never : K }[ResourceKind];
+
+/**
+ * The top-level keys the kinds add to a policy (fact `policy.keys`: their authoring types, each
+ * optional), part of the public `PolicyConfig`.
+ */
+export type KindPolicyKeys = Intersection<{ [K in KindsWithPolicy<"keys">]: PolicyFactOf<K, "keys"> }[KindsWithPolicy<"keys">]> & object;
+
+/** The deprecated homes under `preview` of the kinds' keys (fact `policy.preview`), part of the public `PreviewDef`. */
+export type KindPreviewKeys = Intersection<{ [K in KindsWithPolicy<"preview">]: PolicyFactOf<K, "preview"> }[KindsWithPolicy<"preview">]> & object;
+
+/** The kinds' flags of `prune` (fact `policy.prune`: `{ <flag>?: boolean }`), part of the public `PruneDef`. */
+export type KindPruneFlags = Intersection<{ [K in KindsWithPolicy<"prune">]: PolicyFactOf<K, "prune"> }[KindsWithPolicy<"prune">]> & object;

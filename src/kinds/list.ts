@@ -7,9 +7,11 @@
  * stages (`kinds/modules.ts`), the diff, the handlers, the reads and the replica seed take it in.
  * Importing it loads what declaring, resolving and rendering a policy need, none of the kinds' stages.
  */
+import type { ConfigValidationContext } from "../errors/index.js";
+import { type PolicyKinds, policyKindsOf } from "../config/policy-kinds.js";
 import type { PolicyConfig } from "../config/policy-types.js";
 import { type ResolvePolicyOptions, resolvePolicyWith } from "../config/resolve-policy.js";
-import type { KindTuning } from "../config/schemas/branch-tuning.js";
+import { readStaticPolicy } from "../config/validate-static.js";
 import type { KindPull } from "../inspect/kind-pull.js";
 import { type RenderablePulledConfig, renderPolicySourceWith } from "../inspect/render-policy-source.js";
 import type { BranchTarget, ResolvedPolicy } from "../model/desired-state.js";
@@ -55,8 +57,31 @@ export const KIND_LIST: readonly AnyKindLight[] = Object.values(KINDS);
 
 export const { KIND_NAMES, FEATURE_KINDS, isResourceKind, rankOf, addressOf } = kindRegistry(KIND_LIST);
 
-/** The branch-tuning keys of the kinds that add some. */
-const KIND_TUNINGS: readonly KindTuning[] = KIND_LIST.flatMap((kind) => (kind.tuning === undefined ? [] : [kind.tuning]));
+/** The kinds' static parts of a policy and their keys of the branch tuning. */
+export const POLICY_KINDS: PolicyKinds = policyKindsOf(KIND_LIST);
+
+/**
+ * Declares a policy (docs/policy.md#the-policy-file). Validates the static part immediately (every key but the
+ * result of `branch`) and returns a deeply frozen copy; the `branch` closure and custom
+ * bundlers are kept by reference.
+ *
+ * @throws ConfigValidationError (`PLATFORM_CONFIG_INVALID`) listing every issue with its path,
+ * e.g. `functions.api.env.STRIPE_KEY`.
+ */
+export function defineConfig(value: PolicyConfig): PolicyConfig {
+  return readStaticPolicy(POLICY_KINDS, value).config;
+}
+
+/**
+ * Validates any value as a policy, as `defineConfig` does, naming `context.file` in the
+ * message. Used by the loader on a module's exported value, which may be a plain object. A
+ * policy already returned by `defineConfig` or `validatePolicy` is returned as is.
+ *
+ * @throws ConfigValidationError (`PLATFORM_CONFIG_INVALID`) listing every issue.
+ */
+export function validatePolicy(value: unknown, context: ConfigValidationContext = {}): PolicyConfig {
+  return readStaticPolicy(POLICY_KINDS, value, context).config;
+}
 
 /**
  * Resolves `config` for the branch `target`: validates the static part, calls the `branch`
@@ -72,7 +97,7 @@ const KIND_TUNINGS: readonly KindTuning[] = KIND_LIST.flatMap((kind) => (kind.tu
  * @throws PlatformError (`PLATFORM_INVALID_OPTIONS`) when `baseDir` is not absolute.
  */
 export function resolvePolicy(config: PolicyConfig, target: BranchTarget, options: ResolvePolicyOptions = {}): ResolvedPolicy {
-  return resolvePolicyWith(KIND_TUNINGS, config, target, options);
+  return resolvePolicyWith(POLICY_KINDS, config, target, options);
 }
 
 /** The pull stages of the kinds that have one, in rank order. */
@@ -85,5 +110,5 @@ export const KIND_PULLS: readonly KindPull[] = KIND_LIST.flatMap((kind) => (kind
  * live name escaped. Loading the text yields a config equal to `pulled.config`.
  */
 export function renderPolicySource(pulled: RenderablePulledConfig): string {
-  return renderPolicySourceWith(KIND_PULLS, pulled);
+  return renderPolicySourceWith(KIND_PULLS, POLICY_KINDS.keyOrder, pulled);
 }

@@ -11,6 +11,7 @@ import type { ChangeHandler, ExpectedWaits } from "../apply/execution-context.js
 import type { KindCreate } from "../apply/kind-create.js";
 import type { KindResult } from "../apply/kind-result.js";
 import type { KindTuning } from "../config/schemas/branch-tuning.js";
+import type { KindPolicy, PruneFlag } from "../config/schemas/kind-policy.js";
 import type { KindDiff } from "../diff/plan-types.js";
 import type { KindPull, PulledBranchRecords } from "../inspect/kind-pull.js";
 import type { KindRead } from "../inspect/read-live-state.js";
@@ -18,6 +19,7 @@ import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
 import type { DigestViews, OpTypeOf } from "../model/planned-change.js";
 import type { FeatureKind, KindFacts, LiveContributionOf, ResourceKind } from "./index.js";
+import type * as z from "zod";
 
 /** The facts of kind `K` its module states at run time (the registry's lookups read them). */
 type Definition<K extends ResourceKind> = {
@@ -28,8 +30,27 @@ type Definition<K extends ResourceKind> = {
 } & (KindFacts[K] extends { feature: infer F } ? { readonly feature: F } : unknown) &
   (KindFacts[K] extends { prunedByName: true } ? { readonly prunedByName: true } : unknown);
 
+/** A kind's static policy stage as its fact `policy` (`{ keys?, preview?, prune? }`) requires it. */
+type StaticPolicyOf<P> = KindPolicy &
+  (P extends { keys: infer Keys }
+    ? {
+        /** A schema for each of its keys. */
+        readonly keys: { readonly [Q in keyof Keys]-?: z.ZodType };
+        readonly order: number;
+        /** A kind with keys resolves them. */
+        resolve(values: Readonly<Record<string, unknown>>): object;
+      }
+    : { readonly keys?: undefined }) &
+  (P extends { preview: infer Homes } ? { readonly preview: { readonly [Q in keyof Homes]-?: number } } : { readonly preview?: undefined }) &
+  (P extends { prune: infer Flag } ? { readonly prune: PruneFlag & { readonly flag: keyof Flag } } : { readonly prune?: undefined });
+
 /** The policy and pull stages of kind `K`: what resolving a policy and writing a pulled one need of it. */
-type PolicyStage<K extends ResourceKind> = {
+type PolicyStage<K extends ResourceKind> = (KindFacts[K] extends { policy: infer P }
+  ? {
+      /** Its part of the policy's static part (`kindPolicy(…)`): its top-level keys, their deprecated homes, its prune flag, its resolved fields. */
+      readonly policy: StaticPolicyOf<P>;
+    }
+  : { readonly policy?: undefined }) & {
   /** What it adds to a pulled branch and to the `svc.ts` rendered from it, so a plan of the pulled file declares what is live. */
   readonly pull?: KindPull;
 } & (KindFacts[K] extends { tuning: object }

@@ -25,8 +25,6 @@ import type {
   DatabaseDef,
   FunctionDef,
   LifecycleHooks,
-  PolicyConfig,
-  PruneDef,
   RoleDef,
   ScheduleTriggerDef,
   StorageTriggerDef,
@@ -38,8 +36,6 @@ import type { dataApiSchema } from "../../kinds/dataApi/policy.js";
 import type { functionDefSchema } from "../../kinds/function/policy.js";
 import type { hooksSchema } from "./hooks.js";
 import type { KindTunings } from "../../kinds/index.js";
-import type { policySchema } from "./policy.js";
-import type { pruneSchema } from "./prune.js";
 import type { triggerDefSchema } from "../../kinds/trigger/policy.js";
 
 /** `true` when A and B are the same type (modifiers included). */
@@ -60,7 +56,6 @@ type Flat<T> = { [K in keyof T]: T[K] };
 
 /** Each entry fails to compile when its pair disagrees. */
 export type PublicTypesMatchSchemas = [
-  Assert<Same<KeysOf<PolicyConfig>, KeysOf<Parsed<typeof policySchema>>>>,
   Assert<Same<KeysOf<Exclude<DataApiDef, boolean>>, KeysOf<Parsed<typeof dataApiSchema>>>>,
   Assert<Same<Required<DataApiSettingsDef>, DataApiSettings>>,
   Assert<Same<KeysOf<Required<Parsed<typeof dataApiSchema>>["settings"]>, keyof DataApiSettings>>,
@@ -69,7 +64,6 @@ export type PublicTypesMatchSchemas = [
   Assert<Same<KeysOf<Required<LifecycleHooks>[keyof LifecycleHooks]>, KeysOf<Required<Parsed<typeof hooksSchema>>[keyof LifecycleHooks]>>>,
   Assert<Same<KeysOf<TriggerDef>, KeysOf<Parsed<typeof triggerDefSchema>>>>,
   Assert<Same<KeysOf<BucketDef>, KeysOf<Parsed<typeof bucketsSchema>[string]>>>,
-  Assert<Same<KeysOf<Exclude<PruneDef, boolean>>, KeysOf<Parsed<typeof pruneSchema>>>>,
   // The keys kinds add to the tuning (`KindTunings`) are validated by their own schemas (`KindTuning`).
   Assert<Same<Exclude<KeysOf<BranchTuning>, keyof KindTunings>, KeysOf<Parsed<typeof branchTuningSchema>>>>,
   Assert<Same<Exclude<keyof BranchTuning, "parent" | "postgres" | "functions" | "preview" | keyof KindTunings>, PolicyKeys<typeof BRANCH_SETTINGS>>>,

@@ -1,14 +1,18 @@
-/** Schema of the static part of a policy: every top-level key but the closure's result. */
+/**
+ * Schema of the static part of a policy (every top-level key but the closure's result), assembled
+ * from the kinds' parts (`KindPolicy`): their keys in their order, then `prune` (their flags),
+ * `hooks`, `branch` and `preview` (their deprecated homes).
+ */
 import * as z from "zod";
 import { describeType } from "../issues.js";
 import type { BranchClosure } from "../policy-types.js";
-import { bucketsSchema } from "../../kinds/bucket/policy.js";
 import { strictObject, toggleSchema } from "./common.js";
 import { dataApiSchema } from "../../kinds/dataApi/policy.js";
 import { databasesSchema } from "../../kinds/database/policy.js";
 import { functionsSchema } from "../../kinds/function/policy.js";
 import { hooksSchema } from "./hooks.js";
-import { pruneSchema } from "./prune.js";
+import type { KindPolicy, PruneFlag } from "./kind-policy.js";
+import { pruneSchemaOf } from "./prune.js";
 import { rolesSchema } from "../../kinds/role/policy.js";
 import { triggersSchema } from "../../kinds/trigger/policy.js";
 
@@ -17,34 +21,104 @@ const branchClosureSchema = z.custom<BranchClosure>((value) => typeof value === 
   error: (issue) => `must be a function (target) => tuning (got ${describeType(issue.input)})`,
 });
 
-/** The deprecated `preview` homes of `functions`, `buckets` and `aiGateway`. */
-const previewSchema = strictObject(
-  {
-    functions: functionsSchema.optional(),
-    buckets: bucketsSchema.optional(),
-    aiGateway: toggleSchema.optional(),
-  },
-  "{ functions?, buckets?, aiGateway? }",
-);
+/** The keys whose kinds do not state their static part yet, where the kinds' would sit. */
+const UNMOVED_KEYS = {
+  auth: toggleSchema,
+  dataApi: dataApiSchema,
+  aiGateway: toggleSchema,
+  functions: functionsSchema,
+  triggers: triggersSchema,
+  roles: rolesSchema,
+  databases: databasesSchema,
+};
+const UNMOVED: readonly KindPolicy[] = [
+  { order: 10, keys: { auth: UNMOVED_KEYS.auth } },
+  { order: 20, keys: { dataApi: UNMOVED_KEYS.dataApi } },
+  { order: 30, keys: { aiGateway: UNMOVED_KEYS.aiGateway, functions: UNMOVED_KEYS.functions }, preview: { functions: 10, aiGateway: 30 } },
+  { order: 60, keys: { triggers: UNMOVED_KEYS.triggers } },
+  { order: 70, keys: { roles: UNMOVED_KEYS.roles } },
+  { order: 80, keys: { databases: UNMOVED_KEYS.databases } },
+];
+const UNMOVED_FLAGS: readonly PruneFlag[] = [
+  { flag: "functions", order: 10 },
+  { flag: "triggers", order: 20 },
+  { flag: "customDomains", order: 30 },
+  { flag: "roles", order: 50, explicitOnly: true },
+  { flag: "databases", order: 60, explicitOnly: true },
+];
 
-/** The static part of a policy (strict). */
-export const policySchema = strictObject(
-  {
-    auth: toggleSchema.optional(),
-    dataApi: dataApiSchema.optional(),
-    aiGateway: toggleSchema.optional(),
-    functions: functionsSchema.optional(),
-    buckets: bucketsSchema.optional(),
-    triggers: triggersSchema.optional(),
-    roles: rolesSchema.optional(),
-    databases: databasesSchema.optional(),
-    prune: pruneSchema.optional(),
-    hooks: hooksSchema.optional(),
-    branch: branchClosureSchema.optional(),
-    preview: previewSchema.optional(),
-  },
-  "an object",
-);
+/** The top-level keys the policy has whatever its kinds. */
+const GENERIC_KEYS = ["prune", "hooks", "branch", "preview"];
 
-/** The validated, normalised static part (booleans expanded, hostnames normalised, cron collapsed). */
-export type ParsedPolicy = z.output<typeof policySchema>;
+/** A key a kind may add: an identifier that is none of the generic keys (never `__proto__` or `constructor`). */
+const KIND_KEY = /^[a-z][A-Za-z0-9]*$/;
+
+/** The static part of a list of kinds: its top-level keys, their deprecated homes and the prune flags, each in order. */
+export interface StaticParts {
+  /** Every kind's top-level key with its schema, in the policy's order. */
+  readonly keys: readonly (readonly [string, z.ZodType])[];
+  /** The keys with a deprecated home under `preview`, in `preview`'s order. */
+  readonly previewKeys: readonly string[];
+  /** The prune flags, in `prune`'s order. */
+  readonly pruneFlags: readonly PruneFlag[];
+  /** Every top-level key of the policy in the schema's order (the order a pulled `svc.ts` writes them in). */
+  readonly keyOrder: readonly string[];
+}
+
+/**
+ * The static parts of `kinds` in order (ties keep the list's order).
+ *
+ * @throws Error when two kinds state the same key or flag, a key is not an identifier or is a
+ * generic key, or a deprecated home names a key its kind does not have: a defect of the kinds.
+ */
+export function staticPartsOf(kinds: readonly KindPolicy[]): StaticParts {
+  const all = [...UNMOVED, ...kinds];
+  const byOrder = <T extends { order?: number }>(a: T, b: T) => (a.order ?? 0) - (b.order ?? 0);
+  const keys = all.filter((kind) => kind.keys !== undefined).sort(byOrder).flatMap((kind) => Object.entries(kind.keys ?? {}));
+  const preview = all
+    .flatMap((kind) => Object.entries(kind.preview ?? {}).map(([key, order]) => ({ key, order, owned: Object.hasOwn(kind.keys ?? {}, key) })))
+    .sort(byOrder);
+  const pruneFlags = [...UNMOVED_FLAGS, ...kinds.flatMap((kind) => (kind.prune === undefined ? [] : [kind.prune]))].sort(byOrder);
+  const names = [...keys.map(([key]) => key), ...GENERIC_KEYS];
+  const invalid = keys.map(([key]) => key).filter((key) => !KIND_KEY.test(key) || GENERIC_KEYS.includes(key));
+  const orphan = preview.filter((home) => !home.owned).map((home) => `preview.${home.key}`);
+  const flags = pruneFlags.map((flag) => flag.flag);
+  const defects = [...invalid, ...orphan, ...repeated(names), ...repeated(flags).map((flag) => `prune.${flag}`), ...flags.filter((flag) => !KIND_KEY.test(flag))];
+  if (defects.length > 0) throw new Error(`the kinds' static policy is inconsistent at ${defects.join(", ")}`);
+  return { keys, previewKeys: preview.map((home) => home.key), pruneFlags, keyOrder: names };
+}
+
+function repeated(names: readonly string[]): string[] {
+  return names.filter((name, index) => names.indexOf(name) !== index);
+}
+
+/** The strict schema of the static part with `parts`' keys, deprecated homes and prune flags. */
+export function policySchemaOf(parts: StaticParts) {
+  const schemaOf = new Map(parts.keys);
+  const optional = (key: string): [string, z.ZodType] => [key, (schemaOf.get(key) ?? z.never()).optional()];
+  const previewSchema = strictObject(Object.fromEntries(parts.previewKeys.map(optional)), `{ ${parts.previewKeys.map((key) => `${key}?`).join(", ")} }`);
+  return strictObject(
+    {
+      ...Object.fromEntries(parts.keys.map(([key]) => optional(key))),
+      prune: pruneSchemaOf(parts.pruneFlags).optional(),
+      hooks: hooksSchema.optional(),
+      branch: branchClosureSchema.optional(),
+      preview: previewSchema.optional(),
+    },
+    "an object",
+  );
+}
+
+type Unmoved = { readonly [P in keyof typeof UNMOVED_KEYS]?: z.output<(typeof UNMOVED_KEYS)[P]> };
+
+/**
+ * The validated, normalised static part (booleans expanded, hostnames normalised, cron
+ * collapsed): each kind's keys (read by its `resolve`), the prune flags and the generic keys.
+ */
+export type ParsedPolicy = Unmoved & {
+  readonly [key: string]: unknown;
+  readonly prune?: Readonly<Record<string, boolean | undefined>>;
+  readonly hooks?: z.output<typeof hooksSchema>;
+  readonly branch?: BranchClosure;
+  readonly preview?: Unmoved & { readonly [key: string]: unknown };
+};

@@ -1,25 +1,22 @@
 /**
- * Schema of `prune`: `true` sets every field but `roles` and `databases` (deleting
- * a database loses its data, so those two are only ever named explicitly); `false` clears all.
+ * Schema of `prune`, from the kinds' flags: `true` sets every flag but the explicit-only ones
+ * (e.g. `roles`, `databases`: deleting a database loses its data, so those are only ever named);
+ * `false` clears the same flags.
  */
 import * as z from "zod";
 import { booleanOrObject, strictObject } from "./common.js";
+import type { PruneFlag } from "./kind-policy.js";
 
-const all = (on: boolean) => () => ({ functions: on, triggers: on, customDomains: on, buckets: on });
-
-/** `prune`: `boolean | PruneDef`. */
-export const pruneSchema = booleanOrObject(
-  all(true),
-  all(false),
-  strictObject(
-    {
-      functions: z.boolean().optional(),
-      triggers: z.boolean().optional(),
-      customDomains: z.boolean().optional(),
-      buckets: z.boolean().optional(),
-      roles: z.boolean().optional(),
-      databases: z.boolean().optional(),
-    },
-    "true, false or { functions?, triggers?, customDomains?, buckets?, roles?, databases? }",
-  ),
-);
+/** `prune`: `boolean | PruneDef`, with `flags` in order. */
+export function pruneSchemaOf(flags: readonly PruneFlag[]) {
+  const implied = flags.filter((flag) => flag.explicitOnly !== true);
+  const all = (on: boolean) => () => Object.fromEntries(implied.map((flag) => [flag.flag, on]));
+  return booleanOrObject(
+    all(true),
+    all(false),
+    strictObject(
+      Object.fromEntries(flags.map((flag) => [flag.flag, z.boolean().optional()])),
+      `true, false or { ${flags.map((flag) => `${flag.flag}?`).join(", ")} }`,
+    ),
+  );
+}

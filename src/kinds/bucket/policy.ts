@@ -1,8 +1,10 @@
-/** The policy's `buckets`: the public type and its schema. */
+/** The policy's `buckets`: the public types, the schema and the static policy stage. */
 import { nameKey, recordOf, strictObject } from "../../config/schemas/common.js";
 import { fieldsShape } from "../../config/schemas/fields.js";
+import { kindPolicy } from "../../config/schemas/kind-policy.js";
+import { sortedEntries } from "../../config/sort.js";
 import { bucketNameIssue } from "../../rules/names.js";
-import { BUCKET_FIELDS } from "./fields.js";
+import { BUCKET_DEFAULTS, BUCKET_FIELDS, type BucketResolvedFields } from "./fields.js";
 
 /** An object-storage bucket (docs/policy.md#buckets). */
 export interface BucketDef {
@@ -18,3 +20,26 @@ const bucketDefSchema = strictObject(fieldsShape(BUCKET_FIELDS), "{ access?: …
 
 /** `buckets` (and `preview.buckets`): name → `BucketDef`. */
 export const bucketsSchema = recordOf(bucketNameSchema, bucketDefSchema, "an object of bucket name → bucket definition");
+
+/** The bucket kind's top-level key of the policy. */
+export interface BucketPolicyKeys {
+  /** Keyed by bucket name. */
+  buckets?: Record<string, BucketDef>;
+}
+
+/** The deprecated home of `buckets`. */
+export interface BucketPreviewKeys {
+  /** @deprecated use the top-level `buckets`. */
+  buckets?: Record<string, BucketDef>;
+}
+
+/** The bucket kind's static policy: `buckets` (deprecated home `preview.buckets`), `prune.buckets`, its resolved buckets. */
+export const bucketPolicy = kindPolicy({
+  order: 50,
+  keys: { buckets: bucketsSchema },
+  preview: { buckets: 20 },
+  prune: { flag: "buckets", order: 40 },
+  resolve: ({ buckets }): BucketResolvedFields => ({
+    buckets: sortedEntries(buckets ?? {}).map(([name, bucket]) => ({ name, access: bucket.access ?? BUCKET_DEFAULTS.access })),
+  }),
+});

@@ -85,7 +85,7 @@ describe("start-up: what a fresh process loads", () => {
   it("importing svc-config/v1 loads neither the engine's operations, nor the kinds' stages, nor the HTTP client, nor the bundler, nor the policy loader", async () => {
     const v1 = pathToFileURL(join(ROOT, "dist", "v1.js")).href;
     const { modules } = await loaded(["--input-type=module", "-e", `await import(${JSON.stringify(v1)})`]);
-    expect(modules).toContain("dist/config/define-config.js");
+    expect(modules).toContain("dist/config/validate-static.js");
     // The registry's list of light modules loads (resolvePolicy needs the kinds' branch-tuning keys), not their stages.
     expect(modules).toContain("dist/kinds/list.js");
     const heavy = ["dist/engine/push-config.js", "dist/engine/saved-plan.js", "dist/engine/fleet.js", "dist/engine/create-branch.js", "dist/engine/inspect.js", "dist/config/load-config.js", "dist/engine/checks-load.js", "dist/bundle/build-function-bundle.js", "dist/kinds/modules.js", "dist/diff/diff-state.js", "dist/apply/execute-plan.js", "dist/engine/verify-plan.js"];

@@ -16,18 +16,23 @@ vi.mock("../../../src/kinds/list.js", async (importOriginal) => {
   const real = await importOriginal<typeof import("../../../src/kinds/list.js")>();
   const { kindRegistry } = await import("../../../src/kinds/registry.js");
   const { resolvePolicyWith } = await import("../../../src/config/resolve-policy.js");
+  const { readStaticPolicy } = await import("../../../src/config/validate-static.js");
+  const { policyKindsOf } = await import("../../../src/config/policy-kinds.js");
   const { renderPolicySourceWith } = await import("../../../src/inspect/render-policy-source.js");
   const { gadgetLight } = await import("./gadget-kind.js");
   const list = [gadgetLight, ...real.KIND_LIST];
   const pulls = list.flatMap((kind) => (kind.pull === undefined ? [] : [kind.pull]));
-  const tunings = list.flatMap((kind) => (kind.tuning === undefined ? [] : [kind.tuning]));
+  const policyKinds = policyKindsOf(list);
   return {
     ...real,
     ...kindRegistry(list),
     KIND_LIST: list,
     KIND_PULLS: pulls,
-    resolvePolicy: (...[config, target, options]: Parameters<typeof real.resolvePolicy>) => resolvePolicyWith(tunings, config, target, options),
-    renderPolicySource: (pulled: Parameters<typeof real.renderPolicySource>[0]) => renderPolicySourceWith(pulls, pulled),
+    POLICY_KINDS: policyKinds,
+    defineConfig: (value: unknown) => readStaticPolicy(policyKinds, value).config,
+    validatePolicy: (...[value, context]: Parameters<typeof real.validatePolicy>) => readStaticPolicy(policyKinds, value, context).config,
+    resolvePolicy: (...[config, target, options]: Parameters<typeof real.resolvePolicy>) => resolvePolicyWith(policyKinds, config, target, options),
+    renderPolicySource: (pulled: Parameters<typeof real.renderPolicySource>[0]) => renderPolicySourceWith(pulls, policyKinds.keyOrder, pulled),
   };
 });
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ApiBranch, ApiProject, PlatformApi } from "../../../src/api/platform-api.js";
-import { defineConfig } from "../../../src/config/define-config.js";
+import { defineConfig } from "../../../src/kinds/list.js";
 import { createBranch } from "../../../src/engine/create-branch.js";
 import { computePairConflict } from "../../../src/kinds/compute/apply.js";
 import { ErrorCode, isPlatformError } from "../../../src/errors/index.js";

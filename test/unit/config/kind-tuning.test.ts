@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { describe, expect, it } from "vitest";
+import { policyKindsOf } from "../../../src/config/policy-kinds.js";
 import { resolvePolicyWith } from "../../../src/config/resolve-policy.js";
 import { kindTuning } from "../../../src/config/schemas/branch-tuning.js";
 import type { DesiredSlices } from "../../../src/kinds/index.js";
@@ -19,7 +20,7 @@ const widgets = kindTuning({ widgets: z.number().int().min(0).optional() }, (val
 });
 
 /** Resolves a policy whose closure returns `tuning` (untyped, to test runtime validation) with the widget kind. */
-const withTuning = (tuning: unknown) => resolvePolicyWith([widgets], { branch: () => tuning as BranchTuning }, feature);
+const withTuning = (tuning: unknown) => resolvePolicyWith(policyKindsOf([{ tuning: widgets }]), { branch: () => tuning as BranchTuning }, feature);
 
 describe("a kind's keys of the branch tuning", () => {
   it("resolve to the kind's slice of the resolved policy, beside the tuning's own keys", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ApiBranch, ApiEndpoint, ApiProject } from "../../../src/api/wire-types.js";
 import { buildPulledBranchConfig, type KindPull, type PulledBranchRecords } from "../../../src/inspect/pulled-config.js";
 import { renderPolicySourceWith } from "../../../src/inspect/render-policy-source.js";
-import { renderPolicySource } from "../../../src/kinds/list.js";
+import { POLICY_KINDS, renderPolicySource } from "../../../src/kinds/list.js";
 import type { BranchTarget, BranchTuning } from "../../../src/v1.js";
 import { loadRoutes } from "./fixture-platform.js";
 
@@ -24,7 +24,7 @@ const tuningOf = (branch: unknown, target: BranchTarget): unknown => (branch as 
 
 describe("a kind's keys of a pulled branch tuning", () => {
   it("are in the pulled closure's tuning for the kind of branch it was pulled from, and in the rendered svc.ts", () => {
-    const pulled = buildPulledBranchConfig(records, [widgets]);
+    const pulled = buildPulledBranchConfig(records, [widgets], POLICY_KINDS);
     const target = { name: records.branch.name, exists: true, isDefault: records.branch.default };
     expect(tuningOf(pulled.config.branch, target)).toMatchObject({ widgets: records.endpoints.length });
     expect(records.endpoints.length).toBeGreaterThan(0);
@@ -32,7 +32,7 @@ describe("a kind's keys of a pulled branch tuning", () => {
   });
 
   it("are absent without the kind", () => {
-    const pulled = buildPulledBranchConfig(records);
+    const pulled = buildPulledBranchConfig(records, [], POLICY_KINDS);
     expect(tuningOf(pulled.config.branch, { name: records.branch.name, exists: true, isDefault: records.branch.default })).not.toHaveProperty("widgets");
     expect(renderPolicySource(pulled)).not.toContain("widgets");
   });
@@ -44,7 +44,7 @@ describe("a kind's comment lines in the rendered svc.ts", () => {
   const talker: KindPull = { comments: (_preview, text) => [`raw ${hostile}`, `literal ${text.literal(hostile)}`, `key ${text.key(hostile)}: ${text.inline({ name: hostile })}`] };
 
   it("come after the policy, each commented out and escaped, whatever the kind writes into them", () => {
-    const source = renderPolicySourceWith([talker], buildPulledBranchConfig(records));
+    const source = renderPolicySourceWith([talker], POLICY_KINDS.keyOrder, buildPulledBranchConfig(records, [], POLICY_KINDS));
     const tail = source.slice(source.indexOf("});\n") + 4).split("\n").filter((line) => line !== "");
     expect(tail).toHaveLength(3);
     expect(tail.every((line) => line.startsWith("// "))).toBe(true);
