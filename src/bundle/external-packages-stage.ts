@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ExternalPackagesFailureReason } from "../errors/index.js";
+import { startGroupReaper } from "../rules/group-reaper.js";
 import { escapeUnsafeText } from "../rules/visible-text.js";
 import type { InstalledPackage } from "./external-packages-installed.js";
 
@@ -86,6 +87,8 @@ interface NpmRun {
 function runNpm(args: readonly string[], cwd: string, timeoutMs: number): Promise<NpmRun> {
   return new Promise((resolve) => {
     const child = spawn("npm", [...args], { cwd, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" });
+    // npm and what it starts stop with svc even when svc is killed with SIGKILL.
+    const reaper = child.pid === undefined || process.platform === "win32" ? undefined : startGroupReaper(child.pid);
     let output = "";
     const keep = (chunk: Buffer): void => {
       output = (output + chunk.toString("utf8")).slice(-OUTPUT_TAIL_BYTES);
@@ -102,6 +105,8 @@ function runNpm(args: readonly string[], cwd: string, timeoutMs: number): Promis
     const done = (run: NpmRun): void => {
       if (settled) return;
       settled = true;
+      if (timedOut) reaper?.keep();
+      else reaper?.dismiss();
       clearTimeout(timer);
       resolve(run);
     };

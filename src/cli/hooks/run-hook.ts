@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import type { HookCommand, HookContext } from "../../config/policy-types.js";
 import { HookFailedError } from "../../errors/index.js";
-import { startGroupReaper } from "./group-reaper.js";
+import { startGroupReaper } from "../../rules/group-reaper.js";
 import { hookLabel, hookShellEnv } from "./hook-context.js";
 
 /** How long one shell command of a hook may run. */

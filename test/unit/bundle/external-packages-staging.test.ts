@@ -3,8 +3,10 @@
  * what the real npm would install, or fails as it would): the error paths, the binary rule on
  * staged files, and the cache. The real registry is exercised by test/e2e/bundle/external-packages.test.ts.
  */
+import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import JSZip from "jszip";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { bundleFunctions } from "../../../src/bundle/bundle-many.js";
@@ -73,6 +75,24 @@ afterEach(() => {
   t.remove();
 });
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Polls `probe` every 50 ms until `accept` holds (the test's own timeout bounds it). */
+async function eventually<T>(probe: () => T, accept: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = probe();
+    if (accept(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function stagingError(promise: Promise<unknown>): Promise<StagingError> {
   const err = await promise.then(
     () => undefined,
@@ -113,6 +133,23 @@ describe("staging: npm's failures are typed and say what to do", () => {
     const pid = Number(readFileSync(`${log}.pid`, "utf8"));
     expect(() => process.kill(pid, 0)).toThrow();
   });
+
+  it("an npm still running when svc is killed with SIGKILL is stopped by its reaper", async () => {
+    useNpm("hang");
+    // svc staging in a process of its own, killed without a chance to clean up.
+    const module = pathToFileURL(join(import.meta.dirname, "../../../src/bundle/external-packages-stage.ts")).href;
+    const script = `const { installForRuntime } = await import(${JSON.stringify(module)}); await installForRuntime(${JSON.stringify(fake)}, ${JSON.stringify(t.mkdir("stage"))});`;
+    const svc = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: "ignore", env: process.env });
+    try {
+      const pid = await eventually(() => (existsSync(`${log}.pid`) ? Number(readFileSync(`${log}.pid`, "utf8")) : 0), (found) => found > 0);
+      expect(isAlive(pid)).toBe(true);
+      svc.kill("SIGKILL");
+      // The stand-in sleeps 30 s; its reaper stops it as soon as svc's end closes the pipe.
+      await eventually(() => isAlive(pid), (alive) => !alive);
+    } finally {
+      svc.kill("SIGKILL");
+    }
+  }, 20_000);
 
   it("runs npm with the exact staging arguments, once per distinct set of packages", async () => {
     useNpm("install");

@@ -1,11 +1,12 @@
 /**
- * A hook's shell command runs in a process group of its own, which svc signals on a timeout or an
- * interrupt. When svc itself is killed with SIGKILL it can signal nothing, so each group gets a
- * reaper: a small `sh` in a group of its own, reading a pipe only svc holds. The pipe ends when
- * svc's process ends, however it ends; the reaper then stops the group (SIGTERM, SIGKILL after
- * {@link REAP_GRACE_S} s). When the command finishes by itself svc kills the reaper first, so what
- * it leaves in the background is not touched; when svc stopped it, the reaper stays for what
- * ignored the stop.
+ * A child svc starts in a process group of its own (a hook's shell command, the npm install that
+ * stages external packages) is signalled by svc on a timeout or an interrupt. When svc itself is
+ * killed with SIGKILL it can signal nothing, so each group gets a reaper: a small `sh` in a group
+ * of its own, reading a pipe only svc holds. The pipe ends when svc's process ends, however it
+ * ends; the reaper then stops the group (SIGTERM, SIGKILL after {@link REAP_GRACE_S} s). When the
+ * child finishes by itself svc kills the reaper first, so what it leaves in the background is not
+ * touched; when svc stopped it, the reaper stays for what ignored the stop. Leaf module: node
+ * built-ins only.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { Socket } from "node:net";
@@ -35,7 +36,7 @@ export interface GroupReaper {
 export function startGroupReaper(pgid: number): GroupReaper {
   let reaper: ChildProcess;
   try {
-    reaper = spawn("/bin/sh", ["-c", REAPER_SCRIPT, "svc-hook-reaper", String(pgid)], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+    reaper = spawn("/bin/sh", ["-c", REAPER_SCRIPT, "svc-reaper", String(pgid)], { stdio: ["pipe", "ignore", "ignore"], detached: true });
   } catch {
     return { dismiss: () => undefined, keep: () => undefined };
   }
