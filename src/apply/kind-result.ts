@@ -1,7 +1,7 @@
 /**
  * What a kind adds to an operation's result beside its changes (`KindModule.result`): its own
- * fields of the `PushResult` and its warnings, the values worth printing after an apply, and what
- * its saved-plan digests hold that no view shows. Pure; the engine and the views visit the kinds in
+ * fields of the `PushResult` and its warnings, and what its saved-plan digests hold that no view
+ * shows (the values printed after an apply are its light module's `outputs`). Pure; the engine and the views visit the kinds in
  * rank order.
  */
 import type { ResolvedPolicy } from "../model/desired-state.js";
@@ -18,20 +18,10 @@ export interface KindResultInput {
   outcome: ExecutionOutcome | undefined;
 }
 
-/** A value printed after an apply (text and JSON views), e.g. a function's URL. */
-export interface ApplyOutput {
-  /** The address of the resource it belongs to. */
-  address: string;
-  name: "invocationUrl" | "cnameTarget";
-  value: string;
-}
-
 /** A kind's part of the results. */
 export interface KindResult {
   /** Its own fields of the `PushResult` (present in every result, plans included) and the warnings the run gives. */
   readonly fields?: (input: KindResultInput) => { fields: Partial<PushResult>; warnings: EngineWarning[] };
-  /** Its values worth printing after an apply, from the result. */
-  readonly outputs?: (result: PushResult) => ApplyOutput[];
   /**
    * What a saved plan's digest of one of its changes holds that no view shows, said when only
    * that differs from a fresh plan (never a value).

@@ -17,6 +17,7 @@ import type { KindPull, PulledBranchRecords } from "../inspect/kind-pull.js";
 import type { KindRead } from "../inspect/read-live-state.js";
 import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
+import type { PushResult } from "../model/plan.js";
 import type { DigestViews, OpTypeOf } from "../model/planned-change.js";
 import type { FeatureKind, KindFacts, LiveContributionOf, ResourceKind } from "./index.js";
 import type * as z from "zod";
@@ -68,12 +69,28 @@ type PolicyStage<K extends ResourceKind> = (KindFacts[K] extends { policy: infer
       }
     : unknown);
 
+/** A value printed after an apply (text and JSON views), e.g. a function's URL. */
+export interface ApplyOutput {
+  /** The address of the resource it belongs to. */
+  address: string;
+  name: "invocationUrl" | "cnameTarget";
+  value: string;
+}
+
+/** What the views of an operation's result print of a kind (they load the light modules, never the stages). */
+type ViewStage = {
+  /** Its values worth printing after an apply (function URLs, CNAME targets), from the result; absent: none. */
+  readonly outputs?: (result: PushResult) => ApplyOutput[];
+};
+
 /**
- * The light module of kind `K` (its `index.ts`): what declaring and resolving a policy need, and
- * the loader of its stages, so importing the registry's list loads no diff, handler or read.
+ * The light module of kind `K` (its `index.ts`): what declaring and resolving a policy and viewing
+ * a result need, and the loader of its stages, so importing the registry's list loads no diff,
+ * handler or read.
  */
 export type KindLight<K extends ResourceKind> = Definition<K> &
-  PolicyStage<K> & {
+  PolicyStage<K> &
+  ViewStage & {
     /** Imports the kind's stages (`stages.ts`); `kinds/modules.ts` calls it once, when it loads. */
     readonly stages: () => Promise<KindStages<K>>;
   };
@@ -86,7 +103,7 @@ export type KindStages<K extends ResourceKind> = KindDiff & {
   readonly digests?: Pick<DigestViews, OpTypeOf<K>>;
   /** Its records in the seed of a replica of the branch (`--verify`), from the live state a plan read. */
   seed(live: LiveState): KindSeed;
-  /** What it adds to an operation's result beside its changes, prints after an apply, and says of a saved plan's hidden differences. */
+  /** What it adds to an operation's result beside its changes and says of a saved plan's hidden differences. */
   readonly result?: KindResult;
   /** What it sets on a branch `createBranch` creates, in the create request, and what it refuses before anything is created. */
   readonly create?: KindCreate;
@@ -115,4 +132,4 @@ export type KindStages<K extends ResourceKind> = KindDiff & {
     : unknown);
 
 /** The whole module of kind `K`: its light module's facts and policy stage with its stages. */
-export type KindModule<K extends ResourceKind> = Definition<K> & PolicyStage<K> & KindStages<K>;
+export type KindModule<K extends ResourceKind> = Definition<K> & PolicyStage<K> & ViewStage & KindStages<K>;

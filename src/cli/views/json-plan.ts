@@ -7,7 +7,7 @@ import { checksDocument } from "./checks-view.js";
 import { resolutionFor } from "./resolutions.js";
 import { conflictAddress, sortedUnmanaged } from "./text-plan.js";
 import type { ViewTarget } from "./view-model.js";
-import { KIND_MODULES } from "../../kinds/modules.js";
+import { KIND_LIST } from "../../kinds/list.js";
 
 /** The apply outcome a document adds (`command: "apply"`). */
 export interface ApplyOutcome {
@@ -56,7 +56,7 @@ function toChange(change: Change, result: PushResult, outcome: ApplyOutcome | un
 
 /** Outputs worth printing after an apply (function URLs, CNAME targets): each kind's, in rank order. */
 export function outputsOf(result: PushResult): JsonApplyResult["outputs"] {
-  return KIND_MODULES.flatMap((kind) => kind.result?.outputs?.(result) ?? []);
+  return KIND_LIST.flatMap((kind) => kind.outputs?.(result) ?? []);
 }
 
 /**

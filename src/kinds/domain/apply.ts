@@ -103,11 +103,7 @@ function newDomainWarnings(outcome: ExecutionOutcome | undefined): EngineWarning
     .map((a) => ({ code: "NO_CNAME_TARGET", message: `hostname ${a.identifier} has no CNAME target: the region has no custom-domain front door`, address: a.address }));
 }
 
-/** The hostnames in the result (`customDomains`), the warning of one registered without a target, and each CNAME target to print. */
+/** The hostnames in the result (`customDomains`) and the warning of one registered without a target. */
 export const domainResult: KindResult = {
   fields: (input) => ({ fields: { customDomains: declaredDomains(input) }, warnings: newDomainWarnings(input.outcome) }),
-  outputs: (result) =>
-    (result.customDomains ?? []).flatMap((d) =>
-      d.cnameTarget === undefined || d.cnameTarget === "" ? [] : [{ address: `domain.${d.domain}`, name: "cnameTarget" as const, value: d.cnameTarget }],
-    ),
 };

@@ -9,6 +9,10 @@ export const domainKind: KindLight<"domain"> = {
   scope: "named",
   feature: "customDomains",
   pull: domainPull,
+  outputs: (result) =>
+    (result.customDomains ?? []).flatMap((d) =>
+      d.cnameTarget === undefined || d.cnameTarget === "" ? [] : [{ address: `domain.${d.domain}`, name: "cnameTarget" as const, value: d.cnameTarget }],
+    ),
   stages: async () => (await import("./stages.js")).domainStages,
 };
 

@@ -117,15 +117,7 @@ export async function applyFunctionDelete(ctx: ExecutionContext, op: OpOf<"funct
   return {};
 }
 
-/**
- * Each applied function's invocation URL to print, and what a saved plan's digest of a function
- * holds that no view shows (its env values, as hardened tags).
- */
+/** What a saved plan's digest of a function holds that no view shows (its env values, as hardened tags). */
 export const functionResult: KindResult = {
-  outputs: (result) =>
-    result.applied.flatMap((change) => {
-      const url = change.details?.invocationUrl;
-      return change.kind === "function" && typeof url === "string" && url !== "" ? [{ address: change.address, name: "invocationUrl" as const, value: url }] : [];
-    }),
   hiddenDifference: "env: a value changed since the plan was made (values are never shown)",
 };

@@ -10,6 +10,11 @@ export const functionKind: KindLight<"function"> = {
   feature: "functions",
   prunedByName: true,
   pull: functionPull,
+  outputs: (result) =>
+    result.applied.flatMap((change) => {
+      const url = change.details?.invocationUrl;
+      return change.kind === "function" && typeof url === "string" && url !== "" ? [{ address: change.address, name: "invocationUrl" as const, value: url }] : [];
+    }),
   stages: async () => (await import("./stages.js")).functionStages,
 };
 

@@ -47,6 +47,16 @@ async function loaded(args: string[]): Promise<{ files: string[]; modules: strin
   return { files, modules: files.flatMap((file) => bundled()[file] ?? [file]), stdout };
 }
 
+/** As {@link loaded}, for a command that fails (its output is still returned). */
+async function loadedFailing(args: string[]): Promise<{ files: string[]; modules: string[]; stdout: string; stderr: string }> {
+  const { stdout, stderr } = await run(process.execPath, ["--import", register, ...args], { cwd: ROOT }).then(
+    () => expect.unreachable(`${args.join(" ")} succeeded`),
+    (err: { stdout: string; stderr: string }) => err,
+  );
+  const files = loadedFiles(stderr);
+  return { files, modules: files.flatMap((file) => bundled()[file] ?? [file]), stdout, stderr: stderr.split("\n").filter((line) => !line.startsWith("LOADED ")).join("\n") };
+}
+
 let manifest: Record<string, string[]> | undefined;
 /** dist/bin/svc.modules.json: each bundle file and the source modules in it. */
 function bundled(): Record<string, string[]> {
@@ -68,12 +78,17 @@ describe("start-up: what a fresh process loads", () => {
   });
 
   it("svc config plan loads its command from the bundle and nothing from the compiled tree", async () => {
-    const { files, modules } = await loaded([BIN, "config", "plan", "--config", "no-such-policy.ts"]).catch((err: { stderr: string }) => {
-      const files = loadedFiles(err.stderr);
-      return { files, modules: files.flatMap((file) => bundled()[file] ?? [file]) };
-    });
+    const { files, modules } = await loadedFailing([BIN, "config", "plan", "--config", "no-such-policy.ts"]);
     expect(modules).toContain("src/cli/commands/plan-command.ts");
     expect(files.filter((f) => f.startsWith("dist/") && !f.startsWith("dist/bin/"))).toEqual([]);
+  });
+
+  it.each<{ flags: string[] }>([{ flags: [] }, { flags: ["--json"] }])("svc config plan $flags loads its views with the kinds' light modules, no kind's stages, until it plans", async ({ flags }) => {
+    const { modules, stdout, stderr } = await loadedFailing([BIN, "config", "plan", "--config", "no-such-policy.ts", ...flags]);
+    expect(`${stdout}${stderr}`).toContain("no-such-policy.ts");
+    expect(modules).toContain("src/cli/views/json-plan.ts");
+    expect(modules).toContain("src/kinds/list.ts");
+    expect(modules.filter((m) => m === "src/kinds/modules.ts" || /^src\/kinds\/\w+\/(stages|diff|apply)\.ts$/.test(m))).toEqual([]);
   });
 
   it("svc config plan --help prints the plan command's flags without loading any command", async () => {

@@ -198,6 +198,13 @@ describe("apply result views", () => {
     );
   });
 
+  it("prints each custom domain's CNAME target after the functions' URLs, and none for a domain without one", () => {
+    const withDomains: PushResult = { ...applied, customDomains: [{ domain: "shop.example.com", slug: "hello", cnameTarget: "fn-front.example.test" }, { domain: "new.example.com", slug: "hello", cnameTarget: "" }] };
+    expect(renderApplyComplete(withDomains, 1_000)).toBe(
+      "Apply complete: 1 created, 1 updated, 0 deleted in 1.0s\nOutputs\n  function.hello             https://hello-abc123.fn.example.test\n  domain.shop.example.com    CNAME target fn-front.example.test\n",
+    );
+  });
+
   it("lists applied, failed and skipped changes in plan order", () => {
     const out = renderOutcomeLists(applied);
     expect(out).toContain("Applied (2)\n  ✔ bucket.avatars (create)\n  ✔ function.hello (update)\nFailed (1)\n  ✘ domain.shop.example.com (replace)\n      PLATFORM_CONFLICT: POST failed with HTTP 409\nSkipped (1)\n  · function.legacy (blocked by replace:domain.shop.example.com)\n");
