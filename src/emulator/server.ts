@@ -119,8 +119,10 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
     const incoming = c.req.header("x-request-id");
     const rid = incoming !== undefined && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     c.set("rid", rid);
-    await next();
+    // Set before the route answers, so it goes into the answer as it is built: set after, it would
+    // make Hono copy the finished response (two `Response` objects and a body stream per request).
     c.header("X-Request-ID", rid);
+    await next();
     const reset = c.env?.incoming?.socket?.destroyed === true;
     log.add({
       time: new Date().toISOString(),
