@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { ErrorCode, PlatformError } from "../errors/index.js";
 import { LIBRARY_VERSION } from "../version.js";
+import { senderFor } from "./node-http-send.js";
 import type { ApiEvent, TransportConfig } from "./transport.js";
 
 /** The production management API. */
@@ -45,7 +46,10 @@ export interface PlatformApiOptions {
    * aborted in flight may have landed, so it reports `PLATFORM_OUTCOME_UNKNOWN`.
    */
   signal?: AbortSignal;
-  /** @default globalThis.fetch */
+  /**
+   * Sends every request through this `fetch` (a proxy agent's, a test double, an in-process app).
+   * @default Node's `http`/`https` with a keep-alive agent
+   */
   fetch?: typeof globalThis.fetch;
   /** Test seam: waits between retries and polls. @default a timer honouring the signal */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -81,7 +85,6 @@ export function resolveClientOptions(options: PlatformApiOptions): ClientConfig 
   checkPositive("polling.initialMs", polling.initialMs);
   checkPositive("polling.maxMs", polling.maxMs);
   if (polling.maxMs < polling.initialMs) invalid("polling.maxMs", polling.maxMs, "must be at least polling.initialMs");
-  const fetchImpl = options.fetch ?? globalThis.fetch;
   return {
     timeouts,
     polling,
@@ -89,7 +92,7 @@ export function resolveClientOptions(options: PlatformApiOptions): ClientConfig 
       apiKey,
       baseUrl: normalizeApiHost(options.apiHost),
       userAgent: `svc-config/${LIBRARY_VERSION}`,
-      fetch: fetchImpl,
+      send: senderFor(options.fetch),
       requestMs: timeouts.requestMs,
       uploadMs: timeouts.uploadMs,
       ...(options.signal === undefined ? {} : { signal: options.signal }),

@@ -1,7 +1,7 @@
 /**
  * One logical HTTP call to the management API: headers, body encoding, per-attempt timeout
  * combined with the caller's signal, retries (`retry-policy.ts`), error mapping and response
- * validation. The only module here that performs I/O (through the injected `fetch`).
+ * validation. The only module here that performs I/O (through its sender, `http-exchange.ts`).
  */
 import type { z } from "zod";
 import {
@@ -14,6 +14,7 @@ import {
   type PlatformError,
 } from "../errors/index.js";
 import { errorFromResponse, parseErrorBody } from "./error-body.js";
+import { AttemptTimeoutError, type HttpAnswer, type HttpSend } from "./http-exchange.js";
 import type { MultipartBody } from "./multipart-body.js";
 import { reportRequest, reportRetry } from "./request-observer.js";
 import { decideRetry, isIdempotentMethod, parseRetryAfterMs, type AttemptOutcome, type RetryRules } from "./retry-policy.js";
@@ -32,7 +33,8 @@ export interface TransportConfig {
   /** Base URL without a trailing `/`, e.g. `https://host/api/v2`. */
   baseUrl: string;
   userAgent: string;
-  fetch: typeof globalThis.fetch;
+  /** Sends one attempt: `nodeHttpSend`, or `fetchSend` over a caller's `fetch`. */
+  send: HttpSend;
   /** Per-attempt limit of ordinary requests. */
   requestMs: number;
   /** Per-attempt limit of uploads. */
@@ -76,9 +78,7 @@ export interface ApiResponse<T> {
   requestId: string;
 }
 
-type Attempt =
-  | { kind: "response"; status: number; headers: Headers; text: string }
-  | { kind: "no-response"; timedOut: boolean; cause: unknown };
+type Attempt = ({ kind: "response" } & HttpAnswer) | { kind: "no-response"; timedOut: boolean; cause: unknown };
 
 /**
  * Sends the request, retrying as `retry-policy.ts` decides, and returns the validated body. The outcome is
@@ -122,12 +122,12 @@ async function sendWithRetries<T>(config: TransportConfig, spec: RequestSpec<T>,
       return {
         status: attempt.status,
         data: parseSuccess(spec, attempt, { ...where, attempts }),
-        requestId: attempt.headers.get("x-request-id") ?? requestId,
+        requestId: attempt.header("x-request-id") ?? requestId,
       };
     }
     const outcome: AttemptOutcome =
       attempt.kind === "response"
-        ? { kind: "status", status: attempt.status, ...retryAfter(attempt.headers, config.now()) }
+        ? { kind: "status", status: attempt.status, ...retryAfter(attempt.header("retry-after"), config.now()) }
         : { kind: "no-response" };
     const decide = config.retryRules ?? decideRetry;
     const decision = decide({ method: spec.method, resendable: isResendable(spec), outcome, retriesSoFar: retries, jitter: config.random() });
@@ -154,9 +154,6 @@ async function sendWithRetries<T>(config: TransportConfig, spec: RequestSpec<T>,
 }
 
 async function attemptOnce<T>(config: TransportConfig, spec: RequestSpec<T>, url: string, requestId: string): Promise<Attempt> {
-  const limitMs = spec.upload ? config.uploadMs : config.requestMs;
-  const timeout = AbortSignal.timeout(limitMs);
-  const signal = config.signal ? AbortSignal.any([config.signal, timeout]) : timeout;
   const headers: Record<string, string> = {
     ...(config.apiKey === undefined ? {} : { authorization: `Bearer ${config.apiKey}` }),
     "user-agent": config.userAgent,
@@ -172,16 +169,22 @@ async function attemptOnce<T>(config: TransportConfig, spec: RequestSpec<T>, url
     body = JSON.stringify(spec.json);
   }
   try {
-    const response = await config.fetch(url, { method: spec.method, headers, body, signal });
-    const text = await response.text();
-    return { kind: "response", status: response.status, headers: response.headers, text };
+    const answer = await config.send({
+      method: spec.method,
+      url,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      timeoutMs: spec.upload ? config.uploadMs : config.requestMs,
+      ...(config.signal === undefined ? {} : { signal: config.signal }),
+    });
+    return { kind: "response", ...answer };
   } catch (cause) {
     if (config.signal?.aborted) {
       // A mutation already on the wire may have landed: the caller must not assume it did not.
       if (!isResendable(spec)) throw new OutcomeUnknownError({ method: spec.method, path: spec.path, requestId }, cause);
       throw cancelled(spec, cause);
     }
-    return { kind: "no-response", timedOut: timeout.aborted, cause };
+    return { kind: "no-response", timedOut: cause instanceof AttemptTimeoutError, cause };
   }
 }
 
@@ -192,7 +195,7 @@ function parseSuccess<T>(
 ): T {
   let raw: unknown = {};
   if (attempt.status !== 204 && attempt.text.trim() !== "") {
-    const contentType = attempt.headers.get("content-type") ?? "";
+    const contentType = attempt.header("content-type") ?? "";
     if (!contentType.includes("json")) throw shapeError(where, attempt.status, `the body is not JSON (content type "${contentType}")`);
     try {
       raw = JSON.parse(attempt.text);
@@ -236,6 +239,9 @@ function finalError<T>(
     }
     return new NetworkError({ ...where, host: new URL(config.baseUrl).origin }, attempt.cause);
   }
+  if (attempt.status >= 300 && attempt.status < 400) {
+    return new ApiError({ ...where, status: attempt.status, apiMessage: redirectRefusal(attempt.header("location"), config.baseUrl) });
+  }
   if (unsafe && [500, 502, 504].includes(attempt.status)) {
     return new OutcomeUnknownError({ method: where.method, path: where.path, requestId: where.requestId, status: attempt.status });
   }
@@ -243,20 +249,34 @@ function finalError<T>(
     method: where.method,
     path: where.path,
     status: attempt.status,
-    body: parseErrorBody(attempt.text, attempt.headers.get("content-type")),
-    headerRequestId: attempt.headers.get("x-request-id"),
+    body: parseErrorBody(attempt.text, attempt.header("content-type")),
+    headerRequestId: attempt.header("x-request-id"),
     sentRequestId: where.requestId,
     attempts: where.attempts,
     ...(spec.feature === undefined ? {} : { feature: spec.feature }),
   });
 }
 
+/** A redirect is not followed: the request would carry the API key (and a body) to another address. */
+function redirectRefusal(location: string | null, baseUrl: string): string {
+  let target = "";
+  try {
+    if (location !== null) {
+      const to = new URL(location, baseUrl);
+      target = ` to ${to.origin}${to.pathname}`;
+    }
+  } catch {
+    // An unreadable Location: the message goes without it.
+  }
+  return `the API answered with a redirect${target}, which svc-config does not follow; set apiHost to the address the API answers at`;
+}
+
 function isResendable<T>(spec: RequestSpec<T>): boolean {
   return spec.resendable ?? isIdempotentMethod(spec.method);
 }
 
-function retryAfter(headers: Headers, now: number): { retryAfterMs?: number } {
-  const ms = parseRetryAfterMs(headers.get("retry-after"), now);
+function retryAfter(header: string | null, now: number): { retryAfterMs?: number } {
+  const ms = parseRetryAfterMs(header, now);
   return ms === undefined ? {} : { retryAfterMs: ms };
 }
 

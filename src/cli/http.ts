@@ -11,15 +11,15 @@ type UndiciInit = NonNullable<Parameters<typeof UndiciFetch>[1]>;
 /**
  * A `fetch` that honours `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` (either case), which Node
  * 20's built-in one ignores. Reads them from the CLI's environment, never the
- * library's; passed to `createPlatformApi` as its `fetch`. Without a proxy variable it is Node's
- * own `fetch`, and the undici package (about 100 ms of start-up) is loaded only on the first
- * request through a proxy. It logs nothing: `--verbose` request lines come from the engine's
+ * library's; passed to `createPlatformApi` as its `fetch`. Without a proxy variable it is
+ * `undefined`, so the client sends with Node's `http`/`https` (no `fetch` at all), and the undici
+ * package (about 100 ms of start-up) is loaded only on the first request through a proxy. It logs nothing: `--verbose` request lines come from the engine's
  * `read`/`retry` events (terminal/request-log.ts).
  */
-export function createProxyAwareFetch(env: CliIo["env"]): typeof globalThis.fetch {
+export function createProxyAwareFetch(env: CliIo["env"]): typeof globalThis.fetch | undefined {
   const httpProxy = pick(env, "HTTP_PROXY");
   const httpsProxy = pick(env, "HTTPS_PROXY") ?? httpProxy;
-  if (httpsProxy === undefined) return globalThis.fetch;
+  if (httpsProxy === undefined) return undefined;
   const noProxy = pick(env, "NO_PROXY");
   let proxiedFetch: Promise<typeof UndiciFetch> | undefined;
   const load = async (): Promise<typeof UndiciFetch> => {

@@ -7,6 +7,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { z } from "zod";
 import { sleepWithSignal } from "../api/client-options.js";
+import { senderFor } from "../api/node-http-send.js";
 import { sendRequest, type HttpMethod, type TransportConfig } from "../api/transport.js";
 import { ApiError, ErrorCode, PlatformError, type ApiErrorInfo } from "../errors/index.js";
 import { LIBRARY_VERSION } from "../version.js";
@@ -34,7 +35,7 @@ export interface ClaimApiOptions {
   /** API origin; a trailing `/api/v1` is accepted. @default "https://neon.new" */
   apiHost?: string;
   signal?: AbortSignal;
-  /** @default globalThis.fetch */
+  /** Sends every request through this `fetch`. @default Node's `http`/`https` with a keep-alive agent */
   fetch?: typeof fetch;
   /** Time limit of one attempt, in milliseconds; a request makes up to 4. @default 30000 */
   timeoutMs?: number;
@@ -81,7 +82,7 @@ function transportFor(options: ClaimApiOptions): TransportConfig {
     // Paths carry `/api/v1`, so messages name the route as the server sees it.
     baseUrl: claimOrigin(options.apiHost),
     userAgent: `svc-config/${LIBRARY_VERSION}`,
-    fetch: options.fetch ?? globalThis.fetch,
+    send: senderFor(options.fetch),
     requestMs: limitMs,
     uploadMs: limitMs,
     ...(options.signal === undefined ? {} : { signal: options.signal }),

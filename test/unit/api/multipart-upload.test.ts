@@ -46,18 +46,20 @@ function expectedBody(boundary: string, zip: Uint8Array, runtime: string, enviro
   ]);
 }
 
-const fetches: { name: string; fetch: () => typeof globalThis.fetch }[] = [
+const fetches: { name: string; fetch: () => typeof globalThis.fetch | undefined }[] = [
+  { name: "the default sender (Node's http, no fetch)", fetch: () => undefined },
   { name: "the built-in fetch", fetch: () => globalThis.fetch },
   { name: "undici's fetch", fetch: () => undiciFetch as unknown as typeof globalThis.fetch },
   // A proxy is configured, so the CLI's fetch goes through undici; the test server's host is in NO_PROXY.
   { name: "the CLI's proxy-aware fetch", fetch: () => createProxyAwareFetch({ HTTPS_PROXY: "http://127.0.0.1:9", NO_PROXY: "127.0.0.1" }) },
 ];
 
-describe("deployment uploads on any fetch", () => {
+describe("deployment uploads with or without a fetch", () => {
   it.each(fetches)("sends the exact multipart body of a deployment through $name", async ({ fetch }) => {
     received.length = 0;
     const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x0d, 0x0a, 0x2d, 0x2d, 0x00, 0xff]);
-    const api = createPlatformApi({ apiKey: "k", apiHost: origin, fetch: fetch() });
+    const chosen = fetch();
+    const api = createPlatformApi({ apiKey: "k", apiHost: origin, ...(chosen === undefined ? {} : { fetch: chosen }) });
 
     const deployment = await api.createDeployment({
       projectId: "calm-river-123456",
@@ -74,7 +76,10 @@ describe("deployment uploads on any fetch", () => {
     const boundary = /^multipart\/form-data; boundary=(.+)$/.exec(request.headers["content-type"] ?? "")?.[1];
     if (boundary === undefined) throw new Error(`not a multipart content type: ${request.headers["content-type"]}`);
     const environment = '{"API_URL":"https://x","QUOTE":"say \\"hi\\"","OLD":""}';
-    expect(request.body.equals(expectedBody(boundary, zip, "nodejs24", environment))).toBe(true);
+    const body = expectedBody(boundary, zip, "nodejs24", environment);
+    expect(request.body.equals(body)).toBe(true);
+    expect(request.headers["content-length"]).toBe(String(body.length));
+    expect(request.headers["transfer-encoding"]).toBeUndefined();
   });
 });
 

@@ -141,11 +141,16 @@ describe("503 and 429", () => {
   });
 });
 
+/** A socket error as Node reports it (an `Error` with a `code`), for `replyWithError`. */
+function networkError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
 describe("no response and 500/502/504", () => {
   it("retries a GET after a connection reset", async () => {
     const scope = platform()
       .get(PROJECT_PATH)
-      .replyWithError({ code: "ECONNRESET", message: "socket hang up" })
+      .replyWithError(networkError("ECONNRESET", "socket hang up"))
       .get(PROJECT_PATH)
       .reply(200, { project: PROJECT }, JSON_HEADERS);
     const { api, delays } = testClient();
@@ -156,7 +161,7 @@ describe("no response and 500/502/504", () => {
   });
 
   it("gives up on a GET with PLATFORM_NETWORK_ERROR after five requests", async () => {
-    platform().get(PROJECT_PATH).times(5).replyWithError({ code: "ECONNREFUSED", message: "connect refused" });
+    platform().get(PROJECT_PATH).times(5).replyWithError(networkError("ECONNREFUSED", "connect refused"));
     const { api, delays } = testClient();
 
     const err = await rejection(api.getProject({ projectId: PROJECT.id }));
@@ -178,7 +183,7 @@ describe("no response and 500/502/504", () => {
 
   it("never resends a POST without a response and reports the outcome as unknown with its request id", async () => {
     let sentId = "";
-    const scope = platform().post(`${PROJECT_PATH}/branches`).once().replyWithError({ code: "ECONNRESET", message: "socket hang up" });
+    const scope = platform().post(`${PROJECT_PATH}/branches`).once().replyWithError(networkError("ECONNRESET", "socket hang up"));
     scope.on("request", (req: { headers: Record<string, string> }) => {
       sentId = String(req.headers["x-request-id"]);
     });

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ConfigEnv, Plugin, UserConfig } from "vite";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import instantPostgresDefault, { instantPostgres } from "../../../src/vite/index.js";
 
 type ConfigHook = (this: unknown, config: UserConfig, env: ConfigEnv) => Promise<void>;
@@ -15,19 +15,19 @@ function hooks(plugin: Plugin): { config: ConfigHook; configResolved: ResolvedHo
 
 const DEV: ConfigEnv = { command: "serve", mode: "development" };
 let saved: Record<string, string | undefined>;
-let fetchSpy: ReturnType<typeof vi.fn>;
+/** The claim API the plugin would reach: every request it gets is counted. */
+let claimApi: Awaited<ReturnType<typeof fakeApi>>;
 
-beforeEach(() => {
+beforeEach(async () => {
   saved = { VITEST: process.env.VITEST, SVC_INSTANT_POSTGRES: process.env.SVC_INSTANT_POSTGRES, SVC_CLAIM_API_HOST: process.env.SVC_CLAIM_API_HOST, DATABASE_URL: process.env.DATABASE_URL };
   delete process.env.VITEST;
   delete process.env.SVC_INSTANT_POSTGRES;
   delete process.env.DATABASE_URL;
-  process.env.SVC_CLAIM_API_HOST = "http://127.0.0.1:9";
-  fetchSpy = vi.fn(() => Promise.reject(new Error("no network in this test")));
-  vi.stubGlobal("fetch", fetchSpy);
+  claimApi = await fakeApi(500, { code: "unexpected", message: "this test expected no request" });
+  process.env.SVC_CLAIM_API_HOST = claimApi.url;
 });
-afterEach(() => {
-  vi.unstubAllGlobals();
+afterEach(async () => {
+  await claimApi.close();
   for (const [name, value] of Object.entries(saved)) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
@@ -61,7 +61,7 @@ describe("the Vite plugin's decisions", () => {
     Object.assign(process.env, vars);
     const root = appDir();
     await hooks(instantPostgres({ referrer: "app" })).config({ root }, env);
-    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(claimApi.requests()).toBe(0);
   });
 
   it.each([
@@ -72,14 +72,13 @@ describe("the Vite plugin's decisions", () => {
   ])("does nothing when the key is already in %s", async (file, text) => {
     const root = appDir({ [file]: text });
     await hooks(instantPostgres({ referrer: "app" })).config({ root }, DEV);
-    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(claimApi.requests()).toBe(0);
   });
 
   it("matches the key exactly: a longer name with the key as prefix does not count", async () => {
     const root = appDir({ ".env": "DATABASE_URL_OLD=x\n" });
     const server = await fakeApi(400, { code: "missing_referrer", message: "Missing referrer" });
     process.env.SVC_CLAIM_API_HOST = server.url;
-    vi.unstubAllGlobals();
     await hooks(instantPostgres({ referrer: "app" })).config({ root }, DEV);
     expect(server.requests()).toBe(1);
     await server.close();
@@ -96,7 +95,6 @@ describe("the Vite plugin's decisions", () => {
     const root = appDir();
     const server = await fakeApi(400, { code: "missing_referrer", message: "Missing referrer", hint: "send a ref", request_id: "rid-1" });
     process.env.SVC_CLAIM_API_HOST = server.url;
-    vi.unstubAllGlobals();
     const lines: string[] = [];
     const logger = { info: (t: string) => lines.push(`info ${t}`), warn: (t: string) => lines.push(`warn ${t}`), error: (t: string) => lines.push(`error ${t}`) };
     const first = hooks(instantPostgres({ referrer: "app" }));
