@@ -2,32 +2,30 @@
  * Evaluates the branch closure once and validates its result: a throw
  * or a promise becomes a `ConfigValidationError` on `branch` naming the branch (and, for a throw
  * in a loaded file, its `file:line:column`); tuning issues
- * carry paths starting with `branch.`.
+ * carry paths starting with `branch.`. Then resolves the kinds' keys of the tuning into their parts of the resolved policy.
  */
 import { ConfigValidationError, ErrorCode, isPlatformError, type ConfigIssue, type ConfigValidationContext } from "../errors/index.js";
 import { isRecord } from "./cross-checks.js";
-import { formatPath, issuesFromZod, messageOf, policyErrorMap } from "./issues.js";
+import { issuesFromZod, messageOf, policyErrorMap } from "./issues.js";
 import type { BranchClosure } from "./policy-types.js";
 import type { BranchTarget } from "../model/desired-state.js";
-import { branchTuningSchema, type KindTuning, type ParsedBranchTuning, type ParsedFunctionTuning } from "./schemas/branch-tuning.js";
+import { branchTuningSchema, type KindTuning, type ParsedBranchTuning, type TunedPart, type TuningContext } from "./schemas/branch-tuning.js";
+import type { ParsedPolicy } from "./schemas/policy.js";
+import type { DesiredSlices, KindResolvedFields } from "../kinds/index.js";
 import { frozenData, snapshotData } from "./snapshot.js";
 import type * as z from "zod";
 import { policyStackLocation } from "./policy-stack-location.js";
 
-/** The validated tuning and where its function overrides came from. */
+/** The validated tuning: its own keys parsed, and the values of the keys the kinds add, as the closure returned them. */
 export interface EvaluatedTuning {
   tuning: ParsedBranchTuning;
-  /** The overrides by slug, from `functions` or the deprecated `preview.functions`. */
-  functions: Readonly<Record<string, ParsedFunctionTuning>>;
-  /** `branch.functions` or `branch.preview.functions`: the path prefix of `functions`. */
-  functionsHome: readonly string[];
   /** The values of the keys kinds add, as the closure returned them (validated by each kind's schemas). */
   kindValues: Readonly<Record<string, unknown>>;
 }
 
 /**
- * Calls `closure` exactly once with `target` and validates the result against the declared
- * function slugs and the keys `kinds` add. `null`/`undefined` mean `{}`.
+ * Calls `closure` exactly once with `target` and validates the result: the tuning's own keys and
+ * those `kinds` add, each kind's values checked against the static `policy` too. `null`/`undefined` mean `{}`.
  *
  * @throws ConfigValidationError when the closure throws, returns a promise, or returns an
  * invalid tuning (every issue, paths under `branch.`).
@@ -35,7 +33,7 @@ export interface EvaluatedTuning {
 export function evaluateBranch(
   closure: BranchClosure | undefined,
   target: Readonly<BranchTarget>,
-  declaredSlugs: readonly string[],
+  policy: ParsedPolicy,
   context: ConfigValidationContext,
   kinds: readonly KindTuning[],
 ): EvaluatedTuning {
@@ -52,19 +50,40 @@ export function evaluateBranch(
     const checked = kinds.length === 0 ? parsed : wholeTuningSchema(kinds).safeParse(snapshot.value, { error: policyErrorMap });
     const failed = checked.success ? (parsed.success ? [] : parsed.error.issues) : checked.error.issues;
     issues.push(...issuesFromZod(failed, ["branch"]));
-    issues.push(...homeIssues(raw), ...undeclaredIssues(raw, declaredSlugs));
+    for (const kind of kinds) issues.push(...(kind.check?.(pickKeys(kindValues, kind.shape), policy) ?? []));
   } catch (err) {
     throw new ConfigValidationError([{ path: "branch", message: `the tuning could not be read: ${messageOf(err)}` }], context, err);
   }
   if (!parsed.success || issues.length > 0) throw new ConfigValidationError(issues, context);
-  const tuning = frozenData(parsed.data);
-  const fromPreview = tuning.functions === undefined && tuning.preview?.functions !== undefined;
-  return {
-    tuning,
-    functions: (fromPreview ? tuning.preview?.functions : tuning.functions) ?? {},
-    functionsHome: fromPreview ? ["branch", "preview", "functions"] : ["branch", "functions"],
-    kindValues: frozenData(kindValues),
-  };
+  return { tuning: frozenData(parsed.data), kindValues: frozenData(kindValues) };
+}
+
+/** The resolved policy's parts the tuning decides: the kinds' parts merged in their order, the tuning's `parent` first in `branch`. */
+export type ResolvedTuning = Required<Omit<TunedPart, "fields" | "kinds">> & Pick<TunedPart, "fields" | "kinds">;
+
+/**
+ * Resolves each kind's keys of `evaluated` (`kinds` in rank order) and merges their parts: `branch`
+ * key by key, `fields` and `kinds` by name, deprecated keys and issues in turn.
+ */
+export function resolveTunings(kinds: readonly KindTuning[], evaluated: EvaluatedTuning, context: TuningContext): ResolvedTuning {
+  const { parent } = evaluated.tuning;
+  const merged = { branch: parent === undefined ? {} : { parent }, deprecatedKeys: [] as string[], issues: [] as ConfigIssue[] };
+  let fields: Partial<KindResolvedFields> | undefined;
+  let slices: DesiredSlices | undefined;
+  for (const kind of kinds) {
+    const part = kind.resolve(pickKeys(evaluated.kindValues, kind.shape), context);
+    Object.assign(merged.branch, part.branch);
+    if (part.fields !== undefined) fields = { ...fields, ...part.fields };
+    if (part.kinds !== undefined && Object.keys(part.kinds).length > 0) slices = { ...slices, ...part.kinds };
+    merged.deprecatedKeys.push(...(part.deprecatedKeys ?? []));
+    merged.issues.push(...(part.issues ?? []));
+  }
+  return { ...merged, ...(fields === undefined ? {} : { fields }), ...(slices === undefined ? {} : { kinds: slices }) };
+}
+
+/** The values of `shape`'s keys among `values`. */
+function pickKeys(values: Readonly<Record<string, unknown>>, shape: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([key]) => Object.hasOwn(shape, key)));
 }
 
 const wholeSchemas = new WeakMap<readonly KindTuning[], z.ZodType>();
@@ -117,37 +136,6 @@ function callOnce(closure: BranchClosure, target: Readonly<BranchTarget>, contex
     );
   }
   return result;
-}
-
-function homeIssues(raw: unknown): ConfigIssue[] {
-  if (!isRecord(raw) || raw.functions === undefined) return [];
-  const preview = raw.preview;
-  if (!isRecord(preview) || preview.functions === undefined) return [];
-  return [
-    {
-      path: "branch.preview.functions",
-      message: "declared both as `functions` and `preview.functions`; keep the top-level key",
-    },
-  ];
-}
-
-function undeclaredIssues(raw: unknown, declared: readonly string[]): ConfigIssue[] {
-  if (!isRecord(raw)) return [];
-  const homes: [string[], unknown][] = [
-    [["branch", "functions"], raw.functions],
-    [["branch", "preview", "functions"], isRecord(raw.preview) ? raw.preview.functions : undefined],
-  ];
-  const known = new Set(declared);
-  return homes.flatMap(([home, overrides]) =>
-    isRecord(overrides)
-      ? Object.keys(overrides)
-          .filter((slug) => !known.has(slug))
-          .map((slug) => ({
-            path: formatPath([...home, slug]),
-            message: `tuning for undeclared function \`${slug}\`; declare it under \`functions\``,
-          }))
-      : [],
-  );
 }
 
 /** Whether `value` is a promise; a `then` that cannot even be read (a throwing Proxy trap) is left to the snapshot, which names it. */

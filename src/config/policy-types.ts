@@ -3,19 +3,15 @@
  * forbidden combinations TypeScript can express into type errors; the runtime schemas enforce
  * every rule again, for plain JavaScript policies and values computed at run time.
  */
-import type { BranchSettingsDef } from "../kinds/branch/policy.js";
 import type { DatabaseDef } from "../kinds/database/policy.js";
 import type { RoleDef } from "../kinds/role/policy.js";
-import type { ComputeSettings } from "../kinds/compute/policy.js";
 import type { KindPolicyKeys, KindPreviewKeys, KindPruneFlags, KindTunings } from "../kinds/index.js";
+import type { FunctionRuntime } from "../kinds/function/policy.js";
 import type { BranchTarget, FileBundler } from "../model/desired-state.js";
 import type { PushResult } from "../model/plan.js";
 
 /** `true`, `{}` or `{ enabled: true }` = on; `false` or `{ enabled: false }` = off (docs/policy.md#auth). */
 export type Toggle = boolean | { enabled?: boolean };
-
-/** The only function runtime. */
-export type FunctionRuntime = "nodejs24";
 
 /** Data API settings, camelCase (docs/policy.md#data-api-settings). Only declared keys are compared and sent. */
 export interface DataApiSettingsDef {
@@ -128,6 +124,7 @@ export type { BucketDef } from "../kinds/bucket/policy.js";
 export type { DatabaseDef } from "../kinds/database/policy.js";
 export type { RoleDef } from "../kinds/role/policy.js";
 export type { ComputeSettings, ComputeSize } from "../kinds/compute/policy.js";
+export type { FunctionRuntime, FunctionTuning } from "../kinds/function/policy.js";
 
 interface TriggerCommon {
   /** Slug of a declared function. */
@@ -171,24 +168,13 @@ export interface PruneDef extends KindPruneFlags {
   databases?: boolean;
 }
 
-/** Per-branch overrides of one declared function. */
-export interface FunctionTuning {
-  runtime?: FunctionRuntime;
-  /** Replaces the static list on this branch; `[]` = none. */
-  customDomains?: string[];
-}
-
 /**
- * What the branch closure returns (docs/policy.md#the-branch-closure): the keys below, the branch
- * settings and the keys kinds add (`KindTunings`: `readReplicas`, …).
+ * What the branch closure returns (docs/policy.md#the-branch-closure): `parent` and the keys the
+ * kinds add (`KindTunings`: `protected`, `ttl`, `postgres`, `readReplicas`, `functions`, …).
  */
-export interface BranchTuning extends BranchSettingsDef, KindTunings {
+export interface BranchTuning extends KindTunings {
   /** Parent branch name, used only when creating the branch. */
   parent?: string;
-  postgres?: { computeSettings?: ComputeSettings };
-  functions?: Record<string, FunctionTuning>;
-  /** @deprecated use `functions`. */
-  preview?: { functions?: Record<string, FunctionTuning> };
 }
 
 /** The per-branch closure: synchronous, called once per operation. */

@@ -4,15 +4,14 @@
  */
 import { dirname, isAbsolute, resolve } from "node:path";
 import { ConfigValidationError, ErrorCode, PlatformError, type ConfigValidationContext } from "../errors/index.js";
-import { evaluateBranch, type EvaluatedTuning } from "./evaluate-branch.js";
+import { evaluateBranch, resolveTunings } from "./evaluate-branch.js";
 import { evaluationTimeoutOf, guardedClosure } from "./evaluation-guard.js";
 import { frozenData } from "./snapshot.js";
 import { ownRecord } from "../model/own-record.js";
 import type { PolicyConfig } from "./policy-types.js";
 import { policyFileOf } from "./policy-origin.js";
-import { resolveFunctions, sourceIssues, type DeclaredFunctions } from "./resolve-functions.js";
+import { declaredFunctions, sourceIssues } from "../kinds/function/resolve.js";
 import type { BranchTarget, ResolvedDataApi, ResolvedPolicy, ResolvedTrigger } from "../model/desired-state.js";
-import { COMPUTE_SETTINGS } from "../kinds/compute/fields.js";
 import type { DataApiSettings } from "../kinds/dataApi/fields.js";
 import { fromPolicy } from "../model/kinds/field.js";
 import { TRIGGER_DEFAULTS } from "../kinds/trigger/fields.js";
@@ -20,7 +19,7 @@ import { ROLE_DEFAULTS, ROLE_FIELDS } from "../kinds/role/fields.js";
 import { isOn } from "./schemas/common.js";
 import type { ParsedPolicy } from "./schemas/policy.js";
 import type { PolicyKinds } from "./policy-kinds.js";
-import type { DesiredSlices, KindResolvedFields } from "../kinds/index.js";
+import type { KindResolvedFields } from "../kinds/index.js";
 import { compareCodePoints, sortedEntries } from "./sort.js";
 import { readStaticPolicy } from "./validate-static.js";
 
@@ -36,7 +35,8 @@ export interface ResolvePolicyOptions {
 /**
  * `resolvePolicy` (`kinds/list.ts` binds it to the registry's kinds) with the static parts and the
  * branch-tuning keys of `kinds`: each kind's fields of the resolved policy come from its static
- * keys, its slice (from its tuning keys) lands in `kinds` (absent when none declares anything).
+ * keys or its tuning keys (functions: both), its branch settings and its slice (`kinds`, absent
+ * when none declares anything) from its tuning keys.
  */
 export function resolvePolicyWith(kinds: PolicyKinds, config: PolicyConfig, target: BranchTarget, given: ResolvePolicyOptions = {}): ResolvedPolicy {
   const options: ResolvePolicyOptions = ownRecord(given);
@@ -51,11 +51,9 @@ export function resolvePolicyWith(kinds: PolicyKinds, config: PolicyConfig, targ
   const frozenTarget = Object.freeze(ownRecord(target) as unknown as BranchTarget);
   const branchContext = { ...context, branchName: frozenTarget.name };
   const closure = parsed.branch === undefined ? undefined : guardedClosure(parsed.branch, { file, timeoutMs: evaluationTimeoutOf(config as object) });
-  const evaluated = evaluateBranch(closure, frozenTarget, Object.keys(declared.bySlug), branchContext, kinds.tunings);
-  const desiredKinds: DesiredSlices = {};
-  for (const kind of kinds.tunings) Object.assign(desiredKinds, kind.resolve(pickKeys(evaluated.kindValues, kind.shape), frozenTarget));
-  const resolvedFunctions = resolveFunctions(declared, evaluated, frozenTarget, baseDir);
-  if (resolvedFunctions.issues.length > 0) throw new ConfigValidationError(resolvedFunctions.issues, branchContext);
+  const evaluated = evaluateBranch(closure, frozenTarget, parsed, branchContext, kinds.tunings);
+  const tuned = resolveTunings(kinds.tunings, evaluated, { target: frozenTarget, policy: parsed, baseDir });
+  if (tuned.issues.length > 0) throw new ConfigValidationError(tuned.issues, branchContext);
 
   return frozenData({
     target: frozenTarget,
@@ -65,14 +63,14 @@ export function resolvePolicyWith(kinds: PolicyKinds, config: PolicyConfig, targ
     authDeclaredOff: parsed.auth !== undefined && !isOn(parsed.auth),
     dataApi: resolveDataApi(parsed.dataApi),
     aiGateway: isOn(parsed.aiGateway ?? parsed.preview?.aiGateway),
-    functions: resolvedFunctions.functions,
+    ...tuned.fields,
     triggers: resolveTriggers(parsed.triggers ?? {}),
     roles: sortedEntries(parsed.roles ?? {}).map(([name, role]) => ({ name, ...ROLE_DEFAULTS, ...fromPolicy(ROLE_FIELDS, role) })),
     databases: sortedEntries(parsed.databases ?? {}).map(([name, database]) => ({ name, owner: database.owner })),
     ...pruneFlags(kinds, parsed),
-    branch: resolveBranch(evaluated),
-    deprecatedKeys: deprecatedKeys(kinds, parsed, evaluated),
-    ...(Object.keys(desiredKinds).length === 0 ? {} : { kinds: desiredKinds }),
+    branch: tuned.branch,
+    deprecatedKeys: deprecatedKeys(kinds, parsed, tuned.deprecatedKeys),
+    ...(tuned.kinds === undefined ? {} : { kinds: tuned.kinds }),
   } satisfies ResolvedPolicy);
 }
 
@@ -97,11 +95,6 @@ function pruneFlags(kinds: PolicyKinds, parsed: ParsedPolicy): Pick<ResolvedPoli
   };
 }
 
-/** The values of `shape`'s keys among `values`. */
-function pickKeys(values: Readonly<Record<string, unknown>>, shape: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(values).filter(([key]) => Object.hasOwn(shape, key)));
-}
-
 function baseDirOf(options: ResolvePolicyOptions, file: string | undefined): string | null {
   if (options.baseDir !== undefined) {
     if (typeof options.baseDir !== "string" || !isAbsolute(options.baseDir)) {
@@ -114,13 +107,6 @@ function baseDirOf(options: ResolvePolicyOptions, file: string | undefined): str
     return resolve(options.baseDir);
   }
   return file === undefined ? null : dirname(file);
-}
-
-function declaredFunctions(parsed: ParsedPolicy): DeclaredFunctions {
-  if (parsed.functions === undefined && parsed.preview?.functions !== undefined) {
-    return { bySlug: parsed.preview.functions, home: ["preview", "functions"] };
-  }
-  return { bySlug: parsed.functions ?? {}, home: ["functions"] };
 }
 
 function resolveDataApi(dataApi: ParsedPolicy["dataApi"]): ResolvedDataApi {
@@ -154,18 +140,7 @@ function resolveTriggers(triggers: NonNullable<ParsedPolicy["triggers"]>): Resol
   });
 }
 
-function resolveBranch({ tuning }: EvaluatedTuning): ResolvedPolicy["branch"] {
-  const compute = fromPolicy(COMPUTE_SETTINGS, tuning.postgres?.computeSettings);
-  return {
-    ...(tuning.parent === undefined ? {} : { parent: tuning.parent }),
-    ...(tuning.protected === undefined ? {} : { protected: tuning.protected }),
-    ...(tuning.ttl === undefined ? {} : { ttlSeconds: tuning.ttl }),
-    ...(Object.keys(compute).length === 0 ? {} : { compute }),
-  };
-}
-
-function deprecatedKeys(kinds: PolicyKinds, parsed: ParsedPolicy, evaluated: EvaluatedTuning): string[] {
+function deprecatedKeys(kinds: PolicyKinds, parsed: ParsedPolicy, tuned: readonly string[]): string[] {
   const keys = kinds.previewKeys.filter((key) => parsed.preview?.[key] !== undefined).map((key) => `preview.${key}`);
-  if (evaluated.tuning.preview?.functions !== undefined) keys.push("branch.preview.functions");
-  return keys.sort(compareCodePoints);
+  return [...keys, ...tuned].sort(compareCodePoints);
 }

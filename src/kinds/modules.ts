@@ -13,22 +13,22 @@ import type { ResolvedPolicy } from "../model/desired-state.js";
 import type { LiveState } from "../model/live-state.js";
 import type { DigestViews } from "../model/planned-change.js";
 import type { ResourceKind } from "./index.js";
-import { KIND_LIST } from "./list.js";
-import type { KindLight, KindModule } from "./module.js";
+import { type AnyKindLight, KIND_LIST } from "./list.js";
+import type { KindModule } from "./module.js";
 
 /** The module of some kind. */
 export type AnyKindModule = { [K in ResourceKind]: KindModule<K> }[ResourceKind];
 
-/** Kind `K`'s light module with its stages. */
-async function withStages<K extends ResourceKind>(kind: KindLight<K>): Promise<KindModule<K>> {
-  return { ...kind, ...(await kind.stages()) };
+/**
+ * A light module with its stages. Each light module's `stages` loads its own kind's stages (its
+ * type says so, per kind); the compiler does not follow that pairing through the list's union.
+ */
+async function withStages(kind: AnyKindLight): Promise<AnyKindModule> {
+  return { ...kind, ...(await kind.stages()) } as AnyKindModule;
 }
 
-/**
- * Every kind's module, in rank order. Each light module is joined to its own kind's stages, which
- * `withStages` checks for one kind; the compiler does not follow that through the list's union.
- */
-export const KIND_MODULES: readonly AnyKindModule[] = await Promise.all(KIND_LIST.map((kind) => withStages(kind as KindLight<ResourceKind>) as Promise<AnyKindModule>));
+/** Every kind's module, in rank order. */
+export const KIND_MODULES: readonly AnyKindModule[] = await Promise.all(KIND_LIST.map(withStages));
 
 /** The handler of every operation, from the kinds' modules (each operation belongs to one kind). */
 export const KIND_HANDLERS: ChangeHandlers = mergedOf<ChangeHandlers>(KIND_MODULES, (kind) => kind.handlers);

@@ -108,7 +108,6 @@ export interface ResolvedPolicy extends KindResolvedFields {
   baseDir: string | null;
   dataApi: ResolvedDataApi;
   aiGateway: boolean;
-  functions: ResolvedFunction[];
   triggers: ResolvedTrigger[];
   /** Every flag resolved; `roles` and `databases` are set only by name (`prune: true` leaves them off). @default false each */
   prune: { functions: boolean; triggers: boolean; customDomains: boolean; buckets: boolean; roles: boolean; databases: boolean };

@@ -1,28 +1,15 @@
 /**
- * Schema of `BranchTuning`, the branch closure's result; the branch
- * settings and compute settings come from their descriptors (`kinds/branch/`,
- * `kinds/compute/`). Durations come out in seconds: `ttl` as seconds or `null` (`false`),
- * `suspendTimeout` as -1, 0 or seconds.
+ * The branch closure's result, `BranchTuning`: its one generic key, `parent`, and the shape of a
+ * kind's keys (`kindTuning`), which each kind adds from its folder (branch settings, compute
+ * settings, function overrides, read replicas, …).
  */
 import * as z from "zod";
-import type { DesiredSlices } from "../../kinds/index.js";
-import type { BranchTarget } from "../../model/desired-state.js";
-import { branchSettingsShape } from "../../kinds/branch/policy.js";
+import type { ConfigIssue } from "../../errors/index.js";
+import type { DesiredSlices, KindResolvedFields } from "../../kinds/index.js";
+import type { BranchTarget, ResolvedPolicy } from "../../model/desired-state.js";
 import { nameIssue } from "../../rules/names.js";
 import { check, strictObject } from "./common.js";
-import { computeSettingsSchema } from "../../kinds/compute/policy.js";
-import { customDomainsSchema } from "../../kinds/domain/policy.js";
-import { runtimeSchema } from "../../kinds/function/policy.js";
-
-/** Per-branch overrides of one function (strict). */
-const functionTuningSchema = strictObject(
-  { runtime: runtimeSchema.optional(), customDomains: customDomainsSchema.optional() },
-  "{ runtime?, customDomains? }",
-);
-
-const functionTuningsSchema = z.record(z.string(), functionTuningSchema, {
-  error: (issue) => (issue.code === "invalid_type" ? "must be an object of slug → { runtime?, customDomains? }" : undefined),
-});
+import type { ParsedPolicy } from "./policy.js";
 
 const parentSchema = check(
   z.string(),
@@ -30,39 +17,55 @@ const parentSchema = check(
   (name) => `must be a branch name of 1 to 256 characters without control, zero-width or bidi characters (it ${nameIssue(name, 256) ?? "is invalid"})`,
 );
 
-/** The branch closure's result (strict). `null`/`undefined` are turned into `{}` before it. */
-export const branchTuningSchema = strictObject(
-  {
-    parent: parentSchema.optional(),
-    ...branchSettingsShape,
-    postgres: strictObject({ computeSettings: computeSettingsSchema.optional() }, "{ computeSettings?: … }").optional(),
-    functions: functionTuningsSchema.optional(),
-    preview: strictObject({ functions: functionTuningsSchema.optional() }, "{ functions?: … }").optional(),
-  },
-  "an object (the branch tuning), null or undefined",
-);
+/** The tuning's own keys (strict); the kinds' keys extend it. `null`/`undefined` are turned into `{}` before it. */
+export const branchTuningSchema = strictObject({ parent: parentSchema.optional() }, "an object (the branch tuning), null or undefined");
 
-/** A validated branch tuning. */
+/** The tuning's own keys, validated. */
 export type ParsedBranchTuning = z.output<typeof branchTuningSchema>;
-/** A validated per-branch function override. */
-export type ParsedFunctionTuning = z.output<typeof functionTuningSchema>;
+
+/** What a kind's keys of the tuning are resolved with, beside their values. */
+export interface TuningContext {
+  /** The branch the closure was called for (frozen). */
+  readonly target: Readonly<BranchTarget>;
+  /** The validated static policy, which the keys may refer to (a function's overrides name a declared function). */
+  readonly policy: ParsedPolicy;
+  /** Absolute base directory of relative sources, or `null`. */
+  readonly baseDir: string | null;
+}
+
+/** What a kind's keys of the tuning resolve to; the registry merges the kinds' parts in rank order. */
+export interface TunedPart {
+  /** Its settings of the branch (`desired.branch`), beside the tuning's `parent` and the other kinds' settings. */
+  readonly branch?: ResolvedPolicy["branch"];
+  /** Its fields of the resolved policy (fact `resolvedFields`). */
+  readonly fields?: Partial<KindResolvedFields>;
+  /** Its slice of the resolved policy (`desired.kinds`). */
+  readonly kinds?: DesiredSlices;
+  /** The deprecated keys its values used (`branch.preview.functions`). */
+  readonly deprecatedKeys?: readonly string[];
+  /** What refuses the tuning once its values are resolved together (a hostname serving two functions); none when valid. */
+  readonly issues?: readonly ConfigIssue[];
+}
 
 /**
- * A kind's keys of the branch tuning (`readReplicas`, …): each key's schema, validated with the
+ * A kind's keys of the branch tuning (`readReplicas`, `postgres`, …): each key's schema, validated with the
  * rest of the closure's result (issues under `branch.<key>`; a key neither the tuning nor a kind
- * owns is refused), and the kind's slice of the resolved policy from their values.
+ * owns is refused, with the nearest known key), and its part of the resolved policy from their values.
  */
 export interface KindTuning {
   readonly shape: Readonly<Record<string, z.ZodType>>;
-  /** The kind's slice (`{ <kind>: … }`, `{}` when the keys declare nothing) from its keys' values as the closure returned them, already valid. */
-  resolve(values: Readonly<Record<string, unknown>>, target: Readonly<BranchTarget>): DesiredSlices;
+  /** Issues of its keys' values as the closure returned them against the static policy (undeclared names), reported with the schema's. */
+  check?(values: Readonly<Record<string, unknown>>, policy: ParsedPolicy): ConfigIssue[];
+  /** Its part of the resolved policy from its keys' values as the closure returned them, already valid. */
+  resolve(values: Readonly<Record<string, unknown>>, context: TuningContext): TunedPart;
 }
 
 /** A kind's tuning whose `resolve` reads its keys' values parsed by `shape` (durations in seconds, defaults filled, …). */
 export function kindTuning<S extends Record<string, z.ZodType>>(
   shape: S,
-  resolve: (values: z.output<z.ZodObject<S>>, target: Readonly<BranchTarget>) => DesiredSlices,
+  resolve: (values: z.output<z.ZodObject<S>>, context: TuningContext) => TunedPart,
+  check?: KindTuning["check"],
 ): KindTuning {
   const schema = z.object(shape);
-  return { shape, resolve: (values, target) => resolve(schema.parse(values), target) };
+  return { shape, resolve: (values, context) => resolve(schema.parse(values), context), ...(check === undefined ? {} : { check }) };
 }

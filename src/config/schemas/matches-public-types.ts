@@ -31,6 +31,9 @@ import type {
   TriggerDef,
 } from "../policy-types.js";
 import type { branchTuningSchema } from "./branch-tuning.js";
+import type { BranchSettingsDef } from "../../kinds/branch/policy.js";
+import type { ComputeTuning, computeTuningShape } from "../../kinds/compute/policy.js";
+import type { FunctionTuning, FunctionTuningKeys, ParsedFunctionTuning, functionTuningShape } from "../../kinds/function/policy.js";
 import type { bucketsSchema } from "../../kinds/bucket/policy.js";
 import type { dataApiSchema } from "../../kinds/dataApi/policy.js";
 import type { functionDefSchema } from "../../kinds/function/policy.js";
@@ -66,7 +69,12 @@ export type PublicTypesMatchSchemas = [
   Assert<Same<KeysOf<BucketDef>, KeysOf<Parsed<typeof bucketsSchema>[string]>>>,
   // The keys kinds add to the tuning (`KindTunings`) are validated by their own schemas (`KindTuning`).
   Assert<Same<Exclude<KeysOf<BranchTuning>, keyof KindTunings>, KeysOf<Parsed<typeof branchTuningSchema>>>>,
-  Assert<Same<Exclude<keyof BranchTuning, "parent" | "postgres" | "functions" | "preview" | keyof KindTunings>, PolicyKeys<typeof BRANCH_SETTINGS>>>,
+  // Each kind's keys of the tuning: its public type and its schemas.
+  Assert<Same<keyof BranchSettingsDef, PolicyKeys<typeof BRANCH_SETTINGS>>>,
+  Assert<Same<keyof ComputeTuning, keyof typeof computeTuningShape>>,
+  Assert<Same<keyof FunctionTuningKeys, keyof typeof functionTuningShape>>,
+  Assert<Same<keyof NonNullable<FunctionTuningKeys["preview"]>, KeysOf<Parsed<(typeof functionTuningShape)["preview"]>>>>,
+  Assert<Same<keyof FunctionTuning, keyof ParsedFunctionTuning>>,
   Assert<Same<keyof ComputeSettings, PolicyKeys<typeof COMPUTE_SETTINGS>>>,
   // The auth integration's fields are stated under `dataApi` (its database).
   Assert<Same<Extract<KeysOf<Exclude<DataApiDef, boolean>>, PolicyKeys<typeof AUTH_FIELDS>>, PolicyKeys<typeof AUTH_FIELDS>>>,

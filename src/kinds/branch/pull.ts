@@ -22,7 +22,7 @@ export function pulledBranchSettings(branch: ApiBranch): Pick<BranchTuning, "pro
 }
 
 /** The branch's own settings in the pulled tuning, which renders through their descriptor. */
-export const branchPull: KindPull = {
+export const branchPull = {
   tuning: (records) => pulledBranchSettings(records.branch),
   described: { branch: BRANCH_SETTINGS },
-};
+} satisfies KindPull;

@@ -1,5 +1,6 @@
 /** The policy's `postgres.computeSettings`: the public types and the schema. */
 import type { Duration } from "../../config/durations.js";
+import { strictObject } from "../../config/schemas/common.js";
 import { fieldsSchema } from "../../config/schemas/fields.js";
 import { COMPUTE_PAIR, COMPUTE_SETTINGS, computePairProblem } from "./fields.js";
 
@@ -14,6 +15,11 @@ export interface ComputeSettings {
   autoscalingLimitMaxCu?: ComputeSize;
   /** `false` = never suspend, `0` = platform default, else 60 s to 7 days. */
   suspendTimeout?: false | 0 | Duration;
+}
+
+/** The compute kind's key of the branch closure's result. */
+export interface ComputeTuning {
+  postgres?: { computeSettings?: ComputeSettings };
 }
 
 /** What the schema says when both bounds are declared and break the pair rule (under `autoscalingLimitMaxCu`). */
@@ -34,3 +40,8 @@ export const computeSettingsSchema = fieldsSchema(COMPUTE_SETTINGS).superRefine(
   const problem = computePairProblem(min, max);
   if (problem !== undefined) ctx.addIssue({ code: "custom", path: ["autoscalingLimitMaxCu"], message: PAIR_MESSAGES[problem](min, max) });
 });
+
+/** The schema of the compute kind's key of the tuning, `postgres` (strict). */
+export const computeTuningShape = {
+  postgres: strictObject({ computeSettings: computeSettingsSchema.optional() }, "{ computeSettings?: … }").optional(),
+};

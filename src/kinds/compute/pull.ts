@@ -25,10 +25,10 @@ export function pulledComputeSettings(endpoints: readonly ApiEndpoint[], project
 }
 
 /** `postgres.computeSettings` in the pulled tuning when a setting differs from the project's defaults; it renders through the descriptor. */
-export const computePull: KindPull = {
+export const computePull = {
   tuning: (records) => {
     const computeSettings = pulledComputeSettings(records.endpoints, records.project);
     return computeSettings === undefined ? {} : { postgres: { computeSettings } };
   },
   described: { "branch.postgres.computeSettings": COMPUTE_SETTINGS },
-};
+} satisfies KindPull;

@@ -5,6 +5,7 @@
  * names only) and `customDomains` (their own kind, `domain.ts`) are not wire fields of a function.
  * The diff's before/after, the handlers' request bodies and the pull read it. Plain data.
  */
+import type { ResolvedFunction } from "../../model/desired-state.js";
 import { type ModelValues, defineField } from "../../model/kinds/field.js";
 
 /** A function's declarative fields; the runtime travels with each deployment. Changing either is additive. */
@@ -69,4 +70,10 @@ export interface FunctionLiveFields {
   functions?: LiveFunction[];
   /** Slugs listed on the parent branch, sorted; read only when pruning functions (inherited detection). */
   parentFunctionSlugs?: string[];
+}
+
+/** The function kind's fields of the resolved policy (`ResolvedPolicy`). */
+export interface FunctionResolvedFields {
+  /** The declared functions with this branch's overrides, sorted by slug. */
+  functions: ResolvedFunction[];
 }

@@ -1,7 +1,10 @@
 /** The function kind: its facts and its light module; its stages (`stages.ts`) load with the registry's modules (`kinds/modules.ts`). */
-import type { FunctionOperations, FunctionLiveFields } from "./fields.js";
+import { kindTuning } from "../../config/schemas/branch-tuning.js";
+import type { FunctionOperations, FunctionLiveFields, FunctionResolvedFields } from "./fields.js";
 import type { KindLight } from "../module.js";
+import { type FunctionTuningKeys, functionTuningShape } from "./policy.js";
 import { type PulledFunction, functionPull } from "./pull.js";
+import { declaredFunctions, overrideIssues, resolveFunctions } from "./resolve.js";
 
 /** Functions (`functions`), deployed from their bundles. */
 export const functionKind: KindLight<"function"> = {
@@ -9,6 +12,15 @@ export const functionKind: KindLight<"function"> = {
   scope: "named",
   feature: "functions",
   prunedByName: true,
+  // The declared functions with the branch's overrides (`functions`, or the deprecated `preview.functions`).
+  tuning: kindTuning(
+    functionTuningShape,
+    (overrides, { policy, target, baseDir }) => {
+      const { functions, issues, deprecatedKeys } = resolveFunctions(declaredFunctions(policy), overrides, target, baseDir);
+      return { fields: { functions }, issues, deprecatedKeys };
+    },
+    (raw, policy) => overrideIssues(raw, declaredFunctions(policy)),
+  ),
   pull: functionPull,
   outputs: (result) =>
     result.applied.flatMap((change) => {
@@ -22,7 +34,7 @@ declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: functions. */
     function: { scope: "named"; operations: FunctionOperations; liveFields: FunctionLiveFields; feature: "functions"; prunedByName: true;
-      preview: { functions: PulledFunction[] };
+      preview: { functions: PulledFunction[] }; resolvedFields: FunctionResolvedFields; tuning: FunctionTuningKeys;
     };
   }
 }

@@ -62,6 +62,9 @@ function envKeyProblem(key: string): string | undefined {
   return reservedEnvNameIssue(key) ?? undefined;
 }
 
+/** The only function runtime. */
+export type FunctionRuntime = "nodejs24";
+
 /** The only runtime, `"nodejs24"`. */
 export const runtimeSchema = z.literal("nodejs24");
 
@@ -109,3 +112,36 @@ export const functionsSchema = recordOf(slugSchema, functionDefSchema, "an objec
 
 /** A validated, normalised function definition. */
 export type ParsedFunctionDef = z.output<typeof functionDefSchema>;
+
+/** Per-branch overrides of one declared function. */
+export interface FunctionTuning {
+  runtime?: FunctionRuntime;
+  /** Replaces the static list on this branch; `[]` = none. */
+  customDomains?: string[];
+}
+
+/** The function kind's keys of the branch closure's result. */
+export interface FunctionTuningKeys {
+  functions?: Record<string, FunctionTuning>;
+  /** @deprecated use `functions`. */
+  preview?: { functions?: Record<string, FunctionTuning> };
+}
+
+/** Per-branch overrides of one function (strict). */
+const functionTuningSchema = strictObject(
+  { runtime: runtimeSchema.optional(), customDomains: customDomainsSchema.optional() },
+  "{ runtime?, customDomains? }",
+);
+
+const functionTuningsSchema = z.record(z.string(), functionTuningSchema, {
+  error: (issue) => (issue.code === "invalid_type" ? "must be an object of slug → { runtime?, customDomains? }" : undefined),
+});
+
+/** The schemas of the function kind's keys of the tuning: `functions` and its deprecated home `preview.functions`. */
+export const functionTuningShape = {
+  functions: functionTuningsSchema.optional(),
+  preview: strictObject({ functions: functionTuningsSchema.optional() }, "{ functions?: … }").optional(),
+};
+
+/** A validated per-branch function override. */
+export type ParsedFunctionTuning = z.output<typeof functionTuningSchema>;

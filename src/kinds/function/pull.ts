@@ -11,8 +11,12 @@ export interface PulledFunction {
   name: string;
 }
 
-/** Functions are listed in `preview.functions` (by slug) and commented on; `prune.functions` is stated when the branch has any. */
+/**
+ * Functions are listed in `preview.functions` (by slug) and commented on; `prune.functions` is stated
+ * when the branch has any. The tuning gets no overrides: a pull declares no function for them to tune.
+ */
 export const functionPull = {
+  tuning: () => ({}),
   preview: (records) => ({
     functions: records.functions.map((f) => ({ slug: f.slug, name: f.name })).sort((a, b) => compareCodePoints(a.slug, b.slug)),
   }),

@@ -53,5 +53,5 @@ export function resolveReadReplicas(parsed: z.output<typeof readReplicasSchema>)
 
 /** The kind's key of the branch tuning, `readReplicas`, and the slice of the resolved policy it declares. */
 export const readReplicaTuning = kindTuning({ readReplicas: readReplicasSchema.optional() }, (values) =>
-  values.readReplicas === undefined ? {} : { readReplica: resolveReadReplicas(values.readReplicas) },
+  values.readReplicas === undefined ? {} : { kinds: { readReplica: resolveReadReplicas(values.readReplicas) } },
 );

@@ -56,7 +56,7 @@ export const gadgetLight = {
   name: GADGET,
   scope: "branch",
   tuning: kindTuning({ unnamedReplicas: z.number().int().min(0).optional() }, (values) =>
-    values.unnamedReplicas === undefined ? {} : ({ gadget: { count: values.unnamedReplicas } } as DesiredSlices),
+    values.unnamedReplicas === undefined ? {} : { kinds: { gadget: { count: values.unnamedReplicas } } as DesiredSlices },
   ),
   pull,
   stages: async () => stages,

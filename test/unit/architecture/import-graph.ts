@@ -40,13 +40,14 @@ export function readImportGraph(srcDir: string): ImportEdge[] {
 
 /**
  * The layer of each file of a kind folder (`kinds/<kind>/<file>`), by the stage it serves: a
- * kind's fields sit with the descriptors, its policy schema with `config/`, its wire schemas with
+ * kind's fields sit with the descriptors, its policy schema and its resolution (`resolve.ts`) with `config/`, its wire schemas with
  * `api/wire/`, its read and pull with `inspect/`, its diff with `diff/` and its handler with
  * `apply/handlers/`, so each obeys that stage's direction.
  */
 export const KIND_FILE_LAYERS: Readonly<Record<string, string>> = {
   "fields.ts": "model/kinds",
   "policy.ts": "config",
+  "resolve.ts": "config",
   "wire.ts": "api/wire",
   "read.ts": "inspect",
   "pull.ts": "inspect",

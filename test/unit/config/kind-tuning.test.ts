@@ -4,7 +4,7 @@ import { policyKindsOf } from "../../../src/config/policy-kinds.js";
 import { resolvePolicyWith } from "../../../src/config/resolve-policy.js";
 import { kindTuning } from "../../../src/config/schemas/branch-tuning.js";
 import type { DesiredSlices } from "../../../src/kinds/index.js";
-import { resolvePolicy } from "../../../src/kinds/list.js";
+import { KIND_LIST, resolvePolicy } from "../../../src/kinds/list.js";
 import type { BranchTarget, BranchTuning } from "../../../src/v1.js";
 import { issueAt, issuesOf } from "./validation-helpers.js";
 
@@ -12,15 +12,16 @@ const feature: BranchTarget = { name: "feature-x", id: "br-x", exists: true, isD
 
 // A kind no source file knows adds `widgets` (a count) to the tuning; its slice is `{ widget: { count } }`.
 const seen: unknown[] = [];
-const widgets = kindTuning({ widgets: z.number().int().min(0).optional() }, (values, target): DesiredSlices => {
+const widgets = kindTuning({ widgets: z.number().int().min(0).optional() }, (values, { target }) => {
   seen.push(target.name);
   // The slices' type knows only the kinds of src/; the widget's slice is one it does not know.
   const slice = { widget: { count: values.widgets } } as DesiredSlices;
-  return values.widgets === undefined ? {} : slice;
+  return values.widgets === undefined ? {} : { kinds: slice };
 });
 
-/** Resolves a policy whose closure returns `tuning` (untyped, to test runtime validation) with the widget kind. */
-const withTuning = (tuning: unknown) => resolvePolicyWith(policyKindsOf([{ tuning: widgets }]), { branch: () => tuning as BranchTuning }, feature);
+/** Resolves a policy whose closure returns `tuning` (untyped, to test runtime validation) with the registry's kinds and the widget kind. */
+const withWidgets = policyKindsOf([...KIND_LIST, { tuning: widgets }]);
+const withTuning = (tuning: unknown) => resolvePolicyWith(withWidgets, { branch: () => tuning as BranchTuning }, feature);
 
 describe("a kind's keys of the branch tuning", () => {
   it("resolve to the kind's slice of the resolved policy, beside the tuning's own keys", () => {
