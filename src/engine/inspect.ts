@@ -3,16 +3,16 @@
  * policy plus metadata. Read-only; never creates anything.
  */
 import type { PlatformApi } from "../api/platform-api.js";
-import type { ApiDatabase } from "../api/wire-types.js";
 import type { EngineEvent } from "../model/events.js";
 import { inReadWave, withApiEvents } from "./events.js";
 import { ownOptions, prepareRuntime, type ConfigOperationOptions } from "./options.js";
-import { ErrorCode, isPlatformError } from "../errors/index.js";
+import { pulledRecords } from "../inspect/kind-pull.js";
 import { buildPulledBranchConfig, type PulledBranchConfig } from "../inspect/pulled-config.js";
 import { KIND_PULLS, POLICY_KINDS } from "../kinds/list.js";
-import { compareCodePoints } from "../inspect/normalize.js";
+import { KIND_READS } from "../kinds/modules.js";
 import { branchNotFoundError } from "../inspect/read-live-state.js";
-import { DEFAULT_SERVICE_DATABASE } from "../inspect/read-needs.js";
+import { unionOfNeeds } from "../inspect/read-needs.js";
+import { readSources } from "../inspect/read-sources.js";
 
 /**
  * Reads the branch `options.branchId` and returns it as a `PulledBranchConfig` whose `config`
@@ -32,69 +32,30 @@ export async function inspect(given: ConfigOperationOptions): Promise<PulledBran
 /** Identical to {@link inspect}. */
 export const pullConfig: (options: ConfigOperationOptions) => Promise<PulledBranchConfig> = inspect;
 
-/** The three waves of an inspection on an adapter; `emit` gets a `read` event per request. */
+/**
+ * The three waves of an inspection on an adapter; `emit` gets a `read` event per request. Besides
+ * the project, the branches, the branch's endpoints and credentials, it reads the sources the
+ * kinds' pulls need (`KindRead.pull`): wave 2, then wave 3 from what wave 2 read.
+ */
 export async function inspectWith(api: PlatformApi, projectId: string, branchId: string, emit: (event: EngineEvent) => void = () => undefined): Promise<PulledBranchConfig> {
   const ref = { projectId, branchId };
+  const context = { api, ref, parent: undefined };
+  const pulls = KIND_READS.flatMap(({ kind, pull }) => (pull === undefined ? [] : [{ kind, ...pull }]));
   const project = await inReadWave(emit, 1, () => api.getProject({ projectId }));
 
-  const [branches, endpoints, databases, roles, auth, buckets, functions, credentials, triggers, customDomains] = await inReadWave(emit, 2, () => Promise.allSettled([
+  const [branches, endpoints, sources] = await inReadWave(emit, 2, () => Promise.allSettled([
     api.listBranches({ projectId }),
     api.listEndpoints(ref),
-    api.listDatabases(ref),
-    api.listRoles(ref),
-    noneIfUnavailable(api.getAuth(ref), null),
-    noneIfUnavailable(api.listBuckets(ref), []),
-    noneIfUnavailable(api.listFunctions(ref), []),
-    noneIfUnavailable(api.listCredentials(ref), []),
-    noneIfUnavailable(api.listTriggers(ref), []),
-    noneIfUnavailable(api.listCustomDomains(ref), []),
+    readSources(context, { credentials: true, ...unionOfNeeds(pulls.map(({ kind, needs }) => ({ kind, needs }))) }),
   ]));
   const allBranches = settled(branches);
   const branch = allBranches.find((b) => b.id === branchId);
   if (branch === undefined) throw branchNotFoundError({ projectId, branchId, branches: allBranches });
 
-  const candidates = dataApiDatabases(settled(databases), settled(auth)?.db_name);
-  const found = await inReadWave(emit, 3, () => Promise.all(candidates.map((name) => noneIfUnavailable(api.getDataApi({ ...ref, databaseName: name }), null))));
-  const index = found.findIndex((record) => record !== null);
-  const database = index < 0 ? null : (candidates[index] ?? null);
-  const dataApi = index < 0 ? null : (found[index] ?? null);
-
-  return buildPulledBranchConfig({
-    project,
-    branch,
-    branches: allBranches,
-    endpoints: settled(endpoints),
-    roles: settled(roles),
-    databases: settled(databases),
-    auth: settled(auth),
-    dataApi: database === null || dataApi === null ? null : { database, record: dataApi },
-    buckets: settled(buckets),
-    functions: settled(functions),
-    credentials: settled(credentials),
-    triggers: settled(triggers),
-    customDomains: settled(customDomains),
-  }, KIND_PULLS, POLICY_KINDS);
-}
-
-/**
- * The databases whose Data API a pull reads, in preference order (the first that has one is
- * pulled, with its `database`, so a plan of the pulled file reads the same one): the database
- * the branch's auth integration uses, alone; without auth, every database, `neondb` first and
- * the others by name.
- */
-export function dataApiDatabases(databases: readonly ApiDatabase[], authDatabase?: string): string[] {
-  const names = databases.map((d) => d.name);
-  if (authDatabase !== undefined && names.includes(authDatabase)) return [authDatabase];
-  return names.sort((a, b) => (a === DEFAULT_SERVICE_DATABASE ? -1 : b === DEFAULT_SERVICE_DATABASE ? 1 : compareCodePoints(a, b)));
-}
-
-async function noneIfUnavailable<T>(read: Promise<T>, none: T): Promise<T> {
-  try {
-    return await read;
-  } catch (err) {
-    if (isPlatformError(err, ErrorCode.FEATURE_UNAVAILABLE)) return none;
-    throw err;
-  }
+  const second = settled(sources).records;
+  const third = await inReadWave(emit, 3, () => readSources(context, unionOfNeeds(pulls.map(({ kind, next }) => ({ kind, needs: next?.(second) ?? {} })))));
+  const base = { project, branch, branches: allBranches, endpoints: settled(endpoints) };
+  return buildPulledBranchConfig(pulledRecords(base, { ...second, ...third.records }), KIND_PULLS, POLICY_KINDS);
 }
 
 function settled<T>(result: PromiseSettledResult<T>): T {

@@ -3,10 +3,11 @@
  * (`buildPulledBranchConfig`) and to the `svc.ts` rendered from it (`renderPolicySourceWith`).
  * Every member is pure and optional; the generic code visits the kinds in rank order.
  */
-import type { ApiAuthIntegration, ApiBranch, ApiBucket, ApiCredential, ApiCustomDomain, ApiDataApi, ApiDatabase, ApiEndpoint, ApiFunction, ApiProject, ApiRole, ApiTrigger } from "../api/wire-types.js";
+import type { ApiAuthIntegration, ApiBranch, ApiBucket, ApiCredential, ApiCustomDomain, ApiDatabase, ApiEndpoint, ApiFunction, ApiProject, ApiRole, ApiTrigger } from "../api/wire-types.js";
 import type { BranchTuning, PolicyConfig, PruneDef } from "../config/policy-types.js";
 import type { KindPreviews } from "../kinds/index.js";
 import type { FieldDescriptor } from "../model/kinds/field.js";
+import type { FirstDataApiRecords, SourceRecords } from "./read-sources.js";
 
 /** The records a pull is built from. */
 export interface PulledBranchRecords {
@@ -20,12 +21,31 @@ export interface PulledBranchRecords {
   databases: readonly ApiDatabase[];
   auth: ApiAuthIntegration | null;
   /** The Data API and the database it was read on, or null when none was read or it is off. */
-  dataApi: { database: string; record: ApiDataApi } | null;
+  dataApi: FirstDataApiRecords | null;
   buckets: readonly ApiBucket[];
   functions: readonly ApiFunction[];
   credentials: readonly ApiCredential[];
   triggers: readonly ApiTrigger[];
   customDomains: readonly ApiCustomDomain[];
+}
+
+/** What a pull reads itself besides the read sources (wave 1's project, wave 2's branches and endpoints). */
+export type PulledBaseRecords = Pick<PulledBranchRecords, "project" | "branch" | "branches" | "endpoints">;
+
+/** A pull's records: its own reads and the sources the kinds' pulls read (`KindRead.pull`); a source none read is none. */
+export function pulledRecords(base: PulledBaseRecords, sources: SourceRecords): PulledBranchRecords {
+  return {
+    ...base,
+    roles: sources.roles ?? [],
+    databases: sources.databases ?? [],
+    auth: sources.auth ?? null,
+    dataApi: sources.firstDataApi ?? null,
+    buckets: sources.buckets ?? [],
+    functions: sources.functions ?? [],
+    triggers: sources.triggers ?? [],
+    customDomains: sources.customDomains ?? [],
+    credentials: sources.credentials ?? [],
+  };
 }
 
 /**

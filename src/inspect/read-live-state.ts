@@ -46,6 +46,14 @@ export interface KindRead<Contribution> {
    */
   readonly slice: (records: SourceRecords, base: BaseLiveState) => Contribution;
   /**
+   * The sources its pull stage builds from (`PulledBranchRecords`): those read in a pull's second
+   * wave, and those `next` asks of the third from what the second read (none: no request).
+   */
+  readonly pull?: {
+    readonly needs: ReadNeeds;
+    next?(records: SourceRecords): ReadNeeds;
+  };
+  /**
    * What its deletes need read before they can be decided (wave 3, after a first diff): the
    * sources its planned `changes` need (none: no wave for it), and its fields from their records.
    */

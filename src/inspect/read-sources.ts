@@ -5,7 +5,7 @@
  * need (`ReadNeeds`) and build their part of the live state from the records read; this table
  * knows no kind.
  */
-import type { ApiAuthIntegration, ApiBucket, ApiCustomDomain, ApiDataApi, ApiDatabase, ApiFunction, ApiRole, ApiTrigger } from "../api/wire-types.js";
+import type { ApiAuthIntegration, ApiBucket, ApiCredential, ApiCustomDomain, ApiDataApi, ApiDatabase, ApiFunction, ApiRole, ApiTrigger } from "../api/wire-types.js";
 import type { BranchRef, PlatformApi } from "../api/platform-api.js";
 import { bucketHasObjects, databaseServesDataApi } from "../api/guard-reads.js";
 import { ErrorCode, isPlatformError } from "../errors/index.js";
@@ -35,6 +35,12 @@ export interface DataApiRecords {
   dataApi: ApiDataApi | null;
 }
 
+/** A Data API that is enabled and the database it was read on. */
+export interface FirstDataApiRecords {
+  database: string;
+  record: ApiDataApi;
+}
+
 /** The parent branch's roles and databases (both empty for a branch without a parent). */
 export interface ParentRoleDatabaseRecords {
   roles: ApiRole[];
@@ -51,10 +57,24 @@ const READ_SOURCES = {
     read: async ({ api, ref }, database) => ({ database, dataApi: await api.getDataApi({ ...ref, databaseName: database }) }),
     unavailable: { feature: "dataApi", none: (database) => ({ database, dataApi: null }) },
   }),
+  /**
+   * The first of the named databases (in the order given) that has a Data API, with its record;
+   * none when none has one. A database whose read answers feature-unavailable has none.
+   */
+  firstDataApi: source<readonly string[], FirstDataApiRecords | null>({
+    read: async ({ api, ref }, databases) => {
+      const found = await Promise.all(databases.map((database) => noneIfUnavailable(api.getDataApi({ ...ref, databaseName: database }))));
+      const index = found.findIndex((record) => record !== null);
+      const [database, record] = [databases[index], found[index]];
+      return database === undefined || record === undefined || record === null ? null : { database, record };
+    },
+  }),
   buckets: source<true, ApiBucket[]>({ read: ({ api, ref }) => api.listBuckets(ref), unavailable: { feature: "buckets", none: () => [] } }),
   functions: source<true, ApiFunction[]>({ read: ({ api, ref }) => api.listFunctions(ref), unavailable: { feature: "functions", none: () => [] } }),
   triggers: source<true, ApiTrigger[]>({ read: ({ api, ref }) => api.listTriggers(ref), unavailable: { feature: "triggers", none: () => [] } }),
   customDomains: source<true, ApiCustomDomain[]>({ read: ({ api, ref }) => api.listCustomDomains(ref), unavailable: { feature: "customDomains", none: () => [] } }),
+  /** The branch's API credentials (metadata; a pull lists them). */
+  credentials: source<true, ApiCredential[]>({ read: ({ api, ref }) => api.listCredentials(ref), unavailable: { feature: "credentials", none: () => [] } }),
   parentFunctions: source<true, ApiFunction[]>({
     read: async ({ api, parent }) => (parent === undefined ? [] : api.listFunctions(parent)),
     unavailable: { feature: "parentFunctions", none: () => [] },
@@ -116,6 +136,15 @@ export async function readSources(context: SourceContext, needs: ReadNeeds): Pro
     Object.assign(records, { [name]: read });
   }));
   return { records, unavailable };
+}
+
+async function noneIfUnavailable<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (err) {
+    if (isPlatformError(err, ErrorCode.FEATURE_UNAVAILABLE)) return null;
+    throw err;
+  }
 }
 
 async function readOne<N, R>(definition: ReadSource<N, R>, context: SourceContext, need: N, unavailable: UnavailableFeature[]): Promise<R> {

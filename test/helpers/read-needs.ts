@@ -5,9 +5,10 @@ import { DEFAULT_SERVICE_DATABASE } from "../../src/inspect/read-needs.js";
 /** Reads nothing beyond the base state. */
 export const NO_FEATURE_READS: ReadNeeds = Object.freeze({});
 
-/** Every source of wave 2 (a whole branch's live state), with the Data API of `database`. */
+/** Every source of a plan's wave 2 (a whole branch's live state), with the Data API of `database`. */
 export function allFeatureReads(database: string = DEFAULT_SERVICE_DATABASE): ReadNeeds {
-  const every: Required<Omit<ReadNeeds, "bucketObjects" | "dataApiServed">> = {
+  // Left out: the delete guards' reads (wave 3) and a pull's own.
+  const every: Required<Omit<ReadNeeds, "bucketObjects" | "dataApiServed" | "firstDataApi" | "credentials">> = {
     databases: true,
     roles: true,
     auth: true,

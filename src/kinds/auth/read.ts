@@ -13,6 +13,7 @@ export function normalizeAuth(integration: ApiAuthIntegration | null): LiveAuth 
 
 /** The auth kind's read: auth (and the databases, one of which it lives on) when enabled, auth alone when declared off. */
 export const authRead: KindRead<LiveContributionOf<"auth">> = {
+  pull: { needs: { auth: true } },
   needs: (policy) => (policy.auth === "enabled" ? { auth: true, databases: true } : policy.authDeclaredOff ? { auth: true } : {}),
   slice: ({ auth }) => (auth === undefined ? {} : { auth: normalizeAuth(auth) }),
 };

@@ -13,6 +13,7 @@ export function normalizeBuckets(buckets: readonly ApiBucket[]): LiveBucket[] {
 
 /** The bucket kind's read: the buckets when the policy declares some or states their prune flag; the triggers too when pruning (a bucket a trigger uses is never deleted). */
 export const bucketRead: KindRead<LiveContributionOf<"bucket">> = {
+  pull: { needs: { buckets: true } },
   needs: ({ buckets, prune, pruneStated }) => ({
     ...(buckets.length > 0 || prune.buckets || pruneStated.buckets ? { buckets: true } : {}),
     ...(prune.buckets ? { triggers: true } : {}),

@@ -22,6 +22,7 @@ export function normalizeDatabaseOwners(databases: readonly ApiDatabase[]): Read
  * auth when pruning them (the database auth lives on is never deleted).
  */
 export const databaseRead: KindRead<LiveContributionOf<"database">> = {
+  pull: { needs: { databases: true } },
   needs: ({ databases, prune, pruneStated }) => {
     const listed = prune.databases || pruneStated.databases;
     if (databases.length === 0 && !listed) return {};

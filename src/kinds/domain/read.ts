@@ -20,6 +20,7 @@ export function normalizeCustomDomains(domains: readonly ApiCustomDomain[]): Liv
 
 /** The custom-domain kind's read: the custom domains when a function of the policy declares one or their prune flag is stated. */
 export const domainRead: KindRead<LiveContributionOf<"domain">> = {
+  pull: { needs: { customDomains: true } },
   needs: ({ functions, prune, pruneStated }) =>
     functions.some((f) => f.customDomains.length > 0) || prune.customDomains || pruneStated.customDomains ? { customDomains: true } : {},
   slice: ({ customDomains }) => (customDomains === undefined ? {} : { customDomains: normalizeCustomDomains(customDomains) }),

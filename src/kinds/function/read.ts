@@ -41,6 +41,7 @@ function normalizeDeployment(deployment: ApiDeployment): Deployment {
  * (what uses a function goes with it).
  */
 export const functionRead: KindRead<LiveContributionOf<"function">> = {
+  pull: { needs: { functions: true } },
   needs: ({ functions, prune, pruneStated }) => ({
     ...(functions.length > 0 || prune.functions || pruneStated.functions ? { functions: true } : {}),
     ...(prune.functions || pruneStated.functions ? { parentFunctions: true } : {}),

@@ -20,6 +20,7 @@ export function normalizeRoles(roles: readonly ApiRole[]): LiveRole[] {
  * (inherited detection).
  */
 export const roleRead: KindRead<LiveContributionOf<"role">> = {
+  pull: { needs: { roles: true } },
   needs: ({ roles, prune, pruneStated }) => {
     const listed = prune.roles || pruneStated.roles;
     return roles.length > 0 || listed ? { roles: true, databases: true, ...(listed ? { parentRolesDatabases: true } : {}) } : {};

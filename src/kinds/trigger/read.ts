@@ -25,6 +25,7 @@ export function normalizeTriggers(triggers: readonly ApiTrigger[]): LiveTrigger[
 
 /** The trigger kind's read: the triggers when the policy declares some or states their prune flag; the buckets too for a storage trigger (its bucket must exist). */
 export const triggerRead: KindRead<LiveContributionOf<"trigger">> = {
+  pull: { needs: { triggers: true } },
   needs: ({ triggers, prune, pruneStated }) => ({
     ...(triggers.length > 0 || prune.triggers || pruneStated.triggers ? { triggers: true } : {}),
     ...(triggers.some((t) => t.type === "storage_object_created") ? { buckets: true } : {}),
