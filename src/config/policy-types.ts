@@ -6,12 +6,11 @@
 import type { DatabaseDef } from "../kinds/database/policy.js";
 import type { RoleDef } from "../kinds/role/policy.js";
 import type { KindPolicyKeys, KindPreviewKeys, KindPruneFlags, KindTunings } from "../kinds/index.js";
-import type { FunctionRuntime } from "../kinds/function/policy.js";
-import type { BranchTarget, FileBundler } from "../model/desired-state.js";
+import type { Toggle } from "./schemas/common.js";
+import type { BranchTarget } from "../model/desired-state.js";
 import type { PushResult } from "../model/plan.js";
 
-/** `true`, `{}` or `{ enabled: true }` = on; `false` or `{ enabled: false }` = off (docs/policy.md#auth). */
-export type Toggle = boolean | { enabled?: boolean };
+export type { Toggle } from "./schemas/common.js";
 
 /** Data API settings, camelCase (docs/policy.md#data-api-settings). Only declared keys are compared and sent. */
 export interface DataApiSettingsDef {
@@ -74,57 +73,11 @@ export interface DataApiDisabledDef {
 /** The Data API variants (docs/policy.md#dataapi). */
 export type DataApiDef = DataApiBuiltinDef | DataApiExternalDef | DataApiDisabledDef;
 
-interface FunctionDefCommon {
-  /** Display name, 1–255 characters after trimming. */
-  name: string;
-  /** Entry file or directory, relative to the policy file's directory. */
-  source: string;
-  /**
-   * Environment variables; `""` deletes a variable, an omitted key keeps the deployed value. Names
-   * starting with `SVC_` and the names the platform injects (`DATABASE_URL`, `AWS_*`, …) are refused.
-   */
-  env?: Record<string, string>;
-  /** @default "nodejs24" */
-  runtime?: FunctionRuntime;
-  /** Hostnames; the static list applies only to the default branch (docs/policy.md#custom-domains). */
-  customDomains?: string[];
-  /** `svc dev` only: the local port this function is served on. @default the first free port from 8787 */
-  dev?: { port?: number };
-}
-
-/**
- * A package esbuild leaves out of the bundle (docs/policy.md#externalpackages): a native module,
- * or one that reads its own files at run time. With `includeFiles` (the default) the version
- * installed in the project is staged for linux/arm64/glibc and shipped under `node_modules/`;
- * `includeFiles: false` only marks it external (the runtime must provide it).
- */
-export type ExternalPackage = string | { name: string; includeFiles?: boolean };
-
-/** A function bundled by esbuild (the default). */
-export interface EsbuildFunctionDef extends FunctionDefCommon {
-  /** @default "esbuild" */
-  bundler?: "esbuild";
-  /** Ship `index.mjs.map` (no embedded sources). @default false */
-  sourcemap?: boolean;
-  /** Packages shipped unbundled under `node_modules/` (esbuild only). @default [] */
-  externalPackages?: ExternalPackage[];
-}
-
-/** A function shipped as is (`"none"`) or built by a custom bundler; no source maps, no external packages. */
-export interface OtherBundlerFunctionDef extends FunctionDefCommon {
-  bundler: "none" | FileBundler;
-  sourcemap?: false;
-  externalPackages?: never;
-}
-
-/** A function of the branch (docs/policy.md#functions). */
-export type FunctionDef = EsbuildFunctionDef | OtherBundlerFunctionDef;
-
 export type { BucketDef } from "../kinds/bucket/policy.js";
 export type { DatabaseDef } from "../kinds/database/policy.js";
 export type { RoleDef } from "../kinds/role/policy.js";
 export type { ComputeSettings, ComputeSize } from "../kinds/compute/policy.js";
-export type { FunctionRuntime, FunctionTuning } from "../kinds/function/policy.js";
+export type { EsbuildFunctionDef, ExternalPackage, FunctionDef, FunctionRuntime, FunctionTuning, OtherBundlerFunctionDef } from "../kinds/function/policy.js";
 
 interface TriggerCommon {
   /** Slug of a declared function. */
@@ -159,9 +112,7 @@ export type TriggerDef = ScheduleTriggerDef | StorageTriggerDef;
  * `prune: true` sets all but `roles` and `databases`, which are only ever set by name.
  */
 export interface PruneDef extends KindPruneFlags {
-  functions?: boolean;
   triggers?: boolean;
-  customDomains?: boolean;
   /** Delete roles the policy does not declare (not inherited, not protected, owning no database). */
   roles?: boolean;
   /** Delete databases the policy does not declare (not inherited); destructive: needs `allowDataLoss`. */
@@ -181,12 +132,7 @@ export interface BranchTuning extends KindTunings {
 export type BranchClosure = (target: Readonly<BranchTarget>) => BranchTuning | null | undefined;
 
 /** Deprecated homes of `functions`, `buckets` and `aiGateway`. */
-export interface PreviewDef extends KindPreviewKeys {
-  /** @deprecated use the top-level `functions`. */
-  functions?: Record<string, FunctionDef>;
-  /** @deprecated use the top-level `aiGateway`. */
-  aiGateway?: Toggle;
-}
+export interface PreviewDef extends KindPreviewKeys {}
 
 /** The platform branch a hook runs for. */
 export interface HookBranch {
@@ -262,10 +208,6 @@ export interface PolicyConfig extends KindPolicyKeys {
   auth?: Toggle;
   /** Data API; `false` deletes an existing one. Omitted = not managed. */
   dataApi?: boolean | DataApiDef;
-  /** Informational only. @default false */
-  aiGateway?: Toggle;
-  /** Keyed by slug (`^[a-z0-9]{1,20}$`). */
-  functions?: Record<string, FunctionDef>;
   /** Keyed by trigger name. */
   triggers?: Record<string, TriggerDef>;
   /** PostgreSQL roles, keyed by role name (1–63 bytes, not `pg_…`). Omitted = not managed. */

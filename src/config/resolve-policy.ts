@@ -10,7 +10,6 @@ import { frozenData } from "./snapshot.js";
 import { ownRecord } from "../model/own-record.js";
 import type { PolicyConfig } from "./policy-types.js";
 import { policyFileOf } from "./policy-origin.js";
-import { declaredFunctions, sourceIssues } from "../kinds/function/resolve.js";
 import type { BranchTarget, ResolvedDataApi, ResolvedPolicy, ResolvedTrigger } from "../model/desired-state.js";
 import type { DataApiSettings } from "../kinds/dataApi/fields.js";
 import { fromPolicy } from "../model/kinds/field.js";
@@ -44,8 +43,7 @@ export function resolvePolicyWith(kinds: PolicyKinds, config: PolicyConfig, targ
   const context: ConfigValidationContext = file === undefined ? {} : { file };
   const { parsed } = readStaticPolicy(kinds, config, context);
   const baseDir = baseDirOf(options, file);
-  const declared = declaredFunctions(parsed);
-  const staticIssues = sourceIssues(declared, baseDir);
+  const staticIssues = kinds.policies.flatMap((kind) => kind.check?.(parsed, { baseDir }) ?? []);
   if (staticIssues.length > 0) throw new ConfigValidationError(staticIssues, context);
 
   const frozenTarget = Object.freeze(ownRecord(target) as unknown as BranchTarget);
@@ -62,7 +60,6 @@ export function resolvePolicyWith(kinds: PolicyKinds, config: PolicyConfig, targ
     auth: isOn(parsed.auth) ? "enabled" : "unmanaged",
     authDeclaredOff: parsed.auth !== undefined && !isOn(parsed.auth),
     dataApi: resolveDataApi(parsed.dataApi),
-    aiGateway: isOn(parsed.aiGateway ?? parsed.preview?.aiGateway),
     ...tuned.fields,
     triggers: resolveTriggers(parsed.triggers ?? {}),
     roles: sortedEntries(parsed.roles ?? {}).map(([name, role]) => ({ name, ...ROLE_DEFAULTS, ...fromPolicy(ROLE_FIELDS, role) })),

@@ -107,7 +107,6 @@ export interface ResolvedPolicy extends KindResolvedFields {
   /** Absolute base directory of relative sources, or null when there is none. */
   baseDir: string | null;
   dataApi: ResolvedDataApi;
-  aiGateway: boolean;
   triggers: ResolvedTrigger[];
   /** Every flag resolved; `roles` and `databases` are set only by name (`prune: true` leaves them off). @default false each */
   prune: { functions: boolean; triggers: boolean; customDomains: boolean; buckets: boolean; roles: boolean; databases: boolean };

@@ -37,6 +37,9 @@ export function booleanOrObject<T extends z.ZodType>(
   return z.preprocess((value) => (value === true ? onTrue() : value === false ? onFalse() : value), object);
 }
 
+/** `true`, `{}` or `{ enabled: true }` = on; `false` or `{ enabled: false }` = off (docs/policy.md#auth). */
+export type Toggle = boolean | { enabled?: boolean };
+
 /** `{ enabled?: boolean }` with `true`/`false` shorthands. */
 export const toggleSchema = booleanOrObject(
   () => ({ enabled: true }),

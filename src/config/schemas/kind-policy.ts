@@ -5,6 +5,7 @@
  * kinds (the registry's, in `kinds/list.ts`) into the strict schema of the policy.
  */
 import type * as z from "zod";
+import type { ConfigIssue } from "../../errors/index.js";
 
 /** A kind's flag of `prune` (`prune.<flag>`). */
 export interface PruneFlag {
@@ -43,6 +44,11 @@ export interface KindPolicy {
    * home is read from the home when the top-level key is absent); `{}` when it has none.
    */
   resolve?(values: Readonly<Record<string, unknown>>): object;
+  /**
+   * Issues of the validated static policy its schemas cannot see (a relative source without a base
+   * directory to resolve it against), reported before the branch closure runs; none when valid.
+   */
+  check?(policy: Readonly<Record<string, unknown>>, context: { readonly baseDir: string | null }): ConfigIssue[];
 }
 
 /** The validated values of `keys`, each absent when the policy omits it. */

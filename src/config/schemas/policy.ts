@@ -9,7 +9,6 @@ import type { BranchClosure } from "../policy-types.js";
 import { strictObject, toggleSchema } from "./common.js";
 import { dataApiSchema } from "../../kinds/dataApi/policy.js";
 import { databasesSchema } from "../../kinds/database/policy.js";
-import { functionsSchema } from "../../kinds/function/policy.js";
 import { hooksSchema } from "./hooks.js";
 import type { KindPolicy, PruneFlag } from "./kind-policy.js";
 import { pruneSchemaOf } from "./prune.js";
@@ -25,8 +24,6 @@ const branchClosureSchema = z.custom<BranchClosure>((value) => typeof value === 
 const UNMOVED_KEYS = {
   auth: toggleSchema,
   dataApi: dataApiSchema,
-  aiGateway: toggleSchema,
-  functions: functionsSchema,
   triggers: triggersSchema,
   roles: rolesSchema,
   databases: databasesSchema,
@@ -34,15 +31,12 @@ const UNMOVED_KEYS = {
 const UNMOVED: readonly KindPolicy[] = [
   { order: 10, keys: { auth: UNMOVED_KEYS.auth } },
   { order: 20, keys: { dataApi: UNMOVED_KEYS.dataApi } },
-  { order: 30, keys: { aiGateway: UNMOVED_KEYS.aiGateway, functions: UNMOVED_KEYS.functions }, preview: { functions: 10, aiGateway: 30 } },
   { order: 60, keys: { triggers: UNMOVED_KEYS.triggers } },
   { order: 70, keys: { roles: UNMOVED_KEYS.roles } },
   { order: 80, keys: { databases: UNMOVED_KEYS.databases } },
 ];
 const UNMOVED_FLAGS: readonly PruneFlag[] = [
-  { flag: "functions", order: 10 },
   { flag: "triggers", order: 20 },
-  { flag: "customDomains", order: 30 },
   { flag: "roles", order: 50, explicitOnly: true },
   { flag: "databases", order: 60, explicitOnly: true },
 ];

@@ -8,6 +8,8 @@ export const domainKind: KindLight<"domain"> = {
   name: "domain",
   scope: "named",
   feature: "customDomains",
+  // Its one part of the static policy: `prune.customDomains` (the hostnames are a function's `customDomains`).
+  policy: { prune: { flag: "customDomains", order: 30 } },
   pull: domainPull,
   outputs: (result) =>
     (result.customDomains ?? []).flatMap((d) =>
@@ -21,6 +23,7 @@ declare module "../registry.js" {
     /** The kind's entry in the registry's facts: custom domains. */
     domain: { scope: "named"; operations: DomainOperations; liveFields: DomainLiveFields; feature: "customDomains";
       preview: { customDomains: PulledCustomDomain[] };
+      policy: { prune: { customDomains?: boolean } };
     };
   }
 }

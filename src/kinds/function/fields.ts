@@ -74,6 +74,8 @@ export interface FunctionLiveFields {
 
 /** The function kind's fields of the resolved policy (`ResolvedPolicy`). */
 export interface FunctionResolvedFields {
+  /** Whether the policy turns the AI gateway on (`aiGateway`); the functions' environment reads it. */
+  aiGateway: boolean;
   /** The declared functions with this branch's overrides, sorted by slug. */
   functions: ResolvedFunction[];
 }

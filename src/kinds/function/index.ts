@@ -2,9 +2,9 @@
 import { kindTuning } from "../../config/schemas/branch-tuning.js";
 import type { FunctionOperations, FunctionLiveFields, FunctionResolvedFields } from "./fields.js";
 import type { KindLight } from "../module.js";
-import { type FunctionTuningKeys, functionTuningShape } from "./policy.js";
+import { type FunctionPolicyKeys, type FunctionPreviewKeys, type FunctionTuningKeys, declaredFunctions, functionPolicy, functionTuningShape } from "./policy.js";
 import { type PulledFunction, functionPull } from "./pull.js";
-import { declaredFunctions, overrideIssues, resolveFunctions } from "./resolve.js";
+import { overrideIssues, resolveFunctions } from "./resolve.js";
 
 /** Functions (`functions`), deployed from their bundles. */
 export const functionKind: KindLight<"function"> = {
@@ -12,6 +12,7 @@ export const functionKind: KindLight<"function"> = {
   scope: "named",
   feature: "functions",
   prunedByName: true,
+  policy: functionPolicy,
   // The declared functions with the branch's overrides (`functions`, or the deprecated `preview.functions`).
   tuning: kindTuning(
     functionTuningShape,
@@ -35,6 +36,7 @@ declare module "../registry.js" {
     /** The kind's entry in the registry's facts: functions. */
     function: { scope: "named"; operations: FunctionOperations; liveFields: FunctionLiveFields; feature: "functions"; prunedByName: true;
       preview: { functions: PulledFunction[] }; resolvedFields: FunctionResolvedFields; tuning: FunctionTuningKeys;
+      policy: { keys: FunctionPolicyKeys; preview: FunctionPreviewKeys; prune: { functions?: boolean } };
     };
   }
 }

@@ -5,7 +5,12 @@ import { reservedEnvNameIssue } from "../../rules/function-env.js";
 import { escapeUnsafeText } from "../../rules/visible-text.js";
 import { describeType, describeValue } from "../../config/issues.js";
 import type { FileBundler } from "../../model/desired-state.js";
-import { boundedString, check, recordOf, strictObject } from "../../config/schemas/common.js";
+import { type Toggle, boundedString, check, isOn, recordOf, strictObject, toggleSchema } from "../../config/schemas/common.js";
+import { type PolicyValues, kindPolicy } from "../../config/schemas/kind-policy.js";
+import { formatPath } from "../../config/issues.js";
+import { sortedEntries } from "../../config/sort.js";
+import type { ConfigIssue } from "../../errors/index.js";
+import { isAbsolute } from "node:path";
 import { EXTERNAL_PACKAGES_NEED_ESBUILD, externalPackagesSchema } from "../../config/schemas/external-packages.js";
 import { customDomainsSchema } from "../../kinds/domain/policy.js";
 
@@ -64,6 +69,52 @@ function envKeyProblem(key: string): string | undefined {
 
 /** The only function runtime. */
 export type FunctionRuntime = "nodejs24";
+
+interface FunctionDefCommon {
+  /** Display name, 1–255 characters after trimming. */
+  name: string;
+  /** Entry file or directory, relative to the policy file's directory. */
+  source: string;
+  /**
+   * Environment variables; `""` deletes a variable, an omitted key keeps the deployed value. Names
+   * starting with `SVC_` and the names the platform injects (`DATABASE_URL`, `AWS_*`, …) are refused.
+   */
+  env?: Record<string, string>;
+  /** @default "nodejs24" */
+  runtime?: FunctionRuntime;
+  /** Hostnames; the static list applies only to the default branch (docs/policy.md#custom-domains). */
+  customDomains?: string[];
+  /** `svc dev` only: the local port this function is served on. @default the first free port from 8787 */
+  dev?: { port?: number };
+}
+
+/**
+ * A package esbuild leaves out of the bundle (docs/policy.md#externalpackages): a native module,
+ * or one that reads its own files at run time. With `includeFiles` (the default) the version
+ * installed in the project is staged for linux/arm64/glibc and shipped under `node_modules/`;
+ * `includeFiles: false` only marks it external (the runtime must provide it).
+ */
+export type ExternalPackage = string | { name: string; includeFiles?: boolean };
+
+/** A function bundled by esbuild (the default). */
+export interface EsbuildFunctionDef extends FunctionDefCommon {
+  /** @default "esbuild" */
+  bundler?: "esbuild";
+  /** Ship `index.mjs.map` (no embedded sources). @default false */
+  sourcemap?: boolean;
+  /** Packages shipped unbundled under `node_modules/` (esbuild only). @default [] */
+  externalPackages?: ExternalPackage[];
+}
+
+/** A function shipped as is (`"none"`) or built by a custom bundler; no source maps, no external packages. */
+export interface OtherBundlerFunctionDef extends FunctionDefCommon {
+  bundler: "none" | FileBundler;
+  sourcemap?: false;
+  externalPackages?: never;
+}
+
+/** A function of the branch (docs/policy.md#functions). */
+export type FunctionDef = EsbuildFunctionDef | OtherBundlerFunctionDef;
 
 /** The only runtime, `"nodejs24"`. */
 export const runtimeSchema = z.literal("nodejs24");
@@ -145,3 +196,63 @@ export const functionTuningShape = {
 
 /** A validated per-branch function override. */
 export type ParsedFunctionTuning = z.output<typeof functionTuningSchema>;
+
+/** The function kind's top-level keys of the policy. */
+export interface FunctionPolicyKeys {
+  /** Informational only. @default false */
+  aiGateway?: Toggle;
+  /** Keyed by slug (`^[a-z0-9]{1,20}$`). */
+  functions?: Record<string, FunctionDef>;
+}
+
+/** The deprecated homes of the function kind's keys. */
+export interface FunctionPreviewKeys {
+  /** @deprecated use the top-level `functions`. */
+  functions?: Record<string, FunctionDef>;
+  /** @deprecated use the top-level `aiGateway`. */
+  aiGateway?: Toggle;
+}
+
+/** The declared functions and the path segments of their home (`functions` or `preview.functions`). */
+export interface DeclaredFunctions {
+  bySlug: Readonly<Record<string, ParsedFunctionDef>>;
+  home: readonly string[];
+}
+
+/** The homes of the functions in a validated static policy, as `functionsSchema` parsed them. */
+type FunctionHomes = PolicyValues<{ functions: typeof functionsSchema }> & { readonly preview?: PolicyValues<{ functions: typeof functionsSchema }> };
+
+/** The functions a validated policy declares: its `functions`, or the deprecated `preview.functions` when it has none. */
+export function declaredFunctions(policy: Readonly<Record<string, unknown>>): DeclaredFunctions {
+  // Both homes were validated by `functionsSchema` (the kind's static policy) before any stage reads them.
+  const homes = policy as FunctionHomes;
+  if (homes.functions === undefined && homes.preview?.functions !== undefined) {
+    return { bySlug: homes.preview.functions, home: ["preview", "functions"] };
+  }
+  return { bySlug: homes.functions ?? {}, home: ["functions"] };
+}
+
+/** Issues of relative sources when there is no base directory to resolve them against. */
+export function sourceIssues(declared: DeclaredFunctions, baseDir: string | null): ConfigIssue[] {
+  if (baseDir !== null) return [];
+  return sortedEntries(declared.bySlug)
+    .filter(([, fn]) => !isAbsolute(fn.source))
+    .map(([slug]) => ({
+      path: formatPath([...declared.home, slug, "source"]),
+      message: "relative source needs a base directory; load the policy with loadConfigFromFile or pass baseDir",
+    }));
+}
+
+/**
+ * The function kind's static policy: `aiGateway` and `functions` (deprecated homes `preview.*`),
+ * `prune.functions`, relative sources refused without a base directory. Its resolved `functions`
+ * come from its tuning, which has the branch's overrides.
+ */
+export const functionPolicy = kindPolicy({
+  order: 30,
+  keys: { aiGateway: toggleSchema, functions: functionsSchema },
+  preview: { functions: 10, aiGateway: 30 },
+  prune: { flag: "functions", order: 10 },
+  resolve: ({ aiGateway }) => ({ aiGateway: isOn(aiGateway) }),
+  check: (policy, { baseDir }) => sourceIssues(declaredFunctions(policy), baseDir),
+});

@@ -3,42 +3,14 @@
  * against the base directory, defaults filled, the default-branch-only custom-domain rule and no
  * hostname serving two functions. Pure.
  */
-import { isAbsolute, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { ConfigIssue } from "../../errors/index.js";
 import { isRecord } from "../../config/cross-checks.js";
 import { formatPath } from "../../config/issues.js";
 import { compareCodePoints, sortedEntries } from "../../config/sort.js";
 import type { BranchTarget, ResolvedFunction } from "../../model/desired-state.js";
 import { FUNCTION_DEFAULTS } from "./fields.js";
-import type { ParsedFunctionDef, ParsedFunctionTuning } from "./policy.js";
-
-/** The declared functions and the path segments of their home (`functions` or `preview.functions`). */
-export interface DeclaredFunctions {
-  bySlug: Readonly<Record<string, ParsedFunctionDef>>;
-  home: readonly string[];
-}
-
-/** The functions a validated policy declares: its `functions`, or the deprecated `preview.functions` when it has none. */
-export function declaredFunctions(policy: {
-  readonly functions?: Readonly<Record<string, ParsedFunctionDef>>;
-  readonly preview?: { readonly functions?: Readonly<Record<string, ParsedFunctionDef>> };
-}): DeclaredFunctions {
-  if (policy.functions === undefined && policy.preview?.functions !== undefined) {
-    return { bySlug: policy.preview.functions, home: ["preview", "functions"] };
-  }
-  return { bySlug: policy.functions ?? {}, home: ["functions"] };
-}
-
-/** Issues of relative sources when there is no base directory to resolve them against. */
-export function sourceIssues(declared: DeclaredFunctions, baseDir: string | null): ConfigIssue[] {
-  if (baseDir !== null) return [];
-  return sortedEntries(declared.bySlug)
-    .filter(([, fn]) => !isAbsolute(fn.source))
-    .map(([slug]) => ({
-      path: formatPath([...declared.home, slug, "source"]),
-      message: "relative source needs a base directory; load the policy with loadConfigFromFile or pass baseDir",
-    }));
-}
+import type { DeclaredFunctions, ParsedFunctionDef, ParsedFunctionTuning } from "./policy.js";
 
 /** The branch's overrides of the functions, as the tuning's keys hold them (validated). */
 export interface FunctionOverrides {
