@@ -15,7 +15,6 @@ import { markerNames, readLiveFingerprint } from "../diff/fingerprint-markers.js
 import type { FunctionTag } from "../model/planned-change.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
-import type { LiveFunction } from "../kinds/function/fields.js";
 import { FINGERPRINT_VAR_TAG_HEX } from "../rules/environment.js";
 import { scryptOnPool, warmScryptPool } from "./scrypt-pool.js";
 
@@ -61,13 +60,19 @@ export function computeCodeTag(projectId: string, slug: string, zipSha256: strin
   return createHmac("sha256", [DOMAIN, projectId, slug].join(SEP)).update(zipSha256).digest("hex").slice(0, 20).toUpperCase();
 }
 
+/** What the fingerprints read of a live function: its current deployment's status and its marker names. */
+export interface DeployedMarkers {
+  readonly current?: { readonly status: string };
+  readonly markers: readonly string[];
+}
+
 /**
  * Whether the plan's decision for a function can depend on its env tag (in hardened mode: whether
  * to spend the derivations at plan time): when it has a non-failed deployment whose markers carry
  * an env tag apart from the code, or an older marker with the same code tag. Otherwise it is
  * deployed whatever the env, and nothing could be compared.
  */
-export function envTagMatters(live: LiveFunction | undefined, codeTag: string): boolean {
+export function envTagMatters(live: DeployedMarkers | undefined, codeTag: string): boolean {
   if (live === undefined || live.current === undefined || live.current.status === "failed") return false;
   const marked = readLiveFingerprint(live.markers);
   return marked.main !== undefined || marked.legacy?.codeTag === codeTag;
