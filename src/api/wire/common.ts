@@ -5,8 +5,6 @@
  * fields they know and strip the rest.
  */
 import { z } from "zod";
-import { COMPUTE_SIZE, SUSPEND_TIMEOUT } from "../../kinds/compute/fields.js";
-import { followsRule } from "../../model/kinds/field.js";
 
 /** Project, organization, branch and endpoint ids: `^[a-z0-9-]{1,60}$`. */
 export const ResourceIdSchema = z.string().regex(/^[a-z0-9-]{1,60}$/, "must match ^[a-z0-9-]{1,60}$");
@@ -84,15 +82,6 @@ export type Operation = z.infer<typeof OperationSchema>;
 
 /** `{operations}` as carried by every control-plane mutation response (possibly empty). */
 export const OperationsFieldSchema = z.array(OperationSchema);
-
-/** Compute-unit sizes an autoscaling limit may take: 0.25, 0.5, 1–16, even 18–56. */
-export const ComputeUnitSchema = z.number().refine((cu) => followsRule(COMPUTE_SIZE, cu), "must be 0.25, 0.5, an integer 1-16 or an even integer 18-56");
-
-/** `suspend_timeout_seconds`: 0 (default 300), -1 (never) or 60–604800. */
-export const SuspendTimeoutSchema = z
-  .number()
-  .int()
-  .refine((s) => followsRule(SUSPEND_TIMEOUT, s), "must be 0, -1 or 60-604800");
 
 /** A string-to-string map (pg settings, annotations). */
 export const StringMapSchema = z.record(z.string(), z.string());

@@ -1,6 +1,7 @@
 /** Wire shapes of compute endpoints. */
 import { z } from "zod";
-import { ComputeUnitSchema, OperationSchema, StringMapSchema, SuspendTimeoutSchema, TimestampSchema } from "./common.js";
+import { ComputeUnitSchema, SuspendTimeoutSchema } from "../../kinds/compute/wire.js";
+import { OperationSchema, StringMapSchema, TimestampSchema } from "./common.js";
 
 /** Endpoint `settings` on the request side. */
 export const EndpointSettingsInputSchema = z.object({

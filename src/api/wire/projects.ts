@@ -1,15 +1,7 @@
 /** Wire shapes of projects. */
 import { z } from "zod";
-import {
-  ComputeUnitSchema,
-  CursorPaginationSchema,
-  OperationSchema,
-  QueryBooleanSchema,
-  StringMapSchema,
-  SuspendTimeoutSchema,
-  TimestampSchema,
-  queryIntegerSchema,
-} from "./common.js";
+import { ComputeUnitSchema, SuspendTimeoutSchema } from "../../kinds/compute/wire.js";
+import { CursorPaginationSchema, OperationSchema, QueryBooleanSchema, StringMapSchema, TimestampSchema, queryIntegerSchema } from "./common.js";
 import { BranchSchema } from "./branches.js";
 import { EndpointSchema } from "./endpoints.js";
 import { ConnectionUriEntrySchema, DatabaseSchema, RoleSchema } from "./roles-databases.js";

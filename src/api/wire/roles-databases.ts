@@ -1,13 +1,6 @@
-/** Wire shapes of roles, databases and connection URIs. */
+/** Wire shapes of roles, databases and connection URIs (a role's create request: `kinds/role/wire.ts`). */
 import { z } from "zod";
-import { ROLE_FIELDS } from "../../kinds/role/fields.js";
 import { OperationSchema, PgNameSchema, QueryBooleanSchema, TimestampSchema } from "./common.js";
-import { wireFieldsSchema } from "./fields.js";
-
-/** `POST …/roles` body. */
-export const RoleCreateRequestSchema = z.object({ role: z.object({ name: PgNameSchema, ...wireFieldsSchema(ROLE_FIELDS).shape }) });
-/** `POST …/roles` body. */
-export type RoleCreateRequest = z.infer<typeof RoleCreateRequestSchema>;
 
 /** The role record; `password` only on create and reset. */
 export const RoleSchema = z.looseObject({

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { forbiddenEdges, importCycles, layerOf, readImportGraph } from "./import-graph.js";
+import { forbiddenEdges, importCycles, kindFolderOf, layerOf, readImportGraph } from "./import-graph.js";
 
 const SRC = fileURLToPath(new URL("../../../src/", import.meta.url));
 const edges = readImportGraph(SRC);
@@ -82,6 +82,23 @@ describe("the kind folders (src/kinds/<kind>/)", () => {
     expect(forbiddenEdges([
       { from: "kinds/role/apply.ts", to: "api/platform-api.ts", dynamic: false },
       { from: "kinds/role/apply.ts", to: "kinds/role/fields.ts", dynamic: false },
+    ])).toEqual([]);
+  });
+
+  it("let the adapter interface and the wire schemas reach a kind folder only through its wire.ts", () => {
+    const intoKinds = edges.filter((e) => ["api", "api/wire"].includes(layerOf(e.from)) && kindFolderOf(e.from) === undefined && kindFolderOf(e.to) !== undefined);
+    expect(intoKinds.length).toBeGreaterThanOrEqual(4);
+    expect(intoKinds.filter((e) => !e.to.endsWith("/wire.ts"))).toEqual([]);
+    const bad = forbiddenEdges([
+      { from: "api/wire/common.ts", to: "kinds/compute/fields.ts", dynamic: false },
+      { from: "api/platform-api.ts", to: "kinds/bucket/policy.ts", dynamic: false },
+    ]);
+    expect(bad).toHaveLength(2);
+    expect(bad[0]).toContain("reaches a kind folder only through its wire.ts");
+    expect(forbiddenEdges([
+      { from: "api/wire/index.ts", to: "kinds/dataApi/wire.ts", dynamic: false },
+      { from: "api/platform-api.ts", to: "kinds/compute/wire.ts", dynamic: false },
+      { from: "kinds/role/wire.ts", to: "api/wire/fields.ts", dynamic: false },
     ])).toEqual([]);
   });
 

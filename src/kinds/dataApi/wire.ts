@@ -1,7 +1,7 @@
-/** Wire shapes of the data API. */
+/** Wire shapes of the Data API: its requests (settings from the kind's descriptor) and responses. */
 import { z } from "zod";
-import { DATA_API_SETTINGS } from "../../kinds/dataApi/fields.js";
-import { wireFieldsSchema } from "./fields.js";
+import { wireFieldsSchema } from "../../api/wire/fields.js";
+import { DATA_API_SETTINGS } from "./fields.js";
 
 /** Data API `settings` on the request side, in wire names, built from the Data API descriptor. */
 export const DataApiSettingsInputSchema = wireFieldsSchema(DATA_API_SETTINGS);
