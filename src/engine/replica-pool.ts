@@ -1,7 +1,8 @@
 /**
  * The replicas a run verifies on (the emulator's routes answered in this process, loaded lazily):
- * one for a single plan, a few for a fleet, each reseeded from branch to branch instead of built
- * again, so a fleet's verification builds the emulator's routes a few times, not once per branch.
+ * one for single plans, shared by the process's plans, and a few for a fleet, each reseeded from
+ * branch to branch instead of built again, so verifications build the emulator's routes a few
+ * times, not once per plan or branch.
  */
 import { randomBytes } from "node:crypto";
 import pLimit from "p-limit";
@@ -35,17 +36,25 @@ interface Held {
   fresh: boolean;
 }
 
+/** A replica's seed between verifications: its key and nothing else, so an idle replica holds none of a plan's state or archives. */
+function idleSeed(apiKey: string): ReplicaSeed {
+  return { version: 1, users: [{ email: "replica@svc-config.invalid", plan: "scale", api_keys: [{ name: "replica", key: apiKey, admin: true }] }], regions: [], projects: [] };
+}
+
 /**
  * At most `size` replicas, each used by one verification at a time; a verification waits for a
  * free one. Verifying is work in this process (the replica never waits on a network), so a few
- * replicas keep it busy and more would only hold more memory.
+ * replicas keep it busy and more would only hold more memory. With `emptyWhenIdle`, a replica is
+ * reseeded empty after each verification (for a pool that outlives its run), or dropped when that fails.
  */
 export class ReplicaPool {
   private readonly idle: Held[] = [];
   private readonly limit: ReturnType<typeof pLimit>;
+  private readonly emptyWhenIdle: boolean;
 
-  constructor(size: number) {
+  constructor(size: number, options: { emptyWhenIdle?: boolean } = {}) {
     this.limit = pLimit(size);
+    this.emptyWhenIdle = options.emptyWhenIdle ?? false;
   }
 
   /** Runs `verify` on a replica seeded with `seedFor(key)`, the key the replica's seed must carry. */
@@ -57,7 +66,9 @@ export class ReplicaPool {
         else await held.replica.reseed(seedFor(held.apiKey));
         return await verify(held.replica, held.apiKey);
       } finally {
-        this.idle.push(held);
+        // A replica that cannot be emptied is dropped, not kept with a plan's state; the verification's outcome stands.
+        if (!this.emptyWhenIdle) this.idle.push(held);
+        else await held.replica.reseed(idleSeed(held.apiKey)).then(() => this.idle.push(held), () => undefined);
       }
     });
   }

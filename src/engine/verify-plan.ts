@@ -9,6 +9,14 @@ import { type PooledReplica, ReplicaPool } from "./replica-pool.js";
 import { replicaSeed } from "./replica-seed.js";
 import { type Selection, selectPrepared } from "./select-changes.js";
 
+/** The replica single plans verify on: built by the process's first verification, reseeded by the next. */
+let singlePlanReplicas: ReplicaPool | undefined;
+
+function singlePlanPool(): ReplicaPool {
+  if (singlePlanReplicas === undefined) singlePlanReplicas = new ReplicaPool(1, { emptyWhenIdle: true });
+  return singlePlanReplicas;
+}
+
 /** The replica answers at once, so its waits poll fast. */
 const REPLICA_POLLING = { initialMs: 1, maxMs: 5 };
 
@@ -57,7 +65,7 @@ export async function verifyPrepared(rt: OperationRuntime, prepared: PreparedPla
   }
   try {
     const seedFor = (apiKey: string) => replicaSeed(prepared.live, apiKey);
-    const { failures, residual } = await (input.replicas ?? new ReplicaPool(1)).use(seedFor, (replica, apiKey) => {
+    const { failures, residual } = await (input.replicas ?? singlePlanPool()).use(seedFor, (replica, apiKey) => {
       started = performance.now(); // a fleet's branch may have waited for a free replica
       return applyAndReplan(rt, prepared, input, { replica, apiKey });
     });
