@@ -3,10 +3,7 @@
  * forbidden combinations TypeScript can express into type errors; the runtime schemas enforce
  * every rule again, for plain JavaScript policies and values computed at run time.
  */
-import type { DatabaseDef } from "../kinds/database/policy.js";
-import type { RoleDef } from "../kinds/role/policy.js";
 import type { KindPolicyKeys, KindPreviewKeys, KindPruneFlags, KindTunings } from "../kinds/index.js";
-import type { Toggle } from "./schemas/common.js";
 import type { BranchTarget } from "../model/desired-state.js";
 import type { PushResult } from "../model/plan.js";
 
@@ -111,13 +108,7 @@ export type TriggerDef = ScheduleTriggerDef | StorageTriggerDef;
  * Which undeclared remote items are deleted (docs/policy.md#prune). Every field defaults to `false`;
  * `prune: true` sets all but `roles` and `databases`, which are only ever set by name.
  */
-export interface PruneDef extends KindPruneFlags {
-  triggers?: boolean;
-  /** Delete roles the policy does not declare (not inherited, not protected, owning no database). */
-  roles?: boolean;
-  /** Delete databases the policy does not declare (not inherited); destructive: needs `allowDataLoss`. */
-  databases?: boolean;
-}
+export interface PruneDef extends KindPruneFlags {}
 
 /**
  * What the branch closure returns (docs/policy.md#the-branch-closure): `parent` and the keys the
@@ -204,16 +195,6 @@ export interface LifecycleHooks {
 
 /** A policy: what one branch of a project should look like (docs/policy.md#top-level-keys). */
 export interface PolicyConfig extends KindPolicyKeys {
-  /** Auth integration; `false` never disables it. Omitted = not managed. */
-  auth?: Toggle;
-  /** Data API; `false` deletes an existing one. Omitted = not managed. */
-  dataApi?: boolean | DataApiDef;
-  /** Keyed by trigger name. */
-  triggers?: Record<string, TriggerDef>;
-  /** PostgreSQL roles, keyed by role name (1–63 bytes, not `pg_…`). Omitted = not managed. */
-  roles?: Record<string, RoleDef>;
-  /** PostgreSQL databases, keyed by database name (1–63 bytes). Omitted = not managed. */
-  databases?: Record<string, DatabaseDef>;
   /** @default false */
   prune?: boolean | PruneDef;
   /** Commands the CLI runs around sync, branch creation and deploys. @default none */

@@ -10,16 +10,11 @@ import { frozenData } from "./snapshot.js";
 import { ownRecord } from "../model/own-record.js";
 import type { PolicyConfig } from "./policy-types.js";
 import { policyFileOf } from "./policy-origin.js";
-import type { BranchTarget, ResolvedDataApi, ResolvedPolicy, ResolvedTrigger } from "../model/desired-state.js";
-import type { DataApiSettings } from "../kinds/dataApi/fields.js";
-import { fromPolicy } from "../model/kinds/field.js";
-import { TRIGGER_DEFAULTS } from "../kinds/trigger/fields.js";
-import { ROLE_DEFAULTS, ROLE_FIELDS } from "../kinds/role/fields.js";
-import { isOn } from "./schemas/common.js";
+import type { BranchTarget, ResolvedPolicy } from "../model/desired-state.js";
 import type { ParsedPolicy } from "./schemas/policy.js";
 import type { PolicyKinds } from "./policy-kinds.js";
 import type { KindResolvedFields } from "../kinds/index.js";
-import { compareCodePoints, sortedEntries } from "./sort.js";
+import { compareCodePoints } from "./sort.js";
 import { readStaticPolicy } from "./validate-static.js";
 
 /** Options of `resolvePolicy`. */
@@ -57,13 +52,7 @@ export function resolvePolicyWith(kinds: PolicyKinds, config: PolicyConfig, targ
     target: frozenTarget,
     baseDir,
     ...staticFields(kinds, parsed),
-    auth: isOn(parsed.auth) ? "enabled" : "unmanaged",
-    authDeclaredOff: parsed.auth !== undefined && !isOn(parsed.auth),
-    dataApi: resolveDataApi(parsed.dataApi),
     ...tuned.fields,
-    triggers: resolveTriggers(parsed.triggers ?? {}),
-    roles: sortedEntries(parsed.roles ?? {}).map(([name, role]) => ({ name, ...ROLE_DEFAULTS, ...fromPolicy(ROLE_FIELDS, role) })),
-    databases: sortedEntries(parsed.databases ?? {}).map(([name, database]) => ({ name, owner: database.owner })),
     ...pruneFlags(kinds, parsed),
     branch: tuned.branch,
     deprecatedKeys: deprecatedKeys(kinds, parsed, tuned.deprecatedKeys),
@@ -104,37 +93,6 @@ function baseDirOf(options: ResolvePolicyOptions, file: string | undefined): str
     return resolve(options.baseDir);
   }
   return file === undefined ? null : dirname(file);
-}
-
-function resolveDataApi(dataApi: ParsedPolicy["dataApi"]): ResolvedDataApi {
-  if (dataApi === undefined) return { state: "unmanaged" };
-  if (dataApi.enabled === false) return { state: "disabled" };
-  const settings: Partial<DataApiSettings> = {};
-  for (const [key, value] of sortedEntries<unknown>(dataApi.settings ?? {})) {
-    if (value !== undefined) Object.assign(settings, { [key]: Array.isArray(value) ? [...value] : value });
-  }
-  return {
-    state: "enabled",
-    database: dataApi.database ?? "neondb",
-    authProvider: dataApi.authProvider ?? "builtin",
-    ...(dataApi.jwksUrl === undefined ? {} : { jwksUrl: dataApi.jwksUrl }),
-    ...(dataApi.providerName === undefined ? {} : { providerName: dataApi.providerName }),
-    ...(dataApi.jwtAudience === undefined ? {} : { jwtAudience: dataApi.jwtAudience }),
-    settings,
-  };
-}
-
-function resolveTriggers(triggers: NonNullable<ParsedPolicy["triggers"]>): ResolvedTrigger[] {
-  return sortedEntries(triggers).map(([name, trigger]): ResolvedTrigger => {
-    const common = { name, function: trigger.function, functionPath: trigger.functionPath ?? TRIGGER_DEFAULTS.functionPath, enabled: trigger.enabled ?? TRIGGER_DEFAULTS.enabled };
-    if (trigger.type === "schedule") return { ...common, type: "schedule", cron: trigger.cron };
-    return {
-      ...common,
-      type: "storage_object_created",
-      bucket: trigger.bucket,
-      ...(trigger.prefix === undefined ? {} : { prefix: trigger.prefix }),
-    };
-  });
 }
 
 function deprecatedKeys(kinds: PolicyKinds, parsed: ParsedPolicy, tuned: readonly string[]): string[] {

@@ -4,7 +4,7 @@
  */
 import type { ComputeValues } from "../kinds/compute/fields.js";
 import type { DataApiSettings } from "../kinds/dataApi/fields.js";
-import type { DesiredSlices, KindResolvedFields } from "../kinds/index.js";
+import type { DesiredSlices, KindPruneFlags, KindResolvedFields } from "../kinds/index.js";
 
 /** What a branch closure is called with (docs/policy.md#the-branch-closure). Frozen. */
 export interface BranchTarget {
@@ -106,16 +106,14 @@ export interface ResolvedPolicy extends KindResolvedFields {
   target: Readonly<BranchTarget>;
   /** Absolute base directory of relative sources, or null when there is none. */
   baseDir: string | null;
-  dataApi: ResolvedDataApi;
-  triggers: ResolvedTrigger[];
   /** Every flag resolved; `roles` and `databases` are set only by name (`prune: true` leaves them off). @default false each */
-  prune: { functions: boolean; triggers: boolean; customDomains: boolean; buckets: boolean; roles: boolean; databases: boolean };
+  prune: { [F in keyof KindPruneFlags]-?: boolean };
   /**
    * The kinds whose prune flag the policy states (`true` or `false`; `prune: false` states the four
    * that `prune: true` sets). A plan reads a stated kind even when the policy declares none of it,
    * so its undeclared items are listed as unmanaged (a pulled `svc.ts` states them).
    */
-  pruneStated: { functions: boolean; triggers: boolean; customDomains: boolean; buckets: boolean; roles: boolean; databases: boolean };
+  pruneStated: { [F in keyof KindPruneFlags]-?: boolean };
   branch: {
     parent?: string;
     protected?: boolean;

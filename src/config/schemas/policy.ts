@@ -6,40 +6,15 @@
 import * as z from "zod";
 import { describeType } from "../issues.js";
 import type { BranchClosure } from "../policy-types.js";
-import { strictObject, toggleSchema } from "./common.js";
-import { dataApiSchema } from "../../kinds/dataApi/policy.js";
-import { databasesSchema } from "../../kinds/database/policy.js";
+import { strictObject } from "./common.js";
 import { hooksSchema } from "./hooks.js";
 import type { KindPolicy, PruneFlag } from "./kind-policy.js";
 import { pruneSchemaOf } from "./prune.js";
-import { rolesSchema } from "../../kinds/role/policy.js";
-import { triggersSchema } from "../../kinds/trigger/policy.js";
 
 /** `branch`: a function `(target) => tuning`. */
 const branchClosureSchema = z.custom<BranchClosure>((value) => typeof value === "function", {
   error: (issue) => `must be a function (target) => tuning (got ${describeType(issue.input)})`,
 });
-
-/** The keys whose kinds do not state their static part yet, where the kinds' would sit. */
-const UNMOVED_KEYS = {
-  auth: toggleSchema,
-  dataApi: dataApiSchema,
-  triggers: triggersSchema,
-  roles: rolesSchema,
-  databases: databasesSchema,
-};
-const UNMOVED: readonly KindPolicy[] = [
-  { order: 10, keys: { auth: UNMOVED_KEYS.auth } },
-  { order: 20, keys: { dataApi: UNMOVED_KEYS.dataApi } },
-  { order: 60, keys: { triggers: UNMOVED_KEYS.triggers } },
-  { order: 70, keys: { roles: UNMOVED_KEYS.roles } },
-  { order: 80, keys: { databases: UNMOVED_KEYS.databases } },
-];
-const UNMOVED_FLAGS: readonly PruneFlag[] = [
-  { flag: "triggers", order: 20 },
-  { flag: "roles", order: 50, explicitOnly: true },
-  { flag: "databases", order: 60, explicitOnly: true },
-];
 
 /** The top-level keys the policy has whatever its kinds. */
 const GENERIC_KEYS = ["prune", "hooks", "branch", "preview"];
@@ -66,13 +41,12 @@ export interface StaticParts {
  * generic key, or a deprecated home names a key its kind does not have: a defect of the kinds.
  */
 export function staticPartsOf(kinds: readonly KindPolicy[]): StaticParts {
-  const all = [...UNMOVED, ...kinds];
   const byOrder = <T extends { order?: number }>(a: T, b: T) => (a.order ?? 0) - (b.order ?? 0);
-  const keys = all.filter((kind) => kind.keys !== undefined).sort(byOrder).flatMap((kind) => Object.entries(kind.keys ?? {}));
-  const preview = all
+  const keys = kinds.filter((kind) => kind.keys !== undefined).sort(byOrder).flatMap((kind) => Object.entries(kind.keys ?? {}));
+  const preview = kinds
     .flatMap((kind) => Object.entries(kind.preview ?? {}).map(([key, order]) => ({ key, order, owned: Object.hasOwn(kind.keys ?? {}, key) })))
     .sort(byOrder);
-  const pruneFlags = [...UNMOVED_FLAGS, ...kinds.flatMap((kind) => (kind.prune === undefined ? [] : [kind.prune]))].sort(byOrder);
+  const pruneFlags = kinds.flatMap((kind) => (kind.prune === undefined ? [] : [kind.prune])).sort(byOrder);
   const names = [...keys.map(([key]) => key), ...GENERIC_KEYS];
   const invalid = keys.map(([key]) => key).filter((key) => !KIND_KEY.test(key) || GENERIC_KEYS.includes(key));
   const orphan = preview.filter((home) => !home.owned).map((home) => `preview.${home.key}`);
@@ -103,16 +77,14 @@ export function policySchemaOf(parts: StaticParts) {
   );
 }
 
-type Unmoved = { readonly [P in keyof typeof UNMOVED_KEYS]?: z.output<(typeof UNMOVED_KEYS)[P]> };
-
 /**
  * The validated, normalised static part (booleans expanded, hostnames normalised, cron
  * collapsed): each kind's keys (read by its `resolve`), the prune flags and the generic keys.
  */
-export type ParsedPolicy = Unmoved & {
+export type ParsedPolicy = {
   readonly [key: string]: unknown;
   readonly prune?: Readonly<Record<string, boolean | undefined>>;
   readonly hooks?: z.output<typeof hooksSchema>;
   readonly branch?: BranchClosure;
-  readonly preview?: Unmoved & { readonly [key: string]: unknown };
+  readonly preview?: { readonly [key: string]: unknown };
 };

@@ -2,11 +2,13 @@
 import type { AuthOperations, AuthLiveFields, AuthResolvedFields } from "./fields.js";
 import type { KindLight } from "../module.js";
 import { authPull } from "./pull.js";
+import { type AuthPolicyKeys, authPolicy } from "./policy.js";
 
 /** The branch's auth service (`auth`). */
 export const authKind: KindLight<"auth"> = {
   name: "auth",
   scope: "branch",
+  policy: authPolicy,
   pull: authPull,
   stages: async () => (await import("./stages.js")).authStages,
 };
@@ -14,6 +16,6 @@ export const authKind: KindLight<"auth"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: the auth integration. */
-    auth: { scope: "branch"; operations: AuthOperations; liveFields: AuthLiveFields; resolvedFields: AuthResolvedFields };
+    auth: { scope: "branch"; operations: AuthOperations; liveFields: AuthLiveFields; resolvedFields: AuthResolvedFields; policy: { keys: AuthPolicyKeys } };
   }
 }

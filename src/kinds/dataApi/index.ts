@@ -2,11 +2,13 @@
 import type { DataApiOperations, DataApiLiveFields } from "./fields.js";
 import type { KindLight } from "../module.js";
 import { dataApiPull } from "./pull.js";
+import { type DataApiPolicyKeys, type DataApiResolvedFields, dataApiPolicy } from "./policy.js";
 
 /** The branch's Data API (`dataApi`). */
 export const dataApiKind: KindLight<"dataApi"> = {
   name: "dataApi",
   scope: "branch",
+  policy: dataApiPolicy,
   pull: dataApiPull,
   stages: async () => (await import("./stages.js")).dataApiStages,
 };
@@ -14,6 +16,6 @@ export const dataApiKind: KindLight<"dataApi"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: the Data API. */
-    dataApi: { scope: "branch"; operations: DataApiOperations; liveFields: DataApiLiveFields };
+    dataApi: { scope: "branch"; operations: DataApiOperations; liveFields: DataApiLiveFields; resolvedFields: DataApiResolvedFields; policy: { keys: DataApiPolicyKeys } };
   }
 }

@@ -1,8 +1,12 @@
-/** Schemas of `dataApi`: the definition, its variants' rules and `settings`. */
+/** Schemas of `dataApi`: the definition, its variants' rules and `settings`; its public key and static policy stage. */
 import * as z from "zod";
+import type { DataApiDef } from "../../config/policy-types.js";
 import { booleanOrObject, boundedString, check, strictObject } from "../../config/schemas/common.js";
 import { fieldsSchema } from "../../config/schemas/fields.js";
-import { DATA_API_SETTINGS } from "./fields.js";
+import { kindPolicy } from "../../config/schemas/kind-policy.js";
+import { sortedEntries } from "../../config/sort.js";
+import type { ResolvedDataApi } from "../../model/desired-state.js";
+import { DATA_API_SETTINGS, type DataApiSettings } from "./fields.js";
 
 const EXTERNAL_ONLY = ["jwksUrl", "providerName", "jwtAudience"] as const;
 
@@ -45,6 +49,41 @@ export const dataApiSchema = booleanOrObject(
   }),
 );
 
+/** The Data API kind's top-level key of the policy. */
+export interface DataApiPolicyKeys {
+  /** Data API; `false` deletes an existing one. Omitted = not managed. */
+  dataApi?: boolean | DataApiDef;
+}
+
+/** The Data API's field of the resolved policy. */
+export interface DataApiResolvedFields {
+  dataApi: ResolvedDataApi;
+}
+
+/** The Data API kind's static policy: `dataApi`, resolved with its defaults (database `neondb`, the built-in provider). */
+export const dataApiPolicy = kindPolicy({
+  order: 20,
+  keys: { dataApi: dataApiSchema },
+  resolve: ({ dataApi }): DataApiResolvedFields => ({ dataApi: resolveDataApi(dataApi) }),
+});
+
+function resolveDataApi(dataApi: z.output<typeof dataApiSchema> | undefined): ResolvedDataApi {
+  if (dataApi === undefined) return { state: "unmanaged" };
+  if (dataApi.enabled === false) return { state: "disabled" };
+  const settings: Partial<DataApiSettings> = {};
+  for (const [key, value] of sortedEntries<unknown>(dataApi.settings ?? {})) {
+    if (value !== undefined) Object.assign(settings, { [key]: Array.isArray(value) ? [...value] : value });
+  }
+  return {
+    state: "enabled",
+    database: dataApi.database ?? "neondb",
+    authProvider: dataApi.authProvider ?? "builtin",
+    ...(dataApi.jwksUrl === undefined ? {} : { jwksUrl: dataApi.jwksUrl }),
+    ...(dataApi.providerName === undefined ? {} : { providerName: dataApi.providerName }),
+    ...(dataApi.jwtAudience === undefined ? {} : { jwtAudience: dataApi.jwtAudience }),
+    settings,
+  };
+}
 
 function isHttpUrl(text: string): boolean {
   try {

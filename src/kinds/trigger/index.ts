@@ -2,6 +2,7 @@
 import type { TriggerOperations, TriggerLiveFields } from "./fields.js";
 import type { KindLight } from "../module.js";
 import { type PulledTrigger, triggerPull } from "./pull.js";
+import { type TriggerPolicyKeys, type TriggerResolvedFields, triggerPolicy } from "./policy.js";
 
 /** Triggers (`triggers`): cron schedules and bucket events that call a function. */
 export const triggerKind: KindLight<"trigger"> = {
@@ -9,6 +10,7 @@ export const triggerKind: KindLight<"trigger"> = {
   scope: "named",
   feature: "triggers",
   prunedByName: true,
+  policy: triggerPolicy,
   pull: triggerPull,
   stages: async () => (await import("./stages.js")).triggerStages,
 };
@@ -18,6 +20,8 @@ declare module "../registry.js" {
     /** The kind's entry in the registry's facts: triggers. */
     trigger: { scope: "named"; operations: TriggerOperations; liveFields: TriggerLiveFields; feature: "triggers"; prunedByName: true;
       preview: { triggers: PulledTrigger[] };
+      resolvedFields: TriggerResolvedFields;
+      policy: { keys: TriggerPolicyKeys; prune: { triggers?: boolean } };
     };
   }
 }

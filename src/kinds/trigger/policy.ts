@@ -1,12 +1,17 @@
 /**
- * Schemas of `triggers`. References to functions and buckets are checked across
- * sections by `cross-checks.ts`, so they are reported even when other sections are invalid.
+ * Schemas of `triggers`, their public key and the static policy stage. References to functions
+ * and buckets are checked across sections by `cross-checks.ts`, so they are reported even when
+ * other sections are invalid.
  */
 import * as z from "zod";
 import { cronExpressionSchema } from "../../rules/cron.js";
 import { nameIssue } from "../../rules/names.js";
+import type { TriggerDef } from "../../config/policy-types.js";
 import { check, nameKey, recordOf, strictObject } from "../../config/schemas/common.js";
-import { TRIGGER_FIELDS, TRIGGER_TYPE_FIELDS, type TriggerType } from "./fields.js";
+import { kindPolicy } from "../../config/schemas/kind-policy.js";
+import { sortedEntries } from "../../config/sort.js";
+import type { ResolvedTrigger } from "../../model/desired-state.js";
+import { TRIGGER_DEFAULTS, TRIGGER_FIELDS, TRIGGER_TYPE_FIELDS, type TriggerType } from "./fields.js";
 
 const utf8 = new TextEncoder();
 
@@ -60,3 +65,35 @@ export const triggerDefSchema = z.discriminatedUnion("type", [scheduleTriggerSch
 /** `triggers`: name → `TriggerDef`. */
 export const triggersSchema = recordOf(nameKey("trigger", (name) => nameIssue(name, 255)), triggerDefSchema, "an object of trigger name → trigger definition");
 
+
+/** The trigger kind's top-level key of the policy. */
+export interface TriggerPolicyKeys {
+  /** Keyed by trigger name. */
+  triggers?: Record<string, TriggerDef>;
+}
+
+/** The triggers' field of the resolved policy. */
+export interface TriggerResolvedFields {
+  triggers: ResolvedTrigger[];
+}
+
+/** The trigger kind's static policy: `triggers`, `prune.triggers`, the resolved triggers. */
+export const triggerPolicy = kindPolicy({
+  order: 60,
+  keys: { triggers: triggersSchema },
+  prune: { flag: "triggers", order: 20 },
+  resolve: ({ triggers }): TriggerResolvedFields => ({ triggers: resolveTriggers(triggers ?? {}) }),
+});
+
+function resolveTriggers(triggers: z.output<typeof triggersSchema>): ResolvedTrigger[] {
+  return sortedEntries(triggers).map(([name, trigger]): ResolvedTrigger => {
+    const common = { name, function: trigger.function, functionPath: trigger.functionPath ?? TRIGGER_DEFAULTS.functionPath, enabled: trigger.enabled ?? TRIGGER_DEFAULTS.enabled };
+    if (trigger.type === "schedule") return { ...common, type: "schedule", cron: trigger.cron };
+    return {
+      ...common,
+      type: "storage_object_created",
+      bucket: trigger.bucket,
+      ...(trigger.prefix === undefined ? {} : { prefix: trigger.prefix }),
+    };
+  });
+}
