@@ -161,6 +161,18 @@ describe("tuning of functions", () => {
   it("applies the tuned runtime", () => {
     expect(withTuning({ functions: { api: { runtime: "nodejs24" } } }).functions.map((f) => f.runtime)).toEqual(["nodejs24", "nodejs24"]);
   });
+
+  it("refuses a `__proto__` slug in the overrides, naming it, before any override is read", () => {
+    const hostile = JSON.parse('{"functions": {"__proto__": {"customDomains": ["x.example.com"]}}}') as unknown;
+    expect(issueAt(issuesOf(() => withTuning(hostile)), "branch.functions.__proto__").message).toMatch(/^"__proto__" is a reserved name/);
+  });
+
+  it("gives a function named like an Object member (`constructor`) the static values unless the tuning overrides it", () => {
+    const declared = { functions: { constructor: { name: "C", source: "/src/c", customDomains: ["c.example.com"] } } };
+    const resolved = (tuning: unknown) => resolvePolicy({ ...declared, branch: () => tuning as BranchTuning }, main).functions;
+    expect(resolved({}).map((f) => [f.slug, f.customDomains])).toEqual([["constructor", ["c.example.com"]]]);
+    expect(resolved({ functions: { constructor: { customDomains: [] } } }).map((f) => [f.slug, f.customDomains])).toEqual([["constructor", []]]);
+  });
 });
 
 describe("custom domains per branch", () => {
