@@ -1,5 +1,5 @@
 /**
- * Records as the client reads them from the platform's management API v2 (api.md), in wire
+ * Records as the client reads them from the platform's management API v2, in wire
  * (snake_case) vocabulary. Each type is the output of its schema in `response-schemas.ts`,
  * which derives from the shared `wire/` definitions: only the fields the engine and the CLI
  * read are required, unknown fields are dropped, unknown enum values are kept as strings.

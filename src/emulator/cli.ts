@@ -141,7 +141,7 @@ function toOptions(flags: CliFlags): EmulatorOptions {
   };
 }
 
-/** The five lines `svc emulator` prints once it listens (overview.md). */
+/** The five `NAME=value` lines `svc emulator` prints once it listens (API host, key, project, default branch, claim API host). */
 export function formatReadyLines(emu: Pick<RunningEmulator, "apiHost" | "apiKey" | "projectId" | "defaultBranchId" | "claimApiHost">): string {
   return `${[
     `SVC_API_HOST=${emu.apiHost}`,

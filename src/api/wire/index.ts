@@ -1,5 +1,5 @@
 /**
- * The management API wire schemas (api.md), shared by the typed client and the emulator so the
+ * The management API v2 wire schemas, shared by the typed client and the emulator so the
  * two cannot drift. Response schemas are lenient (unknown fields kept, optional fields optional);
  * request schemas validate known fields and strip unknown ones.
  */

@@ -4,8 +4,8 @@ import { RuleError } from "./rule-error.js";
 
 /**
  * Settings of a Data API nobody configured (our choice where the platform publishes none; they
- * follow PostgREST's defaults, with a row cap). Every field `api.md` lists is present, so a
- * client can read the settings and PATCH them back unchanged.
+ * follow PostgREST's defaults, with a row cap). Every settings field of the platform's Data API
+ * record is present, so a client can read the settings and PATCH them back unchanged.
  */
 export const DATA_API_DEFAULT_SETTINGS: Readonly<Record<string, unknown>> = Object.freeze({
   db_aggregates_enabled: false,

@@ -1,4 +1,4 @@
-/** Store records -> wire shapes (api.md). The only place records are turned into JSON bodies. */
+/** Store records -> wire shapes of the management API. The only place records are turned into JSON bodies. */
 import type { Branch, Database, Deployment, Endpoint, FunctionRecord, Operation, Project, Role, Snapshot, Trigger, CustomDomain, CredentialMeta, Bucket } from "../../api/wire/index.js";
 import { isoTime } from "../engine/clock.js";
 import { nextCronRun } from "../engine/cron-next.js";
