@@ -83,10 +83,10 @@ describe("the public surface of svc-config/v1", () => {
     expect(wire).toEqual([]);
   });
 
-  it("is listed in docs/engine.md, every runtime name", () => {
+  it("is listed in docs/engine.md, every runtime name and every type", () => {
     const docs = readFileSync(fileURLToPath(new URL("../../../docs/engine.md", import.meta.url)), "utf8");
     const section = docs.slice(docs.indexOf("## What `svc-config/v1` exports"), docs.indexOf("## What gets applied"));
-    expect(RUNTIME_EXPORTS.filter((name) => !section.includes(`\`${name}\``))).toEqual([]);
+    expect([...RUNTIME_EXPORTS, ...TYPE_EXPORTS].filter((name) => !section.includes(`\`${name}\``))).toEqual([]);
   });
 
   it("names every export in src/v1.ts (no `export *`)", () => {
