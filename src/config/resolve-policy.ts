@@ -66,7 +66,8 @@ function staticFields(kinds: PolicyKinds, parsed: ParsedPolicy): KindResolvedFie
   for (const kind of kinds.policies) {
     if (kind.resolve === undefined) continue;
     const homes = kind.preview ?? {};
-    const values = Object.fromEntries(Object.keys(kind.keys ?? {}).map((key) => [key, parsed[key] ?? (Object.hasOwn(homes, key) ? parsed.preview?.[key] : undefined)]));
+    const home = (key: string): unknown => (Object.hasOwn(homes, key) && parsed.preview !== undefined && Object.hasOwn(parsed.preview, key) ? parsed.preview[key] : undefined);
+    const values = Object.fromEntries(Object.keys(kind.keys ?? {}).map((key) => [key, (Object.hasOwn(parsed, key) ? parsed[key] : undefined) ?? home(key)]));
     Object.assign(fields, kind.resolve(values));
   }
   return fields as KindResolvedFields;

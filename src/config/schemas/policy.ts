@@ -19,8 +19,12 @@ const branchClosureSchema = z.custom<BranchClosure>((value) => typeof value === 
 /** The top-level keys the policy has whatever its kinds. */
 const GENERIC_KEYS = ["prune", "hooks", "branch", "preview"];
 
-/** A key a kind may add: an identifier that is none of the generic keys (never `__proto__` or `constructor`). */
+/** A key or flag a kind may add: an identifier, none of the generic keys and no name `Object.prototype` has (`__proto__`, `constructor`, …). */
 const KIND_KEY = /^[a-z][A-Za-z0-9]*$/;
+
+function isKindKey(key: string): boolean {
+  return KIND_KEY.test(key) && !GENERIC_KEYS.includes(key) && !(key in Object.prototype);
+}
 
 /** The static part of a list of kinds: its top-level keys, their deprecated homes and the prune flags, each in order. */
 export interface StaticParts {
@@ -48,10 +52,10 @@ export function staticPartsOf(kinds: readonly KindPolicy[]): StaticParts {
     .sort(byOrder);
   const pruneFlags = kinds.flatMap((kind) => (kind.prune === undefined ? [] : [kind.prune])).sort(byOrder);
   const names = [...keys.map(([key]) => key), ...GENERIC_KEYS];
-  const invalid = keys.map(([key]) => key).filter((key) => !KIND_KEY.test(key) || GENERIC_KEYS.includes(key));
+  const invalid = keys.map(([key]) => key).filter((key) => !isKindKey(key));
   const orphan = preview.filter((home) => !home.owned).map((home) => `preview.${home.key}`);
   const flags = pruneFlags.map((flag) => flag.flag);
-  const defects = [...invalid, ...orphan, ...repeated(names), ...repeated(flags).map((flag) => `prune.${flag}`), ...flags.filter((flag) => !KIND_KEY.test(flag))];
+  const defects = [...invalid, ...orphan, ...repeated(names), ...repeated(flags).map((flag) => `prune.${flag}`), ...flags.filter((flag) => !isKindKey(flag)).map((flag) => `prune.${flag}`)];
   if (defects.length > 0) throw new Error(`the kinds' static policy is inconsistent at ${defects.join(", ")}`);
   return { keys, previewKeys: preview.map((home) => home.key), pruneFlags, keyOrder: names };
 }
