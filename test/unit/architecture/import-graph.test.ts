@@ -85,6 +85,16 @@ describe("the kind folders (src/kinds/<kind>/)", () => {
     ])).toEqual([]);
   });
 
+  it("keep the views on the kinds' light modules: no view imports the registry's stages", () => {
+    expect(edges.some((e) => e.from.startsWith("cli/views/") && e.to === "kinds/list.ts")).toBe(true);
+    const bad = forbiddenEdges([
+      { from: "cli/views/json-plan.ts", to: "kinds/modules.ts", dynamic: false },
+      { from: "cli/views/text-result.ts", to: "kinds/function/stages.ts", dynamic: true },
+    ]);
+    expect(bad).toHaveLength(2);
+    expect(forbiddenEdges([{ from: "cli/commands/plan-command.ts", to: "kinds/modules.ts", dynamic: false }])).toEqual([]);
+  });
+
   it("let the adapter interface and the wire schemas reach a kind folder only through its wire.ts", () => {
     const intoKinds = edges.filter((e) => ["api", "api/wire"].includes(layerOf(e.from)) && kindFolderOf(e.from) === undefined && kindFolderOf(e.to) !== undefined);
     expect(intoKinds.length).toBeGreaterThanOrEqual(4);

@@ -176,6 +176,10 @@ export function forbiddenEdges(edges: readonly ImportEdge[]): string[] {
     }
     const from = layerOf(edge.from);
     const to = layerOf(edge.to);
+    if (edge.from.startsWith("cli/views/") && to === "kinds/modules") {
+      bad.push(`${edge.from} → ${edge.to} (the views read the kinds' light modules, kinds/list.ts, never their stages)`);
+      continue;
+    }
     if (fromKind === undefined && toKind !== undefined && THROUGH_KIND_WIRE.includes(from) && !edge.to.endsWith("/wire.ts")) {
       bad.push(`${edge.from} → ${edge.to} (${from} reaches a kind folder only through its wire.ts)`);
       continue;
