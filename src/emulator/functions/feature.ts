@@ -98,6 +98,8 @@ export class FunctionsFeature {
   private timer: NodeJS.Timeout | undefined;
   private root: string | undefined;
   private syncing: Promise<void> = Promise.resolve();
+  /** The sync queued behind the running one, not started yet: every caller until it starts shares it. */
+  private queued: Promise<void> | undefined;
 
   constructor(private readonly parts: FunctionsParts) {
     this.log = new InvocationLog(parts.settings.log);
@@ -146,10 +148,21 @@ export class FunctionsFeature {
     this.timer.unref();
   }
 
-  /** Brings listeners, schedule deadlines and running versions in line with the records (serialised). */
+  /**
+   * Brings listeners, schedule deadlines and running versions in line with the records
+   * (serialised). Resolves after a sync that started after this call: callers while one runs
+   * share the next one, which reads the records as they all left them, instead of a full pass each.
+   */
   sync(): Promise<void> {
-    this.syncing = this.syncing.catch(() => undefined).then(() => this.syncOnce());
-    return this.syncing;
+    if (this.queued !== undefined) return this.queued;
+    // It starts on the event loop's next check phase, so the mutations answered in one turn share it.
+    const next = this.syncing.catch(() => undefined).then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => {
+      this.queued = undefined;
+      return this.syncOnce();
+    });
+    this.queued = next;
+    this.syncing = next;
+    return next;
   }
 
   private async syncOnce(): Promise<void> {
