@@ -149,6 +149,9 @@ function decoded(raw: Buffer, encoding: string | undefined): Promise<Buffer> {
   const inflate = Object.hasOwn(INFLATE, name) ? INFLATE[name] : undefined;
   if (inflate === undefined) return Promise.reject(new Error(`the answer is in an encoding not asked for (${name.slice(0, 40)})`));
   return new Promise((resolve, reject) => {
-    inflate(raw, (error, result) => (error === null ? resolve(result) : reject(error)));
+    inflate(raw, (error, result) => {
+      if (error === null) resolve(result);
+      else reject((error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE" ? new Error(`the answer's body inflates past ${MAX_ANSWER_BYTES} bytes`) : error);
+    });
   });
 }

@@ -6,11 +6,14 @@
  * and path, the exit code, and that the platform's state and every local file are unchanged.
  */
 import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { parse } from "dotenv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { emptyDir, emulatorEnv, ensureBuilt, projectDir, runProcess, runSvc, startTestEmulator } from "./cli/harness.js";
+import { API_KEY, emptyDir, emulatorEnv, ensureBuilt, projectDir, runProcess, runSvc, startTestEmulator } from "./cli/harness.js";
 import { ATTACK, HOSTILE_BRANCH, HOSTILE_ROLE, hostileSeed, makeFifo, rawUnsafe, treeSnapshot } from "./hostile-edges.js";
 
 describe("the CLI's edges: local files are checked before the platform changes", () => {
@@ -179,4 +182,56 @@ describe("the CLI's edges: an apply that deletes hostile live names", () => {
       await cli.close();
     }
   }, 90_000);
+});
+
+describe("the CLI's edges: an API host that redirects or answers with a decompression bomb", () => {
+  beforeAll(ensureBuilt, 180_000);
+
+  /** A loopback server answering every request with `answer`, and the requests it got. */
+  async function hostileApi(answer: (res: ServerResponse) => void): Promise<{ origin: string; requests: IncomingHttpHeaders[]; close: () => Promise<void> }> {
+    const requests: IncomingHttpHeaders[] = [];
+    const server = createServer((req, res) => {
+      requests.push(req.headers);
+      req.resume();
+      answer(res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { origin, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+  const hostEnv = (origin: string): Record<string, string> => ({ SVC_API_HOST: `${origin}/api/v2`, SVC_API_KEY: API_KEY, SVC_PROJECT_ID: "calm-river-123456", SVC_BRANCH_ID: "br-main-1" });
+
+  it("a redirect to another host is not followed: the key never reaches it and the error names where it pointed", async () => {
+    const elsewhere = await hostileApi((res) => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
+    const redirecting = await hostileApi((res) => res.writeHead(307, { location: `${elsewhere.origin}/collect?token=stolen` }).end());
+    try {
+      const run = await runSvc(["config", "plan", "--env", ".env.ci"], { cwd: projectDir(), env: hostEnv(redirecting.origin) });
+
+      expect(run.code, run.stderr).not.toBe(0);
+      expect(run.stderr).toContain(`error PLATFORM_API_ERROR: GET /projects/calm-river-123456 failed with HTTP 307: the API answered with a redirect to ${elsewhere.origin}/collect`);
+      expect(elsewhere.requests).toEqual([]);
+      expect(redirecting.requests[0]?.authorization).toBe(`Bearer ${API_KEY}`);
+      expect(`${run.stdout}${run.stderr}`).not.toContain(API_KEY);
+      expect(`${run.stdout}${run.stderr}`).not.toContain("token=stolen");
+    } finally {
+      await Promise.all([elsewhere.close(), redirecting.close()]);
+    }
+  }, 60_000);
+
+  it("an answer that inflates past 64 MiB is no answer: the read is retried, then fails naming the request and the limit", async () => {
+    const member = gzipSync(Buffer.alloc(1 << 20));
+    const bomb = Buffer.concat(Array.from({ length: 65 }, () => member));
+    const api = await hostileApi((res) => res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(bomb));
+    try {
+      const run = await runSvc(["config", "plan", "--env", ".env.ci"], { cwd: projectDir(), env: hostEnv(api.origin) });
+
+      expect(run.code, run.stderr).not.toBe(0);
+      expect(run.stderr).toContain("error PLATFORM_NETWORK_ERROR: GET /projects/calm-river-123456");
+      expect(run.stderr).toContain("got no response after 5 attempt(s): the answer's body inflates past 67108864 bytes");
+      expect(api.requests).toHaveLength(5);
+      expect(`${run.stdout}${run.stderr}`).not.toContain(API_KEY);
+    } finally {
+      await api.close();
+    }
+  }, 60_000);
 });
