@@ -8,8 +8,8 @@ import { ConfigValidationError, ErrorCode, isPlatformError, type ConfigIssue, ty
 import { isRecord } from "./cross-checks.js";
 import { issuesFromZod, messageOf, policyErrorMap } from "./issues.js";
 import type { BranchClosure } from "./policy-types.js";
-import type { BranchTarget } from "../model/desired-state.js";
-import { branchTuningSchema, type KindTuning, type ParsedBranchTuning, type TunedPart, type TuningContext } from "./schemas/branch-tuning.js";
+import type { BranchTarget, ResolvedPolicy } from "../model/desired-state.js";
+import { branchTuningSchema, type KindTuning, type ParsedBranchTuning, type TuningContext } from "./schemas/branch-tuning.js";
 import type { ParsedPolicy } from "./schemas/policy.js";
 import type { DesiredSlices, KindResolvedFields } from "../kinds/index.js";
 import { frozenData, snapshotData } from "./snapshot.js";
@@ -59,7 +59,13 @@ export function evaluateBranch(
 }
 
 /** The resolved policy's parts the tuning decides: the kinds' parts merged in their order, the tuning's `parent` first in `branch`. */
-export type ResolvedTuning = Required<Omit<TunedPart, "fields" | "kinds">> & Pick<TunedPart, "fields" | "kinds">;
+export interface ResolvedTuning {
+  branch: ResolvedPolicy["branch"];
+  fields?: Partial<KindResolvedFields>;
+  kinds?: DesiredSlices;
+  deprecatedKeys: string[];
+  issues: ConfigIssue[];
+}
 
 /**
  * Resolves each kind's keys of `evaluated` (`kinds` in rank order) and merges their parts: `branch`
@@ -67,7 +73,7 @@ export type ResolvedTuning = Required<Omit<TunedPart, "fields" | "kinds">> & Pic
  */
 export function resolveTunings(kinds: readonly KindTuning[], evaluated: EvaluatedTuning, context: TuningContext): ResolvedTuning {
   const { parent } = evaluated.tuning;
-  const merged = { branch: parent === undefined ? {} : { parent }, deprecatedKeys: [] as string[], issues: [] as ConfigIssue[] };
+  const merged: ResolvedTuning = { branch: parent === undefined ? {} : { parent }, deprecatedKeys: [], issues: [] };
   let fields: Partial<KindResolvedFields> | undefined;
   let slices: DesiredSlices | undefined;
   for (const kind of kinds) {

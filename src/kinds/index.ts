@@ -46,6 +46,9 @@ export type KindPreviews = Intersection<{ [K in KindsWith<"preview">]: FactOf<K,
  */
 export type KindResolvedFields = Intersection<{ [K in KindsWith<"resolvedFields">]: FactOf<K, "resolvedFields"> }[KindsWith<"resolvedFields">]> & object;
 
+/** The settings the kinds' tunings set on the branch (fact `resolvedBranch`: `protected`, `compute`, …), each optional: the resolved policy's `branch` beside `parent`. */
+export type KindBranchSettings = Intersection<{ [K in KindsWith<"resolvedBranch">]: FactOf<K, "resolvedBranch"> }[KindsWith<"resolvedBranch">]> & object;
+
 /**
  * The fields the kinds add to the live state (fact `liveFields`, each field optional: absent = not
  * read), under the names plans have always used (`buckets`, `functions`, …).

@@ -2,9 +2,8 @@
  * The resolved policy: the static part plus one branch's tuning, validated, defaults filled,
  * collections sorted by key (docs/policy.md#the-branch-closure). Produced by `resolvePolicy`, read by the diff.
  */
-import type { ComputeValues } from "../kinds/compute/fields.js";
 import type { DataApiSettings } from "../kinds/dataApi/fields.js";
-import type { DesiredSlices, KindPruneFlags, KindResolvedFields } from "../kinds/index.js";
+import type { DesiredSlices, KindBranchSettings, KindPruneFlags, KindResolvedFields } from "../kinds/index.js";
 
 /** What a branch closure is called with (docs/policy.md#the-branch-closure). Frozen. */
 export interface BranchTarget {
@@ -114,14 +113,8 @@ export interface ResolvedPolicy extends KindResolvedFields {
    * so its undeclared items are listed as unmanaged (a pulled `svc.ts` states them).
    */
   pruneStated: { [F in keyof KindPruneFlags]-?: boolean };
-  branch: {
-    parent?: string;
-    protected?: boolean;
-    /** `null` = `ttl: false` (the branch must have no expiry). */
-    ttlSeconds?: number | null;
-    /** `suspendTimeoutSeconds`: -1 never, 0 platform default. */
-    compute?: Partial<ComputeValues>;
-  };
+  /** `parent` and the settings the kinds' tunings set on the branch (fact `resolvedBranch`). */
+  branch: { parent?: string } & KindBranchSettings;
   /** Deprecated keys used, e.g. `preview.functions`, `branch.preview.functions`. */
   deprecatedKeys: string[];
   /** The slices of the kinds that resolve their own part of the branch tuning (`readReplicas`, …), by kind; absent when none declares anything. */

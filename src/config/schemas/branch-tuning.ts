@@ -5,8 +5,8 @@
  */
 import * as z from "zod";
 import type { ConfigIssue } from "../../errors/index.js";
-import type { DesiredSlices, KindResolvedFields } from "../../kinds/index.js";
-import type { BranchTarget, ResolvedPolicy } from "../../model/desired-state.js";
+import type { DesiredSlices, KindBranchSettings, KindResolvedFields } from "../../kinds/index.js";
+import type { BranchTarget } from "../../model/desired-state.js";
 import { nameIssue } from "../../rules/names.js";
 import { check, strictObject } from "./common.js";
 import type { ParsedPolicy } from "./policy.js";
@@ -35,8 +35,8 @@ export interface TuningContext {
 
 /** What a kind's keys of the tuning resolve to; the registry merges the kinds' parts in rank order. */
 export interface TunedPart {
-  /** Its settings of the branch (`desired.branch`), beside the tuning's `parent` and the other kinds' settings. */
-  readonly branch?: ResolvedPolicy["branch"];
+  /** Its settings of the branch (`desired.branch`, fact `resolvedBranch`), beside the tuning's `parent` and the other kinds' settings. */
+  readonly branch?: Partial<KindBranchSettings>;
   /** Its fields of the resolved policy (fact `resolvedFields`). */
   readonly fields?: Partial<KindResolvedFields>;
   /** Its slice of the resolved policy (`desired.kinds`). */

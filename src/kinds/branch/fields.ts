@@ -37,6 +37,13 @@ export const BRANCH_SETTINGS = [
 /** The branch settings in model vocabulary (`expiresAt`: RFC 3339 or `null`). */
 export type BranchValues = ModelValues<typeof BRANCH_SETTINGS>;
 
+/** The branch settings of the resolved policy (`desired.branch`), as the tuning stated them. */
+export interface BranchResolvedSettings {
+  protected?: boolean;
+  /** `null` = `ttl: false` (the branch must have no expiry). */
+  ttlSeconds?: number | null;
+}
+
 /** The branch's operation: `planned`, the changed settings (an `expiresAt` of `null` removes the expiry). */
 export interface BranchOperations {
   "branch-update": { op: Record<never, never>; planned: Partial<BranchValues> };

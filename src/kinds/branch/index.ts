@@ -1,6 +1,6 @@
 /** The branch-settings kind: its facts and its light module; its stages (`stages.ts`) load with the registry's modules (`kinds/modules.ts`). */
 import { kindTuning } from "../../config/schemas/branch-tuning.js";
-import type { BranchOperations } from "./fields.js";
+import type { BranchOperations, BranchResolvedSettings } from "./fields.js";
 import type { KindLight } from "../module.js";
 import { type BranchSettingsDef, branchSettingsShape } from "./policy.js";
 import { branchPull } from "./pull.js";
@@ -23,6 +23,6 @@ export const branchKind: KindLight<"branch"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: the branch's own settings. */
-    branch: { scope: "branch"; operations: BranchOperations; tuning: BranchSettingsDef };
+    branch: { scope: "branch"; operations: BranchOperations; tuning: BranchSettingsDef; resolvedBranch: BranchResolvedSettings };
   }
 }

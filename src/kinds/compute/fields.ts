@@ -92,6 +92,12 @@ export interface ComputeOperations {
   "compute-update": { op: { endpointId: string }; planned: Partial<ComputeValues> };
 }
 
+/** The compute kind's setting of the resolved policy's branch (`desired.branch`). */
+export interface ComputeResolvedSettings {
+  /** `suspendTimeoutSeconds`: -1 never, 0 platform default. */
+  compute?: Partial<ComputeValues>;
+}
+
 /** The branch's read-write endpoint as read: its id and settings. */
 export type LiveCompute = { endpointId: string } & ComputeValues;
 

@@ -1,7 +1,7 @@
 /** The compute kind: its facts and its light module; its stages (`stages.ts`) load with the registry's modules (`kinds/modules.ts`). */
 import { kindTuning } from "../../config/schemas/branch-tuning.js";
 import { fromPolicy } from "../../model/kinds/field.js";
-import { COMPUTE_SETTINGS, type ComputeLiveFields, type ComputeOperations } from "./fields.js";
+import { COMPUTE_SETTINGS, type ComputeLiveFields, type ComputeOperations, type ComputeResolvedSettings } from "./fields.js";
 import type { KindLight } from "../module.js";
 import { type ComputeTuning, computeTuningShape } from "./policy.js";
 import { computePull } from "./pull.js";
@@ -22,6 +22,6 @@ export const computeKind: KindLight<"compute"> = {
 declare module "../registry.js" {
   interface KindFacts {
     /** The kind's entry in the registry's facts: the branch's read-write compute. */
-    compute: { scope: "branch"; operations: ComputeOperations; liveFields: ComputeLiveFields; tuning: ComputeTuning };
+    compute: { scope: "branch"; operations: ComputeOperations; liveFields: ComputeLiveFields; tuning: ComputeTuning; resolvedBranch: ComputeResolvedSettings };
   }
 }
