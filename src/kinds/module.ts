@@ -56,7 +56,7 @@ type PolicyStage<K extends ResourceKind> = (KindFacts[K] extends { policy: infer
   readonly pull?: KindPull;
 } & (KindFacts[K] extends { tuning: object }
   ? {
-      /** Its keys of the branch tuning (`kindTuning(shape, resolve)`): their schemas and its slice of the resolved policy (`desired.kinds`). */
+      /** Its keys of the branch tuning (`kindTuning(shape, resolve, check?)`): their schemas and its part of the resolved policy (branch settings, fields, its slice `desired.kinds`). */
       readonly tuning: KindTuning;
       /** A kind adding keys to the tuning pulls them. */
       readonly pull: KindPull & Required<Pick<KindPull, "tuning">>;
