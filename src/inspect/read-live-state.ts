@@ -47,7 +47,8 @@ export interface KindRead<Contribution> {
   readonly slice: (records: SourceRecords, base: BaseLiveState) => Contribution;
   /**
    * The sources its pull stage builds from (`PulledBranchRecords`): those read in a pull's second
-   * wave, and those `next` asks of the third from what the second read (none: no request).
+   * wave, and those `next` asks of the third from what the second read (none: no request). A pull
+   * reads the branch alone: the parent's sources read as none.
    */
   readonly pull?: {
     readonly needs: ReadNeeds;
