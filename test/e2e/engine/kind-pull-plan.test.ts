@@ -1,14 +1,16 @@
 /**
  * A kind added to the registry alone is pulled: its keys of the tuning and its comment lines are in
- * the rendered svc.ts, and a plan of that file, against the emulator over real HTTP, is a no-op.
+ * the rendered svc.ts, and a plan of that file, against the emulator over real HTTP, is a no-op. Its
+ * static key and its prune flag are validated, resolved and planned like the other kinds'.
  */
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createPlatformApi } from "../../../src/api/create-platform-api.js";
 import { loadConfigFromFile } from "../../../src/config/load-config.js";
 import { type RunningEmulator, type SeedDocument, startEmulator } from "../../../src/emulator/index.js";
-import { defineConfig, plan, pullConfig, renderPolicySource } from "../../../src/v1.js";
+import { ConfigValidationError, defineConfig, plan, pullConfig, renderPolicySource, resolvePolicy } from "../../../src/v1.js";
 import { createTempTree } from "../../helpers/temp-dir.js";
+import { GADGET } from "./gadget-kind.js";
 
 // The registry as a new kind would leave it: its module first in the list, the real ones after (the modules join their
 // stages from this list). No other file changes.
@@ -69,5 +71,39 @@ describe("a kind with a pull stage, added to the registry alone", () => {
     // The kind plans what differs: a policy stating another count is not a no-op.
     const other = await plan(defineConfig({ branch: () => ({ unnamedReplicas: 0 }) as object }), options);
     expect(other.changes.map((c) => [c.address, c.after])).toEqual([["gadget", { count: 0 }]]);
+  });
+
+  it("validates, resolves and plans its static key, and prunes with its own prune flag", async () => {
+    const emu = await startEmulator({ seed: SEED, timings: TIMINGS, log: "off" });
+    emulator = emu;
+    const options = { projectId: emu.projectId, branchId: emu.defaultBranchId, apiKey: emu.apiKey, apiHost: emu.apiHost };
+    const unnamed = (await createPlatformApi(options).listEndpoints(options)).filter((e) => e.type === "read_only" && e.name === undefined).map((e) => e.id);
+    const [known] = unnamed;
+    expect(known).toBeDefined();
+    // The public type does not know the kind's key: the policies are built untyped, as a JavaScript svc.js would.
+    const policy = (value: object) => defineConfig(value as Parameters<typeof defineConfig>[0]);
+
+    let invalid: unknown;
+    try {
+      policy({ gadgets: { [String(known)]: "yes" }, prune: { gadget: true } });
+    } catch (err) {
+      invalid = err;
+    }
+    expect(invalid).toBeInstanceOf(ConfigValidationError);
+    expect((invalid as ConfigValidationError).issues).toEqual([
+      { path: `gadgets.${known}`, message: 'must be true (got "yes")' },
+      { path: "prune", message: '"gadget" is not a known key here (did you mean "gadgets"?)' },
+    ]);
+
+    const target = { name: "main", exists: true, isDefault: true };
+    expect(resolvePolicy(policy({ gadgets: { [String(known)]: true, "ep-missing": true } }), target)).toMatchObject({ gadgetIds: ["ep-missing", known].sort() });
+
+    const gadgetChanges = async (value: object) => (await plan(policy(value), options)).changes.filter((c) => c.kind === GADGET).map((c) => [c.action, c.before, c.after]);
+    expect(await gadgetChanges({ gadgets: { [String(known)]: true, "ep-missing": true } })).toEqual([["create", null, { ids: ["ep-missing"] }]]);
+    expect(await gadgetChanges({ prune: { gadgets: true } })).toEqual([["delete", { ids: unnamed }, null]]);
+    // `prune: true` sets its flag like the flags of the kinds of src/; what the policy names, or any endpoint without the flag, is left alone.
+    expect(await gadgetChanges({ prune: true })).toEqual([["delete", { ids: unnamed }, null]]);
+    expect(await gadgetChanges({ gadgets: Object.fromEntries(unnamed.map((id) => [id, true])), prune: { gadgets: true } })).toEqual([]);
+    expect(await gadgetChanges({})).toEqual([]);
   });
 });
