@@ -116,7 +116,7 @@ export async function runBranchCreate(ctx: CommandContext, mapped: string, flags
     const partial = isPlatformError(err, ErrorCode.PARTIAL_BRANCH_CREATE) ? (err.details as { result?: PushResult; branchId?: string }) : undefined;
     if (partial?.result === undefined) throw err;
     const view = newBranchView(project, creds, policy.relativePath, partial.branchId ?? "", name);
-    const code = reportFailure(ctx, err, {
+    const code = await reportFailure(ctx, err, {
       view,
       planned: partial.result,
       json,

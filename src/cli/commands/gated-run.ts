@@ -158,7 +158,7 @@ export async function gateAndExecute(ctx: CommandContext, input: ExecuteInput): 
 }
 
 /** Reports a partial failure or an interrupt with the lists of what happened; rethrows anything else. */
-export function reportFailure(ctx: CommandContext, err: unknown, options: { view: ViewTarget; planned: PushResult; json: boolean; durationMs: number; wrap: Wrap }): number {
+export async function reportFailure(ctx: CommandContext, err: unknown, options: { view: ViewTarget; planned: PushResult; json: boolean; durationMs: number; wrap: Wrap }): Promise<number> {
   if (isPlatformError(err, ErrorCode.PUSH_ABORTED)) {
     throw new PlatformError(ErrorCode.PUSH_ABORTED, `Branch ${shown(options.view.branchName)} changed while applying; nothing was changed. Re-run svc config plan.`, {
       details: err.details,
@@ -174,7 +174,7 @@ export function reportFailure(ctx: CommandContext, err: unknown, options: { view
   ctx.err(renderErrorText(view, ctx.verbose));
   if (options.json) {
     const status = code === 130 ? "aborted" : result.applied.length > 0 ? "partial" : "failed";
-    printDocument(ctx, options.view, result, { status, durationMs: options.durationMs, error: toJsonError(view), changeErrors: changeErrors(result) }, options.wrap);
+    await printDocument(ctx, options.view, result, { status, durationMs: options.durationMs, error: toJsonError(view), changeErrors: changeErrors(result) }, options.wrap);
   } else {
     ctx.out(renderOutcomeLists(result, ctx.styleFor("stdout")));
   }

@@ -158,6 +158,13 @@ describe("svc config apply", () => {
     const run = await svc(["config", "apply", "--yes"]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain("Applied (0)\n  nothing was applied");
+    // The same failure with --json: the document (and only it) on stdout, saying what failed.
+    const json = await svc(["config", "apply", "--yes", "--json"]);
+    expect(json.code).toBe(1);
+    const doc = planDocumentSchema.parse(JSON.parse(json.stdout));
+    expect(doc.result).toMatchObject({ status: "failed", error: { code: "PLATFORM_APPLY_FAILED" } });
+    expect(json.stderr).toContain("error PLATFORM_APPLY_FAILED");
+    expectNoSecrets(json);
   });
 
   it("stops on Ctrl-C, says what was applied, and exits 130", async () => {
