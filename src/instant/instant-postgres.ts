@@ -27,7 +27,7 @@ export interface InstantPostgresOptions {
   /** @default false */
   logicalReplication?: boolean;
   signal?: AbortSignal;
-  /** @default globalThis.fetch */
+  /** Sends every request through this `fetch`. @default Node's `http`/`https` with a keep-alive agent */
   fetch?: typeof fetch;
   /**
    * Called once the database exists, before seeding and the env write, so a tool can report an
