@@ -67,7 +67,7 @@ function validateSnapshot(kinds: PolicyKinds, snapshot: Readonly<Record<string, 
   let issues: ConfigIssue[];
   try {
     parsed = kinds.schema().safeParse(snapshot, { error: policyErrorMap });
-    issues = uniqueIssues([...(parsed.success ? [] : issuesFromZod(parsed.error.issues)), ...crossSectionIssues(snapshot, kinds.previewKeys)]);
+    issues = uniqueIssues([...(parsed.success ? [] : issuesFromZod(parsed.error.issues)), ...crossSectionIssues(snapshot, kinds.policies, kinds.previewKeys)]);
   } catch (err) {
     // A custom bundler or closure is kept by reference; nothing else can throw here, but a
     // validation stage never lets an exception escape untyped.

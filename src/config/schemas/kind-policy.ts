@@ -49,6 +49,11 @@ export interface KindPolicy {
    * directory to resolve it against), reported before the branch closure runs; none when valid.
    */
   check?(policy: Readonly<Record<string, unknown>>, context: { readonly baseDir: string | null }): ConfigIssue[];
+  /**
+   * Its rules across sections, on the raw policy before validation (read defensively, so they are
+   * reported even when other sections are invalid), e.g. a trigger naming an undeclared function.
+   */
+  crossChecks?(policy: Readonly<Record<string, unknown>>): ConfigIssue[];
 }
 
 /** The validated values of `keys`, each absent when the policy omits it. */

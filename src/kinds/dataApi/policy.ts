@@ -1,5 +1,7 @@
 /** Schemas of `dataApi`: the definition, its variants' rules and `settings`; its public key and static policy stage. */
 import * as z from "zod";
+import type { ConfigIssue } from "../../errors/index.js";
+import { isRecord } from "../../config/cross-checks.js";
 import type { DataApiDef } from "../../config/policy-types.js";
 import { booleanOrObject, boundedString, check, strictObject } from "../../config/schemas/common.js";
 import { fieldsSchema } from "../../config/schemas/fields.js";
@@ -65,7 +67,25 @@ export const dataApiPolicy = kindPolicy({
   order: 20,
   keys: { dataApi: dataApiSchema },
   resolve: ({ dataApi }): DataApiResolvedFields => ({ dataApi: resolveDataApi(dataApi) }),
+  crossChecks: authIssues,
 });
+
+/** An enabled Data API with the built-in provider needs `auth` on; reported on `auth`. */
+function authIssues(policy: Readonly<Record<string, unknown>>): ConfigIssue[] {
+  const dataApi = policy.dataApi === true ? {} : policy.dataApi;
+  if (!isRecord(dataApi) || dataApi.enabled === false) return [];
+  if (dataApi.authProvider !== undefined && dataApi.authProvider !== "builtin") return [];
+  const auth = policy.auth;
+  const authOff = auth === undefined || auth === false || (isRecord(auth) && auth.enabled === false);
+  if (!authOff) return [];
+  return [
+    {
+      path: "auth",
+      message: 'the Data API uses the built-in auth provider; set `auth: true` or use `authProvider: "external"`',
+    },
+  ];
+}
+
 
 function resolveDataApi(dataApi: z.output<typeof dataApiSchema> | undefined): ResolvedDataApi {
   if (dataApi === undefined) return { state: "unmanaged" };

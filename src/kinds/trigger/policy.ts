@@ -1,11 +1,14 @@
 /**
  * Schemas of `triggers`, their public key and the static policy stage. References to functions
- * and buckets are checked across sections by `cross-checks.ts`, so they are reported even when
- * other sections are invalid.
+ * and buckets (the policy's `functions` and `buckets`, either home) are checked on the raw policy,
+ * so they are reported even when other sections are invalid.
  */
 import * as z from "zod";
 import { cronExpressionSchema } from "../../rules/cron.js";
 import { nameIssue } from "../../rules/names.js";
+import type { ConfigIssue } from "../../errors/index.js";
+import { isRecord } from "../../config/cross-checks.js";
+import { formatPath } from "../../config/issues.js";
 import type { TriggerDef } from "../../config/policy-types.js";
 import { check, nameKey, recordOf, strictObject } from "../../config/schemas/common.js";
 import { kindPolicy } from "../../config/schemas/kind-policy.js";
@@ -83,6 +86,7 @@ export const triggerPolicy = kindPolicy({
   keys: { triggers: triggersSchema },
   prune: { flag: "triggers", order: 20 },
   resolve: ({ triggers }): TriggerResolvedFields => ({ triggers: resolveTriggers(triggers ?? {}) }),
+  crossChecks: triggerReferenceIssues,
 });
 
 function resolveTriggers(triggers: z.output<typeof triggersSchema>): ResolvedTrigger[] {
@@ -96,4 +100,44 @@ function resolveTriggers(triggers: z.output<typeof triggersSchema>): ResolvedTri
       ...(trigger.prefix === undefined ? {} : { prefix: trigger.prefix }),
     };
   });
+}
+
+/** Trigger `function` and `bucket` must name declared functions and buckets (either home). */
+function triggerReferenceIssues(policy: Readonly<Record<string, unknown>>): ConfigIssue[] {
+  const triggers = policy.triggers;
+  if (!isRecord(triggers)) return [];
+  const preview = isRecord(policy.preview) ? policy.preview : {};
+  const functions = declaredKeys(policy.functions, preview.functions);
+  const buckets = declaredKeys(policy.buckets, preview.buckets);
+  const functionSet = new Set(functions);
+  const bucketSet = new Set(buckets);
+  const issues: ConfigIssue[] = [];
+  for (const [name, trigger] of Object.entries(triggers)) {
+    if (!isRecord(trigger)) continue;
+    const fn = trigger.function;
+    if (typeof fn === "string" && !functionSet.has(fn)) {
+      issues.push({
+        path: formatPath(["triggers", name, "function"]),
+        message: `function \`${fn}\` is not declared; declare it under \`functions\`${listOf(functions)}`,
+      });
+    }
+    const bucket = trigger.bucket;
+    if (trigger.type === "storage_object_created" && typeof bucket === "string" && !bucketSet.has(bucket)) {
+      issues.push({
+        path: formatPath(["triggers", name, "bucket"]),
+        message: `bucket \`${bucket}\` is not declared; declare it under \`buckets\`${listOf(buckets)}`,
+      });
+    }
+  }
+  return issues;
+}
+
+function declaredKeys(...homes: unknown[]): string[] {
+  return homes.flatMap((home) => (isRecord(home) ? Object.keys(home) : []));
+}
+
+function listOf(names: readonly string[]): string {
+  if (names.length === 0) return " (none declared)";
+  const shown = names.slice(0, 10).map((n) => JSON.stringify(n)).join(", ");
+  return ` (declared: ${shown}${names.length > 10 ? ", …" : ""})`;
 }
