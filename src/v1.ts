@@ -18,35 +18,23 @@ export type { LoadConfigFromFileOptions, LoadConfigFromFileResult } from "./conf
 export type {
   BranchClosure,
   BranchTuning,
-  BucketDef,
-  ComputeSettings,
-  ComputeSize,
-  DataApiBuiltinDef,
-  DataApiDef,
-  DataApiDisabledDef,
-  DataApiExternalDef,
-  DataApiSettingsDef,
   CheckoutBeforeResult,
-  EsbuildFunctionDef,
-  ExternalPackage,
-  FunctionDef,
-  FunctionRuntime,
-  FunctionTuning,
   HookBranch,
   HookCommand,
   HookContext,
   HookGitState,
   HookPhases,
   LifecycleHooks,
-  OtherBundlerFunctionDef,
   PolicyConfig,
   PreviewDef,
   PruneDef,
-  ScheduleTriggerDef,
-  StorageTriggerDef,
   Toggle,
-  TriggerDef,
 } from "./config/policy-types.js";
+export type { BucketDef } from "./kinds/bucket/policy.js";
+export type { ComputeSettings, ComputeSize } from "./kinds/compute/policy.js";
+export type { DataApiBuiltinDef, DataApiDef, DataApiDisabledDef, DataApiExternalDef, DataApiSettingsDef } from "./kinds/dataApi/policy.js";
+export type { EsbuildFunctionDef, ExternalPackage, FunctionDef, FunctionRuntime, FunctionTuning, OtherBundlerFunctionDef } from "./kinds/function/policy.js";
+export type { ScheduleTriggerDef, StorageTriggerDef, TriggerDef } from "./kinds/trigger/policy.js";
 export type { ReadReplicaDef, ReadReplicasDef } from "./kinds/readReplica/policy.js";
 export { resolvePolicy } from "./kinds/list.js";
 export type { ResolvePolicyOptions } from "./config/resolve-policy.js";

@@ -2,6 +2,7 @@
 import type { Duration } from "../../config/durations.js";
 import { fieldsShape } from "../../config/schemas/fields.js";
 import { BRANCH_SETTINGS } from "./fields.js";
+import type { Assert, PolicyKeys, Same } from "../../config/schemas/type-match.js";
 
 /** What the branch closure's tuning sets on the branch itself (docs/policy.md#the-branch-closure). */
 export interface BranchSettingsDef {
@@ -12,3 +13,8 @@ export interface BranchSettingsDef {
 
 /** The tuning's `protected` and `ttl` entries (ttl out in seconds, or `null` for `false`), from the descriptor. */
 export const branchSettingsShape = fieldsShape(BRANCH_SETTINGS);
+
+/** Compile-time: the public types above and the schemas that validate them agree (see `config/schemas/type-match.ts`). */
+export type PolicyTypesMatchSchemas = [
+  Assert<Same<keyof BranchSettingsDef, PolicyKeys<typeof BRANCH_SETTINGS>>>,
+];

@@ -5,6 +5,7 @@ import { kindPolicy } from "../../config/schemas/kind-policy.js";
 import { sortedEntries } from "../../config/sort.js";
 import { bucketNameIssue } from "../../rules/names.js";
 import { BUCKET_DEFAULTS, BUCKET_FIELDS, type BucketResolvedFields } from "./fields.js";
+import type { Assert, DescribedPolicyValues, KeysOf, Parsed, Same } from "../../config/schemas/type-match.js";
 
 /** An object-storage bucket (docs/policy.md#buckets). */
 export interface BucketDef {
@@ -43,3 +44,9 @@ export const bucketPolicy = kindPolicy({
     buckets: sortedEntries(buckets ?? {}).map(([name, bucket]) => ({ name, access: bucket.access ?? BUCKET_DEFAULTS.access })),
   }),
 });
+
+/** Compile-time: the public types above and the schemas that validate them agree (see `config/schemas/type-match.ts`). */
+export type PolicyTypesMatchSchemas = [
+  Assert<Same<KeysOf<BucketDef>, KeysOf<Parsed<typeof bucketsSchema>[string]>>>,
+  Assert<Same<Required<BucketDef>, DescribedPolicyValues<typeof BUCKET_FIELDS>>>,
+];

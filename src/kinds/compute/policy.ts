@@ -3,6 +3,7 @@ import type { Duration } from "../../config/durations.js";
 import { strictObject } from "../../config/schemas/common.js";
 import { fieldsSchema } from "../../config/schemas/fields.js";
 import { COMPUTE_PAIR, COMPUTE_SETTINGS, computePairProblem } from "./fields.js";
+import type { Assert, PolicyKeys, Same } from "../../config/schemas/type-match.js";
 
 /** Compute sizes the platform offers, in compute units (docs/policy.md#compute-settings). */
 export type ComputeSize =
@@ -45,3 +46,9 @@ export const computeSettingsSchema = fieldsSchema(COMPUTE_SETTINGS).superRefine(
 export const computeTuningShape = {
   postgres: strictObject({ computeSettings: computeSettingsSchema.optional() }, "{ computeSettings?: … }").optional(),
 };
+
+/** Compile-time: the public types above and the schemas that validate them agree (see `config/schemas/type-match.ts`). */
+export type PolicyTypesMatchSchemas = [
+  Assert<Same<keyof ComputeTuning, keyof typeof computeTuningShape>>,
+  Assert<Same<keyof ComputeSettings, PolicyKeys<typeof COMPUTE_SETTINGS>>>,
+];

@@ -2,13 +2,74 @@
 import * as z from "zod";
 import type { ConfigIssue } from "../../errors/index.js";
 import { isRecord } from "../../config/cross-checks.js";
-import type { DataApiDef } from "../../config/policy-types.js";
 import { booleanOrObject, boundedString, check, strictObject } from "../../config/schemas/common.js";
 import { fieldsSchema } from "../../config/schemas/fields.js";
 import { kindPolicy } from "../../config/schemas/kind-policy.js";
 import { sortedEntries } from "../../config/sort.js";
 import type { ResolvedDataApi } from "../../model/desired-state.js";
 import { DATA_API_SETTINGS, type DataApiSettings } from "./fields.js";
+import type { Assert, KeysOf, Parsed, Same } from "../../config/schemas/type-match.js";
+
+/** Data API settings, camelCase (docs/policy.md#data-api-settings). Only declared keys are compared and sent. */
+export interface DataApiSettingsDef {
+  dbAggregatesEnabled?: boolean;
+  /** Non-empty. */
+  dbAnonRole?: string;
+  dbExtraSearchPath?: string;
+  /** Integer ≥ 1. */
+  dbMaxRows?: number;
+  /** Non-empty list of distinct, non-empty names; the first is the default schema. */
+  dbSchemas?: string[];
+  /** Non-empty. */
+  jwtRoleClaimKey?: string;
+  /** Seconds, integer ≥ 0. */
+  jwtCacheMaxLifetime?: number;
+  openapiMode?: "ignore-privileges" | "disabled";
+  serverCorsAllowedOrigins?: string;
+  serverTimingEnabled?: boolean;
+}
+
+interface DataApiCommon {
+  /** Database the Data API (and the auth integration) is attached to. @default "neondb" */
+  database?: string;
+  settings?: DataApiSettingsDef;
+}
+
+/** An enabled Data API verifying tokens of the branch's own auth integration (needs `auth` on). */
+export interface DataApiBuiltinDef extends DataApiCommon {
+  enabled?: true;
+  /** @default "builtin" */
+  authProvider?: "builtin";
+  jwksUrl?: never;
+  providerName?: never;
+  jwtAudience?: never;
+}
+
+/** An enabled Data API verifying tokens of a third-party identity provider. */
+export interface DataApiExternalDef extends DataApiCommon {
+  enabled?: true;
+  authProvider: "external";
+  /** Absolute http(s) URL; required when the plan must create the Data API. */
+  jwksUrl?: string;
+  /** 1–255 characters. */
+  providerName?: string;
+  /** Non-empty. */
+  jwtAudience?: string;
+}
+
+/** A disabled Data API: an existing one is deleted. No other field may be set. */
+export interface DataApiDisabledDef {
+  enabled: false;
+  authProvider?: never;
+  jwksUrl?: never;
+  providerName?: never;
+  jwtAudience?: never;
+  database?: never;
+  settings?: never;
+}
+
+/** The Data API variants (docs/policy.md#dataapi). */
+export type DataApiDef = DataApiBuiltinDef | DataApiExternalDef | DataApiDisabledDef;
 
 const EXTERNAL_ONLY = ["jwksUrl", "providerName", "jwtAudience"] as const;
 
@@ -113,3 +174,10 @@ function isHttpUrl(text: string): boolean {
     return false;
   }
 }
+
+/** Compile-time: the public types above and the schemas that validate them agree (see `config/schemas/type-match.ts`). */
+export type PolicyTypesMatchSchemas = [
+  Assert<Same<KeysOf<Exclude<DataApiDef, boolean>>, KeysOf<Parsed<typeof dataApiSchema>>>>,
+  Assert<Same<Required<DataApiSettingsDef>, DataApiSettings>>,
+  Assert<Same<KeysOf<Required<Parsed<typeof dataApiSchema>>["settings"]>, keyof DataApiSettings>>,
+];

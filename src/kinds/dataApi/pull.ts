@@ -1,6 +1,6 @@
 /** The Data API in a pulled config. Pure. */
 import type { ApiDataApi } from "../../api/wire-types.js";
-import type { DataApiDef, DataApiSettingsDef } from "../../config/policy-types.js";
+import type { DataApiDef, DataApiSettingsDef } from "./policy.js";
 import type { KindPull } from "../../inspect/kind-pull.js";
 import { DEFAULT_SERVICE_DATABASE } from "../../inspect/read-needs.js";
 import { fromWire } from "../../model/kinds/field.js";

@@ -5,6 +5,8 @@ import { fieldsShape } from "../../config/schemas/fields.js";
 import { kindPolicy } from "../../config/schemas/kind-policy.js";
 import { sortedEntries } from "../../config/sort.js";
 import { DATABASE_FIELDS, type DatabaseResolvedFields } from "./fields.js";
+import type { Assert, Same } from "../../config/schemas/type-match.js";
+import type { DatabaseValues } from "./fields.js";
 
 /** A PostgreSQL database of the branch. */
 export interface DatabaseDef {
@@ -39,3 +41,8 @@ export const databasePolicy = kindPolicy({
   prune: { flag: "databases", order: 60, explicitOnly: true },
   resolve: ({ databases }): DatabaseResolvedFields => ({ databases: sortedEntries(databases ?? {}).map(([name, database]) => ({ name, owner: database.owner })) }),
 });
+
+/** Compile-time: the public types above and the schemas that validate them agree (see `config/schemas/type-match.ts`). */
+export type PolicyTypesMatchSchemas = [
+  Assert<Same<DatabaseDef, DatabaseValues>>,
+];

@@ -13,6 +13,10 @@ import type { ConfigIssue } from "../../errors/index.js";
 import { isAbsolute } from "node:path";
 import { EXTERNAL_PACKAGES_NEED_ESBUILD, externalPackagesSchema } from "../../config/schemas/external-packages.js";
 import { customDomainsSchema } from "../../kinds/domain/policy.js";
+import type { Assert, KeysOf, Parsed, Same } from "../../config/schemas/type-match.js";
+import type { DOMAIN_HOSTNAME } from "../domain/fields.js";
+import type { ValueOf } from "../../model/kinds/field.js";
+import type { FunctionValues } from "./fields.js";
 
 const SLUG = /^[a-z0-9]{1,20}$/;
 
@@ -256,3 +260,15 @@ export const functionPolicy = kindPolicy({
   resolve: ({ aiGateway }) => ({ aiGateway: isOn(aiGateway) }),
   check: (policy, { baseDir }) => sourceIssues(declaredFunctions(policy), baseDir),
 });
+
+/** Compile-time: the public types above and the schemas that validate them agree (see `config/schemas/type-match.ts`). */
+export type PolicyTypesMatchSchemas = [
+  Assert<Same<KeysOf<FunctionDef>, KeysOf<Parsed<typeof functionDefSchema>>>>,
+  Assert<Same<keyof FunctionTuningKeys, keyof typeof functionTuningShape>>,
+  Assert<Same<keyof NonNullable<FunctionTuningKeys["preview"]>, KeysOf<Parsed<(typeof functionTuningShape)["preview"]>>>>,
+  Assert<Same<keyof FunctionTuning, keyof ParsedFunctionTuning>>,
+  // A function's declarative fields; `source`, `bundler`, `sourcemap`, `env`, `dev` feed the bundle and the deployment.
+  Assert<Same<Required<Pick<FunctionDef, keyof FunctionValues>>, FunctionValues>>,
+  // A function's `customDomains` lists the domain kind's keys.
+  Assert<Same<NonNullable<FunctionDef["customDomains"]>[number], ValueOf<(typeof DOMAIN_HOSTNAME)["rule"]>>>,
+];

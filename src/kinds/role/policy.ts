@@ -6,6 +6,8 @@ import { kindPolicy } from "../../config/schemas/kind-policy.js";
 import { sortedEntries } from "../../config/sort.js";
 import { fromPolicy } from "../../model/kinds/field.js";
 import { ROLE_DEFAULTS, ROLE_FIELDS, type RoleResolvedFields } from "./fields.js";
+import type { Assert, Same } from "../../config/schemas/type-match.js";
+import type { RoleValues } from "./fields.js";
 
 /** A PostgreSQL role of the branch. Its password is the platform's; the policy never holds one. */
 export interface RoleDef {
@@ -41,3 +43,8 @@ export const rolePolicy = kindPolicy({
   prune: { flag: "roles", order: 50, explicitOnly: true },
   resolve: ({ roles }): RoleResolvedFields => ({ roles: sortedEntries(roles ?? {}).map(([name, role]) => ({ name, ...ROLE_DEFAULTS, ...fromPolicy(ROLE_FIELDS, role) })) }),
 });
+
+/** Compile-time: the public types above and the schemas that validate them agree (see `config/schemas/type-match.ts`). */
+export type PolicyTypesMatchSchemas = [
+  Assert<Same<Required<RoleDef>, RoleValues>>,
+];

@@ -9,12 +9,41 @@ import { nameIssue } from "../../rules/names.js";
 import type { ConfigIssue } from "../../errors/index.js";
 import { isRecord } from "../../config/cross-checks.js";
 import { formatPath } from "../../config/issues.js";
-import type { TriggerDef } from "../../config/policy-types.js";
 import { check, nameKey, recordOf, strictObject } from "../../config/schemas/common.js";
 import { kindPolicy } from "../../config/schemas/kind-policy.js";
 import { sortedEntries } from "../../config/sort.js";
 import type { ResolvedTrigger } from "../../model/desired-state.js";
 import { TRIGGER_DEFAULTS, TRIGGER_FIELDS, TRIGGER_TYPE_FIELDS, type TriggerType } from "./fields.js";
+import type { Assert, DescribedPolicyValues, Flat, KeysOf, Parsed, Same } from "../../config/schemas/type-match.js";
+import type { SCHEDULE_TRIGGER_FIELDS, STORAGE_TRIGGER_FIELDS } from "./fields.js";
+
+interface TriggerCommon {
+  /** Slug of a declared function. */
+  function: string;
+  /** Starts with `/`, at most 2048 characters, no whitespace. @default "/" */
+  functionPath?: string;
+  /** @default true */
+  enabled?: boolean;
+}
+
+/** A trigger on a standard 5-field cron schedule, in UTC. */
+export interface ScheduleTriggerDef extends TriggerCommon {
+  type: "schedule";
+  /** e.g. `"0 * * * *"`. */
+  cron: string;
+}
+
+/** A trigger on objects created in a declared bucket. */
+export interface StorageTriggerDef extends TriggerCommon {
+  type: "storage_object_created";
+  /** Name of a declared bucket. */
+  bucket: string;
+  /** 1–1024 UTF-8 bytes, case-sensitive; absent = every object. */
+  prefix?: string;
+}
+
+/** A trigger (docs/policy.md#triggers). */
+export type TriggerDef = ScheduleTriggerDef | StorageTriggerDef;
 
 const utf8 = new TextEncoder();
 
@@ -141,3 +170,10 @@ function listOf(names: readonly string[]): string {
   const shown = names.slice(0, 10).map((n) => JSON.stringify(n)).join(", ");
   return ` (declared: ${shown}${names.length > 10 ? ", …" : ""})`;
 }
+
+/** Compile-time: the public types above and the schemas that validate them agree (see `config/schemas/type-match.ts`). */
+export type PolicyTypesMatchSchemas = [
+  Assert<Same<KeysOf<TriggerDef>, KeysOf<Parsed<typeof triggerDefSchema>>>>,
+  Assert<Same<Flat<Required<Omit<ScheduleTriggerDef, "type">>>, Flat<DescribedPolicyValues<typeof TRIGGER_FIELDS> & DescribedPolicyValues<typeof SCHEDULE_TRIGGER_FIELDS>>>>,
+  Assert<Same<Flat<Required<Omit<StorageTriggerDef, "type">>>, Flat<DescribedPolicyValues<typeof TRIGGER_FIELDS> & DescribedPolicyValues<typeof STORAGE_TRIGGER_FIELDS>>>>,
+];

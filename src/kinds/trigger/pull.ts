@@ -5,7 +5,7 @@
  * declare next to the functions they call. Pure.
  */
 import type { ApiTrigger } from "../../api/wire-types.js";
-import type { TriggerDef } from "../../config/policy-types.js";
+import type { TriggerDef } from "./policy.js";
 import { type KindPull, commentSection } from "../../inspect/kind-pull.js";
 import { sameFieldValue } from "../../model/kinds/field.js";
 import { TRIGGER_DEFAULTS, isTriggerType, triggerFields } from "./fields.js";
