@@ -76,18 +76,17 @@ export type { RenderablePulledConfig } from "./inspect/render-policy-source.js";
 export type {
   BranchTarget,
   FileBundler,
-  ResolvedDataApi,
   ResolvedExternalPackage,
   ResolvedFunction,
   ResolvedFunctionConfig,
   ResolvedPolicy,
-  ResolvedTrigger,
 } from "./model/desired-state.js";
 export type { ApiRetryEvent, EngineEvent } from "./model/events.js";
 export type { CheckEnforcement, CheckResult, CheckViolation } from "./model/check-result.js";
 export type { Check, CheckContext, CheckDefinition, CheckPlan, CheckTarget, DeepReadonly, ReportOptions } from "./model/checks.js";
 export type { LiveState } from "./model/live-state.js";
-export type { DataApiSettings } from "./kinds/dataApi/fields.js";
+export type { DataApiSettings, ResolvedDataApi } from "./kinds/dataApi/fields.js";
+export type { ResolvedTrigger } from "./kinds/trigger/fields.js";
 export type { Json } from "./model/json.js";
 export type {
   AppliedChange,

@@ -8,9 +8,6 @@ import type { ReadNeeds } from "./read-sources.js";
 
 export type { ReadNeeds } from "./read-sources.js";
 
-/** The database the Data API and auth attach to when the policy names none. */
-export const DEFAULT_SERVICE_DATABASE = "neondb";
-
 /** The sources the kinds of `reads` need to plan `policy` (see {@link unionOfNeeds}). */
 export function readNeedsOf(reads: readonly { readonly kind: string; readonly needs?: (policy: ResolvedPolicy) => ReadNeeds }[], policy: ResolvedPolicy): ReadNeeds {
   return unionOfNeeds(reads.map((read) => ({ kind: read.kind, needs: read.needs?.(policy) ?? {} })));

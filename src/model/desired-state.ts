@@ -2,7 +2,6 @@
  * The resolved policy: the static part plus one branch's tuning, validated, defaults filled,
  * collections sorted by key (docs/policy.md#the-branch-closure). Produced by `resolvePolicy`, read by the diff.
  */
-import type { DataApiSettings } from "../kinds/dataApi/fields.js";
 import type { DesiredSlices, KindBranchSettings, KindPruneFlags, KindResolvedFields } from "../kinds/index.js";
 
 /** What a branch closure is called with (docs/policy.md#the-branch-closure). Frozen. */
@@ -64,42 +63,6 @@ export interface ResolvedExternalPackage {
   includeFiles: boolean;
 }
 
-/** One trigger of the resolved policy. */
-export type ResolvedTrigger =
-  | {
-      name: string;
-      type: "schedule";
-      function: string;
-      /** Whitespace collapsed to single spaces. */
-      cron: string;
-      functionPath: string;
-      enabled: boolean;
-    }
-  | {
-      name: string;
-      type: "storage_object_created";
-      function: string;
-      bucket: string;
-      prefix?: string;
-      functionPath: string;
-      enabled: boolean;
-    };
-
-/** The Data API as the policy wants it. */
-export type ResolvedDataApi =
-  | { state: "unmanaged" }
-  | { state: "disabled" }
-  | {
-      state: "enabled";
-      database: string;
-      authProvider: "builtin" | "external";
-      jwksUrl?: string;
-      providerName?: string;
-      jwtAudience?: string;
-      /** Declared keys only, camelCase. */
-      settings: Partial<DataApiSettings>;
-    };
-
 /** The fully resolved desired state of one branch; the kinds' own fields (`buckets`, `roles`, …) come from their folders. */
 export interface ResolvedPolicy extends KindResolvedFields {
   target: Readonly<BranchTarget>;
@@ -121,7 +84,10 @@ export interface ResolvedPolicy extends KindResolvedFields {
   kinds?: DesiredSlices;
 }
 
+/** The database the Data API and auth attach to when the policy names none. */
+export const DEFAULT_SERVICE_DATABASE = "neondb";
+
 /** The database the auth integration and the Data API live on. */
 export function serviceDatabase(desired: ResolvedPolicy): string {
-  return desired.dataApi.state === "enabled" ? desired.dataApi.database : "neondb";
+  return desired.dataApi.state === "enabled" ? desired.dataApi.database : DEFAULT_SERVICE_DATABASE;
 }

@@ -1,6 +1,6 @@
 /** Read needs the tests use beside the kinds' own (`readNeedsForPolicy`). */
 import type { ReadNeeds } from "../../src/inspect/read-needs.js";
-import { DEFAULT_SERVICE_DATABASE } from "../../src/inspect/read-needs.js";
+import { DEFAULT_SERVICE_DATABASE } from "../../src/model/desired-state.js";
 
 /** Reads nothing beyond the base state. */
 export const NO_FEATURE_READS: ReadNeeds = Object.freeze({});

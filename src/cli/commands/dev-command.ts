@@ -7,7 +7,9 @@
 import { basename, extname, resolve } from "node:path";
 import { checkSourcesInsideProject } from "../../engine/source-scope.js";
 import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
-import type { BranchTarget, ResolvedFunction, ResolvedTrigger } from "../../model/desired-state.js";
+import type { BranchTarget, ResolvedFunction, ResolvedPolicy } from "../../model/desired-state.js";
+
+type ResolvedTrigger = ResolvedPolicy["triggers"][number];
 import type { CommandContext } from "../context.js";
 import type { TargetFlags } from "../target.js";
 import { readBranchEnv, type BranchEnvReading } from "../dev/branch-env.js";

@@ -4,7 +4,9 @@
  * waiting for the schedule or uploading anything.
  */
 import { randomUUID } from "node:crypto";
-import type { ResolvedTrigger } from "../../model/desired-state.js";
+import type { ResolvedPolicy } from "../../model/desired-state.js";
+
+type ResolvedTrigger = ResolvedPolicy["triggers"][number];
 import { CliError, CliErrorCode } from "../../errors/cli-errors.js";
 import { scheduledAtMinute, triggerInvocationRequest, type TriggerInvocationData } from "../../rules/trigger-invocation.js";
 

@@ -46,3 +46,18 @@ export interface LiveDataApi {
 export interface DataApiLiveFields {
   dataApi?: LiveDataApi;
 }
+
+/** The Data API as the policy wants it. */
+export type ResolvedDataApi =
+  | { state: "unmanaged" }
+  | { state: "disabled" }
+  | {
+      state: "enabled";
+      database: string;
+      authProvider: "builtin" | "external";
+      jwksUrl?: string;
+      providerName?: string;
+      jwtAudience?: string;
+      /** Declared keys only, camelCase. */
+      settings: Partial<DataApiSettings>;
+    };

@@ -6,7 +6,7 @@ import { booleanOrObject, boundedString, check, strictObject } from "../../confi
 import { fieldsSchema } from "../../config/schemas/fields.js";
 import { kindPolicy } from "../../config/schemas/kind-policy.js";
 import { sortedEntries } from "../../config/sort.js";
-import type { ResolvedDataApi } from "../../model/desired-state.js";
+import type { ResolvedDataApi } from "./fields.js";
 import { DATA_API_SETTINGS, type DataApiSettings } from "./fields.js";
 import type { Assert, KeysOf, Parsed, Same } from "../../config/schemas/type-match.js";
 

@@ -2,7 +2,7 @@
 import type { ApiDataApi } from "../../api/wire-types.js";
 import type { DataApiDef, DataApiSettingsDef } from "./policy.js";
 import type { KindPull } from "../../inspect/kind-pull.js";
-import { DEFAULT_SERVICE_DATABASE } from "../../inspect/read-needs.js";
+import { DEFAULT_SERVICE_DATABASE } from "../../model/desired-state.js";
 import { fromWire } from "../../model/kinds/field.js";
 import { DATA_API_SETTINGS } from "./fields.js";
 

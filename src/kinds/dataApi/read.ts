@@ -4,7 +4,7 @@ import type { LiveContributionOf } from "../index.js";
 import type { ApiDataApi, ApiDatabase } from "../../api/wire-types.js";
 import { fromWire } from "../../model/kinds/field.js";
 import { compareCodePoints } from "../../inspect/normalize.js";
-import { DEFAULT_SERVICE_DATABASE } from "../../inspect/read-needs.js";
+import { DEFAULT_SERVICE_DATABASE } from "../../model/desired-state.js";
 import { DATA_API_SETTINGS, type LiveDataApi } from "./fields.js";
 
 /** The Data API of `database`, enabled or not. */

@@ -1,4 +1,5 @@
-import type { ResolvedPolicy, ResolvedTrigger } from "../../model/desired-state.js";
+import type { ResolvedPolicy } from "../../model/desired-state.js";
+import type { ResolvedTrigger } from "./fields.js";
 import type { LiveState } from "../../model/live-state.js";
 import type { Json } from "../../model/json.js";
 import { sameFieldValue } from "../../model/kinds/field.js";

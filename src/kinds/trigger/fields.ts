@@ -7,9 +7,29 @@
  * is additive. Plain data, no I/O.
  */
 import { type FieldDescriptor, type ModelValues, defineField, fromWire, toWire } from "../../model/kinds/field.js";
-import type { ResolvedTrigger } from "../../model/desired-state.js";
 
 /** The fields of every trigger, in the order plans, pulls and requests list them. */
+/** One trigger of the resolved policy. */
+export type ResolvedTrigger =
+  | {
+      name: string;
+      type: "schedule";
+      function: string;
+      /** Whitespace collapsed to single spaces. */
+      cron: string;
+      functionPath: string;
+      enabled: boolean;
+    }
+  | {
+      name: string;
+      type: "storage_object_created";
+      function: string;
+      bucket: string;
+      prefix?: string;
+      functionPath: string;
+      enabled: boolean;
+    };
+
 export const TRIGGER_FIELDS = [
   defineField("function", "function_slug", { type: "string" }, "additive"),
   defineField("functionPath", "function_path", { type: "string" }, "additive"),

@@ -12,7 +12,7 @@ import { formatPath } from "../../config/issues.js";
 import { check, nameKey, recordOf, strictObject } from "../../config/schemas/common.js";
 import { kindPolicy } from "../../config/schemas/kind-policy.js";
 import { sortedEntries } from "../../config/sort.js";
-import type { ResolvedTrigger } from "../../model/desired-state.js";
+import type { ResolvedTrigger } from "./fields.js";
 import { TRIGGER_DEFAULTS, TRIGGER_FIELDS, TRIGGER_TYPE_FIELDS, type TriggerType } from "./fields.js";
 import type { Assert, DescribedPolicyValues, Flat, KeysOf, Parsed, Same } from "../../config/schemas/type-match.js";
 import type { SCHEDULE_TRIGGER_FIELDS, STORAGE_TRIGGER_FIELDS } from "./fields.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { diffState } from "../../../src/kinds/modules.js";
-import type { ResolvedPolicy, ResolvedTrigger } from "../../../src/model/desired-state.js";
+import type { ResolvedPolicy } from "../../../src/model/desired-state.js";
+import type { ResolvedTrigger } from "../../../src/kinds/trigger/fields.js";
 import type { LiveTrigger } from "../../../src/kinds/trigger/fields.js";
 import type { LiveState } from "../../../src/model/live-state.js";
 import { NOW, fnWith, liveFn, liveWith, policyWith, tagWith } from "../../helpers/engine-state.js";
