@@ -134,15 +134,8 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Whether a process with this pid exists. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+
+export { isAlive } from "../../helpers/processes.js";
 
 /** The pids of the `[slug] started|reloaded|restarted (pid N)` lines, in order. */
 export function pidsOf(output: string, slug: string): number[] {

@@ -11,17 +11,10 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { isAlive } from "../../helpers/processes.js";
 import { upgradeAndPing } from "./dev-harness.js";
 import { FunctionHostError, SpareHosts, startFunctionProcess, type FunctionProcess, type RequestRecord, type StartFunctionProcessOptions } from "../../../src/runtime/index.js";
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Polls until `done()` or 10 s have passed (the caller asserts afterwards). */
 async function waitUntil(done: () => boolean): Promise<void> {

@@ -14,6 +14,7 @@ import { PackageStager } from "../../../src/bundle/external-packages.js";
 import { installForRuntime, StagingError } from "../../../src/bundle/external-packages-stage.js";
 import { BundleError } from "../../../src/errors/index.js";
 import type { ResolvedFunction } from "../../../src/model/desired-state.js";
+import { isAlive } from "../../helpers/processes.js";
 import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
 import { ARM64_GLIBC, X86_64 } from "./elf-fixtures.js";
 
@@ -75,14 +76,6 @@ afterEach(() => {
   t.remove();
 });
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Polls `probe` every 50 ms until `accept` holds (the test's own timeout bounds it). */
 async function eventually<T>(probe: () => T, accept: (value: T) => boolean): Promise<T> {
