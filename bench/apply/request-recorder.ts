@@ -1,8 +1,9 @@
 /**
- * Client-side request accounting for the bench: a `fetch` wrapper recording when each request
- * started and ended, and the pure measures computed from those records (request count,
- * mutations, deployments, sequential waves).
+ * Request accounting for the bench: recorders of when each request started and ended (the
+ * emulator's request log, or a `fetch` wrapper), and the pure measures computed from those
+ * records (request count, mutations, deployments, sequential waves).
  */
+import type { RequestLogEntry } from "../../src/emulator/index.js";
 
 /** One request as the client saw it. */
 export interface RecordedRequest {
@@ -49,6 +50,36 @@ export function createRequestRecorder(inner: typeof globalThis.fetch = globalThi
   };
   return {
     fetch: recorded,
+    requests,
+    clear: () => {
+      requests.length = 0;
+    },
+  };
+}
+
+/** A recorder fed by an in-process emulator's request log. */
+export interface ServerRecorder {
+  /** The emulator's `log` option. */
+  log: (entry: RequestLogEntry) => void;
+  requests: RecordedRequest[];
+  /** Forgets what was recorded so far (between setup and measurement). */
+  clear(): void;
+}
+
+/**
+ * Records each request as the emulator answered it (from its arrival to its answer, the
+ * emulator's latency included), so the client sends with its default sender (Node's
+ * `http`/`https`, as the CLI's does) rather than through a wrapped `fetch`. On loopback the
+ * client sees the same spans, less its own time to build a request and read the answer.
+ */
+export function createServerRecorder(): ServerRecorder {
+  const origin = performance.now();
+  const requests: RecordedRequest[] = [];
+  return {
+    log: (entry) => {
+      const end = performance.now() - origin;
+      requests.push({ method: entry.method, path: entry.path, start: end - entry.durationMs, end, status: entry.status === "reset" ? 0 : entry.status });
+    },
     requests,
     clear: () => {
       requests.length = 0;

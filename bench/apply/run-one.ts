@@ -13,7 +13,7 @@ import { startEmulator, type EmulatorOptions, type StateDocument } from "../../s
 import { apply, createPlatformApi, plan, type PushResult } from "../../src/v1.js";
 import { lowerBounds, type PlatformCosts } from "./lower-bound.js";
 import { BENCH_API_KEY, BENCH_FINGERPRINT_KEY, BENCH_TIMINGS, type Measurement } from "./measurement.js";
-import { createRequestRecorder, deploymentCount, mutationCount, sequentialWaves } from "./request-recorder.js";
+import { createServerRecorder, deploymentCount, mutationCount, sequentialWaves } from "./request-recorder.js";
 import { BENCH_BASE_DIR, scenarioPolicy, warmUpPolicy, widePolicy, type ScenarioName } from "./scenarios.js";
 
 function emulatorOptions(latencyMs: number, seed?: StateDocument): EmulatorOptions {
@@ -37,10 +37,10 @@ async function converge(stateFile: string): Promise<void> {
 
 async function measure(scenario: ScenarioName, op: "plan" | "apply", concurrency: number, latencyMs: number, stateFile?: string): Promise<Measurement> {
   const seed = stateFile !== undefined ? (JSON.parse(readFileSync(stateFile, "utf8")) as StateDocument) : undefined;
-  const emu = await startEmulator(emulatorOptions(latencyMs, seed));
+  const recorder = createServerRecorder();
+  const emu = await startEmulator({ ...emulatorOptions(latencyMs, seed), log: recorder.log });
   try {
-    const recorder = createRequestRecorder();
-    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost, fetch: recorder.fetch });
+    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
     const options = { api, projectId: emu.projectId, branchId: emu.defaultBranchId, baseDir: BENCH_BASE_DIR, concurrency, fingerprintKey: BENCH_FINGERPRINT_KEY, ...cacheOption };
     await plan(warmUpPolicy(), { ...options, concurrency: 8 });
     recorder.clear();

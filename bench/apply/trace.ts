@@ -12,13 +12,13 @@ import { startEmulator } from "../../src/emulator/index.js";
 import { apply, createPlatformApi, plan, type EngineEvent } from "../../src/v1.js";
 import { changeCost, type PlatformCosts } from "./lower-bound.js";
 import { BENCH_API_KEY, BENCH_FINGERPRINT_KEY, BENCH_TIMINGS } from "./measurement.js";
-import { createRequestRecorder } from "./request-recorder.js";
+import { createServerRecorder } from "./request-recorder.js";
 import { BENCH_BASE_DIR, warmUpPolicy, widePolicy } from "./scenarios.js";
 
 const latencyMs = Number(process.argv[2] ?? "40");
-const emu = await startEmulator({ latencyMs, timings: BENCH_TIMINGS, idSeed: 1, apiKey: BENCH_API_KEY });
+const recorder = createServerRecorder();
+const emu = await startEmulator({ latencyMs, timings: BENCH_TIMINGS, idSeed: 1, apiKey: BENCH_API_KEY, log: recorder.log });
 try {
-  const recorder = createRequestRecorder();
   const origin = performance.now();
   const spans = new Map<string, { start: number; end: number }>();
   let executionStart = Number.NaN;
@@ -32,7 +32,7 @@ try {
       if (span !== undefined) span.end = at;
     }
   };
-  const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost, fetch: recorder.fetch });
+  const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
   const options = { api, projectId: emu.projectId, branchId: emu.defaultBranchId, baseDir: BENCH_BASE_DIR, fingerprintKey: BENCH_FINGERPRINT_KEY };
   await plan(warmUpPolicy(), options);
   recorder.clear();
