@@ -16,10 +16,10 @@ import { frozenData, snapshotData } from "./snapshot.js";
 import type * as z from "zod";
 import { policyStackLocation } from "./policy-stack-location.js";
 
-/** The validated tuning: its own keys parsed, and the values of the keys the kinds add, as the closure returned them. */
+/** The validated tuning: its own keys and those the kinds add, each parsed once by its schema. */
 export interface EvaluatedTuning {
   tuning: ParsedBranchTuning;
-  /** The values of the keys kinds add, as the closure returned them (validated by each kind's schemas). */
+  /** The values of the keys kinds add, parsed by their kinds' schemas (durations in seconds, defaults filled, …). */
   kindValues: Readonly<Record<string, unknown>>;
 }
 
@@ -41,21 +41,21 @@ export function evaluateBranch(
   // The closure's result is read once, like the policy: getters cannot answer twice.
   const snapshot = snapshotData(result ?? {}, ["branch"]);
   if (!snapshot.ok) throw new ConfigValidationError(snapshot.issues, context, snapshot.cause);
-  const { raw, kindValues } = splitKindKeys(snapshot.value, kinds);
   const issues: ConfigIssue[] = [];
-  let parsed: ReturnType<typeof branchTuningSchema.safeParse>;
+  let parsed: ReturnType<z.ZodType["safeParse"]>;
   try {
-    // Validated whole, so an unknown key's "did you mean" knows the kinds' keys too; the tuning's own keys are then parsed typed.
-    parsed = branchTuningSchema.safeParse(raw, { error: policyErrorMap });
-    const checked = kinds.length === 0 ? parsed : wholeTuningSchema(kinds).safeParse(snapshot.value, { error: policyErrorMap });
-    const failed = checked.success ? (parsed.success ? [] : parsed.error.issues) : checked.error.issues;
-    issues.push(...issuesFromZod(failed, ["branch"]));
+    // Parsed whole and once, so an unknown key's "did you mean" knows the kinds' keys too.
+    parsed = wholeTuningSchema(kinds).safeParse(snapshot.value, { error: policyErrorMap });
+    if (!parsed.success) issues.push(...issuesFromZod(parsed.error.issues, ["branch"]));
+    // The kinds' checks read their values as the closure returned them.
+    const { kindValues } = splitKindKeys(snapshot.value, kinds);
     for (const kind of kinds) issues.push(...(kind.check?.(pickKeys(kindValues, kind.shape), policy) ?? []));
   } catch (err) {
     throw new ConfigValidationError([{ path: "branch", message: `the tuning could not be read: ${messageOf(err)}` }], context, err);
   }
   if (!parsed.success || issues.length > 0) throw new ConfigValidationError(issues, context);
-  return { tuning: frozenData(parsed.data), kindValues: frozenData(kindValues) };
+  const { raw, kindValues } = splitKindKeys(parsed.data, kinds);
+  return { tuning: frozenData(raw as ParsedBranchTuning), kindValues: frozenData(kindValues) };
 }
 
 /** The resolved policy's parts the tuning decides: the kinds' parts merged in their order, the tuning's `parent` first in `branch`. */
@@ -96,6 +96,7 @@ const wholeSchemas = new WeakMap<readonly KindTuning[], z.ZodType>();
 
 /** The tuning's schema with the keys `kinds` add, built once per list of kinds (zod compiles a schema on its first parses). */
 function wholeTuningSchema(kinds: readonly KindTuning[]): z.ZodType {
+  if (kinds.length === 0) return branchTuningSchema;
   let schema = wholeSchemas.get(kinds);
   if (schema === undefined) {
     schema = branchTuningSchema.extend(Object.assign({}, ...kinds.map((kind) => kind.shape)));

@@ -56,16 +56,15 @@ export interface KindTuning {
   readonly shape: Readonly<Record<string, z.ZodType>>;
   /** Issues of its keys' values as the closure returned them against the static policy (undeclared names), reported with the schema's. */
   check?(values: Readonly<Record<string, unknown>>, policy: ParsedPolicy): ConfigIssue[];
-  /** Its part of the resolved policy from its keys' values as the closure returned them, already valid. */
+  /** Its part of the resolved policy from its keys' values, already parsed by `shape` with the rest of the tuning. */
   resolve(values: Readonly<Record<string, unknown>>, context: TuningContext): TunedPart;
 }
 
-/** A kind's tuning whose `resolve` reads its keys' values parsed by `shape` (durations in seconds, defaults filled, …). */
+/** A kind's tuning whose `resolve` reads its keys' values as `shape` parsed them (durations in seconds, defaults filled, …). */
 export function kindTuning<S extends Record<string, z.ZodType>>(
   shape: S,
   resolve: (values: z.output<z.ZodObject<S>>, context: TuningContext) => TunedPart,
   check?: KindTuning["check"],
 ): KindTuning {
-  const schema = z.object(shape);
-  return { shape, resolve: (values, context) => resolve(schema.parse(values), context), ...(check === undefined ? {} : { check }) };
+  return { shape, resolve: (values, context) => resolve(values as z.output<z.ZodObject<S>>, context), ...(check === undefined ? {} : { check }) };
 }
