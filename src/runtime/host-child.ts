@@ -83,6 +83,7 @@ function handleRequest(config: HostConfig, handlers: FunctionHandlers, req: Inco
   const method = req.method ?? "GET";
   const path = req.url ?? "/";
   let error: string | undefined;
+  let timedOut = false;
   let reported = false;
   const report = (): void => {
     if (reported) return;
@@ -90,6 +91,7 @@ function handleRequest(config: HostConfig, handlers: FunctionHandlers, req: Inco
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     const record: RequestRecord = { method, path, status: res.headersSent ? res.statusCode : 0, ms: Math.round(ms * 10) / 10 };
     if (error !== undefined) record.error = error;
+    if (timedOut) record.timedOut = true;
     send({ type: "request", record });
   };
   res.once("close", report);
@@ -97,7 +99,10 @@ function handleRequest(config: HostConfig, handlers: FunctionHandlers, req: Inco
   res.once("close", () => {
     if (!res.writableFinished) abort.abort();
   });
-  const timer = setTimeout(() => plainAnswer(res, 504, "Gateway Timeout", config.exposeStacks ? `the handler produced no response within ${config.firstByteTimeoutMs} ms` : undefined), config.firstByteTimeoutMs);
+  const timer = setTimeout(() => {
+    timedOut = !res.headersSent;
+    plainAnswer(res, 504, "Gateway Timeout", config.exposeStacks ? `the handler produced no response within ${config.firstByteTimeoutMs} ms` : undefined);
+  }, config.firstByteTimeoutMs);
   timer.unref();
   void (async () => {
     let response: unknown;

@@ -31,6 +31,8 @@ export interface RequestRecord {
   ms: number;
   /** The handler's error (its stack, source-mapped when source maps are on), when it threw. */
   error?: string;
+  /** The host answered 504 itself: the handler produced no Response within the first-byte timeout. */
+  timedOut?: true;
 }
 
 /** Why a child could not start serving. */

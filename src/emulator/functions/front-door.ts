@@ -248,6 +248,8 @@ export class FrontDoor {
       const outcome = await this.proxy(lease, req, res, hits.find((h) => h.phase === "after"), { signal: deadline.signal, onHeaders: () => clearTimeout(timer), timeout });
       const host = outcome.fromFunction ? await lease.record(method, path) : undefined;
       lease.done();
+      // The host's own first-byte timer can fire before this one when this process is slow: still a timeout.
+      if (host?.timedOut === true) return finish("timeout", { ...fault, ...deployment, ...timeout });
       finish(outcome.status, { ...fault, ...deployment, ...(outcome.error !== undefined ? { error: outcome.error } : host?.error !== undefined ? { error: host.error } : {}) });
     } finally {
       clearTimeout(timer);

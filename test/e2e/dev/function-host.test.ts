@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { isAlive } from "../../helpers/processes.js";
-import { upgradeAndPing } from "./dev-harness.js";
+import { eventually, upgradeAndPing } from "./dev-harness.js";
 import { FunctionHostError, SpareHosts, startFunctionProcess, type FunctionProcess, type RequestRecord, type StartFunctionProcessOptions } from "../../../src/runtime/index.js";
 
 
@@ -187,11 +187,16 @@ export function upgrade(req, socket, head) {
     }
   });
 
-  it("answers a handler that never answers with 504 after the first-byte limit", async () => {
-    const fn = await start({ entry: module("hang.mjs", `export default () => new Promise(() => {});`), firstByteTimeoutMs: 300 });
-    const got = await fetch(fn.url);
+  it("answers a handler that never answers with 504 after the first-byte limit, and records it as timed out", async () => {
+    const records: RequestRecord[] = [];
+    const fn = await start({ entry: module("hang.mjs", `export default (request) => new URL(request.url).pathname === "/hang" ? new Promise(() => {}) : new Response("", { status: 504 });`), firstByteTimeoutMs: 300, onRequest: (r) => records.push(r) });
+    const got = await fetch(`${fn.url}/hang`);
     expect(got.status).toBe(504);
     expect(await got.text()).toBe("Gateway Timeout");
+    // A 504 the handler sent itself is not a timeout.
+    expect((await fetch(`${fn.url}/own`)).status).toBe(504);
+    await eventually(async () => records.length, (n) => n === 2);
+    expect(records.map((r) => [r.path, r.status, r.timedOut])).toEqual([["/hang", 504, true], ["/own", 504, undefined]]);
   });
 
   it("reports a function that exits its process as not stopped", async () => {
