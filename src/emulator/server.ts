@@ -85,6 +85,22 @@ function templateRegex(path: string): RegExp {
   return regex;
 }
 
+/**
+ * Refuses a body over `maxSize` bytes with `tooLarge()`: by its Content-Length when it declares one
+ * (the body is then read by the route, straight from the socket), counting it as it streams
+ * otherwise. Hono's body limit alone asks for the request's body stream, which turns every request
+ * into a web `Request` over the socket (its stream, headers and abort signal).
+ */
+function limitBody(maxSize: number, tooLarge: () => EmulatorHttpError): MiddlewareHandler<EmulatorEnv> {
+  const streamed = bodyLimit({ maxSize, onError: () => { throw tooLarge(); } });
+  return async (c, next) => {
+    const length = c.req.header("content-length");
+    if (length === undefined || c.req.header("transfer-encoding") !== undefined) return streamed(c, next);
+    if (Number.parseInt(length, 10) > maxSize) throw tooLarge();
+    await next();
+  };
+}
+
 /** The error body as JSON, with the request id. */
 export function errorResponse(c: Context<EmulatorEnv>, status: ContentfulStatusCode, body: { code: string; message: string; [k: string]: unknown }, headers: Record<string, string> = {}): Response {
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
@@ -136,8 +152,8 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
     });
   });
 
-  const jsonLimit = bodyLimit({ maxSize: rt.limits.jsonBodyBytes, onError: () => { throw payloadTooLarge(`the JSON body exceeds ${rt.limits.jsonBodyBytes} bytes; send a smaller body`); } });
-  const multipartLimit = bodyLimit({ maxSize: rt.limits.multipartBodyBytes, onError: () => { throw payloadTooLarge(`the multipart body exceeds ${rt.limits.multipartBodyBytes} bytes; the archive must be at most ${rt.limits.zipBytes} bytes`); } });
+  const jsonLimit = limitBody(rt.limits.jsonBodyBytes, () => payloadTooLarge(`the JSON body exceeds ${rt.limits.jsonBodyBytes} bytes; send a smaller body`));
+  const multipartLimit = limitBody(rt.limits.multipartBodyBytes, () => payloadTooLarge(`the multipart body exceeds ${rt.limits.multipartBodyBytes} bytes; the archive must be at most ${rt.limits.zipBytes} bytes`));
 
   const apiMiddleware: MiddlewareHandler<EmulatorEnv> = async (c, next) => {
     const { before, after, delayed } = await drawFaults(faults, c.req.method, c.req.path, c.get("rid"));

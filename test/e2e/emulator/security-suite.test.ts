@@ -72,6 +72,27 @@ describe("security suite: each attack gets its status and error body, and the se
     await expectStillServing();
   });
 
+  it.each([
+    ["over the limit: 413", "x".repeat(8192), 413, "payload_too_large"],
+    ["within the limit: read whole", "alice-chunked", 200, undefined],
+  ])("counts a JSON body sent without a Content-Length (chunked) as it streams, %s", async (_case, name, status, code) => {
+    const text = JSON.stringify({ project: { name } });
+    const chunks = [text.slice(0, 10), text.slice(10)];
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = chunks.shift();
+        if (next === undefined) controller.close();
+        else controller.enqueue(new TextEncoder().encode(next));
+      },
+    });
+    const res = await fetch(`${emu.apiHost}${ALICE}`, { method: "PATCH", headers: { authorization: `Bearer ${KEYS.alice}`, "content-type": "application/json" }, body, duplex: "half" } as RequestInit);
+    const answer = (await res.json()) as { code?: string; project?: { name: string } };
+    expect(res.status).toBe(status);
+    if (code !== undefined) expect(answer.code).toBe(code);
+    else expect(answer.project?.name).toBe(name);
+    await expectStillServing();
+  });
+
   it("answers 413 to a multipart deployment over the limit", async () => {
     const res = await deploy(emu, `${ALICE_BRANCH}/functions/huge/deployments`, { zip: new Uint8Array(128 * 1024) }, KEYS.alice);
     expect(res.status).toBe(413);
