@@ -1,8 +1,9 @@
 /**
- * The request a replica's app reads: method, URL, the headers as given and a body already in
- * memory, read as text, bytes or form data as a `Request` reads them. A `Request` would copy the
- * body into a stream to read it back and follow the caller's signal, which together cost about as
- * much as the emulator's own answer to a small request; the replica checks the signal itself.
+ * The request a replica's app reads: method, URL, the headers as given (with the body's
+ * `content-length`, as a socket carries it) and a body already in memory, read as text, bytes or
+ * form data as a `Request` reads them. A `Request` would copy the body into a stream to read it
+ * back and follow the caller's signal, which together cost about as much as the emulator's own
+ * answer to a small request; the replica checks the signal itself.
  */
 
 const decoder = new TextDecoder();
@@ -41,5 +42,8 @@ export function replicaRequest(url: string, init: RequestInit = {}): Request {
   const body = init.body;
   const bytes = typeof body === "string" ? encoder.encode(body) : body instanceof Uint8Array ? body : body === undefined || body === null ? null : undefined;
   if (bytes === undefined) return new Request(url, rest);
-  return new InMemoryRequest((init.method ?? "GET").toUpperCase(), new URL(url).href, new Headers(init.headers), bytes) as unknown as Request;
+  const headers = new Headers(init.headers);
+  // As a socket would carry it: the emulator checks a body's media type and size by its length.
+  if (bytes !== null) headers.set("content-length", String(bytes.byteLength));
+  return new InMemoryRequest((init.method ?? "GET").toUpperCase(), new URL(url).href, headers, bytes) as unknown as Request;
 }

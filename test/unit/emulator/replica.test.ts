@@ -37,6 +37,29 @@ describe("a replica", () => {
     expect((await api.listBuckets(ref)).map((b) => b.name)).toEqual(["late"]);
   });
 
+  it("checks a mutation's media type as the platform does: a JSON body sent as text is refused, nothing applied", async () => {
+    const replica = createReplica({ seed, apiKey: KEY });
+    const api = createPlatformApi({ apiKey: KEY, apiHost: replica.apiHost, fetch: replica.fetch });
+    const ref = { projectId: replica.projectId, branchId: (await api.listBranches({ projectId: replica.projectId }))[0]?.id ?? "" };
+    const url = `${replica.apiHost}/projects/${ref.projectId}/branches/${ref.branchId}/buckets`;
+    const body = JSON.stringify({ name: "as-text", access_level: "private" });
+    const refused = await replica.fetch(url, { method: "POST", headers: { authorization: `Bearer ${KEY}`, "content-type": "text/plain" }, body });
+    expect(refused.status).toBe(415);
+    expect(((await refused.json()) as { message: string }).message).toBe('Content-Type "text/plain" is not accepted here; send application/json');
+    expect(await api.listBuckets(ref)).toEqual([]);
+  });
+
+  it("refuses a JSON body over the platform's limit by its length, before the route reads it", async () => {
+    const replica = createReplica({ seed, apiKey: KEY });
+    const api = createPlatformApi({ apiKey: KEY, apiHost: replica.apiHost, fetch: replica.fetch });
+    const ref = { projectId: replica.projectId, branchId: (await api.listBranches({ projectId: replica.projectId }))[0]?.id ?? "" };
+    const url = `${replica.apiHost}/projects/${ref.projectId}/branches/${ref.branchId}/buckets`;
+    const body = JSON.stringify({ name: "big", access_level: "private", padding: "x".repeat(1024 * 1024) });
+    const refused = await replica.fetch(url, { method: "POST", headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" }, body });
+    expect(refused.status).toBe(413);
+    expect(await api.listBuckets(ref)).toEqual([]);
+  });
+
   it("holds only the new seed once reseeded, and its key still answers", async () => {
     const replica = createReplica({ seed, apiKey: KEY });
     const api = createPlatformApi({ apiKey: KEY, apiHost: replica.apiHost, fetch: replica.fetch });
