@@ -6,18 +6,8 @@
  * fields and reads `null` as absent. Enum-like fields are plain strings on the wire already.
  */
 import { z } from "zod";
+import { lenient } from "./response-reader.js";
 import * as w from "./wire/index.js";
-
-/** Removes the `null`-valued keys of an object, so `null` reads as absent. */
-function dropNulls(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null));
-}
-
-/** A wire record as the client reads it: unknown fields dropped, `null` fields absent. */
-function lenient<S extends z.core.$ZodShape, C extends z.core.$ZodObjectConfig>(record: z.ZodObject<S, C>) {
-  return z.preprocess(dropNulls, record.strip());
-}
 
 /** Ids some platforms send as numbers: read either way, kept as strings. */
 const LenientIdSchema = z.union([z.string(), z.number()]).transform(String);

@@ -16,6 +16,7 @@ import {
 import { errorFromResponse, parseErrorBody } from "./error-body.js";
 import { AttemptTimeoutError, type HttpAnswer, type HttpSend } from "./http-exchange.js";
 import type { MultipartBody } from "./multipart-body.js";
+import { REFUSED, readResponse } from "./response-reader.js";
 import { reportRequest, reportRetry } from "./request-observer.js";
 import { decideRetry, isIdempotentMethod, parseRetryAfterMs, type AttemptOutcome, type RetryRules } from "./retry-policy.js";
 import type { ApiRetryEvent } from "../model/events.js";
@@ -203,6 +204,9 @@ function parseSuccess<T>(
       throw shapeError(where, attempt.status, "the body is not valid JSON");
     }
   }
+  const read = readResponse(spec.schema, raw);
+  if (read !== REFUSED) return read;
+  // The reader refused the body: zod's parse names the field at fault.
   const result = spec.schema.safeParse(raw);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
