@@ -7,6 +7,7 @@
 import { EmulatorCore } from "./control.js";
 import { resolveEmulatorOptions, type EmulatorOptions } from "./options.js";
 import { replicaRequest } from "./replica-request.js";
+import { RequestLog } from "./request-log.js";
 import type { SeedDocument } from "./seed.js";
 import { createEmulatorApp } from "./server.js";
 
@@ -31,10 +32,20 @@ export type ReplicaOptions = Pick<EmulatorOptions, "seed" | "apiKey" | "timings"
 /** The host name of a replica's URLs: reserved, so a request that escaped would never resolve. */
 const REPLICA_ORIGIN = "http://replica.invalid";
 
+/**
+ * A replica's request log: records nothing, since nothing reads a replica's requests and an idle
+ * replica keeps none of a plan's paths. Notices still go to stderr.
+ */
+class UnrecordedRequestLog extends RequestLog {
+  override add(): void {
+    // Nothing is kept.
+  }
+}
+
 /** Builds a replica from a seed; invalid options throw an error naming the option. */
 export function createReplica(options: ReplicaOptions): Replica {
   const core = new EmulatorCore(resolveEmulatorOptions({ ...options, log: "off" }));
-  const app = createEmulatorApp({ rt: core, faults: core.faultEngine, log: core.log, mountAdmin: () => undefined, commit: () => core.commit() });
+  const app = createEmulatorApp({ rt: core, faults: core.faultEngine, log: new UnrecordedRequestLog(), mountAdmin: () => undefined, commit: () => core.commit() });
   const answer = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     if (!url.startsWith(`${REPLICA_ORIGIN}/`)) throw new TypeError(`a replica answers ${REPLICA_ORIGIN} only, not ${new URL(url).origin}`);
