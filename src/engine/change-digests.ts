@@ -19,10 +19,22 @@ function digested(planned: PlannedChange): object {
   return { change: planned.change, op: digestedOp(planned.op.type, planned) };
 }
 
-/** The digests of `changes` (ops and their digested planned values included, so an edited env value shows). */
+/** The digests of each change list this process hashed: a plan's list is not changed once planned. */
+const computed = new WeakMap<readonly PlannedChange[], ChangeDigests>();
+
+/**
+ * The digests of `changes` (ops and their digested planned values included, so an edited env
+ * value shows), computed once per list: a saved plan's check, its dry-run view and the result
+ * after execution hash the same list.
+ */
 export function digestsOf(changes: readonly PlannedChange[]): ChangeDigests {
-  return {
-    changesDigest: sha256Of(changes.map(digested)),
-    changeDigests: nameRecord(changes.map((c) => [c.change.id, sha256Of(digested(c))] as const)),
-  };
+  let digests = computed.get(changes);
+  if (digests === undefined) {
+    digests = {
+      changesDigest: sha256Of(changes.map(digested)),
+      changeDigests: nameRecord(changes.map((c) => [c.change.id, sha256Of(digested(c))] as const)),
+    };
+    computed.set(changes, digests);
+  }
+  return digests;
 }
