@@ -22,7 +22,7 @@ import { type ApplyOptions, type OperationRuntime, type PlanOptions, type PushCo
 import { type PreparedPlan, preparePlan } from "./prepare-plan.js";
 import type { BaseLiveState } from "../inspect/read-live-state.js";
 import { readSelection, selectPrepared } from "./select-changes.js";
-import { verifyPrepared } from "./verify-plan.js";
+import { verifyPrepared, warmReplica } from "./verify-plan.js";
 import type { ReplicaPool } from "./replica-pool.js";
 import type { SharedArchives } from "./shared-archives.js";
 
@@ -188,6 +188,7 @@ export async function pushConfigInRun(config: PolicyConfig, given: PushConfigOpt
   const options = ownOptions(given);
   const rt = prepareRuntime("pushConfig", options);
   const selection = readSelection(options);
+  if (options.verify === true && options.dryRun === true) warmReplica(run.replicas);
   return withApiEvents(rt.emit, async () => {
     const full = await preparePlan(rt, {
       ids: { projectId: options.projectId, branchId: options.branchId },

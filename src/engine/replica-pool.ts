@@ -51,16 +51,33 @@ export class ReplicaPool {
   private readonly idle: Held[] = [];
   private readonly limit: ReturnType<typeof pLimit>;
   private readonly emptyWhenIdle: boolean;
+  /** A replica {@link warm} is building (holding its key alone); the next verification takes it. */
+  private warming: Promise<Held | undefined> | undefined;
+  /** Replicas built so far: {@link warm} builds only the first. */
+  private built = 0;
 
   constructor(size: number, options: { emptyWhenIdle?: boolean } = {}) {
     this.limit = pLimit(size);
     this.emptyWhenIdle = options.emptyWhenIdle ?? false;
   }
 
+  /**
+   * Starts building the pool's first replica, holding its key alone, so its modules load while a
+   * plan waits on the platform instead of after it. Nothing once the pool has built one; a replica
+   * that cannot be built is left to the verification, which reports why.
+   */
+  warm(): void {
+    if (this.built > 0) return;
+    this.warming = this.create(idleSeed).then((held) => ({ ...held, fresh: false }), () => undefined);
+  }
+
   /** Runs `verify` on a replica seeded with `seedFor(key)`, the key the replica's seed must carry. */
   use<T>(seedFor: (apiKey: string) => ReplicaSeed, verify: (replica: PooledReplica, apiKey: string) => Promise<T>): Promise<T> {
     return this.limit(async () => {
-      const held = this.idle.pop() ?? (await this.create(seedFor));
+      const warming = this.warming;
+      this.warming = undefined;
+      const warmed = warming === undefined ? undefined : await warming;
+      const held = warmed ?? this.idle.pop() ?? (await this.create(seedFor));
       try {
         if (held.fresh) held.fresh = false;
         else await held.replica.reseed(seedFor(held.apiKey));
@@ -74,6 +91,7 @@ export class ReplicaPool {
   }
 
   private async create(seedFor: (apiKey: string) => ReplicaSeed): Promise<Held> {
+    this.built += 1;
     const apiKey = `svc_replica_${randomBytes(16).toString("hex")}`;
     const { createReplica } = await loadReplicaModule();
     return { replica: createReplica({ seed: seedFor(apiKey), apiKey, timings: INSTANT }), apiKey, fresh: true };

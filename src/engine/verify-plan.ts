@@ -17,6 +17,14 @@ function singlePlanPool(): ReplicaPool {
   return singlePlanReplicas;
 }
 
+/**
+ * Starts building the replica a coming verification uses (a run's `replicas`, or the process's
+ * own), so its modules load while the plan waits on the platform.
+ */
+export function warmReplica(replicas?: ReplicaPool): void {
+  (replicas ?? singlePlanPool()).warm();
+}
+
 /** The replica answers at once, so its waits poll fast. */
 const REPLICA_POLLING = { initialMs: 1, maxMs: 5 };
 

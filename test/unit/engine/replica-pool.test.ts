@@ -32,6 +32,20 @@ describe("a pool of replicas that outlives its run", () => {
     expect(seen[1]?.replica).toBe(seen[0]?.replica);
   });
 
+  it("builds its replica ahead when warmed, and the first verification there sees its own seed only", async () => {
+    const pool = new ReplicaPool(1, { emptyWhenIdle: true });
+    pool.warm();
+    pool.warm();
+    const seen: { replica: PooledReplica; names: string[] }[] = [];
+    for (const name of ["first", "second"]) {
+      await pool.use((key) => seedOf(key, name), async (replica, key) => {
+        seen.push({ replica, names: await projectNames(replica, key) });
+      });
+    }
+    expect(seen.map((s) => s.names)).toEqual([["first"], ["second"]]);
+    expect(seen[1]?.replica).toBe(seen[0]?.replica);
+  });
+
   it("holds nothing of a plan once its verification ended", async () => {
     const pool = new ReplicaPool(1, { emptyWhenIdle: true });
     let used: { replica: PooledReplica; key: string } | undefined;
