@@ -11,7 +11,7 @@ import type { PlatformApi } from "./platform-api.js";
  * Creates a platform client over `fetch`. Validates the options first: an empty `apiKey` throws
  * `PLATFORM_MISSING_API_KEY`, a malformed `apiHost`, timeout or polling value
  * `PLATFORM_INVALID_OPTIONS`. No request is made until a method is called. Every call is there,
- * the optional `compareSchema` included.
+ * the optional `compareSchema` and `listFunctionBuilds` included.
  */
 export function createPlatformApi(options: PlatformApiOptions): Required<PlatformApi> {
   return platformApiOver(resolveClientOptions(options));

@@ -14,7 +14,7 @@ const METHODS = Object.keys({
   createEndpoint: 0, updateEndpoint: 0, deleteEndpoint: 0, getOperation: 0, waitForOperations: 0, listDatabases: 0, listRoles: 0, createRole: 0,
   deleteRole: 0, createDatabase: 0, updateDatabase: 0, deleteDatabase: 0, getConnectionUri: 0, compareSchema: 0, getAuth: 0, createAuth: 0,
   getDataApi: 0, createDataApi: 0, updateDataApi: 0, deleteDataApi: 0, listBuckets: 0, createBucket: 0, deleteBucket: 0, listBucketObjects: 0,
-  listFunctions: 0, getFunction: 0, createDeployment: 0, updateFunction: 0, deleteFunction: 0, listTriggers: 0, createTrigger: 0,
+  listFunctions: 0, listFunctionBuilds: 0, getFunction: 0, createDeployment: 0, updateFunction: 0, deleteFunction: 0, listTriggers: 0, createTrigger: 0,
   updateTrigger: 0, deleteTrigger: 0, listCustomDomains: 0, createCustomDomain: 0, deleteCustomDomain: 0, listCredentials: 0,
   createCredential: 0, deleteCredential: 0, getAiGateway: 0, listApiKeys: 0, createApiKey: 0, revokeApiKey: 0,
 } satisfies Record<keyof PlatformApi, 0>) as (keyof PlatformApi)[];
@@ -26,7 +26,7 @@ type AnyMethod = (...args: unknown[]) => Promise<unknown>;
  * Creates a platform client over `fetch`. Validates the options first: an empty `apiKey` throws
  * `PLATFORM_MISSING_API_KEY`, a malformed `apiHost`, timeout or polling value
  * `PLATFORM_INVALID_OPTIONS`. No request is made until a method is called. Every call is there,
- * the optional `compareSchema` included.
+ * the optional `compareSchema` and `listFunctionBuilds` included.
  */
 export function createPlatformApi(options: PlatformApiOptions): Required<PlatformApi> {
   const config = resolveClientOptions(options);

@@ -2,12 +2,13 @@
  * Typed calls for branch features: auth, Data API, storage, functions and deployments,
  * triggers, custom domains, credentials, AI gateway and API keys.
  */
+import type { z } from "zod";
 import { envelopes } from "./response-envelopes.js";
 import { branchPath, checkBucketName, doneOn404, hasStatus, nullOn404, seg, type CallContext } from "./call-context.js";
 import type { ControlPlaneCallName } from "./control-plane-calls.js";
 import { encodeMultipart, type MultipartBody, type MultipartPart } from "./multipart-body.js";
 import { collectPages, nextFlavourCursor } from "./pagination.js";
-import type { CreateDeploymentParams, PlatformApi } from "./platform-api.js";
+import type { BranchRef, CreateDeploymentParams, PlatformApi } from "./platform-api.js";
 import {
   AiGatewaySchema,
   ApiKeyCreatedSchema,
@@ -32,8 +33,8 @@ const FEATURE = {
   dataApi: "Data API",
 } as const;
 
-/** The feature part of {@link PlatformApi}. */
-export type FeatureCalls = Omit<PlatformApi, ControlPlaneCallName>;
+/** The feature part of {@link PlatformApi}, its optional calls included. */
+export type FeatureCalls = Required<Omit<PlatformApi, ControlPlaneCallName>>;
 
 /** Builds the feature calls on a call context. */
 export function featureCalls(ctx: CallContext): FeatureCalls {
@@ -43,6 +44,12 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
     nullOn404(
       send({ method: "GET", path: `${branchPath(ref)}/auth`, schema: AuthIntegrationSchema, feature: FEATURE.auth }).then((r) => r.data),
     );
+  /** Every page of `GET …/functions`, each read with `page`. */
+  const functionPages = <T>(ref: BranchRef, page: z.ZodType<{ functions: T[]; pagination?: Parameters<typeof nextFlavourCursor>[0] }>): Promise<T[]> =>
+    collectPages(async (cursor) => {
+      const { data } = await send({ method: "GET", path: `${branchPath(ref)}/functions`, query: { limit: 1000, cursor }, schema: page, feature: FEATURE.functions });
+      return { items: data.functions, nextCursor: nextFlavourCursor(data.pagination) };
+    });
   const dataApiPath = (ref: { projectId: string; branchId: string; databaseName: string }): string =>
     `${branchPath(ref)}/data-api/${seg(ref.databaseName)}`;
 
@@ -128,17 +135,9 @@ export function featureCalls(ctx: CallContext): FeatureCalls {
         })
       ).data,
 
-    listFunctions: async (ref) =>
-      collectPages(async (cursor) => {
-        const { data } = await send({
-          method: "GET",
-          path: `${branchPath(ref)}/functions`,
-          query: { limit: 1000, cursor },
-          schema: envelopes().functionPage,
-          feature: FEATURE.functions,
-        });
-        return { items: data.functions, nextCursor: nextFlavourCursor(data.pagination) };
-      }),
+    listFunctions: (ref) => functionPages(ref, envelopes().functionPage),
+
+    listFunctionBuilds: (ref) => functionPages(ref, envelopes().functionBuildPage),
 
     getFunction: async ({ slug, ...ref }) =>
       (

@@ -29,6 +29,7 @@ import type {
   ApiDeployment,
   ApiEndpoint,
   ApiFunction,
+  ApiFunctionBuild,
   ApiKeyCreated,
   ApiKeyRecord,
   ApiOperation,
@@ -307,6 +308,12 @@ export interface PlatformApi {
 
   /** `GET …/functions` (all pages). */
   listFunctions(params: BranchRef): Promise<ApiFunction[]>;
+  /**
+   * `GET …/functions` (all pages), each function read for its build only: slug, invocation URL,
+   * and its current deployment's id, status and error. Optional: a build watcher uses
+   * `listFunctions` when an adapter has no such method.
+   */
+  listFunctionBuilds?(params: BranchRef): Promise<ApiFunctionBuild[]>;
   /** `GET …/functions/{slug}`; a missing function throws `PLATFORM_NOT_FOUND`. */
   getFunction(params: FunctionRef): Promise<ApiFunction>;
   /** `POST …/functions/{slug}/deployments` as multipart (`zip`, `runtime`, `environment`). */

@@ -135,16 +135,30 @@ export const DeploymentSchema = lenient(
   }),
 );
 
+const InvocationUrlField = w.FunctionSchema.shape.invocation_url.transform((url) => url ?? "");
+
 /** A function: `name` required, `invocation_url` defaults to `""`. */
 export const FunctionSchema = lenient(
   w.FunctionSchema.pick({ slug: true, name: true, created_at: true })
     .required({ name: true })
     .extend({
       id: LenientIdSchema.optional(),
-      invocation_url: w.FunctionSchema.shape.invocation_url.transform((url) => url ?? ""),
+      invocation_url: InvocationUrlField,
       current_deployment: DeploymentSchema.optional(),
       active_deployment: DeploymentSchema.optional(),
     }),
+);
+
+/**
+ * A function as a build watcher reads it: its slug, invocation URL and the id, status and error
+ * of its current deployment (a functions page holds every function's deployments and their
+ * environment names; a watcher reading it on every tick copies only these).
+ */
+export const FunctionBuildSchema = lenient(
+  w.FunctionSchema.pick({ slug: true }).extend({
+    invocation_url: InvocationUrlField,
+    current_deployment: lenient(w.DeploymentSchema.pick({ id: true, status: true, error: true })).optional(),
+  }),
 );
 
 /** A trigger: `function_path` defaults to `/`, `inherited` to `false`. */

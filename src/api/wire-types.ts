@@ -35,6 +35,8 @@ export type ApiBucketObject = ApiBucketObjectPage["objects"][number];
 export type ApiDeployment = z.output<typeof schemas.DeploymentSchema>;
 /** A function on a branch; `invocation_url` may be `""`. */
 export type ApiFunction = z.output<typeof schemas.FunctionSchema>;
+/** A function as a build watcher reads it: slug, invocation URL, current deployment's id, status and error. */
+export type ApiFunctionBuild = z.output<typeof schemas.FunctionBuildSchema>;
 /** A trigger. */
 export type ApiTrigger = z.output<typeof schemas.TriggerSchema>;
 /** A custom domain; `cname_target` is `""` when the region has no front door. */

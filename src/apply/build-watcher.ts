@@ -7,7 +7,7 @@
  */
 import { isTransientPollError } from "../api/operations.js";
 import { nextPollMs } from "../api/poll-interval.js";
-import type { ApiFunction } from "../api/platform-api.js";
+import type { ApiFunctionBuild } from "../api/platform-api.js";
 import { TimeoutError } from "../errors/api-errors.js";
 import { ErrorCode } from "../errors/codes.js";
 import { CancelledError } from "../errors/engine-errors.js";
@@ -15,7 +15,7 @@ import { PlatformError } from "../errors/platform-error.js";
 
 /** What the watcher needs: a list read (taking a request slot), the clock, and a sleep that ends early on cancellation. */
 export interface BuildWatcherContext {
-  listFunctions: () => Promise<readonly ApiFunction[]>;
+  listFunctions: () => Promise<readonly ApiFunctionBuild[]>;
   sleep: (ms: number) => Promise<void>;
   now: () => number;
   signal?: AbortSignal;
@@ -31,7 +31,7 @@ export interface BuildWatcher {
    * Resolves with the function once deployment `id` of `slug` completed; rejects when it failed
    * (the platform's error), was superseded by a newer deployment, timed out, or was cancelled.
    */
-  wait(slug: string, id: number, onStatus?: BuildStatusListener): Promise<ApiFunction>;
+  wait(slug: string, id: number, onStatus?: BuildStatusListener): Promise<ApiFunctionBuild>;
 }
 
 interface Pending {
@@ -41,12 +41,12 @@ interface Pending {
   deadline: number;
   lastStatus: string;
   onStatus: BuildStatusListener | undefined;
-  resolve: (fn: ApiFunction) => void;
+  resolve: (fn: ApiFunctionBuild) => void;
   reject: (err: unknown) => void;
 }
 
 /** Settles `p` from the function's current deployment; returns whether it is settled. */
-function settle(p: Pending, fn: ApiFunction | undefined): boolean {
+function settle(p: Pending, fn: ApiFunctionBuild | undefined): boolean {
   const current = fn?.current_deployment;
   if (fn === undefined || current === undefined) return false;
   if (current.id > p.id) {
@@ -85,7 +85,7 @@ export function createBuildWatcher(ctx: BuildWatcherContext): BuildWatcher {
         pending.clear();
         break;
       }
-      let bySlug: Map<string, ApiFunction> | undefined;
+      let bySlug: Map<string, ApiFunctionBuild> | undefined;
       try {
         bySlug = new Map((await ctx.listFunctions()).map((f) => [f.slug, f]));
       } catch (err) {
@@ -114,7 +114,7 @@ export function createBuildWatcher(ctx: BuildWatcherContext): BuildWatcher {
 
   return {
     wait(slug, id, onStatus) {
-      return new Promise<ApiFunction>((resolve, reject) => {
+      return new Promise<ApiFunctionBuild>((resolve, reject) => {
         if (ctx.signal?.aborted === true) {
           reject(new CancelledError(`waiting for deployment ${id} of function ${slug}`));
           return;

@@ -6,6 +6,7 @@ import { type AdaptiveLimit, createAdaptiveLimit, THROTTLE_STATUSES } from "../a
 import { createBuildWatcher } from "../apply/build-watcher.js";
 import { executePlan } from "../apply/execute-plan.js";
 import { observeRequests } from "../api/request-observer.js";
+import type { ApiFunctionBuild, BranchRef, PlatformApi } from "../api/platform-api.js";
 import type { ExecutionContext } from "../apply/execution-context.js";
 import { KIND_EXPECTED_WAITS, KIND_HANDLERS } from "../kinds/modules.js";
 import { withApiEvents } from "./events.js";
@@ -69,6 +70,11 @@ function deferredMarkers(rt: OperationRuntime, prepared: PreparedPlan): (slug: s
   return markersOf;
 }
 
+/** Every function's build state: read for the build only when the adapter can, else the whole functions list. */
+function listFunctionBuilds(api: PlatformApi, ref: BranchRef): Promise<readonly ApiFunctionBuild[]> {
+  return api.listFunctionBuilds !== undefined ? api.listFunctionBuilds(ref) : api.listFunctions(ref);
+}
+
 /** The build watcher's poll confirms builds every dependent change waits for: it takes the next free slot before any change's request. */
 const BUILD_POLL_PRIORITY = Number.POSITIVE_INFINITY;
 
@@ -82,7 +88,7 @@ export function executionContext(rt: OperationRuntime, prepared: PreparedPlan, r
     api: rt.api, ...ref, branchName: prepared.base.branch.name,
     desired: prepared.desired, zips, request, emit: rt.emit, timing: rt.timing, sleep, now: Date.now, ...signal,
     functionMarkers: deferredMarkers(rt, prepared), handlers: KIND_HANDLERS, expectedWaits: KIND_EXPECTED_WAITS,
-    builds: createBuildWatcher({ listFunctions: () => request(() => rt.api.listFunctions(ref), BUILD_POLL_PRIORITY), sleep, now: Date.now, timing: rt.timing, ...signal }),
+    builds: createBuildWatcher({ listFunctions: () => request(() => listFunctionBuilds(rt.api, ref), BUILD_POLL_PRIORITY), sleep, now: Date.now, timing: rt.timing, ...signal }),
   };
 }
 

@@ -10,7 +10,7 @@ export const BASE = "/api/v2";
 
 /** A client with recorded sleeps and events, no jitter and no real waiting. */
 export interface TestClient {
-  api: PlatformApi;
+  api: Required<PlatformApi>;
   delays: number[];
   events: ApiEvent[];
 }

@@ -251,6 +251,42 @@ describe("pagination", () => {
   });
 });
 
+describe("function builds", () => {
+  it("lists every page of functions with only what a build watcher reads", async () => {
+    const deployment = (id: number, status: string) => ({ id, status, runtime: "nodejs24", memory_mib: 256, environment: ["A", "B"], error: null });
+    const scope = platform()
+      .get(`${BRANCH_PATH}/functions`)
+      .query({ limit: "1000" })
+      .reply(200, { functions: [{ slug: "a", name: "A", invocation_url: "https://a", current_deployment: deployment(2, "building"), active_deployment: deployment(1, "completed") }], pagination: { next: "n1" } }, JSON_HEADERS)
+      .get(`${BRANCH_PATH}/functions`)
+      .query({ limit: "1000", cursor: "n1" })
+      .reply(200, { functions: [{ slug: "b", name: "B", current_deployment: { ...deployment(5, "failed"), error: "syntax error" } }, { slug: "c", name: "C" }] }, JSON_HEADERS);
+    const { api } = testClient();
+
+    const builds = await api.listFunctionBuilds(REF);
+
+    expect(builds).toStrictEqual([
+      { slug: "a", invocation_url: "https://a", current_deployment: { id: 2, status: "building" } },
+      { slug: "b", invocation_url: "", current_deployment: { id: 5, status: "failed", error: "syntax error" } },
+      { slug: "c", invocation_url: "" },
+    ]);
+    scope.done();
+  });
+
+  it("refuses a build state of the wrong shape, naming the field", async () => {
+    platform()
+      .get(`${BRANCH_PATH}/functions`)
+      .query(true)
+      .reply(200, { functions: [{ slug: "a", current_deployment: { id: "2", status: "building" } }] }, JSON_HEADERS);
+    const { api } = testClient();
+
+    const err = await rejection(api.listFunctionBuilds(REF));
+
+    expect(err.details?.["reason"]).toBe("unexpected response shape");
+    expect(err.message).toContain('"functions.0.current_deployment.id"');
+  });
+});
+
 function branch(id: string, name: string): Record<string, unknown> {
   return { id, name, default: false, protected: false, created_at: "2026-01-01T00:00:00Z" };
 }
