@@ -171,12 +171,15 @@ export class FunctionsFeature {
     const world = this.parts.world();
     const live = liveFunctions(world);
     this.schedules.sync(world);
+    // The active versions as of this pass; with nothing running there is nothing to retire.
     const current = new Set<string>();
-    for (const [key, { fn }] of live) {
-      const active = fn.deployments.findLast((d) => d.status === "completed");
-      if (active !== undefined) current.add(`${key}#${active.id}`);
+    if (runner.size > 0) {
+      for (const [key, { fn }] of live) {
+        const active = fn.deployments.findLast((d) => d.status === "completed");
+        if (active !== undefined) current.add(`${key}#${active.id}`);
+      }
     }
-    await Promise.all([frontDoor.sync(new Set(live.keys())), runner.retire((spec) => current.has(versionKeyOf(spec)))]);
+    await Promise.all([frontDoor.sync(live), runner.retire((spec) => current.has(versionKeyOf(spec)))]);
   }
 
   /** The invocation URL of a function: its own port, once the front door listens ("" before). */

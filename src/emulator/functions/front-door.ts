@@ -83,9 +83,9 @@ export class FrontDoor {
   constructor(private readonly options: FrontDoorOptions) {}
 
   /** Opens a listener for every function in `live` (their keys) and closes the others. */
-  async sync(live: ReadonlySet<string>): Promise<void> {
+  async sync(live: ReadonlySet<string> | ReadonlyMap<string, unknown>): Promise<void> {
     const work: Promise<unknown>[] = [];
-    for (const key of live) if (!this.listeners.has(key)) work.push(this.open(key));
+    for (const key of live.keys()) if (!this.listeners.has(key)) work.push(this.open(key));
     for (const [key, listener] of this.listeners) if (!live.has(key)) work.push(this.shut(key, listener));
     await Promise.all(work);
   }

@@ -30,6 +30,8 @@ export interface SkippedRuns {
 
 interface Armed {
   token: number;
+  /** The last sync that found its trigger still live. */
+  pass: number;
   cron: string;
   version: number;
   /** Late runs fired in a row. */
@@ -51,6 +53,7 @@ export class ScheduleFiring {
   private world: World | undefined;
   private readonly armed = new Map<string, Armed>();
   private tokens = 0;
+  private passes = 0;
   private readonly skipped: SkippedRuns[] = [];
 
   constructor(
@@ -65,25 +68,28 @@ export class ScheduleFiring {
       this.armed.clear();
     }
     const now = world.clock.now();
-    const live = new Set<string>();
+    const pass = ++this.passes;
     for (const project of world.projects.values()) {
       if (project.deletedAt !== undefined) continue;
       for (const branch of project.branches.values()) {
         for (const t of branch.triggers.values()) {
           if (t.type !== "schedule" || !t.enabled || t.cron === undefined) continue;
           const key = `${project.id}\u0000${branch.id}\u0000${t.id}`;
-          live.add(key);
           const armed = this.armed.get(key);
-          if (armed !== undefined && armed.cron === t.cron && armed.version === t.version) continue;
+          if (armed !== undefined && armed.cron === t.cron && armed.version === t.version) {
+            armed.pass = pass;
+            continue;
+          }
           const next = nextCronRun(t.cron, now);
+          // Not armed again, and forgotten below: a changed trigger whose cron never fires again.
           if (next === null) continue;
-          const entry: Armed = { token: ++this.tokens, cron: t.cron, version: t.version, late: 0, projectId: project.id, branchId: branch.id, triggerId: t.id };
+          const entry: Armed = { token: ++this.tokens, pass, cron: t.cron, version: t.version, late: 0, projectId: project.id, branchId: branch.id, triggerId: t.id };
           this.armed.set(key, entry);
           this.arm(world, key, entry, next);
         }
       }
     }
-    for (const key of [...this.armed.keys()]) if (!live.has(key)) this.armed.delete(key);
+    for (const [key, entry] of this.armed) if (entry.pass !== pass) this.armed.delete(key);
   }
 
   /** Recent skipped ranges, oldest first (at most 100). */

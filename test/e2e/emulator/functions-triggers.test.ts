@@ -2,7 +2,8 @@
  * Triggers fire in the emulator: schedules on its clock (every due minute once, in order, when a
  * manual clock is advanced; a big advance is bounded), storage triggers when an object is created
  * under their prefix (presigned upload or the S3 endpoint), with the platform's envelope and
- * header; disabled triggers never fire; a failed delivery is retried once with the same
+ * header; disabled triggers never fire, and a schedule disabled, deleted or moved to another cron
+ * stops firing; a failed delivery is retried once with the same
  * invocation id; `POST /__emulator/triggers/{id}/fire` fires one now.
  */
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
@@ -83,6 +84,22 @@ describe("triggers firing in the emulator", () => {
     expect(fire.status).toBe(409);
     expect((await seen()).filter((s) => s.path === "/disabled")).toEqual([]);
     expect(await deliveriesOf("disabled")).toEqual([]);
+  });
+
+  it("stops firing a schedule once it is disabled, deleted or moved to another cron, and fires the others", async () => {
+    const ids = new Map<string, string>();
+    for (const name of ["paused", "removed", "moved", "kept"]) ids.set(name, await triggerOf({ type: "schedule", name, schedule: { cron: "* * * * *" }, function_path: `/armed-${name}` }));
+    const fired = async (name: string): Promise<number> => (await seen()).filter((s) => s.path === `/armed-${name}`).length;
+    emu.clock.advance(60_000);
+    await emu.settle();
+    expect([await fired("paused"), await fired("removed"), await fired("moved"), await fired("kept")]).toEqual([1, 1, 1, 1]);
+    expect((await api.call("PATCH", `${triggers()}/${ids.get("paused")}`, { type: "schedule", enabled: false })).status).toBe(200);
+    expect((await api.call("DELETE", `${triggers()}/${ids.get("removed")}`)).status).toBe(204);
+    expect((await api.call("PATCH", `${triggers()}/${ids.get("moved")}`, { type: "schedule", schedule: { cron: "0 0 1 1 *" } })).status).toBe(200);
+    emu.clock.advance(180_000);
+    await emu.settle();
+    expect([await fired("paused"), await fired("removed"), await fired("moved"), await fired("kept")]).toEqual([1, 1, 1, 4]);
+    for (const name of ["paused", "moved", "kept"]) expect((await api.call("DELETE", `${triggers()}/${ids.get(name)}`)).status).toBe(204);
   });
 
   it("bounds the runs a big clock advance fires and reports the skipped range", async () => {
