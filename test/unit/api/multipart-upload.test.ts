@@ -90,4 +90,16 @@ describe("multipart encoding", () => {
     expect(body.contentType).toBe("multipart/form-data; boundary=fresh");
     expect(Buffer.from(body.bytes).toString()).toBe('--fresh\r\nContent-Disposition: form-data; name="runtime"\r\n\r\na--clash-b\r\n--fresh--\r\n');
   });
+
+  it("picks another boundary when a file's bytes contain the first one, keeping the bytes as given", () => {
+    const boundaries = ["clash", "fresh"];
+    const file = Uint8Array.from([0x00, 0xff, ...Buffer.from("--clash"), 0x0d, 0x0a]);
+    const view = new Uint8Array(Uint8Array.from([9, 9, ...file, 9]).buffer, 2, file.length);
+
+    const body = encodeMultipart([{ kind: "file", name: "zip", filename: "bundle.zip", contentType: "application/zip", bytes: view }], () => boundaries.shift() ?? "never");
+
+    expect(body.contentType).toBe("multipart/form-data; boundary=fresh");
+    const head = Buffer.from('--fresh\r\nContent-Disposition: form-data; name="zip"; filename="bundle.zip"\r\nContent-Type: application/zip\r\n\r\n');
+    expect(Buffer.from(body.bytes).equals(Buffer.concat([head, file, Buffer.from("\r\n--fresh--\r\n")]))).toBe(true);
+  });
 });
