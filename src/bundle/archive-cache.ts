@@ -5,6 +5,9 @@
  * was made from; the entry is used only while every input still hashes the same, and its archive
  * only while the archive's own digest still matches. Layout, under `<cacheDir>/v1/`:
  * `<identity>.json` (inputs, digest, warnings) and `<zipSha256>.zip`, each written atomically.
+ * The inputs are a list of `[path, sha256]` pairs: an object keyed by path, as entries written
+ * before 2026-11-27 have it (refused as malformed: a miss, rebuilt once), made every entry parse
+ * into an object of its own shape, which cost more than the lookup's reads.
  * A corrupt, truncated or unreadable entry is a miss; a failed write leaves the build as it was.
  */
 import { hash as hashOnce, randomBytes } from "node:crypto";
@@ -14,14 +17,14 @@ import { dirname, join, resolve } from "node:path";
 import { LIBRARY_VERSION } from "../version.js";
 import { hashRegularFile, readRegularFile } from "./read-guard.js";
 
-/** Bumped when the entry layout or the key changes, so older entries are never read. */
+/** Bumped when the key changes, or the entry layout so that an older entry would not be refused as malformed: older entries are never misread. */
 const CACHE_FORMAT = "v1";
 
 /** File names esbuild consults while resolving and compiling, in every directory above an input. */
 const RESOLUTION_FILES = ["package.json", "tsconfig.json", "jsconfig.json"];
 
-/** Path → SHA-256 hex of its contents, or `null` when it cannot be read (missing). */
-export type InputHashes = Record<string, string | null>;
+/** Each input's path and the SHA-256 hex of its contents (`null` when it cannot be read: missing), by path. */
+export type InputHashes = readonly (readonly [path: string, sha256: string | null])[];
 
 /** Hashes a file's contents (memoised for one bundling run); `null` when it cannot be read. */
 export type FileHasher = (path: string) => string | null;
@@ -113,13 +116,12 @@ export async function esbuildInputHashes(inputs: readonly string[], hash: FileHa
       if (dirname(dir) === dir) break;
     }
   }
-  const sorted = [...paths].sort();
-  return Object.fromEntries(sorted.map((path) => [path, hash(path)]));
+  return [...paths].sort().map((path) => [path, hash(path)] as const);
 }
 
 /** Whether every recorded input still hashes the same; stops reading at the first that does not. */
 export async function inputsUnchanged(inputs: InputHashes, hash: FileHasher): Promise<boolean> {
-  return Object.entries(inputs).every(([path, recorded]) => hash(path) === recorded);
+  return inputs.every(([path, recorded]) => hash(path) === recorded);
 }
 
 /**
@@ -175,7 +177,7 @@ export class ArchiveCache {
 
   /** Remembers `built` in memory only (see {@link recall}). */
   remember(identity: string, built: CachedArchive): void {
-    this.memory.set(identity, { ...built, inputs: {} });
+    this.memory.set(identity, { ...built, inputs: [] });
   }
 
   /** Stores `built` under `identity` with the hashes of its inputs. Never throws. */
@@ -224,7 +226,7 @@ function parseRecord(text: string): CacheRecord | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const r = value as Partial<CacheRecord>;
   const counts = [r.zipBytes, r.unzippedBytes, r.entries].every((n) => Number.isSafeInteger(n) && (n as number) >= 0);
-  const inputs = typeof r.inputs === "object" && r.inputs !== null && Object.values(r.inputs).every((h) => h === null || typeof h === "string");
+  const inputs = Array.isArray(r.inputs) && r.inputs.every((input: unknown) => Array.isArray(input) && input.length === 2 && typeof input[0] === "string" && (input[1] === null || typeof input[1] === "string"));
   const warnings = Array.isArray(r.warnings) && r.warnings.every((w) => typeof w === "string");
   if (!counts || !inputs || !warnings || typeof r.zipSha256 !== "string" || !/^[0-9a-f]{64}$/.test(r.zipSha256)) return undefined;
   return r as CacheRecord;

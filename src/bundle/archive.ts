@@ -104,10 +104,11 @@ export function asBundleError(slug: string, err: unknown): BundleError {
  * the zipping; a miss finishes the archive and stores it.
  */
 async function finishPrebuiltCached(cache: ArchiveCache, fn: ResolvedFunctionConfig, files: BundleFiles, origin: string): Promise<FunctionArchive> {
-  const inputs: InputHashes = Object.fromEntries(sortedPaths(files).map((path) => [path, sha256Hex(files.get(path) ?? "")]));
+  const inputs: InputHashes = sortedPaths(files).map((path) => [path, sha256Hex(files.get(path) ?? "")] as const);
   const identity = buildIdentity({ bundler: "none", source: shippedSource(fn) });
+  const shipped = new Map(inputs);
   const same = async (recorded: InputHashes): Promise<boolean> =>
-    Object.keys(recorded).length === files.size && Object.entries(recorded).every(([path, hash]) => inputs[path] === hash);
+    recorded.length === files.size && recorded.every(([path, hash]) => shipped.get(path) === hash);
   const hit = await cache.lookup(identity, same);
   if (hit !== undefined) return { slug: fn.slug, ...hit.archive };
   const archive = await finishArchive(fn.slug, files, origin);

@@ -141,6 +141,16 @@ describe("the content-addressed archive cache", () => {
     ["an archive with other bytes", (file: string) => (file.endsWith(".zip") ? writeFileSync(file, readFileSync(file).reverse()) : undefined)],
     ["entries that are not JSON", (file: string) => (file.endsWith(".json") ? writeFileSync(file, "{not json") : undefined)],
     ["entries of the wrong shape", (file: string) => (file.endsWith(".json") ? writeFileSync(file, JSON.stringify({ inputs: [], zipSha256: 1 })) : undefined)],
+    ["entries of the older layout (inputs keyed by path)", (file: string) => {
+      if (!file.endsWith(".json")) return;
+      const entry = JSON.parse(readFileSync(file, "utf8")) as { inputs: [string, string | null][] };
+      writeFileSync(file, JSON.stringify({ ...entry, inputs: Object.fromEntries(entry.inputs) }));
+    }],
+    ["entries whose inputs are not pairs of a path and a hash", (file: string) => {
+      if (!file.endsWith(".json")) return;
+      const entry = JSON.parse(readFileSync(file, "utf8")) as { inputs: [string, string | null][] };
+      writeFileSync(file, JSON.stringify({ ...entry, inputs: entry.inputs.map(([path]) => [path, 1]) }));
+    }],
     ["entries and archives replaced by FIFOs (read without waiting for a writer)", (file: string) => {
       rmSync(file);
       execFileSync("mkfifo", [file]);
