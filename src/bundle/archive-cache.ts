@@ -100,7 +100,29 @@ function absent(path: string): boolean {
 
 /** The identity of a build: what, besides its input files' contents, decides the archive. */
 export function buildIdentity(parts: Record<string, unknown>): string {
-  return sha256Hex(JSON.stringify({ format: CACHE_FORMAT, svcConfig: LIBRARY_VERSION, ...parts }));
+  return sha256Hex(identityText(parts));
+}
+
+function identityText(parts: Record<string, unknown>): string {
+  return JSON.stringify({ format: CACHE_FORMAT, svcConfig: LIBRARY_VERSION, ...parts });
+}
+
+/** A string no build part holds (a path or a package name cannot contain NUL). */
+const TEMPLATE_MARK = "\u0000svc-identity-template\u0000";
+
+/**
+ * The identities of builds whose parts differ in one string only (each function's entry, the rest
+ * of its build options shared): `identityOf(value)` is `buildIdentity(partsWith(value))`, the
+ * parts' JSON text made once and each value's JSON spliced into it.
+ */
+export function identityTemplate(partsWith: (value: string) => Record<string, unknown>): (value: string) => string {
+  const text = identityText(partsWith(TEMPLATE_MARK));
+  const mark = JSON.stringify(TEMPLATE_MARK);
+  const at = text.indexOf(mark);
+  if (at < 0 || text.includes(mark, at + 1)) return (value) => buildIdentity(partsWith(value));
+  const before = text.slice(0, at);
+  const after = text.slice(at + mark.length);
+  return (value) => sha256Hex(`${before}${JSON.stringify(value)}${after}`);
 }
 
 /**

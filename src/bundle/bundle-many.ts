@@ -8,7 +8,7 @@
 import pLimit from "p-limit";
 import type { ResolvedFunction, ResolvedFunctionConfig } from "../model/desired-state.js";
 import { BundleError, ErrorCode, PlatformError, type BundleFailure } from "../errors/index.js";
-import { ArchiveCache, type ArchiveMemory, buildIdentity, createFileHasher, esbuildInputHashes, inputsUnchanged, type FileHasher } from "./archive-cache.js";
+import { ArchiveCache, type ArchiveMemory, buildIdentity, createFileHasher, esbuildInputHashes, identityTemplate, inputsUnchanged, type FileHasher } from "./archive-cache.js";
 import {
   asBundleError,
   buildFunctionArchive,
@@ -118,6 +118,8 @@ class BundleRun {
   private readonly cache: ArchiveCache | undefined;
   private readonly hash: FileHasher = createFileHasher();
   private readonly lookups = pLimit(LOOKUP_CONCURRENCY);
+  /** The identity of an entry, by its other build options (working directory, source map, externals, staged packages). */
+  private readonly identities = new Map<string, (entry: string) => string>();
   private readonly stager: PackageStager;
 
   constructor(
@@ -227,9 +229,19 @@ class BundleRun {
   private identityOf(entry: string, workingDir: string, sourcemap: boolean, externals: FunctionExternals): { identity?: string } {
     const version = this.cache === undefined ? undefined : esbuildVersion();
     if (version === undefined) return {};
-    const options = esbuildOptions({ entries: [entry], workingDir, sourcemap, external: externals.external });
     const staged = externals.packages.filter((p) => p.includeFiles).map((p) => [p.name, p.version]);
-    return { identity: buildIdentity({ bundler: "esbuild", esbuild: version, options, ...(staged.length === 0 ? {} : { staged: this.stages() ? staged : false }) }) };
+    const key = JSON.stringify([workingDir, sourcemap, externals.external, staged]);
+    let identityFor = this.identities.get(key);
+    if (identityFor === undefined) {
+      identityFor = identityTemplate((one) => ({
+        bundler: "esbuild",
+        esbuild: version,
+        options: esbuildOptions({ entries: [one], workingDir, sourcemap, external: externals.external }),
+        ...(staged.length === 0 ? {} : { staged: this.stages() ? staged : false }),
+      }));
+      this.identities.set(key, identityFor);
+    }
+    return { identity: identityFor(entry) };
   }
 
   /** Whether external packages are staged into archives (not in offline checks). */

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type * as Esbuild from "esbuild";
 import { bundleFunctions, type BundleFunctionsOptions } from "../../../src/bundle/bundle-many.js";
+import { buildIdentity, identityTemplate } from "../../../src/bundle/archive-cache.js";
 import type { FunctionArchive } from "../../../src/bundle/archive.js";
 import type { ResolvedFunction } from "../../../src/model/desired-state.js";
 import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
@@ -185,5 +186,25 @@ describe("the content-addressed archive cache", () => {
     tree.write("blocked", "a file where the cache directory would be");
     const archives = await run({ cacheDir: tree.path("blocked/cache") });
     expect(archives.size).toBe(3);
+  });
+});
+
+describe("build identities made from a template", () => {
+  const values = ["/srv/app/functions/api/index.ts", 'a "quoted" \\ path', "é/ü/漢字", "\u2028\u2029", "", "\u0000"];
+
+  it("are the identities of the whole parts, for any value spliced in", () => {
+    const partsWith = (entry: string) => ({ bundler: "esbuild", options: { entryPoints: [entry], absWorkingDir: "/srv/app" }, staged: [["pkg", "1.0.0"]] });
+    const identityOf = identityTemplate(partsWith);
+    for (const value of values) expect(identityOf(value)).toBe(buildIdentity(partsWith(value)));
+    expect(new Set(values.map(identityOf)).size).toBe(values.length);
+  });
+
+  it("are the identities of the whole parts when the value appears twice or not at all", () => {
+    const twice = (entry: string) => ({ entryPoints: [entry], outfile: entry });
+    const never = (_entry: string) => ({ entryPoints: ["fixed"] });
+    for (const value of values) {
+      expect(identityTemplate(twice)(value)).toBe(buildIdentity(twice(value)));
+      expect(identityTemplate(never)(value)).toBe(buildIdentity(never(value)));
+    }
   });
 });
