@@ -11,8 +11,7 @@
  * A corrupt, truncated or unreadable entry is a miss; a failed write leaves the build as it was.
  */
 import { hash as hashOnce, randomBytes } from "node:crypto";
-import { statSync } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { LIBRARY_VERSION } from "../version.js";
 import { hashRegularFile, readRegularFile } from "./read-guard.js";
@@ -202,11 +201,17 @@ export class ArchiveCache {
     this.memory.set(identity, { ...built, inputs: [] });
   }
 
-  /** Stores `built` under `identity` with the hashes of its inputs. Never throws. */
-  async store(identity: string, inputs: InputHashes, built: CachedArchive): Promise<void> {
+  /**
+   * Stores `built` under `identity` with the hashes of its inputs. Never throws. The files are
+   * written synchronously: each is small, and a promise per open, write, close and rename cost
+   * the apply's main thread more than the writes themselves. The directory is made only when a
+   * write finds it missing (once per run, or again if it is removed meanwhile).
+   */
+  store(identity: string, inputs: InputHashes, built: CachedArchive): void {
     const { archive, warnings } = built;
     this.memory.set(identity, { archive, warnings, inputs });
-    if (this.dir === undefined) return;
+    const dir = this.dir;
+    if (dir === undefined) return;
     const record: CacheRecord = {
       inputs,
       zipSha256: archive.zipSha256,
@@ -215,25 +220,42 @@ export class ArchiveCache {
       entries: archive.entries,
       warnings,
     };
-    try {
-      await mkdir(this.dir, { recursive: true });
+    const write = (): void => {
       // The archive first: a record never points at an archive that was not written.
-      await writeAtomic(join(this.dir, `${archive.zipSha256}.zip`), archive.zip);
-      await writeAtomic(join(this.dir, `${identity}.json`), JSON.stringify(record));
+      writeAtomic(join(dir, `${archive.zipSha256}.zip`), archive.zip);
+      writeAtomic(join(dir, `${identity}.json`), JSON.stringify(record));
+    };
+    try {
+      inDirectory(dir, write);
     } catch {
       // The cache only saves time: an unwritable directory leaves the build as it was.
     }
   }
 }
 
-/** Writes `data` to `path` through a temporary file and a rename, so readers never see a partial file. */
-export async function writeAtomic(path: string, data: Uint8Array | string): Promise<void> {
+/** Runs `write`; when it fails because `dir` is missing, makes `dir` and runs it once more. */
+export function inDirectory(dir: string, write: () => void): void {
+  try {
+    write();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    mkdirSync(dir, { recursive: true });
+    write();
+  }
+}
+
+/**
+ * Writes `data` to `path` through a temporary file (created, never followed if something is
+ * already there) and a rename, so readers never see a partial file: a process killed mid-write
+ * leaves only the temporary file.
+ */
+export function writeAtomic(path: string, data: Uint8Array | string): void {
   const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
-    await writeFile(temp, data);
-    await rename(temp, path);
+    writeFileSync(temp, data, { flag: "wx" });
+    renameSync(temp, path);
   } catch (err) {
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     throw err;
   }
 }

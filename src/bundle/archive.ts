@@ -112,7 +112,7 @@ async function finishPrebuiltCached(cache: ArchiveCache, fn: ResolvedFunctionCon
   const hit = await cache.lookup(identity, same);
   if (hit !== undefined) return { slug: fn.slug, ...hit.archive };
   const archive = await finishArchive(fn.slug, files, origin);
-  await cache.store(identity, inputs, { archive, warnings: [] });
+  cache.store(identity, inputs, { archive, warnings: [] });
   return archive;
 }
 

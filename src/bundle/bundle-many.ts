@@ -211,7 +211,7 @@ class BundleRun {
           const staged = this.stages() ? await this.stager.stage(job.externals.packages) : new Map<string, Uint8Array>();
           const archive = await finishArchive(job.fn.slug, withStagedFiles(output.files, staged), ESBUILD_ORIGIN);
           if (job.identity !== undefined) {
-            await this.cache?.store(job.identity, await esbuildInputHashes(output.inputs, this.hash), { archive, warnings });
+            this.cache?.store(job.identity, await esbuildInputHashes(output.inputs, this.hash), { archive, warnings });
           }
           this.settle(job.fn.slug, archive);
         } catch (err) {

@@ -5,11 +5,11 @@
  * keeps the staged files in the cache directory, keyed by the packages' names and versions, so
  * a warm cache never runs npm.
  */
-import { mkdtemp, mkdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { ResolvedExternalPackage } from "../model/desired-state.js";
-import { sha256Hex, writeAtomic } from "./archive-cache.js";
+import { inDirectory, sha256Hex, writeAtomic } from "./archive-cache.js";
 import { readForeignZip, writeCanonicalZip } from "./canonical-zip.js";
 import { foreignBinaryIssue } from "./external-packages-binaries.js";
 import { installedPackages, type InstalledPackage } from "./external-packages-installed.js";
@@ -85,9 +85,11 @@ export class PackageStager {
     try {
       const zip = await writeCanonicalZip(files);
       const zipSha256 = sha256Hex(zip);
-      await mkdir(this.dir, { recursive: true });
-      await writeAtomic(join(this.dir, `${zipSha256}.zip`), zip);
-      await writeAtomic(join(this.dir, `${key}.json`), JSON.stringify({ zipSha256 }));
+      const dir = this.dir;
+      inDirectory(dir, () => {
+        writeAtomic(join(dir, `${zipSha256}.zip`), zip);
+        writeAtomic(join(dir, `${key}.json`), JSON.stringify({ zipSha256 }));
+      });
     } catch {
       // The cache only saves time.
     }
