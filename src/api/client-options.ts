@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { ErrorCode, PlatformError } from "../errors/index.js";
 import { LIBRARY_VERSION } from "../version.js";
 import { senderFor } from "./node-http-send.js";
+import type { RequestObserver } from "./request-observer.js";
 import type { ApiEvent, TransportConfig } from "./transport.js";
 
 /** The production management API. */
@@ -157,4 +158,9 @@ function invalid(option: string, value: unknown, problem: string): never {
   throw new PlatformError(ErrorCode.INVALID_OPTIONS, `Invalid option ${option} (${shown}): ${problem}.`, {
     details: { option, value: typeof value === "number" || typeof value === "string" ? value : String(value) },
   });
+}
+
+/** The configuration of an observed sibling client: `observer`'s listeners over those of `config`. */
+export function observing(config: ClientConfig, observer: RequestObserver): ClientConfig {
+  return { ...config, transport: { ...config.transport, observer: { ...config.transport.observer, ...observer } } };
 }

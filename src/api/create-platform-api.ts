@@ -2,10 +2,11 @@
  * `createPlatformApi`: the HTTP implementation of {@link PlatformApi}.
  */
 import { createCallContext } from "./call-context.js";
-import { type ClientConfig, resolveClientOptions, type PlatformApiOptions } from "./client-options.js";
+import { type ClientConfig, observing, resolveClientOptions, type PlatformApiOptions } from "./client-options.js";
 import { controlPlaneCalls } from "./control-plane-calls.js";
 import { featureCalls } from "./feature-calls.js";
 import type { PlatformApi } from "./platform-api.js";
+import { observable } from "./request-observer.js";
 
 /**
  * Creates a platform client over `fetch`. Validates the options first: an empty `apiKey` throws
@@ -20,5 +21,5 @@ export function createPlatformApi(options: PlatformApiOptions): Required<Platfor
 /** The client of options `resolveClientOptions` already validated. */
 export function platformApiOver(config: ClientConfig): Required<PlatformApi> {
   const context = createCallContext(config);
-  return { ...controlPlaneCalls(context), ...featureCalls(context) };
+  return observable({ ...controlPlaneCalls(context), ...featureCalls(context) }, (observer) => platformApiOver(observing(config, observer)));
 }

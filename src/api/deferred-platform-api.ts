@@ -4,7 +4,8 @@
  * HTTP client (transport, wire schemas and calls, `create-platform-api.ts`) with the first call
  * of any of them, once per client. Importing the package then loads none of it.
  */
-import { resolveClientOptions, type PlatformApiOptions } from "./client-options.js";
+import { type ClientConfig, observing, resolveClientOptions, type PlatformApiOptions } from "./client-options.js";
+import { observable } from "./request-observer.js";
 import type * as ClientModule from "./create-platform-api.js";
 import type { PlatformApi } from "./platform-api.js";
 
@@ -29,7 +30,11 @@ type AnyMethod = (...args: unknown[]) => Promise<unknown>;
  * the optional `compareSchema` and `listFunctionBuilds` included.
  */
 export function createPlatformApi(options: PlatformApiOptions): Required<PlatformApi> {
-  const config = resolveClientOptions(options);
+  return deferredOver(resolveClientOptions(options));
+}
+
+/** The deferred client of a validated configuration; its observed siblings are deferred too. */
+function deferredOver(config: ClientConfig): Required<PlatformApi> {
   let client: Promise<Required<PlatformApi>> | undefined;
   const load = (): Promise<Required<PlatformApi>> => {
     client ??= import("./create-platform-api.js").then((module: typeof ClientModule) => module.platformApiOver(config));
@@ -38,5 +43,5 @@ export function createPlatformApi(options: PlatformApiOptions): Required<Platfor
   const api: Partial<Record<keyof PlatformApi, AnyMethod>> = {};
   // Each method has the signature of the client's method of that name, which it calls.
   for (const name of METHODS) api[name] = async (...args) => ((await load())[name] as AnyMethod)(...args);
-  return api as Required<PlatformApi>;
+  return observable(api as Required<PlatformApi>, (observer) => deferredOver(observing(config, observer)));
 }

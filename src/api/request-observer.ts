@@ -1,12 +1,13 @@
 /**
  * Per-request reports and retries for the operation in progress (the engine's `read` and
- * `retry` events). Listeners are bound to an async scope rather than to a
- * client, so they see every request the HTTP client makes inside that scope, including through
- * an `api` the caller built with `createPlatformApi` (as the CLI does). Other adapters report
- * nothing.
+ * `retry` events). Listeners are bound to a client: {@link observedApi} hands out a sibling of a
+ * client `createPlatformApi` made (same options, same connections) whose requests report to the
+ * listeners, so operations running at once each see their own requests only. Other adapters
+ * report nothing. No async scope is used: an `AsyncLocalStorage` would run a hook for every
+ * promise the process creates.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { ApiRetryEvent } from "../model/events.js";
+import type { PlatformApi } from "./platform-api.js";
 
 /** One logical request (retries included), as the transport saw it. Never carries secrets. */
 export interface RequestReport {
@@ -21,7 +22,7 @@ export interface RequestReport {
   requestId: string;
 }
 
-/** What an async scope listens to; nested scopes inherit the listeners they do not set. */
+/** What a client reports to; a sibling's listeners replace those of its client they set. */
 export interface RequestObserver {
   /** Each completed logical request. */
   onRequest?: (report: RequestReport) => void;
@@ -29,21 +30,37 @@ export interface RequestObserver {
   onRetry?: (event: ApiRetryEvent) => void;
 }
 
-const scope = new AsyncLocalStorage<RequestObserver>();
+/**
+ * How each client `createPlatformApi` made makes an observed sibling. Kept here rather than on
+ * the client, so an adapter (a `Proxy`, say) is never asked for a property it does not have.
+ */
+const siblings = new WeakMap<object, (observer: RequestObserver) => Required<PlatformApi>>();
 
-/** Runs `fn`; requests and retries of the HTTP client within it go to `observer`. */
-export function observeRequests<T>(observer: RequestObserver, fn: () => Promise<T>): Promise<T> {
-  return scope.run({ ...scope.getStore(), ...observer }, fn);
+/** Marks `api` as a client whose siblings `derive` makes, reporting to the observer given. */
+export function observable<A extends Required<PlatformApi>>(api: A, derive: (observer: RequestObserver) => Required<PlatformApi>): A {
+  siblings.set(api, derive);
+  return api;
 }
 
-/** Passes `report` to the current scope's `onRequest`, if any; its exceptions are swallowed. */
-export function reportRequest(report: RequestReport): void {
-  safely(() => scope.getStore()?.onRequest?.(report));
+/**
+ * `api`, reporting its requests and retries to `observer` (over the listeners it already
+ * reports to): a sibling client for one made by `createPlatformApi`, `api` itself for any other
+ * adapter.
+ */
+export function observedApi<A extends PlatformApi>(api: A, observer: RequestObserver): A {
+  const derive = siblings.get(api);
+  return derive === undefined ? api : (derive(observer) as unknown as A);
 }
 
-/** Passes `event` to the current scope's `onRetry`, if any; its exceptions are swallowed. */
-export function reportRetry(event: ApiRetryEvent): void {
-  safely(() => scope.getStore()?.onRetry?.(event));
+
+/** Passes `report` to `observer.onRequest`, if any; its exceptions are swallowed. */
+export function reportRequest(observer: RequestObserver | undefined, report: RequestReport): void {
+  safely(() => observer?.onRequest?.(report));
+}
+
+/** Passes `event` to `observer.onRetry`, if any; its exceptions are swallowed. */
+export function reportRetry(observer: RequestObserver | undefined, event: ApiRetryEvent): void {
+  safely(() => observer?.onRetry?.(event));
 }
 
 function safely(call: () => void): void {

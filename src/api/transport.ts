@@ -17,7 +17,7 @@ import { errorFromResponse, parseErrorBody } from "./error-body.js";
 import { AttemptTimeoutError, type HttpAnswer, type HttpSend } from "./http-exchange.js";
 import type { MultipartBody } from "./multipart-body.js";
 import { REFUSED, readResponse } from "./response-reader.js";
-import { reportRequest, reportRetry } from "./request-observer.js";
+import { type RequestObserver, reportRequest, reportRetry } from "./request-observer.js";
 import { decideRetry, isIdempotentMethod, parseRetryAfterMs, type AttemptOutcome, type RetryRules } from "./retry-policy.js";
 import type { ApiRetryEvent } from "../model/events.js";
 
@@ -49,6 +49,8 @@ export interface TransportConfig {
   now: () => number;
   /** @default decideRetry, the management API's rules */
   retryRules?: RetryRules;
+  /** Where requests and retries are reported (`observedApi`); none by default. */
+  observer?: RequestObserver;
 }
 
 /** One call. `path` is relative to the base URL with its segments already encoded. */
@@ -83,13 +85,13 @@ type Attempt = ({ kind: "response" } & HttpAnswer) | { kind: "no-response"; time
 
 /**
  * Sends the request, retrying as `retry-policy.ts` decides, and returns the validated body. The outcome is
- * reported to the current request observer (`observeRequests`).
+ * reported to the configuration's observer (`observedApi`).
  */
 export async function sendRequest<T>(config: TransportConfig, spec: RequestSpec<T>): Promise<ApiResponse<T>> {
   const requestId = config.newRequestId();
   const started = config.now();
   const report = (status: number | undefined, answeredId: string): void =>
-    reportRequest({ method: spec.method, path: spec.path, ...(status === undefined ? {} : { status }), ms: Math.max(0, config.now() - started), requestId: answeredId });
+    reportRequest(config.observer, { method: spec.method, path: spec.path, ...(status === undefined ? {} : { status }), ms: Math.max(0, config.now() - started), requestId: answeredId });
   try {
     const response = await sendWithRetries(config, spec, requestId);
     report(response.status, response.requestId);
@@ -308,5 +310,5 @@ function emit(config: TransportConfig, event: ApiEvent): void {
   } catch {
     // A listener's failure must not break the call.
   }
-  reportRetry(event);
+  reportRetry(config.observer, event);
 }

@@ -96,7 +96,7 @@ function creationConflict(desired: ResolvedPolicy, project: ApiProject, name: st
  */
 async function checkTarget(rt: OperationRuntime, desired: ResolvedPolicy, projectId: string, name: string): Promise<{ parent: ApiBranch; project: ApiProject }> {
   const { api } = rt;
-  const [project, branches] = await inReadWave(rt.emit, 1, () => Promise.all([api.getProject({ projectId }), api.listBranches({ projectId })]));
+  const [project, branches] = await inReadWave(api, rt.emit, 1, (api) => Promise.all([api.getProject({ projectId }), api.listBranches({ projectId })]));
   const taken = branches.find((b) => b.name === name);
   if (taken !== undefined) {
     throw new PlatformError(ErrorCode.CONFLICT, `Branch "${name}" already exists in project ${projectId} (${taken.id}); choose another name or apply to it.`, {
@@ -126,8 +126,8 @@ export async function createBranch(config: PolicyConfig, given: CreateBranchOpti
   if (typeof options.branchName !== "string" || options.branchName.trim() === "") {
     throw new PlatformError(ErrorCode.INVALID_OPTIONS, "createBranch needs branchName: the new branch's name.", { details: { option: "branchName", value: String(options.branchName) } });
   }
-  const rt = prepareRuntime("createBranch", { ...options, apiHost: undefined }, "project");
-  return withApiEvents(rt.emit, () => createBranchWith(rt, config, options));
+  const rt = withApiEvents(prepareRuntime("createBranch", { ...options, apiHost: undefined }, "project"));
+  return createBranchWith(rt, config, options);
 }
 
 /**

@@ -25,8 +25,8 @@ import { readSources } from "../inspect/read-sources.js";
  */
 export async function inspect(given: ConfigOperationOptions): Promise<PulledBranchConfig> {
   const options = ownOptions(given);
-  const { api, emit } = prepareRuntime("inspect", options);
-  return withApiEvents(emit, () => inspectWith(api, options.projectId, options.branchId, emit));
+  const { api, emit } = withApiEvents(prepareRuntime("inspect", options));
+  return inspectWith(api, options.projectId, options.branchId, emit);
 }
 
 /** Identical to {@link inspect}. */
@@ -41,19 +41,19 @@ export async function inspectWith(api: PlatformApi, projectId: string, branchId:
   const ref = { projectId, branchId };
   const context = { api, ref, parent: undefined };
   const pulls = KIND_READS.flatMap(({ kind, pull }) => (pull === undefined ? [] : [{ kind, ...pull }]));
-  const project = await inReadWave(emit, 1, () => api.getProject({ projectId }));
+  const project = await inReadWave(api, emit, 1, (api) => api.getProject({ projectId }));
 
-  const [branches, endpoints, sources] = await inReadWave(emit, 2, () => Promise.allSettled([
+  const [branches, endpoints, sources] = await inReadWave(api, emit, 2, (api) => Promise.allSettled([
     api.listBranches({ projectId }),
     api.listEndpoints(ref),
-    readSources(context, { credentials: true, ...unionOfNeeds(pulls.map(({ kind, needs }) => ({ kind, needs }))) }),
+    readSources({ ...context, api }, { credentials: true, ...unionOfNeeds(pulls.map(({ kind, needs }) => ({ kind, needs }))) }),
   ]));
   const allBranches = settled(branches);
   const branch = allBranches.find((b) => b.id === branchId);
   if (branch === undefined) throw branchNotFoundError({ projectId, branchId, branches: allBranches });
 
   const second = settled(sources).records;
-  const third = await inReadWave(emit, 3, () => readSources(context, unionOfNeeds(pulls.map(({ kind, next }) => ({ kind, needs: next?.(second) ?? {} })))));
+  const third = await inReadWave(api, emit, 3, (api) => readSources({ ...context, api }, unionOfNeeds(pulls.map(({ kind, next }) => ({ kind, needs: next?.(second) ?? {} })))));
   const base = { project, branch, branches: allBranches, endpoints: settled(endpoints) };
   return buildPulledBranchConfig(pulledRecords(base, { ...second, ...third.records }), KIND_PULLS, POLICY_KINDS);
 }

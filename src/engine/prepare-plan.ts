@@ -150,12 +150,11 @@ function fingerprintAsReady(rt: OperationRuntime, desired: ResolvedPolicy, live:
  * decided (a bucket's objects, a database's Data API) reads it (wave 3) and diffs again. No mutation.
  */
 export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput): Promise<PreparedPlan> {
-  const ref = { api: rt.api, ...input.ids };
-  const base = await inReadWave(rt.emit, 1, () => readBaseState(ref));
+  const base = await inReadWave(rt.api, rt.emit, 1, (api) => readBaseState({ api, ...input.ids }));
   const desired = input.resolveDesired(base);
   if (desired.functions.some((fn) => Object.keys(fn.env).length > 0)) rt.fingerprints.warmUp();
   const bundleWarnings: EngineWarning[] = [...(input.archiveWarnings ?? [])];
-  const reading = inReadWave(rt.emit, 2, () => readFeatureState({ api: rt.api, projectId: input.ids.projectId, base, needs: readNeedsForPolicy(desired), kinds: KIND_READS }));
+  const reading = inReadWave(rt.api, rt.emit, 2, (api) => readFeatureState({ api, projectId: input.ids.projectId, base, needs: readNeedsForPolicy(desired), kinds: KIND_READS }));
   const fingerprints = fingerprintAsReady(rt, desired, reading.then((r) => r.state));
   const [archives, read, parentWarnings] = await Promise.all([
     bundleAll(rt, desired, input, bundleWarnings, fingerprints.start),
@@ -168,7 +167,7 @@ export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput)
   const now = input.now();
   const options = { now, functionTags: tags, allowDataLoss: input.allowDataLoss, unavailable };
   let diff = diffState(desired, live, options);
-  const guarded = await inReadWave(rt.emit, 3, () => readGuardState({ api: rt.api, projectId: input.ids.projectId, base, changes: diff.changes, kinds: KIND_READS }));
+  const guarded = await inReadWave(rt.api, rt.emit, 3, (api) => readGuardState({ api, projectId: input.ids.projectId, base, changes: diff.changes, kinds: KIND_READS }));
   if (guarded !== null) {
     Object.assign(live, guarded);
     diff = diffState(desired, live, options);
@@ -183,7 +182,7 @@ export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput)
  */
 async function parentNotFoundWarnings(rt: OperationRuntime, projectId: string, parent: string | undefined): Promise<EngineWarning[]> {
   if (parent === undefined) return [];
-  const branches = await inReadWave(rt.emit, 2, () => rt.api.listBranches({ projectId, search: parent }));
+  const branches = await inReadWave(rt.api, rt.emit, 2, (api) => api.listBranches({ projectId, search: parent }));
   if (branches.some((b) => b.name === parent)) return [];
   return [{
     code: "PARENT_NOT_FOUND",

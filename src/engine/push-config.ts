@@ -5,7 +5,7 @@ import type { BranchTarget, ResolvedPolicy } from "../model/desired-state.js";
 import { type AdaptiveLimit, createAdaptiveLimit, THROTTLE_STATUSES } from "../apply/adaptive-limit.js";
 import { createBuildWatcher } from "../apply/build-watcher.js";
 import { executePlan } from "../apply/execute-plan.js";
-import { observeRequests } from "../api/request-observer.js";
+import { observedApi } from "../api/request-observer.js";
 import type { ApiFunctionBuild, BranchRef, PlatformApi } from "../api/platform-api.js";
 import type { ExecutionContext } from "../apply/execution-context.js";
 import { KIND_EXPECTED_WAITS, KIND_HANDLERS } from "../kinds/modules.js";
@@ -141,17 +141,14 @@ export async function gateAndExecute(rt: OperationRuntime, prepared: PreparedPla
   }
   if (rt.signal?.aborted) throw new CancelledError(`apply to branch "${prepared.base.branch.name}"`);
   const limit = createAdaptiveLimit({ initial: rt.concurrency, max: rt.maxConcurrency });
-  const ctx = executionContext(rt, prepared, limit);
-  const outcome = await observeRequests(
-    {
-      onRetry: (event) => {
-        rt.emit(event);
-        if (event.status !== undefined && THROTTLE_STATUSES.has(event.status)) limit.throttled();
-      },
-      onRequest: (report) => limit.latency(report.ms, requestKind(report.method, report.path)),
+  const api = observedApi(rt.api, {
+    onRetry: (event) => {
+      rt.emit(event);
+      if (event.status !== undefined && THROTTLE_STATUSES.has(event.status)) limit.throttled();
     },
-    () => executePlan(prepared.diff.changes, ctx),
-  );
+    onRequest: (report) => limit.latency(report.ms, requestKind(report.method, report.path)),
+  });
+  const outcome = await executePlan(prepared.diff.changes, executionContext({ ...rt, api }, prepared, limit));
   const result = withChecks(buildResult(prepared, [], outcome));
   if (rt.signal?.aborted && (outcome.skipped.length > 0 || outcome.failed.length > 0)) {
     throw new CancelledError(`apply to branch "${prepared.base.branch.name}"`, outcome.started ? result : undefined);
@@ -192,37 +189,35 @@ export interface RunShare {
 /** {@link pushConfig} as one branch of a run: with the run's shared archives. */
 export async function pushConfigInRun(config: PolicyConfig, given: PushConfigOptions, run: RunShare): Promise<PushResult> {
   const options = ownOptions(given);
-  const rt = prepareRuntime("pushConfig", options);
+  const rt = withApiEvents(prepareRuntime("pushConfig", options));
   const selection = readSelection(options);
   if (options.verify === true && options.dryRun === true) warmReplica(run.replicas);
-  return withApiEvents(rt.emit, async () => {
-    const full = await preparePlan(rt, {
-      ids: { projectId: options.projectId, branchId: options.branchId },
-      resolveDesired: resolverFor(config, options),
-      ...withMemory(config),
-      ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}),
-      ...(run.archives === undefined ? {} : { shared: run.archives }),
-      allowDataLoss: options.allowDataLoss ?? false,
-      now: () => new Date(),
-    });
-    const prepared = selectPrepared(full, selection);
-    const result = await gateAndExecute(rt, prepared, {
-      dryRun: options.dryRun ?? false,
-      updateExisting: options.updateExisting ?? false,
-      allowProtectedBranch: options.allowProtectedBranch ?? false,
-      ...(options.confirm ? { confirm: options.confirm } : {}),
-      ...(options.checks === undefined ? {} : { checks: options.checks }),
-    });
-    if (options.verify === true && result.dryRun) {
-      result.verification = await verifyPrepared(rt, prepared, {
-        contextFor: executionContext,
-        allowDataLoss: options.allowDataLoss ?? false,
-        ...(selection === undefined ? {} : { selection }),
-        ...(run.replicas === undefined ? {} : { replicas: run.replicas }),
-      });
-    }
-    return result;
+  const full = await preparePlan(rt, {
+    ids: { projectId: options.projectId, branchId: options.branchId },
+    resolveDesired: resolverFor(config, options),
+    ...withMemory(config),
+    ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}),
+    ...(run.archives === undefined ? {} : { shared: run.archives }),
+    allowDataLoss: options.allowDataLoss ?? false,
+    now: () => new Date(),
   });
+  const prepared = selectPrepared(full, selection);
+  const result = await gateAndExecute(rt, prepared, {
+    dryRun: options.dryRun ?? false,
+    updateExisting: options.updateExisting ?? false,
+    allowProtectedBranch: options.allowProtectedBranch ?? false,
+    ...(options.confirm ? { confirm: options.confirm } : {}),
+    ...(options.checks === undefined ? {} : { checks: options.checks }),
+  });
+  if (options.verify === true && result.dryRun) {
+    result.verification = await verifyPrepared(rt, prepared, {
+      contextFor: executionContext,
+      allowDataLoss: options.allowDataLoss ?? false,
+      ...(selection === undefined ? {} : { selection }),
+      ...(run.replicas === undefined ? {} : { replicas: run.replicas }),
+    });
+  }
+  return result;
 }
 
 /** Dry run: `pushConfig` with `dryRun: true, updateExisting: true`. Conflicts are returned, never thrown. */

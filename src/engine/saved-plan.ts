@@ -73,38 +73,36 @@ export async function applyPlan(saved: SavedPlan, given: ApplyPlanOptions): Prom
   const doc: unknown = saved;
   const formatVersion = typeof doc === "object" && doc !== null ? (doc as { formatVersion?: unknown }).formatVersion : undefined;
   if (formatVersion !== 1) throw new StalePlanError({ reason: "format", expected: 1, actual: formatVersion });
-  const rt = prepareRuntime("applyPlan", options);
+  const rt = withApiEvents(prepareRuntime("applyPlan", options));
   if (saved.projectId !== options.projectId || saved.branchId !== options.branchId) {
     throw new StalePlanError({ reason: "target", expected: `${String(saved.projectId)}/${String(saved.branchId)}`, actual: `${options.projectId}/${options.branchId}` });
   }
   const selection = readSelection(saved.selection ?? {});
-  return withApiEvents(rt.emit, async () => {
-    const full = await preparePlan(rt, {
-      ids: { projectId: options.projectId, branchId: options.branchId },
-      resolveDesired: resolverFor(options.config, options),
-      ...withMemory(options.config),
-      ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}),
-      allowDataLoss: options.allowDataLoss ?? false,
-      now: () => new Date(),
-    });
-    const prepared = selectPrepared(full, selection);
-    const count = prepared.diff.changes.length;
-    const bundles = Object.fromEntries([...prepared.archives].map(([slug, a]) => [slug, { zipSha256: a.zipSha256, zipBytes: a.zipBytes }]));
-    const mismatch = firstBundleMismatch(saved.bundles, bundles);
-    if (mismatch !== undefined) throw new StalePlanError({ reason: "bundle", ...mismatch });
-    const differences = savedPlanDifferences(saved, freshView(prepared, saved));
-    if (prepared.diff.stateFingerprint !== saved.stateFingerprint) {
-      throw new StalePlanError({ reason: "state", expected: saved.stateFingerprint, actual: prepared.diff.stateFingerprint, currentChangeCount: count, differences });
-    }
-    if (differences.length > 0) {
-      throw new StalePlanError({ reason: "changes", expected: saved.changesDigest, actual: digestsOf(prepared.diff.changes).changesDigest, currentChangeCount: count, differences });
-    }
-    return gateAndExecute(rt, prepared, {
-      dryRun: false,
-      updateExisting: options.updateExisting ?? false,
-      allowProtectedBranch: options.allowProtectedBranch ?? false,
-      ...(options.checks === undefined ? {} : { checks: options.checks }),
-    });
+  const full = await preparePlan(rt, {
+    ids: { projectId: options.projectId, branchId: options.branchId },
+    resolveDesired: resolverFor(options.config, options),
+    ...withMemory(options.config),
+    ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}),
+    allowDataLoss: options.allowDataLoss ?? false,
+    now: () => new Date(),
+  });
+  const prepared = selectPrepared(full, selection);
+  const count = prepared.diff.changes.length;
+  const bundles = Object.fromEntries([...prepared.archives].map(([slug, a]) => [slug, { zipSha256: a.zipSha256, zipBytes: a.zipBytes }]));
+  const mismatch = firstBundleMismatch(saved.bundles, bundles);
+  if (mismatch !== undefined) throw new StalePlanError({ reason: "bundle", ...mismatch });
+  const differences = savedPlanDifferences(saved, freshView(prepared, saved));
+  if (prepared.diff.stateFingerprint !== saved.stateFingerprint) {
+    throw new StalePlanError({ reason: "state", expected: saved.stateFingerprint, actual: prepared.diff.stateFingerprint, currentChangeCount: count, differences });
+  }
+  if (differences.length > 0) {
+    throw new StalePlanError({ reason: "changes", expected: saved.changesDigest, actual: digestsOf(prepared.diff.changes).changesDigest, currentChangeCount: count, differences });
+  }
+  return gateAndExecute(rt, prepared, {
+    dryRun: false,
+    updateExisting: options.updateExisting ?? false,
+    allowProtectedBranch: options.allowProtectedBranch ?? false,
+    ...(options.checks === undefined ? {} : { checks: options.checks }),
   });
 }
 
