@@ -3,7 +3,8 @@
  * sorted by UTF-8 path bytes, files only, every date 1980-01-01 00:00:00 UTC, permissions 0644,
  * DEFLATE level 6, no comments. The same files give the same bytes on any machine or time zone.
  */
-import pLimit from "p-limit";
+import { setImmediate } from "node:timers/promises";
+import { crc32 } from "node:zlib";
 import { escapeUnsafeText } from "../rules/visible-text.js";
 import {
   ZIP_ENTRY_NAME_ISSUE_MESSAGES,
@@ -13,7 +14,8 @@ import {
   zipEntryNameIssue,
 } from "../rules/zip-entries.js";
 import { bundleFailure } from "./failure.js";
-import { loadJszip } from "./lazy-modules.js";
+import { loadDeflateRaw, loadJszip } from "./lazy-modules.js";
+import { type DeflatedEntry, zipContainer } from "./zip-container.js";
 
 /** Archive path (relative POSIX) → file contents. */
 export type BundleFiles = ReadonlyMap<string, Uint8Array>;
@@ -27,15 +29,6 @@ export const CANONICAL_ZIP_PERMISSIONS = 0o644;
 /** The DEFLATE level of every entry. */
 export const CANONICAL_DEFLATE_LEVEL = 6;
 
-/**
- * How many archives are deflated at once in a process. Each deflate holds about 260 KiB of
- * compressor state until its archive is written, and writing is JavaScript on the main thread,
- * so more at once only holds more memory: 2,000 functions written together held 520 MB.
- */
-export const ZIP_WRITERS = 4;
-
-const zipWriters = pLimit(ZIP_WRITERS);
-
 /** Compares two paths by their UTF-8 bytes (not UTF-16 code units). */
 export function compareUtf8(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
@@ -47,41 +40,32 @@ export function sortedPaths(files: BundleFiles): string[] {
 }
 
 /**
- * Writes `files` as a canonical ZIP, at most {@link ZIP_WRITERS} at once. Paths must already be
- * checked (see `zipEntryNameIssue`); directories are implied by the paths and never written as
- * entries.
+ * How many input bytes are deflated between two turns of the event loop: a large archive is
+ * written in slices so that requests in flight are answered meanwhile.
  */
-export function writeCanonicalZip(files: BundleFiles): Promise<Uint8Array> {
-  return zipWriters(() => writeZip(files));
-}
+const DEFLATE_SLICE_BYTES = 1024 * 1024;
 
-async function writeZip(files: BundleFiles): Promise<Uint8Array> {
-  const JSZip = await loadJszip();
-  const zip = new JSZip();
-  const ordered = sortedPaths(files);
-  for (const path of ordered) {
-    const data = files.get(path) ?? new Uint8Array();
-    zip.file(path, data, {
-      binary: true,
-      createFolders: false,
-      date: CANONICAL_ZIP_DATE,
-      unixPermissions: CANONICAL_ZIP_PERMISSIONS,
-    });
-  }
-  // jszip keeps entries in a plain object, where integer-like names ("10") enumerate first;
-  // generateAsync walks the entries through forEach, so pin that to the canonical order.
-  zip.forEach = (callback) => {
-    for (const path of ordered) {
-      const file = zip.file(path);
-      if (file !== null) callback(path, file);
+/**
+ * Writes `files` as a canonical ZIP. Paths must already be checked (see `zipEntryNameIssue`);
+ * directories are implied by the paths and never written as entries. Each file is deflated by
+ * pako (the compressor and settings jszip used, so archives keep their bytes and digests) and
+ * its CRC-32 computed natively; nothing is held between files but the deflated data.
+ */
+export async function writeCanonicalZip(files: BundleFiles): Promise<Uint8Array> {
+  const deflateRaw = loadDeflateRaw();
+  const entries: DeflatedEntry[] = [];
+  let sinceYield = 0;
+  for (const name of sortedPaths(files)) {
+    if (sinceYield >= DEFLATE_SLICE_BYTES) {
+      sinceYield = 0;
+      await setImmediate();
     }
-  };
-  return zip.generateAsync({
-    type: "uint8array",
-    compression: "DEFLATE",
-    compressionOptions: { level: CANONICAL_DEFLATE_LEVEL },
-    platform: "UNIX",
-  });
+    const data = files.get(name) ?? new Uint8Array();
+    const deflated = data.byteLength === 0 ? data : deflateRaw(data, { level: CANONICAL_DEFLATE_LEVEL });
+    entries.push({ name, crc32: crc32(data), size: data.byteLength, deflated });
+    sinceYield += data.byteLength;
+  }
+  return zipContainer(entries, { date: CANONICAL_ZIP_DATE, permissions: CANONICAL_ZIP_PERMISSIONS });
 }
 
 /**

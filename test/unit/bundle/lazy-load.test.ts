@@ -1,5 +1,9 @@
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
+
+/** Whether pako's compressor has been loaded in this process (it is required, not imported). */
+const pakoLoaded = (): boolean => Object.keys(createRequire(import.meta.url).cache).some((path) => path.replaceAll("\\", "/").endsWith("/pako/lib/deflate.js"));
 
 const loads = vi.hoisted(() => ({ esbuild: 0, jszip: 0 }));
 
@@ -12,15 +16,16 @@ vi.mock("jszip", async (importOriginal) => {
   return importOriginal();
 });
 
-describe("lazy loading of esbuild and jszip", () => {
-  it("importing svc-config/v1 and svc-config loads neither", async () => {
+describe("lazy loading of esbuild, pako and jszip", () => {
+  it("importing svc-config/v1 and svc-config loads none of them", async () => {
     const v1 = await import("../../../src/v1.js");
     await import("../../../src/index.js");
     expect(typeof v1.buildFunctionBundle).toBe("function");
     expect(loads).toEqual({ esbuild: 0, jszip: 0 });
+    expect(pakoLoaded()).toBe(false);
   });
 
-  it("resolving, inspecting, pulling and planning a function-less policy load neither", async () => {
+  it("resolving, inspecting, pulling and planning a function-less policy load none of them", async () => {
     const v1 = await import("../../../src/v1.js");
     const { fixturePlatform, loadRoutes } = await import("../inspect/fixture-platform.js");
     const { api } = fixturePlatform(loadRoutes("full-branch"));
@@ -30,18 +35,20 @@ describe("lazy loading of esbuild and jszip", () => {
     await v1.pullConfig(ids);
     await v1.plan(v1.defineConfig({ buckets: { uploads: {} } }), ids);
     expect(loads).toEqual({ esbuild: 0, jszip: 0 });
+    expect(pakoLoaded()).toBe(false);
   });
 
-  it("loading a policy file (compiled by esbuild's transform, required directly) never loads jszip", async () => {
+  it("loading a policy file (compiled by esbuild's transform, required directly) loads neither ZIP module", async () => {
     const v1 = await import("../../../src/v1.js");
     const policyFile = fileURLToPath(new URL("../../../fixtures/policies/minimal.ts", import.meta.url));
     const { config } = await v1.loadConfigFromFile({ path: policyFile });
     await v1.loadConfigFromFile({ path: policyFile });
     v1.resolvePolicy(config, { name: "main", exists: true, isDefault: true });
     expect(loads.jszip).toBe(0);
+    expect(pakoLoaded()).toBe(false);
   });
 
-  it("bundling a function loads both, once", async () => {
+  it("bundling a function loads esbuild once and pako, not jszip (it only reads archives back)", async () => {
     const { buildFunctionBundle } = await import("../../../src/v1.js");
     const source = fileURLToPath(new URL("../../../fixtures/functions/dir-entry", import.meta.url));
     const fn = {
@@ -56,8 +63,10 @@ describe("lazy loading of esbuild and jszip", () => {
       customDomains: [],
     };
     expect(loads).toEqual({ esbuild: 0, jszip: 0 });
+    expect(pakoLoaded()).toBe(false);
     await buildFunctionBundle(fn);
     await buildFunctionBundle(fn);
-    expect(loads).toEqual({ esbuild: 1, jszip: 1 });
+    expect(loads).toEqual({ esbuild: 1, jszip: 0 });
+    expect(pakoLoaded()).toBe(true);
   });
 });
