@@ -270,7 +270,11 @@ function parseRecord(text: string): CacheRecord | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const r = value as Partial<CacheRecord>;
   const counts = [r.zipBytes, r.unzippedBytes, r.entries].every((n) => Number.isSafeInteger(n) && (n as number) >= 0);
-  const inputs = Array.isArray(r.inputs) && r.inputs.every((input: unknown) => Array.isArray(input) && input.length === 2 && typeof input[0] === "string" && (input[1] === null || typeof input[1] === "string"));
+  // Each path once: a listed input stands for one file, and a prebuilt source's check counts them.
+  const inputs =
+    Array.isArray(r.inputs) &&
+    r.inputs.every((input: unknown) => Array.isArray(input) && input.length === 2 && typeof input[0] === "string" && (input[1] === null || typeof input[1] === "string")) &&
+    new Set(r.inputs.map(([path]) => path)).size === r.inputs.length;
   const warnings = Array.isArray(r.warnings) && r.warnings.every((w) => typeof w === "string");
   if (!counts || !inputs || !warnings || typeof r.zipSha256 !== "string" || !/^[0-9a-f]{64}$/.test(r.zipSha256)) return undefined;
   return r as CacheRecord;
