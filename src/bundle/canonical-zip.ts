@@ -14,7 +14,8 @@ import {
   zipEntryNameIssue,
 } from "../rules/zip-entries.js";
 import { bundleFailure } from "./failure.js";
-import { loadDeflateRaw, loadJszip } from "./lazy-modules.js";
+import { loadJszip } from "./lazy-modules.js";
+import { rawDeflater } from "./raw-deflate.js";
 import { type DeflatedEntry, zipContainer } from "./zip-container.js";
 
 /** Archive path (relative POSIX) → file contents. */
@@ -49,10 +50,10 @@ const DEFLATE_SLICE_BYTES = 1024 * 1024;
  * Writes `files` as a canonical ZIP. Paths must already be checked (see `zipEntryNameIssue`);
  * directories are implied by the paths and never written as entries. Each file is deflated by
  * pako (the compressor and settings jszip used, so archives keep their bytes and digests) and
- * its CRC-32 computed natively; nothing is held between files but the deflated data.
+ * its CRC-32 computed natively; an archive in progress holds only its files' deflated data.
  */
 export async function writeCanonicalZip(files: BundleFiles): Promise<Uint8Array> {
-  const deflateRaw = loadDeflateRaw();
+  const deflate = rawDeflater(CANONICAL_DEFLATE_LEVEL);
   const entries: DeflatedEntry[] = [];
   let sinceYield = 0;
   for (const name of sortedPaths(files)) {
@@ -61,7 +62,7 @@ export async function writeCanonicalZip(files: BundleFiles): Promise<Uint8Array>
       await setImmediate();
     }
     const data = files.get(name) ?? new Uint8Array();
-    const deflated = data.byteLength === 0 ? data : deflateRaw(data, { level: CANONICAL_DEFLATE_LEVEL });
+    const deflated = data.byteLength === 0 ? data : deflate(data);
     entries.push({ name, crc32: crc32(data), size: data.byteLength, deflated });
     sinceYield += data.byteLength;
   }

@@ -1,6 +1,7 @@
 /**
- * Lazy loaders for the heavy bundling dependencies. esbuild, jszip and pako are imported only
- * when a function is actually bundled: importing `svc-config/v1` never loads them.
+ * Lazy loaders for the heavy bundling dependencies: esbuild is imported only when a function is
+ * actually bundled, jszip only when an archive is read back; importing `svc-config/v1` never
+ * loads them (nor pako, loaded by `raw-deflate.ts` when the first archive is written).
  */
 import { createRequire } from "node:module";
 import type * as Esbuild from "esbuild";
@@ -42,30 +43,6 @@ export function loadJszip(): Promise<JSZipConstructor> {
     },
   );
   return jszipPromise;
-}
-
-/** pako's raw DEFLATE, as the ZIP writer uses it. */
-export type DeflateRaw = (data: Uint8Array, options: { level: number }) => Uint8Array;
-
-let deflateRawFunction: DeflateRaw | undefined;
-
-/**
- * pako's raw DEFLATE, loaded once per process: the compressor jszip used, whose output for a given
- * input and level is fixed by the installed version (Node's own zlib gives other bytes, which
- * would change every archive's digest). Throws with an install hint when absent.
- */
-export function loadDeflateRaw(): DeflateRaw {
-  if (deflateRawFunction === undefined) {
-    let loaded: unknown;
-    try {
-      loaded = (createRequire(import.meta.url)("pako/lib/deflate.js") as { deflateRaw?: unknown }).deflateRaw;
-    } catch (err) {
-      throw missing("pako", err);
-    }
-    if (typeof loaded !== "function") throw missing("pako", new Error("it has no deflateRaw"));
-    deflateRawFunction = loaded as DeflateRaw;
-  }
-  return deflateRawFunction;
 }
 
 /**

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 
 /** Whether pako's compressor has been loaded in this process (it is required, not imported). */
-const pakoLoaded = (): boolean => Object.keys(createRequire(import.meta.url).cache).some((path) => path.replaceAll("\\", "/").endsWith("/pako/lib/deflate.js"));
+const pakoLoaded = (): boolean => Object.keys(createRequire(import.meta.url).cache).some((path) => path.replaceAll("\\", "/").includes("/node_modules/pako/"));
 
 const loads = vi.hoisted(() => ({ esbuild: 0, jszip: 0 }));
 

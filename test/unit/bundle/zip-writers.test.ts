@@ -45,6 +45,10 @@ const cases: [string, Map<string, Uint8Array>][] = [
   ["files across jszip's 16 KiB chunks and the 32 KiB window", new Map([["index.js", content(4, 20_000)], ["big/vendor.js", content(5, 300_000)]])],
   ["incompressible data", new Map([["index.mjs", content(6, 100)], ["blob.bin", content(7, 70_000, true)]])],
   ["more than one slice between turns of the event loop", new Map([["index.mjs", content(8, 1_200_000)], ["z/after.js", content(9, 900_000)]])],
+  ["a file repeating the start of a large one written just before (the compressor is reused)", (() => {
+    const noise = content(17, 70_000, true);
+    return new Map([["a.bin", noise], ["b/index.js", new Uint8Array([...noise.subarray(0, 300), ...content(18, 200)])], ["c.js", noise.subarray(69_000)]]);
+  })()],
   ["names that are not ASCII, and integer-like names", new Map([["index.mjs", content(10, 50)], ["données/é.js", content(11, 60)], ["日本/ファイル.mjs", content(12, 70)], ["🙂.txt", content(13, 5)], ["10", content(14, 8)], ["2", content(15, 8)]])],
   ["hundreds of entries", new Map([["index.js", content(16, 10)], ...Array.from({ length: 300 }, (_, i) => [`m/${i}.js`, content(100 + i, 50 + ((i * 37) % 2000))] as [string, Uint8Array])])],
 ];
