@@ -3,8 +3,10 @@
  * identity (bundler, entry or shipped source, working directory, build options, the esbuild and
  * svc-config versions) names an entry that records the SHA-256 of every input file the archive
  * was made from; the entry is used only while every input still hashes the same, and its archive
- * only while the archive's own digest still matches. Layout, under `<cacheDir>/v1/`:
- * `<identity>.json` (inputs, digest, warnings) and `<zipSha256>.zip`, each written atomically.
+ * only while the archive's own digest still matches. Layout, under `<cacheDir>/v2/`: one file
+ * per identity, `<identity>.entry`, written atomically: the record (inputs, digest, warnings) as
+ * one line of JSON, then the archive's bytes. One file, not a record and a separate archive:
+ * creating and reading a file is most of what an entry costs.
  * The inputs are a list of `[path, sha256]` pairs: an object keyed by path, as entries written
  * before 2026-11-27 have it (refused as malformed: a miss, rebuilt once), made every entry parse
  * into an object of its own shape, which cost more than the lookup's reads.
@@ -17,7 +19,7 @@ import { LIBRARY_VERSION } from "../version.js";
 import { hashRegularFile, readRegularFile } from "./read-guard.js";
 
 /** Bumped when the key changes, or the entry layout so that an older entry would not be refused as malformed: older entries are never misread. */
-const CACHE_FORMAT = "v1";
+const CACHE_FORMAT = "v2";
 
 /** File names esbuild consults while resolving and compiling, in every directory above an input. */
 const RESOLUTION_FILES = ["package.json", "tsconfig.json", "jsconfig.json"];
@@ -178,11 +180,15 @@ export class ArchiveCache {
     const remembered = this.memory.get(identity);
     if (remembered !== undefined && (await verify(remembered.inputs))) return { archive: remembered.archive, warnings: remembered.warnings };
     if (this.dir === undefined) return undefined;
-    // The cache's own files through the read guard too: one replaced by a FIFO or a device is a miss, never a hang.
-    const record = parseRecord(await readRegularFile(join(this.dir, `${identity}.json`)).then(String, () => ""));
+    // The cache's own file through the read guard too: one replaced by a FIFO or a device is a miss, never a hang.
+    const bytes = await readRegularFile(join(this.dir, `${identity}.entry`)).catch(() => undefined);
+    // JSON text has no raw line break, so the first one ends the record.
+    const end = bytes === undefined ? -1 : bytes.indexOf(0x0a);
+    if (bytes === undefined || end < 0) return undefined;
+    const record = parseRecord(bytes.toString("utf8", 0, end));
     if (record === undefined || !(await verify(record.inputs))) return undefined;
-    const zip = await readRegularFile(join(this.dir, `${record.zipSha256}.zip`)).catch(() => undefined);
-    if (zip === undefined || zip.byteLength !== record.zipBytes || sha256Hex(zip) !== record.zipSha256) return undefined;
+    const zip = bytes.subarray(end + 1);
+    if (zip.byteLength !== record.zipBytes || sha256Hex(zip) !== record.zipSha256) return undefined;
     const archive = { zip: new Uint8Array(zip), zipSha256: record.zipSha256, zipBytes: record.zipBytes, unzippedBytes: record.unzippedBytes, entries: record.entries };
     this.memory.set(identity, { archive, warnings: record.warnings, inputs: record.inputs });
     return { archive, warnings: record.warnings };
@@ -202,9 +208,9 @@ export class ArchiveCache {
   }
 
   /**
-   * Stores `built` under `identity` with the hashes of its inputs. Never throws. The files are
-   * written synchronously: each is small, and a promise per open, write, close and rename cost
-   * the apply's main thread more than the writes themselves. The directory is made only when a
+   * Stores `built` under `identity` with the hashes of its inputs. Never throws. The entry is
+   * written synchronously: it is small, and a promise per open, write, close and rename cost the
+   * apply's main thread more than the writes themselves. The directory is made only when a
    * write finds it missing (once per run, or again if it is removed meanwhile).
    */
   store(identity: string, inputs: InputHashes, built: CachedArchive): void {
@@ -220,13 +226,9 @@ export class ArchiveCache {
       entries: archive.entries,
       warnings,
     };
-    const write = (): void => {
-      // The archive first: a record never points at an archive that was not written.
-      writeAtomic(join(dir, `${archive.zipSha256}.zip`), archive.zip);
-      writeAtomic(join(dir, `${identity}.json`), JSON.stringify(record));
-    };
+    const entry = Buffer.concat([Buffer.from(`${JSON.stringify(record)}\n`), archive.zip]);
     try {
-      inDirectory(dir, write);
+      inDirectory(dir, () => writeAtomic(join(dir, `${identity}.entry`), entry));
     } catch {
       // The cache only saves time: an unwritable directory leaves the build as it was.
     }

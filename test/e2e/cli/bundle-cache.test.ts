@@ -24,7 +24,7 @@ function project(): { root: string; policyDir: string } {
 }
 
 function cacheFiles(policyDir: string): string[] {
-  const dir = join(policyDir, "node_modules", ".cache", "svc-config", "v1");
+  const dir = join(policyDir, "node_modules", ".cache", "svc-config", "v2");
   return existsSync(dir) ? readdirSync(dir).sort() : [];
 }
 
@@ -43,8 +43,8 @@ describe("the CLI's bundle cache", () => {
 
     const cold = await plan("cold.json");
     const written = cacheFiles(policyDir);
-    expect(written.filter((f) => f.endsWith(".zip"))).toHaveLength(2);
-    expect(written.filter((f) => f.endsWith(".json"))).toHaveLength(2);
+    expect(written).toHaveLength(2);
+    expect(written.every((f) => f.endsWith(".entry"))).toBe(true);
     const warm = await plan("warm.json");
     expect(cacheFiles(policyDir)).toEqual(written);
 
@@ -61,6 +61,6 @@ describe("the CLI's bundle cache", () => {
 
     const cached = await runSvc(["config", "validate"], { cwd: policyDir, env: {} });
     expect(cached.code).toBe(0);
-    expect(cacheFiles(policyDir)).toHaveLength(4);
+    expect(cacheFiles(policyDir)).toHaveLength(2);
   });
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type * as Esbuild from "esbuild";
@@ -56,6 +56,14 @@ function bytesOf(archives: Map<string, FunctionArchive>): Record<string, string>
   return Object.fromEntries([...archives].map(([slug, a]) => [slug, Buffer.from(a.zip).toString("base64")]));
 }
 
+/** Rewrites a cache entry from its record's text and its archive's bytes. */
+function rewriteEntry(file: string, change: (record: string, zip: Buffer) => [string, Buffer]): void {
+  const bytes = readFileSync(file);
+  const end = bytes.indexOf(0x0a);
+  const [record, zip] = change(bytes.toString("utf8", 0, end), bytes.subarray(end + 1));
+  writeFileSync(file, Buffer.concat([Buffer.from(`${record}\n`), zip]));
+}
+
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   builds.entries.length = 0;
@@ -80,7 +88,8 @@ describe("the content-addressed archive cache", () => {
     const cold = bytesOf(await run());
     expect(builds.entries).toEqual([["hello/index.ts", "bye/index.ts"]]);
     expect(loaders.esbuild).toBe(1);
-    expect(readdirSync(join(cacheDir, "v1")).filter((f) => f.endsWith(".zip"))).toHaveLength(3);
+    // One file per function: its record and its archive together.
+    expect(readdirSync(join(cacheDir, "v2")).map((name) => /^[0-9a-f]{64}\.entry$/.test(name))).toEqual([true, true, true]);
 
     const warnings: string[] = [];
     loaders.esbuild = 0;
@@ -138,34 +147,32 @@ describe("the content-addressed archive cache", () => {
   });
 
   it.each([
-    ["a truncated archive", (file: string) => (file.endsWith(".zip") ? truncateSync(file, 10) : undefined)],
-    ["an archive with other bytes", (file: string) => (file.endsWith(".zip") ? writeFileSync(file, readFileSync(file).reverse()) : undefined)],
-    ["entries that are not JSON", (file: string) => (file.endsWith(".json") ? writeFileSync(file, "{not json") : undefined)],
-    ["entries of the wrong shape", (file: string) => (file.endsWith(".json") ? writeFileSync(file, JSON.stringify({ inputs: [], zipSha256: 1 })) : undefined)],
-    ["entries of the older layout (inputs keyed by path)", (file: string) => {
-      if (!file.endsWith(".json")) return;
-      const entry = JSON.parse(readFileSync(file, "utf8")) as { inputs: [string, string | null][] };
-      writeFileSync(file, JSON.stringify({ ...entry, inputs: Object.fromEntries(entry.inputs) }));
-    }],
-    ["entries that list one input twice in place of another (the count still matches)", (file: string) => {
-      if (!file.endsWith(".json")) return;
-      const entry = JSON.parse(readFileSync(file, "utf8")) as { inputs: [string, string | null][] };
+    ["a truncated archive", (file: string) => truncateSync(file, statSync(file).size - 10)],
+    ["an entry cut inside its record", (file: string) => truncateSync(file, 10)],
+    ["an archive with other bytes", (file: string) => rewriteEntry(file, (record, zip) => [record, Buffer.from(zip).reverse()])],
+    ["entries that are not JSON", (file: string) => rewriteEntry(file, (_record, zip) => ["{not json", zip])],
+    ["entries of the wrong shape", (file: string) => rewriteEntry(file, (_record, zip) => [JSON.stringify({ inputs: [], zipSha256: 1 }), zip])],
+    ["entries of the older layout (inputs keyed by path)", (file: string) => rewriteEntry(file, (record, zip) => {
+      const entry = JSON.parse(record) as { inputs: [string, string | null][] };
+      return [JSON.stringify({ ...entry, inputs: Object.fromEntries(entry.inputs) }), zip];
+    })],
+    ["entries that list one input twice in place of another (the count still matches)", (file: string) => rewriteEntry(file, (record, zip) => {
+      const entry = JSON.parse(record) as { inputs: [string, string | null][] };
       const [first] = entry.inputs;
-      if (first !== undefined) writeFileSync(file, JSON.stringify({ ...entry, inputs: [...entry.inputs.slice(0, -1), first] }));
-    }],
-    ["entries whose inputs are not pairs of a path and a hash", (file: string) => {
-      if (!file.endsWith(".json")) return;
-      const entry = JSON.parse(readFileSync(file, "utf8")) as { inputs: [string, string | null][] };
-      writeFileSync(file, JSON.stringify({ ...entry, inputs: entry.inputs.map(([path]) => [path, 1]) }));
-    }],
-    ["entries and archives replaced by FIFOs (read without waiting for a writer)", (file: string) => {
+      return [first === undefined ? record : JSON.stringify({ ...entry, inputs: [...entry.inputs.slice(0, -1), first] }), zip];
+    })],
+    ["entries whose inputs are not pairs of a path and a hash", (file: string) => rewriteEntry(file, (record, zip) => {
+      const entry = JSON.parse(record) as { inputs: [string, string | null][] };
+      return [JSON.stringify({ ...entry, inputs: entry.inputs.map(([path]) => [path, 1]) }), zip];
+    })],
+    ["entries replaced by FIFOs (read without waiting for a writer)", (file: string) => {
       rmSync(file);
       execFileSync("mkfifo", [file]);
     }],
   ])("ignores %s and rebuilds it, with the same bytes", async (_label, corrupt) => {
     const { cacheDir, run } = setUp();
     const cold = bytesOf(await run());
-    for (const name of readdirSync(join(cacheDir, "v1"))) corrupt(join(cacheDir, "v1", name));
+    for (const name of readdirSync(join(cacheDir, "v2"))) corrupt(join(cacheDir, "v2", name));
     builds.entries.length = 0;
 
     expect(bytesOf(await run())).toEqual(cold);
