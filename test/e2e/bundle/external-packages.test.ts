@@ -4,7 +4,8 @@
  * linux-arm64-gnu build and not the host's, the emulator accepts it over real HTTP, and a warm
  * cache plans with no npm on the PATH. Needs the npm registry (fails saying so when absent).
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,6 +21,17 @@ const project = createTempTree({
   "functions/auth/index.ts": `import { hash, verify } from "${NATIVE_PACKAGE.name}";\nexport default async () => new Response(String(await verify(await hash("pw"), "pw")));\n`,
   "svc.ts": `export default { functions: { auth: { name: "Auth", source: "./functions/auth", externalPackages: ["${NATIVE_PACKAGE.name}"] } } };\n`,
 });
+
+/** The archive with digest `zipSha256` from the project's bundle cache (each entry: its record's JSON line, then the archive). */
+function cachedArchive(zipSha256: string): Buffer {
+  const dir = project.path("node_modules/.cache/svc-config/v2");
+  for (const name of readdirSync(dir)) {
+    const bytes = readFileSync(join(dir, name));
+    const zip = bytes.subarray(bytes.indexOf(0x0a) + 1);
+    if (createHash("sha256").update(zip).digest("hex") === zipSha256) return zip;
+  }
+  throw new Error(`the bundle cache holds no archive with digest ${zipSha256}`);
+}
 
 beforeAll(async () => {
   await requireNpmRegistry();
@@ -37,8 +49,7 @@ describe("externalPackages with a napi-rs package from the registry", () => {
     const plan = await runSvc(["config", "plan", "--out", "plan.json", "--detailed-exitcode"], { cwd: project.root, env });
     expect(plan.code).toBe(0);
     const { bundles } = JSON.parse(readFileSync(project.path("plan.json"), "utf8")) as { bundles: Record<string, { zipSha256: string }> };
-    const zipPath = project.path(`node_modules/.cache/svc-config/v1/${bundles.auth?.zipSha256 ?? ""}.zip`);
-    const zip = await JSZip.loadAsync(readFileSync(zipPath));
+    const zip = await JSZip.loadAsync(cachedArchive(bundles.auth?.zipSha256 ?? ""));
     const names = Object.keys(zip.files).sort();
     expect(names).toContain(`node_modules/${NATIVE_PACKAGE.name}/index.js`);
     expect(names).toContain(`node_modules/${NATIVE_PACKAGE.arm64Package}/argon2.linux-arm64-gnu.node`);
