@@ -29,9 +29,34 @@ export function makeChange<T extends OpType>(spec: ChangeSpec<T>): OperationChan
   return { change, op: spec.op, planned: spec.planned };
 }
 
-/** Ids of the planned changes whose id is one of `ids` (keeps only those that exist). */
+/** The ids of a change list counted so far, and the last change counted. */
+interface CountedIds {
+  ids: Set<string>;
+  counted: number;
+  last: PlannedChange | undefined;
+}
+
+const countedIds = new WeakMap<readonly PlannedChange[], CountedIds>();
+
+/**
+ * Ids of the planned changes whose id is one of `ids` (keeps only those that exist). The kinds'
+ * diffs ask this of their sink's list once per resource while they append to it, so the ids of
+ * each list are kept and only the changes appended since the last call are counted: linear in
+ * the plan, not quadratic. A list changed other than by appending (its last counted change moved
+ * or gone) is counted again from the start.
+ */
 export function existingIds(changes: readonly PlannedChange[], ids: readonly string[]): string[] {
-  const present = new Set(changes.map((c) => c.change.id));
+  let seen = countedIds.get(changes);
+  if (seen === undefined || seen.counted > changes.length || (seen.counted > 0 && changes[seen.counted - 1] !== seen.last)) {
+    seen = { ids: new Set(), counted: 0, last: undefined };
+    countedIds.set(changes, seen);
+  }
+  for (; seen.counted < changes.length; seen.counted += 1) {
+    const change = changes[seen.counted] as PlannedChange;
+    seen.ids.add(change.change.id);
+    seen.last = change;
+  }
+  const present = seen.ids;
   return ids.filter((id) => present.has(id));
 }
 
