@@ -86,6 +86,19 @@ async function eventually<T>(probe: () => T, accept: (value: T) => boolean): Pro
   }
 }
 
+/** Whether a reaper of process group `pgid` is running (its command line ends with the group). */
+function reaperOf(pgid: number): boolean {
+  return readdirSync("/proc").some((entry) => {
+    if (!/^\d+$/.test(entry)) return false;
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").filter((arg) => arg !== "");
+      return args.includes("svc-reaper") && args.at(-1) === String(pgid);
+    } catch {
+      return false; // the process ended while the list was read
+    }
+  });
+}
+
 async function stagingError(promise: Promise<unknown>): Promise<StagingError> {
   const err = await promise.then(
     () => undefined,
@@ -136,6 +149,8 @@ describe("staging: npm's failures are typed and say what to do", () => {
     try {
       const pid = await eventually(() => (existsSync(`${log}.pid`) ? Number(readFileSync(`${log}.pid`, "utf8")) : 0), (found) => found > 0);
       expect(isAlive(pid)).toBe(true);
+      // svc starts the reaper just after npm: on a busy machine npm can write its pid first.
+      await eventually(() => reaperOf(pid), (found) => found);
       svc.kill("SIGKILL");
       // The stand-in sleeps 30 s; its reaper stops it as soon as svc's end closes the pipe.
       await eventually(() => isAlive(pid), (alive) => !alive);
