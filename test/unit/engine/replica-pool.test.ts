@@ -19,9 +19,8 @@ async function projectNames(replica: PooledReplica, apiKey: string): Promise<str
   return body.projects.map((p) => p.name);
 }
 
-describe("a pool of replicas that outlives its run", () => {
-  it("verifies one plan after another on the same replica, each seeing only its own seed", async () => {
-    const pool = new ReplicaPool(1, { emptyWhenIdle: true });
+/** Verifies two plans one after the other on `pool`: the same replica, each seeing only its own seed. */
+async function expectOwnSeedsOnOneReplica(pool: ReplicaPool): Promise<void> {
     const seen: { replica: PooledReplica; names: string[] }[] = [];
     for (const name of ["first", "second"]) {
       await pool.use((key) => seedOf(key, name), async (replica, key) => {
@@ -30,20 +29,19 @@ describe("a pool of replicas that outlives its run", () => {
     }
     expect(seen.map((s) => s.names)).toEqual([["first"], ["second"]]);
     expect(seen[1]?.replica).toBe(seen[0]?.replica);
+}
+
+describe("a pool of replicas that outlives its run", () => {
+  it("verifies one plan after another on the same replica, each seeing only its own seed", async () => {
+    const pool = new ReplicaPool(1, { emptyWhenIdle: true });
+    await expectOwnSeedsOnOneReplica(pool);
   });
 
   it("builds its replica ahead when warmed, and the first verification there sees its own seed only", async () => {
     const pool = new ReplicaPool(1, { emptyWhenIdle: true });
     pool.warm();
     pool.warm();
-    const seen: { replica: PooledReplica; names: string[] }[] = [];
-    for (const name of ["first", "second"]) {
-      await pool.use((key) => seedOf(key, name), async (replica, key) => {
-        seen.push({ replica, names: await projectNames(replica, key) });
-      });
-    }
-    expect(seen.map((s) => s.names)).toEqual([["first"], ["second"]]);
-    expect(seen[1]?.replica).toBe(seen[0]?.replica);
+    await expectOwnSeedsOnOneReplica(pool);
   });
 
   it("holds nothing of a plan once its verification ended", async () => {
