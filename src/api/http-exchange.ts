@@ -43,25 +43,38 @@ export class AttemptTimeoutError extends Error {
 
 /**
  * A sender over a WHATWG `fetch` (a test double, a proxy-aware fetch, an in-process app): the
- * attempt's time limit is an `AbortSignal.timeout`, joined with the caller's signal.
+ * attempt's time limit is one timer on the attempt's own controller, which the caller's signal
+ * aborts too; both are released when the attempt ends (an `AbortSignal.timeout` would hold its
+ * timer and signal for the whole limit, 30 s by default, after a quick answer).
  */
 export function fetchSend(fetchImpl: typeof globalThis.fetch): HttpSend {
   return async (exchange) => {
-    const timeout = AbortSignal.timeout(exchange.timeoutMs);
-    const signal = exchange.signal ? AbortSignal.any([exchange.signal, timeout]) : timeout;
+    const caller = exchange.signal;
+    if (caller?.aborted) throw caller.reason;
+    const attempt = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      attempt.abort(new DOMException(`no answer within ${exchange.timeoutMs} ms`, "TimeoutError"));
+    }, exchange.timeoutMs);
+    const onAbort = (): void => attempt.abort(caller?.reason);
+    caller?.addEventListener("abort", onAbort, { once: true });
     try {
       const response = await fetchImpl(exchange.url, {
         method: exchange.method,
         headers: exchange.headers,
         body: exchange.body,
-        signal,
+        signal: attempt.signal,
         redirect: "manual",
       });
       const text = await response.text();
       return { status: response.status, header: (name) => response.headers.get(name), text };
     } catch (cause) {
-      if (timeout.aborted && !exchange.signal?.aborted) throw new AttemptTimeoutError(exchange.timeoutMs, { cause });
+      if (timedOut && !caller?.aborted) throw new AttemptTimeoutError(exchange.timeoutMs, { cause });
       throw cause;
+    } finally {
+      clearTimeout(timer);
+      caller?.removeEventListener("abort", onAbort);
     }
   };
 }

@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import nock from "nock";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { JSON_HEADERS, PROJECT, platform, rejection, testClient } from "./helpers.js";
@@ -253,6 +254,34 @@ describe("timeouts", () => {
     expect(err.code).toBe("PLATFORM_OUTCOME_UNKNOWN");
     expect(delays).toEqual([]);
     scope.done();
+  });
+
+  it("times out attempts sent through a caller's fetch: each one aborted as a timeout, then PLATFORM_TIMEOUT", async () => {
+    const reasons: unknown[] = [];
+    const hanging: typeof fetch = (_input, init) =>
+      new Promise((_resolve, reject) => {
+        init?.signal?.addEventListener("abort", () => {
+          reasons.push(init.signal?.reason);
+          reject(init.signal?.reason);
+        }, { once: true });
+      });
+    const { api, delays } = testClient({ timeouts: { requestMs: 20 }, fetch: hanging });
+
+    const err = await rejection(api.getProject({ projectId: PROJECT.id }));
+
+    expect(err.code).toBe("PLATFORM_TIMEOUT");
+    expect(delays).toHaveLength(4);
+    expect(reasons.map((r) => (r as Error).name)).toEqual(["TimeoutError", "TimeoutError", "TimeoutError", "TimeoutError", "TimeoutError"]);
+  });
+
+  it("leaves no listener on the caller's signal once an attempt through fetch has answered", async () => {
+    const controller = new AbortController();
+    const answering: typeof fetch = async () => new Response(JSON.stringify({ project: PROJECT }), { status: 200, headers: JSON_HEADERS });
+    const { api } = testClient({ signal: controller.signal, fetch: answering });
+
+    await Promise.all([api.getProject({ projectId: PROJECT.id }), api.getProject({ projectId: PROJECT.id })]);
+
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 
   it("stops with PLATFORM_CANCELLED when the caller's signal aborts", async () => {
