@@ -4,8 +4,9 @@
  * svc-config versions) names an entry that records the SHA-256 of every input file the archive
  * was made from; the entry is used only while every input still hashes the same, and its archive
  * only while the archive's own digest still matches. Layout, under `<cacheDir>/v2/`: one file
- * per identity, `<identity>.entry`, written atomically: the record (inputs, digest, warnings) as
- * one line of JSON, then the archive's bytes. One file, not a record and a separate archive:
+ * per identity, `<identity>.entry`, written atomically: the record (its identity, inputs, digest,
+ * warnings) as one line of JSON, then the archive's bytes. An entry whose record names another
+ * identity (copied or moved from another function's name) is a miss. One file, not a record and a separate archive:
  * creating and reading a file is most of what an entry costs.
  * The inputs are a list of `[path, sha256]` pairs: an object keyed by path, as entries written
  * before 2026-11-27 have it (refused as malformed: a miss, rebuilt once), made every entry parse
@@ -47,6 +48,8 @@ export interface CachedArchive {
 
 /** The JSON entry stored under an identity. */
 interface CacheRecord {
+  /** The identity the entry was stored under: an entry copied or moved under another name is a miss. */
+  identity: string;
   inputs: InputHashes;
   zipSha256: string;
   zipBytes: number;
@@ -186,7 +189,7 @@ export class ArchiveCache {
     const end = bytes === undefined ? -1 : bytes.indexOf(0x0a);
     if (bytes === undefined || end < 0) return undefined;
     const record = parseRecord(bytes.toString("utf8", 0, end));
-    if (record === undefined || !(await verify(record.inputs))) return undefined;
+    if (record === undefined || record.identity !== identity || !(await verify(record.inputs))) return undefined;
     const zip = bytes.subarray(end + 1);
     if (zip.byteLength !== record.zipBytes || sha256Hex(zip) !== record.zipSha256) return undefined;
     const archive = { zip: new Uint8Array(zip), zipSha256: record.zipSha256, zipBytes: record.zipBytes, unzippedBytes: record.unzippedBytes, entries: record.entries };
@@ -219,6 +222,7 @@ export class ArchiveCache {
     const dir = this.dir;
     if (dir === undefined) return;
     const record: CacheRecord = {
+      identity,
       inputs,
       zipSha256: archive.zipSha256,
       zipBytes: archive.zipBytes,
@@ -278,6 +282,6 @@ function parseRecord(text: string): CacheRecord | undefined {
     r.inputs.every((input: unknown) => Array.isArray(input) && input.length === 2 && typeof input[0] === "string" && (input[1] === null || typeof input[1] === "string")) &&
     new Set(r.inputs.map(([path]) => path)).size === r.inputs.length;
   const warnings = Array.isArray(r.warnings) && r.warnings.every((w) => typeof w === "string");
-  if (!counts || !inputs || !warnings || typeof r.zipSha256 !== "string" || !/^[0-9a-f]{64}$/.test(r.zipSha256)) return undefined;
+  if (!counts || !inputs || !warnings || typeof r.identity !== "string" || typeof r.zipSha256 !== "string" || !/^[0-9a-f]{64}$/.test(r.zipSha256)) return undefined;
   return r as CacheRecord;
 }

@@ -182,6 +182,18 @@ describe("the content-addressed archive cache", () => {
     expect(builds.entries).toEqual([]);
   });
 
+  it("ignores entries moved under other functions' identities (valid entries rotated) and rebuilds every one", async () => {
+    const { cacheDir, run } = setUp();
+    const cold = bytesOf(await run());
+    const files = readdirSync(join(cacheDir, "v2")).map((name) => join(cacheDir, "v2", name));
+    const contents = files.map((file) => readFileSync(file));
+    for (const [i, file] of files.entries()) writeFileSync(file, contents[(i + 1) % contents.length] as Buffer);
+    builds.entries.length = 0;
+
+    expect(bytesOf(await run())).toEqual(cold);
+    expect(builds.entries).toEqual([["hello/index.ts", "bye/index.ts"]]);
+  });
+
   it("keeps source-map builds apart from plain ones", async () => {
     const { tree, cacheDir } = setUp();
     const plain = bytesOf(await bundleFunctions(functionsOf(tree), { workingDir: tree.root, cacheDir }));
