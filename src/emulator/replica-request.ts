@@ -33,6 +33,20 @@ class InMemoryRequest {
   }
 }
 
+/** A body the replica reads from memory: none, text (sent as UTF-8) or bytes. */
+export type InMemoryBody = string | Uint8Array | null;
+
+/**
+ * The in-memory request for `method`, `url`, `headers` and `body`. The headers gain the body's
+ * `content-length`, as a socket carries it: the emulator checks a body's media type and size by
+ * its length.
+ */
+export function inMemoryRequest(method: string, url: string, headers: Headers, body: InMemoryBody): Request {
+  const bytes = typeof body === "string" ? encoder.encode(body) : body;
+  if (bytes !== null) headers.set("content-length", String(bytes.byteLength));
+  return new InMemoryRequest(method.toUpperCase(), new URL(url).href, headers, bytes) as unknown as Request;
+}
+
 /**
  * The request for `url` and `init`: an in-memory one for no body or a string or byte body (what
  * the platform client sends), a `Request` without the signal for any other body.
@@ -40,10 +54,7 @@ class InMemoryRequest {
 export function replicaRequest(url: string, init: RequestInit = {}): Request {
   const { signal: _signal, ...rest } = init;
   const body = init.body;
-  const bytes = typeof body === "string" ? encoder.encode(body) : body instanceof Uint8Array ? body : body === undefined || body === null ? null : undefined;
+  const bytes = typeof body === "string" || body instanceof Uint8Array ? body : body === undefined || body === null ? null : undefined;
   if (bytes === undefined) return new Request(url, rest);
-  const headers = new Headers(init.headers);
-  // As a socket would carry it: the emulator checks a body's media type and size by its length.
-  if (bytes !== null) headers.set("content-length", String(bytes.byteLength));
-  return new InMemoryRequest((init.method ?? "GET").toUpperCase(), new URL(url).href, headers, bytes) as unknown as Request;
+  return inMemoryRequest(init.method ?? "GET", url, new Headers(init.headers), bytes);
 }

@@ -6,17 +6,41 @@
  */
 import { EmulatorCore } from "./control.js";
 import { resolveEmulatorOptions, type EmulatorOptions } from "./options.js";
-import { replicaRequest } from "./replica-request.js";
+import { inMemoryRequest, replicaRequest } from "./replica-request.js";
 import { RequestLog } from "./request-log.js";
 import type { SeedDocument } from "./seed.js";
 import { createEmulatorApp } from "./server.js";
 
-/** A replica: pass `apiHost` and `fetch` to `createPlatformApi`. */
+/** One request as the platform client's sender hands it over: fully built, headers in lower case. */
+export interface ReplicaExchange {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+  /** The caller's signal: checked before and after the replica answers. */
+  signal?: AbortSignal;
+}
+
+/** An answer read to its end: the status, a header lookup and the body text. */
+export interface ReplicaAnswer {
+  status: number;
+  header: (name: string) => string | null;
+  text: string;
+}
+
+/** A replica: pass `apiHost` and `fetch` to `createPlatformApi`, or `send` as the client's sender. */
 export interface Replica {
   /** The management API base its `fetch` answers (no host of this name is ever contacted). */
   readonly apiHost: string;
   /** Answers a request with the emulator's app in this process. */
   readonly fetch: typeof fetch;
+  /**
+   * Answers an exchange as `fetch` does (the same app, checks and answers), without building the
+   * `fetch` call's options, its abort controller and its timer: the shape of the platform client's
+   * sender (`api/http-exchange.ts`). Has no time limit, as `fetch` on a replica has none in effect:
+   * the answer is computed in this process and an abort is seen before and after it.
+   */
+  readonly send: (exchange: ReplicaExchange) => Promise<ReplicaAnswer>;
   /** The seeded project. */
   readonly projectId: string;
   /**
@@ -42,13 +66,18 @@ class UnrecordedRequestLog extends RequestLog {
   }
 }
 
+/** Refuses a URL outside the replica's origin: nothing is ever sent elsewhere. */
+function checkOrigin(url: string): void {
+  if (!url.startsWith(`${REPLICA_ORIGIN}/`)) throw new TypeError(`a replica answers ${REPLICA_ORIGIN} only, not ${new URL(url).origin}`);
+}
+
 /** Builds a replica from a seed; invalid options throw an error naming the option. */
 export function createReplica(options: ReplicaOptions): Replica {
   const core = new EmulatorCore(resolveEmulatorOptions({ ...options, log: "off" }));
   const app = createEmulatorApp({ rt: core, faults: core.faultEngine, log: new UnrecordedRequestLog(), mountAdmin: () => undefined, commit: () => core.commit() });
   const answer = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-    if (!url.startsWith(`${REPLICA_ORIGIN}/`)) throw new TypeError(`a replica answers ${REPLICA_ORIGIN} only, not ${new URL(url).origin}`);
+    checkOrigin(url);
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     signal?.throwIfAborted();
     const response = await app.fetch(input instanceof Request ? input : replicaRequest(url, init));
@@ -56,9 +85,18 @@ export function createReplica(options: ReplicaOptions): Replica {
     signal?.throwIfAborted();
     return response;
   };
+  const send = async (exchange: ReplicaExchange): Promise<ReplicaAnswer> => {
+    checkOrigin(exchange.url);
+    exchange.signal?.throwIfAborted();
+    const response = await app.fetch(inMemoryRequest(exchange.method, exchange.url, new Headers(exchange.headers), exchange.body ?? null));
+    const text = await response.text();
+    exchange.signal?.throwIfAborted();
+    return { status: response.status, header: (name) => response.headers.get(name), text };
+  };
   return {
     apiHost: `${REPLICA_ORIGIN}/api/v2`,
     fetch: answer as typeof fetch,
+    send,
     get projectId() {
       return [...core.world.projects.keys()][0] ?? "";
     },

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import pLimit from "p-limit";
+import type { HttpSend } from "../api/http-exchange.js";
 import type { ReplicaSeed } from "../api/wire/replica-seed.js";
 
 /** A replica as the verifier uses it (the shape of `emulator/replica.ts`'s, which loads lazily). */
@@ -14,6 +15,8 @@ export interface PooledReplica {
   readonly apiHost: string;
   /** Answers a request in this process. */
   readonly fetch: typeof fetch;
+  /** Answers an exchange in this process as `fetch` does: the platform client's sender (no `fetch` options, no timer). */
+  readonly send: HttpSend;
   /** Replaces everything the replica holds with `seed`. */
   reseed(seed: ReplicaSeed): Promise<void>;
 }

@@ -1,4 +1,5 @@
-import { createPlatformApi } from "../api/create-platform-api.js";
+import { resolveClientOptions } from "../api/client-options.js";
+import { platformApiOver } from "../api/create-platform-api.js";
 import { executePlan } from "../apply/execute-plan.js";
 import type { Change } from "../model/plan.js";
 import type { PlanVerification } from "../model/plan.js";
@@ -86,7 +87,10 @@ export async function verifyPrepared(rt: OperationRuntime, prepared: PreparedPla
 
 /** Applies the prepared plan's changes on a seeded replica, then plans again there. */
 async function applyAndReplan(rt: OperationRuntime, prepared: PreparedPlan, input: VerifyInput, on: { replica: PooledReplica; apiKey: string }): Promise<{ failures: PlanVerification["failures"]; residual: Change[] }> {
-  const api = createPlatformApi({ apiKey: on.apiKey, apiHost: on.replica.apiHost, fetch: on.replica.fetch, polling: REPLICA_POLLING, ...(rt.signal ? { signal: rt.signal } : {}) });
+  // The replica's own sender: its answers are computed in this process, so an attempt needs no
+  // `fetch` options, abort controller or timer; retries, error mapping and response checks stay.
+  const config = resolveClientOptions({ apiKey: on.apiKey, apiHost: on.replica.apiHost, polling: REPLICA_POLLING, ...(rt.signal ? { signal: rt.signal } : {}) });
+  const api = platformApiOver({ ...config, transport: { ...config.transport, send: on.replica.send } });
   const replicaRt: OperationRuntime = {
     ...rt, api, emit: () => undefined,
     timing: { ...rt.timing, pollInitialMs: REPLICA_POLLING.initialMs, pollMaxMs: REPLICA_POLLING.maxMs },

@@ -3,6 +3,7 @@ import { createPlatformApi } from "../../../src/api/create-platform-api.js";
 import { createReplica } from "../../../src/emulator/replica.js";
 
 const KEY = "svc_replica_test_key_000000000000000001";
+const encoder = new TextEncoder();
 const seed = {
   version: 1 as const,
   users: [{ email: "owner@example.test", plan: "scale" as const, api_keys: [{ name: "k", key: KEY, admin: true }] }],
@@ -58,6 +59,26 @@ describe("a replica", () => {
     const refused = await replica.fetch(url, { method: "POST", headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" }, body });
     expect(refused.status).toBe(413);
     expect(await api.listBuckets(ref)).toEqual([]);
+  });
+
+  it("answers the client's sender as its fetch does: the same statuses and bodies, the same refusals", async () => {
+    const replica = createReplica({ seed, apiKey: KEY });
+    const api = createPlatformApi({ apiKey: KEY, apiHost: replica.apiHost, fetch: replica.fetch });
+    const ref = { projectId: replica.projectId, branchId: (await api.listBranches({ projectId: replica.projectId }))[0]?.id ?? "" };
+    const url = `${replica.apiHost}/projects/${ref.projectId}/branches/${ref.branchId}/buckets`;
+    const headers = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
+    const created = await replica.send({ method: "POST", url, headers, body: JSON.stringify({ name: "sent", access_level: "private" }) });
+    expect(created.status).toBe(201);
+    expect(created.header("content-type")).toMatch(/^application\/json/);
+    expect((JSON.parse(created.text) as { bucket: { name: string } }).bucket.name).toBe("sent");
+    const asText = await replica.send({ method: "POST", url, headers: { ...headers, "content-type": "text/plain" }, body: JSON.stringify({ name: "as-text", access_level: "private" }) });
+    expect(asText.status).toBe(415);
+    const tooLarge = await replica.send({ method: "POST", url, headers, body: encoder.encode(JSON.stringify({ name: "big", access_level: "private", padding: "x".repeat(1024 * 1024) })) });
+    expect(tooLarge.status).toBe(413);
+    expect((await api.listBuckets(ref)).map((b) => b.name)).toEqual(["sent"]);
+    await expect(replica.send({ method: "GET", url: "http://127.0.0.1:9/api/v2/projects", headers })).rejects.toThrow(/answers http:\/\/replica\.invalid only/);
+    await expect(replica.send({ method: "POST", url, headers, body: JSON.stringify({ name: "late", access_level: "private" }), signal: AbortSignal.abort(new Error("stopped by the caller")) })).rejects.toThrow("stopped by the caller");
+    expect((await api.listBuckets(ref)).map((b) => b.name)).toEqual(["sent"]);
   });
 
   it("holds only the new seed once reseeded, and its key still answers", async () => {
