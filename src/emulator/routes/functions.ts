@@ -5,6 +5,7 @@ import { inspectArchive } from "../engine/archives.js";
 import { deleteFunction, deployFunction, localFunction, renameFunction } from "../engine/deployments.js";
 import type { EmulatorEnv } from "../http/env.js";
 import { EmulatorHttpError, badRequest, notFound, payloadTooLarge, unprocessable } from "../http/errors.js";
+import { type MultipartFields, readPlainMultipart } from "../http/multipart.js";
 import { branchFromPath } from "../http/scope.js";
 import { readJson, readQuery, toIssues } from "../http/validate.js";
 import { deploymentView, functionView } from "../http/views.js";
@@ -23,28 +24,44 @@ interface DeployParts {
   environment?: Record<string, string>;
 }
 
-async function readParts(c: Context<EmulatorEnv>, rt: EmulatorRuntime): Promise<DeployParts> {
-  let form: Record<string, unknown>;
+/**
+ * The body's parts by name: read in place when in the plain form (`http/multipart.ts`), through
+ * Hono's `parseBody` (undici's parser) otherwise, which refuses a malformed body.
+ */
+async function readForm(c: Context<EmulatorEnv>): Promise<MultipartFields> {
   try {
-    form = await c.req.parseBody({ all: false });
+    const body = new Uint8Array(await c.req.arrayBuffer());
+    const plain = readPlainMultipart(body, c.req.header("content-type") ?? "");
+    if (plain !== undefined) return plain;
+    const form = await c.req.parseBody({ all: false });
+    const fields: MultipartFields = new Map();
+    for (const [name, value] of Object.entries(form)) {
+      if (typeof value === "string") fields.set(name, value);
+      else if (value instanceof Blob) fields.set(name, { kind: "file", bytes: new Uint8Array(await value.arrayBuffer()) });
+    }
+    return fields;
   } catch (err) {
     if (err instanceof EmulatorHttpError) throw err;
     throw badRequest(`the multipart body cannot be read (${(err as Error).message}); send multipart/form-data with parts zip, runtime, environment`);
   }
+}
+
+async function readParts(c: Context<EmulatorEnv>, rt: EmulatorRuntime): Promise<DeployParts> {
+  const form = await readForm(c);
   const parts: DeployParts = {};
-  const zip = form["zip"];
+  const zip = form.get("zip");
   if (zip !== undefined) {
     if (typeof zip === "string") throw badRequest("part zip must be a file (filename bundle.zip), not a text field", [{ path: "zip", message: "must be a file" }]);
-    const file = zip as Blob;
-    if (file.size > rt.limits.zipBytes) throw payloadTooLarge(`the archive is ${file.size} bytes (limit ${rt.limits.zipBytes}); bundle less code`);
-    parts.zip = new Uint8Array(await file.arrayBuffer());
+    if (zip.bytes.byteLength > rt.limits.zipBytes) throw payloadTooLarge(`the archive is ${zip.bytes.byteLength} bytes (limit ${rt.limits.zipBytes}); bundle less code`);
+    parts.zip = new Uint8Array(zip.bytes); // its own memory, not a view of the whole body
   }
-  const runtime = form["runtime"];
+  const runtime = form.get("runtime");
   if (runtime !== undefined) {
-    if (runtime !== "nodejs24") throw badRequest(`part runtime "${String(runtime).slice(0, 40)}" is not supported; use nodejs24`, [{ path: "runtime", message: "must be nodejs24" }]);
+    // A file part reads as "[object File]" here, as it always has.
+    if (runtime !== "nodejs24") throw badRequest(`part runtime "${(typeof runtime === "string" ? runtime : "[object File]").slice(0, 40)}" is not supported; use nodejs24`, [{ path: "runtime", message: "must be nodejs24" }]);
     parts.runtime = runtime;
   }
-  const env = form["environment"];
+  const env = form.get("environment");
   if (env !== undefined) {
     if (typeof env !== "string") throw badRequest("part environment must be a JSON-encoded string map, not a file", [{ path: "environment", message: "must be text" }]);
     if (Buffer.byteLength(env, "utf8") > rt.limits.environmentBytes) throw payloadTooLarge(`part environment exceeds ${rt.limits.environmentBytes} bytes`);
