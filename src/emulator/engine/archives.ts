@@ -2,11 +2,14 @@
  * Deployment archive checks, using the shared ZIP rules of `src/rules/`.
  * At upload: unsafe entry names or symlinks -> 422, too many entries or too many bytes -> 413.
  * An archive jszip cannot open or decompress is accepted; its build fails with the reason.
+ * A plain archive (`plain-archive.ts`: what the bundler writes) is read without jszip, with the
+ * same outcome; every other archive goes through jszip.
  */
 import { createHash } from "node:crypto";
 import JSZip from "jszip";
 import { escapeUnsafeText } from "../../rules/visible-text.js";
 import { ZIP_ENTRY_NAME_ISSUE_MESSAGES, hasRootEntry, isSymlinkMode, zipSlipIssue } from "../../rules/zip-entries.js";
+import { readPlainArchive } from "./plain-archive.js";
 
 /** Archive limits the upload enforces. */
 export interface ArchiveLimits {
@@ -52,7 +55,11 @@ export function inspectArchive(bytes: Uint8Array, limits: ArchiveLimits): Promis
   return outcome;
 }
 
+const NO_ROOT_ENTRY = "no index.mjs or index.js at the archive root";
+
 async function inspectBytes(bytes: Uint8Array, sha256: string, limits: ArchiveLimits): Promise<ArchiveInspection> {
+  const plain = readPlainArchive(bytes, limits);
+  if (plain !== undefined) return { kind: "accepted", sha256, buildError: hasRootEntry(plain.names) ? null : NO_ROOT_ENTRY };
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(bytes);
@@ -87,5 +94,5 @@ async function inspectBytes(bytes: Uint8Array, sha256: string, limits: ArchiveLi
       return { kind: "too-large", message: `the archive expands to more than ${limits.unzippedBytes} bytes; bundle less code` };
     }
   }
-  return { kind: "accepted", sha256, buildError: hasRootEntry(files) ? null : "no index.mjs or index.js at the archive root" };
+  return { kind: "accepted", sha256, buildError: hasRootEntry(files) ? null : NO_ROOT_ENTRY };
 }
