@@ -61,6 +61,10 @@ const REPLICA_ORIGIN = "http://replica.invalid";
  * replica keeps none of a plan's paths. Notices still go to stderr.
  */
 class UnrecordedRequestLog extends RequestLog {
+  override get keeps(): boolean {
+    return false;
+  }
+
   override add(): void {
     // Nothing is kept.
   }

@@ -38,6 +38,11 @@ export class RequestLog {
 
   constructor(private readonly sink: RequestLogSink = "off") {}
 
+  /** Whether {@link add} keeps what it is given: when not, a caller need not build entries. */
+  get keeps(): boolean {
+    return true;
+  }
+
   /** Records one entry, escaping the text that came from the request. */
   add(raw: RequestLogEntry): void {
     const entry: RequestLogEntry = {

@@ -72,17 +72,41 @@ interface KnownRoute {
 /** Route regexes by template: the same for every app, so each is compiled once per process. */
 const TEMPLATE_REGEXES = new Map<string, RegExp>();
 
+/** A route template as a regex body: each `:param` one segment of anything but `/`. */
+function templateBody(path: string): string {
+  return path
+    .split("/")
+    .map((seg) => (seg.startsWith(":") ? "[^/]+" : seg.replace(/[.+?^${}()|[\]\\*]/g, "\\$&")))
+    .join("/");
+}
+
 function templateRegex(path: string): RegExp {
   let regex = TEMPLATE_REGEXES.get(path);
   if (regex === undefined) {
-    const body = path
-      .split("/")
-      .map((seg) => (seg.startsWith(":") ? "[^/]+" : seg.replace(/[.+?^${}()|[\]\\*]/g, "\\$&")))
-      .join("/");
-    regex = new RegExp(`^${body}/?$`);
+    regex = new RegExp(`^${templateBody(path)}/?$`);
     TEMPLATE_REGEXES.set(path, regex);
   }
   return regex;
+}
+
+/** Per-method regexes of {@link methodRegexes}, by their routes: compiled once per process. */
+const METHOD_REGEXES = new Map<string, ReadonlyMap<string, RegExp>>();
+
+/**
+ * One regex per method that matches a path when one of the method's templates does (the
+ * alternatives of `^(?:a|b)/?$` are tried as testing `^a/?$`, then `^b/?$`, would), so a request
+ * is checked against its method's routes in one test instead of one per route.
+ */
+function methodRegexes(routes: readonly KnownRoute[]): ReadonlyMap<string, RegExp> {
+  const key = routes.map((r) => `${r.method} ${r.template}`).join("\n");
+  let regexes = METHOD_REGEXES.get(key);
+  if (regexes === undefined) {
+    const bodies = new Map<string, string[]>();
+    for (const r of routes) bodies.set(r.method, [...(bodies.get(r.method) ?? []), templateBody(r.template)]);
+    regexes = new Map([...bodies].map(([method, list]) => [method, new RegExp(`^(?:${list.join("|")})/?$`)]));
+    METHOD_REGEXES.set(key, regexes);
+  }
+  return regexes;
 }
 
 /**
@@ -129,6 +153,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
   const app = new Hono<EmulatorEnv>();
   let known: KnownRoute[] = [];
   let emulatedRoutes: KnownRoute[] = [];
+  let emulatedByMethod: ReadonlyMap<string, RegExp> = new Map();
 
   app.use("*", async (c, next) => {
     const started = performance.now();
@@ -139,6 +164,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
     // make Hono copy the finished response (two `Response` objects and a body stream per request).
     c.header("X-Request-ID", rid);
     await next();
+    if (!log.keeps) return; // nothing to build an entry for
     const reset = c.env?.incoming?.socket?.destroyed === true;
     log.add({
       time: new Date().toISOString(),
@@ -192,7 +218,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
     if (method !== "GET" && method !== "HEAD" && hasBody) {
       const type = (c.req.header("content-type") ?? "").toLowerCase();
       const path = c.req.path;
-      const isKnown = emulatedRoutes.some((k) => k.method === method && k.regex.test(path));
+      const isKnown = emulatedByMethod.get(method)?.test(path) === true;
       if (isKnown) {
         const multipart = DEPLOYMENT_PATH.test(path);
         const ok = multipart ? type.startsWith("multipart/form-data") : /^application\/([a-z.+-]+\+)?json\b/.test(type);
@@ -220,6 +246,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
   }
 
   emulatedRoutes = app.routes.filter((r) => r.method !== "ALL").map((r) => ({ method: r.method, template: r.path, regex: templateRegex(r.path) }));
+  emulatedByMethod = methodRegexes(emulatedRoutes);
   const emulated = new Set(emulatedRoutes.map((r) => `${r.method} ${r.template}`));
   for (const entry of [...SEED_ENDPOINT_INDEX, ...M2_ROUTES]) {
     const [method = "GET", template = "/"] = entry.split(" ");

@@ -28,7 +28,10 @@ export function checkId(name: string, value: string): void {
  * route than the one it names (`…/buckets/%2e%2e` → the branch itself).
  */
 export function checkRawPath(rawUrl: string): void {
-  const segments = (rawUrl.split("?")[0] ?? "").split("/");
+  const path = rawUrl.split("?")[0] ?? "";
+  // A dot segment is made of `.` and `%2e` only: a path with neither has none.
+  if (!path.includes(".") && !path.includes("%")) return;
+  const segments = path.split("/");
   const dot = segments.find((segment) => segment !== "" && urlSegmentIssue(segment) === "dot-segment");
   if (dot !== undefined) {
     throw badRequest(`the request path has the segment "${dot}", which ${URL_SEGMENT_ISSUE_MESSAGES["dot-segment"]}; no resource can be named this way`, [{ path: "path", message: "must not contain a . or .. segment" }]);

@@ -27,12 +27,30 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Paths of fields present in `raw` but stripped from `parsed` (unknown fields). */
+function joinPath(prefix: string, key: string): string {
+  return prefix === "" ? key : `${prefix}.${key}`;
+}
+
+/** Paths of fields present in `raw` but stripped from `parsed` (unknown fields), in the order of `raw`. */
 export function strippedPaths(raw: unknown, parsed: unknown, prefix = ""): string[] {
-  const join = (key: string): string => (prefix === "" ? key : `${prefix}.${key}`);
-  if (Array.isArray(raw) && Array.isArray(parsed)) return raw.flatMap((item, i) => strippedPaths(item, parsed[i], join(String(i))));
-  if (!isPlainObject(raw) || !isPlainObject(parsed)) return [];
-  return Object.keys(raw).flatMap((key) => (key in parsed ? strippedPaths(raw[key], parsed[key], join(key)) : [join(key)]));
+  const out: string[] = [];
+  collectStripped(raw, parsed, prefix, out);
+  return out;
+}
+
+// Walks without building a list per level: most bodies have nothing to report.
+function collectStripped(raw: unknown, parsed: unknown, prefix: string, out: string[]): void {
+  if (Array.isArray(raw) && Array.isArray(parsed)) {
+    raw.forEach((item, i) => {
+      collectStripped(item, parsed[i], joinPath(prefix, String(i)), out);
+    });
+    return;
+  }
+  if (!isPlainObject(raw) || !isPlainObject(parsed)) return;
+  for (const key of Object.keys(raw)) {
+    if (key in parsed) collectStripped(raw[key], parsed[key], joinPath(prefix, key), out);
+    else out.push(joinPath(prefix, key));
+  }
 }
 
 /** Body fields that name something: `name`, `slug`, `domain` and every `…_name` / `…_slug`. */
@@ -44,13 +62,25 @@ const NAME_FIELD = /^(?:name|slug|domain)$|_(?:name|slug)$/;
  * a line or reads as another name, so every name is refused as the policy validation refuses it.
  */
 export function unsafeNameIssues(value: unknown, prefix = ""): { path: string; message: string }[] {
-  const join = (key: string): string => (prefix === "" ? key : `${prefix}.${key}`);
-  if (Array.isArray(value)) return value.flatMap((item, i) => unsafeNameIssues(item, join(String(i))));
-  if (!isPlainObject(value)) return [];
-  return Object.entries(value).flatMap(([key, item]) => {
+  const out: { path: string; message: string }[] = [];
+  collectUnsafeNames(value, prefix, out);
+  return out;
+}
+
+function collectUnsafeNames(value: unknown, prefix: string, out: { path: string; message: string }[]): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => {
+      collectUnsafeNames(item, joinPath(prefix, String(i)), out);
+    });
+    return;
+  }
+  if (!isPlainObject(value)) return;
+  for (const key of Object.keys(value)) {
+    const item = value[key];
     const issue = typeof item === "string" && NAME_FIELD.test(key) ? unsafeCharacterIssue(item) : null;
-    return issue === null ? unsafeNameIssues(item, join(key)) : [{ path: join(key), message: `the name ${issue}` }];
-  });
+    if (issue === null) collectUnsafeNames(item, joinPath(prefix, key), out);
+    else out.push({ path: joinPath(prefix, key), message: `the name ${issue}` });
+  }
 }
 
 function noteIgnored(c: Context<EmulatorEnv>, paths: string[]): void {

@@ -81,6 +81,20 @@ describe("a replica", () => {
     expect((await api.listBuckets(ref)).map((b) => b.name)).toEqual(["sent"]);
   });
 
+  it.each([
+    ["a deployment sent as JSON", "POST", "/functions/fn/deployments", "application/json", 415, 'Content-Type "application/json" is not accepted here; send multipart/form-data'],
+    ["a trigger update sent as text", "PATCH", "/triggers/trg-1", "text/plain", 415, 'Content-Type "text/plain" is not accepted here; send application/json'],
+    ["a body sent to a route that does not exist", "POST", "/no-such-route", "text/plain", 404, "no route POST"],
+  ])("checks the media type of %s only on an emulated route", async (_name, method, tail, type, status, message) => {
+    const replica = createReplica({ seed, apiKey: KEY });
+    const api = createPlatformApi({ apiKey: KEY, apiHost: replica.apiHost, fetch: replica.fetch });
+    const branchId = (await api.listBranches({ projectId: replica.projectId }))[0]?.id ?? "";
+    const url = `${replica.apiHost}/projects/${replica.projectId}/branches/${branchId}${tail}`;
+    const answer = await replica.send({ method, url, headers: { authorization: `Bearer ${KEY}`, "content-type": type }, body: "{}" });
+    expect(answer.status).toBe(status);
+    expect((JSON.parse(answer.text) as { message: string }).message).toContain(message);
+  });
+
   it("holds only the new seed once reseeded, and its key still answers", async () => {
     const replica = createReplica({ seed, apiKey: KEY });
     const api = createPlatformApi({ apiKey: KEY, apiHost: replica.apiHost, fetch: replica.fetch });
