@@ -20,6 +20,7 @@ import {
   toSavedPlan,
   type PushConfirmContext,
 } from "../../../src/v1.js";
+import { recordedDigests } from "../../../src/engine/result-digests.js";
 
 const POLLING = { initialMs: 10, maxMs: 40 };
 let emu: RunningEmulator;
@@ -48,6 +49,13 @@ describe("saved plans", () => {
     const result = await applyPlan(JSON.parse(JSON.stringify(saved)), { ...ids(), config: policy("hi") });
     expect(result.applied.map((a) => a.id)).toEqual(saved.changes.map((c) => c.id));
     expect((await plan(policy("hi"), ids())).changes).toEqual([]);
+  });
+
+  it("records on an apply's result the digests of the plan it ran (hashed while it waits for answers)", async () => {
+    const saved = toSavedPlan(await plan(policy("hi"), ids()));
+    const applied = await apply(policy("hi"), ids());
+    expect(applied.applied.map((a) => a.id)).toEqual(saved.changes.map((c) => c.id));
+    expect(recordedDigests(applied)).toEqual({ changesDigest: saved.changesDigest, changeDigests: saved.changeDigests });
   });
 
   it.each([
