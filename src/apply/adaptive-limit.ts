@@ -7,7 +7,9 @@
  * a read by nature, and comparing the two would halve the limit for no reason. Slots are taken
  * only while a request is in flight; a waiting request of a higher priority takes the next free
  * one, in call order among equals (a call waits at least until the event loop's next check phase,
- * so the calls of one turn compete by priority).
+ * so the calls of one turn compete by priority). A slot an answer frees is handed out at that
+ * check phase too: the answers read together all free their slots (and their connections) first,
+ * then the waiting calls take them by priority, those the answers just caused included.
  */
 import { MinHeap } from "../diff/min-heap.js";
 
@@ -99,7 +101,9 @@ export function createAdaptiveLimit(options: AdaptiveLimitOptions): AdaptiveLimi
           active -= 1;
           if (hold > 0) hold -= 1;
           else grow();
-          pump();
+          // Not at once: a call started now would go before answers still to be read in this
+          // turn (and take their connections), ahead of calls of a higher priority.
+          schedulePump();
         });
       };
       queue.push({ priority, seq: seq++, run: start });

@@ -72,6 +72,29 @@ describe("the adaptive request limit", () => {
     expect(order).toEqual(["high", "mid", "mid again", "low", "plain"]);
   });
 
+  it("hands the slots of answers read together to the waiting calls by priority, calls those answers caused included", async () => {
+    const limit = createAdaptiveLimit({ initial: 2, max: 2 });
+    const started: string[] = [];
+    let answer = (): void => undefined;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const call = (name: string, priority: number, fn: () => Promise<void> = tick) => limit(async () => {
+      started.push(name);
+      await fn();
+    }, priority);
+    const first = [call("first", 10, () => answered), call("second", 10, () => answered)];
+    const low = call("low", 1);
+    await tick();
+    expect(started).toEqual(["first", "second"]);
+    answer();
+    // Both answers are in; the call they cause joins before the next check phase, as a dependent change's request does.
+    await Promise.all(first);
+    const high = call("high", 100);
+    await Promise.all([low, high]);
+    expect(started).toEqual(["first", "second", "high", "low"]);
+  });
+
   it("settles a call whose function throws before returning a promise, and frees its slot", async () => {
     const limit = createAdaptiveLimit({ initial: 1, max: 1 });
     const refused = limit<never>(() => {
