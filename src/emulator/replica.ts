@@ -6,6 +6,7 @@
  */
 import { EmulatorCore } from "./control.js";
 import { resolveEmulatorOptions, type EmulatorOptions } from "./options.js";
+import { InMemoryAnswer, answerInMemory } from "./replica-answer.js";
 import { inMemoryRequest, replicaRequest } from "./replica-request.js";
 import { RequestLog } from "./request-log.js";
 import type { SeedDocument } from "./seed.js";
@@ -78,7 +79,7 @@ function checkOrigin(url: string): void {
 /** Builds a replica from a seed; invalid options throw an error naming the option. */
 export function createReplica(options: ReplicaOptions): Replica {
   const core = new EmulatorCore(resolveEmulatorOptions({ ...options, log: "off" }));
-  const app = createEmulatorApp({ rt: core, faults: core.faultEngine, log: new UnrecordedRequestLog(), mountAdmin: () => undefined, commit: () => core.commit() });
+  const app = createEmulatorApp({ rt: core, faults: core.faultEngine, log: new UnrecordedRequestLog(), mountAdmin: () => undefined, commit: () => core.commit(), answers: answerInMemory });
   const answer = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     checkOrigin(url);
@@ -87,13 +88,13 @@ export function createReplica(options: ReplicaOptions): Replica {
     const response = await app.fetch(input instanceof Request ? input : replicaRequest(url, init));
     // The answer is computed at once; an abort meanwhile still fails the call, as it would on a socket.
     signal?.throwIfAborted();
-    return response;
+    return response instanceof InMemoryAnswer ? response.toResponse() : response;
   };
   const send = async (exchange: ReplicaExchange): Promise<ReplicaAnswer> => {
     checkOrigin(exchange.url);
     exchange.signal?.throwIfAborted();
-    const response = await app.fetch(inMemoryRequest(exchange.method, exchange.url, new Headers(exchange.headers), exchange.body ?? null));
-    const text = await response.text();
+    const response: Response | InMemoryAnswer = await app.fetch(inMemoryRequest(exchange.method, exchange.url, new Headers(exchange.headers), exchange.body ?? null));
+    const text = response instanceof InMemoryAnswer ? (response.text ?? "") : await response.text();
     exchange.signal?.throwIfAborted();
     return { status: response.status, header: (name) => response.headers.get(name), text };
   };

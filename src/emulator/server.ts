@@ -53,6 +53,8 @@ export interface ServerParts {
   durable?: () => Promise<void>;
   /** Runs after a successful API mutation, before its answer (running functions follow the records). */
   afterMutation?: () => Promise<void>;
+  /** Runs first on every request: the replica's in-memory answers (`replica-answer.ts`); none on a socket. */
+  answers?: MiddlewareHandler<EmulatorEnv>;
 }
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -155,6 +157,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
   let emulatedRoutes: KnownRoute[] = [];
   let emulatedByMethod: ReadonlyMap<string, RegExp> = new Map();
 
+  if (parts.answers !== undefined) app.use("*", parts.answers);
   app.use("*", async (c, next) => {
     const started = performance.now();
     const incoming = c.req.header("x-request-id");
