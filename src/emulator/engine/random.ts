@@ -2,7 +2,7 @@
  * Randomness for ids, secrets and faults. With a seed everything comes from a deterministic
  * PRNG (golden tests); without one, ids and secrets use `crypto.randomBytes`.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomFillSync } from "node:crypto";
 
 /** A source of uniformly distributed 32-bit words. */
 export interface RandomSource {
@@ -46,11 +46,40 @@ export function createSeededRandom(seed: number): RandomSource {
   };
 }
 
-/** Cryptographic randomness. */
+/** Bytes a cryptographic source draws from the system at once. */
+const POOL_BYTES = 4096;
+
+/**
+ * Cryptographic randomness, drawn from the system `POOL_BYTES` at a time (as `crypto.randomUUID`
+ * draws its own) rather than with a call per id or number. Each byte is handed out once and
+ * zeroed in the pool as it is; `bytes` returns a copy the caller owns.
+ */
 export function createCryptoRandom(): RandomSource {
+  const pool = Buffer.alloc(POOL_BYTES);
+  let used = POOL_BYTES;
+  /** The offset of `n` unused bytes, refilling the pool when it has fewer left. */
+  const reserve = (n: number): number => {
+    if (used + n > POOL_BYTES) {
+      randomFillSync(pool);
+      used = 0;
+    }
+    used += n;
+    return used - n;
+  };
   return {
-    next: () => randomBytes(4).readUInt32BE(0) / 4294967296,
-    bytes: (n) => randomBytes(n),
+    next: () => {
+      const at = reserve(4);
+      const word = pool.readUInt32BE(at);
+      pool.fill(0, at, at + 4);
+      return word / 4294967296;
+    },
+    bytes(n) {
+      if (n > POOL_BYTES) return randomBytes(n);
+      const at = reserve(n);
+      const out = Buffer.from(pool.subarray(at, at + n));
+      pool.fill(0, at, at + n);
+      return out;
+    },
   };
 }
 
