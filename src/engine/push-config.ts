@@ -19,8 +19,7 @@ import type { PushResult } from "../model/plan.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
 import { buildResult } from "./build-result.js";
-import { digestsOf } from "./change-digests.js";
-import type { PlannedChange } from "../model/planned-change.js";
+import { digestInSlices } from "./change-digests.js";
 import { type ApplyOptions, type OperationRuntime, type PlanOptions, type PushConfigOptions, ownOptions, prepareRuntime } from "./options.js";
 import { type PreparedPlan, preparePlan } from "./prepare-plan.js";
 import type { BaseLiveState } from "../inspect/read-live-state.js";
@@ -151,7 +150,8 @@ export async function gateAndExecute(rt: OperationRuntime, prepared: PreparedPla
     onRequest: (report) => limit.latency(report.ms, requestKind(report.method, report.path)),
   });
   const execution = executePlan(prepared.diff.changes, executionContext({ ...rt, api }, prepared, limit));
-  digestWhileWaiting(prepared.diff.changes);
+  // The result's digests hold the plan alone: hashed while the apply waits, not after its last answer.
+  digestInSlices(prepared.diff.changes);
   const outcome = await execution;
   const result = withChecks(buildResult(prepared, [], outcome));
   if (rt.signal?.aborted && (outcome.skipped.length > 0 || outcome.failed.length > 0)) {
@@ -159,23 +159,6 @@ export async function gateAndExecute(rt: OperationRuntime, prepared: PreparedPla
   }
   if (outcome.failed.length > 0) throw new ApplyFailedError(result);
   return result;
-}
-
-/**
- * The result's digests hold the plan alone, so they are hashed while the apply waits for its first
- * answers (two check phases on: the first requests are on the wire by then) instead of after the
- * last answer. A failure is left to `buildResult`, which hashes the same list again and throws.
- */
-function digestWhileWaiting(changes: readonly PlannedChange[]): void {
-  setImmediate(() =>
-    setImmediate(() => {
-      try {
-        digestsOf(changes);
-      } catch {
-        // buildResult computes them again and reports the error
-      }
-    }),
-  );
 }
 
 /**

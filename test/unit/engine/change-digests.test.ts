@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sha256Of } from "../../../src/diff/canonical-json.js";
-import { digestsOf } from "../../../src/engine/change-digests.js";
+import { digestInSlices, digestsOf } from "../../../src/engine/change-digests.js";
 import { diffState } from "../../../src/kinds/modules.js";
 import type { PlannedChange } from "../../../src/model/planned-change.js";
 import { NOW, liveWith, policyWith } from "../../helpers/engine-state.js";
@@ -25,5 +25,26 @@ describe("the digests a saved plan commits to", () => {
     const update = updateOf(["api", "public"]);
     const edited = { ...update, planned: { dbSchemas: ["api"] } };
     expect(digestsOf([edited]).changeDigests["update:dataApi"]).not.toBe(digestsOf([update]).changeDigests["update:dataApi"]);
+  });
+
+  it("of a list are the hash of the whole list's canonical JSON and of each change's, however the work was split", async () => {
+    const first = updateOf(["api", "public"]);
+    const second = { ...updateOf(["api"]), change: { ...updateOf(["api"]).change, id: "update:dataApi#2" } };
+    const savedOf = (c: typeof first, dbSchemas: string[]) => ({ change: c.change, op: { type: "data-api-update", database: "neondb", settings: { db_schemas: dbSchemas } } });
+    const expected = {
+      changesDigest: sha256Of([savedOf(first, ["api", "public"]), savedOf(second, ["api"])]),
+      changeDigests: { "update:dataApi": sha256Of(savedOf(first, ["api", "public"])), "update:dataApi#2": sha256Of(savedOf(second, ["api"])) },
+    };
+    expect(digestsOf([first, second])).toEqual(expected);
+    // Sliced to completion in idle turns, or taken over part way by digestsOf: the same digests.
+    const sliced = [first, second];
+    digestInSlices(sliced);
+    for (let i = 0; i < 4; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(digestsOf(sliced)).toEqual(expected);
+    const interrupted = [first, second];
+    digestInSlices(interrupted);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(digestsOf(interrupted)).toEqual(expected);
+    expect(digestsOf([])).toEqual({ changesDigest: sha256Of([]), changeDigests: {} });
   });
 });
