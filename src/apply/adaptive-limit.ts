@@ -4,7 +4,10 @@
  * answers, as a TCP slow start), afterwards ×1.5 per full window, never past `maxConcurrency`.
  * It halves on a 429/503/423 or when latency climbs well above the fastest seen for the same
  * kind of request (then holds for a window before it can halve again): an upload is slower than
- * a read by nature, and comparing the two would halve the limit for no reason. Slots are taken
+ * a read by nature, and comparing the two would halve the limit for no reason. The window held
+ * is one of requests sent after the halving: answers to requests sent before it (their latency
+ * is that of the queue the halving answers) neither end the hold nor count as latency, so one
+ * congestion does not halve the limit again and again. Slots are taken
  * only while a request is in flight; a waiting request of a higher priority takes the next free
  * one, in call order among equals (a call waits at least until the event loop's next check phase,
  * so the calls of one turn compete by priority). A slot an answer frees is handed out at that
@@ -37,6 +40,8 @@ export interface AdaptiveLimit {
 export interface AdaptiveLimitOptions {
   initial: number;
   max: number;
+  /** A monotonic clock in ms, the one `latency` durations are measured on. @default performance.now */
+  now?: () => number;
 }
 
 /** Latency counts as rising when its moving average exceeds this multiple of the fastest answer, plus a floor. */
@@ -53,6 +58,10 @@ export function createAdaptiveLimit(options: AdaptiveLimitOptions): AdaptiveLimi
   let peak = 0;
   let answers = 0;
   let hold = 0;
+  // Back-offs so far, and when the last one happened: what was sent before it is out of the window.
+  let backOffs = 0;
+  let backedOffAt = Number.NEGATIVE_INFINITY;
+  const now = options.now ?? (() => performance.now());
   const kinds = new Map<string, { fastest: number; average: number; samples: number }>();
 
   const pump = (): void => {
@@ -81,6 +90,8 @@ export function createAdaptiveLimit(options: AdaptiveLimitOptions): AdaptiveLimi
     limit = Math.max(1, Math.floor(limit / 2));
     hold = limit;
     answers = 0;
+    backOffs += 1;
+    backedOffAt = now();
   };
 
   const grow = (): void => {
@@ -96,11 +107,15 @@ export function createAdaptiveLimit(options: AdaptiveLimitOptions): AdaptiveLimi
   const run = <T>(fn: () => Promise<T>, priority = 0): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const start = (): void => {
+        const sentAfter = backOffs;
         // A guard inside `fn` may throw before it returns a promise: that must settle this call and free the slot too.
         new Promise<T>((settle) => settle(fn())).then(resolve, reject).finally(() => {
           active -= 1;
-          if (hold > 0) hold -= 1;
-          else grow();
+          // An answer to a request sent before the last back-off says nothing of the window since.
+          if (sentAfter === backOffs) {
+            if (hold > 0) hold -= 1;
+            else grow();
+          }
           // Not at once: a call started now would go before answers still to be read in this
           // turn (and take their connections), ahead of calls of a higher priority.
           schedulePump();
@@ -114,6 +129,7 @@ export function createAdaptiveLimit(options: AdaptiveLimitOptions): AdaptiveLimi
     const seen = kinds.get(kind) ?? { fastest: ms, average: ms, samples: 0 };
     kinds.set(kind, seen);
     seen.fastest = Math.min(seen.fastest, ms);
+    if (now() - ms < backedOffAt) return;
     seen.average = 0.8 * seen.average + 0.2 * ms;
     seen.samples += 1;
     if (seen.samples > 2 * options.initial && seen.average > LATENCY_FACTOR * seen.fastest + LATENCY_FLOOR_MS) {

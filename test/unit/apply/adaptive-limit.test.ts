@@ -50,6 +50,70 @@ describe("the adaptive request limit", () => {
     expect(limit.limit).toBe(4);
   });
 
+  it("halves once for one congestion: answers to requests sent before the back-off neither end its hold nor halve it again", async () => {
+    let clock = 0;
+    const limit = createAdaptiveLimit({ initial: 64, max: 64, now: () => clock });
+    const answers: (() => void)[] = [];
+    const inFlight = Array.from({ length: 64 }, () => limit(() => new Promise<void>((resolve) => answers.push(resolve))));
+    await tick();
+    for (let i = 0; i < 200; i++) limit.latency(40);
+    clock = 1000;
+    // The queue the 64 requests built answers slowly: the limit halves.
+    for (let i = 0; i < 10; i++) limit.latency(300);
+    expect(limit.limit).toBe(32);
+    // All 64 answer as slowly after it. Before, the hold (32 answers) ended half-way through them
+    // and the rest halved the limit again and again, down to 2, for one congestion.
+    clock = 1300;
+    for (const answer of answers.splice(0)) {
+      limit.latency(300);
+      answer();
+      await tick();
+    }
+    await Promise.all(inFlight);
+    expect(limit.limit).toBe(32);
+  });
+
+  it("still halves again when the requests sent after a back-off answer slowly too", async () => {
+    let clock = 0;
+    const limit = createAdaptiveLimit({ initial: 16, max: 16, now: () => clock });
+    for (let i = 0; i < 40; i++) limit.latency(40);
+    clock = 1000;
+    for (let i = 0; i < 10; i++) limit.latency(300);
+    expect(limit.limit).toBe(8);
+    // Sent after the back-off and as slow: once their window is answered, the limit halves again.
+    await runMany(limit, 8, async () => {
+      await tick();
+      clock += 400;
+      limit.latency(300);
+    });
+    for (let i = 0; i < 20; i++) {
+      clock += 400;
+      limit.latency(300);
+    }
+    expect(limit.limit).toBe(4);
+  });
+
+  it("holds a throttling back-off until the requests sent after it answered", async () => {
+    const limit = createAdaptiveLimit({ initial: 8, max: 8 });
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const before = runMany(limit, 8, () => released);
+    await tick();
+    limit.throttled();
+    expect(limit.limit).toBe(4);
+    // The 8 sent before it answer (throttled too): no second halving.
+    release();
+    await before;
+    limit.throttled();
+    expect(limit.limit).toBe(4);
+    // A window of requests sent after it: the next throttling halves.
+    await runMany(limit, 4);
+    limit.throttled();
+    expect(limit.limit).toBe(2);
+  });
+
   it("grows by one with each answer until the first back-off (a window of answers doubles it), then ×1.5 per window", async () => {
     const limit = createAdaptiveLimit({ initial: 8, max: 64 });
     await runMany(limit, 8);
