@@ -29,18 +29,12 @@ const PART_TYPE = /^[\x20-\x7e]*$/;
 const CR = 13;
 const LF = 10;
 const decoder = new TextDecoder();
-const latin1 = new TextDecoder("latin1");
 
-/** Whether `bytes` holds `pattern` at `at`. */
-function holdsAt(bytes: Uint8Array, pattern: Uint8Array, at: number): boolean {
-  if (at < 0 || at + pattern.length > bytes.length) return false;
-  for (let i = 0; i < pattern.length; i++) if (bytes[at + i] !== pattern[i]) return false;
+/** Whether `input` holds the ASCII `text` at `at` (compared byte by byte: nothing is built). */
+function holdsAt(input: Buffer, text: string, at: number): boolean {
+  if (at < 0 || at + text.length > input.length) return false;
+  for (let i = 0; i < text.length; i++) if (input[at + i] !== text.charCodeAt(i)) return false;
   return true;
-}
-
-/** The index of `pattern` in `bytes` from `from`, or -1. */
-function indexOf(bytes: Uint8Array, pattern: Uint8Array, from: number): number {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(pattern, from);
 }
 
 /**
@@ -48,14 +42,13 @@ function indexOf(bytes: Uint8Array, pattern: Uint8Array, from: number): number {
  * form this reads (the general parser then reads it). Never throws.
  */
 export function readPlainMultipart(body: Uint8Array, contentType: string): MultipartFields | undefined {
-  const boundaryText = PLAIN_CONTENT_TYPE.exec(contentType)?.[1];
-  if (boundaryText === undefined) return undefined;
-  const delimiter = Buffer.from(`--${boundaryText}`, "latin1");
-  const bare = delimiter.subarray(2);
+  const bare = PLAIN_CONTENT_TYPE.exec(contentType)?.[1];
+  if (bare === undefined) return undefined;
+  const delimiter = `--${bare}`;
   let end = body.length;
   // Trailing line breaks are ignored, as the general parser ignores them.
   while (end >= 2 && body[end - 1] === LF && body[end - 2] === CR) end -= 2;
-  const input = body.subarray(0, end);
+  const input = Buffer.from(body.buffer, body.byteOffset, end);
   const fields: MultipartFields = new Map();
   let at = 0;
   for (;;) {
@@ -68,7 +61,7 @@ export function readPlainMultipart(body: Uint8Array, contentType: string): Multi
     if (part === undefined) return undefined;
     at = part.bodyStart;
     // The general parser ends a part's content where the bare boundary first appears after it.
-    const next = indexOf(input, bare, at);
+    const next = input.indexOf(bare, at, "latin1");
     if (next === -1 || next - 4 < at) return undefined;
     if (input[next - 4] !== CR || input[next - 3] !== LF || input[next - 2] !== 0x2d || input[next - 1] !== 0x2d) return undefined;
     const content = input.subarray(at, next - 4);
@@ -83,15 +76,15 @@ export function readPlainMultipart(body: Uint8Array, contentType: string): Multi
 }
 
 /** A part's headers from `at`: its name, its file name if any, and where its content starts. */
-function readPartHeaders(input: Uint8Array, from: number): { name: string; filename: string | undefined; bodyStart: number } | undefined {
+function readPartHeaders(input: Buffer, from: number): { name: string; filename: string | undefined; bodyStart: number } | undefined {
   let at = from;
   let disposition: { name: string; filename: string | undefined } | undefined;
   let typed = false;
   for (;;) {
-    const lineEnd = indexOf(input, CRLF, at);
+    const lineEnd = input.indexOf("\r\n", at, "latin1");
     if (lineEnd === -1) return undefined;
     if (lineEnd === at) break;
-    const line = latin1.decode(input.subarray(at, lineEnd));
+    const line = input.toString("latin1", at, lineEnd);
     const colon = line.indexOf(": ");
     // A header's name is compared without case, as the general parser compares it; its value with case.
     const header = colon === -1 ? "" : line.slice(0, colon).toLowerCase();
@@ -105,5 +98,3 @@ function readPartHeaders(input: Uint8Array, from: number): { name: string; filen
   if (disposition === undefined) return undefined;
   return { ...disposition, bodyStart: at + 2 };
 }
-
-const CRLF = Buffer.from("\r\n", "latin1");
