@@ -37,6 +37,11 @@ const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
 /** jszip reads 32-bit fields as signed numbers: a size at or past 2^31 is not plain. */
 const SIGNED_32_LIMIT = 0x80000000;
+/**
+ * Decompressed bytes inflated here in one turn of the event loop, at most; a larger archive goes
+ * through jszip, whose inflate yields between chunks, so other requests are not held up behind it.
+ */
+const SYNC_INFLATE_BYTES = 1024 * 1024;
 
 /**
  * Names jszip keeps as written: segments of letters, digits and `._@+~-`, none empty, `.` or
@@ -74,7 +79,7 @@ function decompressedLength(data: Uint8Array, method: number, size: number): num
 
 /**
  * Reads `bytes` as a plain archive within `limits`; `undefined` when it is anything else (see the
- * module comment), over either limit, or damaged in any way.
+ * module comment), over either limit or 1 MiB decompressed, or damaged in any way.
  */
 export function readPlainArchive(bytes: Uint8Array, limits: PlainArchiveLimits): PlainArchive | undefined {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -110,7 +115,7 @@ export function readPlainArchive(bytes: Uint8Array, limits: PlainArchiveLimits):
       compressedSize < SIGNED_32_LIMIT && size < SIGNED_32_LIMIT;
     if (!plainEntry) return undefined;
     declaredBytes += size;
-    if (declaredBytes > limits.unzippedBytes) return undefined;
+    if (declaredBytes > limits.unzippedBytes || declaredBytes > SYNC_INFLATE_BYTES) return undefined;
 
     // jszip names an entry by its local header (the central one may differ) and reads its data after it.
     const local = view.getUint32(at + 42, true);

@@ -77,6 +77,11 @@ describe("reading a plain archive", () => {
     ["a file comment", () => jszipArchive([["index.mjs", "1", { comment: "note" }]])],
     ["more entries than the limit", () => jszipArchive(Array.from({ length: 101 }, (_, i) => [`f${i}.js`, "1"] as [string, string]))],
     ["more bytes than the limit", () => jszipArchive([["index.mjs", "a".repeat(1_000_001)]])],
+    ["more than 1 MiB to inflate (jszip's inflate yields to other requests)", async () => {
+      const bytes = await jszipArchive([["index.mjs", "1"], ["big.js", "b".repeat(1024 * 1024)]]);
+      expect(readPlainArchive(bytes, { zipEntries: 100, unzippedBytes: 64 * 1024 * 1024 })).toBeUndefined();
+      return bytes;
+    }],
     ["bytes before the archive", async () => Uint8Array.from([...new TextEncoder().encode("#!prefix\n"), ...(await jszipArchive([["index.mjs", "1"]]))])],
     ["an empty archive", () => jszipArchive([])],
     ["bytes that are not an archive", async () => new TextEncoder().encode("not a zip at all, not even close to one")],
