@@ -16,7 +16,7 @@ import type { FunctionTag } from "../model/planned-change.js";
 import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
 import { FINGERPRINT_VAR_TAG_HEX } from "../rules/environment.js";
-import { scryptOnPool, warmScryptPool } from "./scrypt-pool.js";
+import { type PoolDerivation, startScrypt } from "./scrypt-pool.js";
 
 /** Domain of the code tag, the value keys and the older config tag (unchanged, so they stay comparable). */
 const DOMAIN = "svc-fp/2";
@@ -78,23 +78,68 @@ export function envTagMatters(live: DeployedMarkers | undefined, codeTag: string
   return marked.main !== undefined || marked.legacy?.codeTag === codeTag;
 }
 
-const valueKeys = new Map<string, Promise<Buffer>>();
+/** A value's key as the process holds it: derived at most once, however many operations use it. */
+interface ValueKey {
+  /** Its key in the process's memo: a digest of the salt and the value. */
+  readonly memoKey: string;
+  readonly derivation: PoolDerivation;
+  /** When it was asked for, and when its key was ready (`performance.now()`). */
+  readonly started: number;
+  ended: number | undefined;
+  /** An operation's decision used it (and counted it among its derivations). */
+  claimed: boolean;
+}
+
+const valueKeys = new Map<string, ValueKey>();
 
 /**
- * k(name, value) = scrypt(value, "svc-fp/2"‖projectId‖name): once per distinct value per
- * process (memoised under a digest, never the value). `onDerive` runs when a derivation starts.
+ * k(name, value) = scrypt(value, "svc-fp/2"‖projectId‖name), started unheld and unclaimed when
+ * the process has not asked for it yet: once per distinct value per process (memoised under a
+ * digest, never the value). A derivation that fails or is cancelled is forgotten.
  */
-function valueKey(projectId: string, name: string, value: string, onDerive: () => void): Promise<Buffer> {
+function valueKeyOf(projectId: string, name: string, value: string): ValueKey {
   const salt = [DOMAIN, projectId, name].join(SEP);
   const memoKey = createHash("sha256").update(salt).update(SEP).update(value).digest("hex");
-  let key = valueKeys.get(memoKey);
-  if (key === undefined) {
-    onDerive();
-    key = scryptOnPool(Buffer.from(value, "utf8"), Buffer.from(salt, "utf8"));
-    valueKeys.set(memoKey, key);
-    key.catch(() => valueKeys.delete(memoKey));
+  const known = valueKeys.get(memoKey);
+  if (known !== undefined) return known;
+  const entry: ValueKey = { memoKey, derivation: startScrypt(Buffer.from(value, "utf8"), Buffer.from(salt, "utf8")), started: performance.now(), ended: undefined, claimed: false };
+  valueKeys.set(memoKey, entry);
+  entry.derivation.key.then(
+    () => {
+      entry.ended = performance.now();
+    },
+    () => {
+      if (valueKeys.get(memoKey) === entry) valueKeys.delete(memoKey);
+    },
+  );
+  return entry;
+}
+
+/** Every value of `envs` as the process's entries: each derivation started unless the process has it already. */
+function valueKeysOf(projectId: string, envs: Iterable<Readonly<Record<string, string>>>): ValueKey[] {
+  const entries: ValueKey[] = [];
+  for (const env of envs) {
+    for (const [name, value] of Object.entries(env)) if (typeof value === "string") entries.push(valueKeyOf(projectId, name, value));
   }
-  return key;
+  return entries;
+}
+
+/**
+ * Starts deriving, for `projectId`, the hardened keys of every value of `envs` (each function's
+ * env as the policy declares it) before any decision needs them, without keeping the process
+ * alive for them: a caller that knows the functions early (the CLI, once the policy is loaded)
+ * overlaps the derivations with its reads. A later fingerprint uses them as if it had derived
+ * them itself (same keys, counted in its {@link Fingerprinter.stats}); a value it never needs
+ * costs a derivation that nothing waits for.
+ */
+export function prefetchValueKeys(projectId: string, envs: Iterable<Readonly<Record<string, string>>>): void {
+  valueKeysOf(projectId, envs);
+}
+
+/** Cancels `entry` if no decision used it and no worker has started it; the process forgets it. */
+function dropUnclaimed(entry: ValueKey): void {
+  if (entry.claimed || !entry.derivation.cancel()) return;
+  if (valueKeys.get(entry.memoKey) === entry) valueKeys.delete(entry.memoKey);
 }
 
 /** The env entries a deployment leaves on the function, by name: `""` deletes, so it is not state. */
@@ -122,17 +167,24 @@ export interface Fingerprinter {
   tag(input: FingerprintInput): Promise<FullFunctionTag>;
   /** The tag without the env parts (hardened mode, when the decision cannot depend on them). */
   deferredTag(input: FingerprintInput): FunctionTag;
-  /** Starts the derivation workers (hardened mode, when the policy has functions). */
-  warmUp(): void;
-  /** Derivations this fingerprinter started, and the wall time until the last one finished, ms. */
+  /**
+   * Hardened mode: starts deriving every value of these env objects now (the resolved policy's
+   * functions), before the reads tell which decisions need them; keyed mode: nothing.
+   */
+  prefetch(envs: Iterable<Readonly<Record<string, string>>>): void;
+  /**
+   * Hardened mode: cancels what {@link prefetch} started that no {@link tag} used and no worker
+   * has started yet (a dry run calls it once every decision is made: nothing later needs them).
+   */
+  dropUnused(): void;
+  /** Derivations this fingerprinter's tags were the first to use, and the wall time from the first one's start to the last one's end, ms. */
   stats(): { derivations: number; ms: number };
 }
 
 /** A fingerprinter for `projectId`: keyed when `key` (from {@link parseFingerprintKey}) is given, hardened otherwise. */
 export function createFingerprinter(projectId: string, key?: Buffer): Fingerprinter {
-  let derivations = 0;
-  let firstStart: number | undefined;
-  let lastEnd: number | undefined;
+  const claimed: ValueKey[] = [];
+  const prefetched: ValueKey[] = [];
   const codeTag = (slug: string, zipSha256: string): string => computeCodeTag(projectId, slug, zipSha256);
   // Names the key inside keyed env tags, so a plan tells a new key from new values.
   const keyId = key === undefined ? "" : hmacHex(key, [ENV_DOMAIN, "key-id"], 4);
@@ -147,14 +199,20 @@ export function createFingerprinter(projectId: string, key?: Buffer): Fingerprin
     return { zipSha256: input.zipSha256, codeTag: code, envTag, legacyConfigTag, varTags, markers: markerNames(code, envTag, Object.values(varTags)) };
   }
 
+  /** The key of one value, held for this operation; the first operation to use it counts it as its derivation. */
+  function use(entry: ValueKey): Promise<Buffer> {
+    entry.derivation.hold();
+    if (!entry.claimed) {
+      entry.claimed = true;
+      claimed.push(entry);
+    }
+    return entry.derivation.key;
+  }
+
   /** Hardened: the env tag and the older config tag, each keyed by the scrypt keys of its values. */
   async function hardenedTag(input: FingerprintInput, code: string): Promise<FullFunctionTag> {
-    const onDerive = (): void => {
-      derivations += 1;
-      firstStart ??= performance.now();
-    };
     const macKey = async (names: readonly string[]): Promise<Buffer> => {
-      const keys = await Promise.all(names.map((name) => valueKey(projectId, name, input.env[name] ?? "", onDerive)));
+      const keys = await Promise.all(names.map((name) => use(valueKeyOf(projectId, name, input.env[name] ?? ""))));
       const digest = createHash("sha256");
       for (const k of keys) digest.update(k);
       return digest.digest();
@@ -162,7 +220,6 @@ export function createFingerprinter(projectId: string, key?: Buffer): Fingerprin
     const declared = Object.keys(input.env).sort();
     const deployed = deployedEntries(input.env).map(([name]) => name);
     const [legacyKey, envKey] = await Promise.all([macKey(declared), macKey(deployed)]);
-    if (firstStart !== undefined) lastEnd = performance.now();
     const envTag = `EH${hmacHex(envKey, [ENV_DOMAIN, input.slug, "env", ...deployed], 18)}`;
     const legacyConfigTag = `H${hmacHex(legacyKey, [DOMAIN, input.slug, input.zipSha256, input.runtime, ...declared], 19)}`;
     return { zipSha256: input.zipSha256, codeTag: code, envTag, legacyConfigTag, markers: markerNames(code, envTag) };
@@ -178,11 +235,16 @@ export function createFingerprinter(projectId: string, key?: Buffer): Fingerprin
     deferredTag(input) {
       return { zipSha256: input.zipSha256, codeTag: codeTag(input.slug, input.zipSha256) };
     },
-    warmUp() {
-      if (key === undefined) warmScryptPool();
+    prefetch(envs) {
+      if (key === undefined) prefetched.push(...valueKeysOf(projectId, envs));
+    },
+    dropUnused() {
+      for (const entry of prefetched.splice(0)) dropUnclaimed(entry);
     },
     stats() {
-      return { derivations, ms: firstStart === undefined || lastEnd === undefined ? 0 : lastEnd - firstStart };
+      const first = Math.min(...claimed.map((entry) => entry.started));
+      const last = Math.max(...claimed.map((entry) => entry.ended ?? Number.NaN));
+      return { derivations: claimed.length, ms: claimed.length === 0 || Number.isNaN(last) ? 0 : last - first };
     },
   };
 }

@@ -63,6 +63,8 @@ export interface PreparePlanInput {
   shared?: SharedArchives;
   allowDataLoss: boolean;
   now: () => Date;
+  /** A plan that applies nothing: the derivations started before the reads that no decision used are cancelled. */
+  dryRun?: boolean;
 }
 
 /**
@@ -113,10 +115,12 @@ export async function bundleAll(
 
 /**
  * The fingerprint of each function, started as soon as both its archive and the live functions
- * are known, so derivations overlap the remaining reads and bundling. An env tag is derived
- * only when something live can be compared with it; otherwise it is deferred to the apply.
+ * are known; the hardened derivations themselves started when the policy was resolved, so they
+ * overlap the reads and bundling. An env tag is computed only when something live can be
+ * compared with it; otherwise it is deferred to the apply (and in a dry run, the derivations no
+ * decision used are cancelled if they have not started).
  */
-function fingerprintAsReady(rt: OperationRuntime, desired: ResolvedPolicy, live: Promise<LiveState>) {
+function fingerprintAsReady(rt: OperationRuntime, desired: ResolvedPolicy, live: Promise<LiveState>, dryRun: boolean) {
   const bySlug = new Map(desired.functions.map((fn) => [fn.slug, fn]));
   const liveBySlug = live.then((state) => new Map((state.functions ?? []).map((f) => [f.slug, f])));
   const tags = new Map<string, Promise<FunctionTag>>();
@@ -134,6 +138,11 @@ function fingerprintAsReady(rt: OperationRuntime, desired: ResolvedPolicy, live:
   };
   const all = async (archives: ReadonlyMap<string, FunctionArchive>): Promise<ReadonlyMap<string, FunctionTag>> => {
     for (const [slug, archive] of archives) start(slug, archive.zipSha256);
+    if (dryRun) {
+      // Reactions run in the order they were added: every decision above is made after this.
+      await liveBySlug;
+      rt.fingerprints.dropUnused();
+    }
     const out = new Map<string, FunctionTag>();
     await Promise.all([...tags].map(async ([slug, tag]) => out.set(slug, await tag)));
     const stats = rt.fingerprints.stats();
@@ -152,10 +161,10 @@ function fingerprintAsReady(rt: OperationRuntime, desired: ResolvedPolicy, live:
 export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput): Promise<PreparedPlan> {
   const base = await inReadWave(rt.api, rt.emit, 1, (api) => readBaseState({ api, ...input.ids }));
   const desired = input.resolveDesired(base);
-  if (desired.functions.some((fn) => Object.keys(fn.env).length > 0)) rt.fingerprints.warmUp();
+  rt.fingerprints.prefetch(desired.functions.map((fn) => fn.env));
   const bundleWarnings: EngineWarning[] = [...(input.archiveWarnings ?? [])];
   const reading = inReadWave(rt.api, rt.emit, 2, (api) => readFeatureState({ api, projectId: input.ids.projectId, base, needs: readNeedsForPolicy(desired), kinds: KIND_READS }));
-  const fingerprints = fingerprintAsReady(rt, desired, reading.then((r) => r.state));
+  const fingerprints = fingerprintAsReady(rt, desired, reading.then((r) => r.state), input.dryRun === true);
   const [archives, read, parentWarnings] = await Promise.all([
     bundleAll(rt, desired, input, bundleWarnings, fingerprints.start),
     reading,

@@ -204,6 +204,7 @@ export async function pushConfigInRun(config: PolicyConfig, given: PushConfigOpt
     ...(run.archives === undefined ? {} : { shared: run.archives }),
     allowDataLoss: options.allowDataLoss ?? false,
     now: () => new Date(),
+    dryRun: options.dryRun === true,
   });
   const prepared = selectPrepared(full, selection);
   const result = await gateAndExecute(rt, prepared, {

@@ -4,6 +4,11 @@
  * the process open. Running scrypt in workers keeps libuv's small thread pool free for the file
  * reads of bundling and the network. The worker is inline source, so it runs the same from
  * `dist/` and from the TypeScript sources.
+ *
+ * A derivation starts unheld: it may be started before anyone knows it is needed (while the
+ * branch is read), and then it does not keep the process alive and runs on all workers but one,
+ * so the main thread keeps a core for that work. Whoever awaits it holds it first; held
+ * derivations go first and may use every worker.
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
@@ -30,6 +35,8 @@ interface Job {
   id: number;
   password: Uint8Array;
   salt: Uint8Array;
+  /** Someone awaits the key: the process stays alive until it is derived. */
+  held: boolean;
   resolve: (key: Buffer) => void;
   reject: (err: Error) => void;
 }
@@ -72,23 +79,75 @@ export function warmScryptPool(): void {
   while (workers.length < size) workers.push(spawn());
 }
 
+/**
+ * Busy workers hold the process while any held job is running or queued (a queued one waits for
+ * a busy worker, held or not); otherwise no worker holds it.
+ */
+function refreshHolds(): void {
+  const held = queue.some((job) => job.held) || workers.some((slot) => slot.job?.held === true);
+  for (const slot of workers) {
+    if (held && slot.job !== undefined) slot.worker.ref();
+    else slot.worker.unref();
+  }
+}
+
+/** The next job a free worker takes: the first held one, else the first unheld one while fewer than all workers but one run unheld jobs. */
+function nextJob(): Job | undefined {
+  const held = queue.findIndex((job) => job.held);
+  if (held >= 0) return queue.splice(held, 1)[0];
+  const runningUnheld = workers.filter((slot) => slot.job !== undefined && !slot.job.held).length;
+  return runningUnheld < Math.max(1, workers.length - 1) ? queue.shift() : undefined;
+}
+
 function dispatch(): void {
   for (const slot of workers) {
     if (slot.job !== undefined) continue;
-    const job = queue.shift();
+    const job = nextJob();
     if (job === undefined) break;
     slot.job = job;
-    slot.worker.ref();
     slot.worker.postMessage({ id: job.id, password: job.password, salt: job.salt, cost: SCRYPT_COST, bytes: SCRYPT_KEY_BYTES });
   }
-  for (const slot of workers) if (slot.job === undefined) slot.worker.unref();
+  refreshHolds();
 }
 
-/** scrypt(password, salt) with {@link SCRYPT_COST} on the pool; {@link SCRYPT_KEY_BYTES} bytes. */
-export function scryptOnPool(password: Uint8Array, salt: Uint8Array): Promise<Buffer> {
+/** Derivations waiting for a worker (a diagnostic: what a cancellation leaves). */
+export function queuedDerivations(): number {
+  return queue.length;
+}
+
+/** One derivation on the pool. */
+export interface PoolDerivation {
+  /** The derived key; rejects when scrypt fails or the derivation was cancelled. */
+  readonly key: Promise<Buffer>;
+  /** Keeps the process alive until the key is derived: call it before awaiting {@link key}. */
+  hold(): void;
+  /** Drops the derivation if no worker has started it and no one holds it; returns whether it was dropped. */
+  cancel(): boolean;
+}
+
+/** Starts scrypt(password, salt) with {@link SCRYPT_COST} on the pool ({@link SCRYPT_KEY_BYTES} bytes), unheld. */
+export function startScrypt(password: Uint8Array, salt: Uint8Array): PoolDerivation {
   warmScryptPool();
-  return new Promise((resolve, reject) => {
-    queue.push({ id: nextId++, password, salt, resolve, reject });
-    dispatch();
+  const queued: Job = { id: nextId++, password, salt, held: false, resolve: () => undefined, reject: () => undefined };
+  const key = new Promise<Buffer>((resolve, reject) => {
+    queued.resolve = resolve;
+    queued.reject = reject;
   });
+  queue.push(queued);
+  dispatch();
+  return {
+    key,
+    hold() {
+      if (queued.held) return;
+      queued.held = true;
+      dispatch();
+    },
+    cancel() {
+      const at = queue.indexOf(queued);
+      if (at < 0 || queued.held) return false;
+      queue.splice(at, 1);
+      queued.reject(new Error("scrypt cancelled before it started"));
+      return true;
+    },
+  };
 }

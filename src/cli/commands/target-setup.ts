@@ -37,16 +37,22 @@ export function loadEnv(ctx: CommandContext, flags: PolicyFlags): EnvOrigins {
   return loadEnvFiles(flags.env ?? [], ctx.io, ctx.scrubber);
 }
 
-function collectEnvValues(value: unknown, into: string[]): void {
-  if (typeof value !== "object" || value === null) return;
+/**
+ * The string entries of each function's `env` under the policy's `functions`, as the loaded
+ * policy declares them (anything else is skipped: validation reports it).
+ */
+export function declaredFunctionEnvs(value: unknown): Record<string, string>[] {
+  if (typeof value !== "object" || value === null) return [];
   const functions = (value as { functions?: unknown }).functions;
-  if (typeof functions !== "object" || functions === null) return;
+  if (typeof functions !== "object" || functions === null) return [];
+  const envs: Record<string, string>[] = [];
   for (const fn of Object.values(functions)) {
     const env = (fn as { env?: unknown } | null)?.env;
     if (typeof env === "object" && env !== null) {
-      for (const v of Object.values(env)) if (typeof v === "string") into.push(v);
+      envs.push(Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === "string")));
     }
   }
+  return envs;
 }
 
 /** Relative to `cwd` with `/` separators. */
@@ -59,9 +65,7 @@ export function displayPath(cwd: string, path: string): string {
 export async function loadPolicy(ctx: CommandContext, engine: EnginePort, flags: PolicyFlags): Promise<LoadedPolicy> {
   const limit = flags.evalTimeout === undefined ? {} : { evaluationTimeoutMs: flags.evalTimeout };
   const loaded = await engine.loadConfigFromFile(flags.config === undefined ? { cwd: ctx.io.cwd, ...limit } : { path: flags.config, cwd: ctx.io.cwd, ...limit });
-  const values: string[] = [];
-  collectEnvValues(loaded.config, values);
-  ctx.scrubber.add(...values);
+  ctx.scrubber.add(...declaredFunctionEnvs(loaded.config).flatMap((env) => Object.values(env)));
   return {
     config: loaded.config,
     resolvedPath: loaded.resolvedPath,
@@ -103,8 +107,15 @@ export interface Target {
 }
 
 /** Credentials, API client (proxy-aware fetch) and, unless told otherwise, the project. */
-export async function connect(ctx: CommandContext, engine: EnginePort, flags: TargetFlags, origins: EnvOrigins): Promise<{ api: PlatformApi; creds: ResolvedCredentials }> {
+export async function connect(
+  ctx: CommandContext,
+  engine: EnginePort,
+  flags: TargetFlags,
+  origins: EnvOrigins,
+  onCredentials?: (creds: ResolvedCredentials) => void,
+): Promise<{ api: PlatformApi; creds: ResolvedCredentials }> {
   const creds = resolveCredentials(flags, ctx.io, origins, { project: true });
+  onCredentials?.(creds);
   ctx.scrubber.add(creds.apiKey.value);
   if (creds.apiHost.insecure) {
     ctx.err([`warning: --api-host ${creds.apiHost.value} uses http: the API key travels in clear text.`]);
@@ -118,9 +129,15 @@ export async function connect(ctx: CommandContext, engine: EnginePort, flags: Ta
   return { api, creds };
 }
 
-/** Resolves credentials, project and branch. */
-export async function resolveTarget(ctx: CommandContext, engine: EnginePort, flags: TargetFlags, origins: EnvOrigins): Promise<Target> {
-  const { api, creds } = await connect(ctx, engine, flags, origins);
+/** Resolves credentials, project and branch; `onCredentials` runs as soon as the credentials are known, before any request. */
+export async function resolveTarget(
+  ctx: CommandContext,
+  engine: EnginePort,
+  flags: TargetFlags,
+  origins: EnvOrigins,
+  onCredentials?: (creds: ResolvedCredentials) => void,
+): Promise<Target> {
+  const { api, creds } = await connect(ctx, engine, flags, origins, onCredentials);
   const project = await api.getProject({ projectId: creds.projectId.value });
   const { branch, match } = await resolveBranch(api, creds.projectId.value, creds.branchRef);
   return { api, creds, project, branch, match };

@@ -106,11 +106,11 @@ describe("changing the fingerprint key", () => {
 });
 
 describe("hardened fingerprints", () => {
-  it("derive each distinct env value once per process, only for functions whose decision depends on it, never showing a value", async () => {
+  it("derive each distinct env value once per process, used and reported only for functions whose decision depends on it, never showing a value", async () => {
     const events: EngineEvent[] = [];
     const onEvent = (e: EngineEvent) => events.push(e);
     await plan(policy("t1"), { ...options(), onEvent });
-    expect(events.filter((e) => e.type === "fingerprints")).toEqual([]); // new functions: nothing to compare, nothing derived
+    expect(events.filter((e) => e.type === "fingerprints")).toEqual([]); // new functions: nothing to compare, no derivation used
     await apply(policy("t1"), options(KEY_A));
     const counts = async () => {
       events.length = 0;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createHmac } from "node:crypto";
-import { computeCodeTag, createFingerprinter, envTagMatters, parseFingerprintKey } from "../../../src/engine/function-fingerprint.js";
+import { createHash, createHmac, scryptSync } from "node:crypto";
+import { availableParallelism } from "node:os";
+import { computeCodeTag, createFingerprinter, envTagMatters, parseFingerprintKey, prefetchValueKeys } from "../../../src/engine/function-fingerprint.js";
+import { queuedDerivations } from "../../../src/engine/scrypt-pool.js";
 import { isPlatformError } from "../../../src/errors/index.js";
 import type { LiveFunction } from "../../../src/kinds/function/fields.js";
 
@@ -120,5 +122,62 @@ describe("function fingerprints", () => {
     expect(envTagMatters(live(["SVC_FINGERPRINT_BEEF_H0123"]), "C0DE")).toBe(false);
     expect(envTagMatters(live(["SVC_FINGERPRINT_C0DE_EH0123"], "failed"), "C0DE")).toBe(false);
     expect(envTagMatters(live([]), "C0DE")).toBe(false);
+  });
+});
+
+/** The hardened tags as the engine spec defines them, computed here with Node's scrypt for `projectId`. */
+function documentedHardenedTags(projectId: string, input: typeof base): { envTag: string; legacyConfigTag: string } {
+  const k = (name: string): Buffer => scryptSync(input.env[name as keyof typeof input.env] ?? "", ["svc-fp/2", projectId, name].join("\u0000"), 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+  const macKey = (names: string[]): Buffer => {
+    const digest = createHash("sha256");
+    for (const name of names) digest.update(k(name));
+    return digest.digest();
+  };
+  const hex = (key: Buffer, parts: string[], length: number): string => createHmac("sha256", key).update(parts.join("\u0000")).digest("hex").slice(0, length).toUpperCase();
+  return {
+    envTag: `EH${hex(macKey(["KEY"]), ["svc-fp/3", input.slug, "env", "KEY"], 18)}`,
+    legacyConfigTag: `H${hex(macKey(["GONE", "KEY"]), ["svc-fp/2", input.slug, input.zipSha256, input.runtime, "GONE", "KEY"], 19)}`,
+  };
+}
+
+describe("hardened derivations started before the decision (prefetch)", () => {
+  it("give the tags of the documented derivation, as derivations started by the tag itself do", async () => {
+    const onDemand = await createFingerprinter("proj-formula-a").tag(base);
+    expect({ envTag: onDemand.envTag, legacyConfigTag: onDemand.legacyConfigTag }).toEqual(documentedHardenedTags("proj-formula-a", base));
+    prefetchValueKeys("proj-formula-b", [base.env]);
+    const prefetched = await createFingerprinter("proj-formula-b").tag(base);
+    expect({ envTag: prefetched.envTag, legacyConfigTag: prefetched.legacyConfigTag }).toEqual(documentedHardenedTags("proj-formula-b", base));
+  });
+
+  it("count as derivations of the first operation whose tags use them, not of later ones", async () => {
+    prefetchValueKeys("proj-claim", [base.env, { KEY: "v" }]);
+    const first = createFingerprinter("proj-claim");
+    await first.tag(base);
+    expect(first.stats().derivations).toBe(2); // KEY = "v" and GONE = ""
+    const second = createFingerprinter("proj-claim");
+    await second.tag(base);
+    expect(second.stats().derivations).toBe(0);
+  });
+
+  it("are cancelled by dropUnused when no tag used them and no worker started them, and derived again when a later tag needs them", async () => {
+    const workers = Math.max(1, availableParallelism());
+    const values = Array.from({ length: workers + 3 }, (_, i) => ({ KEY: `value-${i}` }));
+    const fp = createFingerprinter("proj-drop");
+    fp.prefetch(values);
+    expect(queuedDerivations()).toBe(values.length - Math.max(1, workers - 1)); // unheld: on all workers but one
+    const used = fp.tag({ ...base, env: { KEY: "value-0" } });
+    fp.dropUnused();
+    expect(queuedDerivations()).toBe(0);
+    expect((await used).envTag).toMatch(/^EH[0-9A-F]{18}$/);
+    const later = createFingerprinter("proj-drop");
+    const last = values.at(-1) ?? { KEY: "" };
+    expect((await later.tag({ ...base, env: last })).envTag).toMatch(/^EH[0-9A-F]{18}$/);
+    expect(later.stats().derivations).toBe(1);
+  });
+
+  it("are none in keyed mode", () => {
+    const values = Array.from({ length: Math.max(1, availableParallelism()) + 1 }, (_, i) => ({ KEY: `keyed-${i}` }));
+    createFingerprinter("proj-keyed-prefetch", parseFingerprintKey(KEY_HEX)).prefetch(values);
+    expect(queuedDerivations()).toBe(0);
   });
 });
