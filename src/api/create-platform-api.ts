@@ -21,5 +21,8 @@ export function createPlatformApi(options: PlatformApiOptions): Required<Platfor
 /** The client of options `resolveClientOptions` already validated. */
 export function platformApiOver(config: ClientConfig): Required<PlatformApi> {
   const context = createCallContext(config);
-  return observable({ ...controlPlaneCalls(context), ...featureCalls(context) }, (observer) => platformApiOver(observing(config, observer)));
+  // The feature calls are added to the control-plane calls' own fresh object: spreading both into
+  // a new literal cost about ten times as much, and the engine makes a client per read wave.
+  const calls: Required<PlatformApi> = Object.assign(controlPlaneCalls(context), featureCalls(context));
+  return observable(calls, (observer) => platformApiOver(observing(config, observer)));
 }

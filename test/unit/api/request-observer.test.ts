@@ -40,6 +40,13 @@ describe("observedApi", () => {
     expect(second.requests).toEqual([`GET ${PROJECT_PATH} 200`]);
   });
 
+  it.each(clients)("gives $name's observed sibling every call the client has, in the same order", ({ make }) => {
+    const api = make();
+    const sibling = observedApi(api, recorder().observer);
+    expect(Object.keys(sibling)).toEqual(Object.keys(api));
+    expect(Object.values(sibling).every((call) => typeof call === "function")).toBe(true);
+  });
+
   it("keeps the listeners a sibling of a sibling does not set", async () => {
     platform().get(PROJECT_PATH).reply(503, { code: "unavailable", message: "busy" }, JSON_HEADERS).get(PROJECT_PATH).reply(200, { project: PROJECT }, JSON_HEADERS);
     const outer = recorder();
