@@ -123,6 +123,7 @@ export async function bundleAll(
 function fingerprintAsReady(rt: OperationRuntime, desired: ResolvedPolicy, live: Promise<LiveState>, dryRun: boolean) {
   const bySlug = new Map(desired.functions.map((fn) => [fn.slug, fn]));
   const liveBySlug = live.then((state) => new Map((state.functions ?? []).map((f) => [f.slug, f])));
+  liveBySlug.catch(() => undefined); // a failed read is reported by its wave, also when no tag waits here
   const tags = new Map<string, Promise<FunctionTag>>();
   const start = (slug: string, zipSha256: string): void => {
     const fn = bySlug.get(slug);

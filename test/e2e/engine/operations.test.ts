@@ -58,6 +58,21 @@ describe("saved plans", () => {
     expect(recordedDigests(applied)).toEqual({ changesDigest: saved.changesDigest, changeDigests: saved.changeDigests });
   });
 
+  it("a plan whose second read wave fails rejects with the read's error and leaves no unhandled rejection behind", async () => {
+    emu.state.faults.set([{ kind: "status", status: 500, methods: ["GET"], path: "/api/v2/projects/*/branches/*/buckets" }]);
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown): void => void unhandled.push(reason);
+    process.on("unhandledRejection", listener);
+    try {
+      const err = await plan(defineConfig({ buckets: { uploads: { access: "private" } } }), ids()).catch((e: unknown) => e);
+      expect(isPlatformError(err, ErrorCode.SERVER_ERROR)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", listener);
+    }
+  });
+
   it.each([
     ["the branch changed since the plan", "state", async () => void (await apply(defineConfig({ buckets: { other: { access: "private" } } }), ids())), "hi"],
   ])("refuses a stale plan when %s", async (_label, reason, between, greeting) => {
