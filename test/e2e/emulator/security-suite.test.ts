@@ -1,7 +1,11 @@
+import { connect } from "node:net";
+import { crc32, deflateRawSync } from "node:zlib";
 import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorBodySchema } from "../../../src/api/wire/index.js";
+import { zipContainer } from "../../../src/bundle/zip-container.js";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
+import { createReplica, type Replica } from "../../../src/emulator/replica.js";
 import { client, deploy, KEYS, startTestEmulator, TWO_ACCOUNTS_SEED } from "./helpers.js";
 
 const ALICE = "/projects/alice-app-100001";
@@ -15,11 +19,151 @@ async function unsafeZip(name: string, symlink = false): Promise<Uint8Array> {
   return zip.generateAsync({ type: "uint8array", platform: "UNIX" });
 }
 
+// Deployment bodies and archives aimed at the emulator's own readings (the plain multipart form,
+// the plain archive) and at what is left to undici and jszip. Each row's status, message and
+// resulting state are those of the emulator before those readings existed (9e0365c).
+const BOUNDARY = "svcHostileBoundary0123456789abcdef";
+const CONTENT_TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
+const INDEX = "export default () => new Response('ok')\n";
+const MiB = 1024 * 1024;
+const UNREADABLE = "the multipart body cannot be read (Failed to parse body as FormData.); send multipart/form-data with parts zip, runtime, environment";
+const SIZE_MISMATCH = "archive is not a valid ZIP file: Bug : uncompressed data size mismatch";
+const NO_ROOT = "no index.mjs or index.js at the archive root";
+
+/** A ZIP of deflated files as the bundler lays it out; `size` may lie about what `data` inflates to. */
+function archive(entries: { name: string; data: string | Uint8Array; size?: number }[]): Buffer {
+  const deflated = entries.map(({ name, data, size }) => {
+    const bytes = typeof data === "string" ? Buffer.from(data) : data;
+    return { name, crc32: crc32(bytes), size: size ?? bytes.byteLength, deflated: deflateRawSync(bytes) };
+  });
+  return Buffer.from(zipContainer(deflated, { date: new Date(Date.UTC(1980, 0, 1)), permissions: 0o644 }));
+}
+
+/** Offsets of the central directory records of an archive written by {@link archive}. */
+function centralRecords(zip: Buffer): number[] {
+  const end = zip.length - 22;
+  const records: number[] = [];
+  let at = zip.readUInt32LE(end + 16);
+  for (let i = 0; i < zip.readUInt16LE(end + 10); i++) {
+    records.push(at);
+    at += 46 + zip.readUInt16LE(at + 28) + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+  }
+  return records;
+}
+
+/** The archive with entry `index`'s local header naming `name` (same length) while the central record keeps its own. */
+function withLocalName(zip: Buffer, index: number, name: string): Buffer {
+  const local = zip.readUInt32LE((centralRecords(zip)[index] ?? 0) + 42);
+  Buffer.from(name).copy(zip, local + 30);
+  return zip;
+}
+
+/** The archive with its second central record pointing at the first entry's local header. */
+function sharingLocalHeader(zip: Buffer): Buffer {
+  const [first = 0, second = 0] = centralRecords(zip);
+  zip.writeUInt32LE(zip.readUInt32LE(first + 42), second + 42);
+  return zip;
+}
+
+/** A multipart part in the plain form; `headers` replaces the Content-Disposition line. */
+function part(name: string, content: string | Uint8Array, options: { filename?: string; headers?: string[] } = {}): Buffer {
+  const headers = options.headers ?? [`Content-Disposition: form-data; name="${name}"${options.filename === undefined ? "" : `; filename="${options.filename}"`}`];
+  return Buffer.concat([Buffer.from(`--${BOUNDARY}\r\n${headers.join("\r\n")}\r\n\r\n`, "latin1"), Buffer.from(content), Buffer.from("\r\n")]);
+}
+
+const zipPart = (zip: Uint8Array): Buffer => part("zip", zip, { filename: "bundle.zip" });
+const runtimePart = (): Buffer => part("runtime", "nodejs24");
+const multipart = (...parts: Buffer[]): Buffer => Buffer.concat([...parts, Buffer.from(`--${BOUNDARY}--\r\n`)]);
+const deployment = (zip: Uint8Array): Buffer => multipart(zipPart(zip), runtimePart());
+/** `zip` with `text` inserted after its first ten bytes. */
+const splice = (zip: Buffer, text: string): Buffer => Buffer.concat([zip.subarray(0, 10), Buffer.from(text), zip.subarray(10)]);
+
+/** A deployment body of exactly `bytes` bytes: a valid one with a padding part. */
+function bodyOfSize(bytes: number): Buffer {
+  const parts = [zipPart(archive([{ name: "index.mjs", data: INDEX }])), runtimePart()];
+  const padding = bytes - multipart(...parts, part("pad", "")).length;
+  return multipart(...parts, part("pad", "p".repeat(padding)));
+}
+
+/** An archive of exactly `bytes` bytes: the root entry and a file of incompressible padding. */
+function archiveOfSize(bytes: number): Buffer {
+  let state = 1;
+  const noise = Buffer.alloc(bytes).map(() => {
+    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+    return state >>> 24;
+  });
+  const sized = (n: number): Buffer => archive([{ name: "index.mjs", data: INDEX }, { name: "pad.bin", data: noise.subarray(0, n) }]);
+  let n = bytes - sized(1).length;
+  while (sized(n).length > bytes) n -= 1;
+  while (sized(n).length < bytes) n += 1;
+  const zip = sized(n);
+  if (zip.length !== bytes) throw new Error(`no archive of exactly ${bytes} bytes`);
+  return zip;
+}
+
+/** What a row expects: the answer's status and message (or code), and what the branch then holds. */
+interface Expected {
+  status: number;
+  message?: string;
+  code?: string;
+  /** `absent`: no function; `completed`: deployed; otherwise the failed deployment's error. */
+  state: "absent" | "completed" | string;
+}
+
+/** Sends `body` byte for byte with `contentLength` (default: its length) and reads the first answer. */
+function sendRaw(target: RunningEmulator, path: string, body: Buffer, contentLength = body.length, halfClose = false): Promise<{ status: number; body: Record<string, unknown> }> {
+  const url = new URL(target.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      const split = text.indexOf("\r\n\r\n");
+      const payload = text.slice(split + 4);
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), body: payload.startsWith("{") ? (JSON.parse(payload) as Record<string, unknown>) : {} });
+    });
+    const head = [`POST /api/v2${path} HTTP/1.1`, `Host: ${url.host}`, `Authorization: Bearer ${KEYS.alice}`, `Content-Type: ${CONTENT_TYPE}`, `Content-Length: ${contentLength}`, "Connection: close"];
+    socket.write(Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\n\r\n`), body]));
+    if (halfClose) socket.end();
+  });
+}
+
+const DEPLOYMENT_ROWS: [string, () => Buffer, Expected][] = [
+  ["parts named __proto__ and constructor beside zip and runtime", () => multipart(part("__proto__", archive([{ name: "x.js", data: "1" }]), { filename: "x.zip" }), part("constructor", "x"), zipPart(archive([{ name: "index.mjs", data: INDEX }])), runtimePart()), { status: 201, state: "completed" }],
+  ["only parts named __proto__ and constructor", () => multipart(part("__proto__", archive([{ name: "index.mjs", data: INDEX }]), { filename: "bundle.zip" }), part("constructor", "nodejs24")), { status: 400, message: "the deployment has no parts; send at least one of zip, runtime, environment", state: "absent" }],
+  ["two zip parts, a damaged one last (the last wins)", () => multipart(zipPart(archive([{ name: "index.mjs", data: INDEX }])), zipPart(Buffer.from("not a zip")), runtimePart()), { status: 201, state: "archive is not a valid ZIP file: Can't find end of central directory : is this a zip file ? If it is, see https://stuk.github.io/jszip/documentation/howto/read_zip.html" }],
+  ["two runtime parts, an unsupported one last", () => multipart(zipPart(archive([{ name: "index.mjs", data: INDEX }])), runtimePart(), part("runtime", "python3")), { status: 400, message: 'part runtime "python3" is not supported; use nodejs24', state: "absent" }],
+  ["LF line endings", () => Buffer.from(`--${BOUNDARY}\nContent-Disposition: form-data; name="runtime"\n\nnodejs24\n--${BOUNDARY}--\n`), { status: 400, message: UNREADABLE, state: "absent" }],
+  ["a NUL in the zip part's name", () => multipart(part("zip", archive([{ name: "index.mjs", data: INDEX }]), { headers: ['Content-Disposition: form-data; name="zip\0"; filename="bundle.zip"'] }), runtimePart()), { status: 422, code: "zip_required", state: "absent" }],
+  ["the boundary inside the archive's bytes after CRLF--", () => deployment(splice(archive([{ name: "index.mjs", data: INDEX }]), `\r\n--${BOUNDARY}\r\n`)), { status: 400, message: UNREADABLE, state: "absent" }],
+  ["the bare boundary inside the archive's bytes", () => deployment(splice(archive([{ name: "index.mjs", data: INDEX }]), BOUNDARY)), { status: 400, message: UNREADABLE, state: "absent" }],
+  ["blank lines before the first delimiter", () => Buffer.concat([Buffer.from("\r\n\r\n"), deployment(archive([{ name: "index.mjs", data: INDEX }]))]), { status: 201, state: "completed" }],
+  ["a base64 Content-Transfer-Encoding zip part", () => multipart(part("zip", archive([{ name: "index.mjs", data: INDEX }]).toString("base64"), { headers: ['Content-Disposition: form-data; name="zip"; filename="bundle.zip"', "Content-Transfer-Encoding: base64"] }), runtimePart()), { status: 201, state: "completed" }],
+  ["local and central names that differ (jszip names by the local one)", () => deployment(withLocalName(archive([{ name: "index.mjs", data: INDEX }]), 0, "other.mjs")), { status: 201, state: NO_ROOT }],
+  ["a local name with a .. segment under a safe central name", () => deployment(withLocalName(archive([{ name: "index.mjs", data: INDEX }, { name: "lib/a.mjs", data: "1" }]), 1, "../a.mjs")), { status: 422, code: "unsafe_archive_entry", state: "absent" }],
+  ["two central records sharing one local header", () => deployment(sharingLocalHeader(archive([{ name: "index.mjs", data: INDEX }, { name: "other.mjs", data: INDEX }]))), { status: 201, state: "completed" }],
+  ["a deflated entry declaring 1 MiB that inflates past it", () => deployment(archive([{ name: "index.mjs", data: INDEX.padEnd(MiB + 1), size: MiB }])), { status: 201, state: SIZE_MISMATCH }],
+  ["a deflated entry declaring less than it holds", () => deployment(archive([{ name: "index.mjs", data: INDEX, size: 3 }])), { status: 201, state: SIZE_MISMATCH }],
+  ["an entry of exactly 1 MiB", () => deployment(archive([{ name: "index.mjs", data: INDEX.padEnd(MiB) }])), { status: 201, state: "completed" }],
+  ["an entry of 1 MiB and a byte (read by jszip)", () => deployment(archive([{ name: "index.mjs", data: INDEX.padEnd(MiB + 1) }])), { status: 201, state: "completed" }],
+  ["a lookalike root entry (Cyrillic і)", () => deployment(archive([{ name: "\u0456ndex.mjs", data: INDEX }])), { status: 201, state: NO_ROOT }],
+  ["an entry with a NUL in its name", () => deployment(archive([{ name: "index.mjs", data: INDEX }, { name: "a\0.js", data: "1" }])), { status: 422, message: 'archive entry "a\\u0000.js" is unsafe: the path contains a control character; rebuild the archive with relative paths', state: "absent" }],
+  ["an entry named __proto__", () => deployment(archive([{ name: "index.mjs", data: INDEX }, { name: "__proto__", data: "1" }])), { status: 201, state: "completed" }],
+  ["entries at the limit", () => deployment(archive([{ name: "index.mjs", data: INDEX }, ...Array.from({ length: 7 }, (_, i) => ({ name: `f${i}.js`, data: "1" }))])), { status: 201, state: "completed" }],
+  ["entries one over the limit", () => deployment(archive([{ name: "index.mjs", data: INDEX }, ...Array.from({ length: 8 }, (_, i) => ({ name: `f${i}.js`, data: "1" }))])), { status: 413, message: "the archive has 9 entries (limit 8); bundle into fewer files", state: "absent" }],
+  ["an archive of exactly the archive limit", () => deployment(archiveOfSize(16 * 1024)), { status: 201, state: "completed" }],
+  ["an archive a byte over the archive limit", () => deployment(archiveOfSize(16 * 1024 + 1)), { status: 413, message: "the archive is 16385 bytes (limit 16384); bundle less code", state: "absent" }],
+  ["a body of exactly the multipart limit", () => bodyOfSize(64 * 1024), { status: 201, state: "completed" }],
+  ["a body a byte over the multipart limit", () => bodyOfSize(64 * 1024 + 1), { status: 413, message: "the multipart body exceeds 65536 bytes; the archive must be at most 16384 bytes", state: "absent" }],
+];
+
 describe("security suite: each attack gets its status and error body, and the server keeps serving", () => {
   let emu: RunningEmulator;
   let revokedKey: string;
   beforeAll(async () => {
-    emu = await startTestEmulator({ seed: TWO_ACCOUNTS_SEED, limits: { jsonBodyBytes: 4096, multipartBodyBytes: 64 * 1024, zipBytes: 16 * 1024, objectBytes: 1024 } });
+    emu = await startTestEmulator({ seed: TWO_ACCOUNTS_SEED, limits: { jsonBodyBytes: 4096, multipartBodyBytes: 64 * 1024, zipBytes: 16 * 1024, zipEntries: 8, objectBytes: 1024 } });
     const created = await client(emu, KEYS.alice).call<{ id: number; key: string }>("POST", "/api_keys", { key_name: "to-revoke" });
     revokedKey = created.body.key;
     await client(emu, KEYS.alice).call("DELETE", `/api_keys/${created.body.id}`);
@@ -142,4 +286,60 @@ describe("security suite: each attack gets its status and error body, and the se
     expect(res.headers.get("deprecation")).toBe("@1772323200");
     await expectStillServing();
   });
+
+  describe("hostile deployment bodies and archives", () => {
+  let replica: Replica;
+  let replicaBranch: string;
+  const REPLICA_KEY = "svcemu_hostile_replica_key_0000000000000000";
+  beforeAll(async () => {
+    replica = createReplica({ apiKey: REPLICA_KEY, timings: { deployBuildMs: 0, deployPendingMs: 0 } });
+    const branches = await replica.fetch(`${replica.apiHost}/projects/${replica.projectId}/branches`, { headers: { authorization: `Bearer ${REPLICA_KEY}` } });
+    replicaBranch = `/projects/${replica.projectId}/branches/${((await branches.json()) as { branches: { id: string }[] }).branches[0]?.id ?? ""}`;
+  });
+  let slugs = 0;
+  const nextSlug = (): string => `hostile${++slugs}`;
+
+  it.each(DEPLOYMENT_ROWS)("answers %s as before, over a socket", async (_case, body, expected) => {
+    const slug = nextSlug();
+    const res = await sendRaw(emu, `${ALICE_BRANCH}/functions/${slug}/deployments`, body());
+    expect(res.status).toBe(expected.status);
+    if (expected.message !== undefined) expect(res.body["message"]).toBe(expected.message);
+    if (expected.code !== undefined) expect(res.body["code"]).toBe(expected.code);
+    await emu.settle();
+    const fn = await client(emu, KEYS.alice).call<{ function?: { current_deployment: { status: string; error?: string } } }>("GET", `${ALICE_BRANCH}/functions/${slug}`);
+    if (expected.state === "absent") expect(fn.status).toBe(404);
+    else if (expected.state === "completed") expect(fn.body.function?.current_deployment).toMatchObject({ status: "completed" });
+    else expect(fn.body.function?.current_deployment).toMatchObject({ status: "failed", error: expected.state });
+    expect((await client(emu, KEYS.alice).call("GET", ALICE)).status).toBe(200);
+  });
+
+  it.each(DEPLOYMENT_ROWS.filter(([, , expected]) => expected.status !== 413))("answers %s on a replica as on a socket, by fetch and by send", async (_case, body, expected) => {
+    const headers = { authorization: `Bearer ${REPLICA_KEY}`, "content-type": CONTENT_TYPE };
+    for (const via of ["fetch", "send"] as const) {
+      const slug = nextSlug();
+      const url = `${replica.apiHost}${replicaBranch}/functions/${slug}/deployments`;
+      const bytes = new Uint8Array(body());
+      const answer = via === "fetch" ? await replica.fetch(url, { method: "POST", headers, body: bytes }).then(async (r) => ({ status: r.status, text: await r.text() })) : await replica.send({ method: "POST", url, headers, body: bytes });
+      const parsed = JSON.parse(answer.text) as Record<string, unknown>;
+      expect([via, answer.status]).toEqual([via, expected.status]);
+      if (expected.message !== undefined) expect(parsed["message"]).toBe(expected.message);
+      if (expected.code !== undefined) expect(parsed["code"]).toBe(expected.code);
+      const fn = await replica.fetch(`${replica.apiHost}${replicaBranch}/functions/${slug}`, { headers });
+      expect(fn.status).toBe(expected.state === "absent" ? 404 : 200);
+    }
+  });
+
+  it.each([
+    ["shorter than the body", -40, false],
+    ["longer than the body, the client then closing its side", 40, true],
+  ])("answers 400 to a Content-Length %s, deploying nothing", async (_case, delta, halfClose) => {
+    const slug = nextSlug();
+    const body = deployment(archive([{ name: "index.mjs", data: INDEX }]));
+    const res = await sendRaw(emu, `${ALICE_BRANCH}/functions/${slug}/deployments`, body, body.length + delta, halfClose);
+    expect(res.status).toBe(400);
+    await emu.settle();
+    expect((await client(emu, KEYS.alice).call("GET", `${ALICE_BRANCH}/functions/${slug}`)).status).toBe(404);
+    expect((await client(emu, KEYS.alice).call("GET", ALICE)).status).toBe(200);
+  });
+});
 });
