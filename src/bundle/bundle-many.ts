@@ -1,7 +1,8 @@
 /**
  * Bundles every declared function before any mutation: at most `concurrency`
- * builds at once so memory stays bounded; esbuild functions with the same build options go
- * through as few esbuild calls as possible; with a cache directory an unchanged function is
+ * builds at once; esbuild functions with the same build options go through as few esbuild calls
+ * as the output budget allows (output-budget.ts: batches sized from the bytes per entry measured,
+ * started while their outputs fit); with a cache directory an unchanged function is
  * never rebuilt (and esbuild is not even loaded when every function hits); every failure is
  * collected into one `BundleError`.
  */
@@ -19,16 +20,14 @@ import {
   type FunctionArchive,
 } from "./archive.js";
 import { locateFunction, type LocatedFunction } from "./entry.js";
-import { esbuildOptions, runEsbuild } from "./esbuild-bundler.js";
+import { esbuildOptions, runEsbuild, type EsbuildOutput } from "./esbuild-bundler.js";
 import { PackageStager, resolveExternals, withStagedFiles, type FunctionExternals } from "./external-packages.js";
 import { undeclaredNativeWarnings } from "./external-packages-native.js";
 import { esbuildVersion } from "./lazy-modules.js";
+import { type BatchLease, OutputBudget } from "./output-budget.js";
 
 /** Default number of functions bundled at once. */
 export const DEFAULT_BUNDLE_CONCURRENCY = 8;
-
-/** At most this many entries go through one esbuild call, so the outputs held at once stay bounded. */
-export const MAX_ENTRIES_PER_BUILD = 256;
 
 /** Entry searches and cache lookups in flight at once: small reads, bounded only to spare file handles. */
 const LOOKUP_CONCURRENCY = 64;
@@ -94,7 +93,7 @@ export async function bundleFunctions(
   // Input order, so a batch's entries do not depend on which lookup finished first.
   const order = new Map(functions.map((fn, i) => [slugOf(fn), i]));
   const waiting = run.waiting.sort((a, b) => (order.get(a.fn.slug) ?? 0) - (order.get(b.fn.slug) ?? 0));
-  await Promise.all(groupJobs(waiting).map((jobs) => run.build(jobs)));
+  await Promise.all(groupJobs(waiting).map((entries) => run.buildInBatches(entries)));
 
   const archives = new Map<string, FunctionArchive>();
   const errors: BundleError[] = [];
@@ -121,6 +120,7 @@ class BundleRun {
   /** The identity of an entry, by its other build options (working directory, source map, externals, staged packages). */
   private readonly identities = new Map<string, (entry: string) => string>();
   private readonly stager: PackageStager;
+  private readonly budget = new OutputBudget();
 
   constructor(
     private readonly options: BundleFunctionsOptions,
@@ -179,47 +179,80 @@ class BundleRun {
   }
 
   /**
-   * Builds jobs sharing one working directory and source-map setting in one esbuild call. A
-   * failed batch cannot tell whose error it is, so its entries are built one by one: each
-   * failure then names its function exactly as a solo build does.
+   * Builds entries sharing one working directory, source-map setting and externals, in input
+   * order, in batches the output budget admits (each batch one esbuild call).
    */
-  async build(jobs: readonly EsbuildJob[]): Promise<void> {
-    const split = await this.limit(() => this.buildTogether(jobs));
-    if (split) await Promise.all(groupByEntry(jobs).map((same) => this.build(same)));
+  async buildInBatches(entries: readonly EsbuildJob[][]): Promise<void> {
+    const batches: Promise<void>[] = [];
+    for (let next = 0; next < entries.length; ) {
+      const lease = await this.budget.admit(entries.length - next);
+      const batch = entries.slice(next, next + lease.entries);
+      next += batch.length;
+      const built = this.build(batch, lease);
+      // Awaited below with the others; marked handled so the loop's next wait cannot leave it unhandled.
+      built.catch(() => undefined);
+      batches.push(built);
+    }
+    await Promise.all(batches);
   }
 
-  /** Returns true when a batch of several entries failed and must be split. */
-  private async buildTogether(jobs: readonly EsbuildJob[]): Promise<boolean> {
-    const first = jobs[0];
-    if (first === undefined) return false;
-    const entries = [...new Set(jobs.map((job) => job.entry))];
-    let outputs: Awaited<ReturnType<typeof runEsbuild>>;
+  /**
+   * Builds one batch (its jobs grouped by entry) in one esbuild call. A failed batch cannot tell
+   * whose error it is, so its entries are built one by one: each failure then names its function
+   * exactly as a solo build does.
+   */
+  private async build(entries: readonly EsbuildJob[][], lease: BatchLease): Promise<void> {
+    let split: boolean;
     try {
-      outputs = await runEsbuild({ entries, workingDir: first.workingDir, sourcemap: first.fn.sourcemap === true, external: first.externals.external });
+      split = await this.limit(() => this.buildTogether(entries, lease));
+    } finally {
+      lease.close();
+    }
+    if (split) await Promise.all(entries.map(async (same) => this.build([same], await this.budget.admit(1))));
+  }
+
+  /**
+   * Returns true when a batch of several entries failed and must be split. Each entry's output
+   * is released (from the lease and from memory) as soon as its functions' archives are made.
+   */
+  private async buildTogether(entries: readonly EsbuildJob[][], lease: BatchLease): Promise<boolean> {
+    const first = entries[0]?.[0];
+    if (first === undefined) return false;
+    let outputs: (EsbuildOutput | undefined)[];
+    try {
+      outputs = await runEsbuild({ entries: entries.map((same) => same[0]?.entry ?? first.entry), workingDir: first.workingDir, sourcemap: first.fn.sourcemap === true, external: first.externals.external });
     } catch (err) {
       if (entries.length > 1) return true;
-      for (const job of jobs) this.settle(job.fn.slug, asBundleError(job.fn.slug, err));
+      for (const job of entries.flat()) this.settle(job.fn.slug, asBundleError(job.fn.slug, err));
       return false;
     }
+    const sizes = outputs.map(outputBytes);
+    lease.measured(sizes);
     await Promise.all(
-      jobs.map(async (job) => {
-        const output = outputs[entries.indexOf(job.entry)];
-        try {
-          if (output === undefined) throw new Error(`esbuild gave no output for ${job.entry}`);
-          const warnings = [...output.warnings, ...(await undeclaredNativeWarnings(job.fn.slug, output.inputs, job.externals.external))];
-          for (const message of warnings) this.warn(job.fn.slug, message);
-          const staged = this.stages() ? await this.stager.stage(job.externals.packages) : new Map<string, Uint8Array>();
-          const archive = await finishArchive(job.fn.slug, withStagedFiles(output.files, staged), ESBUILD_ORIGIN);
-          if (job.identity !== undefined) {
-            this.cache?.store(job.identity, await esbuildInputHashes(output.inputs, this.hash), { archive, warnings });
-          }
-          this.settle(job.fn.slug, archive);
-        } catch (err) {
-          this.settle(job.fn.slug, asBundleError(job.fn.slug, err));
-        }
+      entries.map(async (same, i) => {
+        await Promise.all(same.map((job) => this.finish(job, outputs[i])));
+        outputs[i] = undefined;
+        lease.release(sizes[i] ?? 0);
       }),
     );
     return false;
+  }
+
+  /** Makes, caches and settles one function's archive from its entry's esbuild output. */
+  private async finish(job: EsbuildJob, output: EsbuildOutput | undefined): Promise<void> {
+    try {
+      if (output === undefined) throw new Error(`esbuild gave no output for ${job.entry}`);
+      const warnings = [...output.warnings, ...(await undeclaredNativeWarnings(job.fn.slug, output.inputs, job.externals.external))];
+      for (const message of warnings) this.warn(job.fn.slug, message);
+      const staged = this.stages() ? await this.stager.stage(job.externals.packages) : new Map<string, Uint8Array>();
+      const archive = await finishArchive(job.fn.slug, withStagedFiles(output.files, staged), ESBUILD_ORIGIN);
+      if (job.identity !== undefined) {
+        this.cache?.store(job.identity, await esbuildInputHashes(output.inputs, this.hash), { archive, warnings });
+      }
+      this.settle(job.fn.slug, archive);
+    } catch (err) {
+      this.settle(job.fn.slug, asBundleError(job.fn.slug, err));
+    }
   }
 
   /**
@@ -287,19 +320,21 @@ function slugOf(fn: ResolvedFunction | LocatedFunction): string {
   return "config" in fn ? fn.config.slug : fn.slug;
 }
 
-/** Jobs with the same build options (working directory, source map), at most {@link MAX_ENTRIES_PER_BUILD} entries a group. */
-function groupJobs(jobs: readonly EsbuildJob[]): EsbuildJob[][] {
+/** Jobs with the same build options (working directory, source map, externals), grouped by entry, in input order. */
+function groupJobs(jobs: readonly EsbuildJob[]): EsbuildJob[][][] {
   const byOptions = new Map<string, EsbuildJob[]>();
   for (const job of jobs) {
     const key = `${job.workingDir}\u0000${job.fn.sourcemap === true}\u0000${job.externals.external.join(",")}`;
     pushTo(byOptions, key, job);
   }
-  const groups: EsbuildJob[][] = [];
-  for (const same of byOptions.values()) {
-    const entries = groupByEntry(same);
-    for (let i = 0; i < entries.length; i += MAX_ENTRIES_PER_BUILD) groups.push(entries.slice(i, i + MAX_ENTRIES_PER_BUILD).flat());
-  }
-  return groups;
+  return [...byOptions.values()].map(groupByEntry);
+}
+
+/** The bytes of one esbuild output's files (its code and any source map). */
+function outputBytes(output: EsbuildOutput | undefined): number {
+  let bytes = 0;
+  for (const contents of output?.files.values() ?? []) bytes += contents.byteLength;
+  return bytes;
 }
 
 /** Jobs grouped by entry file (functions sharing an entry are built once). */

@@ -84,6 +84,28 @@ describe("batched esbuild builds", () => {
     }
   });
 
+  it("builds large functions in batches sized from the first batch's outputs, each archive byte-identical to its solo build", async () => {
+    // About 3 MB of output each: the first batch takes 8 entries, then a quarter of the 32 MiB budget holds 2.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 14; i++) files[`big${i}/index.ts`] = `const text = "${String(i).padStart(2, "0")}${"abcdefghij".repeat(300_000)}";\nexport default () => new Response(text);\n`;
+    const tree = createTempTree(files);
+    cleanups.push(() => tree.remove());
+    const functions = Array.from({ length: 14 }, (_, i): ResolvedFunction => {
+      const { source: _entry, ...rest } = functionConfig(`big${i}`, tree.path(`big${i}`));
+      return rest;
+    });
+    const archives = await bundleFunctions(functions, { workingDir: tree.root });
+    expect(builds.entries).toEqual([8, 2, 2, 2]);
+    expect([...archives.keys()]).toEqual(functions.map((fn) => fn.slug));
+
+    const { toFunctionConfig } = await import("../../../src/bundle/entry.js");
+    for (const fn of [functions[0], functions[9], functions[13]]) {
+      if (fn === undefined) continue;
+      const solo = await buildFunctionArchive(await toFunctionConfig(fn), { workingDir: tree.root });
+      expect(Buffer.from(archives.get(fn.slug)?.zip ?? []).equals(Buffer.from(solo.zip))).toBe(true);
+    }
+  });
+
   it("reports an esbuild warning for the function whose files it is in, not for its batch mates", async () => {
     const tree = createTempTree({
       "warn/index.ts": "export default () => Response.json({ a: 1, a: 2 });\n",
