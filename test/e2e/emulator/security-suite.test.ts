@@ -21,7 +21,9 @@ async function unsafeZip(name: string, symlink = false): Promise<Uint8Array> {
 
 // Deployment bodies and archives aimed at the emulator's own readings (the plain multipart form,
 // the plain archive) and at what is left to undici and jszip. Each row's status, message and
-// resulting state are those of the emulator before those readings existed (9e0365c).
+// resulting state are those of the emulator before those readings existed (9e0365c), but for an
+// entry inflating past the unzipped limit, which answered 201 with a failed build after inflating
+// it whole and now answers 413 once the limit is passed.
 const BOUNDARY = "svcHostileBoundary0123456789abcdef";
 const CONTENT_TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
 const INDEX = "export default () => new Response('ok')\n";
@@ -145,6 +147,7 @@ const DEPLOYMENT_ROWS: [string, () => Buffer, Expected][] = [
   ["a local name with a .. segment under a safe central name", () => deployment(withLocalName(archive([{ name: "index.mjs", data: INDEX }, { name: "lib/a.mjs", data: "1" }]), 1, "../a.mjs")), { status: 422, code: "unsafe_archive_entry", state: "absent" }],
   ["two central records sharing one local header", () => deployment(sharingLocalHeader(archive([{ name: "index.mjs", data: INDEX }, { name: "other.mjs", data: INDEX }]))), { status: 201, state: "completed" }],
   ["a deflated entry declaring 1 MiB that inflates past it", () => deployment(archive([{ name: "index.mjs", data: INDEX.padEnd(MiB + 1), size: MiB }])), { status: 201, state: SIZE_MISMATCH }],
+  ["a deflated entry declaring 100 bytes that inflates past the unzipped limit", () => deployment(archive([{ name: "index.mjs", data: INDEX.padEnd(4 * MiB + 1), size: 100 }])), { status: 413, message: "the archive expands to more than 4194304 bytes; bundle less code", state: "absent" }],
   ["a deflated entry declaring less than it holds", () => deployment(archive([{ name: "index.mjs", data: INDEX, size: 3 }])), { status: 201, state: SIZE_MISMATCH }],
   ["an entry of exactly 1 MiB", () => deployment(archive([{ name: "index.mjs", data: INDEX.padEnd(MiB) }])), { status: 201, state: "completed" }],
   ["an entry of 1 MiB and a byte (read by jszip)", () => deployment(archive([{ name: "index.mjs", data: INDEX.padEnd(MiB + 1) }])), { status: 201, state: "completed" }],
@@ -163,7 +166,7 @@ describe("security suite: each attack gets its status and error body, and the se
   let emu: RunningEmulator;
   let revokedKey: string;
   beforeAll(async () => {
-    emu = await startTestEmulator({ seed: TWO_ACCOUNTS_SEED, limits: { jsonBodyBytes: 4096, multipartBodyBytes: 64 * 1024, zipBytes: 16 * 1024, zipEntries: 8, objectBytes: 1024 } });
+    emu = await startTestEmulator({ seed: TWO_ACCOUNTS_SEED, limits: { jsonBodyBytes: 4096, multipartBodyBytes: 64 * 1024, zipBytes: 16 * 1024, zipEntries: 8, unzippedBytes: 4 * MiB, objectBytes: 1024 } });
     const created = await client(emu, KEYS.alice).call<{ id: number; key: string }>("POST", "/api_keys", { key_name: "to-revoke" });
     revokedKey = created.body.key;
     await client(emu, KEYS.alice).call("DELETE", `/api_keys/${created.body.id}`);
@@ -299,7 +302,7 @@ describe("security suite: each attack gets its status and error body, and the se
   let slugs = 0;
   const nextSlug = (): string => `hostile${++slugs}`;
 
-  it.each(DEPLOYMENT_ROWS)("answers %s as before, over a socket", async (_case, body, expected) => {
+  it.each(DEPLOYMENT_ROWS)("answers %s, over a socket", async (_case, body, expected) => {
     const slug = nextSlug();
     const res = await sendRaw(emu, `${ALICE_BRANCH}/functions/${slug}/deployments`, body());
     expect(res.status).toBe(expected.status);

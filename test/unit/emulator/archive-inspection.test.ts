@@ -51,3 +51,29 @@ describe("inspecting an uploaded archive again", () => {
     }
   });
 });
+
+describe("an entry whose header understates its size", () => {
+  /** An archive jszip inspects (a directory entry keeps it off the plain reading) whose root entry declares `declared` bytes and holds `text`. */
+  async function understated(text: string, declared: number): Promise<Uint8Array> {
+    const bytes = await archive({ "index.mjs": text });
+    const zip = Buffer.from(bytes);
+    const end = zip.length - 22;
+    let at = zip.readUInt32LE(end + 16);
+    for (let i = 0; i < zip.readUInt16LE(end + 10); i++) {
+      const nameLength = zip.readUInt16LE(at + 28);
+      if (zip.toString("latin1", at + 46, at + 46 + nameLength) === "index.mjs") zip.writeUInt32LE(declared, at + 24);
+      at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+    }
+    return zip;
+  }
+
+  it("is refused as too large once it inflates past the limit, whatever it declares", async () => {
+    const bytes = await understated(`export default 1;//${" ".repeat(2_000_000)}${Math.random()}`, 100);
+    expect(await inspectArchive(bytes, ROOMY)).toEqual({ kind: "too-large", message: "the archive expands to more than 1000000 bytes; bundle less code" });
+  });
+
+  it("within the limit, is accepted with jszip's size error as the build's, as before", async () => {
+    const bytes = await understated(`export default 1;//${" ".repeat(20_000)}${Math.random()}`, 100);
+    expect(await inspectArchive(bytes, ROOMY)).toMatchObject({ kind: "accepted", buildError: "archive is not a valid ZIP file: Bug : uncompressed data size mismatch" });
+  });
+});
