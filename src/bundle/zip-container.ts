@@ -8,6 +8,7 @@
  * field, as jszip writes it: the layout archives had when jszip wrote them, so digests stay.
  */
 import { crc32 } from "node:zlib";
+import { ZIP_RECORDS } from "../rules/zip-entries.js";
 
 /** One file of the archive, its data already deflated (raw DEFLATE, no zlib header). */
 export interface DeflatedEntry {
@@ -29,9 +30,7 @@ export interface ContainerOptions {
   permissions: number;
 }
 
-const LOCAL_HEADER = 0x04034b50;
-const CENTRAL_HEADER = 0x02014b50;
-const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
+const { local: LOCAL, central: CENTRAL, end: END } = ZIP_RECORDS;
 /** Version needed to extract: 1.0, as jszip declared it for every entry. */
 const VERSION_NEEDED = 10;
 /** Version made by: Unix (3) in the high byte, ZIP 3.0 in the low one. */
@@ -55,23 +54,23 @@ export function zipContainer(entries: readonly DeflatedEntry[], options: Contain
   let localBytes = 0;
   let centralBytes = 0;
   for (const { entry, name, extra } of named) {
-    localBytes += 30 + name.byteLength + extra.byteLength + entry.deflated.byteLength;
-    centralBytes += 46 + name.byteLength + extra.byteLength;
+    localBytes += LOCAL.length + name.byteLength + extra.byteLength + entry.deflated.byteLength;
+    centralBytes += CENTRAL.length + name.byteLength + extra.byteLength;
   }
-  const out = Buffer.alloc(localBytes + centralBytes + 22);
+  const out = Buffer.alloc(localBytes + centralBytes + END.length);
   let local = 0;
   let central = localBytes;
   for (const { entry, name, extra } of named) {
     const flags = extra.byteLength > 0 ? UTF8_NAME_FLAG : 0;
     const offset = local;
-    out.writeUInt32LE(LOCAL_HEADER, local);
+    out.writeUInt32LE(LOCAL.signature, local);
     local = writeShared(out, local + 4, flags, time, date, entry, name, extra);
     name.copy(out, local);
     extra.copy(out, local + name.byteLength);
     out.set(entry.deflated, local + name.byteLength + extra.byteLength);
     local += name.byteLength + extra.byteLength + entry.deflated.byteLength;
 
-    out.writeUInt32LE(CENTRAL_HEADER, central);
+    out.writeUInt32LE(CENTRAL.signature, central);
     out.writeUInt16LE(VERSION_MADE_BY, central + 4);
     central = writeShared(out, central + 6, flags, time, date, entry, name, extra);
     // Comment length, disk number start and internal attributes stay zero.
@@ -81,7 +80,7 @@ export function zipContainer(entries: readonly DeflatedEntry[], options: Contain
     extra.copy(out, central + 14 + name.byteLength);
     central += 14 + name.byteLength + extra.byteLength;
   }
-  out.writeUInt32LE(END_OF_CENTRAL_DIRECTORY, central);
+  out.writeUInt32LE(END.signature, central);
   // Disk numbers stay zero.
   out.writeUInt16LE(entries.length, central + 8);
   out.writeUInt16LE(entries.length, central + 10);

@@ -15,6 +15,16 @@ export const ZIP_LIMITS = Object.freeze({
   maxEntries: 4096,
 });
 
+/**
+ * The ZIP records' signatures and fixed lengths (before their variable fields), shared by the
+ * bundler's writer and the emulator's reader of plain archives.
+ */
+export const ZIP_RECORDS = Object.freeze({
+  local: Object.freeze({ signature: 0x04034b50, length: 30 }),
+  central: Object.freeze({ signature: 0x02014b50, length: 46 }),
+  end: Object.freeze({ signature: 0x06054b50, length: 22 }),
+});
+
 /** Root entries the functions runtime starts from, in order of preference. */
 export const ZIP_ROOT_ENTRIES: readonly string[] = Object.freeze(["index.mjs", "index.js"]);
 

@@ -5,9 +5,10 @@
  * jszip gives (its file names, each file's length once decompressed) without jszip's asynchronous
  * workers and JavaScript inflate, which cost the emulator 125-340 µs of CPU an upload. Anything
  * else gives `undefined`, and the caller inspects the archive with jszip as before, so every other
- * archive keeps jszip's outcome and messages. Pure; the only dependency is Node's zlib.
+ * archive keeps jszip's outcome and messages. Pure; it depends on Node's zlib and the shared ZIP record layout.
  */
 import { inflateRawSync } from "node:zlib";
+import { ZIP_RECORDS } from "../../rules/zip-entries.js";
 
 /** A plain archive's files: names as jszip reports them, and their total decompressed length. */
 export interface PlainArchive {
@@ -21,12 +22,9 @@ export interface PlainArchiveLimits {
   unzippedBytes: number;
 }
 
-const END_SIGNATURE = 0x06054b50;
-const CENTRAL_SIGNATURE = 0x02014b50;
-const LOCAL_SIGNATURE = 0x04034b50;
-const END_LENGTH = 22;
-const CENTRAL_LENGTH = 46;
-const LOCAL_LENGTH = 30;
+const { signature: END_SIGNATURE, length: END_LENGTH } = ZIP_RECORDS.end;
+const { signature: CENTRAL_SIGNATURE, length: CENTRAL_LENGTH } = ZIP_RECORDS.central;
+const { signature: LOCAL_SIGNATURE, length: LOCAL_LENGTH } = ZIP_RECORDS.local;
 const STORED = 0;
 const DEFLATED = 8;
 const ENCRYPTED_FLAG = 0x0001;
