@@ -6,9 +6,8 @@
  * `dist/` and from the TypeScript sources.
  *
  * A derivation starts unheld: it may be started before anyone knows it is needed (while the
- * branch is read), and then it does not keep the process alive and runs on all workers but one,
- * so the main thread keeps a core for that work. Whoever awaits it holds it first; held
- * derivations go first and may use every worker.
+ * branch is read), and then it does not keep the process alive. Whoever awaits it holds it
+ * first; a free worker takes a held derivation before an unheld one.
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
@@ -91,12 +90,10 @@ function refreshHolds(): void {
   }
 }
 
-/** The next job a free worker takes: the first held one, else the first unheld one while fewer than all workers but one run unheld jobs. */
+/** The next job a free worker takes: the first held one, else the first one. */
 function nextJob(): Job | undefined {
   const held = queue.findIndex((job) => job.held);
-  if (held >= 0) return queue.splice(held, 1)[0];
-  const runningUnheld = workers.filter((slot) => slot.job !== undefined && !slot.job.held).length;
-  return runningUnheld < Math.max(1, workers.length - 1) ? queue.shift() : undefined;
+  return held >= 0 ? queue.splice(held, 1)[0] : queue.shift();
 }
 
 function dispatch(): void {

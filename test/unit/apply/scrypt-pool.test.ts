@@ -18,14 +18,16 @@ describe("the scrypt pool", () => {
     expect((await derivation.key).equals(expected)).toBe(true);
   });
 
-  it("runs derivations nobody holds on all workers but one, leaving the last to a held one", async () => {
-    const unheld = Array.from({ length: WORKERS }, (_, i) => startScrypt(Buffer.from(`unheld-${i}`), Buffer.from("salt")));
-    expect(queuedDerivations()).toBe(WORKERS > 1 ? 1 : 0);
-    const held = startScrypt(Buffer.from("held first"), Buffer.from("salt"));
+  it("gives a free worker to a held derivation before the unheld ones queued ahead of it", async () => {
+    const busy = Array.from({ length: WORKERS }, (_, i) => startScrypt(Buffer.from(`busy-${i}`), Buffer.from("salt")));
+    for (const d of busy) d.hold();
+    const unheld = startScrypt(Buffer.from("queued first"), Buffer.from("salt"));
+    const held = startScrypt(Buffer.from("queued second"), Buffer.from("salt"));
     held.hold();
-    expect(queuedDerivations()).toBe(1); // one worker: the held one waits; more: an unheld one waits
-    for (const d of unheld) d.hold();
-    await Promise.all([...unheld.map((d) => d.key), held.key]);
+    await Promise.race(busy.map((d) => d.key)); // one worker is free: it took the held one
+    expect(unheld.cancel()).toBe(true);
+    await expect(unheld.key).rejects.toThrow(/cancelled/);
+    await Promise.all([...busy.map((d) => d.key), held.key]);
     expect(queuedDerivations()).toBe(0);
   });
 
