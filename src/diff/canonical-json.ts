@@ -27,5 +27,12 @@ export function canonicalJson(value: unknown): string {
 
 /** `sha256:<hex>` of the canonical JSON of `value`. */
 export function sha256Of(value: unknown): string {
-  return `sha256:${createHash("sha256").update(canonicalJson(value)).digest("hex")}`;
+  return sha256OfText([canonicalJson(value)]);
+}
+
+/** `sha256:<hex>` of the text `parts` make together (canonical JSON built in pieces). */
+export function sha256OfText(parts: readonly string[]): string {
+  const hash = createHash("sha256");
+  for (const part of parts) hash.update(part);
+  return `sha256:${hash.digest("hex")}`;
 }

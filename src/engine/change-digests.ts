@@ -3,8 +3,7 @@
  * change is hashed in the canonical form saved plans have always committed to: the change and its
  * operation, the operation holding the planned values its kind's `digests` view names.
  */
-import { createHash } from "node:crypto";
-import { canonicalJson } from "../diff/canonical-json.js";
+import { canonicalJson, sha256OfText } from "../diff/canonical-json.js";
 import { KIND_DIGESTS } from "../kinds/modules.js";
 import { nameRecord } from "../model/own-record.js";
 import type { OpType, OperationChange, PlannedChange } from "../model/planned-change.js";
@@ -25,16 +24,19 @@ const computed = new WeakMap<readonly PlannedChange[], ChangeDigests>();
 /** The canonical JSON of the first changes of a list, as far as {@link digestInSlices} got. */
 const pieces = new WeakMap<readonly PlannedChange[], string[]>();
 
-function sha256Hex(parts: readonly string[]): string {
-  const hash = createHash("sha256");
-  for (const part of parts) hash.update(part);
-  return `sha256:${hash.digest("hex")}`;
+/** The canonical JSON of the first changes of `changes` computed so far (none to start with). */
+function piecesSoFar(changes: readonly PlannedChange[]): string[] {
+  let json = pieces.get(changes);
+  if (json === undefined) {
+    json = [];
+    pieces.set(changes, json);
+  }
+  return json;
 }
 
 /** The canonical JSON of every change of `changes`, each computed once. */
 function piecesOf(changes: readonly PlannedChange[]): string[] {
-  const json = pieces.get(changes) ?? [];
-  pieces.set(changes, json);
+  const json = piecesSoFar(changes);
   for (let i = json.length; i < changes.length; i++) json.push(canonicalJson(digested(changes[i] as PlannedChange)));
   return json;
 }
@@ -51,8 +53,8 @@ export function digestsOf(changes: readonly PlannedChange[]): ChangeDigests {
   if (digests === undefined) {
     const json = piecesOf(changes);
     digests = {
-      changesDigest: sha256Hex(["[", ...json.map((piece, i) => (i === 0 ? piece : `,${piece}`)), "]"]),
-      changeDigests: nameRecord(changes.map((c, i) => [c.change.id, sha256Hex([json[i] as string])] as const)),
+      changesDigest: sha256OfText(["[", ...json.map((piece, i) => (i === 0 ? piece : `,${piece}`)), "]"]),
+      changeDigests: nameRecord(changes.map((c, i) => [c.change.id, sha256OfText([json[i] as string])] as const)),
     };
     computed.set(changes, digests);
     pieces.delete(changes);
@@ -71,8 +73,7 @@ export function digestInSlices(changes: readonly PlannedChange[]): void {
   const step = (): void => {
     if (computed.has(changes)) return;
     try {
-      const json = pieces.get(changes) ?? [];
-      pieces.set(changes, json);
+      const json = piecesSoFar(changes);
       if (json.length < changes.length) {
         json.push(canonicalJson(digested(changes[json.length] as PlannedChange)));
         setImmediate(step);
