@@ -1,0 +1,72 @@
+/**
+ * Archive bytes in flight for uploads. A plan holds its archives by reference (`archive-ref.ts`);
+ * an upload reads its archive's bytes, checked against the planned digest, only when it is about
+ * to be sent, and lets them go when its request settles. Every deployment of a first apply is
+ * ready at once, so without a bound each would read its archive before waiting for a request slot:
+ * at most {@link ARCHIVE_READ_BUDGET_BYTES} of archives are read at once in a process (a single
+ * larger archive still goes, alone), the rest wait in the order they asked.
+ */
+import { type ArchiveRef, readArchiveBytes } from "./archive-ref.js";
+
+/**
+ * Archive bytes read for uploads at once in a process: 32 MiB (each also has its request body,
+ * a copy, while it is sent). Archives of a few kilobytes never wait.
+ */
+export const ARCHIVE_READ_BUDGET_BYTES = 32 * 1024 * 1024;
+
+/** A first-come, first-served budget of bytes. */
+export class ByteBudget {
+  private held = 0;
+  private readonly waiting: { bytes: number; admit: () => void }[] = [];
+
+  /** @param limit the bytes held at once; one claim larger than it is admitted when nothing is held. */
+  constructor(private readonly limit: number) {}
+
+  /** Bytes claimed now. */
+  get inUse(): number {
+    return this.held;
+  }
+
+  /** Claims `bytes` (waiting for earlier claims first), runs `use`, and gives them back when it settles. */
+  async hold<T>(bytes: number, use: () => Promise<T>): Promise<T> {
+    await this.claim(bytes);
+    try {
+      return await use();
+    } finally {
+      this.held -= bytes;
+      this.admitWaiting();
+    }
+  }
+
+  private claim(bytes: number): Promise<void> {
+    if (this.waiting.length === 0 && this.fits(bytes)) {
+      this.held += bytes;
+      return Promise.resolve();
+    }
+    return new Promise((admit) => this.waiting.push({ bytes, admit }));
+  }
+
+  private fits(bytes: number): boolean {
+    return this.held === 0 || this.held + bytes <= this.limit;
+  }
+
+  private admitWaiting(): void {
+    for (let next = this.waiting[0]; next !== undefined && this.fits(next.bytes); next = this.waiting[0]) {
+      this.waiting.shift();
+      this.held += next.bytes;
+      next.admit();
+    }
+  }
+}
+
+const uploads = new ByteBudget(ARCHIVE_READ_BUDGET_BYTES);
+
+/**
+ * Reads `archive`'s planned bytes under the process's budget and runs `send` with them; the bytes
+ * (and whatever `send` builds from them, such as a request body) are released when it settles.
+ * Nothing is sent when the bytes cannot be read as planned.
+ * @throws ArchiveChangedError naming the function then (see `readArchiveBytes`).
+ */
+export function withArchiveBytes<T>(archive: ArchiveRef, send: (zip: Uint8Array) => Promise<T>, budget: ByteBudget = uploads): Promise<T> {
+  return budget.hold(archive.zipBytes, async () => send(await readArchiveBytes(archive)));
+}
