@@ -275,8 +275,17 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
   }
 
   async reset(seed?: SeedDocument | StateDocument | string): Promise<void> {
+    await this.resetTo(seed === undefined ? this.seed : resolveSeed(seed));
+  }
+
+  /**
+   * {@link reset} to a seed document that is already in the parsed shape (built in this process
+   * from data that was checked where it came from, as a replica's seed is from a plan's reads):
+   * loaded without parsing it again.
+   */
+  async resetTo(seed: SeedDocument): Promise<void> {
     const previous = this.current;
-    const next = this.build(seed === undefined ? this.seed : resolveSeed(seed));
+    const next = this.build(seed);
     previous.scheduler.clear();
     this.current = next;
     for (const hook of this.resetHooks) {

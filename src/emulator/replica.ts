@@ -46,7 +46,10 @@ export interface Replica {
   readonly projectId: string;
   /**
    * Replaces everything the replica holds with a new seed (its key stays valid): what was applied
-   * before is gone, as on a new replica, without building the routes again.
+   * before is gone, as on a new replica, without building the routes again. The seed is a typed
+   * document its caller built (a verification's, from what its plan read and checked), so it is
+   * loaded without the seed schema's parse that `createReplica`'s seed and the emulator's
+   * `--seed` go through.
    */
   reseed(seed: SeedDocument): Promise<void>;
 }
@@ -105,6 +108,6 @@ export function createReplica(options: ReplicaOptions): Replica {
     get projectId() {
       return [...core.world.projects.keys()][0] ?? "";
     },
-    reseed: (next) => core.reset(next),
+    reseed: (next) => core.resetTo(next),
   };
 }

@@ -17,8 +17,8 @@ export interface PooledReplica {
   readonly fetch: typeof fetch;
   /** Answers an exchange in this process as `fetch` does: the platform client's sender (no `fetch` options, no timer). */
   readonly send: HttpSend;
-  /** Replaces everything the replica holds with `seed`. */
-  reseed(seed: ReplicaSeed): Promise<void>;
+  /** Replaces everything the replica holds with `seed` (not parsed again: it is built from what the plan read). */
+  readonly reseed: (seed: ReplicaSeed) => Promise<void>;
 }
 
 /** The emulator's replica module, imported on the process's first verification (an import resolves the path again). */

@@ -107,6 +107,14 @@ describe("a replica", () => {
     expect(await api.listBuckets({ projectId: replica.projectId, branchId })).toEqual([]);
   });
 
+  it("loads a reseed as its caller built it, without the seed file's parse that createReplica's seed goes through", async () => {
+    const typed = { ...seed, projects: [{ owner: "owner@example.test", id: "Shop_2", name: "shop", branches: [{ name: "main", default: true }] }] };
+    expect(() => createReplica({ seed: typed, apiKey: KEY })).toThrow(/invalid emulator seed: projects\[0\]\.id/);
+    const replica = createReplica({ seed, apiKey: KEY });
+    await replica.reseed(typed);
+    expect(replica.projectId).toBe("Shop_2");
+  });
+
   it("keeps what one replica applied away from another", async () => {
     const on = async (replica: ReturnType<typeof createReplica>) => {
       const api = createPlatformApi({ apiKey: KEY, apiHost: replica.apiHost, fetch: replica.fetch });
