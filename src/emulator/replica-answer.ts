@@ -4,12 +4,13 @@
  * `Response` whose body becomes a stream, and on the replica the client would read that stream
  * back in the same process, which cost about as much as the route's own work. On the replica
  * the app's first middleware ({@link answerInMemory}) gives each request a context whose answers
- * are {@link InMemoryAnswer}s: the same status, headers and text, nothing else. Every check and
- * route runs as before; only the answer's container differs. A body that is not text (bytes, a
- * stream) still gets a `Response`.
+ * are {@link InMemoryAnswer}s: the same status, headers (a {@link ReplicaHeaders}) and text,
+ * nothing else. Every check and route runs as before; only the answer's container differs. A body
+ * that is not text (bytes, a stream) still gets a `Response`.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { EmulatorEnv } from "./http/env.js";
+import { ReplicaHeaders } from "./replica-headers.js";
 
 /** What undici gives a text body sent without a media type. */
 const TEXT_BODY_TYPE = "text/plain;charset=UTF-8";
@@ -45,11 +46,11 @@ type ExtraHeaders = Record<string, string | string[]> | undefined;
  * (an error after a route answered) starts from that one's headers.
  */
 export const answerInMemory: MiddlewareHandler<EmulatorEnv> = async (c, next) => {
-  const prepared = new Headers();
+  const prepared: Headers = new ReplicaHeaders();
   let preparedStatus: number | undefined;
   const current = (): Headers => (c.finalized ? (c.res.headers as Headers) : prepared);
   const answer = (data: unknown, arg: ResponseArg, extra: ExtraHeaders): Response => {
-    const headers = c.finalized ? new Headers(c.res.headers) : prepared;
+    const headers = c.finalized ? new ReplicaHeaders(c.res.headers) : prepared;
     if (typeof arg === "object" && arg.headers !== undefined) {
       for (const [name, value] of new Headers(arg.headers)) {
         if (name === "set-cookie") headers.append(name, value);

@@ -7,6 +7,7 @@
 import { EmulatorCore } from "./control.js";
 import { resolveEmulatorOptions, type EmulatorOptions } from "./options.js";
 import { InMemoryAnswer, answerInMemory } from "./replica-answer.js";
+import { ReplicaHeaders } from "./replica-headers.js";
 import { inMemoryRequest, replicaRequest } from "./replica-request.js";
 import { RequestLog } from "./request-log.js";
 import type { SeedDocument } from "./seed.js";
@@ -96,7 +97,7 @@ export function createReplica(options: ReplicaOptions): Replica {
   const send = async (exchange: ReplicaExchange): Promise<ReplicaAnswer> => {
     checkOrigin(exchange.url);
     exchange.signal?.throwIfAborted();
-    const response: Response | InMemoryAnswer = await app.fetch(inMemoryRequest(exchange.method, exchange.url, new Headers(exchange.headers), exchange.body ?? null));
+    const response: Response | InMemoryAnswer = await app.fetch(inMemoryRequest(exchange.method, exchange.url, new ReplicaHeaders(exchange.headers), exchange.body ?? null));
     const text = response instanceof InMemoryAnswer ? (response.text ?? "") : await response.text();
     exchange.signal?.throwIfAborted();
     return { status: response.status, header: (name) => response.headers.get(name), text };
