@@ -10,7 +10,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleFunctions, DEFAULT_BUNDLE_CONCURRENCY, type BundleProgress } from "../../src/bundle/bundle-many.js";
-import type { FunctionArchive } from "../../src/bundle/archive.js";
+import type { ArchiveRef } from "../../src/bundle/archive-ref.js";
 import type { ResolvedFunction } from "../../src/model/desired-state.js";
 import { formatBytes } from "../../src/rules/zip-entries.js";
 
@@ -80,7 +80,7 @@ function generateFunctions(root: string): ResolvedFunction[] {
 interface RunResult {
   wallMs: number;
   perFunctionMs: number[];
-  archives: Map<string, FunctionArchive>;
+  archives: Map<string, ArchiveRef>;
 }
 
 async function run(functions: ResolvedFunction[], concurrency: number): Promise<RunResult> {

@@ -21,8 +21,13 @@ export interface ExecutionContext {
   branchId: string;
   branchName: string;
   desired: ResolvedPolicy;
-  /** Canonical archives by slug. */
-  zips: ReadonlyMap<string, Uint8Array>;
+  /**
+   * Runs `send` with function `slug`'s canonical archive bytes, read (and checked against the
+   * plan's digest) when it is called and released when `send` settles. Rejects with a
+   * `PLATFORM_BUNDLE_FAILED` error naming the function, without calling `send`, when the plan has
+   * no archive for it or its bytes are not the planned ones.
+   */
+  withArchive: <T>(slug: string, send: (zip: Uint8Array) => Promise<T>) => Promise<T>;
   /**
    * Runs one HTTP request while holding a concurrency slot; while every slot is taken, a request
    * of a higher `priority` gets the next free one (the executor passes its change's remaining path).

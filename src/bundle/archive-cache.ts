@@ -12,11 +12,14 @@
  * before 2026-11-27 have it (refused as malformed: a miss, rebuilt once), made every entry parse
  * into an object of its own shape, which cost more than the lookup's reads.
  * A corrupt, truncated or unreadable entry is a miss; a failed write leaves the build as it was.
+ * An archive found in or written to the directory is kept by its entry file, not its bytes: an
+ * upload reads them back and checks them against the planned digest (`archive-ref.ts`).
  */
 import { hash as hashOnce, randomBytes } from "node:crypto";
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { LIBRARY_VERSION } from "../version.js";
+import type { ArchiveBytes, ArchiveRef } from "./archive-ref.js";
 import { hashRegularFile, readRegularFile } from "./read-guard.js";
 
 /** Bumped when the key changes, or the entry layout so that an older entry would not be refused as malformed: older entries are never misread. */
@@ -31,14 +34,11 @@ export type InputHashes = readonly (readonly [path: string, sha256: string | nul
 /** Hashes a file's contents (memoised for one bundling run); `null` when it cannot be read. */
 export type FileHasher = (path: string) => string | null;
 
-/** An archive as the cache keeps it (a `FunctionArchive` without its slug). */
-export interface StoredArchive {
-  zip: Uint8Array;
-  zipSha256: string;
-  zipBytes: number;
-  unzippedBytes: number;
-  entries: number;
-}
+/**
+ * An archive as the cache keeps it (an `ArchiveRef` without its slug): by its entry file once
+ * written to the directory, else with its bytes held in memory.
+ */
+export type StoredArchive = Omit<ArchiveRef, "slug">;
 
 /** A cached archive and the bundler warnings its build gave, replayed on every hit. */
 export interface CachedArchive {
@@ -177,14 +177,17 @@ export class ArchiveCache {
 
   /**
    * The archive stored for `identity` when `verify` accepts its recorded inputs and the archive's
-   * bytes match their digest; `undefined` otherwise (absent, corrupt, stale).
+   * bytes match their digest; `undefined` otherwise (absent, corrupt, stale). An archive found in
+   * the directory is returned by its entry file (its bytes, read and checked here, are not kept:
+   * an upload reads them again and checks them against the same digest).
    */
   async lookup(identity: string, verify: (inputs: InputHashes) => Promise<boolean>): Promise<CachedArchive | undefined> {
     const remembered = this.memory.get(identity);
     if (remembered !== undefined && (await verify(remembered.inputs))) return { archive: remembered.archive, warnings: remembered.warnings };
     if (this.dir === undefined) return undefined;
+    const path = this.entryPath(identity);
     // The cache's own file through the read guard too: one replaced by a FIFO or a device is a miss, never a hang.
-    const bytes = await readRegularFile(join(this.dir, `${identity}.entry`)).catch(() => undefined);
+    const bytes = await readRegularFile(path).catch(() => undefined);
     // JSON text has no raw line break, so the first one ends the record.
     const end = bytes === undefined ? -1 : bytes.indexOf(0x0a);
     if (bytes === undefined || end < 0) return undefined;
@@ -192,7 +195,7 @@ export class ArchiveCache {
     if (record === undefined || record.identity !== identity || !(await verify(record.inputs))) return undefined;
     const zip = bytes.subarray(end + 1);
     if (zip.byteLength !== record.zipBytes || sha256Hex(zip) !== record.zipSha256) return undefined;
-    const archive = { zip: new Uint8Array(zip), zipSha256: record.zipSha256, zipBytes: record.zipBytes, unzippedBytes: record.unzippedBytes, entries: record.entries };
+    const archive: StoredArchive = { zipSha256: record.zipSha256, zipBytes: record.zipBytes, unzippedBytes: record.unzippedBytes, entries: record.entries, bytes: { kind: "cache-entry", path } };
     this.memory.set(identity, { archive, warnings: record.warnings, inputs: record.inputs });
     return { archive, warnings: record.warnings };
   }
@@ -211,16 +214,32 @@ export class ArchiveCache {
   }
 
   /**
-   * Stores `built` under `identity` with the hashes of its inputs. Never throws. The entry is
+   * Stores `built` (its bytes held) under `identity` with the hashes of its inputs, and returns
+   * the archive as it is kept from now on: by its entry file once written, so its bytes can be
+   * released; still held without a directory or when the write fails. Never throws. The entry is
    * written synchronously: it is small, and a promise per open, write, close and rename cost the
    * apply's main thread more than the writes themselves. The directory is made only when a
    * write finds it missing (once per run, or again if it is removed meanwhile).
    */
-  store(identity: string, inputs: InputHashes, built: CachedArchive): void {
+  store(identity: string, inputs: InputHashes, built: CachedArchive): StoredArchive {
     const { archive, warnings } = built;
-    this.memory.set(identity, { archive, warnings, inputs });
+    // Its own fields only: a caller's archive may carry its slug, which another function sharing the identity must not get.
+    const { zipSha256, zipBytes, unzippedBytes, entries } = archive;
+    const stored: StoredArchive = { zipSha256, zipBytes, unzippedBytes, entries, bytes: this.write(identity, inputs, built) ?? archive.bytes };
+    this.memory.set(identity, { archive: stored, warnings, inputs });
+    return stored;
+  }
+
+  /** The entry file of `identity` (the directory must be set). */
+  private entryPath(identity: string): string {
+    return join(this.dir ?? "", `${identity}.entry`);
+  }
+
+  /** Writes the entry of a held archive; where its bytes are now, or `undefined` when not written. */
+  private write(identity: string, inputs: InputHashes, built: CachedArchive): ArchiveBytes | undefined {
+    const { archive, warnings } = built;
     const dir = this.dir;
-    if (dir === undefined) return;
+    if (dir === undefined || archive.bytes.kind !== "held") return undefined;
     const record: CacheRecord = {
       identity,
       inputs,
@@ -230,11 +249,14 @@ export class ArchiveCache {
       entries: archive.entries,
       warnings,
     };
-    const entry = Buffer.concat([Buffer.from(`${JSON.stringify(record)}\n`), archive.zip]);
+    const entry = Buffer.concat([Buffer.from(`${JSON.stringify(record)}\n`), archive.bytes.zip]);
+    const path = this.entryPath(identity);
     try {
-      inDirectory(dir, () => writeAtomic(join(dir, `${identity}.entry`), entry));
+      inDirectory(dir, () => writeAtomic(path, entry));
+      return { kind: "cache-entry", path };
     } catch {
-      // The cache only saves time: an unwritable directory leaves the build as it was.
+      // The cache only saves time: an unwritable directory leaves the build as it was (held).
+      return undefined;
     }
   }
 }

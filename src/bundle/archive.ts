@@ -15,6 +15,7 @@ import {
   zipEntryNameIssue,
 } from "../rules/zip-entries.js";
 import { type ArchiveCache, buildIdentity, type InputHashes, sha256Hex } from "./archive-cache.js";
+import { type ArchiveRef, heldArchive, materializeArchive } from "./archive-ref.js";
 import { readForeignZip, sortedPaths, writeCanonicalZip, type BundleFiles } from "./canonical-zip.js";
 import { findEntry, sourceKind } from "./entry.js";
 import { runEsbuild } from "./esbuild-bundler.js";
@@ -74,6 +75,14 @@ export async function buildFunctionArchive(
   fn: ResolvedFunctionConfig,
   options: BuildFunctionArchiveOptions = {},
 ): Promise<FunctionArchive> {
+  return materializeArchive(await buildArchive(fn, options));
+}
+
+/**
+ * {@link buildFunctionArchive} for the engine: the archive by reference (kept by its cache entry
+ * when `options.cache` has a directory and the function is `bundler: "none"`, else held).
+ */
+export async function buildArchive(fn: ResolvedFunctionConfig, options: BuildFunctionArchiveOptions = {}): Promise<ArchiveRef> {
   const warn = (message: string): void => {
     try {
       options.onWarning?.({ slug: fn.slug, message });
@@ -86,7 +95,7 @@ export async function buildFunctionArchive(
     if (options.cache !== undefined && options.bundleFunction === undefined && fn.bundler === "none") {
       return await finishPrebuiltCached(options.cache, fn, files, origin);
     }
-    return await finishArchive(fn.slug, files, origin);
+    return heldArchive(await finishArchive(fn.slug, files, origin));
   } catch (err) {
     throw asBundleError(fn.slug, err);
   }
@@ -103,7 +112,7 @@ export function asBundleError(slug: string, err: unknown): BundleError {
  * `bundler: "none"` with a cache: the shipped files' hashes are the inputs, so a hit skips only
  * the zipping; a miss finishes the archive and stores it.
  */
-async function finishPrebuiltCached(cache: ArchiveCache, fn: ResolvedFunctionConfig, files: BundleFiles, origin: string): Promise<FunctionArchive> {
+async function finishPrebuiltCached(cache: ArchiveCache, fn: ResolvedFunctionConfig, files: BundleFiles, origin: string): Promise<ArchiveRef> {
   const inputs: InputHashes = sortedPaths(files).map((path) => [path, sha256Hex(files.get(path) ?? "")] as const);
   const identity = buildIdentity({ bundler: "none", source: shippedSource(fn) });
   const shipped = new Map(inputs);
@@ -111,9 +120,8 @@ async function finishPrebuiltCached(cache: ArchiveCache, fn: ResolvedFunctionCon
     recorded.length === files.size && recorded.every(([path, hash]) => shipped.get(path) === hash);
   const hit = await cache.lookup(identity, same);
   if (hit !== undefined) return { slug: fn.slug, ...hit.archive };
-  const archive = await finishArchive(fn.slug, files, origin);
-  cache.store(identity, inputs, { archive, warnings: [] });
-  return archive;
+  const archive = heldArchive(await finishArchive(fn.slug, files, origin));
+  return { slug: fn.slug, ...cache.store(identity, inputs, { archive, warnings: [] }) };
 }
 
 /** What `svc dev` runs for one function: the files a deployment ships, and the sources they came from. */

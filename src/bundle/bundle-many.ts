@@ -12,13 +12,13 @@ import { BundleError, ErrorCode, PlatformError, type BundleFailure } from "../er
 import { ArchiveCache, type ArchiveMemory, buildIdentity, createFileHasher, esbuildInputHashes, identityTemplate, inputsUnchanged, type FileHasher } from "./archive-cache.js";
 import {
   asBundleError,
-  buildFunctionArchive,
+  buildArchive,
   esbuildWorkingDir,
   ESBUILD_ORIGIN,
   finishArchive,
   type BuildFunctionArchiveOptions,
-  type FunctionArchive,
 } from "./archive.js";
+import { type ArchiveRef, heldArchive } from "./archive-ref.js";
 import { locateFunction, type LocatedFunction } from "./entry.js";
 import { esbuildOptions, runEsbuild, type EsbuildOutput } from "./esbuild-bundler.js";
 import { PackageStager, resolveExternals, withStagedFiles, type FunctionExternals } from "./external-packages.js";
@@ -69,17 +69,19 @@ interface EsbuildJob {
   identity?: string;
 }
 
-type Outcome = FunctionArchive | BundleError;
+type Outcome = ArchiveRef | BundleError;
 
 /**
  * Bundles `functions` (entry search included, unless already located) and returns their archives by slug, in input
- * order. When any fails, the others still finish and one `BundleError` lists every failure.
+ * order: by reference, each kept by its cache entry when `cacheDir` is given (read back when
+ * uploaded, see `archive-ref.ts`), else with its bytes held. When any fails, the others still
+ * finish and one `BundleError` lists every failure.
  * Throws `PLATFORM_INVALID_OPTIONS` for a concurrency outside 1–64.
  */
 export async function bundleFunctions(
   functions: readonly (ResolvedFunction | LocatedFunction)[],
   options: BundleFunctionsOptions = {},
-): Promise<Map<string, FunctionArchive>> {
+): Promise<Map<string, ArchiveRef>> {
   const concurrency = options.concurrency ?? DEFAULT_BUNDLE_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
     throw new PlatformError(
@@ -95,7 +97,7 @@ export async function bundleFunctions(
   const waiting = run.waiting.sort((a, b) => (order.get(a.fn.slug) ?? 0) - (order.get(b.fn.slug) ?? 0));
   await Promise.all(groupJobs(waiting).map((entries) => run.buildInBatches(entries)));
 
-  const archives = new Map<string, FunctionArchive>();
+  const archives = new Map<string, ArchiveRef>();
   const errors: BundleError[] = [];
   for (const fn of functions) {
     const outcome = run.outcomes.get(slugOf(fn));
@@ -166,9 +168,9 @@ class BundleRun {
    * esbuild source without an entry). A custom bundler's output has no files to re-hash, so it is
    * reused only from this run's memory, and only for the same bundler function and function config.
    */
-  private async buildAlone(config: ResolvedFunctionConfig): Promise<FunctionArchive> {
+  private async buildAlone(config: ResolvedFunctionConfig): Promise<ArchiveRef> {
     const cache = this.cache;
-    const build = () => buildFunctionArchive(config, { ...this.options, ...(cache ? { cache } : {}) });
+    const build = () => buildArchive(config, { ...this.options, ...(cache ? { cache } : {}) });
     if (cache === undefined || typeof config.bundler !== "function" || this.options.bundleFunction !== undefined) return this.limit(build);
     const identity = buildIdentity({ bundler: "custom", instance: customBundlerId(config.bundler), fn: { ...config, bundler: undefined } });
     const kept = cache.recall(identity);
@@ -245,11 +247,11 @@ class BundleRun {
       const warnings = [...output.warnings, ...(await undeclaredNativeWarnings(job.fn.slug, output.inputs, job.externals.external))];
       for (const message of warnings) this.warn(job.fn.slug, message);
       const staged = this.stages() ? await this.stager.stage(job.externals.packages) : new Map<string, Uint8Array>();
-      const archive = await finishArchive(job.fn.slug, withStagedFiles(output.files, staged), ESBUILD_ORIGIN);
-      if (job.identity !== undefined) {
-        this.cache?.store(job.identity, await esbuildInputHashes(output.inputs, this.hash), { archive, warnings });
-      }
-      this.settle(job.fn.slug, archive);
+      const archive = heldArchive(await finishArchive(job.fn.slug, withStagedFiles(output.files, staged), ESBUILD_ORIGIN));
+      const cache = job.identity === undefined ? undefined : this.cache;
+      // Once in the cache directory, the archive is kept by its entry and its bytes are released.
+      const stored = cache === undefined || job.identity === undefined ? archive : { slug: job.fn.slug, ...cache.store(job.identity, await esbuildInputHashes(output.inputs, this.hash), { archive, warnings }) };
+      this.settle(job.fn.slug, stored);
     } catch (err) {
       this.settle(job.fn.slug, asBundleError(job.fn.slug, err));
     }

@@ -1,7 +1,7 @@
 import type { ResolvedFunctionConfig, ResolvedPolicy } from "../model/desired-state.js";
 import { FEATURE_KINDS } from "../kinds/list.js";
 import { bundleFunctions } from "../bundle/bundle-many.js";
-import type { FunctionArchive } from "../bundle/archive.js";
+import type { ArchiveRef } from "../bundle/archive-ref.js";
 import type { ArchiveMemory } from "../bundle/archive-cache.js";
 import { KIND_READS, diffState, readNeedsForPolicy } from "../kinds/modules.js";
 import type { DiffResult } from "../diff/plan-types.js";
@@ -40,7 +40,8 @@ export interface PreparedPlan {
   desired: ResolvedPolicy;
   live: LiveState;
   diff: DiffResult;
-  archives: ReadonlyMap<string, FunctionArchive>;
+  /** Each function's archive by reference: its bytes are read when its deployment is sent. */
+  archives: ReadonlyMap<string, ArchiveRef>;
   /** Diff warnings plus bundler warnings. */
   warnings: EngineWarning[];
   /** Set when `targets` / `exclude` narrowed `diff` (see `select-changes.ts`). */
@@ -54,7 +55,7 @@ export interface PreparePlanInput {
   resolveDesired: (base: BaseLiveState) => ResolvedPolicy;
   bundleFunction?: (fn: ResolvedFunctionConfig) => Promise<Uint8Array>;
   /** Archives built earlier (createBranch bundles before creating); skips bundling. */
-  archives?: ReadonlyMap<string, FunctionArchive>;
+  archives?: ReadonlyMap<string, ArchiveRef>;
   /** The bundler warnings of `archives`, reported with the plan's warnings. */
   archiveWarnings?: readonly EngineWarning[];
   /** Archives of earlier operations on the same policy (see `run-archives.ts`). */
@@ -78,7 +79,7 @@ export async function bundleAll(
   input: Pick<PreparePlanInput, "bundleFunction" | "archives" | "memory" | "shared">,
   warnings: EngineWarning[],
   onArchive?: (slug: string, zipSha256: string) => void,
-): Promise<ReadonlyMap<string, FunctionArchive>> {
+): Promise<ReadonlyMap<string, ArchiveRef>> {
   if (input.archives !== undefined) return input.archives;
   if (desired.functions.length === 0) return new Map();
   if (!rt.allowSourcesOutsideProject) await checkSourcesInsideProject(desired);
@@ -137,7 +138,7 @@ function fingerprintAsReady(rt: OperationRuntime, desired: ResolvedPolicy, live:
     tag.catch(() => undefined); // awaited below; a failed read must not surface as an unhandled rejection first
     tags.set(slug, tag);
   };
-  const all = async (archives: ReadonlyMap<string, FunctionArchive>): Promise<ReadonlyMap<string, FunctionTag>> => {
+  const all = async (archives: ReadonlyMap<string, ArchiveRef>): Promise<ReadonlyMap<string, FunctionTag>> => {
     for (const [slug, archive] of archives) start(slug, archive.zipSha256);
     if (dryRun) {
       // Reactions run in the order they were added: every decision above is made after this.

@@ -9,6 +9,7 @@ import { observedApi } from "../api/request-observer.js";
 import type { ApiFunctionBuild, BranchRef, PlatformApi } from "../api/platform-api.js";
 import type { ExecutionContext } from "../apply/execution-context.js";
 import { KIND_EXPECTED_WAITS, KIND_HANDLERS } from "../kinds/modules.js";
+import { withArchiveBytes } from "../bundle/archive-reads.js";
 import { withApiEvents } from "./events.js";
 import { gatePlan } from "../apply/gate-plan.js";
 import { ApplyFailedError, CancelledError, PushAbortedError, PushConflictError } from "../errors/engine-errors.js";
@@ -79,15 +80,23 @@ function listFunctionBuilds(api: PlatformApi, ref: BranchRef): Promise<readonly 
 /** The build watcher's poll confirms builds every dependent change waits for: it takes the next free slot before any change's request. */
 const BUILD_POLL_PRIORITY = Number.POSITIVE_INFINITY;
 
+/** Each upload's archive bytes, read under the process's budget when sent (see `bundle/archive-reads.ts`). */
+function archiveSender(archives: PreparedPlan["archives"]): ExecutionContext["withArchive"] {
+  return (slug, send) => {
+    const archive = archives.get(slug);
+    if (archive === undefined) return Promise.reject(new PlatformError(ErrorCode.BUNDLE_FAILED, `function ${slug} has no archive; bundle it before applying`, { details: { slug } }));
+    return withArchiveBytes(archive, send);
+  };
+}
+
 /** The executor's context for a prepared plan. */
 export function executionContext(rt: OperationRuntime, prepared: PreparedPlan, request: AdaptiveLimit = createAdaptiveLimit({ initial: rt.concurrency, max: rt.maxConcurrency })): ExecutionContext {
-  const zips = new Map([...prepared.archives].map(([slug, a]) => [slug, a.zip]));
   const sleep = abortableSleep(rt.signal);
   const signal = rt.signal ? { signal: rt.signal } : {};
   const ref = { projectId: prepared.ids.projectId, branchId: prepared.ids.branchId };
   return {
     api: rt.api, ...ref, branchName: prepared.base.branch.name,
-    desired: prepared.desired, zips, request, emit: rt.emit, timing: rt.timing, sleep, now: Date.now, ...signal,
+    desired: prepared.desired, withArchive: archiveSender(prepared.archives), request, emit: rt.emit, timing: rt.timing, sleep, now: Date.now, ...signal,
     functionMarkers: deferredMarkers(rt, prepared), handlers: KIND_HANDLERS, expectedWaits: KIND_EXPECTED_WAITS,
     builds: createBuildWatcher({ listFunctions: () => request(() => listFunctionBuilds(rt.api, ref), BUILD_POLL_PRIORITY), sleep, now: Date.now, timing: rt.timing, ...signal }),
   };

@@ -1,17 +1,17 @@
 /**
  * The archives of one fleet run: each function source is bundled once for every branch that
- * declares it, and each branch gets the finished archive (not its bytes, which it would unzip and
- * zip again). Custom bundlers run per branch, as they may read the branch's function config.
+ * declares it, and each branch gets the finished archive by reference (each upload reads and checks
+ * its bytes; they are never unzipped and zipped again). Custom bundlers run per branch, as they may read the branch's function config.
  */
-import type { FunctionArchive } from "../bundle/archive.js";
+import type { ArchiveRef } from "../bundle/archive-ref.js";
 import type { ResolvedFunction } from "../model/desired-state.js";
 
 /** A bundling run: archives by slug and the bundler warnings of each slug. */
-export type Bundle = (functions: readonly ResolvedFunction[]) => Promise<{ archives: ReadonlyMap<string, FunctionArchive>; warnings: ReadonlyMap<string, readonly string[]> }>;
+export type Bundle = (functions: readonly ResolvedFunction[]) => Promise<{ archives: ReadonlyMap<string, ArchiveRef>; warnings: ReadonlyMap<string, readonly string[]> }>;
 
 /** One function's archive and warnings, as a branch receives them. */
 interface Built {
-  archive: FunctionArchive;
+  archive: ArchiveRef;
   warnings: readonly string[];
 }
 
@@ -29,7 +29,7 @@ export class SharedArchives {
    * reused, the rest are bundled together in one run of `bundle`. A failed bundle rejects every
    * branch that needs one of its functions, with the bundler's error.
    */
-  async archivesFor(functions: readonly ResolvedFunction[], bundle: Bundle): Promise<{ archives: Map<string, FunctionArchive>; warnings: { slug: string; message: string }[] }> {
+  async archivesFor(functions: readonly ResolvedFunction[], bundle: Bundle): Promise<{ archives: Map<string, ArchiveRef>; warnings: { slug: string; message: string }[] }> {
     const shared = functions.filter((fn) => typeof fn.bundler !== "function");
     const missing = shared.filter((fn) => !this.built.has(archiveKey(fn)));
     if (missing.length > 0) {
@@ -42,7 +42,7 @@ export class SharedArchives {
     }
     const own = functions.filter((fn) => typeof fn.bundler === "function");
     const ownRun = own.length > 0 ? bundle(own) : undefined;
-    const archives = new Map<string, FunctionArchive>();
+    const archives = new Map<string, ArchiveRef>();
     const warnings: { slug: string; message: string }[] = [];
     for (const fn of functions) {
       const got = ownRun === undefined || typeof fn.bundler !== "function"
@@ -55,7 +55,7 @@ export class SharedArchives {
   }
 }
 
-function requireArchive(archives: ReadonlyMap<string, FunctionArchive>, slug: string): FunctionArchive {
+function requireArchive(archives: ReadonlyMap<string, ArchiveRef>, slug: string): ArchiveRef {
   const archive = archives.get(slug);
   if (archive === undefined) throw new Error(`the bundler returned no archive for function ${slug}`);
   return archive;

@@ -5,7 +5,9 @@
  * against an emulator over real HTTP, then asserts the typed error code, the path or name in the
  * message, and that the platform's state did not change.
  */
-import { symlinkSync, truncateSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js";
 import { loadConfigFromFile } from "../../src/config/load-config.js";
@@ -186,6 +188,115 @@ describe("warnings a user must see", () => {
 
     expect(result.changes.map((c) => c.address)).toContain("function.api");
   });
+});
+
+describe("the bundle cache between plan and upload: what is uploaded is exactly what was planned", () => {
+  const cacheDirOf = (t: TempTree): string => t.path("node_modules/.cache/svc-config");
+  /** The one cache entry of a one-function policy. */
+  const entryOf = (t: TempTree): string => {
+    const names = readdirSync(join(cacheDirOf(t), "v2")).filter((name) => name.endsWith(".entry"));
+    if (names.length !== 1 || names[0] === undefined) throw new Error(`expected one cache entry, found ${names.join(", ")}`);
+    return join(cacheDirOf(t), "v2", names[0]);
+  };
+  const zipOf = (entry: Buffer): Buffer => entry.subarray(entry.indexOf(0x0a) + 1);
+  const ENTRY_ROWS: { name: string; change: (entry: string) => void; reason: string }[] = [
+    { name: "truncated", change: (entry) => truncateSync(entry, readFileSync(entry).length - 10), reason: "where" },
+    { name: "edited in place (one byte of the archive)", change: (entry) => { const bytes = readFileSync(entry); bytes[bytes.length - 1] = (bytes.at(-1) ?? 0) ^ 1; writeFileSync(entry, bytes); }, reason: "not the planned ones" },
+    { name: "swapped for another archive of the same identity (a rebuild by another process)", change: (entry) => { const bytes = readFileSync(entry); renameSync(withNewZip(entry, bytes, Buffer.concat([zipOf(bytes), Buffer.from("x")])), entry); }, reason: "where" },
+    { name: "replaced by a symlink to /dev/zero", change: (entry) => { rmSync(entry); symlinkSync("/dev/zero", entry); }, reason: "a device" },
+    { name: "replaced by a FIFO (never waited on)", change: (entry) => { rmSync(entry); execFileSync("mkfifo", [entry]); }, reason: "a FIFO" },
+    { name: "removed", change: (entry) => rmSync(entry), reason: "ENOENT" },
+  ];
+  /** Writes a copy of `entry` with its record and `zip`, beside it; returns its path. */
+  const withNewZip = (entry: string, bytes: Buffer, zip: Buffer): string => {
+    writeFileSync(`${entry}.other`, Buffer.concat([bytes.subarray(0, bytes.indexOf(0x0a) + 1), zip]));
+    return `${entry}.other`;
+  };
+
+  let own: RunningEmulator;
+  beforeAll(async () => {
+    own = await startEmulator({ timings: INSTANT });
+  });
+  afterAll(async () => own.close());
+
+  it.each(ENTRY_ROWS)("an entry $name after the plan: the deployment fails with PLATFORM_BUNDLE_FAILED naming the function, and nothing is sent", async (row) => {
+    const t = createTempTree({ ".git/": "", "svc.ts": `export default { functions: { ${api()} } };`, "fn/index.mjs": FN });
+    tree = t;
+    const { config } = await loadConfigFromFile({ cwd: t.root, stopAt: t.root });
+    const before = own.state.snapshot().projects;
+    const onEvent = (event: { type: string }): void => {
+      if (event.type === "plan") row.change(entryOf(t));
+    };
+
+    const err = await apply(config, { projectId: own.projectId, branchId: own.defaultBranchId, apiKey: own.apiKey, apiHost: own.apiHost, cacheDir: cacheDirOf(t), onEvent }).then(() => undefined, (e: unknown) => e);
+
+    expect(isPlatformError(err, "PLATFORM_APPLY_FAILED"), fullText(err)).toBe(true);
+    const failed = (err as { result: { failed: { change: { id: string }; error: { code: string; message: string } }[] } }).result.failed;
+    expect(failed.map((f) => [f.change.id, f.error.code])).toEqual([["create:function.api", "PLATFORM_BUNDLE_FAILED"]]);
+    expect(failed[0]?.error.message).toMatch(/^function api: its planned archive could not be read back from the bundle cache: /);
+    expect(failed[0]?.error.message).toContain(row.reason);
+    expect(own.state.snapshot().projects).toEqual(before);
+  }, 30_000);
+
+  it("an entry rewritten with another record around the same archive (a concurrent store) still deploys the planned bytes", async () => {
+    const t = createTempTree({ ".git/": "", "svc.ts": `export default { functions: { ${api()} } };`, "fn/index.mjs": FN });
+    tree = t;
+    const { config } = await loadConfigFromFile({ cwd: t.root, stopAt: t.root });
+    const onEvent = (event: { type: string }): void => {
+      if (event.type !== "plan") return;
+      const entry = entryOf(t);
+      const zip = zipOf(readFileSync(entry));
+      writeFileSync(`${entry}.other`, Buffer.concat([Buffer.from(`${JSON.stringify({ identity: "another", inputs: [] })}\n`), zip]));
+      renameSync(`${entry}.other`, entry);
+    };
+
+    const result = await apply(config, { projectId: own.projectId, branchId: own.defaultBranchId, apiKey: own.apiKey, apiHost: own.apiHost, cacheDir: cacheDirOf(t), onEvent, updateExisting: true });
+
+    expect(result.failed).toEqual([]);
+    expect(JSON.stringify(own.state.snapshot({ secrets: true }))).toContain(result.bundles.api?.zipSha256);
+  }, 30_000);
+
+  it("plan --verify: the replica's upload reads the same checked bytes, so an entry truncated after bundling fails the verification naming the function", async () => {
+    const t = createTempTree({ ".git/": "", "svc.ts": `export default { functions: { ${api()} } };`, "fn/index.mjs": FN });
+    tree = t;
+    const { config } = await loadConfigFromFile({ cwd: t.root, stopAt: t.root });
+    const onEvent = (event: { type: string; phase?: string }): void => {
+      if (event.type === "bundle" && event.phase === "done") truncateSync(entryOf(t), readFileSync(entryOf(t)).length - 10);
+    };
+
+    const fresh = await startEmulator({ timings: INSTANT });
+    try {
+      const result = await plan(config, { projectId: fresh.projectId, branchId: fresh.defaultBranchId, apiKey: fresh.apiKey, apiHost: fresh.apiHost, cacheDir: cacheDirOf(t), onEvent, verify: true });
+
+      expect(result.verification?.verified).toBe(false);
+      expect(result.verification?.failures[0]).toMatchObject({ changeId: "create:function.api", code: "PLATFORM_BUNDLE_FAILED", message: expect.stringMatching(/^function api: its planned archive could not be read back/) });
+    } finally {
+      await fresh.close();
+    }
+  }, 30_000);
+
+  it("two applies sharing one cache at once (each to its own platform) both deploy the planned archive", async () => {
+    const other = await startEmulator({ timings: INSTANT });
+    try {
+      const t = createTempTree({ ".git/": "", "svc.ts": `export default { functions: { ${api()}, second: { name: "Second", source: "./fn2" } } };`, "fn/index.mjs": FN, "fn2/index.mjs": "export default () => new Response('two');\n" });
+      tree = t;
+      const run = async (on: RunningEmulator) => {
+        const { config } = await loadConfigFromFile({ cwd: t.root, stopAt: t.root });
+        return apply(config, { projectId: on.projectId, branchId: on.defaultBranchId, apiKey: on.apiKey, apiHost: on.apiHost, cacheDir: cacheDirOf(t), updateExisting: true });
+      };
+
+      const [a, b] = await Promise.all([run(own), run(other)]);
+
+      expect([a.failed, b.failed]).toEqual([[], []]);
+      expect(b.bundles).toEqual(a.bundles);
+      for (const [on, result] of [[own, a], [other, b]] as const) {
+        const state = JSON.stringify(on.state.snapshot({ secrets: true }));
+        for (const slug of ["api", "second"]) expect(state).toContain(result.bundles[slug]?.zipSha256);
+      }
+    } finally {
+      await other.close();
+    }
+  }, 30_000);
 });
 
 describe("through the svc command (one emulator, reset per row)", () => {

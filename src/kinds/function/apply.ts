@@ -44,17 +44,17 @@ async function getFunction(ctx: ExecutionContext, slug: string): Promise<ApiFunc
   }
 }
 
-/** Posts the deployment; after an unknown outcome, a current deployment carrying our marker means it landed. */
+/**
+ * Posts the deployment; after an unknown outcome, a current deployment carrying our marker means it
+ * landed. The archive's bytes are read (and checked against the plan) only now, and held until
+ * the post and any reconciling resend settle.
+ */
 async function postDeployment(ctx: ExecutionContext, op: DeployOp, runtime: string): Promise<ApiDeployment> {
-  const zip = op.withZip ? ctx.zips.get(op.slug) : undefined;
-  if (op.withZip && zip === undefined) {
-    throw new PlatformError(ErrorCode.BUNDLE_FAILED, `function ${op.slug} has no archive; bundle it before applying`, { details: { slug: op.slug } });
-  }
-  const params = { ...branchRef(ctx), slug: op.slug, runtime, environment: deploymentEnv(ctx, op), ...(zip ? { zip } : {}) };
+  const params = { ...branchRef(ctx), slug: op.slug, runtime, environment: deploymentEnv(ctx, op) };
   let landed: ApiDeployment | undefined;
-  const created = await mutateWithReconcile(
+  const post = (zip?: Uint8Array): Promise<ApiDeployment | undefined> => mutateWithReconcile(
     ctx,
-    () => ctx.api.createDeployment(params),
+    () => ctx.api.createDeployment(zip === undefined ? params : { ...params, zip }),
     async () => {
       const current = (await getFunction(ctx, op.slug))?.current_deployment;
       if (current === undefined) return false;
@@ -64,6 +64,7 @@ async function postDeployment(ctx: ExecutionContext, op: DeployOp, runtime: stri
       return true;
     },
   );
+  const created = op.withZip ? await ctx.withArchive(op.slug, post) : await post();
   const deployment = created ?? landed;
   if (deployment === undefined) throw new PlatformError(ErrorCode.API_ERROR, `deployment of function ${op.slug} landed but could not be read back`, { details: { slug: op.slug } });
   return deployment;

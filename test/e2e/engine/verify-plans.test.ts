@@ -96,7 +96,7 @@ describe("archives the platform would reject fail verification as the real build
     });
     const archive = prepared.archives.get("api");
     if (archive === undefined) throw new Error("no archive");
-    const planted = { ...prepared, archives: new Map([["api", { ...archive, zip: bad }]]) };
+    const planted = { ...prepared, archives: new Map([["api", { ...archive, bytes: { kind: "held" as const, zip: bad } }]]) };
     const verification = await verifyPrepared(rt, planted, { contextFor: executionContext, allowDataLoss: false });
     expect(verification.verified).toBe(false);
     expect(verification.failures[0]).toMatchObject({ changeId: "create:function.api", message: expect.stringContaining(message) });

@@ -27,7 +27,7 @@ function bucketPlatform(failing: ReadonlySet<string> = new Set()) {
   } as unknown as PlatformApi;
   const events: EngineEvent[] = [];
   const ctx: ExecutionContext = {
-    api, projectId: "proj-1", branchId: "br-main-1", branchName: "main", desired: policyWith(), zips: new Map(),
+    api, projectId: "proj-1", branchId: "br-main-1", branchName: "main", desired: policyWith(), withArchive: (_slug, send) => send(new Uint8Array()),
     request: pLimit(8), emit: (e) => events.push(e), timing: { deploymentMs: 60_000, pollInitialMs: 1, pollMaxMs: 2 },
     sleep: async () => {}, now: Date.now, functionMarkers: async (slug) => [`SVC_FINGERPRINT_C0DE_${slug.toUpperCase()}`], handlers: KIND_HANDLERS,
     builds: { wait: () => Promise.reject(new Error("no builds in this test")) },

@@ -20,7 +20,7 @@ function setup(desired: ResolvedPolicy, live: LiveState, fake: FakePlatform, opt
   const request = pLimit(options.concurrency ?? 8);
   const ctx: ExecutionContext = {
     api: fake.api, projectId: "proj-1", branchId: "br-main-1", branchName: "main", desired,
-    zips: new Map(desired.functions.map((f) => [f.slug, new Uint8Array([1, 2, 3])])),
+    withArchive: (_slug, send) => send(new Uint8Array([1, 2, 3])),
     request, emit: (e) => events.push(e),
     timing: { deploymentMs: 60_000, pollInitialMs: 1, pollMaxMs: 2 },
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)), now: Date.now, functionMarkers: async (slug) => [`SVC_FINGERPRINT_C0DE_${slug.toUpperCase()}`], handlers: KIND_HANDLERS,

@@ -15,7 +15,7 @@ import { KIND_HANDLERS } from "../../../src/kinds/modules.js";
 
 function context(fake: FakePlatform, desired: ResolvedPolicy, timing = { deploymentMs: 60_000, pollInitialMs: 1, pollMaxMs: 2 }): ExecutionContext {
   return {
-    api: fake.api, projectId: "proj-1", branchId: "br-main-1", branchName: "main", desired, zips: new Map([["hello", new Uint8Array([1])]]),
+    api: fake.api, projectId: "proj-1", branchId: "br-main-1", branchName: "main", desired, withArchive: (slug, send) => (slug === "hello" ? send(new Uint8Array([1])) : Promise.reject(new Error(`function ${slug} has no archive`))),
     request: pLimit(4), emit: () => undefined, timing, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), now: Date.now, functionMarkers: async (slug) => [`SVC_FINGERPRINT_C0DE_${slug.toUpperCase()}`], handlers: KIND_HANDLERS,
     builds: fakeBuildWatcher(fake, timing),
   };

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type * as Esbuild from "esbuild";
 import { bundleFunctions, type BundleFunctionsOptions } from "../../../src/bundle/bundle-many.js";
-import { buildIdentity, identityTemplate } from "../../../src/bundle/archive-cache.js";
-import type { FunctionArchive } from "../../../src/bundle/archive.js";
+import { ArchiveCache, buildIdentity, identityTemplate } from "../../../src/bundle/archive-cache.js";
+import { type ArchiveRef, readArchiveBytes } from "../../../src/bundle/archive-ref.js";
 import type { ResolvedFunction } from "../../../src/model/desired-state.js";
 import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
 import { functionConfig } from "./function-config.js";
@@ -52,8 +52,11 @@ function functionsOf(tree: TempTree, sourcemap = false): ResolvedFunction[] {
   });
 }
 
-function bytesOf(archives: Map<string, FunctionArchive>): Record<string, string> {
-  return Object.fromEntries([...archives].map(([slug, a]) => [slug, Buffer.from(a.zip).toString("base64")]));
+/** Each archive's bytes as an upload reads them (checked against its digest), base64. */
+async function bytesOf(archives: Map<string, ArchiveRef>): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [slug, a] of archives) out[slug] = Buffer.from(await readArchiveBytes(a)).toString("base64");
+  return out;
 }
 
 /** Rewrites a cache entry from its record's text and its archive's bytes. */
@@ -70,7 +73,7 @@ afterEach(() => {
   for (const clean of cleanups.splice(0)) clean();
 });
 
-function setUp(): { tree: TempTree; cacheDir: string; run: (extra?: BundleFunctionsOptions) => Promise<Map<string, FunctionArchive>> } {
+function setUp(): { tree: TempTree; cacheDir: string; run: (extra?: BundleFunctionsOptions) => Promise<Map<string, ArchiveRef>> } {
   const tree = project();
   cleanups.push(() => tree.remove());
   const cacheDir = tree.path("node_modules/.cache/svc-config");
@@ -81,11 +84,11 @@ function setUp(): { tree: TempTree; cacheDir: string; run: (extra?: BundleFuncti
 describe("the content-addressed archive cache", () => {
   it("gives the same bytes cold, warm and without a cache; a warm run builds nothing", async () => {
     const { tree, cacheDir, run } = setUp();
-    const uncached = bytesOf(await bundleFunctions(functionsOf(tree), { workingDir: tree.root }));
+    const uncached = await bytesOf(await bundleFunctions(functionsOf(tree), { workingDir: tree.root }));
     builds.entries.length = 0;
 
     loaders.esbuild = 0;
-    const cold = bytesOf(await run());
+    const cold = await bytesOf(await run());
     expect(builds.entries).toEqual([["hello/index.ts", "bye/index.ts"]]);
     expect(loaders.esbuild).toBe(1);
     // One file per function: its record and its archive together.
@@ -94,7 +97,7 @@ describe("the content-addressed archive cache", () => {
     const warnings: string[] = [];
     loaders.esbuild = 0;
     loaders.jszip = 0;
-    const warm = bytesOf(await run({ onWarning: (w) => warnings.push(`${w.slug}: ${w.message}`) }));
+    const warm = await bytesOf(await run({ onWarning: (w) => warnings.push(`${w.slug}: ${w.message}`) }));
     expect(builds.entries).toEqual([["hello/index.ts", "bye/index.ts"]]);
     // Not even loaded: a warm no-op plan pays neither esbuild's nor jszip's import.
     expect(loaders).toEqual({ esbuild: 0, jszip: 0 });
@@ -106,28 +109,28 @@ describe("the content-addressed archive cache", () => {
 
   it("rebuilds only the function whose imported module was edited behind it, to the bytes a fresh build gives", async () => {
     const { tree, run } = setUp();
-    const before = bytesOf(await run());
+    const before = await bytesOf(await run());
     tree.write("shared/greeting.ts", 'export const greeting = (name: string): string => `hi ${name}`;\n');
     builds.entries.length = 0;
 
-    const after = bytesOf(await run());
+    const after = await bytesOf(await run());
     expect(builds.entries).toEqual([["hello/index.ts"]]);
     expect(after.hello).not.toBe(before.hello);
     expect(after.bye).toBe(before.bye);
-    expect(after).toEqual(bytesOf(await bundleFunctions(functionsOf(tree), { workingDir: tree.root })));
+    expect(after).toEqual(await bytesOf(await bundleFunctions(functionsOf(tree), { workingDir: tree.root })));
   });
 
   it("rebuilds when a package.json above an input changes, and a prebuilt function when a shipped file changes", async () => {
     const { tree, run } = setUp();
-    const before = bytesOf(await run());
+    const before = await bytesOf(await run());
     tree.write("package.json", JSON.stringify({ name: "app", type: "module", sideEffects: false }));
     tree.write("static/data.json", '{"n": 2}\n');
     builds.entries.length = 0;
 
-    const after = bytesOf(await run());
+    const after = await bytesOf(await run());
     expect(builds.entries).toEqual([["hello/index.ts", "bye/index.ts"]]);
     expect(after.static).not.toBe(before.static);
-    expect(after).toEqual(bytesOf(await bundleFunctions(functionsOf(tree), { workingDir: tree.root })));
+    expect(after).toEqual(await bytesOf(await bundleFunctions(functionsOf(tree), { workingDir: tree.root })));
   });
 
   it("rebuilds when a tsconfig.json appears where none was, and when an imported module is replaced by a FIFO (a miss, never a wait)", async () => {
@@ -171,36 +174,36 @@ describe("the content-addressed archive cache", () => {
     }],
   ])("ignores %s and rebuilds it, with the same bytes", async (_label, corrupt) => {
     const { cacheDir, run } = setUp();
-    const cold = bytesOf(await run());
+    const cold = await bytesOf(await run());
     for (const name of readdirSync(join(cacheDir, "v2"))) corrupt(join(cacheDir, "v2", name));
     builds.entries.length = 0;
 
-    expect(bytesOf(await run())).toEqual(cold);
+    expect(await bytesOf(await run())).toEqual(cold);
     expect(builds.entries).toEqual([["hello/index.ts", "bye/index.ts"]]);
     builds.entries.length = 0;
-    expect(bytesOf(await run())).toEqual(cold);
+    expect(await bytesOf(await run())).toEqual(cold);
     expect(builds.entries).toEqual([]);
   });
 
   it("ignores entries moved under other functions' identities (valid entries rotated) and rebuilds every one", async () => {
     const { cacheDir, run } = setUp();
-    const cold = bytesOf(await run());
+    const cold = await bytesOf(await run());
     const files = readdirSync(join(cacheDir, "v2")).map((name) => join(cacheDir, "v2", name));
     const contents = files.map((file) => readFileSync(file));
     for (const [i, file] of files.entries()) writeFileSync(file, contents[(i + 1) % contents.length] as Buffer);
     builds.entries.length = 0;
 
-    expect(bytesOf(await run())).toEqual(cold);
+    expect(await bytesOf(await run())).toEqual(cold);
     expect(builds.entries).toEqual([["hello/index.ts", "bye/index.ts"]]);
   });
 
   it("keeps source-map builds apart from plain ones", async () => {
     const { tree, cacheDir } = setUp();
-    const plain = bytesOf(await bundleFunctions(functionsOf(tree), { workingDir: tree.root, cacheDir }));
-    const mapped = bytesOf(await bundleFunctions(functionsOf(tree, true), { workingDir: tree.root, cacheDir }));
+    const plain = await bytesOf(await bundleFunctions(functionsOf(tree), { workingDir: tree.root, cacheDir }));
+    const mapped = await bytesOf(await bundleFunctions(functionsOf(tree, true), { workingDir: tree.root, cacheDir }));
     expect(mapped.hello).not.toBe(plain.hello);
     expect(builds.entries).toHaveLength(2);
-    expect(mapped).toEqual(bytesOf(await bundleFunctions(functionsOf(tree, true), { workingDir: tree.root })));
+    expect(mapped).toEqual(await bytesOf(await bundleFunctions(functionsOf(tree, true), { workingDir: tree.root })));
   });
 
   it("writes nothing without a cache directory, and builds through an unwritable one", async () => {
@@ -211,6 +214,25 @@ describe("the content-addressed archive cache", () => {
     tree.write("blocked", "a file where the cache directory would be");
     const archives = await run({ cacheDir: tree.path("blocked/cache") });
     expect(archives.size).toBe(3);
+    // Not written: each keeps its bytes in memory.
+    expect([...archives.values()].map((a) => a.bytes.kind)).toEqual(["held", "held", "held"]);
+  });
+
+  it("keeps each archive by its entry file with a directory, cold and warm, and holds the bytes without one", async () => {
+    const { tree, cacheDir, run } = setUp();
+    const where = (archives: Map<string, ArchiveRef>) => [...archives.values()].map((a) => (a.bytes.kind === "cache-entry" ? a.bytes.path.startsWith(join(cacheDir, "v2")) : a.bytes.kind));
+    expect(where(await run())).toEqual([true, true, true]);
+    expect(where(await run())).toEqual([true, true, true]);
+    expect(where(await bundleFunctions(functionsOf(tree), { workingDir: tree.root }))).toEqual(["held", "held", "held"]);
+  });
+
+  it("keeps no slug with a stored archive, so two functions sharing a build each get their own", async () => {
+    const cache = new ArchiveCache(undefined);
+    const zip = new Uint8Array([1, 2, 3]);
+    const archive: ArchiveRef = { slug: "first", zipSha256: "0".repeat(64), zipBytes: 3, unzippedBytes: 3, entries: 1, bytes: { kind: "held", zip } };
+    const stored = cache.store("c".repeat(64), [], { archive, warnings: [] });
+    expect(stored).not.toHaveProperty("slug");
+    expect((await cache.lookup("c".repeat(64), async () => true))?.archive).not.toHaveProperty("slug");
   });
 });
 

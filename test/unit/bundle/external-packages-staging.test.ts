@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import JSZip from "jszip";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { readArchiveBytes } from "../../../src/bundle/archive-ref.js";
 import { bundleFunctions } from "../../../src/bundle/bundle-many.js";
 import { PackageStager } from "../../../src/bundle/external-packages.js";
 import { installForRuntime, StagingError } from "../../../src/bundle/external-packages-stage.js";
@@ -232,7 +233,7 @@ describe("bundling a function with externalPackages", () => {
   it("leaves the package and its subpaths external and ships the staged files beside index.mjs", async () => {
     useNpm("install");
     const archive = (await bundleFunctions([fn([{ name: "fake", includeFiles: true }])], { workingDir: t.path("project") })).get("api");
-    const zip = await JSZip.loadAsync(archive?.zip ?? new Uint8Array());
+    const zip = await JSZip.loadAsync(archive === undefined ? new Uint8Array() : await readArchiveBytes(archive));
     expect(Object.keys(zip.files).sort()).toEqual(["index.mjs", "node_modules/fake-linux-arm64-gnu/fake.node", "node_modules/fake-linux-arm64-gnu/package.json", "node_modules/fake/index.js", "node_modules/fake/package.json"]);
     const code = (await zip.file("index.mjs")?.async("string")) ?? "";
     expect(code).toMatch(/from"fake"/);
@@ -256,7 +257,7 @@ describe("bundling a function with externalPackages", () => {
       [[{ name: "fake", includeFiles: true }], { stageExternalPackages: false }],
     ] as const) {
       const archive = (await bundleFunctions([fn([...packages])], { workingDir: t.path("project"), ...options })).get("api");
-      const zip = await JSZip.loadAsync(archive?.zip ?? new Uint8Array());
+      const zip = await JSZip.loadAsync(archive === undefined ? new Uint8Array() : await readArchiveBytes(archive));
       expect(Object.keys(zip.files)).toEqual(["index.mjs"]);
     }
   });
