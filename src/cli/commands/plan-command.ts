@@ -14,7 +14,7 @@ import { renderPlanText } from "../views/text-plan.js";
 import { hasBlockingCheck } from "../views/checks-view.js";
 import { hasBlockingAnywhere, hasPendingOutside, planNotes } from "../views/plan-notes.js";
 import { summaryLine, type ViewTarget } from "../views/view-model.js";
-import { checksOption, declaredFunctionEnvs, echoInfo, loadEnv, loadPolicyWithChecks, printEcho, resolveTarget, viewTarget, type LoadedPolicy, type PolicyFlags, type Target } from "./target-setup.js";
+import { checksOption, declaredFunctionEnvs, echoInfo, loadEnv, loadPolicyWithChecks, printEcho, resolveTarget, startTargetReads, viewTarget, type LoadedPolicy, type PolicyFlags, type Target } from "./target-setup.js";
 import { prefetchValueKeys } from "../../engine/function-fingerprint.js";
 import { bundleCacheOption, engineTuning } from "../engine-tuning.js";
 
@@ -68,8 +68,16 @@ export interface LoadedInputs {
 export async function computePlan(ctx: CommandContext, flags: PlanFlags, compactEcho: boolean, loaded?: LoadedInputs): Promise<PlannedRun> {
   const engine = await ctx.engine();
   const origins = loaded?.origins ?? loadEnv(ctx, flags);
-  const policy = loaded?.policy ?? (await loadPolicyWithChecks(ctx, engine, flags));
-  const target = await resolveTarget(ctx, engine, flags, origins, (creds) => prefetchFingerprintKeys(ctx, flags, policy, creds.projectId.value));
+  // The target's reads wait on the network while svc.ts is evaluated; what is reported, and in what order, does not change.
+  const early = loaded?.policy === undefined ? startTargetReads(ctx, engine, flags, origins) : undefined;
+  let policy: LoadedPolicy;
+  try {
+    policy = loaded?.policy ?? (await loadPolicyWithChecks(ctx, engine, flags));
+  } catch (err) {
+    early?.discard();
+    throw err;
+  }
+  const target = await resolveTarget(ctx, engine, flags, origins, (creds) => prefetchFingerprintKeys(ctx, flags, policy, creds.projectId.value), early);
   printEcho(ctx, echoInfo(target, policy), compactEcho);
   return planAgain(ctx, { engine, policy, target }, flags);
 }

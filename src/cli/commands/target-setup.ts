@@ -120,27 +120,89 @@ export async function connect(
   if (creds.apiHost.insecure) {
     ctx.err([`warning: --api-host ${creds.apiHost.value} uses http: the API key travels in clear text.`]);
   }
-  const api = engine.createPlatformApi({
+  return { api: platformApiFor(ctx, engine, creds, ctx.signal), creds };
+}
+
+function platformApiFor(ctx: CommandContext, engine: EnginePort, creds: ResolvedCredentials, signal: AbortSignal): PlatformApi {
+  return engine.createPlatformApi({
     apiKey: creds.apiKey.value,
     apiHost: creds.apiHost.value,
     fetch: createProxyAwareFetch(ctx.io.env),
-    signal: ctx.signal,
+    signal,
   });
-  return { api, creds };
 }
 
-/** Resolves credentials, project and branch; `onCredentials` runs as soon as the credentials are known, before any request. */
+/**
+ * The target's reads (the project, then its branches) started before the policy is loaded, so
+ * they are in flight while `svc.ts` is evaluated. Only {@link resolveTarget} uses the result, and
+ * only when the credentials it resolves afterwards are the same; otherwise, and when the command
+ * ends before that, {@link EarlyTarget.discard} aborts the reads. Nothing is reported from here: a
+ * policy error still comes first, then a credential error, the insecure-host warning, and the
+ * reads' own errors, as when the reads start after the policy.
+ */
+export interface EarlyTarget {
+  creds: ResolvedCredentials;
+  reading: Promise<Target>;
+  /** Aborts the reads if they are still in flight; their result is never used. */
+  discard(): void;
+}
+
+/**
+ * Starts the target's reads now when the credentials resolve and the API host is https or
+ * loopback; `undefined` otherwise (a plain-http host is warned about before the key is sent, and
+ * a credential error is reported after the policy's).
+ */
+export function startTargetReads(ctx: CommandContext, engine: EnginePort, flags: TargetFlags, origins: EnvOrigins): EarlyTarget | undefined {
+  let creds: ResolvedCredentials;
+  try {
+    creds = resolveCredentials(flags, ctx.io, origins, { project: true });
+  } catch {
+    return undefined;
+  }
+  if (creds.apiHost.insecure) return undefined;
+  ctx.scrubber.add(creds.apiKey.value);
+  const controller = new AbortController();
+  const api = platformApiFor(ctx, engine, creds, AbortSignal.any([ctx.signal, controller.signal]));
+  const reading = readTarget(api, creds);
+  reading.catch(() => undefined); // awaited by resolveTarget, or discarded
+  return { creds, reading, discard: () => controller.abort() };
+}
+
+async function readTarget(api: PlatformApi, creds: ResolvedCredentials): Promise<Target> {
+  const project = await api.getProject({ projectId: creds.projectId.value });
+  const { branch, match } = await resolveBranch(api, creds.projectId.value, creds.branchRef);
+  return { api, creds, project, branch, match };
+}
+
+/** Whether two resolutions of the credentials agree in every value, source and label. */
+function sameCredentials(a: ResolvedCredentials, b: ResolvedCredentials): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Resolves credentials, project and branch; `onCredentials` runs as soon as the credentials are
+ * known, before any request of this call. With `early` ({@link startTargetReads}), its reads are
+ * the target's when the credentials resolved now are the same (a policy may have changed
+ * `process.env`); otherwise they are discarded and the target is read afresh.
+ */
 export async function resolveTarget(
   ctx: CommandContext,
   engine: EnginePort,
   flags: TargetFlags,
   origins: EnvOrigins,
   onCredentials?: (creds: ResolvedCredentials) => void,
+  early?: EarlyTarget,
 ): Promise<Target> {
-  const { api, creds } = await connect(ctx, engine, flags, origins, onCredentials);
-  const project = await api.getProject({ projectId: creds.projectId.value });
-  const { branch, match } = await resolveBranch(api, creds.projectId.value, creds.branchRef);
-  return { api, creds, project, branch, match };
+  let connected: { api: PlatformApi; creds: ResolvedCredentials };
+  try {
+    connected = await connect(ctx, engine, flags, origins, onCredentials);
+  } catch (err) {
+    early?.discard();
+    throw err;
+  }
+  if (early !== undefined && sameCredentials(early.creds, connected.creds)) return early.reading;
+  early?.discard();
+  return readTarget(connected.api, connected.creds);
 }
 
 /** The echo's branch label. */

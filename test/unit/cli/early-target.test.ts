@@ -1,0 +1,122 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import type { EnginePort } from "../../../src/cli/engine-port.js";
+import type { CliIo } from "../../../src/cli/io.js";
+import { main } from "../../../src/cli/main.js";
+import { ErrorCode } from "../../../src/errors/codes.js";
+import { PlatformError } from "../../../src/errors/platform-error.js";
+
+const PROJECT = { id: "calm-river-123456", name: "my-app", org_id: null };
+const BRANCH = { id: "br-quiet-sun-123456", name: "main", default: true, protected: false };
+
+/** What a fake engine saw, in order: `load:start`, `load:end`, `GET project <id> (key)`, `GET branches`, `plan`. */
+interface Recorded {
+  steps: string[];
+  err: () => string;
+}
+
+interface FakeOptions {
+  env?: Record<string, string>;
+  /** The policy load throws this error instead of returning a policy. */
+  policyError?: Error;
+  /** The policy load sets these variables while it is evaluated, as a policy may. */
+  policySets?: Record<string, string>;
+  /** The project read answers 404. */
+  projectMissing?: boolean;
+}
+
+/** Runs `svc config plan --quiet` against a fake engine whose policy load takes a few event-loop turns. */
+async function runPlan(options: FakeOptions): Promise<Recorded & { code: number }> {
+  const steps: string[] = [];
+  let err = "";
+  const env: Record<string, string | undefined> = {
+    SVC_API_KEY: "svc_test_key_0001",
+    SVC_PROJECT_ID: PROJECT.id,
+    SVC_API_HOST: "https://api.example.test",
+    SVC_FINGERPRINT_KEY: "5eed".repeat(16),
+    ...options.env,
+  };
+  const io: CliIo = {
+    stdout: { write: () => true },
+    stderr: { write: (t: string) => ((err += t), true) },
+    stdin: new PassThrough(),
+    env,
+    cwd: "/",
+    now: () => 0,
+  };
+  const turns = async (): Promise<void> => {
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  const engine = {
+    createPlatformApi: (o: { apiKey: string }) => ({
+      getProject: async ({ projectId }: { projectId: string }) => {
+        steps.push(`GET project ${projectId} (${o.apiKey === env.SVC_API_KEY ? "key" : "other key"})`);
+        if (options.projectMissing === true) throw new PlatformError(ErrorCode.NOT_FOUND, `project ${projectId} not found`);
+        return PROJECT;
+      },
+      listBranches: async () => {
+        steps.push("GET branches");
+        return [BRANCH];
+      },
+    }),
+    loadConfigFromFile: async () => {
+      steps.push("load:start");
+      await turns();
+      Object.assign(env, options.policySets ?? {});
+      steps.push("load:end");
+      if (options.policyError !== undefined) throw options.policyError;
+      return { config: {}, resolvedPath: "/svc.ts" };
+    },
+    loadChecksFromFile: async () => ({ checks: [] }),
+    plan: async () => {
+      steps.push("plan");
+      throw new PlatformError(ErrorCode.INVALID_OPTIONS, "planned (test stops here)");
+    },
+  } as unknown as EnginePort;
+  const code = await main(["config", "plan", "--quiet", "--config", "svc.ts"], { io, signal: new AbortController().signal, loadEngine: async () => engine });
+  return { code, steps, err: () => err };
+}
+
+describe("the target's reads while svc.ts is evaluated", () => {
+  it("reads the project and its branches before the policy has loaded, and plans once both are known", async () => {
+    const run = await runPlan({});
+    expect(run.steps).toEqual([`GET project ${PROJECT.id} (key)`, "load:start", "GET branches", "load:end", "plan"]);
+  });
+
+  it("reports the policy's error, not the target's, when both are wrong", async () => {
+    const run = await runPlan({ projectMissing: true, policyError: new PlatformError(ErrorCode.CONFIG_LOAD_FAILED, "svc.ts: functions.api.source is required") });
+    expect(run.err()).toContain("PLATFORM_CONFIG_LOAD_FAILED");
+    expect(run.err()).not.toContain("PLATFORM_NOT_FOUND");
+    expect(run.steps).not.toContain("plan");
+  });
+
+  it("reports the target's error once the policy has loaded", async () => {
+    const run = await runPlan({ projectMissing: true });
+    expect(run.err()).toContain("PLATFORM_NOT_FOUND");
+    expect(run.steps.indexOf("load:end")).toBeGreaterThan(-1);
+    expect(run.steps).not.toContain("plan");
+  });
+
+  it("reports a missing project id after the policy's error, and reads nothing", async () => {
+    const both = await runPlan({ env: { SVC_PROJECT_ID: "" }, policyError: new PlatformError(ErrorCode.CONFIG_LOAD_FAILED, "svc.ts does not parse") });
+    expect(both.err()).toContain("PLATFORM_CONFIG_LOAD_FAILED");
+    expect(both.err()).not.toContain("CLI_MISSING_PROJECT");
+    const alone = await runPlan({ env: { SVC_PROJECT_ID: "" } });
+    expect(alone.err()).toContain("CLI_MISSING_PROJECT");
+    expect(alone.steps).toEqual(["load:start", "load:end"]);
+  });
+
+  it("reads the target again when the policy changed the variables it was resolved from", async () => {
+    const run = await runPlan({ policySets: { SVC_PROJECT_ID: "other-project-654321" } });
+    expect(run.steps).toEqual([
+      `GET project ${PROJECT.id} (key)`, "load:start", "GET branches", "load:end",
+      "GET project other-project-654321 (key)", "GET branches", "plan",
+    ]);
+  });
+
+  it("sends nothing to a plain-http host before the policy has loaded and the warning is printed", async () => {
+    const run = await runPlan({ env: { SVC_API_HOST: "http://api.example.test" } });
+    expect(run.steps).toEqual(["load:start", "load:end", `GET project ${PROJECT.id} (key)`, "GET branches", "plan"]);
+    expect(run.err()).toContain("the API key travels in clear text");
+  });
+});
