@@ -46,6 +46,10 @@ export interface PreparedPlan {
   warnings: EngineWarning[];
   /** Set when `targets` / `exclude` narrowed `diff` (see `select-changes.ts`). */
   selection?: PlanSelection;
+  /** The fingerprint of each function the diff was given (reused by `shown-plan.ts`). */
+  functionTags: ReadonlyMap<string, FunctionTag>;
+  /** The bundler's warnings among `warnings`. */
+  bundleWarnings: readonly EngineWarning[];
 }
 
 /** Inputs of {@link preparePlan} besides the runtime. */
@@ -66,6 +70,11 @@ export interface PreparePlanInput {
   now: () => Date;
   /** A plan that applies nothing: the derivations started before the reads that no decision used are cancelled. */
   dryRun?: boolean;
+  /**
+   * The fingerprints an earlier plan computed for the same resolved policy and `archives` (a shown
+   * plan run in the same process): used as they are, none computed or started.
+   */
+  functionTags?: ReadonlyMap<string, FunctionTag>;
 }
 
 /**
@@ -154,6 +163,11 @@ function fingerprintAsReady(rt: OperationRuntime, desired: ResolvedPolicy, live:
   return { start, all };
 }
 
+/** {@link fingerprintAsReady}'s shape for fingerprints an earlier plan computed: nothing to start. */
+function givenTags(tags: ReadonlyMap<string, FunctionTag>) {
+  return { start: (_slug: string, _zipSha256: string): void => undefined, all: async (_archives: ReadonlyMap<string, ArchiveRef>) => tags };
+}
+
 /**
  * Reads the branch (wave 1), evaluates the policy once, reads what the kinds need for it (wave 2)
  * while bundling every function, fingerprints each function as soon as its archive and the live
@@ -163,10 +177,10 @@ function fingerprintAsReady(rt: OperationRuntime, desired: ResolvedPolicy, live:
 export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput): Promise<PreparedPlan> {
   const base = await inReadWave(rt.api, rt.emit, 1, (api) => readBaseState({ api, ...input.ids }));
   const desired = input.resolveDesired(base);
-  rt.fingerprints.prefetch(desired.functions.map((fn) => fn.env));
+  if (input.functionTags === undefined) rt.fingerprints.prefetch(desired.functions.map((fn) => fn.env));
   const bundleWarnings: EngineWarning[] = [...(input.archiveWarnings ?? [])];
   const reading = inReadWave(rt.api, rt.emit, 2, (api) => readFeatureState({ api, projectId: input.ids.projectId, base, needs: readNeedsForPolicy(desired), kinds: KIND_READS }));
-  const fingerprints = fingerprintAsReady(rt, desired, reading.then((r) => r.state), input.dryRun === true);
+  const fingerprints = input.functionTags === undefined ? fingerprintAsReady(rt, desired, reading.then((r) => r.state), input.dryRun === true) : givenTags(input.functionTags);
   const [archives, read, parentWarnings] = await Promise.all([
     bundleAll(rt, desired, input, bundleWarnings, fingerprints.start),
     reading,
@@ -183,7 +197,7 @@ export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput)
     Object.assign(live, guarded);
     diff = diffState(desired, live, options);
   }
-  return { ids: input.ids, base, desired, live, diff, archives, warnings: [...diff.warnings, ...parentWarnings, ...bundleWarnings] };
+  return { ids: input.ids, base, desired, live, diff, archives, warnings: [...diff.warnings, ...parentWarnings, ...bundleWarnings], functionTags: tags, bundleWarnings };
 }
 
 /**

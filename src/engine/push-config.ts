@@ -197,6 +197,8 @@ export interface RunShare {
   archives?: SharedArchives;
   /** The replicas the run's verifications share. */
   replicas?: ReplicaPool;
+  /** Given the plan a dry run's result was built from, once the result is complete (`shown-plan.ts`). */
+  onPlanned?: (result: PushResult, prepared: PreparedPlan) => void;
 }
 
 /** {@link pushConfig} as one branch of a run: with the run's shared archives. */
@@ -231,6 +233,7 @@ export async function pushConfigInRun(config: PolicyConfig, given: PushConfigOpt
       ...(run.replicas === undefined ? {} : { replicas: run.replicas }),
     });
   }
+  if (result.dryRun) run.onPlanned?.(result, prepared);
   return result;
 }
 

@@ -56,14 +56,14 @@ export async function applyShownPlan(ctx: CommandContext, first: PlannedRun, fla
 }
 
 /**
- * Applies the shown plan (`run.result`) through the engine's `applyPlan`, with what the gate
- * granted: the engine re-reads the branch and refuses (`PLATFORM_STALE_PLAN`) unless it still
- * plans exactly the same changes; `confirm` answers yes exactly for the granted reasons.
+ * Applies the shown plan (`run.result`) with what the gate granted (the engine's
+ * `shown-plan.ts`): the branch is read again, and the plan runs only when what it was computed
+ * from is unchanged, else through `applyPlan` of the shown plan, which refuses
+ * (`PLATFORM_STALE_PLAN`) unless the branch still plans exactly the same changes.
  */
 function applyGranted(ctx: CommandContext, run: PlannedRun, flags: ApplyFlags): ExecuteInput["execute"] {
-  const shown = run.engine.toSavedPlan(run.result);
-  return (granted, onEvent) =>
-    run.engine.applyPlan(shown, {
+  return async (granted, onEvent) =>
+    (await import("../../engine/shown-plan.js")).applyShownPlan(run.result, {
       projectId: run.target.project.id,
       branchId: run.target.branch.id,
       api: run.target.api,

@@ -99,9 +99,11 @@ function prefetchFingerprintKeys(ctx: CommandContext, flags: PlanFlags, policy: 
  */
 export async function planAgain(ctx: CommandContext, run: Omit<PlannedRun, "result" | "view">, flags: PlanFlags): Promise<PlannedRun> {
   const { engine, policy, target } = run;
+  const { planToShow } = await import("../../engine/shown-plan.js");
   const progress = ctx.progress();
   try {
-    const result = await engine.plan(policy.config, {
+    // `plan`, keeping what the result was computed from for `applyShownPlan` (apply-command.ts).
+    const result = await planToShow(policy.config, {
       projectId: target.project.id,
       branchId: target.branch.id,
       api: target.api,

@@ -1,0 +1,141 @@
+/**
+ * The CLI's apply of the plan it has just shown (`engine/shown-plan.ts`): the branch is read
+ * again and the shown plan runs without evaluating the policy or bundling again; a branch that
+ * changed after the plan was shown, in what the first or only the second read wave sees, is
+ * refused as stale by the saved-plan check, and nothing is applied.
+ */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
+import { applyShownPlan, planToShow } from "../../../src/engine/shown-plan.js";
+import { createPlatformApi, defineConfig, isPlatformError, plan, type PushResult } from "../../../src/v1.js";
+
+const INSTANT = { opSchedulingMs: 0, opRunMs: 0, deployPendingMs: 0, deployBuildMs: 0, domainActivationMs: 0 };
+
+let emu: RunningEmulator;
+let dir: string;
+beforeAll(async () => {
+  emu = await startEmulator({ timings: INSTANT });
+  dir = mkdtempSync(join(tmpdir(), "svc-shown-"));
+  mkdirSync(join(dir, "fn"));
+  writeFileSync(join(dir, "fn", "index.mjs"), "export default () => new Response('ok');\n");
+});
+afterAll(async () => {
+  await emu.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ref = () => ({ projectId: emu.projectId, branchId: emu.defaultBranchId });
+const ids = () => ({ ...ref(), apiKey: emu.apiKey, apiHost: emu.apiHost });
+const platform = () => createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost });
+const platformState = (): unknown => emu.state.snapshot().projects;
+
+/** The policy, counting how often its branch closure is evaluated. */
+function counted() {
+  const calls = { evaluations: 0 };
+  const config = defineConfig({
+    buckets: { fresh: {} },
+    prune: { buckets: true },
+    functions: { api: { name: "Api", source: join(dir, "fn"), bundler: "none", env: { KEY: "one" } } },
+    branch: () => {
+      calls.evaluations += 1;
+      return { postgres: { computeSettings: { suspendTimeout: "10m" } } };
+    },
+  });
+  return { config, calls };
+}
+
+beforeEach(async () => {
+  // Each case starts from the same branch: media (to be pruned), no fresh bucket, no function.
+  const api = platform();
+  const buckets = (await api.listBuckets(ref())).map((b) => b.name);
+  if (!buckets.includes("media")) await api.createBucket({ ...ref(), name: "media" });
+  for (const name of ["fresh", "intruder"]) if (buckets.includes(name)) await api.deleteBucket({ ...ref(), bucket: name });
+  if ((await api.listFunctions(ref())).some((f) => f.slug === "api")) await api.deleteFunction({ ...ref(), slug: "api" });
+});
+
+async function upload(bucket: string, key: string): Promise<void> {
+  const base = `${emu.apiHost}/projects/${emu.projectId}/branches/${emu.defaultBranchId}/buckets/${bucket}/objects/${key}`;
+  const presigned = await fetch(`${base}/presign`, { method: "POST", headers: { authorization: `Bearer ${emu.apiKey}`, "content-type": "application/json" }, body: JSON.stringify({ operation: "upload" }) });
+  const { url } = (await presigned.json()) as { url: string };
+  expect((await fetch(url, { method: "PUT", body: "data" })).ok).toBe(true);
+}
+
+async function refusedAsStale(shown: PushResult, config: ReturnType<typeof counted>["config"]): Promise<void> {
+  const before = platformState();
+  const err = await applyShownPlan(shown, { ...ids(), config, updateExisting: true }).then(() => undefined, (e: unknown) => e);
+  expect(isPlatformError(err, "PLATFORM_STALE_PLAN"), String(err)).toBe(true);
+  expect(platformState()).toEqual(before);
+}
+
+describe("applying the plan just shown", () => {
+  it("runs the shown changes after reading the branch again, with the policy evaluated once", async () => {
+    const { config, calls } = counted();
+    const shown = await planToShow(config, ids());
+    const applied = await applyShownPlan(shown, { ...ids(), config, updateExisting: true });
+    expect(applied.applied.map((a) => a.id)).toEqual(shown.changes.map((c) => c.id));
+    expect(applied.bundles).toEqual(shown.bundles);
+    expect(calls.evaluations).toBe(1);
+    expect((await plan(config, ids())).changes).toEqual([]);
+  });
+
+  it("refuses as stale when a bucket was created after the plan was shown (seen by the second read wave only)", async () => {
+    const { config, calls } = counted();
+    const shown = await planToShow(config, ids());
+    await platform().createBucket({ ...ref(), name: "intruder" });
+    await refusedAsStale(shown, config);
+    // The re-read differed, so the plan was made afresh (as `applyPlan` does) to name what moved.
+    expect(calls.evaluations).toBe(2);
+  });
+
+  it("refuses as stale when the endpoint's settings were edited after the plan was shown (seen by the first read wave)", async () => {
+    const { config } = counted();
+    const shown = await planToShow(config, ids());
+    const api = platform();
+    const [endpoint] = await api.listEndpoints(ref());
+    const edit = await api.updateEndpoint({ projectId: emu.projectId, endpointId: endpoint?.id ?? "", endpoint: { suspend_timeout_seconds: 3600 } });
+    await api.waitForOperations({ projectId: emu.projectId, operations: edit.operations });
+    await refusedAsStale(shown, config);
+  });
+
+  it("refuses as stale a shown delete of a bucket holding objects when the apply is not allowed to lose data", async () => {
+    await upload("media", "cat.jpg");
+    const { config } = counted();
+    // Shown with allowDataLoss, as the CLI plans (the gate then asks for it); applied without it.
+    const shown = await planToShow(config, { ...ids(), allowDataLoss: true });
+    expect(shown.changes.map((c) => c.id)).toContain("delete:bucket.media");
+    await refusedAsStale(shown, config);
+    const applied = await applyShownPlan(shown, { ...ids(), config, updateExisting: true, allowDataLoss: true });
+    expect(applied.applied.map((a) => a.id)).toEqual(shown.changes.map((c) => c.id));
+  });
+
+  it("refuses as stale a shown expiry that the apply's clock finds too close", async () => {
+    const api = platform();
+    const made = await api.createBranch({ projectId: emu.projectId, branch: { name: "shown-ttl" } });
+    await api.waitForOperations({ projectId: emu.projectId, operations: made.operations });
+    const branch = { ...ids(), branchId: made.branch.id };
+    // An expiry 70 minutes after the branch's creation: more than the hour's lead when shown.
+    const config = defineConfig({ branch: () => ({ ttl: "70m" }) });
+    const shown = await planToShow(config, branch);
+    expect(shown.changes.map((c) => c.id)).toEqual(["update:branch"]);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 15 * 60_000 });
+    try {
+      const err = await applyShownPlan(shown, { ...branch, config, updateExisting: true }).then(() => undefined, (e: unknown) => e);
+      expect(isPlatformError(err, "PLATFORM_STALE_PLAN"), String(err)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await api.getBranch({ projectId: emu.projectId, branchId: made.branch.id })).expires_at ?? null).toBeNull();
+  });
+
+  it("goes through applyPlan for a result it did not keep (a plain plan, or another policy object)", async () => {
+    const { config, calls } = counted();
+    const shown = await plan(config, ids());
+    expect(calls.evaluations).toBe(1);
+    const applied = await applyShownPlan(shown, { ...ids(), config, updateExisting: true });
+    expect(applied.applied.map((a) => a.id)).toEqual(shown.changes.map((c) => c.id));
+    expect(calls.evaluations).toBe(2);
+  });
+});
