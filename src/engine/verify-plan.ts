@@ -2,6 +2,7 @@ import { resolveClientOptions } from "../api/client-options.js";
 import { platformApiOver } from "../api/create-platform-api.js";
 import { executePlan } from "../apply/execute-plan.js";
 import type { Change } from "../model/plan.js";
+import type { FunctionTag } from "../model/planned-change.js";
 import type { PlanVerification } from "../model/plan.js";
 import type { OperationRuntime } from "./options.js";
 import { type PreparedPlan, preparePlan } from "./prepare-plan.js";
@@ -85,6 +86,17 @@ export async function verifyPrepared(rt: OperationRuntime, prepared: PreparedPla
   }
 }
 
+/**
+ * The plan's fingerprints, for the re-plan, when each has its env parts: the re-plan fingerprints
+ * the same functions (the same resolved policy, archives and fingerprinter), so it would compute
+ * the same tags again. A tag the plan deferred (hardened mode, a function not deployed yet) cannot
+ * be compared with what the replica now holds, so then the re-plan computes them all.
+ */
+function replanTags(prepared: PreparedPlan): { functionTags?: ReadonlyMap<string, FunctionTag> } {
+  for (const tag of prepared.functionTags.values()) if (tag.envTag === undefined) return {};
+  return { functionTags: prepared.functionTags };
+}
+
 /** Applies the prepared plan's changes on a seeded replica, then plans again there. */
 async function applyAndReplan(rt: OperationRuntime, prepared: PreparedPlan, input: VerifyInput, on: { replica: PooledReplica; apiKey: string }): Promise<{ failures: PlanVerification["failures"]; residual: Change[] }> {
   // The replica's own sender: its answers are computed in this process, so an attempt needs no
@@ -104,6 +116,7 @@ async function applyAndReplan(rt: OperationRuntime, prepared: PreparedPlan, inpu
     ids: prepared.ids,
     resolveDesired: () => prepared.desired,
     archives: prepared.archives,
+    ...replanTags(prepared),
     allowDataLoss: input.allowDataLoss,
     now: () => new Date(),
   }), input.selection);

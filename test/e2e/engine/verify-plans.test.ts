@@ -103,3 +103,25 @@ describe("archives the platform would reject fail verification as the real build
     expect(verification.failures[1]).toMatchObject({ changeId: "create:trigger.tick", code: "SKIPPED" });
   });
 });
+
+describe("the re-plan on the replica fingerprints only what the plan could not", () => {
+  it.each([
+    { mode: "keyed", key: "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff", computed: 0 },
+    // Hardened: the plan defers a new function's env tag; the apply derives it, and the re-plan needs it whole.
+    { mode: "hardened", key: undefined, computed: 2 },
+  ])("$mode: $computed fingerprints computed during the verification of a new function", async ({ key, computed }) => {
+    const emu = await startEmulator({ timings: TIMINGS });
+    emulator = emu;
+    const config = defineConfig({ functions: { api: { name: "API", source: "./fn", bundler: "none", env: { MODE: "live" } } } });
+    const options = { projectId: emu.projectId, branchId: emu.defaultBranchId, apiKey: emu.apiKey, apiHost: emu.apiHost, polling: POLLING, ...(key === undefined ? {} : { fingerprintKey: key }) };
+    const rt = prepareRuntime("plan", options);
+    const dir = mkdtempSync(join(tmpdir(), "svc-verify-"));
+    mkdirSync(join(dir, "fn"));
+    writeFileSync(join(dir, "fn", "index.mjs"), "export default () => new Response('ok');\n");
+    const prepared = await preparePlan(rt, { ids: { projectId: emu.projectId, branchId: emu.defaultBranchId }, resolveDesired: resolverFor(config, { baseDir: dir }), allowDataLoss: false, now: () => new Date() });
+    let tags = 0;
+    const counted = { ...rt, fingerprints: { ...rt.fingerprints, tag: (input: Parameters<typeof rt.fingerprints.tag>[0]) => ((tags += 1), rt.fingerprints.tag(input)) } };
+    const verification = await verifyPrepared(counted, prepared, { contextFor: executionContext, allowDataLoss: false });
+    expect({ verified: verification.verified, residual: verification.residual, tags }).toEqual({ verified: true, residual: [], tags: computed });
+  });
+});
