@@ -8,6 +8,11 @@ function pick(env: CliIo["env"], upper: string): string | undefined {
 
 type UndiciInit = NonNullable<Parameters<typeof UndiciFetch>[1]>;
 
+/** The proxy variables {@link createProxyAwareFetch} reads, as it reads them: a fetch made from other settings sends differently. */
+export function proxySettings(env: CliIo["env"]): string {
+  return JSON.stringify(["HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY"].map((name) => pick(env, name) ?? null));
+}
+
 /**
  * A `fetch` that honours `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` (either case), which Node
  * 20's built-in one ignores. Reads them from the CLI's environment, never the

@@ -4,7 +4,7 @@ import type { CommandContext } from "../context.js";
 import type { EnginePort } from "../engine-port.js";
 import type { Check, PolicyConfig } from "../../v1.js";
 import { loadEnvFiles, type EnvOrigins } from "../env-files.js";
-import { createProxyAwareFetch } from "../http.js";
+import { createProxyAwareFetch, proxySettings } from "../http.js";
 import { resolveBranch, resolveCredentials, type BranchMatch, type ResolvedCredentials, type TargetFlags } from "../target.js";
 import { renderTargetBlock, renderTargetLine, type EchoInfo } from "../views/target-echo.js";
 import type { ViewTarget } from "../views/view-model.js";
@@ -135,13 +135,15 @@ function platformApiFor(ctx: CommandContext, engine: EnginePort, creds: Resolved
 /**
  * The target's reads (the project, then its branches) started before the policy is loaded, so
  * they are in flight while `svc.ts` is evaluated. Only {@link resolveTarget} uses the result, and
- * only when the credentials it resolves afterwards are the same; otherwise, and when the command
+ * only when the credentials it resolves afterwards and the proxy variables are the same; otherwise, and when the command
  * ends before that, {@link EarlyTarget.discard} aborts the reads. Nothing is reported from here: a
  * policy error still comes first, then a credential error, the insecure-host warning, and the
  * reads' own errors, as when the reads start after the policy.
  */
 export interface EarlyTarget {
   creds: ResolvedCredentials;
+  /** The proxy variables its client was made with ({@link proxySettings}). */
+  proxies: string;
   reading: Promise<Target>;
   /** Aborts the reads if they are still in flight; their result is never used. */
   discard(): void;
@@ -165,7 +167,7 @@ export function startTargetReads(ctx: CommandContext, engine: EnginePort, flags:
   const api = platformApiFor(ctx, engine, creds, AbortSignal.any([ctx.signal, controller.signal]));
   const reading = readTarget(api, creds);
   reading.catch(() => undefined); // awaited by resolveTarget, or discarded
-  return { creds, reading, discard: () => controller.abort() };
+  return { creds, proxies: proxySettings(ctx.io.env), reading, discard: () => controller.abort() };
 }
 
 async function readTarget(api: PlatformApi, creds: ResolvedCredentials): Promise<Target> {
@@ -174,16 +176,16 @@ async function readTarget(api: PlatformApi, creds: ResolvedCredentials): Promise
   return { api, creds, project, branch, match };
 }
 
-/** Whether two resolutions of the credentials agree in every value, source and label. */
-function sameCredentials(a: ResolvedCredentials, b: ResolvedCredentials): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+/** Whether the early reads were made as a client made now would make them: the same credentials (every value, source and label) and proxies. */
+function sameConnection(ctx: CommandContext, early: EarlyTarget, creds: ResolvedCredentials): boolean {
+  return JSON.stringify(early.creds) === JSON.stringify(creds) && early.proxies === proxySettings(ctx.io.env);
 }
 
 /**
  * Resolves credentials, project and branch; `onCredentials` runs as soon as the credentials are
  * known, before any request of this call. With `early` ({@link startTargetReads}), its reads are
- * the target's when the credentials resolved now are the same (a policy may have changed
- * `process.env`); otherwise they are discarded and the target is read afresh.
+ * the target's when the credentials resolved now and the proxy variables are the same (a policy
+ * may have changed `process.env`); otherwise they are discarded and the target is read afresh.
  */
 export async function resolveTarget(
   ctx: CommandContext,
@@ -200,7 +202,7 @@ export async function resolveTarget(
     early?.discard();
     throw err;
   }
-  if (early !== undefined && sameCredentials(early.creds, connected.creds)) return early.reading;
+  if (early !== undefined && sameConnection(ctx, early, connected.creds)) return early.reading;
   early?.discard();
   return readTarget(connected.api, connected.creds);
 }

@@ -8,8 +8,10 @@ import { PlatformError } from "../../../src/errors/platform-error.js";
 
 const PROJECT = { id: "calm-river-123456", name: "my-app", org_id: null };
 const BRANCH = { id: "br-quiet-sun-123456", name: "main", default: true, protected: false };
+/** The plan's first wave: its own project read, then its branch read (where the fake stops it). */
+const PLAN = [`GET project ${PROJECT.id} (key)`, "plan"] as const;
 
-/** What a fake engine saw, in order: `load:start`, `load:end`, `GET project <id> (key)`, `GET branches`, `plan`. */
+/** What a fake engine saw, in order: `load:start`, `load:end`, `GET project <id> (key)`, `GET branches`, `plan` (the plan's branch read). */
 interface Recorded {
   steps: string[];
   err: () => string;
@@ -58,6 +60,12 @@ async function runPlan(options: FakeOptions): Promise<Recorded & { code: number 
         steps.push("GET branches");
         return [BRANCH];
       },
+      // The plan's first wave (after its own project read): where the test stops.
+      getBranch: async () => {
+        steps.push("plan");
+        throw new PlatformError(ErrorCode.INVALID_OPTIONS, "planned (test stops here)");
+      },
+      listEndpoints: async () => [],
     }),
     loadConfigFromFile: async () => {
       steps.push("load:start");
@@ -68,10 +76,6 @@ async function runPlan(options: FakeOptions): Promise<Recorded & { code: number 
       return { config: {}, resolvedPath: "/svc.ts" };
     },
     loadChecksFromFile: async () => ({ checks: [] }),
-    plan: async () => {
-      steps.push("plan");
-      throw new PlatformError(ErrorCode.INVALID_OPTIONS, "planned (test stops here)");
-    },
   } as unknown as EnginePort;
   const code = await main(["config", "plan", "--quiet", "--config", "svc.ts"], { io, signal: new AbortController().signal, loadEngine: async () => engine });
   return { code, steps, err: () => err };
@@ -80,7 +84,7 @@ async function runPlan(options: FakeOptions): Promise<Recorded & { code: number 
 describe("the target's reads while svc.ts is evaluated", () => {
   it("reads the project and its branches before the policy has loaded, and plans once both are known", async () => {
     const run = await runPlan({});
-    expect(run.steps).toEqual([`GET project ${PROJECT.id} (key)`, "load:start", "GET branches", "load:end", "plan"]);
+    expect(run.steps).toEqual([`GET project ${PROJECT.id} (key)`, "load:start", "GET branches", "load:end", ...PLAN]);
   });
 
   it("reports the policy's error, not the target's, when both are wrong", async () => {
@@ -110,13 +114,21 @@ describe("the target's reads while svc.ts is evaluated", () => {
     const run = await runPlan({ policySets: { SVC_PROJECT_ID: "other-project-654321" } });
     expect(run.steps).toEqual([
       `GET project ${PROJECT.id} (key)`, "load:start", "GET branches", "load:end",
-      "GET project other-project-654321 (key)", "GET branches", "plan",
+      "GET project other-project-654321 (key)", "GET branches", ...PLAN,
+    ]);
+  });
+
+  it("reads the target again when the policy set a proxy variable", async () => {
+    const run = await runPlan({ policySets: { HTTPS_PROXY: "http://proxy.example.test:3128" } });
+    expect(run.steps).toEqual([
+      `GET project ${PROJECT.id} (key)`, "load:start", "GET branches", "load:end",
+      `GET project ${PROJECT.id} (key)`, "GET branches", ...PLAN,
     ]);
   });
 
   it("sends nothing to a plain-http host before the policy has loaded and the warning is printed", async () => {
     const run = await runPlan({ env: { SVC_API_HOST: "http://api.example.test" } });
-    expect(run.steps).toEqual(["load:start", "load:end", `GET project ${PROJECT.id} (key)`, "GET branches", "plan"]);
+    expect(run.steps).toEqual(["load:start", "load:end", `GET project ${PROJECT.id} (key)`, "GET branches", ...PLAN]);
     expect(run.err()).toContain("the API key travels in clear text");
   });
 });
