@@ -1,7 +1,8 @@
 /**
  * The executor's limit on requests in flight: it starts at `concurrency` and, until the first
- * back-off, grows by one with each answer that came without throttling (doubling per window of
- * answers, as a TCP slow start), afterwards ×1.5 per full window, never past `maxConcurrency`.
+ * back-off, grows by {@link SLOW_START_STEP} with each answer that came without throttling
+ * (tripling per window of answers, as a TCP slow start that counts two segments per
+ * acknowledgement), afterwards ×1.5 per full window, never past `maxConcurrency`.
  * It halves on a 429/503/423 or when latency climbs well above the fastest seen for the same
  * kind of request (then holds for a window before it can halve again): an upload is slower than
  * a read by nature, and comparing the two would halve the limit for no reason. The window held
@@ -43,6 +44,13 @@ export interface AdaptiveLimitOptions {
   /** A monotonic clock in ms, the one `latency` durations are measured on. @default performance.now */
   now?: () => number;
 }
+
+/**
+ * Slots added per answer until the first back-off. Two, not one: the first round's answers then
+ * make room for the rest of the uploads and for the quick requests queued behind them (a
+ * compute update) in the same second round, instead of leaving those for a third.
+ */
+const SLOW_START_STEP = 2;
 
 /** Latency counts as rising when its moving average exceeds this multiple of the fastest answer, plus a floor. */
 const LATENCY_FACTOR = 3;
@@ -97,7 +105,7 @@ export function createAdaptiveLimit(options: AdaptiveLimitOptions): AdaptiveLimi
   const grow = (): void => {
     answers += 1;
     if (limit >= options.max) return;
-    if (slowStart) limit += 1;
+    if (slowStart) limit = Math.min(options.max, limit + SLOW_START_STEP);
     else if (answers >= limit) {
       limit = Math.min(options.max, Math.ceil(limit * 1.5));
       answers = 0;

@@ -114,15 +114,40 @@ describe("the adaptive request limit", () => {
     expect(limit.limit).toBe(2);
   });
 
-  it("grows by one with each answer until the first back-off (a window of answers doubles it), then ×1.5 per window", async () => {
+  it("grows by two with each answer until the first back-off (a window of answers triples it), then ×1.5 per window", async () => {
     const limit = createAdaptiveLimit({ initial: 8, max: 64 });
     await runMany(limit, 8);
-    expect(limit.limit).toBe(16);
+    expect(limit.limit).toBe(24);
     limit.throttled();
-    expect(limit.limit).toBe(8);
-    // After a back-off: a window held, then ×1.5 per window.
-    await runMany(limit, 16);
     expect(limit.limit).toBe(12);
+    // After a back-off: a window held, then ×1.5 per window.
+    await runMany(limit, 24);
+    expect(limit.limit).toBe(18);
+  });
+
+  it("sends the rest of the uploads and the quick calls queued behind them in the second round", async () => {
+    const limit = createAdaptiveLimit({ initial: 8, max: 64 });
+    let answer = (): void => undefined;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    let inFlight = 0;
+    const call = (priority: number, fn: () => Promise<void>) => limit(async () => {
+      inFlight += 1;
+      await fn();
+      inFlight -= 1;
+    }, priority);
+    const firstRound = Array.from({ length: 8 }, () => call(100, () => answered));
+    // 16 more uploads, then a compute update and six bucket creates: all waiting behind the first round.
+    const waiting = [...Array.from({ length: 16 }, () => call(100, () => new Promise<void>((r) => setTimeout(r, 20)))), ...Array.from({ length: 7 }, (_, i) => call(i === 0 ? 50 : 1, () => new Promise<void>((r) => setTimeout(r, 20))))];
+    await tick();
+    expect(inFlight).toBe(8);
+    answer();
+    await Promise.all(firstRound);
+    await new Promise<void>((r) => setImmediate(r));
+    const secondRound = inFlight;
+    await Promise.all(waiting);
+    expect(secondRound).toBe(23);
   });
 
   it("gives a free slot to the waiting call of the highest priority, in call order among equals", async () => {
