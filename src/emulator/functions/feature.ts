@@ -20,6 +20,7 @@ import { Deliveries, type DeliveryOutcome } from "./deliveries.js";
 import { deploymentEnvironment, type RealDatabaseUri } from "./environment.js";
 import { FrontDoor } from "./front-door.js";
 import { InvocationLog, type InvocationLogSink } from "./invocation-log.js";
+import { LiveFunctions } from "./live-functions.js";
 import { FunctionRunner, functionKeyOf, versionKeyOf } from "./runner.js";
 import { ScheduleFiring } from "./schedules.js";
 
@@ -78,16 +79,6 @@ async function sweepStaleTempDirs(): Promise<void> {
   }
 }
 
-/** Every function of a live branch, by key. */
-function liveFunctions(world: World): Map<string, { project: ProjectRec; branch: BranchRec; fn: FunctionRec }> {
-  const out = new Map<string, { project: ProjectRec; branch: BranchRec; fn: FunctionRec }>();
-  for (const project of world.projects.values()) {
-    if (project.deletedAt !== undefined) continue;
-    for (const branch of project.branches.values()) for (const fn of branch.functions.values()) out.set(functionKeyOf({ projectId: project.id, branchId: branch.id, slug: fn.slug }), { project, branch, fn });
-  }
-  return out;
-}
-
 /** Functions that run in the emulator. */
 export class FunctionsFeature {
   readonly log: InvocationLog;
@@ -95,6 +86,7 @@ export class FunctionsFeature {
   private runner: FunctionRunner | undefined;
   private deliveries: Deliveries | undefined;
   private readonly schedules: ScheduleFiring;
+  private readonly live = new LiveFunctions();
   private timer: NodeJS.Timeout | undefined;
   private root: string | undefined;
   private syncing: Promise<void> = Promise.resolve();
@@ -169,7 +161,7 @@ export class FunctionsFeature {
     const { frontDoor, runner } = this;
     if (frontDoor === undefined || runner === undefined) return;
     const world = this.parts.world();
-    const live = liveFunctions(world);
+    const live = this.live.of(world);
     this.schedules.sync(world);
     // The active versions as of this pass; with nothing running there is nothing to retire.
     const current = new Set<string>();
