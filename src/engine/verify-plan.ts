@@ -103,8 +103,11 @@ async function applyAndReplan(rt: OperationRuntime, prepared: PreparedPlan, inpu
   // `fetch` options, abort controller or timer; retries, error mapping and response checks stay.
   const config = resolveClientOptions({ apiKey: on.apiKey, apiHost: on.replica.apiHost, polling: REPLICA_POLLING, ...(rt.signal ? { signal: rt.signal } : {}) });
   const api = platformApiOver({ ...config, transport: { ...config.transport, send: on.replica.send } });
+  // Requests in flight are fixed at the run's ceiling from the first one: the adaptive limit's slow
+  // start and back-off protect a platform and follow its latency, and the replica, answering in
+  // this process, has neither; starting at `concurrency` only queued the plan's requests.
   const replicaRt: OperationRuntime = {
-    ...rt, api, emit: () => undefined,
+    ...rt, api, emit: () => undefined, concurrency: rt.maxConcurrency,
     timing: { ...rt.timing, pollInitialMs: REPLICA_POLLING.initialMs, pollMaxMs: REPLICA_POLLING.maxMs },
   };
   const outcome = await executePlan(prepared.diff.changes, input.contextFor(replicaRt, prepared));

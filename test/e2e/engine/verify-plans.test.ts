@@ -125,3 +125,20 @@ describe("the re-plan on the replica fingerprints only what the plan could not",
     expect({ verified: verification.verified, residual: verification.residual, tags }).toEqual({ verified: true, residual: [], tags: computed });
   });
 });
+
+describe("the replica's executor", () => {
+  it("starts at the run's request ceiling, with nothing to adapt to: the replica answers in this process", async () => {
+    const emu = await startEmulator({ timings: TIMINGS });
+    emulator = emu;
+    const config = defineConfig({ buckets: { media: { access: "private" } } });
+    const rt = prepareRuntime("plan", { projectId: emu.projectId, branchId: emu.defaultBranchId, apiKey: emu.apiKey, apiHost: emu.apiHost, polling: POLLING, concurrency: 2, maxConcurrency: 12 });
+    const prepared = await preparePlan(rt, { ids: { projectId: emu.projectId, branchId: emu.defaultBranchId }, resolveDesired: resolverFor(config, {}), allowDataLoss: false, now: () => new Date() });
+    const limits: { concurrency: number; maxConcurrency: number }[] = [];
+    const contextFor: typeof executionContext = (replicaRt, plan) => {
+      limits.push({ concurrency: replicaRt.concurrency, maxConcurrency: replicaRt.maxConcurrency });
+      return executionContext(replicaRt, plan);
+    };
+    const verification = await verifyPrepared(rt, prepared, { contextFor, allowDataLoss: false });
+    expect({ verified: verification.verified, limits }).toEqual({ verified: true, limits: [{ concurrency: 12, maxConcurrency: 12 }] });
+  });
+});
