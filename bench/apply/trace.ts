@@ -4,7 +4,8 @@
  * the lower bound, then every request. It shows where an apply loses time against its critical
  * path: a change that starts well after it could ("late": its dependencies' end, or the start of
  * execution) or takes well over its cost ("over") waited for request slots held by other changes, or for a
- * poll. Prints text; asserts nothing.
+ * poll; then the chains that ended last (which of the plan's chains decided the end, and by how
+ * much). Prints text; asserts nothing.
  *
  *   tsx bench/apply/trace.ts [latencyMs]
  */
@@ -14,6 +15,31 @@ import { changeCost, type PlatformCosts } from "./lower-bound.js";
 import { BENCH_API_KEY, BENCH_FINGERPRINT_KEY, BENCH_TIMINGS } from "./measurement.js";
 import { createServerRecorder } from "./request-recorder.js";
 import { BENCH_BASE_DIR, warmUpPolicy, widePolicy } from "./scenarios.js";
+
+/**
+ * For every change nothing depends on, the chain that ended it: back from it through the
+ * dependency that ended last, to a change without dependencies. The latest chain per kind of root
+ * (`create:function`, `update:compute`, …), latest first: which chain decided the apply's end, and
+ * how close the others came.
+ */
+function lastChains(changes: readonly { id: string; dependsOn: readonly string[] }[], spans: ReadonlyMap<string, { end: number }>): { end: number; path: string[] }[] {
+  const endOf = (id: string): number => spans.get(id)?.end ?? Number.NEGATIVE_INFINITY;
+  const byId = new Map(changes.map((c) => [c.id, c]));
+  const dependedOn = new Set(changes.flatMap((c) => c.dependsOn));
+  const latestByRootKind = new Map<string, { end: number; path: string[] }>();
+  for (const leaf of changes.filter((c) => !dependedOn.has(c.id))) {
+    const path = [leaf.id];
+    for (let c = byId.get(leaf.id); c !== undefined && c.dependsOn.length > 0; ) {
+      const last = c.dependsOn.reduce((a, b) => (endOf(b) > endOf(a) ? b : a));
+      path.unshift(last);
+      c = byId.get(last);
+    }
+    const rootKind = (path[0] as string).replace(/\..*$/, "");
+    const end = endOf(leaf.id);
+    if ((latestByRootKind.get(rootKind)?.end ?? Number.NEGATIVE_INFINITY) < end) latestByRootKind.set(rootKind, { end, path });
+  }
+  return [...latestByRootKind.values()].sort((a, b) => b.end - a.end);
+}
 
 const latencyMs = Number(process.argv[2] ?? "40");
 const recorder = createServerRecorder();
@@ -51,6 +77,10 @@ try {
   rows.sort((a, b) => a.span.start - b.span.start);
   for (const { change, span, ready } of rows) {
     process.stdout.write(`${t(span.start)} ${t(span.end)} ${t(ready)} ${(span.start - ready).toFixed(0).padStart(5)} ${String(changeCost(change, costs)).padStart(5)} ${(span.end - span.start - changeCost(change, costs)).toFixed(0).padStart(5)}  ${change.id}${change.dependsOn.length > 0 ? ` <- ${change.dependsOn.join(", ")}` : ""}\n`);
+  }
+  process.stdout.write("\nthe latest chain per kind of root (back through the dependency that ended last):\n");
+  for (const chain of lastChains(result.changes, spans)) {
+    process.stdout.write(`${t(chain.end)}  ${chain.path.map((id) => `${id} (${t(spans.get(id)?.end ?? Number.NaN).trim()})`).join(" -> ")}\n`);
   }
   process.stdout.write("\nrequests (ms since the apply began):\n");
   const recorderShift = recorder.requests.reduce((min, r) => Math.min(min, r.start), Number.POSITIVE_INFINITY);
