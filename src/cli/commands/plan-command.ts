@@ -69,7 +69,10 @@ export async function computePlan(ctx: CommandContext, flags: PlanFlags, compact
   const engine = await ctx.engine();
   const origins = loaded?.origins ?? loadEnv(ctx, flags);
   // The target's reads wait on the network while svc.ts is evaluated; what is reported, and in what order, does not change.
-  const early = loaded?.policy === undefined ? startTargetReads(ctx, engine, flags, origins) : undefined;
+  // Keyed plans only: a keyless plan waits for its derivations, which start once the policy is loaded, and an earlier
+  // target only moves the plan's own work onto the cores they run on.
+  const keyed = engineTuning(ctx.io, flags).fingerprintKey !== undefined;
+  const early = loaded?.policy === undefined && keyed ? startTargetReads(ctx, engine, flags, origins) : undefined;
   let policy: LoadedPolicy;
   try {
     policy = loaded?.policy ?? (await loadPolicyWithChecks(ctx, engine, flags));

@@ -126,6 +126,11 @@ describe("the target's reads while svc.ts is evaluated", () => {
     ]);
   });
 
+  it("reads the target after the policy without a fingerprint key", async () => {
+    const run = await runPlan({ env: { SVC_FINGERPRINT_KEY: "" } });
+    expect(run.steps).toEqual(["load:start", "load:end", `GET project ${PROJECT.id} (key)`, "GET branches", ...PLAN]);
+  });
+
   it("sends nothing to a plain-http host before the policy has loaded and the warning is printed", async () => {
     const run = await runPlan({ env: { SVC_API_HOST: "http://api.example.test" } });
     expect(run.steps).toEqual(["load:start", "load:end", `GET project ${PROJECT.id} (key)`, "GET branches", ...PLAN]);
