@@ -48,4 +48,43 @@ describe("replica headers", () => {
     const response = new Response("{}", { status: 201, headers: copy });
     expect([response.status, response.headers.get("content-type"), response.headers.get("x-request-id"), await response.text()]).toEqual([201, "application/json", "r5", "{}"]);
   });
+  // Hostile rows: what a web Headers refuses the replica's headers refuse (a TypeError, so a
+  // verification cannot pass a request or an answer the platform's client would never send), and
+  // what it normalises reads the same.
+  it.each([
+    ["a value with CR LF", (h: Headers) => h.set("x-request-id", "r1\r\nset-cookie: s=1")],
+    ["a value with a bare LF", (h: Headers) => h.append("x-request-id", "r1\nx")],
+    ["a value with NUL", (h: Headers) => h.set("authorization", "Bearer k\u0000")],
+    ["a value with a character past U+00FF", (h: Headers) => h.set("location", "/f/\u0430")],
+    ["a name with a colon", (h: Headers) => h.set("x-a:b", "1")],
+    ["a name with a space", (h: Headers) => h.append("x a", "1")],
+    ["an empty name", (h: Headers) => h.set("", "1")],
+    ["a name with a non-ASCII letter", (h: Headers) => h.set("x-\u0430", "1")],
+    ["a read by an invalid name", (h: Headers) => h.get("x y")],
+    ["a has by an invalid name", (h: Headers) => h.has("x\ny")],
+    ["a delete by an invalid name", (h: Headers) => h.delete("x:y")],
+  ] as const)("refused as a web Headers refuses it: %s", (_name, call) => {
+    expect(() => call(new Headers())).toThrow(TypeError);
+    expect(() => call(new ReplicaHeaders())).toThrow(TypeError);
+  });
+
+  it.each([
+    ["a record with a CR LF value", { "x-request-id": "r1\r\nx: y" }],
+    ["a record with an invalid name", { "x y": "1" }],
+    ["pairs with a NUL value", [["x-request-id", "r\u0000"]] as [string, string][]],
+  ] as const)("refused from its init as a web Headers refuses it: %s", (_name, init) => {
+    expect(() => new Headers(init as Record<string, string>)).toThrow(TypeError);
+    expect(() => new ReplicaHeaders(init as Record<string, string>)).toThrow(TypeError);
+  });
+
+  it("reads whitespace-padded values, a record naming one header twice and a set-cookie in any case as a web Headers does", () => {
+    const init = { "X-Request-ID": " r1\t", "content-disposition": "caf\u00e9", "x-request-id": "r2 ", "SET-COOKIE": " a=1 " };
+    const [web, replica] = both(init, (h) => {
+      h.append("Vary", "\taccept ");
+      h.set("location", "  /x  ");
+      h.append("Set-Cookie", "b=2 ");
+    });
+    expect(readAll(replica)).toEqual(readAll(web));
+    for (const name of ["x-request-id", "content-disposition", "vary", "location", "set-cookie"]) expect([name, replica.get(name)]).toEqual([name, web.get(name)]);
+  });
 });
