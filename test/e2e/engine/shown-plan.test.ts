@@ -130,6 +130,44 @@ describe("applying the plan just shown", () => {
     expect((await api.getBranch({ projectId: emu.projectId, branchId: made.branch.id })).expires_at ?? null).toBeNull();
   });
 
+  // Hostile rows: what moved only where a guard read or a selection sees it.
+  it("refuses as stale a shown delete of an empty bucket that received an object after the plan was shown, even when allowed to lose data", async () => {
+    const { config } = counted();
+    const shown = await planToShow(config, { ...ids(), allowDataLoss: true });
+    expect(shown.changes.map((c) => c.id)).toContain("delete:bucket.media");
+    await upload("media", "late.jpg");
+    const before = platformState();
+    const err = await applyShownPlan(shown, { ...ids(), config, updateExisting: true, allowDataLoss: true }).then(() => undefined, (e: unknown) => e);
+    expect(isPlatformError(err, "PLATFORM_STALE_PLAN"), String(err)).toBe(true);
+    expect(platformState()).toEqual(before);
+    expect((await platform().listBuckets(ref())).map((b) => b.name)).toContain("media");
+    // Shown again with the object, the delete runs (and leaves the next case an empty media).
+    const again = await planToShow(config, { ...ids(), allowDataLoss: true });
+    await applyShownPlan(again, { ...ids(), config, updateExisting: true, allowDataLoss: true });
+  });
+
+  it("refuses as stale when a lookalike of a pruned bucket's name (a Cyrillic i) was created after the plan was shown", async () => {
+    const { config } = counted();
+    const shown = await planToShow(config, ids());
+    await platform().createBucket({ ...ref(), name: "med\u0456a" });
+    try {
+      await refusedAsStale(shown, config);
+    } finally {
+      await platform().deleteBucket({ ...ref(), bucket: "med\u0456a" });
+    }
+  });
+
+  it("refuses as stale a plan of a selection when the branch moved outside the selection after it was shown, as applyPlan does", async () => {
+    const { config } = counted();
+    const shown = await planToShow(config, { ...ids(), targets: ["bucket.fresh"] });
+    expect(shown.changes.map((c) => c.id)).toEqual(["create:bucket.fresh"]);
+    await platform().createBucket({ ...ref(), name: "intruder" });
+    const before = platformState();
+    const err = await applyShownPlan(shown, { ...ids(), config, updateExisting: true, targets: ["bucket.fresh"] }).then(() => undefined, (e: unknown) => e);
+    expect(isPlatformError(err, "PLATFORM_STALE_PLAN"), String(err)).toBe(true);
+    expect(platformState()).toEqual(before);
+  });
+
   it("goes through applyPlan for a result it did not keep (a plain plan, or another policy object)", async () => {
     const { config, calls } = counted();
     const shown = await plan(config, ids());
