@@ -25,6 +25,8 @@ interface FakeOptions {
   policySets?: Record<string, string>;
   /** The project read answers 404. */
   projectMissing?: boolean;
+  /** The project read's error names the key it was sent with (a hostile or careless platform). */
+  errorNamesKey?: boolean;
 }
 
 /** Runs `svc config plan --quiet` against a fake engine whose policy load takes a few event-loop turns. */
@@ -53,7 +55,7 @@ async function runPlan(options: FakeOptions): Promise<Recorded & { code: number 
     createPlatformApi: (o: { apiKey: string }) => ({
       getProject: async ({ projectId }: { projectId: string }) => {
         steps.push(`GET project ${projectId} (${o.apiKey === env.SVC_API_KEY ? "key" : "other key"})`);
-        if (options.projectMissing === true) throw new PlatformError(ErrorCode.NOT_FOUND, `project ${projectId} not found`);
+        if (options.projectMissing === true) throw new PlatformError(ErrorCode.NOT_FOUND, `project ${projectId} not found${options.errorNamesKey === true ? ` for key ${o.apiKey}` : ""}`);
         return PROJECT;
       },
       listBranches: async () => {
@@ -129,6 +131,44 @@ describe("the target's reads while svc.ts is evaluated", () => {
   it("reads the target after the policy without a fingerprint key", async () => {
     const run = await runPlan({ env: { SVC_FINGERPRINT_KEY: "" } });
     expect(run.steps).toEqual(["load:start", "load:end", `GET project ${PROJECT.id} (key)`, "GET branches", ...PLAN]);
+  });
+
+  // Hostile rows: a policy that moves the credentials or the transport while it is evaluated.
+  it("reads the target again with the key the policy set, never using the early reads made with the other key", async () => {
+    // "(key)": sent with the key the variable held when the request was made.
+    const run = await runPlan({ policySets: { SVC_API_KEY: "svc_test_key_0002" } });
+    expect(run.steps).toEqual([
+      `GET project ${PROJECT.id} (key)`, "load:start", "GET branches", "load:end",
+      `GET project ${PROJECT.id} (key)`, "GET branches", ...PLAN,
+    ]);
+  });
+
+  it("reads the target again when the policy set a lower-case proxy variable", async () => {
+    const run = await runPlan({ policySets: { https_proxy: "http://proxy.example.test:3128" } });
+    expect(run.steps).toEqual([
+      `GET project ${PROJECT.id} (key)`, "load:start", "GET branches", "load:end",
+      `GET project ${PROJECT.id} (key)`, "GET branches", ...PLAN,
+    ]);
+  });
+
+  it("warns before sending the key when the policy moved the host to plain http, and reads the target there again", async () => {
+    const run = await runPlan({ policySets: { SVC_API_HOST: "http://api.example.test" } });
+    expect(run.steps).toEqual([
+      `GET project ${PROJECT.id} (key)`, "load:start", "GET branches", "load:end",
+      `GET project ${PROJECT.id} (key)`, "GET branches", ...PLAN,
+    ]);
+    expect(run.err()).toContain("the API key travels in clear text");
+  });
+
+  it("prints no key from a failed read: the early read's key, discarded, and the key in use", async () => {
+    const moved = await runPlan({ projectMissing: true, errorNamesKey: true, policySets: { SVC_API_KEY: "svc_test_key_0002" } });
+    expect(moved.err()).toContain("PLATFORM_NOT_FOUND");
+    const same = await runPlan({ projectMissing: true, errorNamesKey: true });
+    expect(same.err()).toContain("PLATFORM_NOT_FOUND");
+    for (const err of [moved.err(), same.err()]) {
+      expect(err).not.toContain("svc_test_key_0001");
+      expect(err).not.toContain("svc_test_key_0002");
+    }
   });
 
   it("sends nothing to a plain-http host before the policy has loaded and the warning is printed", async () => {
