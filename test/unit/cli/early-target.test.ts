@@ -120,8 +120,14 @@ describe("the target's reads while svc.ts is evaluated", () => {
     ]);
   });
 
-  it("reads the target again when the policy set a proxy variable", async () => {
-    const run = await runPlan({ policySets: { HTTPS_PROXY: "http://proxy.example.test:3128" } });
+  // "(key)": sent with the key the variable held when the request was made.
+  it.each([
+    ["a proxy variable", { HTTPS_PROXY: "http://proxy.example.test:3128" }],
+    // Hostile rows: the early reads were made with another key, or without the proxy.
+    ["a lower-case proxy variable", { https_proxy: "http://proxy.example.test:3128" }],
+    ["another API key (the early reads' key is never used again)", { SVC_API_KEY: "svc_test_key_0002" }],
+  ])("reads the target again when the policy set %s", async (_name, policySets) => {
+    const run = await runPlan({ policySets });
     expect(run.steps).toEqual([
       `GET project ${PROJECT.id} (key)`, "load:start", "GET branches", "load:end",
       `GET project ${PROJECT.id} (key)`, "GET branches", ...PLAN,
@@ -133,24 +139,7 @@ describe("the target's reads while svc.ts is evaluated", () => {
     expect(run.steps).toEqual(["load:start", "load:end", `GET project ${PROJECT.id} (key)`, "GET branches", ...PLAN]);
   });
 
-  // Hostile rows: a policy that moves the credentials or the transport while it is evaluated.
-  it("reads the target again with the key the policy set, never using the early reads made with the other key", async () => {
-    // "(key)": sent with the key the variable held when the request was made.
-    const run = await runPlan({ policySets: { SVC_API_KEY: "svc_test_key_0002" } });
-    expect(run.steps).toEqual([
-      `GET project ${PROJECT.id} (key)`, "load:start", "GET branches", "load:end",
-      `GET project ${PROJECT.id} (key)`, "GET branches", ...PLAN,
-    ]);
-  });
-
-  it("reads the target again when the policy set a lower-case proxy variable", async () => {
-    const run = await runPlan({ policySets: { https_proxy: "http://proxy.example.test:3128" } });
-    expect(run.steps).toEqual([
-      `GET project ${PROJECT.id} (key)`, "load:start", "GET branches", "load:end",
-      `GET project ${PROJECT.id} (key)`, "GET branches", ...PLAN,
-    ]);
-  });
-
+  // Hostile rows: a policy that moves the host, a failed read that names the key.
   it("warns before sending the key when the policy moved the host to plain http, and reads the target there again", async () => {
     const run = await runPlan({ policySets: { SVC_API_HOST: "http://api.example.test" } });
     expect(run.steps).toEqual([
