@@ -115,6 +115,21 @@ describe("a replica", () => {
     expect(replica.projectId).toBe("Shop_2");
   });
 
+  // Hostile row: live state the seed file's parse would never see (reseeds skip it since 012e127).
+  it("holds hostile live names as given on a reseed: __proto__, constructor, bidi and control characters, a 256 KiB name", async () => {
+    const names = ["__proto__", "constructor", "toString", "inv\u202Egpj.exe", "bell\u0007", "x".repeat(256 * 1024)];
+    const replica = createReplica({ seed, apiKey: KEY });
+    await replica.reseed({ ...seed, projects: [{ owner: "owner@example.test", name: "shop", branches: [{ name: "main", default: true, buckets: names.map((name) => ({ name })) }] }] });
+    const api = createPlatformApi({ apiKey: KEY, apiHost: replica.apiHost, fetch: replica.fetch });
+    const branchId = (await api.listBranches({ projectId: replica.projectId }))[0]?.id ?? "";
+    expect((await api.listBuckets({ projectId: replica.projectId, branchId })).map((b) => [b.name, b.access_level])).toEqual(
+      expect.arrayContaining(names.map((name) => [name, "private"])),
+    );
+    expect((await api.listBuckets({ projectId: replica.projectId, branchId })).length).toBe(names.length);
+    const plain: Record<string, unknown> = {};
+    expect([plain.name, plain.access_level, Object.getPrototypeOf(plain)]).toEqual([undefined, undefined, Object.prototype]);
+  });
+
   it("keeps what one replica applied away from another", async () => {
     const on = async (replica: ReturnType<typeof createReplica>) => {
       const api = createPlatformApi({ apiKey: KEY, apiHost: replica.apiHost, fetch: replica.fetch });
