@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { copyFileSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { ArchiveChangedError, type ArchiveRef, heldArchive, materializeArchive, readArchiveBytes } from "../../../src/bundle/archive-ref.js";
@@ -65,6 +65,9 @@ describe("an archive held by reference", () => {
     ["removed", (path: string) => rmSync(path), "unreadable", /ENOENT/],
     ["replaced by a FIFO (refused, never waited on)", (path: string) => (rmSync(path), execFileSync("mkfifo", [path])), "unreadable", /FIFO/],
     ["replaced by a symlink to a device", (path: string) => (rmSync(path), symlinkSync("/dev/zero", path)), "unreadable", /device/],
+    // Hostile rows: a directory in its place, and an entry grown (sparse) to 64 GiB: refused by the read guard's size limit, never read.
+    ["replaced by a directory", (path: string) => (rmSync(path), mkdirSync(path)), "unreadable", /EISDIR|directory/],
+    ["grown to 64 GiB (sparse)", (path: string) => truncateSync(path, 64 * 1024 ** 3), "unreadable", /is 65536\.0 MiB, over the 64\.0 MiB/],
   ] as const)("refuses an entry %s, naming the function, with code PLATFORM_BUNDLE_FAILED", async (_case, change, reason, why) => {
     const { archive, path } = storedArchive();
     change(path);
@@ -74,6 +77,18 @@ describe("an archive held by reference", () => {
     expect(err.message).toMatch(/^function hello: its planned archive could not be read back/);
     expect(err.message).toMatch(why);
     expect(err.message).toMatch(/Nothing was sent for it/);
+  });
+  it("reads through a cache directory swapped for a symlink only the planned bytes: another directory's entry of the same name is refused", async () => {
+    const { tree, archive, path } = storedArchive();
+    const other = createTempTree();
+    cleanups.push(() => other.remove());
+    writeFileSync(other.path("a.entry"), Buffer.concat([Buffer.from(`${JSON.stringify({ identity: "a" })}\n`), Buffer.from("THE planned archive bytes")]));
+    renameSync(tree.root, `${tree.root}.moved`);
+    cleanups.push(() => rmSync(`${tree.root}.moved`, { recursive: true, force: true }));
+    symlinkSync(other.root, tree.root);
+    cleanups.push(() => rmSync(tree.root, { force: true }));
+    const err = await refusal(readArchiveBytes(archive));
+    expect(err.details).toEqual({ slug: "hello", path, reason: "digest" });
   });
 });
 
