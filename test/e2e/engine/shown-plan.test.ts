@@ -168,6 +168,22 @@ describe("applying the plan just shown", () => {
     expect(platformState()).toEqual(before);
   });
 
+  it("refuses as stale when the branch the policy was evaluated for was renamed after the plan was shown", async () => {
+    const api = platform();
+    const made = await api.createBranch({ projectId: emu.projectId, branch: { name: "shown-renamed" } });
+    await api.waitForOperations({ projectId: emu.projectId, operations: made.operations });
+    const branch = { ...ids(), branchId: made.branch.id };
+    // The closure reads the branch's name: evaluated for another name, it plans another policy.
+    const config = defineConfig({ buckets: { fresh: {} }, branch: (t) => (t.name.endsWith("-2") ? { postgres: { computeSettings: { suspendTimeout: "5m" } } } : {}) });
+    const shown = await planToShow(config, branch);
+    expect(shown.changes.map((c) => c.id)).toEqual(["create:bucket.fresh"]);
+    const renamed = await api.updateBranch({ projectId: emu.projectId, branchId: made.branch.id, branch: { name: "shown-renamed-2" } });
+    await api.waitForOperations({ projectId: emu.projectId, operations: renamed.operations });
+    const err = await applyShownPlan(shown, { ...branch, config, updateExisting: true }).then(() => undefined, (e: unknown) => e);
+    expect(isPlatformError(err, "PLATFORM_STALE_PLAN"), String(err)).toBe(true);
+    expect((await api.listBuckets({ projectId: emu.projectId, branchId: made.branch.id })).map((b) => b.name)).not.toContain("fresh");
+  });
+
   it("goes through applyPlan for a result it did not keep (a plain plan, or another policy object)", async () => {
     const { config, calls } = counted();
     const shown = await plan(config, ids());
