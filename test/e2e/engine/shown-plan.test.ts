@@ -184,6 +184,21 @@ describe("applying the plan just shown", () => {
     expect((await api.listBuckets({ projectId: emu.projectId, branchId: made.branch.id })).map((b) => b.name)).not.toContain("fresh");
   });
 
+  it("refuses as stale when the branch was made protected after the plan was shown (the gate had seen it unprotected)", async () => {
+    const api = platform();
+    const made = await api.createBranch({ projectId: emu.projectId, branch: { name: "shown-guarded" } });
+    await api.waitForOperations({ projectId: emu.projectId, operations: made.operations });
+    const branch = { ...ids(), branchId: made.branch.id };
+    const config = defineConfig({ buckets: { fresh: {} } });
+    const shown = await planToShow(config, branch);
+    expect(shown.changes.map((c) => c.id)).toEqual(["create:bucket.fresh"]);
+    const guarded = await api.updateBranch({ projectId: emu.projectId, branchId: made.branch.id, branch: { protected: true } });
+    await api.waitForOperations({ projectId: emu.projectId, operations: guarded.operations });
+    const err = await applyShownPlan(shown, { ...branch, config, updateExisting: true }).then(() => undefined, (e: unknown) => e);
+    expect(isPlatformError(err, "PLATFORM_STALE_PLAN"), String(err)).toBe(true);
+    expect((await api.listBuckets({ projectId: emu.projectId, branchId: made.branch.id })).map((b) => b.name)).not.toContain("fresh");
+  });
+
   it("goes through applyPlan for a result it did not keep (a plain plan, or another policy object)", async () => {
     const { config, calls } = counted();
     const shown = await plan(config, ids());
