@@ -7,6 +7,7 @@
  * larger archive still goes, alone), the rest wait in the order they asked.
  */
 import { type ArchiveRef, readArchiveBytes } from "./archive-ref.js";
+import { ByteBudget } from "./byte-budget.js";
 
 /**
  * Archive bytes read for uploads at once in a process: 16 MiB (each also has its request body,
@@ -15,51 +16,6 @@ import { type ArchiveRef, readArchiveBytes } from "./archive-ref.js";
  * (the bundling before them peaks there too), 116–124 MB with 32 MiB.
  */
 export const ARCHIVE_READ_BUDGET_BYTES = 16 * 1024 * 1024;
-
-/** A first-come, first-served budget of bytes. */
-export class ByteBudget {
-  private held = 0;
-  private readonly waiting: { bytes: number; admit: () => void }[] = [];
-
-  /** @param limit the bytes held at once; one claim larger than it is admitted when nothing is held. */
-  constructor(private readonly limit: number) {}
-
-  /** Bytes claimed now. */
-  get inUse(): number {
-    return this.held;
-  }
-
-  /** Claims `bytes` (waiting for earlier claims first), runs `use`, and gives them back when it settles. */
-  async hold<T>(bytes: number, use: () => Promise<T>): Promise<T> {
-    await this.claim(bytes);
-    try {
-      return await use();
-    } finally {
-      this.held -= bytes;
-      this.admitWaiting();
-    }
-  }
-
-  private claim(bytes: number): Promise<void> {
-    if (this.waiting.length === 0 && this.fits(bytes)) {
-      this.held += bytes;
-      return Promise.resolve();
-    }
-    return new Promise((admit) => this.waiting.push({ bytes, admit }));
-  }
-
-  private fits(bytes: number): boolean {
-    return this.held === 0 || this.held + bytes <= this.limit;
-  }
-
-  private admitWaiting(): void {
-    for (let next = this.waiting[0]; next !== undefined && this.fits(next.bytes); next = this.waiting[0]) {
-      this.waiting.shift();
-      this.held += next.bytes;
-      next.admit();
-    }
-  }
-}
 
 const uploads = new ByteBudget(ARCHIVE_READ_BUDGET_BYTES);
 

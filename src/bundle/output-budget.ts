@@ -1,3 +1,5 @@
+import { ByteBudget } from "./byte-budget.js";
+
 /**
  * The bytes of esbuild output one bundling run holds at once. An esbuild call returns every
  * output of its batch together, and each stays in memory until its archive is made, so a batch
@@ -42,23 +44,19 @@ export interface BatchLease {
   close(): void;
 }
 
-interface Waiter {
-  remaining: number;
-  admit: (lease: BatchLease) => void;
-}
-
 /**
  * Admits batches first come, first served while their estimated bytes fit beside those held;
  * one batch is always admitted when nothing is held, so a single output larger than the budget
  * still builds.
  */
 export class OutputBudget {
-  private held = 0;
+  private readonly bytes: ByteBudget;
   private measuredBytes = 0;
   private measuredEntries = 0;
-  private readonly waiting: Waiter[] = [];
 
-  constructor(readonly budget: number = OUTPUT_BYTES_IN_FLIGHT) {}
+  constructor(readonly budget: number = OUTPUT_BYTES_IN_FLIGHT) {
+    this.bytes = new ByteBudget(budget);
+  }
 
   /** Mean output bytes per entry of the batches measured so far; undefined before the first. */
   bytesPerEntry(): number | undefined {
@@ -67,7 +65,7 @@ export class OutputBudget {
 
   /** Bytes held now: estimates of batches building, sizes of outputs not yet released. */
   heldBytes(): number {
-    return this.held;
+    return this.bytes.inUse;
   }
 
   /**
@@ -75,45 +73,23 @@ export class OutputBudget {
    * the bytes per entry known at that moment, and holds its estimate (the whole budget before
    * any size is known).
    */
-  admit(remaining: number): Promise<BatchLease> {
-    return new Promise((admit) => {
-      this.waiting.push({ remaining: Math.max(1, remaining), admit });
-      this.pump();
-    });
-  }
-
-  private pump(): void {
-    for (let next = this.waiting[0]; next !== undefined; next = this.waiting[0]) {
+  async admit(remaining: number): Promise<BatchLease> {
+    let entries = 1;
+    const claim = await this.bytes.claim(() => {
       const perEntry = this.bytesPerEntry();
-      const entries = Math.min(next.remaining, entriesPerBatch(perEntry, this.budget));
-      const estimate = perEntry === undefined ? this.budget : Math.ceil(entries * perEntry);
-      if (this.held > 0 && this.held + estimate > this.budget) return;
-      this.waiting.shift();
-      this.held += estimate;
-      next.admit(this.lease(entries, estimate));
-    }
-  }
-
-  private lease(entries: number, estimate: number): BatchLease {
-    let holds = estimate;
-    const free = (bytes: number) => {
-      const freed = Math.min(holds, Math.max(0, bytes));
-      holds -= freed;
-      this.held -= freed;
-      if (freed > 0) this.pump();
-    };
+      entries = Math.min(Math.max(1, remaining), entriesPerBatch(perEntry, this.budget));
+      return perEntry === undefined ? this.budget : Math.ceil(entries * perEntry);
+    });
     return {
       entries,
       measured: (bytes) => {
         const total = bytes.reduce((sum, b) => sum + b, 0);
         this.measuredBytes += total;
         this.measuredEntries += bytes.length;
-        this.held += total - holds;
-        holds = total;
-        this.pump();
+        claim.resize(total);
       },
-      release: free,
-      close: () => free(holds),
+      release: (bytes) => claim.release(bytes),
+      close: () => claim.close(),
     };
   }
 }

@@ -3,7 +3,8 @@ import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync,
 import { afterEach, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { ArchiveChangedError, type ArchiveRef, heldArchive, materializeArchive, readArchiveBytes } from "../../../src/bundle/archive-ref.js";
-import { ByteBudget, withArchiveBytes } from "../../../src/bundle/archive-reads.js";
+import { withArchiveBytes } from "../../../src/bundle/archive-reads.js";
+import { ByteBudget } from "../../../src/bundle/byte-budget.js";
 import { ErrorCode, isPlatformError } from "../../../src/errors/index.js";
 import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
 
