@@ -38,18 +38,23 @@ export function loadEnv(ctx: CommandContext, flags: PolicyFlags): EnvOrigins {
 }
 
 /**
- * The string entries of each function's `env` under the policy's `functions`, as the loaded
- * policy declares them (anything else is skipped: validation reports it).
+ * The string entries of each function's `env` in both homes the loaded policy may declare
+ * functions in: `functions` and the deprecated `preview.functions` (anything else is skipped:
+ * validation reports it). Both homes are read even when validation will refuse the pair, so a
+ * value never reaches an error or a check's message unscrubbed.
  */
 export function declaredFunctionEnvs(value: unknown): Record<string, string>[] {
   if (typeof value !== "object" || value === null) return [];
-  const functions = (value as { functions?: unknown }).functions;
-  if (typeof functions !== "object" || functions === null) return [];
+  const preview = (value as { preview?: unknown }).preview;
+  const homes = [(value as { functions?: unknown }).functions, typeof preview === "object" && preview !== null ? (preview as { functions?: unknown }).functions : undefined];
   const envs: Record<string, string>[] = [];
-  for (const fn of Object.values(functions)) {
-    const env = (fn as { env?: unknown } | null)?.env;
-    if (typeof env === "object" && env !== null) {
-      envs.push(Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === "string")));
+  for (const functions of homes) {
+    if (typeof functions !== "object" || functions === null) continue;
+    for (const fn of Object.values(functions)) {
+      const env = (fn as { env?: unknown } | null)?.env;
+      if (typeof env === "object" && env !== null) {
+        envs.push(Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === "string")));
+      }
     }
   }
   return envs;

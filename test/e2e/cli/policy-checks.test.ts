@@ -21,6 +21,9 @@ const SEED: SeedDocument = {
   ],
 };
 
+/** A function env value that a check quotes back: no output may carry it, whichever home declares the function. */
+const HOME_SECRET = "declared-env-value-5151";
+
 /** The four examples of docs/checks.md, each a complete svc.checks.ts, in page order. */
 const EXAMPLES = [...readFileSync(join(ROOT, "docs", "checks.md"), "utf8").matchAll(/```ts\n(\/\/ svc\.checks\.ts\n[\s\S]*?)```/g)].map((m) => m[1] ?? "");
 
@@ -54,6 +57,12 @@ export default [
   defineCheck({ name: "shouts", enforcement: "advisory", validatePlan(_p, ctx) { ctx.report("\\u001b[2Jcleared\\nerror FAKE: forged line " + "x".repeat(5000)); } }),
 ];
 `);
+    writeFileSync(join(dir, "quotes-env.ts"), `import { defineCheck } from "svc-config/v1";
+export default [defineCheck({ name: "quotes-env", enforcement: "advisory", validatePlan(_p, ctx) { ctx.report("env " + JSON.stringify(ctx.policy.functions.map((fn) => fn.env))); } })];
+`);
+    const fn = (home: string) => `{ hello: { name: "Hello", source: "./functions/hello", env: { GREETING: ${JSON.stringify(HOME_SECRET)} + "-${home}" } } }`;
+    writeFileSync(join(dir, "env-top.ts"), `export default { functions: ${fn("top")} };\n`);
+    writeFileSync(join(dir, "env-preview.ts"), `export default { preview: { functions: ${fn("preview")} } };\n`);
     writeFileSync(join(dir, "bad-name.ts"), `import { defineCheck } from "svc-config/v1";
 export default [defineCheck({ name: "evil\\u001b[31m", enforcement: "mandatory", validatePlan() {} })];
 `);
@@ -228,6 +237,16 @@ describe("policy checks (docs/checks.md)", () => {
     expect(run.stdout).toMatch(/x… \(\d+ more characters\)/);
     expect(run.stderr.split("\n").filter((l) => l.startsWith("error "))).toHaveLength(1);
     expect((await svc(["config", "plan", "--detailed-exitcode", "--branch", "preview/b"])).code).toBe(2);
+  });
+
+  it.each(["top", "preview"])("hostile check quoting the env values of functions declared under %s: the values are scrubbed from text and --json", async (home) => {
+    const args = ["config", "plan", "--config", `env-${home}.ts`, "--checks", "quotes-env.ts", "--branch", "preview/b"];
+    const text = await svc(args);
+    const json = await svc([...args, "--json"]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('env [{"GREETING":"(sensitive)"}]');
+    expect(JSON.stringify(JSON.parse(json.stdout))).toContain('env [{\\"GREETING\\":\\"(sensitive)\\"}]');
+    expect(text.stdout + text.stderr + json.stdout + json.stderr).not.toContain(HOME_SECRET);
   });
 
   it("a check name with control characters is refused when the file loads, naming the path", async () => {
