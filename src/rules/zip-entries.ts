@@ -3,7 +3,7 @@
  * emulator's deployment route, so both sides accept and refuse the same archives.
  * Leaf module: imports only its sibling rule on unsafe characters.
  */
-import { isControlCodePoint } from "./visible-text.js";
+import { unsafeCharacterKind } from "./visible-text.js";
 
 /** Archive limits, checked after zipping on every bundling path and by the deployment route. */
 export const ZIP_LIMITS = Object.freeze({
@@ -32,7 +32,7 @@ export const ZIP_ROOT_ENTRIES: readonly string[] = Object.freeze(["index.mjs", "
 export const LARGEST_FILES_REPORTED = 5;
 
 /** Why an entry name could write outside the extraction directory ("zip slip"). */
-export type ZipSlipIssue = "absolute" | "backslash" | "drive-letter" | "dot-dot-segment" | "control-character";
+export type ZipSlipIssue = "absolute" | "backslash" | "drive-letter" | "dot-dot-segment" | "control-character" | "invisible-character";
 
 /** Why an archive path is not canonical; `null` from {@link zipEntryNameIssue} when it is. */
 export type ZipEntryNameIssue = ZipSlipIssue | "empty" | "dot-segment" | "empty-segment";
@@ -47,20 +47,26 @@ export const ZIP_ENTRY_NAME_ISSUE_MESSAGES: Readonly<Record<ZipEntryNameIssue, s
   "dot-segment": "the path contains a . segment",
   "empty-segment": "the path contains an empty segment (//)",
   "control-character": "the path contains a control character",
+  "invisible-character": "the path contains a zero-width, bidirectional-override or line-separator character (a name that reads as another)",
 });
 
 /**
  * The rule the deployment route enforces on every raw entry name: a name starting
  * with `/`, containing a backslash, starting with a drive letter (`C:`), having a `..` segment
- * (zip slip) or holding a control character (C0, DEL, C1: a newline in a name forges lines of
- * every listing and log) is unsafe. Directory entries (`dir/`) pass. Returns the issue, or `null`.
+ * (zip slip), holding a control character (C0, DEL, C1: a newline in a name forges lines of
+ * every listing and log) or a zero-width, bidirectional-override, line-separator or lone-surrogate
+ * character (`invisible-character`: a name that shows as another, `invoice\u202efdp.exe`) is unsafe. Directory entries (`dir/`) pass. Returns the issue, or `null`.
  */
 export function zipSlipIssue(name: string): ZipSlipIssue | null {
   if (name.startsWith("/")) return "absolute";
   if (name.includes("\\")) return "backslash";
   if (/^[A-Za-z]:/.test(name)) return "drive-letter";
   if (name.split("/").includes("..")) return "dot-dot-segment";
-  for (const ch of name) if (isControlCodePoint(ch.codePointAt(0) ?? 0)) return "control-character";
+  for (const ch of name) {
+    const kind = unsafeCharacterKind(ch.codePointAt(0) ?? 0);
+    if (kind === "control") return "control-character";
+    if (kind !== null) return "invisible-character";
+  }
   return null;
 }
 

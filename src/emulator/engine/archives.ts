@@ -1,8 +1,11 @@
 /**
  * Deployment archive checks, using the shared ZIP rules of `src/rules/`.
- * At upload: unsafe entry names or symlinks -> 422, too many entries or too many bytes -> 413
+ * At upload: the names of every record read from the bytes first (`archive-directory.ts`: a central
+ * name and a local name that differ, a name given twice, an unsafe raw name -> 422; more records than
+ * the limit -> 413); then, through jszip, symlinks -> 422, too many entries or too many bytes -> 413
  * (bytes counted as they inflate, whatever the headers declare).
- * An archive jszip cannot open or decompress is accepted; its build fails with the reason.
+ * An archive that cannot be opened or decompressed is accepted; its build fails with the reason,
+ * in our words (jszip's own messages are not the platform's).
  * A plain archive (`plain-archive.ts`: what the bundler writes) is read without jszip, with the
  * same outcome; every other archive goes through jszip.
  */
@@ -10,6 +13,7 @@ import { createHash } from "node:crypto";
 import JSZip from "jszip";
 import { escapeUnsafeText } from "../../rules/visible-text.js";
 import { ZIP_ENTRY_NAME_ISSUE_MESSAGES, hasRootEntry, isSymlinkMode, zipSlipIssue } from "../../rules/zip-entries.js";
+import { RECORDS_UNREADABLE, directoryRefusal, entryUndecompressable, notValidZip, readArchiveDirectory } from "./archive-directory.js";
 import { readPlainArchive } from "./plain-archive.js";
 
 /** Archive limits the upload enforces. */
@@ -59,13 +63,17 @@ export function inspectArchive(bytes: Uint8Array, limits: ArchiveLimits): Promis
 const NO_ROOT_ENTRY = "no index.mjs or index.js at the archive root";
 
 async function inspectBytes(bytes: Uint8Array, sha256: string, limits: ArchiveLimits): Promise<ArchiveInspection> {
+  const directory = readArchiveDirectory(bytes);
+  if (directory.kind === "unreadable") return { kind: "accepted", sha256, buildError: notValidZip(directory.reason) };
+  const refusal = directoryRefusal(directory.entries, limits.zipEntries);
+  if (refusal !== null) return refusal;
   const plain = readPlainArchive(bytes, limits);
   if (plain !== undefined) return { kind: "accepted", sha256, buildError: hasRootEntry(plain.names) ? null : NO_ROOT_ENTRY };
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(bytes);
-  } catch (err) {
-    return { kind: "accepted", sha256, buildError: `archive is not a valid ZIP file: ${(err as Error).message}` };
+  } catch {
+    return { kind: "accepted", sha256, buildError: notValidZip(RECORDS_UNREADABLE) };
   }
   const entries = Object.values(zip.files);
   for (const entry of entries) {
@@ -88,8 +96,8 @@ async function inspectBytes(bytes: Uint8Array, sha256: string, limits: ArchiveLi
     let length: number | undefined;
     try {
       length = await inflatedLength(entry, limits.unzippedBytes - total);
-    } catch (err) {
-      return { kind: "accepted", sha256, buildError: `archive is not a valid ZIP file: ${(err as Error).message}` };
+    } catch {
+      return { kind: "accepted", sha256, buildError: notValidZip(entryUndecompressable(entry.unsafeOriginalName ?? entry.name)) };
     }
     if (length === undefined) {
       return { kind: "too-large", message: `the archive expands to more than ${limits.unzippedBytes} bytes; bundle less code` };
@@ -104,7 +112,8 @@ async function inspectBytes(bytes: Uint8Array, sha256: string, limits: ArchiveLi
  * `room`, and nothing more of it is inflated. An entry whose header understates its size (a zip
  * bomb) therefore costs at most the limit in time and holds one chunk in memory, where inflating
  * it whole before comparing took the whole expansion (1 GiB for a 1 MiB upload). Rejects with
- * jszip's own error (a damaged entry, a size that is not the declared one) as its `async` does.
+ * jszip's own error (a damaged entry, a size that is not the declared one) as its `async` does;
+ * the caller reports it in its own words.
  */
 function inflatedLength(entry: JSZip.JSZipObject, room: number): Promise<number | undefined> {
   return new Promise((resolve, reject) => {

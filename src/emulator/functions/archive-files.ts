@@ -4,14 +4,19 @@
  * empty segment, control character), symlink entries are refused, the entry count and the bytes
  * written are capped while decompressing (declared sizes are not trusted), and files are created
  * with `wx` in a directory this module just made, so nothing outside it can be reached or
- * overwritten. The deployment route applies the same rules at upload; this is the second guard
- * for archives that came from an edited data dir or seed.
+ * overwritten. The names of every record are read from the bytes first, as at upload
+ * (`engine/archive-directory.ts`: one name per entry, each once). The deployment route applies the
+ * same rules at upload; this is the second guard for archives that came from an edited data dir or
+ * seed. Messages are ours, never jszip's.
  */
+import { createHash } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import JSZip from "jszip";
 import { escapeUnsafeText } from "../../rules/visible-text.js";
 import { ZIP_ENTRY_NAME_ISSUE_MESSAGES, ZIP_ROOT_ENTRIES, isSymlinkMode, zipEntryNameIssue } from "../../rules/zip-entries.js";
+import { RECORDS_UNREADABLE, directoryRefusal, entryUndecompressable, notValidZip, readArchiveDirectory } from "../engine/archive-directory.js";
+import { inspectArchive } from "../engine/archives.js";
 
 /** Limits of an extraction. */
 export interface ExtractLimits {
@@ -25,6 +30,23 @@ export class ArchiveExtractError extends Error {
     super(message);
     this.name = "ArchiveExtractError";
   }
+}
+
+/**
+ * Checks a stored archive before it is extracted to run: its bytes must be the ones deployed
+ * (`sha256`, the deployment's digest: a blob edited in the data dir is refused, never run), and it
+ * must pass the upload's inspection under the limits in force now. The inspection is remembered by
+ * digest, so within one process an uploaded archive is not inspected twice; after a restart it is
+ * inspected again. Throws an {@link ArchiveExtractError} saying why.
+ */
+export async function checkStoredArchive(bytes: Uint8Array, sha256: string, limits: ExtractLimits): Promise<void> {
+  const actual = createHash("sha256").update(bytes).digest("hex");
+  if (actual !== sha256) {
+    throw new ArchiveExtractError(`the stored archive is not the one deployed (SHA-256 ${actual.slice(0, 12)}…, deployed ${sha256.slice(0, 12)}…): the emulator's data was changed outside it; deploy again`);
+  }
+  const inspection = await inspectArchive(bytes, { zipEntries: limits.entries, unzippedBytes: limits.unzippedBytes });
+  if (inspection.kind !== "accepted") throw new ArchiveExtractError(inspection.message);
+  if (inspection.buildError !== null) throw new ArchiveExtractError(inspection.buildError);
 }
 
 /**
@@ -45,11 +67,15 @@ export async function extractArchive(bytes: Uint8Array, dir: string, limits: Ext
 }
 
 async function writeEntries(bytes: Uint8Array, dir: string, limits: ExtractLimits): Promise<string> {
+  const directory = readArchiveDirectory(bytes);
+  if (directory.kind === "unreadable") throw new ArchiveExtractError(notValidZip(directory.reason));
+  const refusal = directoryRefusal(directory.entries, limits.entries);
+  if (refusal !== null) throw new ArchiveExtractError(refusal.message);
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(bytes);
-  } catch (err) {
-    throw new ArchiveExtractError(`the archive is not a valid ZIP file: ${(err as Error).message}`);
+  } catch {
+    throw new ArchiveExtractError(notValidZip(RECORDS_UNREADABLE));
   }
   const entries = Object.values(zip.files);
   if (entries.length > limits.entries) throw new ArchiveExtractError(`the archive has ${entries.length} entries (limit ${limits.entries})`);
@@ -77,8 +103,8 @@ async function writeEntries(bytes: Uint8Array, dir: string, limits: ExtractLimit
     let data: Uint8Array;
     try {
       data = await entry.async("uint8array");
-    } catch (err) {
-      throw new ArchiveExtractError(`archive entry "${shown}" cannot be decompressed: ${(err as Error).message}`);
+    } catch {
+      throw new ArchiveExtractError(notValidZip(entryUndecompressable(raw)));
     }
     total += data.byteLength;
     if (total > limits.unzippedBytes) throw new ArchiveExtractError(`the archive expands to more than ${limits.unzippedBytes} bytes`);

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { startFunctionProcess, type FunctionProcess, type RequestRecord } from "../../runtime/index.js";
-import { extractArchive, type ExtractLimits } from "./archive-files.js";
+import { checkStoredArchive, extractArchive, type ExtractLimits } from "./archive-files.js";
 
 /** One function version: where it lives and what it runs. */
 export interface VersionSpec {
@@ -176,6 +176,7 @@ export class FunctionRunner {
   private async start(spec: VersionSpec): Promise<Running> {
     const archive = await this.options.archive(spec);
     if (archive === undefined) throw new Error(`the archive of deployment ${spec.deploymentId} is missing from the emulator's blob store`);
+    await checkStoredArchive(archive, spec.zipSha256, this.options.limits);
     // A fresh directory per start: a restarted child never sees files a crashed one wrote.
     const dir = join(this.options.root, randomBytes(12).toString("hex"));
     const entry = await extractArchive(archive, dir, this.options.limits);

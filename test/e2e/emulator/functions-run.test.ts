@@ -6,6 +6,7 @@
  * stops its process; a custom domain reaches it by Host; faults apply to invocations.
  */
 import { execFile } from "node:child_process";
+import { readdirSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,7 +14,7 @@ import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { eventually, isAlive } from "../dev/dev-harness.js";
 import { branchPath, deployModule, invocations } from "./functions-helpers.js";
 import { createTempTree } from "../../helpers/temp-dir.js";
-import { client, startTestEmulator, type TestClient } from "./helpers.js";
+import { client, startTestEmulator, zipOf, type TestClient } from "./helpers.js";
 
 /** A function that reports what it sees, fails on request, and names its version. */
 function probe(version: string): string {
@@ -264,6 +265,31 @@ describe("functions across branches, resets and restarts", () => {
         const fn = await client(second).call<{ function: { invocation_url: string } }>("GET", `${branchPath(second)}/functions/probe`);
         const answer = await call(fn.body.function.invocation_url);
         expect([answer.version, answer.env.GREETING]).toEqual(["persisted", "kept"]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      tree.remove();
+    }
+  }, 60_000);
+
+  it("hostile: an archive edited in the data dir between two runs is refused when the function starts, and none of it runs", async () => {
+    const tree = createTempTree();
+    try {
+      const first = await startTestEmulator({ dataDir: tree.path("data") });
+      await deployModule(first, "probe", probe("deployed"));
+      await first.close();
+      const blobs = readdirSync(tree.path("data/blobs"));
+      expect(blobs).toHaveLength(1);
+      writeFileSync(tree.path(`data/blobs/${blobs[0] ?? ""}`), await zipOf({ "index.mjs": probe("edited on disk") }));
+      const second = await startTestEmulator({ dataDir: tree.path("data") });
+      try {
+        const fn = await client(second).call<{ function: { invocation_url: string } }>("GET", `${branchPath(second)}/functions/probe`);
+        const res = await fetch(fn.body.function.invocation_url);
+        expect(res.status).toBe(502);
+        expect(await res.text()).not.toContain("edited on disk");
+        const [record] = await invocations(second, "probe");
+        expect(record?.error).toContain("the stored archive is not the one deployed");
       } finally {
         await second.close();
       }

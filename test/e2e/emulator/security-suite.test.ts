@@ -7,6 +7,7 @@ import { zipContainer } from "../../../src/bundle/zip-container.js";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { createReplica, type Replica } from "../../../src/emulator/replica.js";
 import { client, deploy, KEYS, startTestEmulator, TWO_ACCOUNTS_SEED } from "./helpers.js";
+import { rawZip, unicodePathExtra } from "../../helpers/raw-zip.js";
 
 const ALICE = "/projects/alice-app-100001";
 const ALICE_BRANCH = `${ALICE}/branches/br-alice-main-100001`;
@@ -23,14 +24,18 @@ async function unsafeZip(name: string, symlink = false): Promise<Uint8Array> {
 // the plain archive) and at what is left to undici and jszip. Each row's status, message and
 // resulting state are those of the emulator before those readings existed (9e0365c), but for an
 // entry inflating past the unzipped limit, which answered 201 with a failed build after inflating
-// it whole and now answers 413 once the limit is passed.
+// it whole and now answers 413 once the limit is passed, and for what the archive's own directory
+// shows (an entry with two names, a name given twice, a directory named with `..`, an invisible
+// character): those answered 201 and are now 422 naming the entry. A build error is in our words,
+// never jszip's.
 const BOUNDARY = "svcHostileBoundary0123456789abcdef";
 const CONTENT_TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
 const INDEX = "export default () => new Response('ok')\n";
 const MiB = 1024 * 1024;
 const UNREADABLE = "the multipart body cannot be read (Failed to parse body as FormData.); send multipart/form-data with parts zip, runtime, environment";
-const SIZE_MISMATCH = "archive is not a valid ZIP file: Bug : uncompressed data size mismatch";
+const SIZE_MISMATCH = 'archive is not a valid ZIP file: entry "index.mjs" cannot be decompressed: its data is damaged or is not the size its headers declare';
 const NO_ROOT = "no index.mjs or index.js at the archive root";
+const INVISIBLE = "the path contains a zero-width, bidirectional-override or line-separator character (a name that reads as another)";
 
 /** A ZIP of deflated files as the bundler lays it out; `size` may lie about what `data` inflates to. */
 function archive(entries: { name: string; data: string | Uint8Array; size?: number }[]): Buffer {
@@ -135,7 +140,7 @@ function sendRaw(target: RunningEmulator, path: string, body: Buffer, contentLen
 const DEPLOYMENT_ROWS: [string, () => Buffer, Expected][] = [
   ["parts named __proto__ and constructor beside zip and runtime", () => multipart(part("__proto__", archive([{ name: "x.js", data: "1" }]), { filename: "x.zip" }), part("constructor", "x"), zipPart(archive([{ name: "index.mjs", data: INDEX }])), runtimePart()), { status: 201, state: "completed" }],
   ["only parts named __proto__ and constructor", () => multipart(part("__proto__", archive([{ name: "index.mjs", data: INDEX }]), { filename: "bundle.zip" }), part("constructor", "nodejs24")), { status: 400, message: "the deployment has no parts; send at least one of zip, runtime, environment", state: "absent" }],
-  ["two zip parts, a damaged one last (the last wins)", () => multipart(zipPart(archive([{ name: "index.mjs", data: INDEX }])), zipPart(Buffer.from("not a zip")), runtimePart()), { status: 201, state: "archive is not a valid ZIP file: Can't find end of central directory : is this a zip file ? If it is, see https://stuk.github.io/jszip/documentation/howto/read_zip.html" }],
+  ["two zip parts, a damaged one last (the last wins)", () => multipart(zipPart(archive([{ name: "index.mjs", data: INDEX }])), zipPart(Buffer.from("not a zip")), runtimePart()), { status: 201, state: "archive is not a valid ZIP file: it has no end of central directory record (is it a ZIP file?)" }],
   ["two runtime parts, an unsupported one last", () => multipart(zipPart(archive([{ name: "index.mjs", data: INDEX }])), runtimePart(), part("runtime", "python3")), { status: 400, message: 'part runtime "python3" is not supported; use nodejs24', state: "absent" }],
   ["LF line endings", () => Buffer.from(`--${BOUNDARY}\nContent-Disposition: form-data; name="runtime"\n\nnodejs24\n--${BOUNDARY}--\n`), { status: 400, message: UNREADABLE, state: "absent" }],
   ["a NUL in the zip part's name", () => multipart(part("zip", archive([{ name: "index.mjs", data: INDEX }]), { headers: ['Content-Disposition: form-data; name="zip\0"; filename="bundle.zip"'] }), runtimePart()), { status: 422, code: "zip_required", state: "absent" }],
@@ -143,9 +148,17 @@ const DEPLOYMENT_ROWS: [string, () => Buffer, Expected][] = [
   ["the bare boundary inside the archive's bytes", () => deployment(splice(archive([{ name: "index.mjs", data: INDEX }]), BOUNDARY)), { status: 400, message: UNREADABLE, state: "absent" }],
   ["blank lines before the first delimiter", () => Buffer.concat([Buffer.from("\r\n\r\n"), deployment(archive([{ name: "index.mjs", data: INDEX }]))]), { status: 201, state: "completed" }],
   ["a base64 Content-Transfer-Encoding zip part", () => multipart(part("zip", archive([{ name: "index.mjs", data: INDEX }]).toString("base64"), { headers: ['Content-Disposition: form-data; name="zip"; filename="bundle.zip"', "Content-Transfer-Encoding: base64"] }), runtimePart()), { status: 201, state: "completed" }],
-  ["local and central names that differ (jszip names by the local one)", () => deployment(withLocalName(archive([{ name: "index.mjs", data: INDEX }]), 0, "other.mjs")), { status: 201, state: NO_ROOT }],
+  ["local and central names that differ", () => deployment(withLocalName(archive([{ name: "index.mjs", data: INDEX }]), 0, "other.mjs")), { status: 422, message: 'archive entry "index.mjs" is named "other.mjs" in its local header; an entry must have one name: rebuild the archive', state: "absent" }],
+  ["a central name with .. segments over a safe local name (what Info-ZIP and Python would write)", () => deployment(rawZip([{ name: "index.mjs", data: INDEX }, { name: "lib/evil.mjs", centralName: "../evil.mjs", data: "1" }])), { status: 422, message: 'archive entry "../evil.mjs" is named "lib/evil.mjs" in its local header; an entry must have one name: rebuild the archive', state: "absent" }],
+  ["a Unicode Path field naming another path (what jszip would write)", () => deployment(rawZip([{ name: "index.mjs", data: INDEX }, { name: "lib/a.mjs", flags: 0, centralExtra: unicodePathExtra("lib/a.mjs", "lib/b.mjs"), data: "1" }])), { status: 422, code: "unsafe_archive_entry", state: "absent" }],
+  ["one name given twice", () => deployment(rawZip([{ name: "index.mjs", data: INDEX }, { name: "lib/a.mjs", data: "1" }, { name: "lib/a.mjs", data: "2" }])), { status: 422, message: 'archive entry "lib/a.mjs" appears more than once; each name may appear once: rebuild the archive', state: "absent" }],
+  ["twelve records of one name against a limit of 8 entries", () => deployment(rawZip([{ name: "index.mjs", data: INDEX }, ...Array.from({ length: 11 }, (_, i) => ({ name: "a.js", data: String(i) }))])), { status: 422, message: 'archive entry "a.js" appears more than once; each name may appear once: rebuild the archive', state: "absent" }],
+  ["a directory entry with .. segments (jszip strips them from directory names)", () => deployment(rawZip([{ name: "index.mjs", data: INDEX }, { name: "../../outside/" }])), { status: 422, message: 'archive entry "../../outside/" is unsafe: the path contains a .. segment; rebuild the archive with relative paths', state: "absent" }],
+  ["a directory by its attributes with .. segments", () => deployment(rawZip([{ name: "index.mjs", data: INDEX }, { name: "../../outside", external: ((0o040755 << 16) | 0x10) >>> 0 }])), { status: 422, code: "unsafe_archive_entry", state: "absent" }],
+  ["a bidi override in an entry name", () => deployment(rawZip([{ name: "index.mjs", data: INDEX }, { name: "lib/\u202egnp.js", data: "1" }])), { status: 422, message: `archive entry "lib/\\u202egnp.js" is unsafe: ${INVISIBLE}; rebuild the archive with relative paths`, state: "absent" }],
+  ["a zero-width space in an entry name", () => deployment(rawZip([{ name: "index.mjs", data: INDEX }, { name: "index\u200b.mjs", data: "1" }])), { status: 422, message: `archive entry "index\\u200b.mjs" is unsafe: ${INVISIBLE}; rebuild the archive with relative paths`, state: "absent" }],
   ["a local name with a .. segment under a safe central name", () => deployment(withLocalName(archive([{ name: "index.mjs", data: INDEX }, { name: "lib/a.mjs", data: "1" }]), 1, "../a.mjs")), { status: 422, code: "unsafe_archive_entry", state: "absent" }],
-  ["two central records sharing one local header", () => deployment(sharingLocalHeader(archive([{ name: "index.mjs", data: INDEX }, { name: "other.mjs", data: INDEX }]))), { status: 201, state: "completed" }],
+  ["two central records sharing one local header", () => deployment(sharingLocalHeader(archive([{ name: "index.mjs", data: INDEX }, { name: "other.mjs", data: INDEX }]))), { status: 422, message: 'archive entry "other.mjs" is named "index.mjs" in its local header; an entry must have one name: rebuild the archive', state: "absent" }],
   ["a deflated entry declaring 1 MiB that inflates past it", () => deployment(archive([{ name: "index.mjs", data: INDEX.padEnd(MiB + 1), size: MiB }])), { status: 201, state: SIZE_MISMATCH }],
   ["a deflated entry declaring 100 bytes that inflates past the unzipped limit", () => deployment(archive([{ name: "index.mjs", data: INDEX.padEnd(4 * MiB + 1), size: 100 }])), { status: 413, message: "the archive expands to more than 4194304 bytes; bundle less code", state: "absent" }],
   ["a deflated entry declaring less than it holds", () => deployment(archive([{ name: "index.mjs", data: INDEX, size: 3 }])), { status: 201, state: SIZE_MISMATCH }],

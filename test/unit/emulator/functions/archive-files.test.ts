@@ -3,7 +3,9 @@ import { existsSync, lstatSync, readFileSync, readdirSync, symlinkSync } from "n
 import { join } from "node:path";
 import JSZip from "jszip";
 import { afterAll, describe, expect, it } from "vitest";
-import { ArchiveExtractError, extractArchive } from "../../../../src/emulator/functions/archive-files.js";
+import { createHash } from "node:crypto";
+import { ArchiveExtractError, checkStoredArchive, extractArchive } from "../../../../src/emulator/functions/archive-files.js";
+import { rawZip } from "../../../helpers/raw-zip.js";
 import { createTempTree } from "../../../helpers/temp-dir.js";
 
 const LIMITS = { entries: 16, unzippedBytes: 1024 };
@@ -50,6 +52,29 @@ describe("extracting a deployment archive", () => {
     await expect(attempt).rejects.toThrow(message);
     expect(existsSync(dir)).toBe(false);
     expect(existsSync(tree.path("escape.mjs"))).toBe(false);
+  });
+
+  it.each([
+    ["a central name with .. over a safe local name", rawZip([{ name: "index.mjs", data: "1" }, { name: "lib/x.mjs", centralName: "../x.mjs", data: "2" }]), 'archive entry "../x.mjs" is named "lib/x.mjs" in its local header'],
+    ["one name given twice", rawZip([{ name: "index.mjs", data: "1" }, { name: "index.mjs", data: "2" }]), 'archive entry "index.mjs" appears more than once'],
+    ["a directory named with ..", rawZip([{ name: "index.mjs", data: "1" }, { name: "../up/" }]), 'archive entry "../up/" is unsafe'],
+  ])("refuses %s before writing anything, as at upload", async (_label, bytes, message) => {
+    const dir = fresh();
+    await expect(extractArchive(bytes, dir, LIMITS)).rejects.toThrow(message);
+    expect(existsSync(dir)).toBe(false);
+    expect(existsSync(tree.path("up"))).toBe(false);
+  });
+
+  it("checks a stored archive against the deployed digest and the upload's inspection before it runs", async () => {
+    const good = rawZip([{ name: "index.mjs", data: "export default 1" }]);
+    const digest = createHash("sha256").update(good).digest("hex");
+    await expect(checkStoredArchive(good, digest, LIMITS)).resolves.toBeUndefined();
+    const edited = rawZip([{ name: "index.mjs", data: "export default 2" }]);
+    await expect(checkStoredArchive(edited, digest, LIMITS)).rejects.toThrow("the stored archive is not the one deployed");
+    const noRoot = rawZip([{ name: "lib/index.mjs", data: "1" }]);
+    await expect(checkStoredArchive(noRoot, createHash("sha256").update(noRoot).digest("hex"), LIMITS)).rejects.toThrow("no index.mjs or index.js at the archive root");
+    const tooMany = rawZip(Array.from({ length: 17 }, (_, i) => ({ name: i === 0 ? "index.mjs" : `f${i}.js`, data: "1" })));
+    await expect(checkStoredArchive(tooMany, createHash("sha256").update(tooMany).digest("hex"), LIMITS)).rejects.toThrow("the archive has 17 entries (limit 16)");
   });
 
   it("refuses bytes that are not a ZIP", async () => {
