@@ -155,9 +155,20 @@ export interface EarlyTarget {
 }
 
 /**
- * Starts the target's reads now when the credentials resolve and the API host is https or
- * loopback; `undefined` otherwise (a plain-http host is warned about before the key is sent, and
- * a credential error is reported after the policy's).
+ * Whether Node verifies no TLS server (`NODE_TLS_REJECT_UNAUTHORIZED=0`): read by Node at each new
+ * connection, so a policy can change it for the connections made after it ran.
+ * (`NODE_EXTRA_CA_CERTS` is read once, at process start: a policy cannot change it for any read.)
+ */
+function tlsUnverified(ctx: CommandContext): boolean {
+  return ctx.io.env.NODE_TLS_REJECT_UNAUTHORIZED === "0";
+}
+
+/**
+ * Starts the target's reads now when the credentials resolve, the API host is https or loopback
+ * and Node verifies TLS servers; `undefined` otherwise (a plain-http host is warned about before
+ * the key is sent; with verification off the key is sent only once the policy has run, which may
+ * turn it back on, and over connections made after it; a credential error is reported after the
+ * policy's).
  */
 export function startTargetReads(ctx: CommandContext, engine: EnginePort, flags: TargetFlags, origins: EnvOrigins): EarlyTarget | undefined {
   let creds: ResolvedCredentials;
@@ -166,7 +177,7 @@ export function startTargetReads(ctx: CommandContext, engine: EnginePort, flags:
   } catch {
     return undefined;
   }
-  if (creds.apiHost.insecure) return undefined;
+  if (creds.apiHost.insecure || tlsUnverified(ctx)) return undefined;
   ctx.scrubber.add(creds.apiKey.value);
   const controller = new AbortController();
   const api = platformApiFor(ctx, engine, creds, AbortSignal.any([ctx.signal, controller.signal]));
@@ -181,9 +192,12 @@ async function readTarget(api: PlatformApi, creds: ResolvedCredentials): Promise
   return { api, creds, project, branch, match };
 }
 
-/** Whether the early reads were made as a client made now would make them: the same credentials (every value, source and label) and proxies. */
+/**
+ * Whether the early reads were made as a client made now would make them: the same credentials
+ * (every value, source and label), proxies, and TLS verification (on: early reads start only then).
+ */
 function sameConnection(ctx: CommandContext, early: EarlyTarget, creds: ResolvedCredentials): boolean {
-  return JSON.stringify(early.creds) === JSON.stringify(creds) && early.proxies === proxySettings(ctx.io.env);
+  return JSON.stringify(early.creds) === JSON.stringify(creds) && early.proxies === proxySettings(ctx.io.env) && !tlsUnverified(ctx);
 }
 
 /**

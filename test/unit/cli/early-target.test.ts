@@ -160,6 +160,20 @@ describe("the target's reads while svc.ts is evaluated", () => {
     }
   });
 
+  // Hostile rows: TLS verification off. Node reads the variable at each new connection, so the key must not leave before the policy ran.
+  it("sends nothing before the policy has loaded while TLS verification is off (NODE_TLS_REJECT_UNAUTHORIZED=0): the policy may turn it back on", async () => {
+    const run = await runPlan({ env: { NODE_TLS_REJECT_UNAUTHORIZED: "0" }, policySets: { NODE_TLS_REJECT_UNAUTHORIZED: "1" } });
+    expect(run.steps).toEqual(["load:start", "load:end", `GET project ${PROJECT.id} (key)`, "GET branches", ...PLAN]);
+  });
+
+  it("reads the target again when the policy turned TLS verification off while the early reads were in flight", async () => {
+    const run = await runPlan({ policySets: { NODE_TLS_REJECT_UNAUTHORIZED: "0" } });
+    expect(run.steps).toEqual([
+      `GET project ${PROJECT.id} (key)`, "load:start", "GET branches", "load:end",
+      `GET project ${PROJECT.id} (key)`, "GET branches", ...PLAN,
+    ]);
+  });
+
   it("sends nothing to a plain-http host before the policy has loaded and the warning is printed", async () => {
     const run = await runPlan({ env: { SVC_API_HOST: "http://api.example.test" } });
     expect(run.steps).toEqual(["load:start", "load:end", `GET project ${PROJECT.id} (key)`, "GET branches", ...PLAN]);
