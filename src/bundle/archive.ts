@@ -211,8 +211,13 @@ function shippedSource(fn: ResolvedFunctionConfig): string {
 /** How a failure names esbuild's files. */
 export const ESBUILD_ORIGIN = "the esbuild output";
 
-/** esbuild's working directory without one from the caller: the function's source directory, else the entry's. */
-export async function esbuildWorkingDir(fn: ResolvedFunctionConfig, entry: string): Promise<string> {
+/**
+ * esbuild's working directory without one from the caller: the function's source directory, else the
+ * entry's. `sourcePathKind`: what `fn.sourcePath` was when `entry` was found in it (`locateFunction`),
+ * so it is not asked again; the entry of a file source is the file itself.
+ */
+export async function esbuildWorkingDir(fn: ResolvedFunctionConfig, entry: string, sourcePathKind?: "file" | "directory"): Promise<string> {
+  if (sourcePathKind !== undefined && typeof fn.sourcePath === "string") return sourcePathKind === "directory" ? fn.sourcePath : dirname(entry);
   if (typeof fn.sourcePath === "string" && (await sourceKind(fn.sourcePath)) === "directory") return fn.sourcePath;
   if ((await sourceKind(fn.source)) === "directory") return fn.source;
   return dirname(entry);

@@ -142,12 +142,13 @@ class BundleRun {
     return this.lookups(async () => {
       this.progress({ slug, phase: "start" });
       try {
-        const { config, entry } = "config" in fn ? fn : await locateFunction(fn);
+        const located = "config" in fn ? fn : await locateFunction(fn);
+        const { config, entry } = located;
         if (this.options.bundleFunction !== undefined || config.bundler !== "esbuild" || entry === null) {
           this.settle(slug, await this.buildAlone(config));
           return;
         }
-        const workingDir = this.options.workingDir ?? (await esbuildWorkingDir(config, entry));
+        const workingDir = this.options.workingDir ?? (await esbuildWorkingDir(config, entry, located.sourceKind));
         const externals = await resolveExternals(config.externalPackages, entry);
         const job: EsbuildJob = { fn: config, entry, workingDir, externals, ...this.identityOf(entry, workingDir, config.sourcemap === true, externals) };
         const hit = job.identity === undefined ? undefined : await this.cache?.lookup(job.identity, (inputs) => inputsUnchanged(inputs, this.hash));

@@ -36,6 +36,11 @@ export async function sourceKind(path: string): Promise<SourceKind> {
  * Throws an Error naming the path when the source does not exist or is not a file or directory.
  */
 export async function findEntry(source: string): Promise<string | null> {
+  return (await searchEntry(source)).entry;
+}
+
+/** {@link findEntry}, with what the source was (a file or a directory) when it was searched. */
+async function searchEntry(source: string): Promise<{ entry: string | null; kind: "file" | "directory" }> {
   const kind = await sourceKind(source);
   if (kind === "missing") {
     throw new Error(
@@ -44,12 +49,12 @@ export async function findEntry(source: string): Promise<string | null> {
     );
   }
   if (kind === "other") throw new Error(`source ${source} is neither a file nor a directory`);
-  if (kind === "file") return source;
+  if (kind === "file") return { entry: source, kind };
   for (const name of ENTRY_CANDIDATES) {
     const candidate = join(source, name);
-    if ((await sourceKind(candidate)) === "file") return candidate;
+    if ((await sourceKind(candidate)) === "file") return { entry: candidate, kind };
   }
-  return null;
+  return { entry: null, kind };
 }
 
 /**
@@ -65,12 +70,14 @@ export async function toFunctionConfig(fn: ResolvedFunction): Promise<ResolvedFu
 export interface LocatedFunction {
   config: ResolvedFunctionConfig;
   entry: string | null;
+  /** What `config.sourcePath` was when its entry was searched: decides esbuild's working directory without another stat. */
+  sourceKind?: "file" | "directory";
 }
 
-/** {@link toFunctionConfig}, keeping the entry found, so nothing needs to look for it again. */
+/** {@link toFunctionConfig}, keeping the entry found and what the source was, so nothing needs to look for them again. */
 export async function locateFunction(fn: ResolvedFunction): Promise<LocatedFunction> {
-  const entry = await findEntry(fn.sourcePath);
-  return { config: { ...fn, source: entry ?? fn.sourcePath }, entry };
+  const found = await searchEntry(fn.sourcePath);
+  return { config: { ...fn, source: found.entry ?? fn.sourcePath }, entry: found.entry, sourceKind: found.kind };
 }
 
 function isMissing(err: unknown): boolean {

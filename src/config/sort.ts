@@ -13,7 +13,17 @@ export function compareCodePoints(a: string, b: string): number {
   }
 }
 
-/** The entries of `record` sorted by key in code-point order. */
+/** A UTF-16 surrogate: only a string holding one can order differently by code units than by code points. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * The entries of `record` sorted by key in code-point order. When no key holds a surrogate, each
+ * code unit of each key is one code point, so comparing code units (native string comparison) gives
+ * the very order {@link compareCodePoints} gives, without iterating code points in every comparison:
+ * a policy's resolution sorts every collection this way, between two of the plan's read waves.
+ */
 export function sortedEntries<T>(record: Readonly<Record<string, T>>): [string, T][] {
-  return Object.entries(record).sort(([a], [b]) => compareCodePoints(a, b));
+  const entries = Object.entries(record);
+  if (entries.some(([key]) => SURROGATE.test(key))) return entries.sort(([a], [b]) => compareCodePoints(a, b));
+  return entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }

@@ -75,8 +75,14 @@ export function toJson(value: unknown): Json {
 
 /** A record's descriptor fields in policy vocabulary, for a change's `before`/`after`: absent ones `null`. */
 export function fieldsView(fields: readonly FieldDescriptor[], record: object): { [key: string]: Json } {
-  const values: Readonly<Record<string, unknown>> = { ...record };
-  return Object.fromEntries(fields.map((field) => [field.policyKey, toJson(values[field.modelKey])]));
+  const entries: [string, Json][] = [];
+  for (const field of fields) {
+    // The record's own enumerable fields only (what a copy of it holds), never one inherited; read
+    // field by field rather than copying the record: the diff asks this of every resource.
+    const own = Object.prototype.propertyIsEnumerable.call(record, field.modelKey);
+    entries.push([field.policyKey, toJson(own ? (record as Readonly<Record<string, unknown>>)[field.modelKey] : undefined)]);
+  }
+  return Object.fromEntries(entries);
 }
 
 /** Whether the planned update of `address` changes `field` (e.g. a trigger moving to another function). */

@@ -9,7 +9,7 @@
  * be tested against one value alone). The config tag older versions wrote (archive, runtime and
  * env together) is computed too, so their deployments are compared, not redeployed.
  */
-import { createHash, createHmac } from "node:crypto";
+import { type KeyObject, createHash, createHmac, createSecretKey } from "node:crypto";
 import { canonicalJson } from "../diff/canonical-json.js";
 import { markerNames, readLiveFingerprint } from "../diff/fingerprint-markers.js";
 import type { FunctionTag } from "../model/planned-change.js";
@@ -142,15 +142,32 @@ function dropUnclaimed(entry: ValueKey): void {
   if (valueKeys.get(entry.memoKey) === entry) valueKeys.delete(entry.memoKey);
 }
 
+/** Every env entry, by name in UTF-16 order (the order `canonicalJson` sorts keys in). */
+function sortedEnvEntries(env: Readonly<Record<string, string>>): [string, string][] {
+  return Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** The env entries a deployment leaves on the function, by name: `""` deletes, so it is not state. */
 function deployedEntries(env: Readonly<Record<string, string>>): [string, string][] {
-  return Object.entries(env)
-    .filter(([, value]) => value !== "")
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return sortedEnvEntries(env).filter(([, value]) => value !== "");
+}
+
+/**
+ * The `canonicalJson` text of the object these entries (sorted by name, as {@link sortedEnvEntries}
+ * sorts them) make, written from the entries: the same text without building the object and sorting
+ * its keys again. `undefined` when a value is not a string (`canonicalJson` then decides).
+ */
+function sortedEntriesJson(entries: readonly (readonly [string, unknown])[]): string | undefined {
+  let out = "{";
+  for (const [name, value] of entries) {
+    if (typeof value !== "string") return undefined;
+    out += `${out.length === 1 ? "" : ","}${JSON.stringify(name)}:${JSON.stringify(value)}`;
+  }
+  return `${out}}`;
 }
 
 /** The first `length` hex digits (uppercase) of HMAC-SHA256(key, parts joined by NUL). */
-function hmacHex(key: Buffer | string, parts: readonly string[], length: number): string {
+function hmacHex(key: Buffer | KeyObject | string, parts: readonly string[], length: number): string {
   return createHmac("sha256", key).update(parts.join(SEP)).digest("hex").slice(0, length).toUpperCase();
 }
 
@@ -186,16 +203,24 @@ export function createFingerprinter(projectId: string, key?: Buffer): Fingerprin
   const claimed: ValueKey[] = [];
   const prefetched: ValueKey[] = [];
   const codeTag = (slug: string, zipSha256: string): string => computeCodeTag(projectId, slug, zipSha256);
+  // The key imported once: an HMAC under a key object skips copying the key into each new HMAC
+  // (a keyed plan computes four per function). The MACs are the same as under the key's bytes.
+  const secretKey = key === undefined ? undefined : createSecretKey(key);
   // Names the key inside keyed env tags, so a plan tells a new key from new values.
-  const keyId = key === undefined ? "" : hmacHex(key, [ENV_DOMAIN, "key-id"], 4);
+  const keyId = secretKey === undefined ? "" : hmacHex(secretKey, [ENV_DOMAIN, "key-id"], 4);
 
   /** Keyed: the env tag, one tag per deployed variable and the older config tag, all HMACs under the key. */
-  function keyedTag(secret: Buffer, input: FingerprintInput, code: string): FullFunctionTag {
-    const entries = deployedEntries(input.env);
+  function keyedTag(secret: KeyObject, input: FingerprintInput, code: string): FullFunctionTag {
+    const declared = sortedEnvEntries(input.env);
+    const entries = declared.filter(([, value]) => value !== "");
     const varTags: Record<string, string> = Object.create(null) as Record<string, string>;
     for (const [name, value] of entries) varTags[name] = hmacHex(secret, [ENV_DOMAIN, projectId, input.slug, "var", name, value], FINGERPRINT_VAR_TAG_HEX);
-    const envTag = `EK${keyId}${hmacHex(secret, [ENV_DOMAIN, projectId, input.slug, "env", canonicalJson(Object.fromEntries(entries))], 14)}`;
-    const legacyConfigTag = `K${hmacHex(secret, [DOMAIN, projectId, input.slug, input.zipSha256, canonicalJson({ runtime: input.runtime, env: input.env })], 19)}`;
+    const envJson = sortedEntriesJson(entries) ?? canonicalJson(Object.fromEntries(entries));
+    const envTag = `EK${keyId}${hmacHex(secret, [ENV_DOMAIN, projectId, input.slug, "env", envJson], 14)}`;
+    // canonicalJson({ runtime, env }): its keys sort as "env", "runtime".
+    const declaredJson = typeof input.runtime === "string" ? sortedEntriesJson(declared) : undefined;
+    const configJson = declaredJson === undefined ? canonicalJson({ runtime: input.runtime, env: input.env }) : `{"env":${declaredJson},"runtime":${JSON.stringify(input.runtime)}}`;
+    const legacyConfigTag = `K${hmacHex(secret, [DOMAIN, projectId, input.slug, input.zipSha256, configJson], 19)}`;
     return { zipSha256: input.zipSha256, codeTag: code, envTag, legacyConfigTag, varTags, markers: markerNames(code, envTag, Object.values(varTags)) };
   }
 
@@ -230,7 +255,7 @@ export function createFingerprinter(projectId: string, key?: Buffer): Fingerprin
     codeTag,
     async tag(input) {
       const code = codeTag(input.slug, input.zipSha256);
-      return key === undefined ? hardenedTag(input, code) : keyedTag(key, input, code);
+      return secretKey === undefined ? hardenedTag(input, code) : keyedTag(secretKey, input, code);
     },
     deferredTag(input) {
       return { zipSha256: input.zipSha256, codeTag: codeTag(input.slug, input.zipSha256) };

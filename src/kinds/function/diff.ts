@@ -8,7 +8,7 @@ import { changeId, existingIds, fieldsView, makeChange, movesAway } from "../../
 import { type DiffSink, REDACTED } from "../../diff/plan-types.js";
 import { lookalikeConflict } from "../../diff/lookalike-names.js";
 import type { FunctionTag } from "../../model/planned-change.js";
-import { envTagMode, liveCodeTag, readLiveFingerprint } from "../../diff/fingerprint-markers.js";
+import { envTagMode, liveCodeTag, type LiveFingerprint, readLiveFingerprint } from "../../diff/fingerprint-markers.js";
 import { FUNCTION_FIELDS, type LiveFunction } from "./fields.js";
 
 const [NAME, RUNTIME] = FUNCTION_FIELDS;
@@ -80,12 +80,14 @@ function compareDeployment(fn: ResolvedFunction, live: LiveFunction, tag: Functi
   const address = `function.${fn.slug}`;
   const nameFields = envNameFields(fn, live.envNames);
   const runtimeField = live.current !== undefined && !sameFieldValue(RUNTIME, live.current.runtime, fn.runtime) ? [RUNTIME.policyKey] : [];
+  // The markers read once: the values' comparison and the code tag's both need them.
+  const marked = readLiveFingerprint(live.markers);
   // A value named exactly is its own field (`env.NAME`); values that may have changed are `env`.
-  const values = compareEnvValues(fn, live, tag);
-  const valueFields = [...values.changed.map((name) => `env.${name}`), ...(values.uncertain.length > 0 ? ["env"] : [])];
-  const valueWords = envValueReasons(values);
+  const values = compareEnvValues(fn, live, tag, marked);
+  // The fields and words of the values are built only for a deployment: most functions of a plan have none.
+  const valueFields = (): string[] => [...values.changed.map((name) => `env.${name}`), ...(values.uncertain.length > 0 ? ["env"] : [])];
   const withZip = (reason: string): Verdict => ({
-    deploy: true, withZip: true, fields: ["code", ...runtimeField, ...nameFields, ...valueFields], reasons: [[reason, ...valueWords].join("; ")],
+    deploy: true, withZip: true, fields: ["code", ...runtimeField, ...nameFields, ...valueFields()], reasons: [[reason, ...envValueReasons(values)].join("; ")],
   });
   if (live.markers.length === 0) {
     sink.warnings.push({
@@ -100,11 +102,11 @@ function compareDeployment(fn: ResolvedFunction, live: LiveFunction, tag: Functi
     const error = live.current.error ?? "no error text";
     return withZip(`the current deployment ${live.current.id} failed (${error}); it is redeployed with its archive`);
   }
-  if (liveCodeTag(live.markers) !== tag.codeTag) return withZip("the function's code changed");
+  if ((marked.main?.codeTag ?? marked.legacy?.codeTag) !== tag.codeTag) return withZip("the function's code changed");
   if (values.differs || runtimeField.length > 0 || nameFields.length > 0) {
     const named = [...runtimeField, ...nameFields];
-    const why = [...(named.length > 0 ? [`${named.join(", ")} changed`] : []), ...valueWords];
-    const fields = [...named, ...valueFields];
+    const why = [...(named.length > 0 ? [`${named.join(", ")} changed`] : []), ...envValueReasons(values)];
+    const fields = [...named, ...valueFields()];
     return { deploy: true, withZip: false, fields: fields.length > 0 ? fields : ["env"], reasons: [`${why.join("; ") || "the env fingerprint differs"}; the archive is kept`] };
   }
   if (live.current.status === "pending" || live.current.status === "building") {
@@ -127,7 +129,8 @@ export function diffFunctions(desired: ResolvedPolicy, live: LiveState, tags: Re
     const tag = tagFor(tags, fn.slug);
     const current = byslug.get(fn.slug);
     const address = `function.${fn.slug}`;
-    const after = { ...fieldsView(FUNCTION_FIELDS, fn), codeTag: tag.codeTag, env: comparedEnv(fn, resultingNames(fn, current?.envNames ?? [])) };
+    // Built only for a change: a function the plan leaves alone needs no view of it.
+    const after = (): { [key: string]: Json } => ({ ...fieldsView(FUNCTION_FIELDS, fn), codeTag: tag.codeTag, env: comparedEnv(fn, resultingNames(fn, current?.envNames ?? [])) });
     if (current === undefined) {
       sink.changes.push(
         makeChange({
@@ -137,7 +140,7 @@ export function diffFunctions(desired: ResolvedPolicy, live: LiveState, tags: Re
           class: "additive",
           fields: ["*"],
           before: null,
-          after,
+          after: after(),
           reason: `function ${fn.slug} is declared and not deployed on the branch`,
           op: {
             type: "function-deploy", slug: fn.slug, deploy: true, withZip: true, rename: fn.name !== fn.slug,
@@ -176,7 +179,7 @@ export function diffFunctions(desired: ResolvedPolicy, live: LiveState, tags: Re
         class: removed.length > 0 ? "override" : "additive",
         fields,
         before: { ...liveFields(current), codeTag: liveCodeTag(current.markers) ?? null, env: comparedEnv(fn, current.envNames) },
-        after,
+        after: after(),
         reason: reasons.join("; "),
         op: {
           type: "function-deploy", slug: fn.slug, deploy: verdict.deploy, withZip: verdict.withZip, rename,
@@ -286,11 +289,11 @@ function modeChange(live: string, ours: string): string {
   return "the last deployment was fingerprinted with a key and SVC_FINGERPRINT_KEY is not set now, so no value can be compared";
 }
 
-/** Compares the declared env of `fn` with the live function's markers through `tag`. */
-export function compareEnvValues(fn: ResolvedFunction, live: LiveFunction, tag: FunctionTag): EnvValueVerdict {
-  const kept = keptEnvNames(fn, live.envNames);
-  const unknown = (why: string): EnvValueVerdict => ({ differs: true, changed: [], uncertain: kept, why });
-  const marked = readLiveFingerprint(live.markers);
+/** Compares the declared env of `fn` with the live function's markers (`marked`: as read from them) through `tag`. */
+export function compareEnvValues(fn: ResolvedFunction, live: LiveFunction, tag: FunctionTag, marked: LiveFingerprint = readLiveFingerprint(live.markers)): EnvValueVerdict {
+  // Listed only when the fingerprints differ: a function whose env is unchanged needs no names.
+  const kept = (): string[] => keptEnvNames(fn, live.envNames);
+  const unknown = (why: string): EnvValueVerdict => ({ differs: true, changed: [], uncertain: kept(), why });
   if (marked.main !== undefined && tag.envTag !== undefined) {
     if (marked.main.envTag === tag.envTag) return SAME;
     const liveMode = envTagMode(marked.main.envTag);
@@ -298,8 +301,9 @@ export function compareEnvValues(fn: ResolvedFunction, live: LiveFunction, tag: 
     if (liveMode !== ourMode) return { ...unknown(modeChange(liveMode, ourMode)), keyChanged: true };
     const varTags = tag.varTags;
     if (varTags === undefined) return unknown("without SVC_FINGERPRINT_KEY one fingerprint covers all values together");
-    if (kept.length > 0 && marked.varTags.size === 0) return unknown(`${NO_VALUES}, and the last deployment carries no per-variable fingerprint`);
-    const changed = kept.filter((name) => {
+    const names = kept();
+    if (names.length > 0 && marked.varTags.size === 0) return unknown(`${NO_VALUES}, and the last deployment carries no per-variable fingerprint`);
+    const changed = names.filter((name) => {
       const own = varTags[name];
       return own === undefined || !marked.varTags.has(own);
     });

@@ -70,6 +70,25 @@ describe("function fingerprints", () => {
     expect(tag.legacyConfigTag).toBe(`K${createHmac("sha256", key).update(message).digest("hex").slice(0, 19).toUpperCase()}`);
   });
 
+  it("keyed: the key id, env tag and per-variable tags are the documented HMACs under the key's bytes", async () => {
+    const key = parseFingerprintKey(KEY_HEX);
+    const mac = (parts: string[], length: number): string => createHmac("sha256", key).update(parts.join("\u0000")).digest("hex").slice(0, length).toUpperCase();
+    const fp = createFingerprinter("proj-1", key);
+    const odd = "quote \" and \u00e9, \u{1F600}\n";
+    const env = { b: "3", B: "2", A: "1", GONE: "", _Q: odd, "\u00c9": "x" };
+    const tag = await fp.tag({ ...base, env });
+    const keyId = mac(["svc-fp/3", "key-id"], 4);
+    // Names in UTF-16 order, "" (a deletion) left out.
+    const deployed = `{"A":"1","B":"2","_Q":${JSON.stringify(odd)},"b":"3","\u00c9":"x"}`;
+    expect(tag.envTag).toBe(`EK${keyId}${mac(["svc-fp/3", "proj-1", "hello", "env", deployed], 14)}`);
+    const varTag = (name: string, value: string): string => mac(["svc-fp/3", "proj-1", "hello", "var", name, value], 8);
+    expect(tag.varTags).toEqual({ A: varTag("A", "1"), B: varTag("B", "2"), _Q: varTag("_Q", odd), b: varTag("b", "3"), "\u00c9": varTag("\u00c9", "x") });
+    const config = `{"env":{"A":"1","B":"2","GONE":"","_Q":${JSON.stringify(odd)},"b":"3","\u00c9":"x"},"runtime":"nodejs24"}`;
+    expect(tag.legacyConfigTag).toBe(`K${createHmac("sha256", key).update(["svc-fp/2", "proj-1", "hello", base.zipSha256, config].join("\u0000")).digest("hex").slice(0, 19).toUpperCase()}`);
+    // The same key given again to a new fingerprinter gives the same tags (the key is read when the fingerprinter is made).
+    expect(await createFingerprinter("proj-1", Buffer.from(key)).tag({ ...base, env })).toEqual(tag);
+  });
+
   it("keys the env tags: another key gives other tags and names itself in the env tag", async () => {
     const a = await createFingerprinter("proj-1", parseFingerprintKey(KEY_HEX)).tag(base);
     const b = await createFingerprinter("proj-1", parseFingerprintKey("f".repeat(64))).tag(base);

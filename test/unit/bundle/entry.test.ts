@@ -60,4 +60,16 @@ describe("entry lookup cost", () => {
     expect(archives.get("fn")?.entries).toBe(1);
     expect(stats.paths).toEqual([t.path("fn"), t.path("fn/index.ts"), t.path("fn/index.js")]);
   });
+
+  it.each([
+    ["a directory source builds in that directory", { "fn/index.js": "export default () => new Response('js');\n" }, "fn", [""]],
+    ["a file source builds in the file's directory", { "fn/handler.js": "export default () => new Response('js');\n" }, "fn/handler.js", []],
+  ] as const)("takes esbuild's working directory from the entry search, without asking again: %s", async (_label, files, source, candidates) => {
+    const t = makeTree(files);
+    stats.paths.length = 0;
+    const fn = { slug: "fn", name: "fn", sourcePath: t.path(source), env: {}, runtime: "nodejs24" as const, bundler: "esbuild" as const, sourcemap: false, customDomains: [] };
+    const archives = await bundleFunctions([fn], {});
+    expect(archives.get("fn")?.entries).toBe(1);
+    expect(stats.paths).toEqual([t.path(source), ...candidates.map(() => t.path("fn/index.ts")), ...candidates.map(() => t.path("fn/index.js"))]);
+  });
 });
