@@ -24,6 +24,14 @@ const SEED: SeedDocument = {
 /** A function env value that a check quotes back: no output may carry it, whichever home declares the function. */
 const HOME_SECRET = "declared-env-value-5151";
 
+/** Secrets each view writes encoded (a PEM key's line breaks, JSON's and Markdown's escapes, a bidi override); `zq7` marks each. */
+const SHAPED_SECRETS = {
+  PEM: "-----BEGIN KEY-----\nMIIEzq7pemBODY\n-----END KEY-----",
+  QUOTED: 'quo"te\\back-zq7-value',
+  MARKED: "*star_zq7_<&>|`tick`",
+  BIDI: "bidi\u202ezq7-secret",
+};
+
 /** The four examples of docs/checks.md, each a complete svc.checks.ts, in page order. */
 const EXAMPLES = [...readFileSync(join(ROOT, "docs", "checks.md"), "utf8").matchAll(/```ts\n(\/\/ svc\.checks\.ts\n[\s\S]*?)```/g)].map((m) => m[1] ?? "");
 
@@ -63,6 +71,10 @@ export default [defineCheck({ name: "quotes-env", enforcement: "advisory", valid
     const fn = (home: string) => `{ hello: { name: "Hello", source: "./functions/hello", env: { GREETING: ${JSON.stringify(HOME_SECRET)} + "-${home}" } } }`;
     writeFileSync(join(dir, "env-top.ts"), `export default { functions: ${fn("top")} };\n`);
     writeFileSync(join(dir, "env-preview.ts"), `export default { preview: { functions: ${fn("preview")} } };\n`);
+    writeFileSync(join(dir, "quotes-raw.ts"), `import { defineCheck } from "svc-config/v1";
+export default [defineCheck({ name: "quotes-raw", enforcement: "advisory", validatePlan(_p, ctx) { for (const fn of ctx.policy.functions) for (const value of Object.values(fn.env)) ctx.report("value " + value); } })];
+`);
+    writeFileSync(join(dir, "env-shapes.ts"), `export default { functions: { hello: { name: "Hello", source: "./functions/hello", env: ${JSON.stringify(SHAPED_SECRETS)} } } };\n`);
     writeFileSync(join(dir, "bad-name.ts"), `import { defineCheck } from "svc-config/v1";
 export default [defineCheck({ name: "evil\\u001b[31m", enforcement: "mandatory", validatePlan() {} })];
 `);
@@ -247,6 +259,16 @@ describe("policy checks (docs/checks.md)", () => {
     expect(text.stdout).toContain('env [{"GREETING":"(sensitive)"}]');
     expect(JSON.stringify(JSON.parse(json.stdout))).toContain('env [{\\"GREETING\\":\\"(sensitive)\\"}]');
     expect(text.stdout + text.stderr + json.stdout + json.stderr).not.toContain(HOME_SECRET);
+  });
+
+  it("hostile check quoting env values that each view encodes (line breaks, quotes, backslashes, Markdown, bidi): scrubbed in text, --json and --markdown", async () => {
+    const args = ["config", "plan", "--config", "env-shapes.ts", "--checks", "quotes-raw.ts", "--branch", "preview/b"];
+    for (const format of [[], ["--json"], ["--markdown"]]) {
+      const run = await svc([...args, ...format]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain("value (sensitive)");
+      expect(run.stdout + run.stderr).not.toContain("zq7");
+    }
   });
 
   it("a check name with control characters is refused when the file loads, naming the path", async () => {

@@ -51,6 +51,18 @@ describe("secret scrubbing", () => {
     expect(scrubber.scrub("sk_live_123456 hello-there-friend postgres://u:p@h/db")).toBe("(sensitive) hello-there-friend (sensitive)");
   });
 
+  it.each([
+    ["a text view (line breaks as \\u000a)", "-----BEGIN KEY-----\nbody-line\n-----END KEY-----", (v: string) => v.replaceAll("\n", "\\u000a")],
+    ["a JSON string", 'quo"te\\back\nslash', (v: string) => JSON.stringify(v).slice(1, -1)],
+    ["Markdown text", "*star_under_<&>", () => "\\*star\\_under\\_&lt;&amp;&gt;"],
+    ["a text view (a bidi override as \\u202e)", "bidi\u202esecret", (v: string) => v.replace("\u202e", "\\u202e")],
+  ])("replaces a secret in the form of %s, and as given", (_label, secret, encode) => {
+    const scrubber = new Scrubber();
+    scrubber.add(secret);
+    expect(scrubber.scrub(`before ${encode(secret)} after`)).toBe("before (sensitive) after");
+    expect(scrubber.scrub(`before ${secret} after`)).toBe("before (sensitive) after");
+  });
+
   it("scrubs everything written through a wrapped stream", () => {
     const scrubber = new Scrubber();
     const written: string[] = [];
