@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeUnsafeText, findUnsafeCharacter } from "../../../src/rules/visible-text.js";
+import { escapeCodePoint, escapeUnsafeText, findUnsafeCharacter, unsafeCharacterKind } from "../../../src/rules/visible-text.js";
 import { urlSegmentIssue } from "../../../src/rules/url-segment.js";
 import { bucketNameIssue, isLookalikeName } from "../../../src/rules/names.js";
 import { excludedEntryReason } from "../../../src/rules/shipped-files.js";
@@ -21,6 +21,21 @@ describe("unsafe characters", () => {
   it.each(["plain", "ünïcode", "emoji 😀", "日本語", "tab-free"])("leaves %j unchanged", (text) => {
     expect(findUnsafeCharacter(text)).toBeNull();
     expect(escapeUnsafeText(text)).toBe(text);
+  });
+
+  // Hostile row: the quick first pass of findUnsafeCharacter and escapeUnsafeText must let through no
+  // character the exact classification calls unsafe (a list edited on one side only would print a
+  // bidi override raw everywhere). Every code point, alone and between safe text.
+  it("finds and escapes every code point unsafeCharacterKind calls unsafe, and no other, for all of Unicode", () => {
+    const missed: string[] = [];
+    for (let code = 0; code <= 0x10ffff; code++) {
+      const ch = String.fromCodePoint(code);
+      const unsafe = unsafeCharacterKind(code) !== null;
+      const text = `a${ch}b`;
+      const expected = unsafe ? `a${escapeCodePoint(code)}b` : text;
+      if ((findUnsafeCharacter(text) !== null) !== unsafe || escapeUnsafeText(text) !== expected) missed.push(escapeCodePoint(code));
+    }
+    expect(missed).toEqual([]);
   });
 });
 
