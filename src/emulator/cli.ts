@@ -8,6 +8,7 @@ import { ErrorCode, PlatformError, isPlatformError } from "../errors/index.js";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "./index.js";
 import { watchNpmLauncher } from "../runtime/launcher-watch.js";
 import type { EmulatorTimings } from "./store/world.js";
+import { writeStderrNow } from "./stderr-lines.js";
 
 const TIMING_KEYS: Readonly<Record<string, keyof EmulatorTimings>> = Object.freeze({
   op_sched: "opSchedulingMs",
@@ -165,11 +166,11 @@ export async function runEmulatorCli(argv: string[]): Promise<number> {
     options = toOptions(flags);
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 1;
-    process.stderr.write(`svc emulator: ${(err as Error).message}\n`);
+    writeStderrNow(`svc emulator: ${(err as Error).message}\n`);
     return 1;
   }
   if (!LOOPBACK.test(flags.host)) {
-    process.stderr.write(`svc emulator: warning: listening on ${flags.host}, not loopback; the printed key is a test credential, keep the emulator off shared networks\n`);
+    writeStderrNow(`svc emulator: warning: listening on ${flags.host}, not loopback; the printed key is a test credential, keep the emulator off shared networks\n`);
   }
   let emu: RunningEmulator;
   try {
@@ -177,15 +178,15 @@ export async function runEmulatorCli(argv: string[]): Promise<number> {
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     if (code === "EADDRINUSE" || code === "EACCES") {
-      process.stderr.write(`svc emulator: port ${flags.port} on ${flags.host} is unavailable (${String(code)}); choose another with --port, or --port 0 for a free one\n`);
+      writeStderrNow(`svc emulator: port ${flags.port} on ${flags.host} is unavailable (${String(code)}); choose another with --port, or --port 0 for a free one\n`);
       return 2;
     }
-    process.stderr.write(`svc emulator: ${isPlatformError(err) ? err.message : (err as Error).message}\n`);
+    writeStderrNow(`svc emulator: ${isPlatformError(err) ? err.message : (err as Error).message}\n`);
     const reason = isPlatformError(err) ? (err.details as { reason?: unknown } | undefined)?.reason : undefined;
     return reason === "locked" ? 2 : reason === "corrupt" ? 3 : 1;
   }
   const databases = flags.realDatabases === true ? "branches have real PostgreSQL databases: connection URIs and endpoint hosts connect" : "branch databases are records only; their hosts end in .emulator.invalid (--real-databases makes them connect)";
-  process.stderr.write(`svc emulator: listening on ${emu.url} (${databases})\n`);
+  writeStderrNow(`svc emulator: listening on ${emu.url} (${databases})\n`);
   process.stdout.write(formatReadyLines(emu));
   // The server does not hold the process open by itself; the command does until a signal.
   const keepAlive = setInterval(() => undefined, 1 << 30);
@@ -195,7 +196,7 @@ export async function runEmulatorCli(argv: string[]): Promise<number> {
       unwatch();
       process.off("SIGINT", onInt);
       process.off("SIGTERM", onTerm);
-      process.stderr.write(`svc emulator: stopping${why}\n`);
+      writeStderrNow(`svc emulator: stopping${why}\n`);
       void emu.close().then(() => resolve(code));
     };
     const onInt = stop(130);

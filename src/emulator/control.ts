@@ -16,6 +16,7 @@ import { FaultEngine, parseFaultPlan, type FaultRule, type InjectedFault } from 
 import type { ResolvedEmulatorOptions } from "./options.js";
 import { resolveSeed } from "./options.js";
 import { RequestLog, type RequestLogEntry } from "./request-log.js";
+import { writeStderrNow } from "./stderr-lines.js";
 import type { EmulatorRuntime, EndpointHostSource, SchemaSource } from "./runtime.js";
 import { EMPTY_SCHEMA } from "./engine/schema-diff.js";
 import { platformEndpointHosts } from "./http/views.js";
@@ -114,7 +115,7 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
 
   constructor(private readonly options: ResolvedEmulatorOptions) {
     const encode = (): unknown => encodeWorld(this.current, this.clock, { instanceId: this.instanceId, claimable: this.claimableSource?.() ?? this.savedClaimable ?? { records: [], tombstones: [] } });
-    this.dataDir = options.dataDir !== undefined ? DataDir.open(options.dataDir, encode, (line) => process.stderr.write(`${line}\n`)) : undefined;
+    this.dataDir = options.dataDir !== undefined ? DataDir.open(options.dataDir, encode, (line) => writeStderrNow(`${line}\n`)) : undefined;
     let saved: unknown;
     try {
       saved = this.dataDir?.readState();
@@ -145,7 +146,7 @@ export class EmulatorCore implements EmulatorControl, EmulatorRuntime {
       this.bootstrapKey = options.apiKey ?? stored["SVC_API_KEY"] ?? seedKey ?? keyIds.apiKeyToken();
       this.seed = options.seed ?? defaultSeed(this.bootstrapKey);
       if (saved !== undefined && options.seed !== undefined) {
-        process.stderr.write(`svc emulator: warning: data dir ${options.dataDir ?? ""} already holds a world, so the seed is not loaded; POST /__emulator/reset loads it\n`);
+        writeStderrNow(`svc emulator: warning: data dir ${options.dataDir ?? ""} already holds a world, so the seed is not loaded; POST /__emulator/reset loads it\n`);
       }
       this.current = saved !== undefined ? this.restore(saved) : this.build(this.seed);
       if (saved === undefined) this.dataDir?.writeNowSync();

@@ -59,16 +59,30 @@ export interface FaultVerdict {
   delayed: FaultHit[];
 }
 
-/** The response header naming the injected rules; the request log reads it. */
+/** The response header naming the injected rules. */
 export const FAULT_HEADER = "X-Emulator-Fault";
+
+/** The part of a request's context {@link markInjected} writes: its response and its `fault` variable. */
+export interface FaultMarkTarget {
+  res: Response;
+  set(key: "fault", value: string): void;
+}
 
 /**
  * Marks a response with every rule injected into its request, comma-separated, so the request
  * log names each one: a `before` delay, the fault that replaced the request, and an `after`
- * fault, including a reset after a committed mutation (whose response is never sent).
+ * fault, including a reset after a committed mutation (whose response is never sent). The same
+ * text goes in the context's `fault` variable, which the request log reads (reading the header
+ * back would turn every answer's headers into a web `Headers`).
  */
-export function markInjected(headers: Headers, hits: readonly FaultHit[]): void {
-  if (hits.length > 0) headers.set(FAULT_HEADER, hits.map((h) => String(h.rule)).join(","));
+export function markInjected(c: FaultMarkTarget, hits: readonly FaultHit[]): void {
+  // Read in every case: when the request threw before it was answered, Hono builds the context's
+  // answer here and rebuilds the error's answer from it, which the replica's in-memory answers expect.
+  const { res } = c;
+  if (hits.length === 0) return;
+  const rules = hits.map((h) => String(h.rule)).join(",");
+  res.headers.set(FAULT_HEADER, rules);
+  c.set("fault", rules);
 }
 
 /** Waits `ms` milliseconds. */

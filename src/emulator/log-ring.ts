@@ -3,15 +3,16 @@
  * entries, oldest first when read, and a sink that writes nowhere, text or JSON lines on stderr,
  * or to a callback.
  */
+import { writeStderrLines } from "./stderr-lines.js";
 
 /** Where log lines go: nowhere, stderr as text or JSON lines, or a callback. */
 export type LogSink<T> = "off" | "text" | "json" | ((entry: T) => void);
 
-/** Writes one entry to its sink; `format` gives the text line. */
+/** Writes one entry to its sink; `format` gives the text line. Lines for stderr leave with the others of the same turn. */
 export function writeToSink<T>(sink: LogSink<T>, entry: T, format: (entry: T) => string): void {
   if (sink === "off") return;
   if (typeof sink === "function") sink(entry);
-  else process.stderr.write(`${sink === "json" ? JSON.stringify(entry) : format(entry)}\n`);
+  else writeStderrLines(`${sink === "json" ? JSON.stringify(entry) : format(entry)}\n`);
 }
 
 /** The last `size` entries. */

@@ -6,6 +6,7 @@
  */
 import { escapeUnsafeText } from "../rules/visible-text.js";
 import { LogRing, writeToSink, type LogSink } from "./log-ring.js";
+import { writeStderrNow } from "./stderr-lines.js";
 
 /** One request log entry. */
 export interface RequestLogEntry {
@@ -66,11 +67,11 @@ export class RequestLog {
    * `--verbose` stderr still gets start, stop, warnings and errors.
    */
   notice(message: string): void {
-    process.stderr.write(`svc emulator: ${message}\n`);
+    writeStderrNow(`svc emulator: ${message}\n`);
   }
 
   /** Writes a routine line (e.g. the PostgreSQL server's own log) to stderr only with `--verbose`. */
   detail(message: string): void {
-    if (this.sink === "text" || this.sink === "json") process.stderr.write(`svc emulator: ${message}\n`);
+    if (this.sink === "text" || this.sink === "json") writeStderrNow(`svc emulator: ${message}\n`);
   }
 }

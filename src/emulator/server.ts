@@ -163,9 +163,14 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
     const incoming = c.req.header("x-request-id");
     const rid = incoming !== undefined && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     c.set("rid", rid);
-    // Set before the route answers, so it goes into the answer as it is built: set after, it would
-    // make Hono copy the finished response (two `Response` objects and a body stream per request).
-    c.header("X-Request-ID", rid);
+    // On a socket, set on Node's response: Node writes it with the answer's headers, and an answer
+    // with no other header than its Content-Type then needs no web `Headers` at all (its headers stay
+    // a plain object up to the socket). Without one (the replica, `app.request`), set before the route
+    // answers, so it goes into the answer as it is built: set after, it would make Hono copy the
+    // finished response (two `Response` objects and a body stream per request).
+    const outgoing = c.env?.outgoing;
+    if (outgoing !== undefined) outgoing.setHeader("x-request-id", rid);
+    else c.header("X-Request-ID", rid);
     await next();
     if (!log.keeps) return; // nothing to build an entry for
     const reset = c.env?.incoming?.socket?.destroyed === true;
@@ -176,7 +181,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
       status: reset ? "reset" : c.res.status,
       durationMs: performance.now() - started,
       requestId: rid,
-      fault: c.res.headers.get(FAULT_HEADER) ?? "-",
+      fault: c.get("fault") ?? "-",
       ...(c.get("ignored") !== undefined ? { ignored: c.get("ignored") } : {}),
     });
   });
@@ -191,19 +196,19 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
         c.env.incoming.socket.destroy();
         c.res = c.body(null, 500);
       } else c.res = faultResponse(c, before);
-      markInjected(c.res.headers, [...delayed, before]);
+      markInjected(c, [...delayed, before]);
       return;
     }
     try {
       await runRequest(c, next);
     } finally {
-      markInjected(c.res.headers, delayed);
+      markInjected(c, delayed);
     }
     if (after !== undefined) {
       if (after.kind === "delay") await sleep(after.delayMs ?? 0);
       else if (after.kind === "reset") c.env.incoming.socket.destroy();
       else c.res = faultResponse(c, after);
-      markInjected(c.res.headers, [...delayed, after]);
+      markInjected(c, [...delayed, after]);
     }
   };
   const runRequest: MiddlewareHandler<EmulatorEnv> = async (c, next) => {

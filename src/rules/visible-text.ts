@@ -74,6 +74,7 @@ export function escapeCodePoint(code: number): string {
  * characters or reorder the line it is printed in.
  */
 export function escapeUnsafeText(text: string): string {
+  if (!MAYBE_UNSAFE.test(text)) return text;
   let out = "";
   let changed = false;
   for (const ch of text) {

@@ -30,15 +30,15 @@ export function claimableFaults(faults: FaultSource): MiddlewareHandler<Claimabl
     if (before !== undefined) {
       if (before.kind === "reset") reset(c);
       else c.res = injected(c, before);
-      markInjected(c.res.headers, [...delayed, before]);
+      markInjected(c, [...delayed, before]);
       return;
     }
     await next();
-    markInjected(c.res.headers, delayed);
+    markInjected(c, delayed);
     if (after === undefined) return;
     if (after.kind === "delay") await sleep(after.delayMs ?? 0);
     else if (after.kind === "reset") reset(c);
     else c.res = injected(c, after);
-    markInjected(c.res.headers, [...delayed, after]);
+    markInjected(c, [...delayed, after]);
   };
 }

@@ -7,6 +7,7 @@
  */
 import { escapeUnsafeText } from "../../rules/visible-text.js";
 import { LogRing, writeToSink, type LogSink } from "../log-ring.js";
+import { writeStderrNow } from "../stderr-lines.js";
 
 /** The trigger behind an invocation. */
 export interface InvocationTrigger {
@@ -80,7 +81,7 @@ export class InvocationLog {
 
   /** Writes one line a function printed, when the sink writes to stderr. */
   output(branchId: string, slug: string, line: string): void {
-    if (this.sink === "text" || this.sink === "json") process.stderr.write(`fn ${branchId}/${slug} | ${escapeUnsafeText(line)}\n`);
+    if (this.sink === "text" || this.sink === "json") writeStderrNow(`fn ${branchId}/${slug} | ${escapeUnsafeText(line)}\n`);
   }
 
   /** The most recent records, oldest first. @default limit 1000 */

@@ -12,5 +12,7 @@ export interface EmulatorEnv {
     principal: Principal;
     /** Unknown body and query fields the validation stripped (field paths only, for the verbose log). */
     ignored?: string[];
+    /** The injected fault rules of this answer, as its `X-Emulator-Fault` header names them (for the request log). */
+    fault?: string;
   };
 }

@@ -180,6 +180,20 @@ describe("faults", () => {
     }
   });
 
+  it("names the injected rules in the X-Emulator-Fault header and the request log, and `-` where none was", async () => {
+    const emu = await startTestEmulator({ faults: "delay=5,method=GET,nth=1;status=503,method=GET,nth=1" });
+    try {
+      const get = (rid: string) => fetch(`${emu.apiHost}/projects`, { headers: { authorization: `Bearer ${emu.apiKey}`, "x-request-id": rid } });
+      const faulted = await get("rid-faulted");
+      const plain = await get("rid-plain");
+      expect([faulted.status, faulted.headers.get("x-emulator-fault"), faulted.headers.get("x-request-id")]).toEqual([503, "0,1", "rid-faulted"]);
+      expect([plain.status, plain.headers.get("x-emulator-fault"), plain.headers.get("x-request-id")]).toEqual([200, null, "rid-plain"]);
+      expect(emu.state.requests().map((r) => [r.requestId, r.status, r.fault])).toEqual([["rid-faulted", 503, "0,1"], ["rid-plain", 200, "-"]]);
+    } finally {
+      await emu.close();
+    }
+  });
+
   it.each([
     ["a 429 without retry_after", "status=429,nth=1", 429, "1"],
     ["a 503 without retry_after", "status=503,nth=1", 503, null],

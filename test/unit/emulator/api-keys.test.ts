@@ -19,6 +19,15 @@ describe("personal API keys", () => {
     expect([w.world.authenticate(token), listApiKeys(w.world, owner).includes(record)]).toEqual([null, false]);
     expect(refusal(() => revokeApiKey(w.world, owner, record.id))).toEqual(["not_found", "not_found"]);
   });
+
+  it("authenticates each token as its own key when tokens alternate, and a token only in the world that holds it", () => {
+    const owner = personalKeyOwner(w.principal);
+    const a = createApiKey(w.world, owner, { name: "a", createdBy: owner.accountId });
+    const b = createApiKey(w.world, owner, { name: "b", createdBy: owner.accountId });
+    const other = unitWorld();
+    const seen = [a.token, b.token, a.token, `${a.token}x`, a.token].map((token) => w.world.authenticate(token)?.key.name ?? null);
+    expect([...seen, other.world.authenticate(a.token)]).toEqual(["a", "b", "a", null, "a", null]);
+  });
 });
 
 describe("organization API keys", () => {
