@@ -10,11 +10,14 @@
  *    chain of sequential requests (waves) a branch saw.
  * 4. The verified fleet: `planFleet` with `verify` of the fresh branches, against the same
  *    `planFleet` without it, interleaved, best of 3 each; how many branches verified.
+ * 5. `verify` without a fingerprint key (hardened mode) on the same branch: plan alone and plan
+ *    with `verify: true`, interleaved, best of 5 each, each run with env values the process has
+ *    not seen (a process derives each value once), and their ratio.
  *
  * The machine's load average is printed before and after: the machine is shared, so figures
  * move with what else runs on it.
  *
- *   npm run bench:plans [-- --branches 200] [--size 50] [--only verify,checks,fleet,fleet-verify]
+ *   npm run bench:plans [-- --branches 200] [--size 50] [--only verify,verify-hardened,checks,fleet,fleet-verify]
  */
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { createPlatformApi, defineCheck, defineConfig, plan, planFleet, applyFleet, type PolicyConfig, type FleetResult } from "../../src/v1.js";
@@ -32,7 +35,7 @@ const BRANCHES = argNumber("--branches", 200);
 const SIZE = argNumber("--size", 50);
 /** The parts to run (`--only verify,checks`); all of them by default. */
 const ONLY = new Set((process.argv[process.argv.indexOf("--only") + 1] ?? "").split(","));
-const runs = (part: "verify" | "checks" | "fleet" | "fleet-verify"): boolean => !process.argv.includes("--only") || ONLY.has(part);
+const runs = (part: "verify" | "verify-hardened" | "checks" | "fleet" | "fleet-verify"): boolean => !process.argv.includes("--only") || ONLY.has(part);
 const KEY = "svc_bench_plans_key_0000000000000001";
 const FINGERPRINT_KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 const TIMINGS = { opSchedulingMs: 0, opRunMs: 5, deployPendingMs: 0, deployBuildMs: 5, domainActivationMs: 0 };
@@ -41,16 +44,17 @@ const POLLING = { initialMs: 5, maxMs: 50 };
 /**
  * `mix`-N: half functions (the prebuilt `fixtures/bench/fn`), a fifth buckets, the rest triggers
  * (schedule and storage, alternating), and a per-branch closure (protected main, a compute
- * setting elsewhere). No custom domains: a hostname belongs to one branch of the account.
+ * setting elsewhere). No custom domains: a hostname belongs to one branch of the account. Each
+ * function's env holds its index, and `round` when given (new values for a hardened run).
  */
-function mixPolicy(size: number): PolicyConfig {
+function mixPolicy(size: number, round?: number): PolicyConfig {
   const fnCount = Math.max(1, Math.floor(size / 2));
   const bucketCount = Math.max(1, Math.floor(size / 5));
   const triggerCount = Math.max(0, size - fnCount - bucketCount);
   const functions: NonNullable<PolicyConfig["functions"]> = {};
   const buckets: NonNullable<PolicyConfig["buckets"]> = {};
   const triggers: NonNullable<PolicyConfig["triggers"]> = {};
-  for (let i = 0; i < fnCount; i++) functions[`fn${i}`] = { name: `Function ${i}`, source: "./fn", bundler: "none", env: { INDEX: String(i) } };
+  for (let i = 0; i < fnCount; i++) functions[`fn${i}`] = { name: `Function ${i}`, source: "./fn", bundler: "none", env: { INDEX: round === undefined ? String(i) : `${i}.${round}` } };
   for (let i = 0; i < bucketCount; i++) buckets[`bucket-${i}`] = { access: "private" };
   for (let i = 0; i < triggerCount; i++) {
     triggers[`t${i}`] = i % 2 === 0
@@ -98,6 +102,7 @@ async function main(): Promise<void> {
     const one = { ...base, branchId: emu.defaultBranchId, api: createPlatformApi({ apiKey: KEY, apiHost: emu.apiHost, polling: POLLING }) };
     await plan(policy, one); // warm-up: module loading and archives
     if (runs("verify")) await benchVerify(policy, one);
+    if (runs("verify-hardened")) await benchVerifyHardened(one);
     if (runs("checks")) await benchChecks(one);
     if (runs("fleet-verify")) await benchFleetVerify(policy, base, emu.apiHost);
     if (runs("fleet")) await benchFleet(policy, base, emu.apiHost);
@@ -129,6 +134,31 @@ async function benchVerify(policy: PolicyConfig, one: PlanOptions): Promise<void
   console.log(`  plan alone            ${ms(alone)}`);
   console.log(`  plan --verify         ${ms(verified.ms)}  (verified: ${String(verified.verified)}; verification itself ${ms(verified.verifyMs)})`);
   console.log(`  ratio                 ${(verified.ms / alone).toFixed(2)}×  (target ≤ 2×)`);
+}
+
+/**
+ * 5. The cost of verify without a fingerprint key: as 1, but every function's env value is new to
+ * the process in each run (keys are derived once per process and value), so each run pays what a
+ * fresh `svc config plan --verify` pays.
+ */
+async function benchVerifyHardened(one: PlanOptions): Promise<void> {
+  const { fingerprintKey: _key, ...keyless } = one;
+  let alone = Number.POSITIVE_INFINITY;
+  let verified = { ms: Number.POSITIVE_INFINITY, verified: false, verifyMs: 0 };
+  let round = 0;
+  for (let i = 0; i < 5; i++) {
+    let t = performance.now();
+    await plan(mixPolicy(SIZE, round++), keyless);
+    alone = Math.min(alone, performance.now() - t);
+    t = performance.now();
+    const r = await plan(mixPolicy(SIZE, round++), { ...keyless, verify: true });
+    const took = performance.now() - t;
+    if (took < verified.ms) verified = { ms: took, verified: r.verification?.verified === true, verifyMs: r.verification?.ms ?? 0 };
+  }
+  console.log(`\nverify, hardened (1 branch, mix-${SIZE}, no fingerprint key, new env values each run; interleaved, best of 5; load average ${load()})`);
+  console.log(`  plan alone            ${ms(alone)}`);
+  console.log(`  plan --verify         ${ms(verified.ms)}  (verified: ${String(verified.verified)}; verification itself ${ms(verified.verifyMs)})`);
+  console.log(`  ratio                 ${(verified.ms / alone).toFixed(2)}×  (no target)`);
 }
 
 /** 2. The cost of policy checks on a 1,000-resource plan (four checks: two per change, two per plan). */

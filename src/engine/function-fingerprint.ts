@@ -9,7 +9,7 @@
  * be tested against one value alone). The config tag older versions wrote (archive, runtime and
  * env together) is computed too, so their deployments are compared, not redeployed.
  */
-import { type KeyObject, createHash, createHmac, createSecretKey } from "node:crypto";
+import { type KeyObject, createHash, createHmac, createSecretKey, randomBytes } from "node:crypto";
 import { canonicalJson } from "../diff/canonical-json.js";
 import { markerNames, readLiveFingerprint } from "../diff/fingerprint-markers.js";
 import type { FunctionTag } from "../model/planned-change.js";
@@ -171,6 +171,25 @@ function hmacHex(key: Buffer | KeyObject | string, parts: readonly string[], len
   return createHmac("sha256", key).update(parts.join(SEP)).digest("hex").slice(0, length).toUpperCase();
 }
 
+/** The key of one env value (`name` salts it), as a hardened tag is keyed. */
+type ValueKeyOf = (name: string, value: string) => Promise<Buffer>;
+
+/** Hardened: the env tag and the older config tag, each keyed by the keys of its values. */
+async function hardenedTag(input: FingerprintInput, code: string, keyOf: ValueKeyOf): Promise<FullFunctionTag> {
+  const macKey = async (names: readonly string[]): Promise<Buffer> => {
+    const keys = await Promise.all(names.map((name) => keyOf(name, input.env[name] ?? "")));
+    const digest = createHash("sha256");
+    for (const k of keys) digest.update(k);
+    return digest.digest();
+  };
+  const declared = Object.keys(input.env).sort();
+  const deployed = deployedEntries(input.env).map(([name]) => name);
+  const [legacyKey, envKey] = await Promise.all([macKey(declared), macKey(deployed)]);
+  const envTag = `EH${hmacHex(envKey, [ENV_DOMAIN, input.slug, "env", ...deployed], 18)}`;
+  const legacyConfigTag = `H${hmacHex(legacyKey, [DOMAIN, input.slug, input.zipSha256, input.runtime, ...declared], 19)}`;
+  return { zipSha256: input.zipSha256, codeTag: code, envTag, legacyConfigTag, markers: markerNames(code, envTag) };
+}
+
 /** A fingerprint with its env parts: what {@link Fingerprinter.tag} returns. */
 export type FullFunctionTag = FunctionTag & Required<Pick<FunctionTag, "envTag" | "legacyConfigTag" | "markers">>;
 
@@ -234,28 +253,12 @@ export function createFingerprinter(projectId: string, key?: Buffer): Fingerprin
     return entry.derivation.key;
   }
 
-  /** Hardened: the env tag and the older config tag, each keyed by the scrypt keys of its values. */
-  async function hardenedTag(input: FingerprintInput, code: string): Promise<FullFunctionTag> {
-    const macKey = async (names: readonly string[]): Promise<Buffer> => {
-      const keys = await Promise.all(names.map((name) => use(valueKeyOf(projectId, name, input.env[name] ?? ""))));
-      const digest = createHash("sha256");
-      for (const k of keys) digest.update(k);
-      return digest.digest();
-    };
-    const declared = Object.keys(input.env).sort();
-    const deployed = deployedEntries(input.env).map(([name]) => name);
-    const [legacyKey, envKey] = await Promise.all([macKey(declared), macKey(deployed)]);
-    const envTag = `EH${hmacHex(envKey, [ENV_DOMAIN, input.slug, "env", ...deployed], 18)}`;
-    const legacyConfigTag = `H${hmacHex(legacyKey, [DOMAIN, input.slug, input.zipSha256, input.runtime, ...declared], 19)}`;
-    return { zipSha256: input.zipSha256, codeTag: code, envTag, legacyConfigTag, markers: markerNames(code, envTag) };
-  }
-
   return {
     mode: key === undefined ? "hardened" : "keyed",
     codeTag,
     async tag(input) {
       const code = codeTag(input.slug, input.zipSha256);
-      return secretKey === undefined ? hardenedTag(input, code) : keyedTag(secretKey, input, code);
+      return secretKey === undefined ? hardenedTag(input, code, (name, value) => use(valueKeyOf(projectId, name, value))) : keyedTag(secretKey, input, code);
     },
     deferredTag(input) {
       return { zipSha256: input.zipSha256, codeTag: codeTag(input.slug, input.zipSha256) };
@@ -271,5 +274,28 @@ export function createFingerprinter(projectId: string, key?: Buffer): Fingerprin
       const last = Math.max(...claimed.map((entry) => entry.ended ?? Number.NaN));
       return { derivations: claimed.length, ms: claimed.length === 0 || Number.isNaN(last) ? 0 : last - first };
     },
+  };
+}
+
+/**
+ * A fingerprinter for a verification's replica, for the functions whose env tag the plan deferred
+ * (hardened mode): tags of the hardened shape and size (the same marker names, the same
+ * deployment body), whose value keys are HMAC-SHA256 under 32 random bytes this fingerprinter
+ * holds instead of scrypt derivations. Its tags compare only with its own: they are for a replica
+ * in this process, whose markers are never sent to a platform nor kept, so the derivation that
+ * protects markers a platform holds has nothing to protect there. Derives nothing, prefetches nothing.
+ */
+export function createReplicaFingerprinter(projectId: string): Fingerprinter {
+  const secret = randomBytes(32);
+  const keyOf: ValueKeyOf = async (name, value) => createHmac("sha256", secret).update([DOMAIN, projectId, name].join(SEP)).update(SEP).update(value).digest();
+  const codeTag = (slug: string, zipSha256: string): string => computeCodeTag(projectId, slug, zipSha256);
+  return {
+    mode: "hardened",
+    codeTag,
+    tag: (input) => hardenedTag(input, codeTag(input.slug, input.zipSha256), keyOf),
+    deferredTag: (input) => ({ zipSha256: input.zipSha256, codeTag: codeTag(input.slug, input.zipSha256) }),
+    prefetch: () => undefined,
+    dropUnused: () => undefined,
+    stats: () => ({ derivations: 0, ms: 0 }),
   };
 }

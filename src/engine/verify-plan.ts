@@ -4,6 +4,7 @@ import { executePlan } from "../apply/execute-plan.js";
 import type { Change } from "../model/plan.js";
 import type { FunctionTag } from "../model/planned-change.js";
 import type { PlanVerification } from "../model/plan.js";
+import { createReplicaFingerprinter, type Fingerprinter } from "./function-fingerprint.js";
 import type { OperationRuntime } from "./options.js";
 import { type PreparedPlan, preparePlan } from "./prepare-plan.js";
 import type { ExecutionContext } from "../apply/execution-context.js";
@@ -87,14 +88,26 @@ export async function verifyPrepared(rt: OperationRuntime, prepared: PreparedPla
 }
 
 /**
- * The plan's fingerprints, for the re-plan, when each has its env parts: the re-plan fingerprints
- * the same functions (the same resolved policy, archives and fingerprinter), so it would compute
- * the same tags again. A tag the plan deferred (hardened mode, a function not deployed yet) cannot
- * be compared with what the replica now holds, so then the re-plan computes them all.
+ * The fingerprints the replica's apply and re-plan use. The re-plan fingerprints the same
+ * functions as the plan (the same resolved policy, archives and fingerprinter), so it takes the
+ * plan's tags. A tag the plan deferred (hardened mode, a function it deploys whatever its env)
+ * has no env parts yet: the real apply derives them with scrypt, about 0.1 s of a core per value,
+ * for markers the platform keeps. The replica's markers stay in this process, so those functions
+ * get tags of a replica fingerprinter instead (the same shape, keyed by a random key it holds),
+ * written by the replica's apply and given to the re-plan, which compares them as it would the
+ * real ones.
  */
-function replanTags(prepared: PreparedPlan): { functionTags?: ReadonlyMap<string, FunctionTag> } {
-  for (const tag of prepared.functionTags.values()) if (tag.envTag === undefined) return {};
-  return { functionTags: prepared.functionTags };
+async function replicaTags(rt: OperationRuntime, prepared: PreparedPlan): Promise<{ fingerprints: Fingerprinter; functionTags: ReadonlyMap<string, FunctionTag> }> {
+  const deferred = [...prepared.functionTags].filter(([, tag]) => tag.envTag === undefined);
+  if (deferred.length === 0) return { fingerprints: rt.fingerprints, functionTags: prepared.functionTags };
+  const fingerprints = createReplicaFingerprinter(prepared.ids.projectId);
+  const functions = new Map(prepared.desired.functions.map((fn) => [fn.slug, fn]));
+  const functionTags = new Map(prepared.functionTags);
+  for (const [slug, tag] of deferred) {
+    const fn = functions.get(slug);
+    if (fn !== undefined) functionTags.set(slug, await fingerprints.tag({ slug, zipSha256: tag.zipSha256, runtime: fn.runtime, env: fn.env }));
+  }
+  return { fingerprints, functionTags };
 }
 
 /** Applies the prepared plan's changes on a seeded replica, then plans again there. */
@@ -106,8 +119,9 @@ async function applyAndReplan(rt: OperationRuntime, prepared: PreparedPlan, inpu
   // Requests in flight are fixed at the run's ceiling from the first one: the adaptive limit's slow
   // start and back-off protect a platform and follow its latency, and the replica, answering in
   // this process, has neither; starting at `concurrency` only queued the plan's requests.
+  const { fingerprints, functionTags } = await replicaTags(rt, prepared);
   const replicaRt: OperationRuntime = {
-    ...rt, api, emit: () => undefined, concurrency: rt.maxConcurrency,
+    ...rt, api, fingerprints, emit: () => undefined, concurrency: rt.maxConcurrency,
     timing: { ...rt.timing, pollInitialMs: REPLICA_POLLING.initialMs, pollMaxMs: REPLICA_POLLING.maxMs },
   };
   const outcome = await executePlan(prepared.diff.changes, input.contextFor(replicaRt, prepared));
@@ -119,7 +133,7 @@ async function applyAndReplan(rt: OperationRuntime, prepared: PreparedPlan, inpu
     ids: prepared.ids,
     resolveDesired: () => prepared.desired,
     archives: prepared.archives,
-    ...replanTags(prepared),
+    functionTags,
     allowDataLoss: input.allowDataLoss,
     now: () => new Date(),
   }), input.selection);

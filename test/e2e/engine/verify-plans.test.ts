@@ -5,6 +5,7 @@ import JSZip from "jszip";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfigFromFile } from "../../../src/config/load-config.js";
 import { startEmulator, type RunningEmulator, type SeedDocument } from "../../../src/emulator/index.js";
+import { createFingerprinter } from "../../../src/engine/function-fingerprint.js";
 import { prepareRuntime } from "../../../src/engine/options.js";
 import { preparePlan } from "../../../src/engine/prepare-plan.js";
 import { executionContext, resolverFor } from "../../../src/engine/push-config.js";
@@ -104,11 +105,12 @@ describe("archives the platform would reject fail verification as the real build
   });
 });
 
-describe("the re-plan on the replica fingerprints only what the plan could not", () => {
+describe("a verification fingerprints nothing with the plan's fingerprinter", () => {
   it.each([
     { mode: "keyed", key: "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff", computed: 0 },
-    // Hardened: the plan defers a new function's env tag; the apply derives it, and the re-plan needs it whole.
-    { mode: "hardened", key: undefined, computed: 2 },
+    // Hardened: the plan defers a new function's env tag; the replica's apply and re-plan use a
+    // replica fingerprinter's tags for it, so no value is derived with scrypt for the replica.
+    { mode: "hardened", key: undefined, computed: 0 },
   ])("$mode: $computed fingerprints computed during the verification of a new function", async ({ key, computed }) => {
     const emu = await startEmulator({ timings: TIMINGS });
     emulator = emu;
@@ -123,6 +125,57 @@ describe("the re-plan on the replica fingerprints only what the plan could not",
     const counted = { ...rt, fingerprints: { ...rt.fingerprints, tag: (input: Parameters<typeof rt.fingerprints.tag>[0]) => ((tags += 1), rt.fingerprints.tag(input)) } };
     const verification = await verifyPrepared(counted, prepared, { contextFor: executionContext, allowDataLoss: false });
     expect({ verified: verification.verified, residual: verification.residual, tags }).toEqual({ verified: true, residual: [], tags: computed });
+  });
+});
+
+describe("hardened mode: a plan that redeploys a marked function and creates a new one", () => {
+  it("verifies with the plan's tag for the first and a replica tag for the second, and a plan that would not converge is still reported", async () => {
+    const emu = await startEmulator({ timings: TIMINGS });
+    emulator = emu;
+    const dir = mkdtempSync(join(tmpdir(), "svc-verify-"));
+    mkdirSync(join(dir, "fn"));
+    writeFileSync(join(dir, "fn", "index.mjs"), "export default () => new Response('ok');\n");
+    const options = { projectId: emu.projectId, branchId: emu.defaultBranchId, apiKey: emu.apiKey, apiHost: emu.apiHost, polling: POLLING, baseDir: dir };
+    const fn = (mode: string) => ({ name: "API", source: "./fn", bundler: "none" as const, env: { MODE: mode } });
+    await apply(defineConfig({ functions: { api: fn("live") } }), { ...options, updateExisting: true });
+    const config = defineConfig({ functions: { api: fn("next"), jobs: fn("jobs") } });
+    const rt = prepareRuntime("plan", options);
+    const prepared = await preparePlan(rt, { ids: { projectId: emu.projectId, branchId: emu.defaultBranchId }, resolveDesired: resolverFor(config, { baseDir: dir }), allowDataLoss: false, dryRun: true, now: () => new Date() });
+    // The marked function's env tag is the plan's (it decided the redeploy); the new one's is deferred.
+    expect({ api: prepared.functionTags.get("api")?.envTag?.slice(0, 2), jobs: prepared.functionTags.get("jobs")?.envTag }).toEqual({ api: "EH", jobs: undefined });
+    let tags = 0;
+    const counted = { ...rt, fingerprints: { ...rt.fingerprints, tag: (input: Parameters<typeof rt.fingerprints.tag>[0]) => ((tags += 1), rt.fingerprints.tag(input)) } };
+    // The replica's tag for the new function, as its apply wrote it, kept to look for it outside the replica.
+    const jobs = { slug: "jobs", zipSha256: prepared.functionTags.get("jobs")?.zipSha256 ?? "", runtime: prepared.desired.functions[1]?.runtime ?? "", env: { MODE: "jobs" } };
+    let replicaTag = "";
+    const capturing: typeof executionContext = (replicaRt, plan) => {
+      expect(replicaRt.fingerprints).not.toBe(counted.fingerprints);
+      void replicaRt.fingerprints.tag(jobs).then((t) => (replicaTag = t.envTag));
+      return executionContext(replicaRt, plan);
+    };
+    const verification = await verifyPrepared(counted, prepared, { contextFor: capturing, allowDataLoss: false });
+    expect({ verified: verification.verified, residual: verification.residual, failures: verification.failures, tags }).toEqual({ verified: true, residual: [], failures: [], tags: 0 });
+    expect(replicaTag).toMatch(/^EH[0-9A-F]{18}$/);
+
+    // A planted bug: the new function deployed with the markers of another env. Reported.
+    const wrongMarkers: typeof executionContext = (replicaRt, plan) => {
+      const ctx = executionContext(replicaRt, plan);
+      return { ...ctx, functionMarkers: (slug) => (slug === "jobs" ? replicaRt.fingerprints.tag({ ...jobs, env: { MODE: "other" } }).then((t) => t.markers) : ctx.functionMarkers(slug)) };
+    };
+    const planted = await verifyPrepared(rt, prepared, { contextFor: wrongMarkers, allowDataLoss: false });
+    expect({ verified: planted.verified, residual: planted.residual.map((c) => [c.id, c.fields]) }).toEqual({ verified: false, residual: [["update:function.jobs", ["env"]]] });
+
+    // Through the public plan and a real apply: the platform gets the scrypt-keyed tags, and no
+    // replica tag appears in the plan's result or its saved form.
+    const shown = await plan(config, { ...options, verify: true });
+    expect(shown.verification).toMatchObject({ verified: true, residual: [], failures: [] });
+    expect(JSON.stringify([shown, toSavedPlan(shown), verification, planted])).not.toContain(replicaTag.slice(2));
+    await apply(config, { ...options, updateExisting: true });
+    const after = await preparePlan(prepareRuntime("plan", options), { ids: { projectId: emu.projectId, branchId: emu.defaultBranchId }, resolveDesired: resolverFor(config, { baseDir: dir }), allowDataLoss: false, now: () => new Date() });
+    const real = await createFingerprinter(emu.projectId).tag(jobs);
+    expect(after.live.functions?.find((f) => f.slug === "jobs")?.markers).toEqual(real.markers);
+    expect(real.envTag).not.toBe(replicaTag);
+    expect(after.diff.changes).toEqual([]);
   });
 });
 
