@@ -55,6 +55,16 @@ export function parseFingerprintKey(value: unknown): Buffer {
   return bytes;
 }
 
+/** Whether {@link parseFingerprintKey} accepts `value` (without the error it throws otherwise). */
+export function isFingerprintKey(value: unknown): boolean {
+  try {
+    parseFingerprintKey(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** First 20 hex (uppercase) of HMAC-SHA256(key `"svc-fp/2"‖projectId‖slug`, zipSha256). */
 export function computeCodeTag(projectId: string, slug: string, zipSha256: string): string {
   return createHmac("sha256", [DOMAIN, projectId, slug].join(SEP)).update(zipSha256).digest("hex").slice(0, 20).toUpperCase();
@@ -144,7 +154,11 @@ function dropUnclaimed(entry: ValueKey): void {
 
 /** Every env entry, by name in UTF-16 order (the order `canonicalJson` sorts keys in). */
 function sortedEnvEntries(env: Readonly<Record<string, string>>): [string, string][] {
-  return Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.entries(env).sort(byName);
+}
+
+function byName([a]: readonly [string, unknown], [b]: readonly [string, unknown]): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The env entries a deployment leaves on the function, by name: `""` deletes, so it is not state. */
@@ -190,6 +204,77 @@ async function hardenedTag(input: FingerprintInput, code: string, keyOf: ValueKe
   return { zipSha256: input.zipSha256, codeTag: code, envTag, legacyConfigTag, markers: markerNames(code, envTag) };
 }
 
+/** A key as keyed fingerprints use it: imported once, its id, and a digest naming it in memos. */
+interface KeyedContext {
+  /** An HMAC under a key object skips copying the key into each new HMAC (four per function). */
+  readonly secret: KeyObject;
+  /** Names the key inside keyed env tags, so a plan tells a new key from new values. */
+  readonly keyId: string;
+  /** SHA-256 of the key: names it in {@link keyedEnvParts} without holding it. */
+  readonly keyDigest: string;
+  readonly projectId: string;
+}
+
+function keyedContext(projectId: string, key: Buffer): KeyedContext {
+  const secret = createSecretKey(key);
+  return { secret, keyId: hmacHex(secret, [ENV_DOMAIN, "key-id"], 4), keyDigest: sha256Hex(key), projectId };
+}
+
+/** The part of a keyed tag that depends on neither the archive nor the live state. */
+interface KeyedEnvPart {
+  envTag: string;
+  varTags: Record<string, string>;
+}
+
+/**
+ * The env tag and the per-variable tags of `slug` under the key, from its deployed env entries
+ * (sorted by name) and their canonical JSON text.
+ */
+function keyedEnvPart(ctx: KeyedContext, slug: string, deployed: readonly [string, string][], deployedJson: string): KeyedEnvPart {
+  const varTags: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, value] of deployed) varTags[name] = hmacHex(ctx.secret, [ENV_DOMAIN, ctx.projectId, slug, "var", name, value], FINGERPRINT_VAR_TAG_HEX);
+  return { envTag: `EK${ctx.keyId}${hmacHex(ctx.secret, [ENV_DOMAIN, ctx.projectId, slug, "env", deployedJson], 14)}`, varTags };
+}
+
+/** The deployed entries of an env (sorted, `""` left out) and their canonical JSON text. */
+function deployedJsonOf(declared: readonly [string, string][]): { deployed: [string, string][]; json: string } {
+  const deployed = declared.filter(([, value]) => value !== "");
+  return { deployed, json: sortedEntriesJson(deployed) ?? canonicalJson(Object.fromEntries(deployed)) };
+}
+
+/**
+ * Env parts computed ahead of the operation that uses them ({@link prefetchKeyedEnvTags}), under a
+ * digest of the key, the project, the slug and the deployed env (never a value or the key): the
+ * first keyed tag of the same inputs takes its entry, and the entry is forgotten.
+ */
+const keyedEnvParts = new Map<string, KeyedEnvPart>();
+
+function envPartMemoKey(ctx: KeyedContext, slug: string, deployedJson: string): string {
+  return sha256Hex([ctx.keyDigest, ctx.projectId, slug, deployedJson].join(SEP));
+}
+
+function sha256Hex(data: Buffer | string): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/**
+ * Keyed mode: computes now the env tag and the per-variable tags of each function (four of a keyed
+ * tag's six HMACs: they need neither the archive nor the live state), so that a caller that knows
+ * the functions early (the CLI, while it waits for the target's reads) takes them off the plan's
+ * path. A later keyed tag of the same project, key, slug and env uses them; any other input computes
+ * its own, so a function prefetched wrongly or not at all costs only the time spent here. An env with
+ * a value that is not a string is skipped.
+ */
+export function prefetchKeyedEnvTags(projectId: string, key: Buffer, functions: Iterable<{ slug: string; env: Readonly<Record<string, unknown>> }>): void {
+  const ctx = keyedContext(projectId, key);
+  for (const { slug, env } of functions) {
+    const entries = Object.entries(env);
+    if (!entries.every((entry): entry is [string, string] => typeof entry[1] === "string")) continue;
+    const { deployed, json } = deployedJsonOf(entries.sort(byName));
+    keyedEnvParts.set(envPartMemoKey(ctx, slug, json), keyedEnvPart(ctx, slug, deployed, json));
+  }
+}
+
 /** A fingerprint with its env parts: what {@link Fingerprinter.tag} returns. */
 export type FullFunctionTag = FunctionTag & Required<Pick<FunctionTag, "envTag" | "legacyConfigTag" | "markers">>;
 
@@ -222,24 +307,21 @@ export function createFingerprinter(projectId: string, key?: Buffer): Fingerprin
   const claimed: ValueKey[] = [];
   const prefetched: ValueKey[] = [];
   const codeTag = (slug: string, zipSha256: string): string => computeCodeTag(projectId, slug, zipSha256);
-  // The key imported once: an HMAC under a key object skips copying the key into each new HMAC
-  // (a keyed plan computes four per function). The MACs are the same as under the key's bytes.
-  const secretKey = key === undefined ? undefined : createSecretKey(key);
-  // Names the key inside keyed env tags, so a plan tells a new key from new values.
-  const keyId = secretKey === undefined ? "" : hmacHex(secretKey, [ENV_DOMAIN, "key-id"], 4);
+  const keyed = key === undefined ? undefined : keyedContext(projectId, key);
 
   /** Keyed: the env tag, one tag per deployed variable and the older config tag, all HMACs under the key. */
-  function keyedTag(secret: KeyObject, input: FingerprintInput, code: string): FullFunctionTag {
+  function keyedTag(ctx: KeyedContext, input: FingerprintInput, code: string): FullFunctionTag {
     const declared = sortedEnvEntries(input.env);
-    const entries = declared.filter(([, value]) => value !== "");
-    const varTags: Record<string, string> = Object.create(null) as Record<string, string>;
-    for (const [name, value] of entries) varTags[name] = hmacHex(secret, [ENV_DOMAIN, projectId, input.slug, "var", name, value], FINGERPRINT_VAR_TAG_HEX);
-    const envJson = sortedEntriesJson(entries) ?? canonicalJson(Object.fromEntries(entries));
-    const envTag = `EK${keyId}${hmacHex(secret, [ENV_DOMAIN, projectId, input.slug, "env", envJson], 14)}`;
+    const { deployed, json } = deployedJsonOf(declared);
+    // Computed ahead while the target was read, when a caller prefetched it.
+    const memoKey = keyedEnvParts.size === 0 ? undefined : envPartMemoKey(ctx, input.slug, json);
+    const ahead = memoKey === undefined ? undefined : keyedEnvParts.get(memoKey);
+    if (memoKey !== undefined && ahead !== undefined) keyedEnvParts.delete(memoKey);
+    const { envTag, varTags } = ahead ?? keyedEnvPart(ctx, input.slug, deployed, json);
     // canonicalJson({ runtime, env }): its keys sort as "env", "runtime".
     const declaredJson = typeof input.runtime === "string" ? sortedEntriesJson(declared) : undefined;
     const configJson = declaredJson === undefined ? canonicalJson({ runtime: input.runtime, env: input.env }) : `{"env":${declaredJson},"runtime":${JSON.stringify(input.runtime)}}`;
-    const legacyConfigTag = `K${hmacHex(secret, [DOMAIN, projectId, input.slug, input.zipSha256, configJson], 19)}`;
+    const legacyConfigTag = `K${hmacHex(ctx.secret, [DOMAIN, projectId, input.slug, input.zipSha256, configJson], 19)}`;
     return { zipSha256: input.zipSha256, codeTag: code, envTag, legacyConfigTag, varTags, markers: markerNames(code, envTag, Object.values(varTags)) };
   }
 
@@ -258,7 +340,7 @@ export function createFingerprinter(projectId: string, key?: Buffer): Fingerprin
     codeTag,
     async tag(input) {
       const code = codeTag(input.slug, input.zipSha256);
-      return secretKey === undefined ? hardenedTag(input, code, (name, value) => use(valueKeyOf(projectId, name, value))) : keyedTag(secretKey, input, code);
+      return keyed === undefined ? hardenedTag(input, code, (name, value) => use(valueKeyOf(projectId, name, value))) : keyedTag(keyed, input, code);
     },
     deferredTag(input) {
       return { zipSha256: input.zipSha256, codeTag: codeTag(input.slug, input.zipSha256) };

@@ -14,8 +14,8 @@ import { renderPlanText } from "../views/text-plan.js";
 import { hasBlockingCheck } from "../views/checks-view.js";
 import { hasBlockingAnywhere, hasPendingOutside, planNotes } from "../views/plan-notes.js";
 import { summaryLine, type ViewTarget } from "../views/view-model.js";
-import { checksOption, declaredFunctionEnvs, echoInfo, loadEnv, loadPolicyWithChecks, printEcho, resolveTarget, startTargetReads, viewTarget, type LoadedPolicy, type PolicyFlags, type Target } from "./target-setup.js";
-import { prefetchValueKeys } from "../../engine/function-fingerprint.js";
+import { checksOption, declaredFunctionEnvs, declaredFunctionEnvsBySlug, echoInfo, loadEnv, loadPolicyWithChecks, printEcho, resolveTarget, startTargetReads, viewTarget, type LoadedPolicy, type PolicyFlags, type Target } from "./target-setup.js";
+import { isFingerprintKey, parseFingerprintKey, prefetchKeyedEnvTags, prefetchValueKeys } from "../../engine/function-fingerprint.js";
 import { bundleCacheOption, engineTuning } from "../engine-tuning.js";
 
 /** Flags of `svc config plan`. */
@@ -89,10 +89,14 @@ export async function computePlan(ctx: CommandContext, flags: PlanFlags, compact
  * Without `SVC_FINGERPRINT_KEY`, starts the hardened derivations of the policy's env values while
  * the target and the branch are read (about 0.1 s of CPU each, off the main thread): the plan
  * would otherwise start them only once it has read the live functions. Nothing waits for them
- * unless the plan needs them.
+ * unless the plan needs them. With it, computes the keyed env and per-variable tags in that wait
+ * (the main thread is idle there; after the live functions are read it is not). A key the engine
+ * will refuse is left for the engine to report.
  */
 function prefetchFingerprintKeys(ctx: CommandContext, flags: PlanFlags, policy: LoadedPolicy, projectId: string): void {
-  if (engineTuning(ctx.io, flags).fingerprintKey === undefined) prefetchValueKeys(projectId, declaredFunctionEnvs(policy.config));
+  const key = engineTuning(ctx.io, flags).fingerprintKey;
+  if (key === undefined) prefetchValueKeys(projectId, declaredFunctionEnvs(policy.config));
+  else if (isFingerprintKey(key)) prefetchKeyedEnvTags(projectId, parseFingerprintKey(key), declaredFunctionEnvsBySlug(policy.config));
 }
 
 /**

@@ -44,16 +44,21 @@ export function loadEnv(ctx: CommandContext, flags: PolicyFlags): EnvOrigins {
  * value never reaches an error or a check's message unscrubbed.
  */
 export function declaredFunctionEnvs(value: unknown): Record<string, string>[] {
+  return declaredFunctionEnvsBySlug(value).map(({ env }) => env);
+}
+
+/** {@link declaredFunctionEnvs}, each with the slug it is declared under. */
+export function declaredFunctionEnvsBySlug(value: unknown): { slug: string; env: Record<string, string> }[] {
   if (typeof value !== "object" || value === null) return [];
   const preview = (value as { preview?: unknown }).preview;
   const homes = [(value as { functions?: unknown }).functions, typeof preview === "object" && preview !== null ? (preview as { functions?: unknown }).functions : undefined];
-  const envs: Record<string, string>[] = [];
+  const envs: { slug: string; env: Record<string, string> }[] = [];
   for (const functions of homes) {
     if (typeof functions !== "object" || functions === null) continue;
-    for (const fn of Object.values(functions)) {
+    for (const [slug, fn] of Object.entries(functions)) {
       const env = (fn as { env?: unknown } | null)?.env;
       if (typeof env === "object" && env !== null) {
-        envs.push(Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === "string")));
+        envs.push({ slug, env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === "string")) });
       }
     }
   }
