@@ -187,14 +187,17 @@ export function deploymentView(d: DeploymentRec): Deployment {
 export function functionView(world: World, project: ProjectRec, branch: BranchRec, f: FunctionRec): FunctionRecord {
   const current = f.deployments.at(-1);
   const active = f.deployments.findLast((d) => d.status === "completed");
+  const currentView = current !== undefined ? deploymentView(current) : undefined;
+  // Once the latest deployment is built it is both: its view is made once (listings hold hundreds).
+  const activeView = active === undefined ? undefined : active === current ? currentView : deploymentView(active);
   return {
     id: f.id,
     slug: f.slug,
     name: f.name,
     created_at: isoTime(f.createdAt),
     invocation_url: world.invocationUrl(project, branch, f),
-    ...(current !== undefined ? { current_deployment: deploymentView(current) } : {}),
-    ...(active !== undefined ? { active_deployment: deploymentView(active) } : {}),
+    ...(currentView !== undefined ? { current_deployment: currentView } : {}),
+    ...(activeView !== undefined ? { active_deployment: activeView } : {}),
   };
 }
 
