@@ -16,7 +16,7 @@
  * upload reads them back and checks them against the planned digest (`archive-ref.ts`).
  */
 import { hash as hashOnce, randomBytes } from "node:crypto";
-import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { LIBRARY_VERSION } from "../version.js";
 import type { ArchiveBytes, ArchiveRef } from "./archive-ref.js";
@@ -99,6 +99,19 @@ function absent(path: string): boolean {
     return statSync(path, { throwIfNoEntry: false }) === undefined;
   } catch {
     return false;
+  }
+}
+
+/**
+ * How many entries the cache directory holds (0 when it does not exist or cannot be listed): one
+ * listing, nothing opened. Only a hint for scheduling: an entry may be stale or another
+ * function's, so a lookup still decides every hit.
+ */
+export function cachedEntryCount(cacheDir: string): number {
+  try {
+    return readdirSync(join(resolve(cacheDir), CACHE_FORMAT)).filter((name) => name.endsWith(".entry")).length;
+  } catch {
+    return 0;
   }
 }
 

@@ -8,7 +8,7 @@
  */
 import pLimit from "p-limit";
 import type { ResolvedFunction, ResolvedFunctionConfig } from "../model/desired-state.js";
-import { BundleError, ErrorCode, PlatformError, type BundleFailure } from "../errors/index.js";
+import { BundleError, CancelledError, ErrorCode, PlatformError, type BundleFailure } from "../errors/index.js";
 import { ArchiveCache, type ArchiveMemory, buildIdentity, createFileHasher, esbuildInputHashes, identityTemplate, inputsUnchanged, type FileHasher } from "./archive-cache.js";
 import {
   asBundleError,
@@ -56,6 +56,12 @@ export interface BundleFunctionsOptions extends Omit<BuildFunctionArchiveOptions
    * @default true
    */
   stageExternalPackages?: boolean;
+  /**
+   * Stops the run: no lookup or esbuild batch starts after it aborts, outputs that arrive are not
+   * made into archives or cached, and the call rejects with `PLATFORM_CANCELLED` once the builds
+   * already running have ended (so nothing of the run is left working). @default none
+   */
+  signal?: AbortSignal;
 }
 
 /** An esbuild function waiting for its build. */
@@ -96,6 +102,7 @@ export async function bundleFunctions(
   const order = new Map(functions.map((fn, i) => [slugOf(fn), i]));
   const waiting = run.waiting.sort((a, b) => (order.get(a.fn.slug) ?? 0) - (order.get(b.fn.slug) ?? 0));
   await Promise.all(groupJobs(waiting).map((entries) => run.buildInBatches(entries)));
+  if (options.signal?.aborted === true) throw new CancelledError("bundling");
 
   const archives = new Map<string, ArchiveRef>();
   const errors: BundleError[] = [];
@@ -140,6 +147,7 @@ class BundleRun {
   start(fn: ResolvedFunction | LocatedFunction): Promise<void> {
     const slug = slugOf(fn);
     return this.lookups(async () => {
+      if (this.stopped()) return;
       this.progress({ slug, phase: "start" });
       try {
         const located = "config" in fn ? fn : await locateFunction(fn);
@@ -187,8 +195,12 @@ class BundleRun {
    */
   async buildInBatches(entries: readonly EsbuildJob[][]): Promise<void> {
     const batches: Promise<void>[] = [];
-    for (let next = 0; next < entries.length; ) {
+    for (let next = 0; next < entries.length && !this.stopped(); ) {
       const lease = await this.budget.admit(entries.length - next);
+      if (this.stopped()) {
+        lease.close();
+        break;
+      }
       const batch = entries.slice(next, next + lease.entries);
       next += batch.length;
       const built = this.build(batch, lease);
@@ -211,7 +223,7 @@ class BundleRun {
     } finally {
       lease.close();
     }
-    if (split) await Promise.all(entries.map(async (same) => this.build([same], await this.budget.admit(1))));
+    if (split && !this.stopped()) await Promise.all(entries.map(async (same) => this.build([same], await this.budget.admit(1))));
   }
 
   /**
@@ -220,7 +232,7 @@ class BundleRun {
    */
   private async buildTogether(entries: readonly EsbuildJob[][], lease: BatchLease): Promise<boolean> {
     const first = entries[0]?.[0];
-    if (first === undefined) return false;
+    if (first === undefined || this.stopped()) return false;
     let outputs: (EsbuildOutput | undefined)[];
     try {
       outputs = await runEsbuild({ entries: entries.map((same) => same[0]?.entry ?? first.entry), workingDir: first.workingDir, sourcemap: first.fn.sourcemap === true, external: first.externals.external });
@@ -243,6 +255,7 @@ class BundleRun {
 
   /** Makes, caches and settles one function's archive from its entry's esbuild output. */
   private async finish(job: EsbuildJob, output: EsbuildOutput | undefined): Promise<void> {
+    if (this.stopped()) return;
     try {
       if (output === undefined) throw new Error(`esbuild gave no output for ${job.entry}`);
       const warnings = [...output.warnings, ...(await undeclaredNativeWarnings(job.fn.slug, output.inputs, job.externals.external))];
@@ -278,6 +291,11 @@ class BundleRun {
       this.identities.set(key, identityFor);
     }
     return { identity: identityFor(entry) };
+  }
+
+  /** Whether the run's signal aborted: nothing new starts. */
+  private stopped(): boolean {
+    return this.options.signal?.aborted === true;
   }
 
   /** Whether external packages are staged into archives (not in offline checks). */

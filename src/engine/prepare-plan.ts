@@ -17,6 +17,7 @@ import type { PlanSelection } from "../model/plan.js";
 import { checkSourcesInsideProject } from "./source-scope.js";
 import type { SharedArchives } from "./shared-archives.js";
 import { escapeUnsafeText } from "../rules/visible-text.js";
+import type { BundleHeadStart, BundleListeners } from "./bundle-head-start.js";
 
 /** Identifies the branch being planned. */
 export interface BranchIds {
@@ -66,6 +67,8 @@ export interface PreparePlanInput {
   memory?: ArchiveMemory;
   /** The archives of the run's other branches (a fleet): each function source bundled once. */
   shared?: SharedArchives;
+  /** Builds started when the policy was loaded (`bundle-head-start.ts`): taken when they are this plan's. */
+  headStart?: BundleHeadStart;
   allowDataLoss: boolean;
   now: () => Date;
   /** A plan that applies nothing: the derivations started before the reads that no decision used are cancelled. */
@@ -85,7 +88,7 @@ export interface PreparePlanInput {
 export async function bundleAll(
   rt: OperationRuntime,
   desired: ResolvedPolicy,
-  input: Pick<PreparePlanInput, "bundleFunction" | "archives" | "memory" | "shared">,
+  input: Pick<PreparePlanInput, "bundleFunction" | "archives" | "memory" | "shared" | "headStart">,
   warnings: EngineWarning[],
   onArchive?: (slug: string, zipSha256: string) => void,
 ): Promise<ReadonlyMap<string, ArchiveRef>> {
@@ -113,14 +116,15 @@ export async function bundleAll(
     }
     return got.archives;
   }
-  return bundleFunctions(desired.functions, {
-    ...options,
+  const listeners: BundleListeners = {
     onProgress: (p) => {
       if (p.phase === "done") onArchive?.(p.slug, p.zipSha256);
       rt.emit(p.phase === "done" ? { type: "bundle", slug: p.slug, phase: "done", zipBytes: p.zipBytes, zipSha256: p.zipSha256 } : { type: "bundle", slug: p.slug, phase: "start" });
     },
     onWarning: (w) => warnings.push(bundlerWarning(w.slug, w.message)),
-  });
+  };
+  const early = await input.headStart?.take(desired.functions, options, listeners);
+  return early ?? bundleFunctions(desired.functions, { ...options, ...listeners });
 }
 
 /**

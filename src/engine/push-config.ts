@@ -28,6 +28,7 @@ import { readSelection, selectPrepared } from "./select-changes.js";
 import { verifyPrepared, warmReplica } from "./verify-plan.js";
 import type { ReplicaPool } from "./replica-pool.js";
 import type { SharedArchives } from "./shared-archives.js";
+import type { BundleHeadStart } from "./bundle-head-start.js";
 
 /** The closure's input for an existing branch; `exists` as the caller says. */
 export function targetOf(base: BaseLiveState, exists: boolean): BranchTarget {
@@ -197,6 +198,8 @@ export interface RunShare {
   archives?: SharedArchives;
   /** The replicas the run's verifications share. */
   replicas?: ReplicaPool;
+  /** Builds started when the policy was loaded (`bundle-head-start.ts`), taken by the plan when they are its own. */
+  headStart?: BundleHeadStart;
   /** Given the plan a dry run's result was built from, once the result is complete (`shown-plan.ts`). */
   onPlanned?: (result: PushResult, prepared: PreparedPlan) => void;
 }
@@ -213,6 +216,7 @@ export async function pushConfigInRun(config: PolicyConfig, given: PushConfigOpt
     ...withMemory(config),
     ...(options.bundleFunction ? { bundleFunction: options.bundleFunction } : {}),
     ...(run.archives === undefined ? {} : { shared: run.archives }),
+    ...(run.headStart === undefined ? {} : { headStart: run.headStart }),
     allowDataLoss: options.allowDataLoss ?? false,
     now: () => new Date(),
     dryRun: options.dryRun === true,

@@ -16,7 +16,7 @@ interface Built {
 }
 
 /** What decides an archive, besides the files it reads: the same key gives the same archive. */
-function archiveKey(fn: ResolvedFunction): string {
+export function archiveKey(fn: ResolvedFunction): string {
   return JSON.stringify([fn.slug, fn.sourcePath, fn.bundler, fn.sourcemap, fn.externalPackages ?? null]);
 }
 

@@ -15,6 +15,7 @@ import type { PushResult } from "../model/plan.js";
 import { withApiEvents } from "./events.js";
 import { type PlanOptions, ownOptions, prepareRuntime } from "./options.js";
 import { type PreparedPlan, preparePlan } from "./prepare-plan.js";
+import type { BundleHeadStart } from "./bundle-head-start.js";
 import { gateAndExecute, pushConfigInRun, targetOf } from "./push-config.js";
 import { type ApplyPlanOptions, applyPlan } from "./saved-plan.js";
 import { toSavedPlan } from "./saved-plan-format.js";
@@ -32,10 +33,12 @@ const shownPlans = new WeakMap<PushResult, Shown>();
 
 /**
  * `plan` (a dry run of `config`), keeping what its result was computed from so that
- * {@link applyShownPlan} can run it without planning from scratch again. The result is `plan`'s.
+ * {@link applyShownPlan} can run it without planning from scratch again. The result is `plan`'s;
+ * `headStart`, builds started when the policy was loaded, is taken when it bundles this plan's functions.
  */
-export function planToShow(config: PolicyConfig, options: PlanOptions): Promise<PushResult> {
+export function planToShow(config: PolicyConfig, options: PlanOptions, headStart?: BundleHeadStart): Promise<PushResult> {
   return pushConfigInRun(config, { ...options, dryRun: true, updateExisting: true }, {
+    ...(headStart === undefined ? {} : { headStart }),
     onPlanned: (result, prepared) => shownPlans.set(result, { config, baseDir: options.baseDir, prepared }),
   });
 }

@@ -14,7 +14,7 @@ import { type ResolvePolicyOptions, resolvePolicyWith } from "../config/resolve-
 import { readStaticPolicy } from "../config/validate-static.js";
 import type { KindPull } from "../inspect/kind-pull.js";
 import { type RenderablePulledConfig, renderPolicySourceWith } from "../inspect/render-policy-source.js";
-import type { BranchTarget, ResolvedPolicy } from "../model/desired-state.js";
+import type { BranchTarget, ResolvedFunction, ResolvedPolicy } from "../model/desired-state.js";
 import { authKind } from "./auth/index.js";
 import { branchKind } from "./branch/index.js";
 import { bucketKind } from "./bucket/index.js";
@@ -23,6 +23,8 @@ import { dataApiKind } from "./dataApi/index.js";
 import { databaseKind } from "./database/index.js";
 import { domainKind } from "./domain/index.js";
 import { functionKind } from "./function/index.js";
+import { declaredFunctions } from "./function/policy.js";
+import { resolveFunctions } from "./function/resolve.js";
 import type { ResourceKind } from "./index.js";
 import type { KindLight } from "./module.js";
 import { readReplicaKind } from "./readReplica/index.js";
@@ -98,6 +100,24 @@ export function validatePolicy(value: unknown, context: ConfigValidationContext 
  */
 export function resolvePolicy(config: PolicyConfig, target: BranchTarget, options: ResolvePolicyOptions = {}): ResolvedPolicy {
   return resolvePolicyWith(POLICY_KINDS, config, target, options);
+}
+
+/**
+ * The functions a validated policy declares, resolved without any branch: what each is built from
+ * (its source against `baseDir`, bundler, source map, external packages) is static, since a
+ * branch's closure overrides only runtimes and custom domains. Used to start bundling before the
+ * branch is read (`engine/bundle-head-start.ts`); the closure is not evaluated.
+ *
+ * @throws ConfigValidationError when `config` is not a valid policy.
+ */
+export function declaredBuilds(config: PolicyConfig, baseDir: string | null): ResolvedFunction[] {
+  const { parsed } = readStaticPolicy(POLICY_KINDS, config);
+  return resolveFunctions(declaredFunctions(parsed), {}, { name: "", exists: true }, baseDir).functions;
+}
+
+/** How many functions a validated policy declares (without resolving them). @throws ConfigValidationError when `config` is not a valid policy. */
+export function declaredFunctionCount(config: PolicyConfig): number {
+  return Object.keys(declaredFunctions(readStaticPolicy(POLICY_KINDS, config).parsed).bySlug).length;
 }
 
 /** The pull stages of the kinds that have one, in rank order. */

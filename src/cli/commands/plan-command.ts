@@ -17,6 +17,7 @@ import { summaryLine, type ViewTarget } from "../views/view-model.js";
 import { checksOption, declaredFunctionEnvs, declaredFunctionEnvsBySlug, echoInfo, loadEnv, loadPolicyWithChecks, printEcho, resolveTarget, startTargetReads, viewTarget, type LoadedPolicy, type PolicyFlags, type Target } from "./target-setup.js";
 import { isFingerprintKey, parseFingerprintKey, prefetchKeyedEnvTags, prefetchValueKeys } from "../../engine/function-fingerprint.js";
 import { bundleCacheOption, engineTuning } from "../engine-tuning.js";
+import type { BundleHeadStart } from "../../engine/bundle-head-start.js";
 
 /** Flags of `svc config plan`. */
 export interface PlanFlags extends PolicyFlags, TargetFlags {
@@ -80,9 +81,23 @@ export async function computePlan(ctx: CommandContext, flags: PlanFlags, compact
     early?.discard();
     throw err;
   }
-  const target = await resolveTarget(ctx, engine, flags, origins, (creds) => prefetchFingerprintKeys(ctx, flags, policy, creds.projectId.value), early);
-  printEcho(ctx, echoInfo(target, policy), compactEcho);
-  return planAgain(ctx, { engine, policy, target }, flags);
+  // Cold builds start now, overlapping the target's reads and the first read wave; the plan takes them, or cancels them.
+  const headStart = await startBundles(ctx, flags, policy);
+  try {
+    const target = await resolveTarget(ctx, engine, flags, origins, (creds) => prefetchFingerprintKeys(ctx, flags, policy, creds.projectId.value), early);
+    printEcho(ctx, echoInfo(target, policy), compactEcho);
+    return await planAgain(ctx, { engine, policy, target }, flags, headStart);
+  } catch (err) {
+    // Reported once nothing of the head start is running (its outcome is never reported).
+    await headStart?.cancel();
+    throw err;
+  }
+}
+
+/** The plan's builds started from the loaded policy with the plan's bundling options (`engine/bundle-head-start.ts`). */
+async function startBundles(ctx: CommandContext, flags: PlanFlags, policy: LoadedPolicy): Promise<BundleHeadStart | undefined> {
+  const { startBundleHeadStart } = await import("../../engine/bundle-head-start.js");
+  return startBundleHeadStart(policy.config, { ...engineTuning(ctx.io, flags), ...bundleCacheOption(flags, policy.resolvedPath), signal: ctx.signal });
 }
 
 /**
@@ -104,7 +119,7 @@ function prefetchFingerprintKeys(ctx: CommandContext, flags: PlanFlags, policy: 
  * on stderr: the second half of {@link computePlan}, and how apply re-plans a branch that moved
  * after its plan was shown (the same policy evaluation and bundles, the branch read afresh).
  */
-export async function planAgain(ctx: CommandContext, run: Omit<PlannedRun, "result" | "view">, flags: PlanFlags): Promise<PlannedRun> {
+export async function planAgain(ctx: CommandContext, run: Omit<PlannedRun, "result" | "view">, flags: PlanFlags, headStart?: BundleHeadStart): Promise<PlannedRun> {
   const { engine, policy, target } = run;
   const { planToShow } = await import("../../engine/shown-plan.js");
   const progress = ctx.progress();
@@ -122,7 +137,7 @@ export async function planAgain(ctx: CommandContext, run: Omit<PlannedRun, "resu
       ...selectionOptions(flags),
       ...checksOption(policy),
       ...(flags.verify === true ? { verify: true } : {}),
-    });
+    }, headStart);
     return { engine, policy, target, view: viewTarget(target, policy.relativePath), result };
   } finally {
     progress.stop();

@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bundleFunctions, type BundleProgress } from "../../../src/bundle/bundle-many.js";
 import type { FileBundler, ResolvedFunction } from "../../../src/model/desired-state.js";
@@ -84,5 +87,21 @@ describe("bundling many functions", () => {
     });
     expect(seen.sort()).toEqual(["one:index.ts", "two:index.mjs"]);
     expect(archives.get("one")?.zipSha256).not.toBe(archives.get("two")?.zipSha256);
+  });
+
+  it("once its signal aborts, starts no lookup or build, caches nothing and rejects as cancelled", async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), "svc-abort-"));
+    try {
+      const controller = new AbortController();
+      const events: BundleProgress[] = [];
+      const run = bundleFunctions([resolved("greet", "ts-npm"), resolved("dir", "dir-entry")], { cacheDir, signal: controller.signal, onProgress: (e) => events.push(e) });
+      controller.abort();
+      const err = await run.then(() => undefined, (e: unknown) => e);
+      expect(isPlatformError(err, ErrorCode.CANCELLED)).toBe(true);
+      expect(events).toEqual([]);
+      expect(readdirSync(cacheDir)).toEqual([]);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
   });
 });
