@@ -11,7 +11,7 @@ import type { EngineWarning } from "../model/plan.js";
 import { inReadWave } from "./events.js";
 import { envTagMatters } from "./function-fingerprint.js";
 import type { OperationRuntime } from "./options.js";
-import { type BaseLiveState, readBaseState, readFeatureState, readGuardState, type UnavailableFeature } from "../inspect/read-live-state.js";
+import { type BaseLiveState, type FeatureSources, featureStateOf, readBaseState, readFeatureSources, readGuardState, type UnavailableFeature } from "../inspect/read-live-state.js";
 import type { DiffOptions } from "../diff/plan-types.js";
 import type { PlanSelection } from "../model/plan.js";
 import { checkSourcesInsideProject } from "./source-scope.js";
@@ -78,6 +78,13 @@ export interface PreparePlanInput {
    * plan run in the same process): used as they are, none computed or started.
    */
   functionTags?: ReadonlyMap<string, FunctionTag>;
+  /**
+   * What an earlier plan of the same policy evaluation read (a shown plan run in the same process):
+   * wave 2's requests, which depend on wave 1 only through the branch's id and parent, are sent
+   * with wave 1 and their answers used when wave 1 gives the same branch id and parent and
+   * `resolveDesired` returns this very `desired`; otherwise wave 2 is read after wave 1, as always.
+   */
+  readAhead?: { branch: Pick<BaseLiveState["branch"], "id" | "parentId">; desired: ResolvedPolicy };
 }
 
 /**
@@ -179,11 +186,17 @@ function givenTags(tags: ReadonlyMap<string, FunctionTag>) {
  * decided (a bucket's objects, a database's Data API) reads it (wave 3) and diffs again. No mutation.
  */
 export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput): Promise<PreparedPlan> {
+  const { projectId } = input.ids;
+  const secondWave = (branch: Pick<BaseLiveState["branch"], "id" | "parentId">, desired: ResolvedPolicy): Promise<FeatureSources> =>
+    inReadWave(rt.api, rt.emit, 2, (api) => readFeatureSources({ api, projectId, branch, needs: readNeedsForPolicy(desired) }));
+  const ahead = input.readAhead === undefined ? undefined : secondWave(input.readAhead.branch, input.readAhead.desired);
+  ahead?.catch(() => undefined); // used, and its failure reported, only when wave 1 confirms it below
   const base = await inReadWave(rt.api, rt.emit, 1, (api) => readBaseState({ api, ...input.ids }));
   const desired = input.resolveDesired(base);
   if (input.functionTags === undefined) rt.fingerprints.prefetch(desired.functions.map((fn) => fn.env));
   const bundleWarnings: EngineWarning[] = [...(input.archiveWarnings ?? [])];
-  const reading = inReadWave(rt.api, rt.emit, 2, (api) => readFeatureState({ api, projectId: input.ids.projectId, base, needs: readNeedsForPolicy(desired), kinds: KIND_READS }));
+  const confirmed = ahead !== undefined && input.readAhead?.desired === desired && input.readAhead.branch.id === base.branch.id && input.readAhead.branch.parentId === base.branch.parentId;
+  const reading = (confirmed ? ahead : secondWave(base.branch, desired)).then((sources) => featureStateOf(sources, base, KIND_READS));
   const fingerprints = input.functionTags === undefined ? fingerprintAsReady(rt, desired, reading.then((r) => r.state), input.dryRun === true) : givenTags(input.functionTags);
   const [archives, read, parentWarnings] = await Promise.all([
     bundleAll(rt, desired, input, bundleWarnings, fingerprints.start),
@@ -196,7 +209,7 @@ export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput)
   const now = input.now();
   const options = { now, functionTags: tags, allowDataLoss: input.allowDataLoss, unavailable };
   let diff = diffState(desired, live, options);
-  const guarded = await inReadWave(rt.api, rt.emit, 3, (api) => readGuardState({ api, projectId: input.ids.projectId, base, changes: diff.changes, kinds: KIND_READS }));
+  const guarded = await inReadWave(rt.api, rt.emit, 3, (api) => readGuardState({ api, projectId, base, changes: diff.changes, kinds: KIND_READS }));
   if (guarded !== null) {
     Object.assign(live, guarded);
     diff = diffState(desired, live, options);

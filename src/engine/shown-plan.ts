@@ -1,7 +1,8 @@
 /**
  * The CLI's `apply` of a plan it has just shown, in the same process (internal: not part of
  * `svc-config/v1`). What is shown is what runs, as with a saved plan, but without planning from
- * scratch again: the branch is read again (every wave the plan read) and diffed against the very
+ * scratch again: the branch is read again (every wave the plan read; the second sent with the
+ * first, its answers used when the first shows the same branch) and diffed against the very
  * policy evaluation, archives and function fingerprints the shown plan was computed from, with
  * the clock and `allowDataLoss` of the apply; the shown plan runs only when that diff, its state
  * fingerprint and its warnings equal the shown plan's as values, and the branch is the one the
@@ -65,6 +66,8 @@ export async function applyShownPlan(shown: PushResult, given: ApplyPlanOptions)
       sameTarget = isDeepStrictEqual({ ...targetOf(base, true) }, { ...before.desired.target });
       return before.desired;
     },
+    // The second wave goes out with the first: used when the branch is the one the plan read.
+    readAhead: { branch: before.base.branch, desired: before.desired },
     archives: before.archives,
     archiveWarnings: before.bundleWarnings,
     functionTags: before.functionTags,

@@ -118,6 +118,12 @@ export async function readBaseState(options: ReadBaseStateOptions): Promise<Base
   };
 }
 
+/** Wave 2's answers: the source records, and the features the platform does not offer. */
+export interface FeatureSources {
+  records: SourceRecords;
+  unavailable: UnavailableFeature[];
+}
+
 /**
  * Wave 2: the sources `needs` asks for, in parallel, then each kind's part of the state built from
  * them (fields in rank order; the kinds' own slices gathered under `kinds`, absent when none).
@@ -129,21 +135,34 @@ export async function readFeatureState(options: {
   needs: ReadNeeds;
   kinds: readonly AnyKindRead[];
 }): Promise<LiveStateReadResult> {
-  const { api, projectId, base } = options;
-  const parentId = base.branch.parentId;
-  const context = { api, ref: { projectId, branchId: base.branch.id }, parent: parentId === undefined ? undefined : { projectId, branchId: parentId } };
-  const { records, unavailable } = await readSources(context, options.needs);
+  return featureStateOf(await readFeatureSources({ ...options, branch: options.base.branch }), options.base, options.kinds);
+}
+
+/**
+ * Wave 2's requests alone: the sources `needs` asks for on `branch` (and its parent), in parallel.
+ * They depend on wave 1 only through the branch's id and parent, so a caller that already knows
+ * both may send them with wave 1 (`engine/prepare-plan.ts`).
+ */
+export function readFeatureSources(options: { api: PlatformApi; projectId: string; branch: Pick<LiveState["branch"], "id" | "parentId">; needs: ReadNeeds }): Promise<FeatureSources> {
+  const { api, projectId, branch } = options;
+  const parentId = branch.parentId;
+  const context = { api, ref: { projectId, branchId: branch.id }, parent: parentId === undefined ? undefined : { projectId, branchId: parentId } };
+  return readSources(context, options.needs);
+}
+
+/** Each kind's part of the live state, built from wave 2's `sources` and wave 1's `base`. */
+export function featureStateOf(sources: FeatureSources, base: BaseLiveState, kinds: readonly AnyKindRead[]): LiveStateReadResult {
   // The fields a live state requires besides the project and the branch are kinds' fields built
   // from wave 1's records (no source needed), so the registry's reads always give them.
   const state = { project: base.project, branch: base.branch } as LiveState;
   const slices: NonNullable<LiveState["kinds"]> = {};
-  for (const read of options.kinds) {
-    const { kinds, ...fields } = read.slice(records, base);
+  for (const read of kinds) {
+    const { kinds: own, ...fields } = read.slice(sources.records, base);
     Object.assign(state, fields);
-    Object.assign(slices, kinds);
+    Object.assign(slices, own);
   }
   if (Object.keys(slices).length > 0) state.kinds = slices;
-  return { state, unavailable };
+  return { state, unavailable: sources.unavailable };
 }
 
 /**

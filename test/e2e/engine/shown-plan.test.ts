@@ -9,7 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
+import { withApiEvents } from "../../../src/engine/events.js";
+import { prepareRuntime } from "../../../src/engine/options.js";
+import { preparePlan } from "../../../src/engine/prepare-plan.js";
+import { resolverFor } from "../../../src/engine/push-config.js";
 import { applyShownPlan, planToShow } from "../../../src/engine/shown-plan.js";
+import { readBaseState } from "../../../src/inspect/read-live-state.js";
 import { createPlatformApi, defineConfig, isPlatformError, plan, type PushResult } from "../../../src/v1.js";
 
 const INSTANT = { opSchedulingMs: 0, opRunMs: 0, deployPendingMs: 0, deployBuildMs: 0, domainActivationMs: 0 };
@@ -206,5 +211,43 @@ describe("applying the plan just shown", () => {
     const applied = await applyShownPlan(shown, { ...ids(), config, updateExisting: true });
     expect(applied.applied.map((a) => a.id)).toEqual(shown.changes.map((c) => c.id));
     expect(calls.evaluations).toBe(2);
+  });
+
+  it("sends the re-read's second wave with its first, and applies with its answers", async () => {
+    const { config } = counted();
+    const shown = await planToShow(config, ids());
+    const order: string[] = [];
+    // Records when each request is sent and answered, by the last segment of its path.
+    const recording: typeof fetch = async (input, init) => {
+      const what = `${init?.method ?? "GET"} ${new URL(String(input)).pathname.split("/").at(-1) ?? ""}`;
+      order.push(`send ${what}`);
+      const answer = await fetch(input, init);
+      order.push(`answer ${what}`);
+      return answer;
+    };
+    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost, fetch: recording });
+    const applied = await applyShownPlan(shown, { ...ref(), api, config, updateExisting: true });
+    expect(applied.applied.map((a) => a.id)).toEqual(shown.changes.map((c) => c.id));
+    const read = order.slice(0, order.findIndex((step) => !step.startsWith("send GET")));
+    expect(read).toEqual(expect.arrayContaining(["send GET buckets", "send GET functions", `send GET ${emu.defaultBranchId}`, "send GET endpoints"]));
+    expect(order.indexOf("send GET buckets")).toBeLessThan(order.findIndex((step) => step.startsWith("answer GET")));
+  });
+});
+
+describe("a second read wave sent with the first", () => {
+  it("is neither used nor reported when the first wave shows another branch: the second is read again", async () => {
+    const config = defineConfig({ buckets: { fresh: {} } });
+    const rt = withApiEvents(prepareRuntime("pushConfig", { ...ids() }));
+    const desired = resolverFor(config, {})(await readBaseState({ api: rt.api, ...ref() }));
+    const prepared = await preparePlan(rt, {
+      ids: ref(),
+      resolveDesired: () => desired,
+      // Wave 2 read ahead for a branch that does not exist: its 404s must not surface.
+      readAhead: { branch: { id: "br-missing-sun-000000" }, desired },
+      allowDataLoss: false,
+      now: () => new Date(),
+    });
+    expect(prepared.live.buckets?.map((b) => b.name)).toEqual(["media"]);
+    expect(prepared.diff.changes.map((c) => c.change.id)).toContain("create:bucket.fresh");
   });
 });
