@@ -17,7 +17,7 @@ interface Task {
   lastNoticeAt: number;
 }
 
-/** How progress is shown: a live list (interactive), plain lines (CI, pipes) or nothing (`--quiet`). */
+/** How progress is shown: a live list (interactive), plain lines (CI, pipes) or nothing (`--quiet`: events are not even recorded). */
 export type ProgressMode = "live" | "plain" | "off";
 
 /** Options of {@link Progress}. */
@@ -111,6 +111,8 @@ export class Progress {
 
   /** The engine event handler; unknown events are ignored, and it never throws. */
   readonly onEvent = (event: unknown): void => {
+    // Nothing is ever shown in this mode (not even notes), so a task per change and wait would be kept for nothing.
+    if (this.#options.mode === "off") return;
     try {
       this.#handle(event);
     } catch {
