@@ -12,7 +12,11 @@
  * Started only when some build is cold (no cache directory, or fewer entries in it than
  * functions): a warm cache's lookups run without yielding to the event loop, and started early
  * they would hold the reads' answers, so a plan with a warm cache looks its archives up itself.
- * Never started for custom bundlers, which may read the branch's function config.
+ * Never started for custom bundlers, which may read the branch's function config, nor for a
+ * policy with a branch closure: the closure runs between this start and the plan's take, and may
+ * write a file a function imports (a generated config); a build already running or done would have
+ * read it before the closure wrote it, and its archive would deploy that older content. Such a plan
+ * bundles itself, after the closure, as before.
  *
  * A plan that fails before taking it (a target, auth or policy error) calls
  * {@link BundleHeadStart.cancel}: nothing new starts, esbuild calls already running end before the
@@ -144,6 +148,7 @@ export function startBundleHeadStart(config: PolicyConfig, options: BundleHeadSt
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) return undefined;
   if (options.baseDir !== undefined && !isAbsolute(options.baseDir)) return undefined;
   if (typeof config !== "object" || config === null) return undefined;
+  if (typeof (config as { branch?: unknown }).branch === "function") return undefined;
   const file = policyFileOf(config);
   const baseDir = options.baseDir !== undefined ? resolve(options.baseDir) : file === undefined ? null : dirname(file);
   const cacheDir = options.cacheDir === undefined ? undefined : resolve(options.cacheDir);

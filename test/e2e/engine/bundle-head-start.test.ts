@@ -130,7 +130,8 @@ describe("bundling started when the policy is loaded", () => {
     const { cacheDir, options } = project({ "gamma/index.ts": "export default ( =>\n" });
     const config = policy(extra as Partial<PolicyConfig>);
     const headStart = startBundleHeadStart(config, options);
-    expect(headStart).toBeDefined();
+    // A policy with a branch closure bundles after it (see the row on a closure that writes a source).
+    expect(headStart === undefined).toBe("branch" in extra);
     const early = await planned(config, { ...options, ...target }, headStart);
     const itself = await planned(policy(extra as Partial<PolicyConfig>), { ...project({ "gamma/index.ts": "export default ( =>\n" }).options, ...target });
     expect("error" in early && "error" in itself).toBe(true);
@@ -141,6 +142,29 @@ describe("bundling started when the policy is loaded", () => {
     expect(early.events).toEqual([]);
     await headStart?.cancel();
     expect(cacheFiles(cacheDir).every((name) => name.endsWith(".entry"))).toBe(true);
+  });
+
+  // Hostile row: the closure runs after the policy is loaded and may generate a file a function
+  // imports; a build started before it would deploy the file as it was before the closure wrote it.
+  it("is not started for a policy with a branch closure, so what the closure writes for the branch is what is bundled", async () => {
+    const { tree, cacheDir, options } = project({ "alpha/index.ts": 'import gen from "./gen.json";\nexport default () => new Response(gen.branch);\n', "alpha/gen.json": '{"branch":"before the closure"}' });
+    const config = policy({
+      branch: (t) => {
+        tree.write("alpha/gen.json", JSON.stringify({ branch: t.name }));
+        return {};
+      },
+    });
+    const headStart = startBundleHeadStart(config, options);
+    // Were it started, its builds would finish first (they race the closure): wait for their entries.
+    for (let waited = 0; headStart !== undefined && cacheFiles(cacheDir).length < SLUGS.length && waited < 30_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    const outcome = await planned(config, options, headStart);
+    // The same project with the closure's file written beforehand gives the same archive.
+    const written = project({ "alpha/index.ts": 'import gen from "./gen.json";\nexport default () => new Response(gen.branch);\n', "alpha/gen.json": JSON.stringify({ branch: "main" }) });
+    const expected = await planned(policy(), written.options);
+    expect("result" in outcome && "result" in expected).toBe(true);
+    if (!("result" in outcome) || !("result" in expected)) return;
+    expect(outcome.result.bundles.alpha).toEqual(expected.result.bundles.alpha);
+    expect(headStart).toBeUndefined();
   });
 
   it("starts nothing new once cancelled, and its outputs are not cached", async () => {
