@@ -21,15 +21,31 @@ function missing(pkg: string, cause: unknown): Error {
   return new Error(`${pkg} could not be loaded (${why}): install it with \`npm install ${pkg}\``, { cause });
 }
 
+/**
+ * esbuild's API from its imported namespace: its named exports, else its `default` (esbuild is a
+ * CommonJS package). With esbuild installed through symlinks (pnpm's layout), the import has given
+ * a second, empty instance of the package, whose `build` is missing: the ESM resolver returned the
+ * link's path while the policy loader had already required the package by its real path (seen in
+ * a plan where one function's entry was a FIFO: every other function then failed with
+ * "esbuild.build is not a function"). Then the package is taken from `require`, which resolves it
+ * by its real path and so gives the instance already loaded.
+ */
+function esbuildApi(mod: Partial<EsbuildApi> & { default?: Partial<EsbuildApi> }): EsbuildApi {
+  if (typeof mod.build === "function") return mod as EsbuildApi;
+  if (typeof mod.default?.build === "function") return mod.default as EsbuildApi;
+  const required = createRequire(import.meta.url)("esbuild") as Partial<EsbuildApi>;
+  if (typeof required.build === "function") return required as EsbuildApi;
+  throw new Error("the esbuild package loaded has no build function");
+}
+
 /** Loads esbuild once per process; rejects with an install hint when absent. */
 export function loadEsbuild(): Promise<EsbuildApi> {
-  esbuildPromise ??= import("esbuild").then(
-    (mod) => (typeof mod.build === "function" ? mod : mod.default),
-    (err: unknown) => {
+  esbuildPromise ??= import("esbuild")
+    .then((mod) => esbuildApi(mod as Partial<EsbuildApi> & { default?: Partial<EsbuildApi> }))
+    .catch((err: unknown) => {
       esbuildPromise = undefined;
       throw missing("esbuild", err);
-    },
-  );
+    });
   return esbuildPromise;
 }
 
