@@ -108,6 +108,47 @@ describe("an unsafe archive uploaded again", () => {
   });
 });
 
+/** Sends a request byte for byte and reads the status and every X-Request-ID header line of the answer. */
+function requestIds(target: RunningEmulator, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; ids: string[] }> {
+  const url = new URL(target.url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, method, path, headers: { ...headers, ...(body === undefined ? {} : { "content-length": String(Buffer.byteLength(body)) }) } }, (res) => {
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, ids: res.rawHeaders.filter((_, i) => i % 2 === 1 && res.rawHeaders[i - 1]?.toLowerCase() === "x-request-id") }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("the X-Request-ID of answers on a socket", () => {
+  // Hostile row: the id is set on Node's response before the route answers (no web Headers per answer);
+  // no answer may lose it, carry it twice, or echo one a client forged.
+  it("is on every answer exactly once: a valid id echoed, one of 129 characters, with a space or a latin1 letter replaced", async () => {
+    emu = await startTestEmulator({ limits: { jsonBodyBytes: 1024 } });
+    const auth = { authorization: `Bearer ${emu.apiKey}` };
+    const project = `/api/v2/projects/${emu.projectId}`;
+    const json = { ...auth, "content-type": "application/json" };
+    const answers = [
+      [401, "GET", project, {}, undefined],
+      [200, "GET", project, auth, undefined],
+      [404, "GET", "/api/v2/nowhere", auth, undefined],
+      [405, "PUT", project, auth, undefined],
+      [400, "PATCH", project, json, "{not json"],
+      [413, "PATCH", project, json, JSON.stringify({ project: { name: "x".repeat(2048) } })],
+    ] as const;
+    for (const [status, method, path, headers, body] of answers) {
+      for (const [sent, echoed] of [["req-42.abc", true], ["a".repeat(129), false], ["a b", false], ["caf\u00e9", false]] as const) {
+        const got = await requestIds(emu, method, path, { ...headers, "x-request-id": sent }, body);
+        expect([method, path, got.status]).toEqual([method, path, status]);
+        expect(got.ids).toHaveLength(1);
+        if (echoed) expect(got.ids[0]).toBe(sent);
+        else expect(got.ids[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      }
+    }
+  });
+});
+
 describe("the request log", () => {
   it("escapes decoded paths and ignored field names, so a %0A cannot forge a line", async () => {
     const lines: RequestLogEntry[] = [];
