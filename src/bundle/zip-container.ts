@@ -8,7 +8,7 @@
  * field, as jszip writes it: the layout archives had when jszip wrote them, so digests stay.
  */
 import { crc32 } from "node:zlib";
-import { ZIP_RECORDS } from "../rules/zip-entries.js";
+import { ZIP_FLAGS, ZIP_METHODS, ZIP_RECORDS, ZIP_UNICODE_PATH_FIELD } from "../rules/zip-entries.js";
 
 /** One file of the archive, its data already deflated (raw DEFLATE, no zlib header). */
 export interface DeflatedEntry {
@@ -35,11 +35,6 @@ const { local: LOCAL, central: CENTRAL, end: END } = ZIP_RECORDS;
 const VERSION_NEEDED = 10;
 /** Version made by: Unix (3) in the high byte, ZIP 3.0 in the low one. */
 const VERSION_MADE_BY = 0x031e;
-const STORE = 0;
-const DEFLATE = 8;
-const UTF8_NAME_FLAG = 0x0800;
-/** Info-ZIP Unicode Path extra field ("up"). */
-const UNICODE_PATH_FIELD = 0x7075;
 
 /** Joins `entries` into one ZIP file. */
 export function zipContainer(entries: readonly DeflatedEntry[], options: ContainerOptions): Uint8Array {
@@ -61,7 +56,7 @@ export function zipContainer(entries: readonly DeflatedEntry[], options: Contain
   let local = 0;
   let central = localBytes;
   for (const { entry, name, extra } of named) {
-    const flags = extra.byteLength > 0 ? UTF8_NAME_FLAG : 0;
+    const flags = extra.byteLength > 0 ? ZIP_FLAGS.utf8Name : 0;
     const offset = local;
     out.writeUInt32LE(LOCAL.signature, local);
     local = writeShared(out, local + 4, flags, time, date, entry, name, extra);
@@ -94,7 +89,7 @@ export function zipContainer(entries: readonly DeflatedEntry[], options: Contain
 function writeShared(out: Buffer, at: number, flags: number, time: number, date: number, entry: DeflatedEntry, name: Buffer, extra: Buffer): number {
   out.writeUInt16LE(VERSION_NEEDED, at);
   out.writeUInt16LE(flags, at + 2);
-  out.writeUInt16LE(entry.size === 0 ? STORE : DEFLATE, at + 4);
+  out.writeUInt16LE(entry.size === 0 ? ZIP_METHODS.stored : ZIP_METHODS.deflated, at + 4);
   out.writeUInt16LE(time, at + 6);
   out.writeUInt16LE(date, at + 8);
   out.writeUInt32LE(entry.crc32 >>> 0, at + 10);
@@ -110,7 +105,7 @@ function extraField(name: string): Buffer {
   const utf8 = Buffer.from(name, "utf8");
   if (utf8.byteLength === name.length) return Buffer.alloc(0);
   const field = Buffer.alloc(9 + utf8.byteLength);
-  field.writeUInt16LE(UNICODE_PATH_FIELD, 0);
+  field.writeUInt16LE(ZIP_UNICODE_PATH_FIELD, 0);
   field.writeUInt16LE(5 + utf8.byteLength, 2);
   field.writeUInt8(1, 4);
   field.writeUInt32LE(crc32(utf8) >>> 0, 5);

@@ -25,6 +25,15 @@ export const ZIP_RECORDS = Object.freeze({
   end: Object.freeze({ signature: 0x06054b50, length: 22 }),
 });
 
+/** The two compression methods an archive may use. */
+export const ZIP_METHODS = Object.freeze({ stored: 0, deflated: 8 });
+
+/** General-purpose flag bits and the extra field the readers and the writer look at. */
+export const ZIP_FLAGS = Object.freeze({ encrypted: 0x0001, utf8Name: 0x0800 });
+
+/** Info-ZIP Unicode Path extra field ("up"): a UTF-8 name that some readers take over the header's. */
+export const ZIP_UNICODE_PATH_FIELD = 0x7075;
+
 /** Root entries the functions runtime starts from, in order of preference. */
 export const ZIP_ROOT_ENTRIES: readonly string[] = Object.freeze(["index.mjs", "index.js"]);
 

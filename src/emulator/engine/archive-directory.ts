@@ -11,7 +11,7 @@
  */
 import { crc32 } from "node:zlib";
 import { escapeUnsafeText } from "../../rules/visible-text.js";
-import { ZIP_ENTRY_NAME_ISSUE_MESSAGES, ZIP_RECORDS, zipSlipIssue } from "../../rules/zip-entries.js";
+import { ZIP_ENTRY_NAME_ISSUE_MESSAGES, ZIP_RECORDS, zipSlipIssue, ZIP_FLAGS, ZIP_METHODS, ZIP_UNICODE_PATH_FIELD } from "../../rules/zip-entries.js";
 
 /** One record of the central directory and the local header it points at. */
 export interface DirectoryEntry {
@@ -39,11 +39,6 @@ const { signature: CENTRAL_SIGNATURE, length: CENTRAL_LENGTH } = ZIP_RECORDS.cen
 const { signature: LOCAL_SIGNATURE, length: LOCAL_LENGTH } = ZIP_RECORDS.local;
 const ZIP64_MARK_16 = 0xffff;
 const ZIP64_MARK_32 = 0xffffffff;
-const UTF8_FLAG = 0x0800;
-const ENCRYPTED_FLAG = 0x0001;
-const UNICODE_PATH_FIELD = 0x7075;
-const STORED = 0;
-const DEFLATED = 8;
 /** How much of a name a message shows. */
 const SHOWN = 200;
 
@@ -82,7 +77,7 @@ function unicodePathOf(view: DataView, bytes: Uint8Array, from: number, to: numb
     const id = view.getUint16(at, true);
     const length = view.getUint16(at + 2, true);
     const start = at + 4;
-    if (id === UNICODE_PATH_FIELD) {
+    if (id === ZIP_UNICODE_PATH_FIELD) {
       found = undefined;
       if (length >= 5 && start + length <= bytes.byteLength && bytes[start] === 1 && view.getUint32(start + 1, true) === crc32(headerName)) {
         found = decoder.decode(bytes.subarray(start + 5, start + length));
@@ -135,8 +130,8 @@ export function readArchiveDirectory(bytes: Uint8Array): ArchiveDirectory {
     if (next > bytes.byteLength) return { kind: "unreadable", reason: `central directory record ${entries.length + 1} is cut short` };
     const nameBytes = bytes.subarray(nameStart, nameStart + nameLength);
     const name = decoder.decode(nameBytes);
-    if ((flags & ENCRYPTED_FLAG) !== 0) return { kind: "unreadable", reason: `entry ${shownName(name)} is encrypted; archives must not be` };
-    if (method !== STORED && method !== DEFLATED) return { kind: "unreadable", reason: `entry ${shownName(name)} uses compression method ${method}; use stored (0) or deflate (8)` };
+    if ((flags & ZIP_FLAGS.encrypted) !== 0) return { kind: "unreadable", reason: `entry ${shownName(name)} is encrypted; archives must not be` };
+    if (method !== ZIP_METHODS.stored && method !== ZIP_METHODS.deflated) return { kind: "unreadable", reason: `entry ${shownName(name)} uses compression method ${method}; use stored (0) or deflate (8)` };
     if (local + LOCAL_LENGTH > bytes.byteLength || view.getUint32(local, true) !== LOCAL_SIGNATURE) {
       return { kind: "unreadable", reason: `entry ${shownName(name)} has no local header where the central directory points` };
     }
@@ -144,7 +139,7 @@ export function readArchiveDirectory(bytes: Uint8Array): ArchiveDirectory {
     if (local + LOCAL_LENGTH + localNameLength > bytes.byteLength) return { kind: "unreadable", reason: `the local header of entry ${shownName(name)} is cut short` };
     const localNameBytes = bytes.subarray(local + LOCAL_LENGTH, local + LOCAL_LENGTH + localNameLength);
     // jszip takes the Unicode Path field only for a name not flagged UTF-8, checked against the local name's CRC.
-    const unicodePath = (flags & UTF8_FLAG) === 0 ? unicodePathOf(view, bytes, nameStart + nameLength, nameStart + nameLength + extraLength, localNameBytes) : undefined;
+    const unicodePath = (flags & ZIP_FLAGS.utf8Name) === 0 ? unicodePathOf(view, bytes, nameStart + nameLength, nameStart + nameLength + extraLength, localNameBytes) : undefined;
     entries.push({ name, localName: decoder.decode(localNameBytes), sameNames: bytesEqual(nameBytes, localNameBytes), unicodePath });
     at = next;
   }

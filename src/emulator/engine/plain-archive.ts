@@ -8,7 +8,7 @@
  * archive keeps jszip's outcome and messages. Pure; it depends on Node's zlib and the shared ZIP record layout.
  */
 import { inflateRawSync } from "node:zlib";
-import { ZIP_RECORDS } from "../../rules/zip-entries.js";
+import { ZIP_RECORDS, ZIP_FLAGS, ZIP_METHODS } from "../../rules/zip-entries.js";
 
 /** A plain archive's files: names as jszip reports them, and their total decompressed length. */
 export interface PlainArchive {
@@ -25,9 +25,6 @@ export interface PlainArchiveLimits {
 const { signature: END_SIGNATURE, length: END_LENGTH } = ZIP_RECORDS.end;
 const { signature: CENTRAL_SIGNATURE, length: CENTRAL_LENGTH } = ZIP_RECORDS.central;
 const { signature: LOCAL_SIGNATURE, length: LOCAL_LENGTH } = ZIP_RECORDS.local;
-const STORED = 0;
-const DEFLATED = 8;
-const ENCRYPTED_FLAG = 0x0001;
 const DOS_DIRECTORY_ATTRIBUTE = 0x0010;
 const MADE_BY_DOS = 0;
 const MADE_BY_UNIX = 3;
@@ -66,7 +63,7 @@ function isRegularFile(madeBy: number, external: number): boolean {
 
 /** The entry's data decompressed, its length checked against the header; `undefined` when anything is off. */
 function decompressedLength(data: Uint8Array, method: number, size: number): number | undefined {
-  if (method === STORED) return data.byteLength === size ? size : undefined;
+  if (method === ZIP_METHODS.stored) return data.byteLength === size ? size : undefined;
   try {
     const { buffer, engine } = inflateRawSync(data, { maxOutputLength: size + 1, info: true }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
     return buffer.byteLength === size && engine.bytesWritten === data.byteLength ? size : undefined;
@@ -108,7 +105,7 @@ export function readPlainArchive(bytes: Uint8Array, limits: PlainArchiveLimits):
     const size = view.getUint32(at + 24, true);
     const centralNameLength = view.getUint16(at + 28, true);
     const plainEntry =
-      (flags & ENCRYPTED_FLAG) === 0 && (method === STORED || method === DEFLATED) && view.getUint16(at + 30, true) === 0 &&
+      (flags & ZIP_FLAGS.encrypted) === 0 && (method === ZIP_METHODS.stored || method === ZIP_METHODS.deflated) && view.getUint16(at + 30, true) === 0 &&
       view.getUint16(at + 32, true) === 0 && view.getUint16(at + 34, true) === 0 && isRegularFile(madeBy, view.getUint32(at + 38, true)) &&
       compressedSize < SIGNED_32_LIMIT && size < SIGNED_32_LIMIT;
     if (!plainEntry) return undefined;
