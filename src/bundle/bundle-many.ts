@@ -6,6 +6,7 @@
  * never rebuilt (and esbuild is not even loaded when every function hits); every failure is
  * collected into one `BundleError`.
  */
+import { CONCURRENCY_CEILING, isConcurrency } from "../rules/concurrency.js";
 import pLimit from "p-limit";
 import type { ResolvedFunction, ResolvedFunctionConfig } from "../model/desired-state.js";
 import { BundleError, CancelledError, ErrorCode, PlatformError, type BundleFailure } from "../errors/index.js";
@@ -89,10 +90,10 @@ export async function bundleFunctions(
   options: BundleFunctionsOptions = {},
 ): Promise<Map<string, ArchiveRef>> {
   const concurrency = options.concurrency ?? DEFAULT_BUNDLE_CONCURRENCY;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
+  if (!isConcurrency(concurrency)) {
     throw new PlatformError(
       ErrorCode.INVALID_OPTIONS,
-      `concurrency must be an integer from 1 to 64, got ${String(concurrency)}`,
+      `concurrency must be an integer from 1 to ${CONCURRENCY_CEILING}, got ${String(concurrency)}`,
       { details: { option: "concurrency", value: String(concurrency) } },
     );
   }

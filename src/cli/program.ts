@@ -1,6 +1,7 @@
 import { ownRecord } from "../model/own-record.js";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { CliError, CliErrorCode } from "../errors/cli-errors.js";
+import { CONCURRENCY_CEILING, isConcurrency } from "../rules/concurrency.js";
 import { LIBRARY_VERSION } from "../version.js";
 import type { ApplyFlags } from "./commands/gated-run.js";
 import { addDbCommands } from "./commands/db-registration.js";
@@ -23,7 +24,7 @@ function repeatable(value: string, previous: string[] | undefined): string[] {
 function concurrency(value: string, previous: number | undefined): number {
   if (previous !== undefined) throw new InvalidArgumentError("--concurrency was given twice.");
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError("--concurrency must be an integer from 1 to 64.");
+  if (!isConcurrency(n)) throw new InvalidArgumentError(`--concurrency must be an integer from 1 to ${CONCURRENCY_CEILING}.`);
   return n;
 }
 

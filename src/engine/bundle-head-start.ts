@@ -29,6 +29,7 @@ import { type BundleProgress, bundleFunctions } from "../bundle/bundle-many.js";
 import { policyFileOf } from "../config/policy-origin.js";
 import type { PolicyConfig } from "../config/policy-types.js";
 import { declaredBuilds, declaredFunctionCount } from "../kinds/list.js";
+import { isConcurrency } from "../rules/concurrency.js";
 import type { ResolvedFunction } from "../model/desired-state.js";
 import { withMemory } from "./run-archives.js";
 import { archiveKey } from "./shared-archives.js";
@@ -63,6 +64,11 @@ export interface BundleListeners {
 }
 
 type Heard = { progress: BundleProgress } | { warning: { slug: string; message: string } };
+
+function tell(listeners: BundleListeners, heard: Heard): void {
+  if ("progress" in heard) listeners.onProgress(heard.progress);
+  else listeners.onWarning(heard.warning);
+}
 
 /** Builds started before the plan; see the module comment. */
 export class BundleHeadStart {
@@ -105,10 +111,8 @@ export class BundleHeadStart {
   }
 
   #hear(heard: Heard): void {
-    const listeners = this.#listeners;
-    if (listeners === undefined) this.#heard.push(heard);
-    else if ("progress" in heard) listeners.onProgress(heard.progress);
-    else listeners.onWarning(heard.warning);
+    if (this.#listeners === undefined) this.#heard.push(heard);
+    else tell(this.#listeners, heard);
   }
 
   /**
@@ -123,10 +127,7 @@ export class BundleHeadStart {
       return undefined;
     }
     this.#taken = true;
-    for (const heard of this.#heard.splice(0)) {
-      if ("progress" in heard) listeners.onProgress(heard.progress);
-      else listeners.onWarning(heard.warning);
-    }
+    for (const heard of this.#heard.splice(0)) tell(listeners, heard);
     this.#listeners = listeners;
     return this.#run;
   }
@@ -145,7 +146,7 @@ export class BundleHeadStart {
  */
 export function startBundleHeadStart(config: PolicyConfig, options: BundleHeadStartOptions): BundleHeadStart | undefined {
   const concurrency = options.concurrency ?? 8;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) return undefined;
+  if (!isConcurrency(concurrency)) return undefined;
   if (options.baseDir !== undefined && !isAbsolute(options.baseDir)) return undefined;
   if (typeof config !== "object" || config === null) return undefined;
   if (typeof (config as { branch?: unknown }).branch === "function") return undefined;

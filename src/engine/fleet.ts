@@ -5,6 +5,7 @@ import { ErrorCode } from "../errors/codes.js";
 import { PlatformError } from "../errors/platform-error.js";
 import type { PushResult } from "../model/plan.js";
 import type { PushConfigOptions } from "./options.js";
+import { CONCURRENCY_CEILING, isConcurrency } from "../rules/concurrency.js";
 import { ownOptions, prepareRuntime } from "./options.js";
 import { pushConfigInRun, type RunShare } from "./push-config.js";
 import { ReplicaPool } from "./replica-pool.js";
@@ -89,8 +90,8 @@ async function runFleet(config: PolicyConfig, given: FleetOptions, dryRun: boole
   const options = ownOptions(given);
   const started = performance.now();
   const budget = options.concurrency ?? 16;
-  if (!Number.isInteger(budget) || budget < 1 || budget > 64) {
-    throw new PlatformError(ErrorCode.INVALID_OPTIONS, `Invalid option concurrency: must be an integer from 1 to 64 (got ${String(budget)}).`, { details: { option: "concurrency", value: String(budget) } });
+  if (!isConcurrency(budget)) {
+    throw new PlatformError(ErrorCode.INVALID_OPTIONS, `Invalid option concurrency: must be an integer from 1 to ${CONCURRENCY_CEILING} (got ${String(budget)}).`, { details: { option: "concurrency", value: String(budget) } });
   }
   const shard = options.shard === undefined ? undefined : checkShard(options.shard);
   const rt = prepareRuntime(dryRun ? "planFleet" : "applyFleet", { ...options, concurrency: Math.min(budget, 16) }, "project");

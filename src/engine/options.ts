@@ -4,6 +4,7 @@ import { createPlatformApi } from "../api/create-platform-api.js";
 import { DEFAULT_POLLING, DEFAULT_TIMEOUTS, type PlatformApiPolling, type PlatformApiTimeouts } from "../api/client-options.js";
 import type { ResolvedFunctionConfig } from "../model/desired-state.js";
 import { ErrorCode } from "../errors/codes.js";
+import { CONCURRENCY_CEILING, isConcurrency } from "../rules/concurrency.js";
 import { PlatformError } from "../errors/platform-error.js";
 import type { EngineEvent } from "../model/events.js";
 import { safeEmitter } from "./events.js";
@@ -178,6 +179,7 @@ export function checkBranchId(branchId: unknown): string {
  */
 const DEFAULT_MAX_CONCURRENCY = 64;
 
+
 /**
  * Validates the options shared by every operation and builds the platform adapter. Throws
  * `PLATFORM_MISSING_API_KEY` without `apiKey` and `api`, `PLATFORM_INVALID_OPTIONS` for a
@@ -193,10 +195,10 @@ export function prepareRuntime(
   checkProjectId(options.projectId);
   if (target === "branch") checkBranchId(options.branchId);
   const concurrency = options.concurrency ?? 8;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) invalid("concurrency", concurrency, "must be an integer from 1 to 64");
+  if (!isConcurrency(concurrency)) invalid("concurrency", concurrency, `must be an integer from 1 to ${CONCURRENCY_CEILING}`);
   const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
-  if (!Number.isInteger(maxConcurrency) || maxConcurrency < concurrency || maxConcurrency > 64) {
-    invalid("maxConcurrency", maxConcurrency, `must be an integer from concurrency (${concurrency}) to 64`);
+  if (!Number.isInteger(maxConcurrency) || maxConcurrency < concurrency || maxConcurrency > CONCURRENCY_CEILING) {
+    invalid("maxConcurrency", maxConcurrency, `must be an integer from concurrency (${concurrency}) to ${CONCURRENCY_CEILING}`);
   }
   const timeouts = { ...DEFAULT_TIMEOUTS, ...definedOnly(options.timeouts ?? {}) };
   for (const [name, value] of Object.entries(timeouts)) {
