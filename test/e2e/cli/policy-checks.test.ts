@@ -74,6 +74,9 @@ export default [defineCheck({ name: "quotes-env", enforcement: "advisory", valid
     writeFileSync(join(dir, "quotes-raw.ts"), `import { defineCheck } from "svc-config/v1";
 export default [defineCheck({ name: "quotes-raw", enforcement: "advisory", validatePlan(_p, ctx) { for (const fn of ctx.policy.functions) for (const value of Object.values(fn.env)) ctx.report("value " + value); } })];
 `);
+    writeFileSync(join(dir, "quotes-encoded.ts"), `import { defineCheck } from "svc-config/v1";
+export default [defineCheck({ name: "quotes-encoded", enforcement: "advisory", validatePlan(_p, ctx) { for (const fn of ctx.policy.functions) for (const value of Object.values(fn.env)) { ctx.report("x".repeat(1994) + value); ctx.report("m".repeat(294) + value); ctx.report("basic " + Buffer.from("user:" + value).toString("base64")); ctx.report("url " + encodeURIComponent(value)); } } })];
+`);
     writeFileSync(join(dir, "env-shapes.ts"), `export default { functions: { hello: { name: "Hello", source: "./functions/hello", env: ${JSON.stringify(SHAPED_SECRETS)} } } };\n`);
     writeFileSync(join(dir, "bad-name.ts"), `import { defineCheck } from "svc-config/v1";
 export default [defineCheck({ name: "evil\\u001b[31m", enforcement: "mandatory", validatePlan() {} })];
@@ -268,6 +271,20 @@ describe("policy checks (docs/checks.md)", () => {
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain("value (sensitive)");
       expect(run.stdout + run.stderr).not.toContain("zq7");
+    }
+  });
+
+  it("hostile check quoting env values base64-encoded (a Basic credential), percent-encoded, or where a view cuts the message: none of those forms is written", async () => {
+    const value = `${HOME_SECRET}-top`;
+    const leaked = [`x${value.slice(0, 6)}`, `m${value.slice(0, 6)}`, Buffer.from(value).toString("base64").slice(0, 12), Buffer.from(`user:${value}`).toString("base64").slice(8, 20), encodeURIComponent(SHAPED_SECRETS.QUOTED)];
+    for (const config of ["env-top.ts", "env-shapes.ts"]) {
+      for (const format of [[], ["--json"], ["--markdown"]]) {
+        const run = await svc(["config", "plan", "--config", config, "--checks", "quotes-encoded.ts", "--branch", "preview/b", ...format]);
+        expect(run.code, run.stderr).toBe(0);
+        expect(run.stdout).toContain("(sensitive)…");
+        for (const form of leaked) expect(run.stdout + run.stderr, `${config} ${format.join("")}`).not.toContain(form);
+        expect(run.stdout + run.stderr).not.toContain("zq7");
+      }
     }
   });
 

@@ -51,6 +51,60 @@ describe("secret scrubbing", () => {
     expect(scrubber.scrub("sk_live_123456 hello-there-friend postgres://u:p@h/db")).toBe("(sensitive) hello-there-friend (sensitive)");
   });
 
+  const SECRET = "Zq7-long-secret/value+abc?&";
+  const learnt = (): Scrubber => {
+    const scrubber = new Scrubber();
+    scrubber.add(SECRET);
+    return scrubber;
+  };
+
+  it.each([
+    ["base64", Buffer.from(SECRET).toString("base64")],
+    ["base64 inside a Basic credential (user:secret), each alignment", ["a:", "ab:", "abc:"].map((user) => Buffer.from(user + SECRET).toString("base64")).join(" ")],
+    ["URL-safe base64 without padding", Buffer.from(`x${SECRET}`).toString("base64url")],
+    ["percent-encoded (a password in a URL)", `postgres://u:${encodeURIComponent(SECRET)}@host/db`],
+    ["percent-encoded, then JSON- and Markdown-escaped", JSON.stringify({ url: encodeURIComponent(SECRET) })],
+  ])("masks a secret re-encoded as %s", (_name, text) => {
+    const out = learnt().scrub(text);
+    expect(out).toContain("(sensitive)");
+    for (const form of [SECRET, encodeURIComponent(SECRET), Buffer.from(SECRET).toString("base64").slice(0, 12)]) expect(out).not.toContain(form);
+  });
+
+  it("leaves at most the characters of a base64 text that the bytes around the secret also shape", () => {
+    const encoded = Buffer.from(`ab:${SECRET}`).toString("base64");
+    const out = learnt().scrub(encoded);
+    expect(out).toMatch(/^YWI6(\(sensitive\))[A-Za-z0-9+/=]{0,3}$/);
+  });
+
+  it.each([
+    ["a check message cut by the engine", (s: string) => `${"x".repeat(30)}${s.slice(0, 20)}… (7 more characters)`, `${"x".repeat(30)}(sensitive)… (7 more characters)`],
+    ["a line cut by a view", (s: string) => `env: ${s.slice(0, 9)}…`, "env: (sensitive)…"],
+    ["the start of its JSON-escaped form, cut", (s: string) => JSON.stringify(`q ${s.slice(0, 6)}…`), '"q (sensitive)…"'],
+    ["two cuts in one write", (s: string) => `${s.slice(0, 5)}… and ${s.slice(0, 12)}…`, "(sensitive)… and (sensitive)…"],
+  ])("masks the start of a secret that %s leaves before its '…'", (_name, cutText, expected) => {
+    expect(learnt().scrub(cutText(SECRET))).toBe(expected);
+  });
+
+  it("leaves a cut text alone when fewer than four characters of a secret precede the '…', or the '…' stands elsewhere", () => {
+    const scrubber = learnt();
+    expect(scrubber.scrub("a Zq7… b")).toBe("a Zq7… b");
+    expect(scrubber.scrub("Zq7-long… was cut")).toBe("(sensitive)… was cut");
+    expect(scrubber.scrub("Zq7-long and then …")).toBe("Zq7-long and then …");
+    expect(scrubber.scrub("… 3 more")).toBe("… 3 more");
+  });
+
+  it("learns a value holding a lone surrogate without failing (it has no percent-encoding)", () => {
+    const scrubber = new Scrubber();
+    scrubber.add("lone\ud800-surrogate-value");
+    expect(scrubber.scrub("x lone\ud800-surrogate-value y")).toBe("x (sensitive) y");
+  });
+
+  it("still ignores values shorter than 8 characters, in every encoding", () => {
+    const scrubber = new Scrubber();
+    scrubber.add("pin1234");
+    expect(scrubber.scrub(`pin1234 ${Buffer.from("pin1234").toString("base64")} pin1…`)).toBe(`pin1234 ${Buffer.from("pin1234").toString("base64")} pin1…`);
+  });
+
   it("scrubs everything written through a wrapped stream", () => {
     const scrubber = new Scrubber();
     const written: string[] = [];
