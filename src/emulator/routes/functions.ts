@@ -6,6 +6,7 @@ import { deleteFunction, deployFunction, localFunction, renameFunction } from ".
 import type { EmulatorEnv } from "../http/env.js";
 import { EmulatorHttpError, badRequest, notFound, payloadTooLarge, unprocessable } from "../http/errors.js";
 import { type MultipartFields, readPlainMultipart } from "../http/multipart.js";
+import { unreadableMultipartReason } from "../http/multipart-refusal.js";
 import { branchFromPath } from "../http/scope.js";
 import { readJson, readQuery, toIssues } from "../http/validate.js";
 import { deploymentView, functionView } from "../http/views.js";
@@ -26,12 +27,15 @@ interface DeployParts {
 
 /**
  * The body's parts by name: read in place when in the plain form (`http/multipart.ts`), through
- * Hono's `parseBody` (undici's parser) otherwise, which refuses a malformed body.
+ * Hono's `parseBody` (undici's parser) otherwise, which refuses a malformed body: the 400 then says
+ * which rule the body breaks (`http/multipart-refusal.ts`), never the parser's own text.
  */
 async function readForm(c: Context<EmulatorEnv>): Promise<MultipartFields> {
+  const contentType = c.req.header("content-type") ?? "";
+  let body: Uint8Array | undefined;
   try {
-    const body = new Uint8Array(await c.req.arrayBuffer());
-    const plain = readPlainMultipart(body, c.req.header("content-type") ?? "");
+    body = new Uint8Array(await c.req.arrayBuffer());
+    const plain = readPlainMultipart(body, contentType);
     if (plain !== undefined) return plain;
     const form = await c.req.parseBody({ all: false });
     const fields: MultipartFields = new Map();
@@ -42,7 +46,7 @@ async function readForm(c: Context<EmulatorEnv>): Promise<MultipartFields> {
     return fields;
   } catch (err) {
     if (err instanceof EmulatorHttpError) throw err;
-    throw badRequest(`the multipart body cannot be read (${(err as Error).message}); send multipart/form-data with parts zip, runtime, environment`);
+    throw badRequest(`the multipart body cannot be read (${unreadableMultipartReason(body, contentType)}); send multipart/form-data with parts zip, runtime, environment`);
   }
 }
 

@@ -32,7 +32,9 @@ const BOUNDARY = "svcHostileBoundary0123456789abcdef";
 const CONTENT_TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
 const INDEX = "export default () => new Response('ok')\n";
 const MiB = 1024 * 1024;
-const UNREADABLE = "the multipart body cannot be read (Failed to parse body as FormData.); send multipart/form-data with parts zip, runtime, environment";
+/** The 400 for a body no parser reads: the rule it breaks, in the emulator's words (never the parser's own text). */
+const unreadable = (reason: string): string => `the multipart body cannot be read (${reason}); send multipart/form-data with parts zip, runtime, environment`;
+const PART_MALFORMED = (n: number): string => unreadable(`part ${n} is malformed: a part needs a Content-Disposition: form-data; name="…" header and a blank line before its content`);
 const SIZE_MISMATCH = 'archive is not a valid ZIP file: entry "index.mjs" cannot be decompressed: its data is damaged or is not the size its headers declare';
 const NO_ROOT = "no index.mjs or index.js at the archive root";
 const INVISIBLE = "the path contains a zero-width, bidirectional-override or line-separator character (a name that reads as another)";
@@ -142,10 +144,14 @@ const DEPLOYMENT_ROWS: [string, () => Buffer, Expected][] = [
   ["only parts named __proto__ and constructor", () => multipart(part("__proto__", archive([{ name: "index.mjs", data: INDEX }]), { filename: "bundle.zip" }), part("constructor", "nodejs24")), { status: 400, message: "the deployment has no parts; send at least one of zip, runtime, environment", state: "absent" }],
   ["two zip parts, a damaged one last (the last wins)", () => multipart(zipPart(archive([{ name: "index.mjs", data: INDEX }])), zipPart(Buffer.from("not a zip")), runtimePart()), { status: 201, state: "archive is not a valid ZIP file: it has no end of central directory record (is it a ZIP file?)" }],
   ["two runtime parts, an unsupported one last", () => multipart(zipPart(archive([{ name: "index.mjs", data: INDEX }])), runtimePart(), part("runtime", "python3")), { status: 400, message: 'part runtime "python3" is not supported; use nodejs24', state: "absent" }],
-  ["LF line endings", () => Buffer.from(`--${BOUNDARY}\nContent-Disposition: form-data; name="runtime"\n\nnodejs24\n--${BOUNDARY}--\n`), { status: 400, message: UNREADABLE, state: "absent" }],
+  ["LF line endings", () => Buffer.from(`--${BOUNDARY}\nContent-Disposition: form-data; name="runtime"\n\nnodejs24\n--${BOUNDARY}--\n`), { status: 400, message: unreadable("its lines end with LF alone; multipart/form-data needs CRLF line endings"), state: "absent" }],
+  ["a body that is not multipart at all", () => Buffer.from("zip=1&runtime=nodejs24"), { status: 400, message: unreadable(`it does not start with the delimiter --${BOUNDARY}`), state: "absent" }],
+  ["a body without its closing delimiter", () => Buffer.concat([zipPart(archive([{ name: "index.mjs", data: INDEX }])), runtimePart()]), { status: 400, message: unreadable(`it does not end with the closing delimiter --${BOUNDARY}--`), state: "absent" }],
+  ["a second part without a Content-Disposition", () => multipart(zipPart(archive([{ name: "index.mjs", data: INDEX }])), part("runtime", "nodejs24", { headers: ["Content-Type: text/plain"] })), { status: 400, message: PART_MALFORMED(2), state: "absent" }],
+  ["a part header line without a colon", () => multipart(zipPart(archive([{ name: "index.mjs", data: INDEX }])), part("runtime", "nodejs24", { headers: ['Content-Disposition: form-data; name="runtime"', "bogus"] })), { status: 400, message: unreadable("a part's headers cannot be read: each is one Name: value line ending in CRLF"), state: "absent" }],
   ["a NUL in the zip part's name", () => multipart(part("zip", archive([{ name: "index.mjs", data: INDEX }]), { headers: ['Content-Disposition: form-data; name="zip\0"; filename="bundle.zip"'] }), runtimePart()), { status: 422, code: "zip_required", state: "absent" }],
-  ["the boundary inside the archive's bytes after CRLF--", () => deployment(splice(archive([{ name: "index.mjs", data: INDEX }]), `\r\n--${BOUNDARY}\r\n`)), { status: 400, message: UNREADABLE, state: "absent" }],
-  ["the bare boundary inside the archive's bytes", () => deployment(splice(archive([{ name: "index.mjs", data: INDEX }]), BOUNDARY)), { status: 400, message: UNREADABLE, state: "absent" }],
+  ["the boundary inside the archive's bytes after CRLF--", () => deployment(splice(archive([{ name: "index.mjs", data: INDEX }]), `\r\n--${BOUNDARY}\r\n`)), { status: 400, message: PART_MALFORMED(2), state: "absent" }],
+  ["the bare boundary inside the archive's bytes", () => deployment(splice(archive([{ name: "index.mjs", data: INDEX }]), BOUNDARY)), { status: 400, message: unreadable("part 1's content holds the boundary: choose a boundary that no part's content holds"), state: "absent" }],
   ["blank lines before the first delimiter", () => Buffer.concat([Buffer.from("\r\n\r\n"), deployment(archive([{ name: "index.mjs", data: INDEX }]))]), { status: 201, state: "completed" }],
   ["a base64 Content-Transfer-Encoding zip part", () => multipart(part("zip", archive([{ name: "index.mjs", data: INDEX }]).toString("base64"), { headers: ['Content-Disposition: form-data; name="zip"; filename="bundle.zip"', "Content-Transfer-Encoding: base64"] }), runtimePart()), { status: 201, state: "completed" }],
   ["local and central names that differ", () => deployment(withLocalName(archive([{ name: "index.mjs", data: INDEX }]), 0, "other.mjs")), { status: 422, message: 'archive entry "index.mjs" is named "other.mjs" in its local header; an entry must have one name: rebuild the archive', state: "absent" }],
