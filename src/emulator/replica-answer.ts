@@ -40,47 +40,90 @@ export class InMemoryAnswer {
 type ResponseArg = number | ResponseInit | undefined;
 type ExtraHeaders = Record<string, string | string[]> | undefined;
 
+/** What a request's context holds for its answer until the answer is built: the headers and status set before it. */
+interface PreparedAnswer {
+  headers: Headers;
+  status: number | undefined;
+}
+
+/** Where a context answering in memory keeps its {@link PreparedAnswer}. */
+const PREPARED = Symbol("replica prepared answer");
+
+/** A request's context once {@link answerInMemory} has run: its answer methods read `this`. */
+type AnsweringContext = Context<EmulatorEnv> & { [PREPARED]: PreparedAnswer };
+
+/** The headers an answer starts from: those set before it, or, after another answer (an error after a route answered), a copy of that one's. */
+function startingHeaders(c: AnsweringContext): Headers {
+  return c.finalized ? new ReplicaHeaders(c.res.headers) : c[PREPARED].headers;
+}
+
 /**
- * Hono middleware, first on the replica's app: the request's context answers in memory. Headers
- * set before the answer go into it, as Hono's own context does; an answer built after another
- * (an error after a route answered) starts from that one's headers.
+ * The answer to `data`: `arg`'s headers, then `type` as the content type when given, then
+ * `extra`'s (each replacing what came before, a list replacing all of a name's values).
  */
-export const answerInMemory: MiddlewareHandler<EmulatorEnv> = async (c, next) => {
-  const prepared: Headers = new ReplicaHeaders();
-  let preparedStatus: number | undefined;
-  const current = (): Headers => (c.finalized ? (c.res.headers as Headers) : prepared);
-  const answer = (data: unknown, arg: ResponseArg, extra: ExtraHeaders): Response => {
-    const headers = c.finalized ? new ReplicaHeaders(c.res.headers) : prepared;
-    if (typeof arg === "object" && arg.headers !== undefined) {
-      for (const [name, value] of new Headers(arg.headers)) {
-        if (name === "set-cookie") headers.append(name, value);
-        else headers.set(name, value);
-      }
+function answer(c: AnsweringContext, data: unknown, arg: ResponseArg, type: string | undefined, extra: ExtraHeaders): Response {
+  const headers = startingHeaders(c);
+  if (typeof arg === "object" && arg.headers !== undefined) {
+    for (const [name, value] of new Headers(arg.headers)) {
+      if (name === "set-cookie") headers.append(name, value);
+      else headers.set(name, value);
     }
-    for (const [name, value] of Object.entries(extra ?? {})) {
+  }
+  if (type !== undefined) headers.set("content-type", type);
+  if (extra !== undefined) {
+    for (const name of Object.keys(extra)) {
+      const value = extra[name] as string | string[];
       if (typeof value === "string") headers.set(name, value);
       else {
         headers.delete(name);
         for (const each of value) headers.append(name, each);
       }
     }
-    const status = typeof arg === "number" ? arg : (arg?.status ?? preparedStatus ?? 200);
-    if (data !== null && data !== undefined && typeof data !== "string") return new Response(data as ConstructorParameters<typeof Response>[0], { status, headers });
-    if (typeof data === "string" && !headers.has("content-type")) headers.set("content-type", TEXT_BODY_TYPE);
-    return new InMemoryAnswer(status, headers, data ?? null) as unknown as Response;
-  };
-  c.header = ((name: string, value?: string, options?: { append?: boolean }) => {
-    const headers = current();
-    if (value === undefined) headers.delete(name);
-    else if (options?.append === true) headers.append(name, value);
-    else headers.set(name, value);
-  }) as Context["header"];
-  c.status = ((status: number) => {
-    preparedStatus = status;
-  }) as Context["status"];
-  c.body = ((data: unknown, arg?: ResponseArg, extra?: ExtraHeaders) => answer(data, arg, extra)) as unknown as Context["body"];
-  c.newResponse = c.body as unknown as Context["newResponse"];
-  c.json = ((object: unknown, arg?: ResponseArg, extra?: ExtraHeaders) => answer(JSON.stringify(object), arg, { "Content-Type": "application/json", ...extra })) as unknown as Context["json"];
-  c.text = ((text: string, arg?: ResponseArg, extra?: ExtraHeaders) => answer(text, arg, { "Content-Type": TEXT_TYPE, ...extra })) as unknown as Context["text"];
+  }
+  const status = typeof arg === "number" ? arg : (arg?.status ?? c[PREPARED].status ?? 200);
+  if (data !== null && data !== undefined && typeof data !== "string") return new Response(data as ConstructorParameters<typeof Response>[0], { status, headers });
+  if (typeof data === "string" && !headers.has("content-type")) headers.set("content-type", TEXT_BODY_TYPE);
+  return new InMemoryAnswer(status, headers, data ?? null) as unknown as Response;
+}
+
+// The context's answer methods, shared by every request (a request's own state is under
+// `PREPARED`): called as methods of the context, as Hono's own are.
+function setHeader(this: AnsweringContext, name: string, value?: string, options?: { append?: boolean }): void {
+  const headers = this.finalized ? (this.res.headers as Headers) : this[PREPARED].headers;
+  if (value === undefined) headers.delete(name);
+  else if (options?.append === true) headers.append(name, value);
+  else headers.set(name, value);
+}
+
+function setStatus(this: AnsweringContext, status: number): void {
+  this[PREPARED].status = status;
+}
+
+function body(this: AnsweringContext, data: unknown, arg?: ResponseArg, extra?: ExtraHeaders): Response {
+  return answer(this, data, arg, undefined, extra);
+}
+
+function json(this: AnsweringContext, object: unknown, arg?: ResponseArg, extra?: ExtraHeaders): Response {
+  return answer(this, JSON.stringify(object), arg, "application/json", extra);
+}
+
+function text(this: AnsweringContext, data: string, arg?: ResponseArg, extra?: ExtraHeaders): Response {
+  return answer(this, data, arg, TEXT_TYPE, extra);
+}
+
+/**
+ * Hono middleware, first on the replica's app: the request's context answers in memory. Headers
+ * set before the answer go into it, as Hono's own context does; an answer built after another
+ * (an error after a route answered) starts from that one's headers.
+ */
+export const answerInMemory: MiddlewareHandler<EmulatorEnv> = async (c, next) => {
+  const answering = c as AnsweringContext;
+  answering[PREPARED] = { headers: new ReplicaHeaders(), status: undefined };
+  c.header = setHeader as Context["header"];
+  c.status = setStatus as Context["status"];
+  c.body = body as unknown as Context["body"];
+  c.newResponse = body as unknown as Context["newResponse"];
+  c.json = json as unknown as Context["json"];
+  c.text = text as unknown as Context["text"];
   await next();
 };

@@ -21,16 +21,26 @@ function keyOf(name: string): string {
   return text.toLowerCase();
 }
 
+/** Whether a character code is one of the padding `Headers` strips from a value's ends (space, tab, CR, LF); `NaN` (no character) is not. */
+function isPadding(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
 /** A value as a `Headers` keeps it: without its padding; one holding CR, LF, NUL or a character past U+00FF is refused. */
 function checkedValue(value: string): string {
-  const text = String(value).replace(PADDING, "");
+  const given = String(value);
+  const text = isPadding(given.charCodeAt(0)) || isPadding(given.charCodeAt(given.length - 1)) ? given.replace(PADDING, "") : given;
   if (FORBIDDEN_IN_VALUE.test(text)) throw new TypeError("Invalid header value: it holds CR, LF, NUL or a character past U+00FF");
   return text;
 }
 
-/** Headers as a web `Headers` reads them: `get` joins a name's values with ", ", iteration is by sorted name with each `set-cookie` apart. */
+/**
+ * Headers as a web `Headers` reads them: `get` joins a name's values with ", ", iteration is by
+ * sorted name with each `set-cookie` apart. A name set once holds its value as a string (most
+ * do), a list only once a second value is appended.
+ */
 export class ReplicaHeaders implements Headers {
-  private readonly byName = new Map<string, string[]>();
+  private readonly byName = new Map<string, string | string[]>();
 
   /** Starts from `init`: a record (the sender's lower-case headers) or name-value pairs (another answer's headers). */
   constructor(init?: Readonly<Record<string, string>> | Iterable<readonly [string, string]>) {
@@ -43,7 +53,8 @@ export class ReplicaHeaders implements Headers {
   }
 
   get(name: string): string | null {
-    return this.byName.get(keyOf(name))?.join(", ") ?? null;
+    const held = this.byName.get(keyOf(name));
+    return held === undefined ? null : typeof held === "string" ? held : held.join(", ");
   }
 
   has(name: string): boolean {
@@ -51,15 +62,16 @@ export class ReplicaHeaders implements Headers {
   }
 
   set(name: string, value: string): void {
-    this.byName.set(keyOf(name), [checkedValue(value)]);
+    this.byName.set(keyOf(name), checkedValue(value));
   }
 
   append(name: string, value: string): void {
     const key = keyOf(name);
     const text = checkedValue(value);
-    const list = this.byName.get(key);
-    if (list === undefined) this.byName.set(key, [text]);
-    else list.push(text);
+    const held = this.byName.get(key);
+    if (held === undefined) this.byName.set(key, text);
+    else if (typeof held === "string") this.byName.set(key, [held, text]);
+    else held.push(text);
   }
 
   delete(name: string): void {
@@ -67,7 +79,8 @@ export class ReplicaHeaders implements Headers {
   }
 
   getSetCookie(): string[] {
-    return [...(this.byName.get("set-cookie") ?? [])];
+    const held = this.byName.get("set-cookie");
+    return held === undefined ? [] : typeof held === "string" ? [held] : [...held];
   }
 
   forEach(callback: (value: string, name: string, parent: Headers) => void, thisArg?: unknown): void {
@@ -76,9 +89,10 @@ export class ReplicaHeaders implements Headers {
 
   *entries(): IterableIterator<[string, string]> {
     for (const name of [...this.byName.keys()].sort()) {
-      const list = this.byName.get(name) ?? [];
-      if (name === "set-cookie") for (const each of list) yield [name, each];
-      else yield [name, list.join(", ")];
+      const held = this.byName.get(name) ?? [];
+      if (typeof held === "string") yield [name, held];
+      else if (name === "set-cookie") for (const each of held) yield [name, each];
+      else yield [name, held.join(", ")];
     }
   }
 
