@@ -21,7 +21,8 @@ export function summarize(changes: readonly PlannedChange[], conflicts: number):
 
 /**
  * The pure diff of `kinds` (in rank order): (desired, live, options) → ordered changes, blocking
- * conflicts, unmanaged entries, warnings, the state fingerprint and the summary. Each kind diffs
+ * conflicts, unmanaged entries, warnings, the state fingerprint (unless the options ask for none)
+ * and the summary. Each kind diffs
  * in rank order, then prunes in the reverse order (dependents are deleted before what they depend
  * on); a kind whose platform feature is unavailable and that the policy declares is not diffed but
  * reported as a blocking conflict. No I/O, no clock, no randomness.
@@ -53,7 +54,7 @@ export function diffKinds(kinds: readonly KindDiffer[], desired: ResolvedPolicy,
     conflicts: sink.conflicts,
     unmanaged,
     warnings: sink.warnings,
-    stateFingerprint: stateFingerprint(live, kinds),
+    stateFingerprint: options.stateFingerprint === false ? "" : stateFingerprint(live, kinds),
     summary: summarize(changes, sink.conflicts.length),
   };
 }

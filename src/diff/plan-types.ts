@@ -14,6 +14,11 @@ export interface DiffOptions {
   allowDataLoss: boolean;
   /** Kinds whose read answered feature-unavailable, with the platform's reason. */
   unavailable?: Partial<Record<ResourceKind, string>>;
+  /**
+   * `false`: the result's `stateFingerprint` is left empty, for a caller that reads only the
+   * changes and conflicts (a verification's plan of its replica). @default true
+   */
+  stateFingerprint?: boolean;
 }
 
 /** The outcome of {@link diffState}: an ordered plan plus everything reported beside it. */
@@ -23,7 +28,7 @@ export interface DiffResult {
   conflicts: ConflictReport[];
   unmanaged: UnmanagedEntry[];
   warnings: EngineWarning[];
-  /** `sha256:<hex>` of the compared projection of the live state. */
+  /** `sha256:<hex>` of the compared projection of the live state; `""` when the options asked for none. */
   stateFingerprint: string;
   summary: PlanSummary;
 }

@@ -85,6 +85,8 @@ export interface PreparePlanInput {
    * `resolveDesired` returns this very `desired`; otherwise wave 2 is read after wave 1, as always.
    */
   readAhead?: { branch: Pick<BaseLiveState["branch"], "id" | "parentId">; desired: ResolvedPolicy };
+  /** `false`: the diff's `stateFingerprint` is left empty (see `DiffOptions.stateFingerprint`). @default true */
+  stateFingerprint?: boolean;
 }
 
 /**
@@ -207,7 +209,7 @@ export async function preparePlan(rt: OperationRuntime, input: PreparePlanInput)
   const unavailable = unavailableKinds(read.unavailable);
   const tags = await fingerprints.all(archives);
   const now = input.now();
-  const options = { now, functionTags: tags, allowDataLoss: input.allowDataLoss, unavailable };
+  const options: DiffOptions = { now, functionTags: tags, allowDataLoss: input.allowDataLoss, unavailable, ...(input.stateFingerprint === false ? { stateFingerprint: false } : {}) };
   let diff = diffState(desired, live, options);
   const guarded = await inReadWave(rt.api, rt.emit, 3, (api) => readGuardState({ api, projectId, base, changes: diff.changes, kinds: KIND_READS }));
   if (guarded !== null) {

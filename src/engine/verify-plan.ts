@@ -136,6 +136,8 @@ async function applyAndReplan(rt: OperationRuntime, prepared: PreparedPlan, inpu
     functionTags,
     allowDataLoss: input.allowDataLoss,
     now: () => new Date(),
+    // The verdict reads the re-plan's changes and conflicts only.
+    stateFingerprint: false,
   }), input.selection);
   failures.push(...again.diff.conflicts.filter((c) => c.blocking).map((c) => failure(c.changeId, c.code, `${c.kind} ${c.identifier}: ${c.reason}`)));
   return { failures, residual: again.diff.changes.map((p) => p.change) };

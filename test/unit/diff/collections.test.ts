@@ -186,6 +186,16 @@ describe("the whole plan", () => {
     expect(result.stateFingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
+  it("leaves the state fingerprint empty when asked for none, and plans the same changes, conflicts and warnings", () => {
+    const desired = policyWith({ branch: { protected: true }, buckets: [{ name: "a", access: "private" }], functions: [fnWith("hello")], triggers: [schedule()], prune: PRUNE_ALL });
+    const live = liveWith({ buckets: [{ name: "zz", access: "public_read" }], functions: [], triggers: [] });
+    const whole = plan(desired, live);
+    const unfingerprinted = diffState(desired, live, { now: NOW, functionTags: TAGS, allowDataLoss: false, stateFingerprint: false });
+    expect(unfingerprinted.stateFingerprint).toBe("");
+    expect({ ...unfingerprinted, stateFingerprint: whole.stateFingerprint }).toEqual(whole);
+    expect(whole.changes.length).toBeGreaterThan(0);
+  });
+
   it("turns a feature-unavailable read into a conflict for a declared kind", () => {
     const result = diffState(policyWith({ buckets: [{ name: "a", access: "private" }] }), liveWith(), {
       now: NOW, functionTags: new Map(), allowDataLoss: false, unavailable: { bucket: "region_unavailable", function: "x" },
