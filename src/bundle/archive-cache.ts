@@ -15,11 +15,12 @@
  * An archive found in or written to the directory is kept by its entry file, not its bytes: an
  * upload reads them back and checks them against the planned digest (`archive-ref.ts`).
  */
-import { hash as hashOnce, randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { hash as hashOnce } from "node:crypto";
+import { readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { LIBRARY_VERSION } from "../version.js";
 import type { ArchiveBytes, ArchiveRef } from "./archive-ref.js";
+import { writeAtomicInThreadPool } from "./atomic-write.js";
 import { hashRegularFile, readRegularFile } from "./read-guard.js";
 
 /** Bumped when the key changes, or the entry layout so that an older entry would not be refused as malformed: older entries are never misread. */
@@ -227,18 +228,19 @@ export class ArchiveCache {
   }
 
   /**
-   * Stores `built` (its bytes held) under `identity` with the hashes of its inputs, and returns
+   * Stores `built` (its bytes held) under `identity` with the hashes of its inputs, and resolves to
    * the archive as it is kept from now on: by its entry file once written, so its bytes can be
-   * released; still held without a directory or when the write fails. Never throws. The entry is
-   * written synchronously: it is small, and a promise per open, write, close and rename cost the
-   * apply's main thread more than the writes themselves. The directory is made only when a
-   * write finds it missing (once per run, or again if it is removed meanwhile).
+   * released; still held without a directory or when the write fails. Never rejects. The entry's
+   * system calls run in the thread pool (`atomic-write.ts`: creating the file is most of its cost,
+   * and the main thread has other archives to finish meanwhile); the archive keeps its bytes until
+   * the file is complete. The directory is made only when a write finds it missing (once per run,
+   * or again if it is removed meanwhile).
    */
-  store(identity: string, inputs: InputHashes, built: CachedArchive): StoredArchive {
+  async store(identity: string, inputs: InputHashes, built: CachedArchive): Promise<StoredArchive> {
     const { archive, warnings } = built;
     // Its own fields only: a caller's archive may carry its slug, which another function sharing the identity must not get.
     const { zipSha256, zipBytes, unzippedBytes, entries } = archive;
-    const stored: StoredArchive = { zipSha256, zipBytes, unzippedBytes, entries, bytes: this.write(identity, inputs, built) ?? archive.bytes };
+    const stored: StoredArchive = { zipSha256, zipBytes, unzippedBytes, entries, bytes: (await this.write(identity, inputs, built)) ?? archive.bytes };
     this.memory.set(identity, { archive: stored, warnings, inputs });
     return stored;
   }
@@ -249,7 +251,7 @@ export class ArchiveCache {
   }
 
   /** Writes the entry of a held archive; where its bytes are now, or `undefined` when not written. */
-  private write(identity: string, inputs: InputHashes, built: CachedArchive): ArchiveBytes | undefined {
+  private async write(identity: string, inputs: InputHashes, built: CachedArchive): Promise<ArchiveBytes | undefined> {
     const { archive, warnings } = built;
     const dir = this.dir;
     if (dir === undefined || archive.bytes.kind !== "held") return undefined;
@@ -264,40 +266,8 @@ export class ArchiveCache {
     };
     const entry = Buffer.concat([Buffer.from(`${JSON.stringify(record)}\n`), archive.bytes.zip]);
     const path = this.entryPath(identity);
-    try {
-      inDirectory(dir, () => writeAtomic(path, entry));
-      return { kind: "cache-entry", path };
-    } catch {
-      // The cache only saves time: an unwritable directory leaves the build as it was (held).
-      return undefined;
-    }
-  }
-}
-
-/** Runs `write`; when it fails because `dir` is missing, makes `dir` and runs it once more. */
-export function inDirectory(dir: string, write: () => void): void {
-  try {
-    write();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-    mkdirSync(dir, { recursive: true });
-    write();
-  }
-}
-
-/**
- * Writes `data` to `path` through a temporary file (created, never followed if something is
- * already there) and a rename, so readers never see a partial file: a process killed mid-write
- * leaves only the temporary file.
- */
-export function writeAtomic(path: string, data: Uint8Array | string): void {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  try {
-    writeFileSync(temp, data, { flag: "wx" });
-    renameSync(temp, path);
-  } catch (err) {
-    rmSync(temp, { force: true });
-    throw err;
+    // The cache only saves time: an unwritable directory leaves the build as it was (held).
+    return (await writeAtomicInThreadPool(dir, path, entry)) ? { kind: "cache-entry", path } : undefined;
   }
 }
 

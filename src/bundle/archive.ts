@@ -121,7 +121,7 @@ async function finishPrebuiltCached(cache: ArchiveCache, fn: ResolvedFunctionCon
   const hit = await cache.lookup(identity, same);
   if (hit !== undefined) return { slug: fn.slug, ...hit.archive };
   const archive = heldArchive(await finishArchive(fn.slug, files, origin));
-  return { slug: fn.slug, ...cache.store(identity, inputs, { archive, warnings: [] }) };
+  return { slug: fn.slug, ...(await cache.store(identity, inputs, { archive, warnings: [] })) };
 }
 
 /** What `svc dev` runs for one function: the files a deployment ships, and the sources they came from. */

@@ -265,7 +265,7 @@ class BundleRun {
       const archive = heldArchive(await finishArchive(job.fn.slug, withStagedFiles(output.files, staged), ESBUILD_ORIGIN));
       const cache = job.identity === undefined ? undefined : this.cache;
       // Once in the cache directory, the archive is kept by its entry and its bytes are released.
-      const stored = cache === undefined || job.identity === undefined ? archive : { slug: job.fn.slug, ...cache.store(job.identity, await esbuildInputHashes(output.inputs, this.hash), { archive, warnings }) };
+      const stored = cache === undefined || job.identity === undefined ? archive : { slug: job.fn.slug, ...(await cache.store(job.identity, await esbuildInputHashes(output.inputs, this.hash), { archive, warnings })) };
       this.settle(job.fn.slug, stored);
     } catch (err) {
       this.settle(job.fn.slug, asBundleError(job.fn.slug, err));

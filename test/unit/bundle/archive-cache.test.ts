@@ -226,11 +226,38 @@ describe("the content-addressed archive cache", () => {
     expect(where(await bundleFunctions(functionsOf(tree), { workingDir: tree.root }))).toEqual(["held", "held", "held"]);
   });
 
+  it("has every entry complete on disk and no temporary file left when a cold run returns", async () => {
+    const { cacheDir, run } = setUp();
+    const cold = await run();
+    const names = readdirSync(join(cacheDir, "v2")).sort();
+    expect(names).toHaveLength(3);
+    expect(names.every((name) => name.endsWith(".entry"))).toBe(true);
+    for (const archive of cold.values()) {
+      expect(archive.bytes.kind).toBe("cache-entry");
+      expect(statSync(archive.bytes.kind === "cache-entry" ? archive.bytes.path : "").isFile()).toBe(true);
+    }
+    expect(await bytesOf(cold)).toEqual(await bytesOf(await run()));
+  });
+
+  it("keeps an archive's bytes when its entry cannot be written, and by its entry once written", async () => {
+    const tree = project();
+    cleanups.push(() => tree.remove());
+    tree.write("blocked", "a file where the cache directory would be");
+    const zip = new Uint8Array([1, 2, 3]);
+    const archive: ArchiveRef = { slug: "first", zipSha256: "0".repeat(64), zipBytes: 3, unzippedBytes: 3, entries: 1, bytes: { kind: "held", zip } };
+    const unwritable = await new ArchiveCache(tree.path("blocked/cache")).store("d".repeat(64), [], { archive, warnings: [] });
+    expect(unwritable.bytes).toEqual({ kind: "held", zip });
+    const written = await new ArchiveCache(tree.path("cache")).store("d".repeat(64), [], { archive, warnings: ["w"] });
+    expect(written.bytes).toEqual({ kind: "cache-entry", path: tree.path(`cache/v2/${"d".repeat(64)}.entry`) });
+    const entry = readFileSync(tree.path(`cache/v2/${"d".repeat(64)}.entry`));
+    expect([...entry.subarray(entry.indexOf(0x0a) + 1)]).toEqual([1, 2, 3]);
+  });
+
   it("keeps no slug with a stored archive, so two functions sharing a build each get their own", async () => {
     const cache = new ArchiveCache(undefined);
     const zip = new Uint8Array([1, 2, 3]);
     const archive: ArchiveRef = { slug: "first", zipSha256: "0".repeat(64), zipBytes: 3, unzippedBytes: 3, entries: 1, bytes: { kind: "held", zip } };
-    const stored = cache.store("c".repeat(64), [], { archive, warnings: [] });
+    const stored = await cache.store("c".repeat(64), [], { archive, warnings: [] });
     expect(stored).not.toHaveProperty("slug");
     expect((await cache.lookup("c".repeat(64), async () => true))?.archive).not.toHaveProperty("slug");
   });

@@ -1,0 +1,61 @@
+/**
+ * Files written whole or not at all: through a temporary file created exclusively (never
+ * following what is already there) and a rename, so a reader never sees half a file; a write that
+ * fails removes its temporary file; a directory found missing is made and the write tried once
+ * more. `writeAtomic` writes on the calling thread; `writeAtomicInThreadPool` leaves the system
+ * calls to libuv's thread pool, for the bundle cache's entries: creating a file is most of what an
+ * entry costs (the `open` call; 0.25 ms of system time a file was measured on the benches' ext4
+ * disk, more while other processes write), and a cold first apply writes one per function while its
+ * main thread is the bundling's critical path. A process killed mid-write leaves at most the
+ * temporary file, which no reader of the final name ever opens.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, mkdirSync, rename, renameSync, rm, rmSync, writeFile, writeFileSync } from "node:fs";
+
+/** Runs `write`; when it fails because `dir` is missing, makes `dir` and runs it once more. */
+export function inDirectory(dir: string, write: () => void): void {
+  try {
+    write();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    mkdirSync(dir, { recursive: true });
+    write();
+  }
+}
+
+/** Writes `data` to `path` (see the module comment) on the calling thread; throws what the write threw. */
+export function writeAtomic(path: string, data: Uint8Array | string): void {
+  const temp = temporaryName(path);
+  try {
+    writeFileSync(temp, data, { flag: "wx" });
+    renameSync(temp, path);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * Writes `data` to `path` in `dir` (made when missing; see the module comment) through the thread
+ * pool, with callbacks rather than promises: each step costs the calling thread one callback.
+ * Resolves `true` once the file is complete under its name, `false` when it was not written;
+ * never rejects. `data` must not change until it resolves.
+ */
+export function writeAtomicInThreadPool(dir: string, path: string, data: Uint8Array): Promise<boolean> {
+  return new Promise((resolve) => {
+    const temp = temporaryName(path);
+    const failed = (): void => rm(temp, { force: true }, () => resolve(false));
+    const attempt = (mayMakeDir: boolean): void =>
+      writeFile(temp, data, { flag: "wx" }, (err) => {
+        if (err === null) rename(temp, path, (renameErr) => (renameErr === null ? resolve(true) : failed()));
+        else if (err.code === "ENOENT" && mayMakeDir) mkdir(dir, { recursive: true }, (mkdirErr) => (mkdirErr === null ? attempt(false) : failed()));
+        else failed();
+      });
+    attempt(true);
+  });
+}
+
+/** A name beside `path` that no other writer picks (this process's id and random bytes). */
+function temporaryName(path: string): string {
+  return `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+}

@@ -1,0 +1,72 @@
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { writeAtomic, writeAtomicInThreadPool } from "../../../src/bundle/atomic-write.js";
+import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
+
+const trees: TempTree[] = [];
+afterEach(() => {
+  for (const tree of trees.splice(0)) tree.remove();
+});
+
+function tempTree(): TempTree {
+  const tree = createTempTree();
+  trees.push(tree);
+  return tree;
+}
+
+const bytes = (text: string): Uint8Array => new Uint8Array(Buffer.from(text));
+
+describe("files written through the thread pool", () => {
+  it("are complete under their name when the write resolves, with no temporary file left", async () => {
+    const tree = tempTree();
+    const dir = tree.mkdir("v2");
+    const paths = Array.from({ length: 50 }, (_, i) => join(dir, `${i}.entry`));
+    const written = await Promise.all(paths.map((path, i) => writeAtomicInThreadPool(dir, path, bytes(`entry ${i}\n`.repeat(200)))));
+    expect(written.every(Boolean)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(paths.map((path) => path.slice(dir.length + 1)).sort());
+    for (const [i, path] of paths.entries()) expect(readFileSync(path, "utf8")).toBe(`entry ${i}\n`.repeat(200));
+  });
+
+  it("make a missing directory, as the writes on the calling thread do", async () => {
+    const tree = tempTree();
+    const dir = tree.path("cache/v2");
+    expect(await writeAtomicInThreadPool(dir, join(dir, "a.entry"), bytes("a"))).toBe(true);
+    expect(readFileSync(join(dir, "a.entry"), "utf8")).toBe("a");
+  });
+
+  it("replace an entry another writer left under the same name, whole", async () => {
+    const tree = tempTree();
+    const dir = tree.mkdir("v2");
+    writeAtomic(join(dir, "a.entry"), "old");
+    const both = await Promise.all([writeAtomicInThreadPool(dir, join(dir, "a.entry"), bytes("new")), writeAtomicInThreadPool(dir, join(dir, "a.entry"), bytes("new"))]);
+    expect(both).toEqual([true, true]);
+    expect(readdirSync(dir)).toEqual(["a.entry"]);
+    expect(readFileSync(join(dir, "a.entry"), "utf8")).toBe("new");
+  });
+
+  it("resolve false and leave nothing when the directory cannot be made or written", async () => {
+    const tree = tempTree();
+    tree.write("blocked", "a file where the directory would be");
+    const dir = tree.path("blocked/v2");
+    expect(await writeAtomicInThreadPool(dir, join(dir, "a.entry"), bytes("a"))).toBe(false);
+    expect(readFileSync(tree.path("blocked"), "utf8")).toBe("a file where the directory would be");
+
+    // A name taken by a directory: the rename fails, and the temporary file is removed.
+    const v2 = tree.mkdir("v2");
+    mkdirSync(join(v2, "b.entry"));
+    writeFileSync(join(v2, "b.entry", "inside"), "x");
+    expect(await writeAtomicInThreadPool(v2, join(v2, "b.entry"), bytes("b"))).toBe(false);
+    expect(readdirSync(v2)).toEqual(["b.entry"]);
+  });
+
+  it("never write through a symlink left at the final name: the rename replaces the link itself", async () => {
+    const tree = tempTree();
+    const dir = tree.mkdir("v2");
+    const target = tree.write("elsewhere.txt", "untouched");
+    symlinkSync(target, join(dir, "a.entry"));
+    expect(await writeAtomicInThreadPool(dir, join(dir, "a.entry"), bytes("entry"))).toBe(true);
+    expect(readFileSync(target, "utf8")).toBe("untouched");
+    expect(readFileSync(join(dir, "a.entry"), "utf8")).toBe("entry");
+  });
+});
