@@ -142,4 +142,26 @@ describe("a replica", () => {
     expect((await a.api.listBuckets(a.ref)).map((bucket) => bucket.name)).toEqual(["uploads"]);
     expect(await b.api.listBuckets(b.ref)).toEqual([]);
   });
+
+  it("answers many requests in flight at once each with its own status, body and request id (the answer methods are shared, a request's state is its own)", async () => {
+    const replica = createReplica({ seed, apiKey: KEY });
+    const api = createPlatformApi({ apiKey: KEY, apiHost: replica.apiHost, fetch: replica.fetch });
+    const branchId = (await api.listBranches({ projectId: replica.projectId }))[0]?.id ?? "";
+    const buckets = `${replica.apiHost}/projects/${replica.projectId}/branches/${branchId}/buckets`;
+    const headers = (i: number, json = false): Record<string, string> => ({ authorization: `Bearer ${KEY}`, "x-request-id": `req-${i}`, ...(json ? { "content-type": "application/json" } : {}) });
+    const kinds = [
+      (i: number) => ({ url: `${replica.apiHost}/projects/${replica.projectId}`, init: { headers: headers(i) }, status: 200, holds: '"name":"shop"' }),
+      (i: number) => ({ url: `${replica.apiHost}/projects/${replica.projectId}/branches/br-missing-${i}`, init: { headers: headers(i) }, status: 404, holds: `br-missing-${i}` }),
+      (i: number) => ({ url: buckets, init: { method: "POST", headers: headers(i, true), body: JSON.stringify({ name: `b${i}`, access_level: "private" }) }, status: 201, holds: `"name":"b${i}"` }),
+      (i: number) => ({ url: buckets, init: { method: "POST", headers: headers(i, true), body: "{not json" }, status: 400, holds: '"code":"invalid_request"' }),
+    ];
+    const requests = Array.from({ length: 60 }, (_, i) => (kinds[i % kinds.length] ?? kinds[0])?.(i));
+    const answers = await Promise.all(requests.map(async (r) => (r === undefined ? undefined : replica.fetch(r.url, r.init))));
+    for (const [i, answer] of answers.entries()) {
+      const asked = requests[i];
+      expect(answer?.status, `request ${i}`).toBe(asked?.status);
+      expect(answer?.headers.get("x-request-id"), `request ${i}`).toBe(`req-${i}`);
+      expect(await answer?.text(), `request ${i}`).toContain(asked?.holds);
+    }
+  });
 });
