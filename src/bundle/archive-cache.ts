@@ -16,7 +16,7 @@
  * upload reads them back and checks them against the planned digest (`archive-ref.ts`).
  */
 import { hash as hashOnce } from "node:crypto";
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { LIBRARY_VERSION } from "../version.js";
 import type { ArchiveBytes, ArchiveRef } from "./archive-ref.js";
@@ -177,6 +177,13 @@ export type ArchiveMemory = Map<string, CachedArchive & { inputs: InputHashes }>
  */
 export class ArchiveCache {
   private readonly dir: string | undefined;
+  /**
+   * Whether the directory existed when this cache was made. When it did not (a cold cache: a fresh
+   * clone, or one cleared), no entry can be read from it, so lookups do not try: a failing open per
+   * function cost a cold run's bundling its start. Entries this cache writes are in its memory; an
+   * entry another process writes meanwhile is a miss, as it would have been a moment earlier.
+   */
+  private readonly listed: boolean;
 
   /**
    * @param cacheDir the cache directory (created on the first write); none keeps archives in `memory` only.
@@ -187,6 +194,7 @@ export class ArchiveCache {
     private readonly memory: ArchiveMemory = new Map(),
   ) {
     this.dir = cacheDir === undefined ? undefined : join(resolve(cacheDir), CACHE_FORMAT);
+    this.listed = this.dir !== undefined && existsSync(this.dir);
   }
 
   /**
@@ -198,7 +206,7 @@ export class ArchiveCache {
   async lookup(identity: string, verify: (inputs: InputHashes) => Promise<boolean>): Promise<CachedArchive | undefined> {
     const remembered = this.memory.get(identity);
     if (remembered !== undefined && (await verify(remembered.inputs))) return { archive: remembered.archive, warnings: remembered.warnings };
-    if (this.dir === undefined) return undefined;
+    if (this.dir === undefined || !this.listed) return undefined;
     const path = this.entryPath(identity);
     // The cache's own file through the read guard too: one replaced by a FIFO or a device is a miss, never a hang.
     const bytes = await readRegularFile(path).catch(() => undefined);

@@ -239,6 +239,25 @@ describe("the content-addressed archive cache", () => {
     expect(await bytesOf(cold)).toEqual(await bytesOf(await run()));
   });
 
+  it("reads no entry from a directory another run creates after the cache was made (a miss, never a wrong archive), and reads them once it exists", async () => {
+    const { tree, cacheDir, run } = setUp();
+    const expected = await bytesOf(await bundleFunctions(functionsOf(tree), { workingDir: tree.root }));
+    const madeCold = new ArchiveCache(cacheDir);
+    // Another run creates the directory and fills it meanwhile.
+    await run();
+    const files = readdirSync(join(cacheDir, "v2")).map((name) => join(cacheDir, "v2", name));
+    expect(files).toHaveLength(3);
+    const identities = files.map((file) => file.slice(file.lastIndexOf("/") + 1).replace(/\.entry$/, ""));
+    for (const identity of identities) expect(await madeCold.lookup(identity, async () => true)).toBeUndefined();
+    const madeWarm = new ArchiveCache(cacheDir);
+    for (const identity of identities) expect((await madeWarm.lookup(identity, async () => true))?.archive.bytes.kind).toBe("cache-entry");
+    // A run whose cache was made before the directory existed builds every function, to the same bytes.
+    rmSync(cacheDir, { recursive: true, force: true });
+    builds.entries.length = 0;
+    expect(await bytesOf(await run())).toEqual(expected);
+    expect(builds.entries).toEqual([["hello/index.ts", "bye/index.ts"]]);
+  });
+
   it("keeps an archive's bytes when its entry cannot be written, and by its entry once written", async () => {
     const tree = project();
     cleanups.push(() => tree.remove());
