@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { writeAtomic, writeAtomicInThreadPool } from "../../../src/bundle/atomic-write.js";
+import { WRITES_UNDER_WAY, writeAtomic, writeAtomicInThreadPool } from "../../../src/bundle/atomic-write.js";
 import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
 
 const trees: TempTree[] = [];
@@ -26,6 +26,19 @@ describe("files written through the thread pool", () => {
     expect(written.every(Boolean)).toBe(true);
     expect(readdirSync(dir).sort()).toEqual(paths.map((path) => path.slice(dir.length + 1)).sort());
     for (const [i, path] of paths.entries()) expect(readFileSync(path, "utf8")).toBe(`entry ${i}\n`.repeat(200));
+  });
+
+  it("beyond the writes under way at once, wait their turn and all complete, failed ones freeing their turn too", async () => {
+    const tree = tempTree();
+    const dir = tree.mkdir("v2");
+    const count = WRITES_UNDER_WAY * 4 + 5; // more failures than turns: a failed write that kept its turn would stall the rest
+    // Every fourth write names a directory that cannot be made (a file stands in its place): it fails, and the rest still run.
+    writeFileSync(tree.path("file"), "x");
+    const blocked = tree.path("file/v2");
+    const written = await Promise.all(Array.from({ length: count }, (_, i) => (i % 4 === 3 ? writeAtomicInThreadPool(blocked, join(blocked, `${i}.entry`), bytes("no")) : writeAtomicInThreadPool(dir, join(dir, `${i}.entry`), bytes(`entry ${i}`)))));
+    expect(written).toEqual(Array.from({ length: count }, (_, i) => i % 4 !== 3));
+    expect(readdirSync(dir)).toHaveLength(count - Math.floor((count + 1) / 4));
+    expect(await writeAtomicInThreadPool(dir, join(dir, "after.entry"), bytes("after"))).toBe(true);
   });
 
   it("make a missing directory, as the writes on the calling thread do", async () => {
