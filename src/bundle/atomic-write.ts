@@ -85,7 +85,12 @@ export function writeAtomicInThreadPool(dir: string, path: string, data: Uint8Ar
           else if (err.code === "ENOENT" && mayMakeDir) mkdir(dir, { recursive: true }, (mkdirErr) => (mkdirErr === null ? attempt(false) : failed()));
           else failed();
         });
-      attempt(true);
+      try {
+        attempt(true);
+      } catch {
+        // A path Node refuses before any system call (a NUL byte): not written, and its turn goes on.
+        done(false);
+      }
     }),
   );
 }

@@ -41,6 +41,15 @@ describe("files written through the thread pool", () => {
     expect(await writeAtomicInThreadPool(dir, join(dir, "after.entry"), bytes("after"))).toBe(true);
   });
 
+  it("answer false, never reject, for a path Node refuses outright (a NUL byte), and give their turn back", async () => {
+    const tree = tempTree();
+    const dir = tree.mkdir("v2");
+    const refused = await Promise.all(Array.from({ length: WRITES_UNDER_WAY + 3 }, (_, i) => writeAtomicInThreadPool(dir, join(dir, `bad\u0000${i}.entry`), bytes("x"))));
+    expect(refused.every((written) => written === false)).toBe(true);
+    expect(await writeAtomicInThreadPool(dir, join(dir, "good.entry"), bytes("good"))).toBe(true);
+    expect(readdirSync(dir)).toEqual(["good.entry"]);
+  });
+
   it("make a missing directory, as the writes on the calling thread do", async () => {
     const tree = tempTree();
     const dir = tree.path("cache/v2");
