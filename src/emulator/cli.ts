@@ -196,13 +196,17 @@ export async function runEmulatorCli(argv: string[]): Promise<number> {
       unwatch();
       process.off("SIGINT", onInt);
       process.off("SIGTERM", onTerm);
+      process.off("SIGHUP", onHup);
       writeStderrNow(`svc emulator: stopping${why}\n`);
       void emu.close().then(() => resolve(code));
     };
     const onInt = stop(130);
     const onTerm = stop(0);
+    // A hangup (its terminal closed) stops it as SIGTERM does, so the log lines still waiting are written.
+    const onHup = stop(129);
     process.once("SIGINT", onInt);
     process.once("SIGTERM", onTerm);
+    process.once("SIGHUP", onHup);
     const unwatch = watchNpmLauncher(process.env, stop(0, " (npm exec, which started it, has exited)"));
   });
 }

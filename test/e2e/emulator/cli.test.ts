@@ -41,6 +41,21 @@ describe("svc emulator (process)", () => {
     expect(run.stdout().trim().split("\n")).toHaveLength(5);
   });
 
+  it.each([
+    ["SIGTERM", 0],
+    ["SIGINT", 130],
+    ["SIGHUP", 129],
+  ] as const)("--verbose: a request answered just before %s still has its log line on stderr (exit %i)", async (signal, code) => {
+    const run = spawnCli(["--port", "0", "--verbose"]);
+    const env = await run.env;
+    const res = await fetch(`${env["SVC_API_HOST"]}/projects`, { headers: { authorization: `Bearer ${env["SVC_API_KEY"]}`, "x-request-id": `rid-before-${signal}` } });
+    await res.text();
+    run.child.kill(signal);
+    expect(await run.exit).toBe(code);
+    expect(run.stderr()).toContain(`rid=rid-before-${signal}`);
+    expect(run.stderr()).toMatch(/svc emulator: stopping\n$/);
+  });
+
   it("exits 130 on SIGINT and keeps a fixed --api-key", async () => {
     const run = spawnCli(["--port", "0", "--api-key", "svcemu_cli_test_key_123456"]);
     const env = await run.env;
