@@ -2,38 +2,14 @@
  * Files written whole or not at all: through a temporary file created exclusively (never
  * following what is already there) and a rename, so a reader never sees half a file; a write that
  * fails removes its temporary file; a directory found missing is made and the write tried once
- * more. `writeAtomic` writes on the calling thread; `writeAtomicInThreadPool` leaves the system
- * calls to libuv's thread pool, for the bundle cache's entries: creating a file is most of what an
- * entry costs (the `open` call; 0.25 ms of system time a file was measured on the benches' ext4
- * disk, more while other processes write), and a cold first apply writes one per function while its
- * main thread is the bundling's critical path. A process killed mid-write leaves at most the
+ * more. The system calls run in libuv's thread pool (the bundle cache's entries and staged
+ * packages): creating a file is most of what an entry costs (the `open` call; 0.25 ms of system
+ * time a file was measured on the benches' ext4 disk, more while other processes write), and a
+ * cold first apply writes one per function while its main thread is the bundling's critical path. A process killed mid-write leaves at most the
  * temporary file, which no reader of the final name ever opens.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, mkdirSync, rename, renameSync, rm, rmSync, writeFile, writeFileSync } from "node:fs";
-
-/** Runs `write`; when it fails because `dir` is missing, makes `dir` and runs it once more. */
-export function inDirectory(dir: string, write: () => void): void {
-  try {
-    write();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-    mkdirSync(dir, { recursive: true });
-    write();
-  }
-}
-
-/** Writes `data` to `path` (see the module comment) on the calling thread; throws what the write threw. */
-export function writeAtomic(path: string, data: Uint8Array | string): void {
-  const temp = temporaryName(path);
-  try {
-    writeFileSync(temp, data, { flag: "wx" });
-    renameSync(temp, path);
-  } catch (err) {
-    rmSync(temp, { force: true });
-    throw err;
-  }
-}
+import { mkdir, rename, rm, writeFile } from "node:fs";
 
 /**
  * Most thread-pool writes under way at once. A write holds a file descriptor from its open to its

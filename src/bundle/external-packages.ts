@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { ResolvedExternalPackage } from "../model/desired-state.js";
 import { sha256Hex } from "./archive-cache.js";
-import { inDirectory, writeAtomic } from "./atomic-write.js";
+import { writeAtomicInThreadPool } from "./atomic-write.js";
 import { readForeignZip, writeCanonicalZip } from "./canonical-zip.js";
 import { foreignBinaryIssue } from "./external-packages-binaries.js";
 import { installedPackages, type InstalledPackage } from "./external-packages-installed.js";
@@ -87,10 +87,8 @@ export class PackageStager {
       const zip = await writeCanonicalZip(files);
       const zipSha256 = sha256Hex(zip);
       const dir = this.dir;
-      inDirectory(dir, () => {
-        writeAtomic(join(dir, `${zipSha256}.zip`), zip);
-        writeAtomic(join(dir, `${key}.json`), JSON.stringify({ zipSha256 }));
-      });
+      // The record only once the archive it names is complete.
+      if (await writeAtomicInThreadPool(dir, join(dir, `${zipSha256}.zip`), zip)) await writeAtomicInThreadPool(dir, join(dir, `${key}.json`), Buffer.from(JSON.stringify({ zipSha256 })));
     } catch {
       // The cache only saves time.
     }

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { WRITES_UNDER_WAY, writeAtomic, writeAtomicInThreadPool } from "../../../src/bundle/atomic-write.js";
+import { WRITES_UNDER_WAY, writeAtomicInThreadPool } from "../../../src/bundle/atomic-write.js";
 import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
 
 const trees: TempTree[] = [];
@@ -60,7 +60,7 @@ describe("files written through the thread pool", () => {
   it("replace an entry another writer left under the same name, whole", async () => {
     const tree = tempTree();
     const dir = tree.mkdir("v2");
-    writeAtomic(join(dir, "a.entry"), "old");
+    writeFileSync(join(dir, "a.entry"), "old");
     const both = await Promise.all([writeAtomicInThreadPool(dir, join(dir, "a.entry"), bytes("new")), writeAtomicInThreadPool(dir, join(dir, "a.entry"), bytes("new"))]);
     expect(both).toEqual([true, true]);
     expect(readdirSync(dir)).toEqual(["a.entry"]);
