@@ -4,7 +4,7 @@ import { createPlatformApi } from "../api/create-platform-api.js";
 import { DEFAULT_POLLING, DEFAULT_TIMEOUTS, type PlatformApiPolling, type PlatformApiTimeouts } from "../api/client-options.js";
 import type { ResolvedFunctionConfig } from "../model/desired-state.js";
 import { ErrorCode } from "../errors/codes.js";
-import { CONCURRENCY_CEILING, isConcurrency } from "../rules/concurrency.js";
+import { CONCURRENCY_CEILING, IN_FLIGHT_CEILING, isConcurrency } from "../rules/concurrency.js";
 import { PlatformError } from "../errors/platform-error.js";
 import type { EngineEvent } from "../model/events.js";
 import { safeEmitter } from "./events.js";
@@ -63,7 +63,7 @@ export interface PlanOptions extends ConfigOperationOptions, SelectionOptions {
   /**
    * In-flight requests grow from `concurrency` toward this while the platform answers without
    * 429/503/423 or rising latency, and halve on those; equal to `concurrency` turns adaptation
-   * off. Integer from `concurrency` to 64. @default 64
+   * off. Integer from `concurrency` to 128. @default 128
    */
   maxConcurrency?: number;
   /** Permits deleting buckets that hold objects. @default false */
@@ -175,9 +175,9 @@ export function checkBranchId(branchId: unknown): string {
 
 /**
  * The default `maxConcurrency`: the cap on requests in flight, reached only while the platform
- * answers without throttling (measured against 32 in docs/performance.md).
+ * answers without throttling (measured against 32, 64 and 256 in docs/performance.md).
  */
-const DEFAULT_MAX_CONCURRENCY = 64;
+const DEFAULT_MAX_CONCURRENCY = IN_FLIGHT_CEILING;
 
 
 /**
@@ -197,8 +197,8 @@ export function prepareRuntime(
   const concurrency = options.concurrency ?? 8;
   if (!isConcurrency(concurrency)) invalid("concurrency", concurrency, `must be an integer from 1 to ${CONCURRENCY_CEILING}`);
   const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
-  if (!Number.isInteger(maxConcurrency) || maxConcurrency < concurrency || maxConcurrency > CONCURRENCY_CEILING) {
-    invalid("maxConcurrency", maxConcurrency, `must be an integer from concurrency (${concurrency}) to ${CONCURRENCY_CEILING}`);
+  if (!Number.isInteger(maxConcurrency) || maxConcurrency < concurrency || maxConcurrency > IN_FLIGHT_CEILING) {
+    invalid("maxConcurrency", maxConcurrency, `must be an integer from concurrency (${concurrency}) to ${IN_FLIGHT_CEILING}`);
   }
   const timeouts = { ...DEFAULT_TIMEOUTS, ...definedOnly(options.timeouts ?? {}) };
   for (const [name, value] of Object.entries(timeouts)) {

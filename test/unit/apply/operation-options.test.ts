@@ -56,11 +56,16 @@ describe("operation options", () => {
     expect(isPlatformError(err, ErrorCode.INVALID_OPTIONS)).toBe(false);
   });
 
-  it("lets in-flight requests grow to 64 by default, and refuses a maxConcurrency above 64", () => {
+  it("lets in-flight requests grow to 128 by default, and refuses a maxConcurrency above 128 naming the range", () => {
     const runtime = prepareRuntime("plan", { projectId: "proj-1", branchId: "br-1", apiKey: "k" });
-    expect(runtime.maxConcurrency).toBe(64);
+    expect(runtime.maxConcurrency).toBe(128);
     expect(prepareRuntime("plan", { projectId: "proj-1", branchId: "br-1", apiKey: "k", concurrency: 4, maxConcurrency: 4 }).maxConcurrency).toBe(4);
-    expect(() => prepareRuntime("plan", { projectId: "proj-1", branchId: "br-1", apiKey: "k", maxConcurrency: 65 })).toThrow(/maxConcurrency/);
+    expect(prepareRuntime("plan", { projectId: "proj-1", branchId: "br-1", apiKey: "k", concurrency: 64, maxConcurrency: 128 }).maxConcurrency).toBe(128);
+    expect(() => prepareRuntime("plan", { projectId: "proj-1", branchId: "br-1", apiKey: "k", maxConcurrency: 129 })).toThrow(
+      "Invalid option maxConcurrency: must be an integer from concurrency (8) to 128 (got 129).",
+    );
+    // `concurrency` keeps its own range: 128 requests may be in flight, but never from the start.
+    expect(() => prepareRuntime("plan", { projectId: "proj-1", branchId: "br-1", apiKey: "k", concurrency: 65, maxConcurrency: 128 })).toThrow(/concurrency: must be an integer from 1 to 64/);
   });
 
   it("uses an injected api as is", async () => {
