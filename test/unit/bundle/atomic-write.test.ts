@@ -1,7 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { lutimesSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { WRITES_UNDER_WAY, writeAtomicInThreadPool } from "../../../src/bundle/atomic-write.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ABANDONED_AFTER_MS, WRITES_UNDER_WAY, removeAbandonedTemporaries, writeAtomicInThreadPool } from "../../../src/bundle/atomic-write.js";
 import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
 
 const trees: TempTree[] = [];
@@ -90,5 +91,87 @@ describe("files written through the thread pool", () => {
     expect(await writeAtomicInThreadPool(dir, join(dir, "a.entry"), bytes("entry"))).toBe(true);
     expect(readFileSync(target, "utf8")).toBe("untouched");
     expect(readFileSync(join(dir, "a.entry"), "utf8")).toBe("entry");
+  });
+});
+
+/** The id of a process that has exited (a child run to its end). */
+function goneProcessId(): number {
+  const { pid } = spawnSync(process.execPath, ["-e", ""]);
+  if (pid === undefined) throw new Error("no child process id");
+  return pid;
+}
+
+/** Writes `name` in `dir` and dates its last change `ageMs` ago (a link's own time, not its target's). */
+function leave(dir: string, name: string, ageMs: number, kind: "file" | "link" | "directory" = "file"): void {
+  const path = join(dir, name);
+  if (kind === "file") writeFileSync(path, "half an entry");
+  else if (kind === "directory") mkdirSync(path);
+  else symlinkSync(join(dir, "target.txt"), path);
+  const at = (Date.now() - ageMs) / 1000;
+  (kind === "link" ? lutimesSync : utimesSync)(path, at, at);
+}
+
+describe("temporary files a killed writer left", () => {
+  const OLD = ABANDONED_AFTER_MS + 60_000;
+
+  it("are removed once a later process writes into the same directory", async () => {
+    const tree = tempTree();
+    const dir = tree.mkdir("v2");
+    const left = `a.entry.${goneProcessId()}.0123abcd.tmp`;
+    leave(dir, left, OLD);
+    expect(await writeAtomicInThreadPool(dir, join(dir, "b.entry"), bytes("b"))).toBe(true);
+    await vi.waitFor(() => expect(readdirSync(dir).sort()).toEqual(["b.entry"]), { timeout: 10_000 });
+  });
+
+  it("are kept while their writer may still be writing: a live process's, a recent one's, and this process's own", async () => {
+    const tree = tempTree();
+    const dir = tree.mkdir("v2");
+    const live = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60_000)"], { stdio: "ignore" });
+    try {
+      const gone = goneProcessId();
+      const kept = [`a.entry.${live.pid}.0123abcd.tmp`, `b.entry.${gone}.0123abcd.tmp`, `c.entry.${process.pid}.0123abcd.tmp`];
+      leave(dir, kept[0] ?? "", OLD);
+      leave(dir, kept[1] ?? "", ABANDONED_AFTER_MS / 2);
+      leave(dir, kept[2] ?? "", OLD);
+      leave(dir, `d.entry.${gone}.0123abcd.tmp`, OLD);
+      expect(await removeAbandonedTemporaries(dir)).toBe(1);
+      expect(readdirSync(dir).sort()).toEqual([...kept].sort());
+    } finally {
+      live.kill("SIGKILL");
+    }
+  });
+
+  it("are told apart from what is not theirs: other names, links, directories and process ids 0 are left alone", async () => {
+    const tree = tempTree();
+    const dir = tree.mkdir("v2");
+    writeFileSync(join(dir, "target.txt"), "a user's file");
+    const gone = goneProcessId();
+    const others = [
+      "notes.tmp",
+      `a.entry.${gone}.tmp`,
+      `a.entry.${gone}.0123ABCD.tmp`,
+      `a.entry.${gone}.0123abcd.tmp.bak`,
+      "a.entry.0.0123abcd.tmp",
+      `.${gone}.0123abcd.tmp`,
+      "target.txt",
+    ];
+    for (const name of others.slice(0, -1)) leave(dir, name, OLD);
+    leave(dir, `link.entry.${gone}.0123abcd.tmp`, OLD, "link");
+    leave(dir, `dir.entry.${gone}.0123abcd.tmp`, OLD, "directory");
+    expect(await removeAbandonedTemporaries(dir)).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual([...others, `link.entry.${gone}.0123abcd.tmp`, `dir.entry.${gone}.0123abcd.tmp`].sort());
+    expect(readFileSync(join(dir, "target.txt"), "utf8")).toBe("a user's file");
+  });
+
+  it("are not looked for in a directory the writing process made itself, and a missing directory is no error", async () => {
+    const tree = tempTree();
+    expect(await removeAbandonedTemporaries(tree.path("missing"))).toBe(0);
+    const dir = tree.path("cache/v2");
+    expect(await writeAtomicInThreadPool(dir, join(dir, "a.entry"), bytes("a"))).toBe(true);
+    // Planted after this process made the directory: its sweep is not started again.
+    leave(dir, `b.entry.${goneProcessId()}.0123abcd.tmp`, OLD);
+    expect(await writeAtomicInThreadPool(dir, join(dir, "c.entry"), bytes("c"))).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(readdirSync(dir)).toHaveLength(3);
   });
 });
