@@ -79,15 +79,27 @@ export class FrontDoor {
   private readonly deliveries = new Map<string, InvocationTrigger>();
   private readonly deliverySecret = randomBytes(16).toString("hex");
   private readonly agent = new Agent({ keepAlive: true });
+  /** Counts every change of `listeners` (opened, shut, failed). */
+  private listenerChanges = 0;
+  /** The collection of the last `sync` that completed, and `listenerChanges` once its own changes were made. */
+  private synced: { live: ReadonlySet<string> | ReadonlyMap<string, unknown>; changes: number } | undefined;
 
   constructor(private readonly options: FrontDoorOptions) {}
 
-  /** Opens a listener for every function in `live` (their keys) and closes the others. */
+  /**
+   * Opens a listener for every function in `live` (their keys) and closes the others. The same
+   * collection object again, with no listener opened, shut or failed since the last sync
+   * completed, needs neither walk: the caller gives a new object whenever the keys change.
+   */
   async sync(live: ReadonlySet<string> | ReadonlyMap<string, unknown>): Promise<void> {
+    if (this.synced !== undefined && this.synced.live === live && this.synced.changes === this.listenerChanges) return;
     const work: Promise<unknown>[] = [];
     for (const key of live.keys()) if (!this.listeners.has(key)) work.push(this.open(key));
     for (const [key, listener] of this.listeners) if (!live.has(key)) work.push(this.shut(key, listener));
+    const changes = this.listenerChanges;
+    this.synced = undefined;
     await Promise.all(work);
+    this.synced = { live, changes };
   }
 
   /** The function's base URL once its listener is open. */
@@ -152,12 +164,17 @@ export class FrontDoor {
       });
     });
     this.listeners.set(key, opening);
-    opening.catch(() => this.listeners.delete(key));
+    this.listenerChanges += 1;
+    opening.catch(() => {
+      this.listeners.delete(key);
+      this.listenerChanges += 1;
+    });
     return opening;
   }
 
   private async shut(key: string, listener: Promise<Listener>): Promise<void> {
     this.listeners.delete(key);
+    this.listenerChanges += 1;
     this.opened.delete(key);
     const { server } = await listener.catch(() => ({ server: undefined }));
     if (server === undefined) return;
