@@ -144,19 +144,34 @@ export function identityTemplate(partsWith: (value: string) => Record<string, un
 }
 
 /**
+ * The resolution files ({@link RESOLUTION_FILES}) of a directory and of every directory above it,
+ * by directory: what {@link esbuildInputHashes} adds for an input in that directory. The paths
+ * depend on the directory's name only; one map serves a bundling run, whose functions mostly sit
+ * in sibling directories and share every directory above their own.
+ */
+export type ResolutionPaths = Map<string, readonly string[]>;
+
+/**
  * The hashes an esbuild archive depends on: every input file of its metafile, and the
  * `package.json` / `tsconfig.json` / `jsconfig.json` of every directory above one (absent ones
- * recorded as `null`, so creating one invalidates the entry too).
+ * recorded as `null`, so creating one invalidates the entry too). `above` keeps each directory's
+ * list of those files across calls (a run's inputs share most directories).
  */
-export async function esbuildInputHashes(inputs: readonly string[], hash: FileHasher): Promise<InputHashes> {
+export async function esbuildInputHashes(inputs: readonly string[], hash: FileHasher, above: ResolutionPaths = new Map()): Promise<InputHashes> {
   const paths = new Set(inputs);
-  for (const input of inputs) {
-    for (let dir = dirname(input); ; dir = dirname(dir)) {
-      for (const name of RESOLUTION_FILES) paths.add(join(dir, name));
-      if (dirname(dir) === dir) break;
-    }
-  }
+  for (const input of inputs) for (const path of resolutionPathsFrom(dirname(input), above)) paths.add(path);
   return [...paths].sort().map((path) => [path, hash(path)] as const);
+}
+
+/** The resolution files of `dir` and every directory above it, nearest first, kept in `above`. */
+function resolutionPathsFrom(dir: string, above: ResolutionPaths): readonly string[] {
+  const known = above.get(dir);
+  if (known !== undefined) return known;
+  const parent = dirname(dir);
+  const own = RESOLUTION_FILES.map((name) => join(dir, name));
+  const paths = parent === dir ? own : [...own, ...resolutionPathsFrom(parent, above)];
+  above.set(dir, paths);
+  return paths;
 }
 
 /** Whether every recorded input still hashes the same; stops reading at the first that does not. */

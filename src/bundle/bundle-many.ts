@@ -10,7 +10,7 @@ import { CONCURRENCY_CEILING, isConcurrency } from "../rules/concurrency.js";
 import pLimit from "p-limit";
 import type { ResolvedFunction, ResolvedFunctionConfig } from "../model/desired-state.js";
 import { BundleError, CancelledError, ErrorCode, PlatformError, type BundleFailure } from "../errors/index.js";
-import { ArchiveCache, type ArchiveMemory, buildIdentity, createFileHasher, esbuildInputHashes, identityTemplate, inputsUnchanged, type FileHasher } from "./archive-cache.js";
+import { ArchiveCache, type ArchiveMemory, buildIdentity, createFileHasher, esbuildInputHashes, identityTemplate, inputsUnchanged, type FileHasher, type ResolutionPaths } from "./archive-cache.js";
 import {
   asBundleError,
   buildArchive,
@@ -126,6 +126,8 @@ class BundleRun {
   readonly waiting: EsbuildJob[] = [];
   private readonly cache: ArchiveCache | undefined;
   private readonly hash: FileHasher = createFileHasher();
+  /** The resolution files above each directory, for the entries' input lists. */
+  private readonly resolutionPaths: ResolutionPaths = new Map();
   private readonly lookups = pLimit(LOOKUP_CONCURRENCY);
   /** The identity of an entry, by its other build options (working directory, source map, externals, staged packages). */
   private readonly identities = new Map<string, (entry: string) => string>();
@@ -265,7 +267,7 @@ class BundleRun {
       const archive = heldArchive(await finishArchive(job.fn.slug, withStagedFiles(output.files, staged), ESBUILD_ORIGIN));
       const cache = job.identity === undefined ? undefined : this.cache;
       // Once in the cache directory, the archive is kept by its entry and its bytes are released.
-      const stored = cache === undefined || job.identity === undefined ? archive : { slug: job.fn.slug, ...(await cache.store(job.identity, await esbuildInputHashes(output.inputs, this.hash), { archive, warnings })) };
+      const stored = cache === undefined || job.identity === undefined ? archive : { slug: job.fn.slug, ...(await cache.store(job.identity, await esbuildInputHashes(output.inputs, this.hash, this.resolutionPaths), { archive, warnings })) };
       this.settle(job.fn.slug, stored);
     } catch (err) {
       this.settle(job.fn.slug, asBundleError(job.fn.slug, err));

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type * as Esbuild from "esbuild";
 import { bundleFunctions, type BundleFunctionsOptions } from "../../../src/bundle/bundle-many.js";
-import { ArchiveCache, buildIdentity, identityTemplate } from "../../../src/bundle/archive-cache.js";
+import { ArchiveCache, buildIdentity, createFileHasher, esbuildInputHashes, identityTemplate, type ResolutionPaths } from "../../../src/bundle/archive-cache.js";
 import { type ArchiveRef, readArchiveBytes } from "../../../src/bundle/archive-ref.js";
 import type { ResolvedFunction } from "../../../src/model/desired-state.js";
 import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
@@ -299,5 +299,30 @@ describe("build identities made from a template", () => {
       expect(identityTemplate(twice)(value)).toBe(buildIdentity(twice(value)));
       expect(identityTemplate(never)(value)).toBe(buildIdentity(never(value)));
     }
+  });
+});
+
+describe("an esbuild archive's input list", () => {
+  it("records every input and the package.json, tsconfig.json and jsconfig.json of every directory above one, the same with a run's shared directory lists", async () => {
+    const tree = project();
+    cleanups.push(() => tree.remove());
+    const inputs = [tree.path("hello/index.ts"), tree.path("shared/greeting.ts")];
+    const above: ResolutionPaths = new Map();
+    const fresh = await esbuildInputHashes(inputs, createFileHasher());
+    const shared = await esbuildInputHashes(inputs, createFileHasher(), above);
+    // A second function in a sibling directory takes the lists of the directories it shares.
+    await esbuildInputHashes([tree.path("bye/index.ts")], createFileHasher(), above);
+    const again = await esbuildInputHashes(inputs, createFileHasher(), above);
+    expect(shared).toEqual(fresh);
+    expect(again).toEqual(fresh);
+    const paths = fresh.map(([path]) => path);
+    expect(paths).toEqual([...paths].sort());
+    for (let dir = tree.path("hello"); ; dir = join(dir, "..")) {
+      for (const name of ["package.json", "tsconfig.json", "jsconfig.json"]) expect(paths).toContain(join(dir, name));
+      if (join(dir, "..") === dir) break;
+    }
+    expect(fresh.find(([path]) => path === tree.path("package.json"))?.[1]).toMatch(/^[0-9a-f]{64}$/);
+    expect(fresh.find(([path]) => path === tree.path("tsconfig.json"))?.[1]).toBeNull();
+    expect(above.get(tree.path("bye"))?.slice(3)).toEqual(above.get(tree.root));
   });
 });
