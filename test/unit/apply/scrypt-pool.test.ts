@@ -51,9 +51,15 @@ describe("the scrypt pool", () => {
   it.each([
     ["an unheld derivation does not keep the process alive", "unheld", ""],
     ["a held derivation keeps it alive until its key arrives", "held", "held"],
-    ["a held derivation queued while every worker is busy keeps it alive too", "held-behind-unheld", "held"],
+    ["a held derivation queued while every slot is busy keeps it alive too", "held-behind-unheld", "held"],
   ])("%s", async (_label, mode, printed) => {
     const { stdout } = await run(process.execPath, ["--import", "tsx", PROBE, mode], { timeout: 60_000 });
     expect(stdout.trim().split(" ")[0]).toBe(printed);
+  });
+
+  it("lets an unheld derivation started while the process was busy hold it only until its call returns: one still queued then never starts", async () => {
+    const { stdout } = await run(process.execPath, ["--import", "tsx", PROBE, "unheld-while-busy"], { timeout: 60_000 });
+    const labels = stdout.trim().split("\n").map((line) => line.split(" ")[0]);
+    expect(labels).not.toContain("queued");
   });
 });

@@ -8,7 +8,6 @@ vi.mock("../../../src/engine/scrypt-pool.js", () => ({
   startScrypt: () => {
     throw new Error("a replica fingerprint started a scrypt derivation");
   },
-  warmScryptPool: () => undefined,
   queuedDerivations: () => 0,
 }));
 
