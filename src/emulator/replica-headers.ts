@@ -14,8 +14,18 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const PADDING = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 const FORBIDDEN_IN_VALUE = /[\0\r\n\u0100-\uffff]/;
 
+/**
+ * The names replica requests and answers carry, as the platform client and the emulator spell
+ * them, by key: each is a token, so finding a name here stands for the check and the lower-casing.
+ */
+const KNOWN_KEYS: ReadonlyMap<string, string> = new Map(
+  ["accept", "authorization", "content-length", "content-type", "transfer-encoding", "user-agent", "x-request-id", "Allow", "Connection", "Content-Type", "Retry-After", "X-Request-ID"].map((name) => [name, name.toLowerCase()]),
+);
+
 /** A name's key: header names compare without case; a name that is not a token is refused. */
 function keyOf(name: string): string {
+  const known = KNOWN_KEYS.get(name);
+  if (known !== undefined) return known;
   const text = String(name);
   if (!TOKEN.test(text)) throw new TypeError(`Invalid header name: ${JSON.stringify(text)}`);
   return text.toLowerCase();

@@ -75,9 +75,12 @@ class UnrecordedRequestLog extends RequestLog {
   }
 }
 
+/** What every URL a replica answers starts with. */
+const REPLICA_PREFIX = `${REPLICA_ORIGIN}/`;
+
 /** Refuses a URL outside the replica's origin: nothing is ever sent elsewhere. */
 function checkOrigin(url: string): void {
-  if (!url.startsWith(`${REPLICA_ORIGIN}/`)) throw new TypeError(`a replica answers ${REPLICA_ORIGIN} only, not ${new URL(url).origin}`);
+  if (!url.startsWith(REPLICA_PREFIX)) throw new TypeError(`a replica answers ${REPLICA_ORIGIN} only, not ${new URL(url).origin}`);
 }
 
 /** Builds a replica from a seed; invalid options throw an error naming the option. */

@@ -87,4 +87,20 @@ describe("replica headers", () => {
     expect(readAll(replica)).toEqual(readAll(web));
     for (const name of ["x-request-id", "content-disposition", "vary", "location", "set-cookie"]) expect([name, replica.get(name)]).toEqual([name, web.get(name)]);
   });
+
+  it("reads the names the client and the emulator send in any spelling as a web Headers does, and still refuses a name that is not a token", () => {
+    const names = ["accept", "authorization", "content-length", "content-type", "transfer-encoding", "user-agent", "x-request-id", "allow", "connection", "retry-after"];
+    const spellings = names.flatMap((name) => [name, name.toUpperCase(), name.replace(/(^|-)[a-z]/g, (start) => start.toUpperCase()), name === "x-request-id" ? "X-Request-ID" : name]);
+    const [web, replica] = both([], (h) => {
+      for (const [i, name] of spellings.entries()) h.append(name, `v${i}`);
+      h.set("Content-Type", "application/json");
+      h.delete("ACCEPT");
+    });
+    expect(readAll(replica)).toEqual(readAll(web));
+    for (const name of spellings) expect([name, replica.get(name), replica.has(name)]).toEqual([name, web.get(name), web.has(name)]);
+    for (const bad of ["x request id", "content-type:", "Accept\n", ""]) {
+      expect(() => new ReplicaHeaders().set(bad, "v"), bad).toThrow(TypeError);
+      expect(() => new Headers().set(bad, "v"), bad).toThrow(TypeError);
+    }
+  });
 });
