@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { ErrorCode, PlatformError } from "../errors/index.js";
+import { optionDetailValue, shownOptionValue } from "../errors/option-value.js";
 import { LIBRARY_VERSION } from "../version.js";
 import { senderFor } from "./node-http-send.js";
 import type { RequestObserver } from "./request-observer.js";
@@ -154,9 +155,9 @@ function checkPositive(option: string, value: unknown): void {
 }
 
 function invalid(option: string, value: unknown, problem: string): never {
-  const shown = option === "apiHost" ? String(value) : JSON.stringify(value);
+  const shown = option === "apiHost" ? String(value) : shownOptionValue(value);
   throw new PlatformError(ErrorCode.INVALID_OPTIONS, `Invalid option ${option} (${shown}): ${problem}.`, {
-    details: { option, value: typeof value === "number" || typeof value === "string" ? value : String(value) },
+    details: { option, value: optionDetailValue(value) },
   });
 }
 

@@ -6,6 +6,7 @@ import type { ResolvedFunctionConfig } from "../model/desired-state.js";
 import { ErrorCode } from "../errors/codes.js";
 import { CONCURRENCY_CEILING, IN_FLIGHT_CEILING, isConcurrency } from "../rules/concurrency.js";
 import { PlatformError } from "../errors/platform-error.js";
+import { optionDetailValue, shownOptionValue } from "../errors/option-value.js";
 import type { EngineEvent } from "../model/events.js";
 import { safeEmitter } from "./events.js";
 import { ownRecord } from "../model/own-record.js";
@@ -156,8 +157,8 @@ export function ownOptions<T extends object>(options: T): T {
 
 
 function invalid(option: string, value: unknown, why: string): never {
-  throw new PlatformError(ErrorCode.INVALID_OPTIONS, `Invalid option ${option}: ${why} (got ${JSON.stringify(value) ?? String(value)}).`, {
-    details: { option, value: typeof value === "string" || typeof value === "number" ? value : String(value) },
+  throw new PlatformError(ErrorCode.INVALID_OPTIONS, `Invalid option ${option}: ${why} (got ${shownOptionValue(value)}).`, {
+    details: { option, value: optionDetailValue(value) },
   });
 }
 

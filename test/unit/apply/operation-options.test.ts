@@ -68,6 +68,23 @@ describe("operation options", () => {
     expect(() => prepareRuntime("plan", { projectId: "proj-1", branchId: "br-1", apiKey: "k", concurrency: 65, maxConcurrency: 128 })).toThrow(/concurrency: must be an integer from 1 to 64/);
   });
 
+  it.each([
+    ["maxConcurrency", { maxConcurrency: Number.NaN }, "Invalid option maxConcurrency: must be an integer from concurrency (8) to 128 (got NaN).", "NaN"],
+    ["maxConcurrency", { maxConcurrency: Number.POSITIVE_INFINITY }, "Invalid option maxConcurrency: must be an integer from concurrency (8) to 128 (got Infinity).", "Infinity"],
+    ["concurrency", { concurrency: Number.NaN }, "Invalid option concurrency: must be an integer from 1 to 64 (got NaN).", "NaN"],
+    ["timeouts.requestMs", { timeouts: { requestMs: Number.NEGATIVE_INFINITY } }, "Invalid option timeouts.requestMs: must be a positive number of milliseconds (got -Infinity).", "-Infinity"],
+    ["polling.initialMs", { polling: { initialMs: Number.NaN } }, "Invalid option polling.initialMs (NaN): must be a positive number of milliseconds.", "NaN"],
+  ])("names a non-finite %s as the caller passed it (NaN, not null), with JSON-safe details", (option, given, message, shown) => {
+    let err: unknown;
+    try {
+      prepareRuntime("plan", { projectId: "proj-1", branchId: "br-1", apiKey: "k", ...given });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ code: ErrorCode.INVALID_OPTIONS, message, details: { option, value: shown } });
+    expect(JSON.parse(JSON.stringify((err as { details: unknown }).details))).toEqual({ option, value: shown });
+  });
+
   it("uses an injected api as is", async () => {
     const fake = createFakePlatform();
     const err = await plan(config, { projectId: "proj-1", branchId: "br-1", api: fake.api }).catch((e: unknown) => e);
