@@ -187,6 +187,29 @@ export async function inputsUnchanged(inputs: InputHashes, hash: FileHasher): Pr
 export type ArchiveMemory = Map<string, CachedArchive & { inputs: InputHashes }>;
 
 /**
+ * Entry writes that a bundling run started and did not wait for (`bundleFunctions`'
+ * `pendingWrites`): whoever passed it waits for {@link PendingWrites.settled} before its operation
+ * ends, so the run's entries are on disk by then.
+ */
+export class PendingWrites {
+  private readonly writes: Promise<unknown>[] = [];
+
+  /** Counts `write` in; it must never reject. */
+  add(write: Promise<unknown>): void {
+    this.writes.push(write);
+  }
+
+  /** Resolves once every write added, including those added while it waits, has ended; never rejects. */
+  async settled(): Promise<void> {
+    for (let done = 0; done < this.writes.length; ) {
+      const batch = this.writes.slice(done);
+      await Promise.all(batch);
+      done += batch.length;
+    }
+  }
+}
+
+/**
  * Looks archives up in an {@link ArchiveMemory} first, then in a cache directory (when given),
  * and stores each new one in both.
  */
@@ -203,10 +226,13 @@ export class ArchiveCache {
   /**
    * @param cacheDir the cache directory (created on the first write); none keeps archives in `memory` only.
    * @param memory the archives of earlier operations of this run.
+   * @param pending when given, {@link store} does not wait for an entry's write: the write is added
+   * here, and the archive returned keeps its bytes until the entry is complete (`"writing"`).
    */
   constructor(
     cacheDir: string | undefined,
     private readonly memory: ArchiveMemory = new Map(),
+    private readonly pending?: PendingWrites,
   ) {
     this.dir = cacheDir === undefined ? undefined : join(resolve(cacheDir), CACHE_FORMAT);
     this.listed = this.dir !== undefined && existsSync(this.dir);
@@ -263,7 +289,8 @@ export class ArchiveCache {
     const { archive, warnings } = built;
     // Its own fields only: a caller's archive may carry its slug, which another function sharing the identity must not get.
     const { zipSha256, zipBytes, unzippedBytes, entries } = archive;
-    const stored: StoredArchive = { zipSha256, zipBytes, unzippedBytes, entries, bytes: (await this.write(identity, inputs, built)) ?? archive.bytes };
+    const bytes = this.pending === undefined ? await this.write(identity, inputs, built) : this.writeLater(identity, inputs, built, this.pending);
+    const stored: StoredArchive = { zipSha256, zipBytes, unzippedBytes, entries, bytes: bytes ?? archive.bytes };
     this.memory.set(identity, { archive: stored, warnings, inputs });
     return stored;
   }
@@ -273,7 +300,27 @@ export class ArchiveCache {
     return join(this.dir ?? "", `${identity}.entry`);
   }
 
-  /** Writes the entry of a held archive; where its bytes are now, or `undefined` when not written. */
+  /**
+   * Starts the entry's write without waiting for it (added to `pending`): the bytes stay held in
+   * the `"writing"` place returned until the entry is complete, and for good when it fails.
+   * `undefined` when there is nothing to write (no directory, bytes not held).
+   */
+  private writeLater(identity: string, inputs: InputHashes, built: CachedArchive, pending: PendingWrites): ArchiveBytes | undefined {
+    const { bytes } = built.archive;
+    if (this.dir === undefined || bytes.kind !== "held") return undefined;
+    const held: { zip: Uint8Array | undefined } = { zip: bytes.zip };
+    pending.add(
+      this.write(identity, inputs, built).then(
+        (written) => {
+          if (written !== undefined) held.zip = undefined;
+        },
+        () => undefined,
+      ),
+    );
+    return { kind: "writing", path: this.entryPath(identity), held };
+  }
+
+  /** Writes the entry of a held archive; where its bytes are now, or `undefined` when not written. Never rejects. */
   private async write(identity: string, inputs: InputHashes, built: CachedArchive): Promise<ArchiveBytes | undefined> {
     const { archive, warnings } = built;
     const dir = this.dir;

@@ -22,7 +22,13 @@ export type ArchiveBytes =
   /** In memory, in a buffer nothing else holds (the archive was not written to a cache directory). */
   | { readonly kind: "held"; readonly zip: Uint8Array }
   /** In a bundle cache entry file: one line of JSON, then the ZIP bytes (see `archive-cache.ts`). */
-  | { readonly kind: "cache-entry"; readonly path: string };
+  | { readonly kind: "cache-entry"; readonly path: string }
+  /**
+   * Being written to a bundle cache entry file by a run that did not wait for it: in memory
+   * (`held.zip`) until the entry is complete, then, its bytes released, in the entry file as a
+   * `cache-entry` is; held for good when the write fails.
+   */
+  | { readonly kind: "writing"; readonly path: string; readonly held: { zip: Uint8Array | undefined } };
 
 /**
  * A function's archive by reference: the fields of a `FunctionArchive` but its bytes, and where
@@ -90,6 +96,7 @@ export async function materializeArchive(archive: ArchiveRef): Promise<ArchiveWi
 export async function readArchiveBytes(archive: ArchiveRef): Promise<Uint8Array> {
   const where = archive.bytes;
   if (where.kind === "held") return where.zip;
+  if (where.kind === "writing" && where.held.zip !== undefined) return where.held.zip;
   const details = (reason: ArchiveChangedDetails["reason"]): ArchiveChangedDetails => ({ slug: archive.slug, path: where.path, reason });
   let entry: Buffer;
   try {

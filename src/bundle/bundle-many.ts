@@ -10,7 +10,7 @@ import { CONCURRENCY_CEILING, isConcurrency } from "../rules/concurrency.js";
 import pLimit from "p-limit";
 import type { ResolvedFunction, ResolvedFunctionConfig } from "../model/desired-state.js";
 import { BundleError, CancelledError, ErrorCode, PlatformError, type BundleFailure } from "../errors/index.js";
-import { ArchiveCache, type ArchiveMemory, buildIdentity, createFileHasher, esbuildInputHashes, identityTemplate, inputsUnchanged, type FileHasher, type ResolutionPaths } from "./archive-cache.js";
+import { ArchiveCache, type ArchiveMemory, buildIdentity, createFileHasher, esbuildInputHashes, identityTemplate, inputsUnchanged, type FileHasher, type PendingWrites, type ResolutionPaths } from "./archive-cache.js";
 import {
   asBundleError,
   buildArchive,
@@ -57,6 +57,14 @@ export interface BundleFunctionsOptions extends Omit<BuildFunctionArchiveOptions
    * @default true
    */
   stageExternalPackages?: boolean;
+  /**
+   * Internal. When given, the call returns once every archive is made, without waiting for the
+   * cache entries to be written: the writes are added here, each archive keeps its bytes until its
+   * entry is complete (then it is read back from the entry, as a cached archive is), and the caller
+   * waits for `pendingWrites.settled()` before its operation ends. @default none: the call returns
+   * once every entry is written
+   */
+  pendingWrites?: PendingWrites;
   /**
    * Stops the run: no lookup or esbuild batch starts after it aborts, outputs that arrive are not
    * made into archives or cached, and the call rejects with `PLATFORM_CANCELLED` once the builds
@@ -138,8 +146,8 @@ class BundleRun {
     private readonly options: BundleFunctionsOptions,
     private readonly limit: ReturnType<typeof pLimit>,
   ) {
-    const { cacheDir, memory } = options;
-    this.cache = cacheDir === undefined && memory === undefined ? undefined : new ArchiveCache(cacheDir, memory);
+    const { cacheDir, memory, pendingWrites } = options;
+    this.cache = cacheDir === undefined && memory === undefined ? undefined : new ArchiveCache(cacheDir, memory, pendingWrites);
     this.stager = new PackageStager(cacheDir);
   }
 

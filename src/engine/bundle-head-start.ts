@@ -21,9 +21,14 @@
  * A plan that fails before taking it (a target, auth or policy error) calls
  * {@link BundleHeadStart.cancel}: nothing new starts, esbuild calls already running end before the
  * error is reported, and their outputs are neither made into archives nor cached.
+ *
+ * Its archives are handed to the plan once they are made, before their bundle cache entries are
+ * written: the plan's diff and result overlap the writes (each archive keeps its bytes until its
+ * entry is complete), and whoever started the head start waits for
+ * {@link BundleHeadStart.written} (or {@link BundleHeadStart.cancel}) before the command ends.
  */
 import { dirname, isAbsolute, resolve } from "node:path";
-import { cachedEntryCount, type ArchiveMemory } from "../bundle/archive-cache.js";
+import { cachedEntryCount, type ArchiveMemory, PendingWrites } from "../bundle/archive-cache.js";
 import type { ArchiveRef } from "../bundle/archive-ref.js";
 import { type BundleProgress, bundleFunctions } from "../bundle/bundle-many.js";
 import { policyFileOf } from "../config/policy-origin.js";
@@ -73,6 +78,7 @@ function tell(listeners: BundleListeners, heard: Heard): void {
 /** Builds started before the plan; see the module comment. */
 export class BundleHeadStart {
   readonly #controller = new AbortController();
+  readonly #writes = new PendingWrites();
   readonly #heard: Heard[] = [];
   readonly #functions: readonly ResolvedFunction[];
   readonly #settings: BundleSettings;
@@ -105,6 +111,7 @@ export class BundleHeadStart {
       ...(this.#settings.memory === undefined ? {} : { memory: this.#settings.memory }),
       ...(workingDir === undefined ? {} : { workingDir }),
       signal: this.#controller.signal,
+      pendingWrites: this.#writes,
       onProgress: (progress) => this.#hear({ progress }),
       onWarning: (warning) => this.#hear({ warning }),
     });
@@ -132,10 +139,19 @@ export class BundleHeadStart {
     return this.#run;
   }
 
-  /** Stops the head start and resolves once none of its work is running; never rejects. */
+  /**
+   * Resolves once the head start's bundle cache entries are written (or their writes failed: those
+   * archives keep their bytes); never rejects. Its archives may be taken before.
+   */
+  async written(): Promise<void> {
+    await this.#run.catch(() => undefined);
+    await this.#writes.settled();
+  }
+
+  /** Stops the head start and resolves once none of its work is running, cache writes included; never rejects. */
   async cancel(): Promise<void> {
     this.#controller.abort();
-    await this.#run.catch(() => undefined);
+    await this.written();
   }
 }
 

@@ -16,11 +16,15 @@ export async function runApply(ctx: CommandContext, planFile: string | undefined
   if (planFile !== undefined) return runSavedPlanApply(ctx, planFile, flags, envWriter);
   const run = await computePlan(ctx, flags, flags.json === true);
   const { api, project, branch } = run.target;
-  return applyShownPlan(ctx, run, flags, {
-    inferredTarget: run.target.match === "default",
-    ...deployHooks(ctx, run.policy, { api, projectId: project.id, branch }),
-    ...(envWriter === undefined ? {} : { onSuccess: (applied) => envWriter.write({ api, projectId: project.id, branchId: branch.id, branchName: branch.name, declaredDatabases: declaredDatabasesOf(run.policy.config), ...(applied === undefined ? {} : { applied }) }) }),
-  });
+  try {
+    return await applyShownPlan(ctx, run, flags, {
+      inferredTarget: run.target.match === "default",
+      ...deployHooks(ctx, run.policy, { api, projectId: project.id, branch }),
+      ...(envWriter === undefined ? {} : { onSuccess: (applied) => envWriter.write({ api, projectId: project.id, branchId: branch.id, branchName: branch.name, declaredDatabases: declaredDatabasesOf(run.policy.config), ...(applied === undefined ? {} : { applied }) }) }),
+    });
+  } finally {
+    await run.cacheWritten;
+  }
 }
 
 /**

@@ -74,14 +74,18 @@ export async function runBranchCreate(ctx: CommandContext, mapped: string, flags
     hooks.checkExisting?.(existing);
     const run = await computePlan(ctx, { ...flags, branch: `id:${existing.id}` }, json, { origins, policy });
     const wrap = (doc: object): object => ({ formatVersion: 1, command, target: run.view, branchId: existing.id, branchName: existing.name, created: false, result: doc });
-    return applyShownPlan(ctx, run, flags, {
-      inferredTarget: false,
-      wrapDocument: wrap,
-      // Every function's URL once the branch matches the policy, as for a new branch.
-      wrapSuccessDocument: async (doc) => ({ ...wrap(doc), functions: (await readBranchServices(api, { projectId: project.id, branchId: existing.id })).functions }),
-      onSuccess: (applied) => succeeded(existing, false, applied),
-      afterSuccess: () => afterCheckout(existing.id, false),
-    });
+    try {
+      return await applyShownPlan(ctx, run, flags, {
+        inferredTarget: false,
+        wrapDocument: wrap,
+        // Every function's URL once the branch matches the policy, as for a new branch.
+        wrapSuccessDocument: async (doc) => ({ ...wrap(doc), functions: (await readBranchServices(api, { projectId: project.id, branchId: existing.id })).functions }),
+        onSuccess: (applied) => succeeded(existing, false, applied),
+        afterSuccess: () => afterCheckout(existing.id, false),
+      });
+    } finally {
+      await run.cacheWritten;
+    }
   }
 
   const echo = {

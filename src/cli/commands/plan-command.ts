@@ -52,6 +52,12 @@ export interface PlannedRun {
   target: Target;
   view: ViewTarget;
   result: PushResult;
+  /**
+   * Resolves once the bundle cache entries of the plan's builds are written (never rejects): the
+   * plan took its archives before, so the command waits for it before it ends, and meanwhile
+   * shows, gates and applies the plan (an archive not yet written is sent from memory).
+   */
+  cacheWritten?: Promise<void>;
 }
 
 /** What a command loaded before it plans: its `--env` files' origins and the policy with its checks. */
@@ -86,7 +92,8 @@ export async function computePlan(ctx: CommandContext, flags: PlanFlags, compact
   try {
     const target = await resolveTarget(ctx, engine, flags, origins, (creds) => prefetchFingerprintKeys(ctx, flags, policy, creds.projectId.value), early);
     printEcho(ctx, echoInfo(target, policy), compactEcho);
-    return await planAgain(ctx, { engine, policy, target }, flags, headStart);
+    const planned = await planAgain(ctx, { engine, policy, target }, flags, headStart);
+    return headStart === undefined ? planned : { ...planned, cacheWritten: headStart.written() };
   } catch (err) {
     // Reported once nothing of the head start is running (its outcome is never reported).
     await headStart?.cancel();
@@ -177,6 +184,15 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
   const out = flags.out === undefined ? undefined : localWrite(ctx.io.cwd, "--out", flags.out);
   await checkLocalWrites(ctx.io.cwd, out === undefined ? [] : [out], flags.config);
   const run = await computePlan(ctx, flags, compact);
+  try {
+    return await showPlan(ctx, run, flags, out);
+  } finally {
+    await run.cacheWritten;
+  }
+}
+
+/** The plan's output (saved plan, graph, JSON, Markdown or text) and `runPlan`'s exit code. */
+async function showPlan(ctx: CommandContext, run: PlannedRun, flags: PlanFlags, out: LocalWrite | undefined): Promise<number> {
   if (out !== undefined) writeSavedPlan(ctx, run.engine, run.result, out);
   if (flags.graph !== undefined) {
     ctx.out(renderPlanGraph(run.result, flags.graph));

@@ -63,4 +63,18 @@ describe("the CLI's bundle cache", () => {
     expect(cached.code).toBe(0);
     expect(cacheFiles(policyDir)).toHaveLength(2);
   });
+
+  it("has every entry of a cold apply written when the apply exits (its plan took the archives before they were written), and the next plan reads them", async () => {
+    const { root, policyDir } = project();
+    const env = emulatorEnv(emu());
+    const applied = await runSvc(["config", "apply", "--yes", "--quiet", "--config", "infra/svc.ts"], { cwd: root, env });
+    expect(applied.code).toBe(0);
+    const written = cacheFiles(policyDir);
+    expect(written).toHaveLength(2);
+    expect(written.every((f) => f.endsWith(".entry"))).toBe(true);
+    const again = await runSvc(["config", "plan", "--config", "infra/svc.ts", "--quiet"], { cwd: root, env });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("0 to create");
+    expect(cacheFiles(policyDir)).toEqual(written);
+  });
 });

@@ -92,7 +92,10 @@ describe("bundling started when the policy is loaded", () => {
     expect(early.result.warnings.some((w) => w.code === "BUNDLER" && w.address === "function.beta")).toBe(true);
     expect(early.events).toEqual(itself.events);
     expect(early.events).toEqual(SLUGS.flatMap((slug) => [`${slug} done`, `${slug} start`]).sort());
+    // The plan took the archives before their entries were written; they are complete once the head start says so.
+    await headStart?.written();
     expect(cacheFiles(cacheDir)).toHaveLength(3);
+    expect(cacheFiles(cacheDir).every((name) => name.endsWith(".entry"))).toBe(true);
   });
 
   it("is not started when the cache already holds an entry per function, nor for a custom bundler", async () => {

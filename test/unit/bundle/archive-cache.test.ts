@@ -1,10 +1,11 @@
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type * as Esbuild from "esbuild";
 import { bundleFunctions, type BundleFunctionsOptions } from "../../../src/bundle/bundle-many.js";
-import { ArchiveCache, buildIdentity, createFileHasher, esbuildInputHashes, identityTemplate, type ResolutionPaths } from "../../../src/bundle/archive-cache.js";
+import { ArchiveCache, buildIdentity, createFileHasher, esbuildInputHashes, identityTemplate, PendingWrites, type ResolutionPaths } from "../../../src/bundle/archive-cache.js";
 import { type ArchiveRef, readArchiveBytes } from "../../../src/bundle/archive-ref.js";
 import type { ResolvedFunction } from "../../../src/model/desired-state.js";
 import { createTempTree, type TempTree } from "../../helpers/temp-dir.js";
@@ -65,6 +66,11 @@ function rewriteEntry(file: string, change: (record: string, zip: Buffer) => [st
   const end = bytes.indexOf(0x0a);
   const [record, zip] = change(bytes.toString("utf8", 0, end), bytes.subarray(end + 1));
   writeFileSync(file, Buffer.concat([Buffer.from(`${record}\n`), zip]));
+}
+
+/** SHA-256 hex of `bytes`. */
+function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
 }
 
 const cleanups: (() => void)[] = [];
@@ -270,6 +276,50 @@ describe("the content-addressed archive cache", () => {
     expect(written.bytes).toEqual({ kind: "cache-entry", path: tree.path(`cache/v2/${"d".repeat(64)}.entry`) });
     const entry = readFileSync(tree.path(`cache/v2/${"d".repeat(64)}.entry`));
     expect([...entry.subarray(entry.indexOf(0x0a) + 1)]).toEqual([1, 2, 3]);
+  });
+
+  it("returns a run's archives before their entries are written when it is given pending writes: sent from memory until written, from the entry after", async () => {
+    const { tree, cacheDir, run } = setUp();
+    const expected = await bytesOf(await bundleFunctions(functionsOf(tree), { workingDir: tree.root }));
+    const pending = new PendingWrites();
+    const archives = await run({ pendingWrites: pending });
+    // Every archive is being written: its bytes are held until its entry is complete.
+    expect([...archives.values()].map((a) => a.bytes.kind)).toEqual(["writing", "writing", "writing"]);
+    expect(await bytesOf(archives)).toEqual(expected);
+    await pending.settled();
+    const names = readdirSync(join(cacheDir, "v2"));
+    expect(names.filter((name) => name.endsWith(".entry"))).toHaveLength(3);
+    expect(names.filter((name) => !name.endsWith(".entry"))).toEqual([]);
+    for (const archive of archives.values()) {
+      if (archive.bytes.kind !== "writing") throw new Error("not a pending write");
+      expect(archive.bytes.held.zip).toBeUndefined();
+      expect(statSync(archive.bytes.path).isFile()).toBe(true);
+    }
+    // Read back from the entries now, checked against the planned digests; a warm run hits them.
+    expect(await bytesOf(archives)).toEqual(expected);
+    builds.entries.length = 0;
+    expect(await bytesOf(await run())).toEqual(expected);
+    expect(builds.entries).toEqual([]);
+  });
+
+  it("keeps an archive's bytes for good when its pending write fails, and refuses a changed entry once the bytes are released", async () => {
+    const tree = project();
+    cleanups.push(() => tree.remove());
+    tree.write("blocked", "a file where the cache directory would be");
+    const zip = new Uint8Array([1, 2, 3]);
+    const archive: ArchiveRef = { slug: "first", zipSha256: sha256(zip), zipBytes: 3, unzippedBytes: 3, entries: 1, bytes: { kind: "held", zip } };
+    const failing = new PendingWrites();
+    const unwritable = await new ArchiveCache(tree.path("blocked/cache"), new Map(), failing).store("d".repeat(64), [], { archive, warnings: [] });
+    await failing.settled();
+    expect(unwritable.bytes).toMatchObject({ kind: "writing", held: { zip } });
+    expect([...(await readArchiveBytes({ slug: "first", ...unwritable }))]).toEqual([1, 2, 3]);
+    const pending = new PendingWrites();
+    const written = await new ArchiveCache(tree.path("cache"), new Map(), pending).store("d".repeat(64), [], { archive, warnings: [] });
+    await pending.settled();
+    expect(written.bytes).toMatchObject({ kind: "writing", path: tree.path(`cache/v2/${"d".repeat(64)}.entry`), held: { zip: undefined } });
+    expect([...(await readArchiveBytes({ slug: "first", ...written }))]).toEqual([1, 2, 3]);
+    rewriteEntry(tree.path(`cache/v2/${"d".repeat(64)}.entry`), (record) => [record, Buffer.from([1, 2, 4])]);
+    await expect(readArchiveBytes({ slug: "first", ...written })).rejects.toMatchObject({ code: "PLATFORM_BUNDLE_FAILED", details: { reason: "digest" } });
   });
 
   it("keeps no slug with a stored archive, so two functions sharing a build each get their own", async () => {
