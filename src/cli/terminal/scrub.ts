@@ -102,6 +102,8 @@ export class Scrubber {
 
   /** `text` with every known secret replaced. */
   scrub(text: string): string {
+    // Nothing learnt (a run without secrets in its env): nothing to replace, no cut start to find.
+    if (this.#ordered.length === 0) return text;
     let out = text;
     for (const secret of this.#ordered) if (out.includes(secret)) out = out.split(secret).join(SENSITIVE);
     return out.includes(CUT_MARK) ? this.#maskCutStarts(out) : out;
