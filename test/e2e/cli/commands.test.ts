@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
@@ -191,17 +192,36 @@ describe("svc branch", () => {
   });
 });
 
-describe("svc emulator", () => {
-  it("prints the five variables, serves, and exits 0 on SIGTERM", async () => {
-    const child = spawn(process.execPath, [BIN, "emulator", "--port", "0"], { cwd: emptyDir(), env: childEnv({}), stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.setEncoding("utf8").on("data", (d: string) => {
-        out += d;
-        if (out.includes("SVC_CLAIM_API_HOST=")) resolve();
-      });
-      child.on("exit", (code) => reject(new Error(`emulator exited early with ${code}`)));
+/** `svc emulator --port 0` with a bare environment, once it has printed its variables. */
+async function startEmulatorChild(): Promise<{ child: ReturnType<typeof spawn>; out: string }> {
+  const child = spawn(process.execPath, [BIN, "emulator", "--port", "0"], { cwd: emptyDir(), env: childEnv({}), stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.setEncoding("utf8").on("data", (d: string) => {
+      out += d;
+      if (out.includes("SVC_CLAIM_API_HOST=")) resolve();
     });
+    child.on("exit", (code) => reject(new Error(`emulator exited early with ${code}`)));
+  });
+  return { child, out };
+}
+
+describe("svc emulator", () => {
+  it("writes its function directory under the test run's temporary directory when started with a bare environment", async () => {
+    const { child } = await startEmulatorChild();
+    const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+    // Killed as a row kills one on purpose: its directory stays, inside the run's (removed at the end), not in /tmp.
+    const mine = `svc-emulator-fn-${child.pid}-`;
+    expect(readdirSync(tmpdir()).filter((name) => name.startsWith(mine))).toHaveLength(1);
+    child.kill("SIGKILL");
+    await exited;
+    expect(tmpdir()).not.toBe("/tmp");
+    expect(existsSync("/tmp") ? readdirSync("/tmp").filter((name) => name.startsWith(mine)) : []).toEqual([]);
+    rmSync(join(tmpdir(), readdirSync(tmpdir()).find((name) => name.startsWith(mine)) ?? "-"), { recursive: true, force: true });
+  });
+
+  it("prints the five variables, serves, and exits 0 on SIGTERM", async () => {
+    const { child, out } = await startEmulatorChild();
     expect(out.trim().split("\n").map((l) => l.split("=")[0])).toEqual(["SVC_API_HOST", "SVC_API_KEY", "SVC_PROJECT_ID", "SVC_BRANCH_ID", "SVC_CLAIM_API_HOST"]);
     const env = Object.fromEntries(out.trim().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
     const status = await runSvc(["config", "status", "--quiet"], { cwd: emptyDir(), env });

@@ -109,9 +109,11 @@ export interface RunResult {
   stderr: string;
 }
 
-/** The environment of a child: PATH and HOME only, plus what the test adds; no CI, no colours forced. */
+/** The environment of a child: PATH, HOME, LANG and the run's TMPDIR only, plus what the test adds; no CI, no colours forced. */
 export function childEnv(extra: Record<string, string | undefined>): Record<string, string> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? tmpdir(), LANG: "C.UTF-8" };
+  // The test run's temporary directory (test/temp-root.ts): what a child leaves goes with it, never into the system's.
+  if (process.env.TMPDIR !== undefined) env.TMPDIR = process.env.TMPDIR;
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
 }

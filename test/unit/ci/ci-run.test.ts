@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTempTree } from "../../helpers/temp-dir.js";
@@ -11,7 +11,7 @@ const ROOT = join(import.meta.dirname, "..", "..", "..");
  * plus stand-ins for `id` (root), `apt-get` (hundreds of lines of noise; `psql`'s package fails)
  * and `npm` (writes a vitest JSON report), so no package is installed and no test suite runs.
  */
-function runCi(): { output: string; status: number | null } {
+function runCi(options: { installFails: boolean } = { installFails: true }): { output: string; status: number | null; tmp: string } {
   const tree = createTempTree({ ".ci/": "", "bin/": "" });
   afterAll(() => tree.remove());
   copyFileSync(join(ROOT, ".ci", "run"), tree.path(".ci/run"));
@@ -28,7 +28,7 @@ function runCi(): { output: string; status: number | null } {
   stub(
     "apt-get",
     'for i in $(seq 1 300); do echo "Get:$i http://deb.example/debian bookworm/main $*"; done 2>/dev/null || true\n' +
-      'case "$*" in *postgresql-client*) echo "E: Unable to locate package postgresql-client"; exit 100;; esac',
+      (options.installFails ? 'case "$*" in *postgresql-client*) echo "E: Unable to locate package postgresql-client"; exit 100;; esac' : "exit 0"),
   );
   stub("seq", 'i=$1; while [ "$i" -le "$2" ]; do echo "$i"; i=$((i+1)); done');
   stub(
@@ -41,11 +41,12 @@ function runCi(): { output: string; status: number | null } {
     env: { PATH: bin, TMPDIR: tree.path("tmp"), HOME: tree.root },
     encoding: "utf8",
   });
-  return { output: `${run.stderr}${run.stdout}`, status: run.status };
+  return { output: `${run.stderr}${run.stdout}`, status: run.status, tmp: tree.path("tmp") };
 }
 
 describe(".ci/run", () => {
-  const { output, status } = runCi();
+  const { output, status, tmp } = runCi();
+  const clean = runCi({ installFails: false });
   const lines = output.trimEnd().split("\n");
 
   it("keeps apt's output out of the console: one line per package set", () => {
@@ -64,5 +65,12 @@ describe(".ci/run", () => {
   it("still ends with the plain counts line", () => {
     expect(lines.at(-1)).toBe("7 passed, 0 failed");
     expect(status).toBe(0);
+  });
+
+  it("keeps the apt log a failure names, and leaves none behind when every step succeeded", () => {
+    const named = /full log: (\S+)\)/.exec(output)?.[1] ?? "";
+    expect(readdirSync(tmp).map((name) => join(tmp, name))).toEqual([named]);
+    expect(clean.output).toContain("apt-get install postgresql-client ... done");
+    expect(readdirSync(clean.tmp)).toEqual([]);
   });
 });
