@@ -10,6 +10,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { randomUUID } from "node:crypto";
 import { RULE_ERROR_STATUS, RuleError } from "./engine/rule-error.js";
 import type { EmulatorEnv } from "./http/env.js";
+import { compileRouteTemplates, type RouteTemplates } from "./http/route-templates.js";
 import { checkRawPath } from "./http/scope.js";
 import { CODE_BY_STATUS, EmulatorHttpError, payloadTooLarge, unauthorized } from "./http/errors.js";
 import { FAULT_HEADER, drawFaults, markInjected, sleep, type FaultEngine, type FaultHit } from "./faults.js";
@@ -91,24 +92,23 @@ function templateRegex(path: string): RegExp {
   return regex;
 }
 
-/** Per-method regexes of {@link methodRegexes}, by their routes: compiled once per process. */
-const METHOD_REGEXES = new Map<string, ReadonlyMap<string, RegExp>>();
+/** Per-method templates of {@link methodTemplates}, by their routes: compiled once per process. */
+const METHOD_TEMPLATES = new Map<string, ReadonlyMap<string, RouteTemplates>>();
 
 /**
- * One regex per method that matches a path when one of the method's templates does (the
- * alternatives of `^(?:a|b)/?$` are tried as testing `^a/?$`, then `^b/?$`, would), so a request
- * is checked against its method's routes in one test instead of one per route.
+ * Each method's templates, so a request is checked against its method's routes in one walk of
+ * their segments (the answer a regex `^(?:a|b|…)/?$` of them would give; `http/route-templates.ts`).
  */
-function methodRegexes(routes: readonly KnownRoute[]): ReadonlyMap<string, RegExp> {
+function methodTemplates(routes: readonly KnownRoute[]): ReadonlyMap<string, RouteTemplates> {
   const key = routes.map((r) => `${r.method} ${r.template}`).join("\n");
-  let regexes = METHOD_REGEXES.get(key);
-  if (regexes === undefined) {
-    const bodies = new Map<string, string[]>();
-    for (const r of routes) bodies.set(r.method, [...(bodies.get(r.method) ?? []), templateBody(r.template)]);
-    regexes = new Map([...bodies].map(([method, list]) => [method, new RegExp(`^(?:${list.join("|")})/?$`)]));
-    METHOD_REGEXES.set(key, regexes);
+  let templates = METHOD_TEMPLATES.get(key);
+  if (templates === undefined) {
+    const byMethod = new Map<string, string[]>();
+    for (const r of routes) byMethod.set(r.method, [...(byMethod.get(r.method) ?? []), r.template]);
+    templates = new Map([...byMethod].map(([method, list]) => [method, compileRouteTemplates(list)]));
+    METHOD_TEMPLATES.set(key, templates);
   }
-  return regexes;
+  return templates;
 }
 
 /**
@@ -155,7 +155,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
   const app = new Hono<EmulatorEnv>();
   let known: KnownRoute[] = [];
   let emulatedRoutes: KnownRoute[] = [];
-  let emulatedByMethod: ReadonlyMap<string, RegExp> = new Map();
+  let emulatedByMethod: ReadonlyMap<string, RouteTemplates> = new Map();
 
   if (parts.answers !== undefined) app.use("*", parts.answers);
   app.use("*", async (c, next) => {
@@ -226,7 +226,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
     if (method !== "GET" && method !== "HEAD" && hasBody) {
       const type = (c.req.header("content-type") ?? "").toLowerCase();
       const path = c.req.path;
-      const isKnown = emulatedByMethod.get(method)?.test(path) === true;
+      const isKnown = emulatedByMethod.get(method)?.matches(path) === true;
       if (isKnown) {
         const multipart = DEPLOYMENT_PATH.test(path);
         const ok = multipart ? type.startsWith("multipart/form-data") : /^application\/([a-z.+-]+\+)?json\b/.test(type);
@@ -254,7 +254,7 @@ export function createEmulatorApp(parts: ServerParts): Hono<EmulatorEnv> {
   }
 
   emulatedRoutes = app.routes.filter((r) => r.method !== "ALL").map((r) => ({ method: r.method, template: r.path, regex: templateRegex(r.path) }));
-  emulatedByMethod = methodRegexes(emulatedRoutes);
+  emulatedByMethod = methodTemplates(emulatedRoutes);
   const emulated = new Set(emulatedRoutes.map((r) => `${r.method} ${r.template}`));
   for (const entry of [...SEED_ENDPOINT_INDEX, ...M2_ROUTES]) {
     const [method = "GET", template = "/"] = entry.split(" ");

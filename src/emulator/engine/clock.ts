@@ -75,9 +75,13 @@ export function createClock(spec: "system" | "manual" | Date | TimeSource = "sys
   };
 }
 
-/** Epoch ms as an RFC 3339 UTC timestamp with millisecond precision. */
+/** The last time {@link isoTime} formatted and its text: views format many records made in the same millisecond. */
+let lastFormatted = { ms: Number.NaN, text: "" };
+
+/** Epoch ms as an RFC 3339 UTC timestamp with millisecond precision (throws `RangeError` for an invalid time, as `Date` does). */
 export function isoTime(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastFormatted.ms) lastFormatted = { ms, text: new Date(ms).toISOString() };
+  return lastFormatted.text;
 }
 
 /** A change asked of the clock (wire names): move forward, move to a time (epoch ms or RFC 3339), or switch mode. */

@@ -1,6 +1,6 @@
 /** The clock's changes as the test routes ask for them, without HTTP. */
 import { describe, expect, it } from "vitest";
-import { changeClock, createClock } from "../../../src/emulator/engine/clock.js";
+import { changeClock, createClock, isoTime } from "../../../src/emulator/engine/clock.js";
 import { refusal } from "./unit-world.js";
 
 describe("clock changes", () => {
@@ -25,5 +25,12 @@ describe("clock changes", () => {
     ]);
     expect(refusal(() => changeClock(createClock({ now: () => start }), { mode: "manual" }))).toEqual(["invalid", "invalid_request"]);
     expect(clock.now()).toBe(start);
+  });
+
+  it("formats epoch ms as Date does, the same millisecond again and others in any order", () => {
+    const times = [start, start, start + 1, start, 0, -1, start + 0.9, 8.64e15, start];
+    expect(times.map(isoTime)).toEqual(times.map((ms) => new Date(ms).toISOString()));
+    for (const bad of [Number.NaN, 8.64e15 + 1, Number.POSITIVE_INFINITY]) expect(() => isoTime(bad)).toThrow(RangeError);
+    expect(isoTime(start)).toBe("2026-11-20T12:00:00.000Z");
   });
 });
