@@ -48,9 +48,12 @@ export function planToShow(config: PolicyConfig, options: PlanOptions, headStart
  * Applies `shown`, the result of {@link planToShow} in this process, with the apply's options
  * (the same `config`, project and branch): the branch is read again and the shown plan runs only
  * when nothing it was computed from changed (see the file's comment); otherwise exactly
- * `applyPlan(toSavedPlan(shown), options)`. Throws what `applyPlan` throws.
+ * `applyPlan(toSavedPlan(shown), options)`. Throws what `applyPlan` throws. `beforeChanges` (the
+ * plan's bundle cache writes, still under way) is waited for once the branch is read again and
+ * before the first change: the writes finish while the re-read is on the network, not beside the
+ * changes' requests. It must never reject.
  */
-export async function applyShownPlan(shown: PushResult, given: ApplyPlanOptions): Promise<PushResult> {
+export async function applyShownPlan(shown: PushResult, given: ApplyPlanOptions, beforeChanges?: Promise<unknown>): Promise<PushResult> {
   const options = ownOptions(given);
   const kept = shownPlans.get(shown);
   const fromScratch = (): Promise<PushResult> => applyPlan(toSavedPlan(shown), given);
@@ -76,6 +79,7 @@ export async function applyShownPlan(shown: PushResult, given: ApplyPlanOptions)
   });
   const fresh = selectPrepared(full, readSelection(shown.selection ?? {}));
   if (!sameTarget || !isDeepStrictEqual(fresh.diff, before.diff) || !isDeepStrictEqual(fresh.warnings, before.warnings)) return fromScratch();
+  await beforeChanges;
   // The shown changes (equal to the fresh ones) run, against the live state just read.
   return gateAndExecute(rt, { ...fresh, diff: before.diff }, {
     dryRun: false,
