@@ -127,6 +127,13 @@ export function normalizeApiHost(apiHost: string | undefined): string {
   return `${url.origin}${path === "" ? "/api/v2" : path}`;
 }
 
+/**
+ * The sleeps waiting on each caller signal, so a signal gets one `abort` listener however many
+ * retries wait at once: one listener per sleep made Node print a MaxListenersExceededWarning on the
+ * user's terminal once more than 10 requests waited to retry together (128 in flight failing at once).
+ */
+const sleepsOf = new WeakMap<AbortSignal, Set<() => void>>();
+
 /** Waits `ms`, rejecting early when `signal` aborts. */
 export function sleepWithSignal(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -134,15 +141,30 @@ export function sleepWithSignal(ms: number, signal?: AbortSignal): Promise<void>
       reject(signal.reason);
       return;
     }
+    if (signal === undefined) {
+      setTimeout(resolve, ms);
+      return;
+    }
+    let sleeps = sleepsOf.get(signal);
+    if (sleeps === undefined) {
+      const waiting = new Set<() => void>();
+      sleeps = waiting;
+      sleepsOf.set(signal, waiting);
+      signal.addEventListener("abort", () => {
+        for (const wake of waiting) wake();
+        waiting.clear();
+      }, { once: true });
+    }
+    const own = sleeps;
     const onAbort = (): void => {
       clearTimeout(timer);
-      reject(signal?.reason);
+      reject(signal.reason);
     };
     const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
+      own.delete(onAbort);
       resolve();
     }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
+    own.add(onAbort);
   });
 }
 
