@@ -87,13 +87,15 @@ export class NetworkError extends PlatformError {
 
 /**
  * A mutation got no usable response (`PLATFORM_OUTCOME_UNKNOWN`): it may or may not have been
- * applied, so it is never retried blindly.
+ * applied, so it is never retried blindly. Without a status, the message names the innermost
+ * cause, as {@link NetworkError}'s does (`connect EMFILE …`, `socket hang up`, a time limit).
  */
 export class OutcomeUnknownError extends PlatformError {
   readonly requestId: string;
 
   constructor(info: { method: string; path: string; requestId: string; status?: number }, cause?: unknown) {
-    const got = info.status === undefined ? "got no response" : `got HTTP ${info.status}`;
+    const why = info.status === undefined && cause !== undefined ? networkCauseOf(cause).text : undefined;
+    const got = info.status === undefined ? `got no response${why === undefined ? "" : `: ${why}`}` : `got HTTP ${info.status}`;
     super(
       ErrorCode.OUTCOME_UNKNOWN,
       `${info.method} ${info.path} ${got} (request id ${info.requestId}); it may or may not have been applied. ` +

@@ -97,6 +97,16 @@ describe("API errors", () => {
     expect(err.message).toMatch(/POST \/projects\/p\/branches got no response \(request id r-2\)/);
   });
 
+  it("names what ended a mutation without a response, as a read's network error does", () => {
+    const emfile = Object.assign(new Error("connect EMFILE 127.0.0.1:4000 - Local (undefined:undefined)"), { code: "EMFILE" });
+    const err = new OutcomeUnknownError({ method: "POST", path: "/projects/p/branches", requestId: "r-3" }, new TypeError("fetch failed", { cause: emfile }));
+    expect(err.message).toBe(
+      "POST /projects/p/branches got no response: connect EMFILE 127.0.0.1:4000 - Local (undefined:undefined) (request id r-3); it may or may not have been applied. Run plan to see the branch's state, then apply again.",
+    );
+    expect(err.cause).toBeInstanceOf(TypeError);
+    expect(new OutcomeUnknownError({ method: "PATCH", path: "/x", requestId: "r-4", status: 502 }, emfile).message).toMatch(/^PATCH \/x got HTTP 502 \(request id r-4\)/);
+  });
+
   it("carries abort reasons in order", () => {
     const err = new PushAbortedError("main", ["protected-branch", "override-updates"]);
     expect(err.reasons).toEqual(["protected-branch", "override-updates"]);
