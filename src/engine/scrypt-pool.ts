@@ -24,10 +24,22 @@ export const SCRYPT_COST = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } 
 /** Bytes each derivation produces. */
 export const SCRYPT_KEY_BYTES = 32;
 
-/** libuv's thread pool size as the process was started (`UV_THREADPOOL_SIZE`, else libuv's 4). */
-function libuvPoolThreads(): number {
-  const size = Number(process.env.UV_THREADPOOL_SIZE);
-  return Number.isInteger(size) && size > 0 ? size : 4;
+/** The most threads libuv's pool has, whatever `UV_THREADPOOL_SIZE` asks. */
+const LIBUV_MAX_THREADS = 1024;
+
+/**
+ * libuv's thread pool size as the process was started, read as libuv reads `UV_THREADPOOL_SIZE`
+ * (C's `atoi`: leading digits, anything else 0; 0 means one thread; the value is unsigned, so a
+ * negative one, like one past the maximum, means the maximum); libuv's 4 when it is not set. An
+ * empty or non-numeric value is one thread, not four: reading it otherwise put both derivations
+ * on the only thread, where the file reads wait behind them.
+ */
+function libuvPoolThreads(value: string | undefined = process.env.UV_THREADPOOL_SIZE): number {
+  if (value === undefined) return 4;
+  const parsed = Number.parseInt(value, 10);
+  const size = Number.isNaN(parsed) ? 0 : parsed;
+  if (size === 0) return 1;
+  return size < 0 || size > LIBUV_MAX_THREADS ? LIBUV_MAX_THREADS : size;
 }
 
 const CORES = Math.max(1, availableParallelism());

@@ -39,7 +39,16 @@ describe("where the scrypt pool runs its derivations", () => {
     ["2", 0],
     ["1", 0],
     ["8", 6],
-  ])("with UV_THREADPOOL_SIZE=%s, on libuv's pool at most one per core and never on its last two threads", async (size, spare) => {
+    // Read as libuv reads it (atoi; 0 is one thread; negative or past 1024 is 1024).
+    ["", 0],
+    ["0", 0],
+    ["abc", 0],
+    [" 3", 1],
+    ["3.9", 1],
+    ["4abc", 2],
+    ["-1", 1022],
+    ["5000", 1022],
+  ])("with UV_THREADPOOL_SIZE=%j, on libuv's pool at most one per core and never on its last two threads", async (size, spare) => {
     const { pool } = await loadPool(size);
     expect(pool.POOL_SLOTS).toBe(Math.min(CORES, spare));
   });
