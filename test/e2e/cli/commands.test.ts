@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { LIBRARY_VERSION } from "../../../src/version.js";
 import { API_KEY, BIN, PLANTED_SECRET, ROOT, childEnv, emptyDir, emulatorEnv, ensureBuilt, projectDir, runProcess, runSvc, startTestEmulator } from "./harness.js";
@@ -192,9 +192,16 @@ describe("svc branch", () => {
   });
 });
 
+/** Emulators the rows below started: killed after each row, so one a failed expectation left running never outlives the run. */
+const emulatorChildren: ReturnType<typeof spawn>[] = [];
+afterEach(() => {
+  for (const child of emulatorChildren.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
+
 /** `svc emulator --port 0` with a bare environment, once it has printed its variables. */
 async function startEmulatorChild(): Promise<{ child: ReturnType<typeof spawn>; out: string }> {
   const child = spawn(process.execPath, [BIN, "emulator", "--port", "0"], { cwd: emptyDir(), env: childEnv({}), stdio: ["ignore", "pipe", "pipe"] });
+  emulatorChildren.push(child);
   let out = "";
   await new Promise<void>((resolve, reject) => {
     child.stdout?.setEncoding("utf8").on("data", (d: string) => {
