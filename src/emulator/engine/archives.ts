@@ -1,13 +1,13 @@
 /**
  * Deployment archive checks, using the shared ZIP rules of `src/rules/`.
- * At upload: the names of every record read from the bytes first (`archive-directory.ts`: a central
+ * At upload: a plain archive (`plain-archive.ts`: what the bundler writes) is read without jszip,
+ * with the same outcome; its reading implies every check of the directory's below. Any other: the
+ * names of every record read from the bytes first (`archive-directory.ts`: a central
  * name and a local name that differ, a name given twice, an unsafe raw name -> 422; more records than
  * the limit -> 413); then, through jszip, symlinks -> 422, too many entries or too many bytes -> 413
  * (bytes counted as they inflate, whatever the headers declare).
  * An archive that cannot be opened or decompressed is accepted; its build fails with the reason,
  * in our words (jszip's own messages are not the platform's).
- * A plain archive (`plain-archive.ts`: what the bundler writes) is read without jszip, with the
- * same outcome; every other archive goes through jszip.
  */
 import { createHash } from "node:crypto";
 import JSZip from "jszip";
@@ -63,12 +63,14 @@ export function inspectArchive(bytes: Uint8Array, limits: ArchiveLimits): Promis
 const NO_ROOT_ENTRY = "no index.mjs or index.js at the archive root";
 
 async function inspectBytes(bytes: Uint8Array, sha256: string, limits: ArchiveLimits): Promise<ArchiveInspection> {
+  // A plain archive is one the directory reading reads and refuses nothing of (`plain-archive.ts`):
+  // its directory is read once, there.
+  const plain = readPlainArchive(bytes, limits);
+  if (plain !== undefined) return { kind: "accepted", sha256, buildError: hasRootEntry(plain.names) ? null : NO_ROOT_ENTRY };
   const directory = readArchiveDirectory(bytes);
   if (directory.kind === "unreadable") return { kind: "accepted", sha256, buildError: notValidZip(directory.reason) };
   const refusal = directoryRefusal(directory.entries, limits.zipEntries);
   if (refusal !== null) return refusal;
-  const plain = readPlainArchive(bytes, limits);
-  if (plain !== undefined) return { kind: "accepted", sha256, buildError: hasRootEntry(plain.names) ? null : NO_ROOT_ENTRY };
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(bytes);

@@ -5,7 +5,12 @@
  * jszip gives (its file names, each file's length once decompressed) without jszip's asynchronous
  * workers and JavaScript inflate, which cost the emulator 125-340 µs of CPU an upload. Anything
  * else gives `undefined`, and the caller inspects the archive with jszip as before, so every other
- * archive keeps jszip's outcome and messages. Pure; it depends on Node's zlib and the shared ZIP record layout.
+ * archive keeps jszip's outcome and messages. Each entry's central name must be its local name,
+ * byte for byte, so an archive read here is one the directory reading (`archive-directory.ts`)
+ * reads and refuses nothing of: one end record at the end, no bytes before the archive, no extra
+ * field in the central directory, names that no zip-slip rule refuses, each once, within the entry limit. The upload's
+ * inspection therefore reads the directory of such an archive only here. Pure; it depends on
+ * Node's zlib and the shared ZIP record layout.
  */
 import { inflateRawSync } from "node:zlib";
 import { ZIP_RECORDS, ZIP_FLAGS, ZIP_METHODS } from "../../rules/zip-entries.js";
@@ -38,6 +43,8 @@ const SIGNED_32_LIMIT = 0x80000000;
  */
 const SYNC_INFLATE_BYTES = 1024 * 1024;
 
+const decoder = new TextDecoder();
+
 /**
  * Names jszip keeps as written: segments of letters, digits and `._@+~-`, none empty, `.` or
  * `..`, no leading or trailing `/` (so no directory entry, nothing its path resolution changes,
@@ -48,6 +55,13 @@ const PLAIN_NAME = /^[A-Za-z0-9._@+~-]+(?:\/[A-Za-z0-9._@+~-]+)*$/;
 function isPlainName(name: string): boolean {
   if (!PLAIN_NAME.test(name) || name === "__proto__") return false;
   for (const segment of name.split("/")) if (segment === "." || segment === "..") return false;
+  return true;
+}
+
+/** Whether `name` is the `length` bytes of `bytes` from `at`. */
+function sameBytes(name: Uint8Array, bytes: Uint8Array, at: number, length: number): boolean {
+  if (name.byteLength !== length || at + length > bytes.byteLength) return false;
+  for (let i = 0; i < length; i++) if (name[i] !== bytes[at + i]) return false;
   return true;
 }
 
@@ -92,7 +106,6 @@ export function readPlainArchive(bytes: Uint8Array, limits: PlainArchiveLimits):
 
   const names: string[] = [];
   const seen = new Set<string>();
-  const decoder = new TextDecoder();
   let declaredBytes = 0;
   let unzippedBytes = 0;
   let at = directoryOffset;
@@ -118,7 +131,10 @@ export function readPlainArchive(bytes: Uint8Array, limits: PlainArchiveLimits):
     const nameLength = view.getUint16(local + 26, true);
     const dataStart = local + LOCAL_LENGTH + nameLength + view.getUint16(local + 28, true);
     if (dataStart + compressedSize > directoryOffset) return undefined;
-    const name = decoder.decode(bytes.subarray(local + LOCAL_LENGTH, local + LOCAL_LENGTH + nameLength));
+    const localName = bytes.subarray(local + LOCAL_LENGTH, local + LOCAL_LENGTH + nameLength);
+    // An entry with two names is left to the directory reading, which refuses it.
+    if (!sameBytes(localName, bytes, at + CENTRAL_LENGTH, centralNameLength)) return undefined;
+    const name = decoder.decode(localName);
     if (!isPlainName(name) || seen.has(name)) return undefined;
     const length = decompressedLength(bytes.subarray(dataStart, dataStart + compressedSize), method, size);
     if (length === undefined) return undefined;

@@ -28,13 +28,12 @@ const PART_TYPE = /^[\x20-\x7e]*$/;
 
 const CR = 13;
 const LF = 10;
+const CRLF = Buffer.from("\r\n", "latin1");
 const decoder = new TextDecoder();
 
-/** Whether `input` holds the ASCII `text` at `at` (compared byte by byte: nothing is built). */
-function holdsAt(input: Buffer, text: string, at: number): boolean {
-  if (at < 0 || at + text.length > input.length) return false;
-  for (let i = 0; i < text.length; i++) if (input[at + i] !== text.charCodeAt(i)) return false;
-  return true;
+/** Whether `input` holds `needle` at `at` (compared natively: nothing is built). */
+function holdsAt(input: Buffer, needle: Buffer, at: number): boolean {
+  return at >= 0 && at + needle.length <= input.length && input.compare(needle, 0, needle.length, at, at + needle.length) === 0;
 }
 
 /**
@@ -44,7 +43,9 @@ function holdsAt(input: Buffer, text: string, at: number): boolean {
 export function readPlainMultipart(body: Uint8Array, contentType: string): MultipartFields | undefined {
   const bare = PLAIN_CONTENT_TYPE.exec(contentType)?.[1];
   if (bare === undefined) return undefined;
-  const delimiter = `--${bare}`;
+  // Compared and searched for as bytes: a string needle would be encoded again at every search.
+  const delimiter = Buffer.from(`--${bare}`, "latin1");
+  const bareBytes = delimiter.subarray(2);
   let end = body.length;
   // Trailing line breaks are ignored, as the general parser ignores them.
   while (end >= 2 && body[end - 1] === LF && body[end - 2] === CR) end -= 2;
@@ -61,7 +62,7 @@ export function readPlainMultipart(body: Uint8Array, contentType: string): Multi
     if (part === undefined) return undefined;
     at = part.bodyStart;
     // The general parser ends a part's content where the bare boundary first appears after it.
-    const next = input.indexOf(bare, at, "latin1");
+    const next = input.indexOf(bareBytes, at);
     if (next === -1 || next - 4 < at) return undefined;
     if (input[next - 4] !== CR || input[next - 3] !== LF || input[next - 2] !== 0x2d || input[next - 1] !== 0x2d) return undefined;
     const content = input.subarray(at, next - 4);
@@ -81,7 +82,7 @@ function readPartHeaders(input: Buffer, from: number): { name: string; filename:
   let disposition: { name: string; filename: string | undefined } | undefined;
   let typed = false;
   for (;;) {
-    const lineEnd = input.indexOf("\r\n", at, "latin1");
+    const lineEnd = input.indexOf(CRLF, at);
     if (lineEnd === -1) return undefined;
     if (lineEnd === at) break;
     const line = input.toString("latin1", at, lineEnd);

@@ -9,8 +9,13 @@ import { join } from "node:path";
 
 /** Where blobs live. */
 export interface BlobStore {
-  /** Stores `bytes` (durably for a disk store); resolves with their hex SHA-256. */
-  put(bytes: Uint8Array): Promise<string>;
+  /**
+   * Stores `bytes` (durably for a disk store); resolves with their hex SHA-256. `sha256` is that
+   * digest when the caller has just computed it of these same bytes in this process (the
+   * deployment route's inspection does), so they are not hashed a second time; otherwise it is
+   * computed here.
+   */
+  put(bytes: Uint8Array, sha256?: string): Promise<string>;
   /** The bytes of a blob, or undefined when absent. */
   get(sha256: string): Promise<Uint8Array | undefined>;
   /** Whether a blob exists. */
@@ -28,8 +33,9 @@ const HEX64 = /^[0-9a-f]{64}$/;
 export class MemoryBlobStore implements BlobStore {
   private readonly blobs = new Map<string, Uint8Array>();
 
-  put(bytes: Uint8Array): Promise<string> {
-    const sha = sha256Hex(bytes);
+  put(bytes: Uint8Array, sha256?: string): Promise<string> {
+    const sha = sha256 ?? sha256Hex(bytes);
+    // A copy: `bytes` may be a view of a larger buffer (a request's whole body) that is not kept.
     this.blobs.set(sha, Uint8Array.from(bytes));
     return Promise.resolve(sha);
   }
@@ -51,8 +57,9 @@ export class DiskBlobStore implements BlobStore {
     this.dir = join(dataDir, "blobs");
   }
 
-  async put(bytes: Uint8Array): Promise<string> {
-    const sha = sha256Hex(bytes);
+  async put(bytes: Uint8Array, sha256?: string): Promise<string> {
+    // The digest names a file: anything but 64 hex digits is never taken from the caller.
+    const sha = sha256 !== undefined && HEX64.test(sha256) ? sha256 : sha256Hex(bytes);
     const path = join(this.dir, sha);
     if (await this.has(sha)) return sha;
     await mkdir(this.dir, { recursive: true });

@@ -57,7 +57,8 @@ async function readParts(c: Context<EmulatorEnv>, rt: EmulatorRuntime): Promise<
   if (zip !== undefined) {
     if (typeof zip === "string") throw badRequest("part zip must be a file (filename bundle.zip), not a text field", [{ path: "zip", message: "must be a file" }]);
     if (zip.bytes.byteLength > rt.limits.zipBytes) throw payloadTooLarge(`the archive is ${zip.bytes.byteLength} bytes (limit ${rt.limits.zipBytes}); bundle less code`);
-    parts.zip = new Uint8Array(zip.bytes); // its own memory, not a view of the whole body
+    // A view of the body: the blob store keeps its own copy of what it stores.
+    parts.zip = zip.bytes;
   }
   const runtime = form.get("runtime");
   if (runtime !== undefined) {
@@ -87,7 +88,8 @@ async function storeArchive(rt: EmulatorRuntime, zip: Uint8Array): Promise<{ sha
   const inspection = await inspectArchive(zip, { zipEntries: rt.limits.zipEntries, unzippedBytes: rt.limits.unzippedBytes });
   if (inspection.kind === "unsafe") throw unprocessable(inspection.message, "unsafe_archive_entry");
   if (inspection.kind === "too-large") throw payloadTooLarge(inspection.message);
-  return { sha256: await rt.world.blobs.put(zip), buildError: inspection.buildError };
+  // The inspection's digest is of these bytes: the store does not hash them again.
+  return { sha256: await rt.world.blobs.put(zip, inspection.sha256), buildError: inspection.buildError };
 }
 
 /** Routes of the function group: parse, call the domain functions of `engine/deployments.ts`, render. */

@@ -6,8 +6,10 @@
 import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
 import { writeCanonicalZip } from "../../../src/bundle/canonical-zip.js";
+import { directoryRefusal, readArchiveDirectory } from "../../../src/emulator/engine/archive-directory.js";
 import { inspectArchive } from "../../../src/emulator/engine/archives.js";
 import { readPlainArchive } from "../../../src/emulator/engine/plain-archive.js";
+import { rawZip } from "../../helpers/raw-zip.js";
 
 const LIMITS = { zipEntries: 100, unzippedBytes: 1_000_000 };
 
@@ -133,6 +135,52 @@ describe("reading a plain archive", () => {
     }
     // Bytes the reading never looks at (dates, CRCs, versions) change too: some damaged archives stay plain.
     expect(read).toBeGreaterThan(0);
+  });
+});
+
+describe("an archive the plain reading reads is one the directory reading accepts", () => {
+  /** What the directory reading says of `bytes`: `null` when it reads them and refuses nothing. */
+  function directoryVerdict(bytes: Uint8Array): unknown {
+    const directory = readArchiveDirectory(bytes);
+    return directory.kind === "read" ? directoryRefusal(directory.entries, LIMITS.zipEntries) : directory;
+  }
+
+  it("declines an entry whose central name is not its local name, which the directory reading then refuses", async () => {
+    const twoNames = [
+      rawZip([{ name: "index.mjs", data: "1" }, { name: "lib/a.js", centralName: "../a.js", data: "2" }]),
+      rawZip([{ name: "index.mjs", data: "1" }, { name: "lib/a.js", centralName: "lib/b.js", data: "2" }]),
+      rawZip([{ name: "index.mjs", centralName: "index.js", data: "1" }]),
+    ];
+    for (const bytes of twoNames) {
+      expect(readPlainArchive(bytes, LIMITS)).toBeUndefined();
+      expect(directoryVerdict(bytes)).toMatchObject({ kind: "unsafe", message: expect.stringContaining("in its local header") });
+      expect(await inspectArchive(bytes, LIMITS)).toMatchObject({ kind: "unsafe", message: expect.stringContaining("in its local header") });
+    }
+  });
+
+  it("holds for archives written byte by byte and damaged at random", async () => {
+    const random = sequence(20261128);
+    const names = ["index.mjs", "lib/a.js", "../a.js", "a\\b.js", "C:x.js", "/abs.js", "lib/", "a//b.js", "x\u202e.js", "index.mjs/"];
+    const pick = (): string => names[Math.floor(random() * names.length)] as string;
+    const bases: Uint8Array[] = [
+      await writeCanonicalZip(new Map([["index.mjs", new TextEncoder().encode("export default () => 1;\n".repeat(30))], ["lib/a.js", new TextEncoder().encode("const a = 1;")]])),
+      await jszipArchive([["index.js", "module.exports = 1"], ["b.js", "2".repeat(300)]], { compression: "STORE" }),
+    ];
+    for (let k = 0; k < 200; k++) {
+      const local = pick();
+      bases.push(rawZip([{ name: "index.mjs", data: "1" }, { name: local, centralName: random() < 0.5 ? local : pick(), data: "2" }]));
+    }
+    let read = 0;
+    for (let round = 0; round < 1200; round++) {
+      const base = bases[round % bases.length] as Uint8Array;
+      const bytes = Uint8Array.from(base);
+      const changes = round < bases.length ? 0 : Math.floor(random() * 3);
+      for (let c = 0; c < changes; c++) bytes[Math.floor(random() * bytes.length)] = Math.floor(random() * 256);
+      if (readPlainArchive(bytes, LIMITS) === undefined) continue;
+      read += 1;
+      expect(directoryVerdict(bytes)).toBeNull();
+    }
+    expect(read).toBeGreaterThan(50);
   });
 });
 
