@@ -5,6 +5,7 @@ import { loadEngine, type EnginePort } from "./engine-port.js";
 import { processIo, type CliIo } from "./io.js";
 import { runGuarded } from "./process-guard.js";
 import { buildProgram, usageError, usageFor } from "./program.js";
+import { printedDocument } from "./views/outside-text.js";
 
 /** The oldest Node.js the CLI runs on. */
 const MIN_NODE: readonly [number, number] = [20, 19];
@@ -22,6 +23,22 @@ export interface MainOptions {
   loadEngine?: () => Promise<EnginePort>;
   /** An interrupt source; by default the process's SIGINT (first aborts, second exits 130). */
   signal?: AbortSignal;
+  /** Loads the error views; by default their modules. */
+  loadErrorViews?: () => Promise<ErrorViews>;
+}
+
+/** What printing an error needs: the error view and the JSON document writer. */
+export interface ErrorViews {
+  describeError: typeof import("./views/error-view.js").describeError;
+  exitCodeFor: typeof import("./views/error-view.js").exitCodeFor;
+  renderErrorText: typeof import("./views/error-view.js").renderErrorText;
+  toJsonError: typeof import("./views/error-view.js").toJsonError;
+  stringifyDocument: typeof import("./views/json-plan.js").stringifyDocument;
+}
+
+async function importErrorViews(): Promise<ErrorViews> {
+  const [view, json] = await Promise.all([import("./views/error-view.js"), import("./views/json-plan.js")]);
+  return { ...view, stringifyDocument: json.stringifyDocument };
 }
 
 function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
@@ -35,10 +52,20 @@ function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
   return { signal: controller.signal, dispose: () => process.off("SIGINT", onSigint) };
 }
 
-/** Loads the error views only on the error path, so a command that succeeds never pays for them. */
-async function reportError(ctx: CommandContext, err: unknown): Promise<number> {
-  const { describeError, exitCodeFor, renderErrorText, toJsonError } = await import("./views/error-view.js");
-  const { stringifyDocument } = await import("./views/json-plan.js");
+/**
+ * Prints `err` and returns its exit code. The views are loaded when a command starts (not for
+ * `--help` or `--version`): at the error, the process may have no file descriptor left to load
+ * a module with (an open-file limit met by the apply's sockets). When they still cannot load,
+ * a plain block names the error and why the full view is missing, and never throws.
+ */
+async function reportError(ctx: CommandContext, err: unknown, views: Promise<ErrorViews>): Promise<number> {
+  let loaded: ErrorViews;
+  try {
+    loaded = await views;
+  } catch (loadFailure) {
+    return reportWithoutViews(ctx, err, loadFailure);
+  }
+  const { describeError, exitCodeFor, renderErrorText, toJsonError, stringifyDocument } = loaded;
   const view = describeError(err);
   // A No to a question is the user's choice, not a failure: one plain line (exit 5 still).
   ctx.err(view.code === CliErrorCode.ABORTED ? [view.message] : renderErrorText(view, ctx.verbose));
@@ -46,6 +73,33 @@ async function reportError(ctx: CommandContext, err: unknown): Promise<number> {
     ctx.out(stringifyDocument({ formatVersion: 1, command: ctx.jsonCommand, error: toJsonError(view) }));
   }
   return ctx.signal.aborted ? 130 : exitCodeFor(err);
+}
+
+/** The first line of an error's message, or of its text. */
+function firstLine(value: unknown): string {
+  const text = value instanceof Error ? value.message : String(value);
+  return text.split("\n")[0] ?? "";
+}
+
+/** A code the error carries (`PLATFORM_…`, `CLI_…`, `EMFILE`), else `CLI_INTERNAL`. */
+function codeOf(err: unknown): string {
+  const code = typeof err === "object" && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === "string" && /^[A-Z][A-Z0-9_]{0,63}$/.test(code) ? code : CliErrorCode.INTERNAL;
+}
+
+/** The error as plain lines (and its JSON document), when the error views could not be loaded: exit 1. */
+function reportWithoutViews(ctx: CommandContext, err: unknown, loadFailure: unknown): number {
+  const code = codeOf(err);
+  const message = firstLine(err);
+  const why = firstLine(loadFailure);
+  const lines = [`error ${code}: ${message}`, `  the full error view could not be loaded: ${why}`];
+  if (/\bE[MN]FILE\b/.test(why)) lines.push("  hint: The process ran out of open files (EMFILE): raise the open-file limit (ulimit -n), then run svc config plan to see the branch's state and run the command again.");
+  ctx.err(lines);
+  if (ctx.jsonCommand !== undefined && !ctx.documentPrinted) {
+    const error = { code, message, requestId: null, hint: null, causes: [{ code: codeOf(loadFailure), message: why }] };
+    ctx.out(printedDocument(`${JSON.stringify({ formatVersion: 1, command: ctx.jsonCommand, error }, null, 2)}\n`));
+  }
+  return ctx.signal.aborted ? 130 : 1;
 }
 
 /**
@@ -62,6 +116,17 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
   const ctx = new CommandContext({ io: options.io ?? processIo(), loadEngine: options.loadEngine ?? loadEngine, signal: interrupt.signal });
   let exitCode = 0;
   const program = buildProgram({ ctx, setExitCode: (code) => (exitCode = code) });
+  const loadViews = options.loadErrorViews ?? importErrorViews;
+  let views: Promise<ErrorViews> | undefined;
+  const errorViews = (): Promise<ErrorViews> => {
+    views ??= loadViews();
+    // Awaited only on the error path; a load that failed is reported there.
+    views.catch(() => undefined);
+    return views;
+  };
+  program.hook("preAction", () => {
+    errorViews();
+  });
   try {
     if (argv.length === 0) {
       program.outputHelp();
@@ -76,9 +141,9 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
       if (err.exitCode === 0 || err.code === "commander.helpDisplayed" || err.code === "commander.version") return 0;
       if (err.code === "commander.help") return 0;
       if (argv.includes("--json")) ctx.jsonCommand = usageFor(program, argv).split(" [")[0]?.replace(/^svc /, "").replace(/^config /, "").split(" <")[0];
-      return await reportError(ctx, usageError(err.message, usageFor(program, argv)));
+      return await reportError(ctx, usageError(err.message, usageFor(program, argv)), errorViews());
     }
-    return await reportError(ctx, err);
+    return await reportError(ctx, err, errorViews());
   } finally {
     interrupt.dispose();
   }

@@ -71,8 +71,28 @@ const STATIC_HINTS: Record<string, string> = {
   CLI_INTERNAL: "This is a bug: re-run with --verbose and report it.",
 };
 
+/** The hint when the process ran out of file descriptors: the limit to raise, and how to go on. */
+export const OUT_OF_FILES_HINT = "The process ran out of open files (EMFILE): raise the open-file limit (ulimit -n), then run svc config plan to see the branch's state and run the command again.";
+
+/** The system codes of a process (EMFILE) or a system (ENFILE) out of file descriptors. */
+const OUT_OF_FILES_CODES: ReadonlySet<unknown> = new Set(["EMFILE", "ENFILE"]);
+
+/**
+ * Whether `err` or a cause of it is a process out of file descriptors, or, for a failed apply,
+ * a failed change's error names one (its JSON form keeps no cause: `connect EMFILE …`).
+ */
+function ranOutOfFiles(err: unknown): boolean {
+  let current: unknown = err;
+  for (let depth = 0; depth < 10 && typeof current === "object" && current !== null; depth++) {
+    if (OUT_OF_FILES_CODES.has((current as { code?: unknown }).code)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return array(record(detailsOf(err).result).failed).some((f) => /\bE[MN]FILE\b/.test(String(record(record(f).error).message ?? "")));
+}
+
 function hintFor(err: unknown, code: string, details: Details): string | null {
   if (isCliError(err) && err.hint !== undefined) return err.hint;
+  if ((code === "CLI_INTERNAL" || code === ErrorCode.APPLY_FAILED) && ranOutOfFiles(err)) return OUT_OF_FILES_HINT;
   if (code === ErrorCode.CONFLICT && str(details.branchName) !== undefined) {
     return `Branch ${String(details.branchName)} already exists: pass --if-exists apply to apply the policy to it instead.`;
   }

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
-import { emptyDir, emulatorEnv, ensureBuilt, runSvc, startTestEmulator } from "./harness.js";
+import { BIN, emptyDir, emulatorEnv, ensureBuilt, runProcess, runSvc, startTestEmulator } from "./harness.js";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
@@ -34,6 +34,31 @@ describe("a policy that quits or never finishes fails the command", () => {
     expect(run.code).not.toBe(2);
     expect(run.stderr).toContain("PLATFORM_CONFIG_LOAD_FAILED");
     expect(run.stderr).toContain(message);
+  });
+});
+
+describe("a policy that takes every file descriptor", () => {
+  // It holds every descriptor the process may open (an open-file limit of 256 keeps that small), then
+  // fails; a promise it left takes the few the evaluation's own watchdog frees. The CLI must still
+  // print the policy's error, not a failure to load its own error view blamed on the policy.
+  const HOARDING = [
+    'import { openSync } from "node:fs";',
+    "const hold = (): void => { try { for (let i = 0; i < 100_000; i++) openSync(\"/dev/null\", \"r\"); } catch {} };",
+    "hold();",
+    "Promise.resolve().then(hold);",
+    'throw new Error("the policy\'s own failure");',
+  ].join("\n");
+
+  it.each([
+    ["validate", ["config", "validate", "--no-bundle"]],
+    ["plan --json", ["config", "plan", "--json"]],
+  ])("%s still names the policy's own error", async (_command, args) => {
+    const run = await runProcess("/bin/sh", ["-c", 'ulimit -n 256 && exec "$@"', "sh", process.execPath, BIN, ...args], { cwd: policyDir(HOARDING), env: emulatorEnv(emu) });
+
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("error PLATFORM_CONFIG_LOAD_FAILED");
+    expect(run.stderr).toContain("the policy's own failure");
+    expect(run.stderr).not.toContain("was ignored");
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { nodeVersionProblem } from "../../../src/cli/main.js";
-import { describeError, exitCodeFor, renderErrorText, toJsonError } from "../../../src/cli/views/error-view.js";
+import { describeError, exitCodeFor, OUT_OF_FILES_HINT, renderErrorText, toJsonError } from "../../../src/cli/views/error-view.js";
 import { ApiError, ApplyFailedError, CancelledError, CliError, ConfigValidationError, ErrorCode, PlatformError, PushConflictError, StalePlanError } from "../../../src/errors/index.js";
 import { loadResult } from "./fixtures.js";
 
@@ -41,6 +41,32 @@ describe("error rendering", () => {
 
   it("turns an error into the JSON error shape", () => {
     expect(toJsonError(describeError(new CliError("CLI_USAGE", "bad flag", { hint: "usage: svc" })))).toEqual({ code: "CLI_USAGE", message: "bad flag", requestId: null, hint: "usage: svc", causes: [] });
+  });
+});
+
+describe("a process out of open files", () => {
+  const result = loadResult("plan-mixed");
+  const failedWith = (message: string): ApplyFailedError =>
+    new ApplyFailedError({ ...result, dryRun: false, failed: [{ change: { id: "create:function.api", address: "function.api", kind: "function", action: "create", class: "additive", fields: ["*"], identifier: "api", field: "*", status: "planned" }, error: { code: ErrorCode.OUTCOME_UNKNOWN, message } }] });
+  const systemError = (code: string, message: string): Error => Object.assign(new Error(message), { code });
+
+  it.each([
+    ["a module that could not be opened (EMFILE)", systemError("EMFILE", "EMFILE: too many open files, open '/app/dist/bin/chunk-1.js'")],
+    ["the system's file table full (ENFILE)", systemError("ENFILE", "ENFILE: file table overflow, open '/tmp/x'")],
+    ["an EMFILE two causes down", new Error("bundling failed", { cause: new Error("read failed", { cause: systemError("EMFILE", "EMFILE: too many open files") }) })],
+    ["an apply whose change got no response after connect EMFILE", failedWith("POST /projects/p/branches/b/functions/api/deployments got no response: connect EMFILE 127.0.0.1:1 - Local (undefined:undefined) (request id r); it may or may not have been applied.")],
+  ])("names the open-file limit for %s, not a bug", (_name, err) => {
+    const view = describeError(err);
+    expect(view.hint).toBe(OUT_OF_FILES_HINT);
+    expect(view.hint).toContain("ulimit -n");
+    expect(renderErrorText(view, false)).not.toContain("This is a bug");
+  });
+
+  it.each([
+    ["another internal error", new TypeError("boom"), "This is a bug: re-run with --verbose and report it."],
+    ["an apply that failed for another reason", failedWith("POST /x got no response: connect ECONNREFUSED 127.0.0.1:1"), "Run svc config plan to see what remains."],
+  ])("keeps its own hint for %s", (_name, err, hint) => {
+    expect(describeError(err).hint).toBe(hint);
   });
 });
 
