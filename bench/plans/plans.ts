@@ -116,24 +116,31 @@ type PlanOptions = Parameters<typeof plan>[1];
 
 /**
  * 1. The cost of verify on one fresh branch: plan alone and plan with `verify`, interleaved
- * (A, B, A, B, …) so both see the same load; best of 5 each.
+ * (A, B, A, B, …) so both see the same load; best of 5 each. Each run's times are printed too:
+ * the process's first verification builds the replica and runs cold, so the best verified run
+ * is usually one of the last, and a garbage collection or a preemption in one run shows there.
  */
 async function benchVerify(policy: PolicyConfig, one: PlanOptions): Promise<void> {
   let alone = Number.POSITIVE_INFINITY;
   let verified = { ms: Number.POSITIVE_INFINITY, verified: false, verifyMs: 0 };
+  const runs: { alone: number; verified: number; verifyMs: number }[] = [];
   for (let i = 0; i < 5; i++) {
     let t = performance.now();
     await plan(policy, one);
-    alone = Math.min(alone, performance.now() - t);
+    const aloneMs = performance.now() - t;
+    alone = Math.min(alone, aloneMs);
     t = performance.now();
     const r = await plan(policy, { ...one, verify: true });
     const took = performance.now() - t;
+    runs.push({ alone: aloneMs, verified: took, verifyMs: r.verification?.ms ?? 0 });
     if (took < verified.ms) verified = { ms: took, verified: r.verification?.verified === true, verifyMs: r.verification?.ms ?? 0 };
   }
+  const each = (pick: (run: (typeof runs)[number]) => number): string => runs.map((run) => Math.round(pick(run))).join(", ");
   console.log(`\nverify (1 branch, mix-${SIZE}, ${SIZE} changes; interleaved, best of 5; load average ${load()})`);
   console.log(`  plan alone            ${ms(alone)}`);
   console.log(`  plan --verify         ${ms(verified.ms)}  (verified: ${String(verified.verified)}; verification itself ${ms(verified.verifyMs)})`);
   console.log(`  ratio                 ${(verified.ms / alone).toFixed(2)}×  (target ≤ 2×)`);
+  console.log(`  each run, ms          plan alone ${each((run) => run.alone)}; plan --verify ${each((run) => run.verified)}; verification itself ${each((run) => run.verifyMs)}`);
 }
 
 /**
