@@ -322,6 +322,26 @@ describe("the content-addressed archive cache", () => {
     await expect(readArchiveBytes({ slug: "first", ...written })).rejects.toMatchObject({ code: "PLATFORM_BUNDLE_FAILED", details: { reason: "digest" } });
   });
 
+  it("settles pending writes only when every write has ended, those added while it waits included", async () => {
+    const pending = new PendingWrites();
+    const ended: string[] = [];
+    let endLate: () => void = () => undefined;
+    const late = new Promise<void>((resolve) => (endLate = resolve)).then(() => ended.push("late"));
+    pending.add(
+      new Promise<void>((resolve) => setTimeout(resolve, 5)).then(() => {
+        ended.push("first");
+        // A write that starts while `settled` waits for the first (a store finishing in the meantime).
+        pending.add(late);
+        setTimeout(endLate, 20);
+      }),
+    );
+    await pending.settled();
+    expect(ended).toEqual(["first", "late"]);
+    // Nothing pending: settles at once, and again after.
+    await new PendingWrites().settled();
+    await pending.settled();
+  });
+
   it("keeps no slug with a stored archive, so two functions sharing a build each get their own", async () => {
     const cache = new ArchiveCache(undefined);
     const zip = new Uint8Array([1, 2, 3]);
