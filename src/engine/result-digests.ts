@@ -13,14 +13,24 @@ export interface ChangeDigests {
   changeDigests: Record<string, string>;
 }
 
-const digests = new WeakMap<PushResult, ChangeDigests>();
+const digests = new WeakMap<PushResult, ChangeDigests | (() => ChangeDigests)>();
 
-/** Records the digests of the changes `result` was built from (a result built by this process). */
-export function recordDigests(result: PushResult, changeDigests: ChangeDigests): void {
+/**
+ * Records the digests of the changes `result` was built from (a result built by this process):
+ * the digests, or a function that computes them, called the first time they are asked for (its
+ * answer is then kept). A dry run's result records a function: the digests are needed only by a
+ * saved plan, and hashing a plan's every change before it is shown kept the CLI's apply from its
+ * re-read.
+ */
+export function recordDigests(result: PushResult, changeDigests: ChangeDigests | (() => ChangeDigests)): void {
   digests.set(result, changeDigests);
 }
 
-/** The digests recorded for a result built by this process, if any. */
+/** The digests recorded for a result built by this process, if any (computed now if they were recorded as a function). */
 export function recordedDigests(result: PushResult): ChangeDigests | undefined {
-  return digests.get(result);
+  const recorded = digests.get(result);
+  if (typeof recorded !== "function") return recorded;
+  const computed = recorded();
+  digests.set(result, computed);
+  return computed;
 }

@@ -58,6 +58,15 @@ describe("saved plans", () => {
     expect(recordedDigests(applied)).toEqual({ changesDigest: saved.changesDigest, changeDigests: saved.changeDigests });
   });
 
+  it("commits a plan to the same digests whether they are asked for at once or after idle turns hashed its changes", async () => {
+    const atOnce = toSavedPlan(await plan(policy("hi"), ids()));
+    const later = await plan(policy("hi"), ids());
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+    const saved = toSavedPlan(later);
+    expect(saved.changes.length).toBeGreaterThan(1);
+    expect({ changesDigest: saved.changesDigest, changeDigests: saved.changeDigests }).toEqual({ changesDigest: atOnce.changesDigest, changeDigests: atOnce.changeDigests });
+  });
+
   it("a plan whose second read wave fails rejects with the read's error and leaves no unhandled rejection behind", async () => {
     emu.state.faults.set([{ kind: "status", status: 500, methods: ["GET"], path: "/api/v2/projects/*/branches/*/buckets" }]);
     const unhandled: unknown[] = [];
