@@ -9,7 +9,7 @@
  * be tested against one value alone). The config tag older versions wrote (archive, runtime and
  * env together) is computed too, so their deployments are compared, not redeployed.
  */
-import { type KeyObject, createHash, createHmac, createSecretKey, randomBytes } from "node:crypto";
+import { type KeyObject, createHash, createHmac, createSecretKey, hash as hashOnce, randomBytes } from "node:crypto";
 import { canonicalJson } from "../diff/canonical-json.js";
 import { markerNames, readLiveFingerprint } from "../diff/fingerprint-markers.js";
 import type { FunctionTag } from "../model/planned-change.js";
@@ -108,8 +108,9 @@ const valueKeys = new Map<string, ValueKey>();
  * digest, never the value). A derivation that fails or is cancelled is forgotten.
  */
 function valueKeyOf(projectId: string, name: string, value: string): ValueKey {
-  const salt = [DOMAIN, projectId, name].join(SEP);
-  const memoKey = createHash("sha256").update(salt).update(SEP).update(value).digest("hex");
+  const salt = `${DOMAIN}${SEP}${projectId}${SEP}${name}`;
+  // One call, no hash object: a keyless plan asks this of every variable of every function, in its prefetch and again in each tag.
+  const memoKey = hashOnce("sha256", `${salt}${SEP}${value}`, "hex");
   const known = valueKeys.get(memoKey);
   if (known !== undefined) return known;
   const entry: ValueKey = { memoKey, derivation: startScrypt(Buffer.from(value, "utf8"), Buffer.from(salt, "utf8")), started: performance.now(), ended: undefined, claimed: false };
@@ -198,7 +199,9 @@ async function hardenedTag(input: FingerprintInput, code: string, keyOf: ValueKe
   };
   const declared = Object.keys(input.env).sort();
   const deployed = deployedEntries(input.env).map(([name]) => name);
-  const [legacyKey, envKey] = await Promise.all([macKey(declared), macKey(deployed)]);
+  // Without an empty value the two lists are the same names in the same order, so one key serves both.
+  const legacy = macKey(declared);
+  const [legacyKey, envKey] = await Promise.all([legacy, deployed.length === declared.length ? legacy : macKey(deployed)]);
   const envTag = `EH${hmacHex(envKey, [ENV_DOMAIN, input.slug, "env", ...deployed], 18)}`;
   const legacyConfigTag = `H${hmacHex(legacyKey, [DOMAIN, input.slug, input.zipSha256, input.runtime, ...declared], 19)}`;
   return { zipSha256: input.zipSha256, codeTag: code, envTag, legacyConfigTag, markers: markerNames(code, envTag) };

@@ -168,6 +168,21 @@ describe("hardened derivations started before the decision (prefetch)", () => {
     expect({ envTag: prefetched.envTag, legacyConfigTag: prefetched.legacyConfigTag }).toEqual(documentedHardenedTags("proj-formula-b", base));
   });
 
+  it("give the documented tags when no value is empty, so the env tag and the older config tag are keyed by the same names", async () => {
+    const full = { ...base, env: { REGION: "eu", API_TOKEN: "tok" } };
+    const k = (name: "REGION" | "API_TOKEN"): Buffer => scryptSync(full.env[name], ["svc-fp/2", "proj-full", name].join("\u0000"), 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    const macKey = createHash("sha256").update(k("API_TOKEN")).update(k("REGION")).digest();
+    const hex = (parts: string[], length: number): string => createHmac("sha256", macKey).update(parts.join("\u0000")).digest("hex").slice(0, length).toUpperCase();
+    prefetchValueKeys("proj-full", [full.env]);
+    const fp = createFingerprinter("proj-full");
+    const tag = await fp.tag(full);
+    expect({ envTag: tag.envTag, legacyConfigTag: tag.legacyConfigTag }).toEqual({
+      envTag: `EH${hex(["svc-fp/3", full.slug, "env", "API_TOKEN", "REGION"], 18)}`,
+      legacyConfigTag: `H${hex(["svc-fp/2", full.slug, full.zipSha256, full.runtime, "API_TOKEN", "REGION"], 19)}`,
+    });
+    expect(fp.stats().derivations).toBe(2); // the prefetched keys, each used once
+  });
+
   it("count as derivations of the first operation whose tags use them, not of later ones", async () => {
     prefetchValueKeys("proj-claim", [base.env, { KEY: "v" }]);
     const first = createFingerprinter("proj-claim");
