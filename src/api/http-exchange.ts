@@ -29,9 +29,23 @@ export interface HttpAnswer {
 
 /**
  * Sends one attempt. Resolves with any status; rejects when no whole answer came: with an
- * {@link AttemptTimeoutError} past `timeoutMs`, with the signal's reason or the network error otherwise.
+ * {@link AttemptTimeoutError} past `timeoutMs`, with the signal's reason, with a
+ * {@link NotSentError} when the sender knows the connection never opened, or with the network
+ * error otherwise.
  */
 export type HttpSend = (exchange: HttpExchange) => Promise<HttpAnswer>;
+
+/**
+ * The attempt's connection never opened (its `connect` or name lookup failed, for example
+ * `connect EMFILE` or `ECONNREFUSED`), so no byte of the request left the process: resending it
+ * cannot apply it twice, whatever its method. The message is the cause's.
+ */
+export class NotSentError extends Error {
+  constructor(cause: Error) {
+    super(cause.message, { cause });
+    this.name = "NotSentError";
+  }
+}
 
 /** No whole answer within the attempt's time limit. */
 export class AttemptTimeoutError extends Error {

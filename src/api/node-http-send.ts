@@ -4,11 +4,13 @@
  * (about 0.8 ms of CPU a request through `fetch`). The attempt's time limit is one timer; the
  * caller's signal has one listener however many attempts are in flight. Bodies go with their
  * `Content-Length`; answers compressed with gzip or brotli (what the request accepts) are
- * inflated; a body past {@link MAX_ANSWER_BYTES}, compressed or not, ends the attempt.
+ * inflated; a body past {@link MAX_ANSWER_BYTES}, compressed or not, ends the attempt. An error
+ * before the attempt's socket connected (a failed `connect` or name lookup) rejects with a
+ * `NotSentError`: nothing was written to the network.
  */
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from "node:http";
 import { brotliDecompress, gunzip } from "node:zlib";
-import { AttemptTimeoutError, fetchSend, type HttpAnswer, type HttpSend } from "./http-exchange.js";
+import { AttemptTimeoutError, fetchSend, type HttpAnswer, type HttpSend, NotSentError } from "./http-exchange.js";
 
 /** Largest answer body read, before and after decompression: 64 MiB. */
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
@@ -95,12 +97,27 @@ export const nodeHttpSend: HttpSend = async (exchange) => {
       settle();
     }
     function fail(err: unknown): void {
-      finish(() => reject(timeoutError ?? err));
+      const failure = timeoutError ?? (!exchange.signal?.aborted && failedToConnect(err) ? new NotSentError(err) : err);
+      finish(() => reject(failure));
     }
     req.on("error", fail);
     req.end(exchange.body);
   });
 };
+
+/** The system calls that fail before a connection exists. */
+const CONNECTING_CALLS: ReadonlySet<unknown> = new Set(["connect", "getaddrinfo"]);
+
+/**
+ * Whether `err` is a failed connect or name lookup (those of an `AggregateError`, when Node tried
+ * several addresses): the socket never connected, so nothing of the request was written (a reused
+ * socket is connected already; a failure after connecting names another call or none).
+ */
+function failedToConnect(err: unknown): err is Error {
+  if (!(err instanceof Error)) return false;
+  const each: unknown[] = err instanceof AggregateError ? err.errors : [err];
+  return each.length > 0 && each.every((e) => typeof e === "object" && e !== null && CONNECTING_CALLS.has((e as { syscall?: unknown }).syscall));
+}
 
 /** Reads a response to its end: refuses a body cut short, one too large, or one in an encoding not asked for. */
 function readAnswer(res: IncomingMessage): Promise<HttpAnswer> {

@@ -14,7 +14,7 @@ import {
   type PlatformError,
 } from "../errors/index.js";
 import { errorFromResponse, parseErrorBody } from "./error-body.js";
-import { AttemptTimeoutError, type HttpAnswer, type HttpExchange, type HttpSend } from "./http-exchange.js";
+import { AttemptTimeoutError, type HttpAnswer, type HttpExchange, type HttpSend, NotSentError } from "./http-exchange.js";
 import type { MultipartBody } from "./multipart-body.js";
 import { REFUSED, readResponse } from "./response-reader.js";
 import { type RequestObserver, reportRequest, reportRetry } from "./request-observer.js";
@@ -81,7 +81,8 @@ export interface ApiResponse<T> {
   requestId: string;
 }
 
-type Attempt = ({ kind: "response" } & HttpAnswer) | { kind: "no-response"; timedOut: boolean; cause: unknown };
+/** An attempt's outcome. `notSent`: its connection never opened, so it may be resent whatever its method. */
+type Attempt = ({ kind: "response" } & HttpAnswer) | { kind: "no-response"; timedOut: boolean; notSent: boolean; cause: unknown };
 
 /**
  * Sends the request, retrying as `retry-policy.ts` decides, and returns the validated body. The outcome is
@@ -136,7 +137,7 @@ async function sendWithRetries<T>(config: TransportConfig, spec: RequestSpec<T>,
         ? { kind: "status", status: attempt.status, ...retryAfter(attempt.header("retry-after"), config.now()) }
         : { kind: "no-response" };
     const decide = config.retryRules ?? decideRetry;
-    const decision = decide({ method: spec.method, resendable: isResendable(spec), outcome, retriesSoFar: retries, jitter: config.random() });
+    const decision = decide({ method: spec.method, resendable: mayResend(spec, attempt), outcome, retriesSoFar: retries, jitter: config.random() });
     if (decision.retry) {
       emit(config, {
         type: "retry",
@@ -181,10 +182,10 @@ async function attemptOnce<T>(config: TransportConfig, spec: RequestSpec<T>, url
   } catch (cause) {
     if (config.signal?.aborted) {
       // A mutation already on the wire may have landed: the caller must not assume it did not.
-      if (!isResendable(spec)) throw new OutcomeUnknownError({ method: spec.method, path: spec.path, requestId }, cause);
+      if (!isResendable(spec) && !(cause instanceof NotSentError)) throw new OutcomeUnknownError({ method: spec.method, path: spec.path, requestId }, cause);
       throw cancelled(spec, cause);
     }
-    return { kind: "no-response", timedOut: cause instanceof AttemptTimeoutError, cause };
+    return { kind: "no-response", timedOut: cause instanceof AttemptTimeoutError, notSent: cause instanceof NotSentError, cause };
   }
 }
 
@@ -230,7 +231,7 @@ function finalError<T>(
   attempt: Attempt,
   where: { method: string; path: string; requestId: string; attempts: number },
 ): PlatformError {
-  const unsafe = !isResendable(spec);
+  const unsafe = !mayResend(spec, attempt);
   if (attempt.kind === "no-response") {
     if (unsafe) return new OutcomeUnknownError({ method: where.method, path: where.path, requestId: where.requestId }, attempt.cause);
     if (attempt.timedOut) {
@@ -272,6 +273,11 @@ function redirectRefusal(location: string | null, baseUrl: string): string {
     // An unreadable Location: the message goes without it.
   }
   return `the API answered with a redirect${target}, which svc-config does not follow; set apiHost to the address the API answers at`;
+}
+
+/** Whether `spec` may be sent again after `attempt`: always when the attempt never left the process. */
+function mayResend<T>(spec: RequestSpec<T>, attempt: Attempt): boolean {
+  return isResendable(spec) || (attempt.kind === "no-response" && attempt.notSent);
 }
 
 function isResendable<T>(spec: RequestSpec<T>): boolean {

@@ -28,7 +28,7 @@ export interface AdaptiveLimit {
   readonly limit: number;
   /** The most requests that were in flight at once. */
   readonly peak: number;
-  /** A throttling answer was seen: halve the limit. */
+  /** A throttling answer (or a retry after no answer at all) was seen: halve the limit. */
   throttled(): void;
   /**
    * A request of kind `kind` (e.g. its method and path template) took `ms`, retries included: a

@@ -155,7 +155,8 @@ export async function gateAndExecute(rt: OperationRuntime, prepared: PreparedPla
   const api = observedApi(rt.api, {
     onRetry: (event) => {
       rt.emit(event);
-      if (event.status !== undefined && THROTTLE_STATUSES.has(event.status)) limit.throttled();
+      // Throttling, or no answer at all (a connection that could not open, e.g. out of file descriptors; a time limit): fewer in flight.
+      if (event.status === undefined || THROTTLE_STATUSES.has(event.status)) limit.throttled();
     },
     onRequest: (report) => limit.latency(report.ms, requestKind(report.method, report.path)),
   });

@@ -182,6 +182,54 @@ describe("time limits and cancellation", () => {
     expect(requests).toHaveLength(20);
   });
 
+  it("resends a mutation whose connection never opened, and sends it once when it opens", async () => {
+    // A port nothing listens on until the client's first wait: the first attempt's connect is refused.
+    const late = createServer((req, res) => {
+      requests.push(req);
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        bodies.push(Buffer.concat(chunks));
+        res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ bucket: { name: "media", access_level: "private", created_at: "2026-01-01T00:00:00Z" } }));
+      });
+    });
+    await new Promise<void>((resolve) => late.listen(0, "127.0.0.1", resolve));
+    const port = (late.address() as AddressInfo).port;
+    await new Promise((resolve) => late.close(resolve));
+    const waits: number[] = [];
+    const api = client({
+      apiHost: `http://127.0.0.1:${port}`,
+      sleep: async (ms) => {
+        waits.push(ms);
+        if (!late.listening) await new Promise<void>((resolve) => late.listen(port, "127.0.0.1", resolve));
+      },
+    });
+
+    try {
+      const bucket = await api.createBucket({ projectId: PROJECT.id, branchId: "br-a-1", name: "media" });
+
+      expect(bucket).toMatchObject({ name: "media" });
+      expect(waits).toEqual([100]);
+      expect(bodies.map((b) => JSON.parse(String(b)))).toEqual([expect.objectContaining({ name: "media" })]);
+    } finally {
+      late.closeAllConnections();
+      await new Promise((resolve) => late.close(resolve));
+    }
+  });
+
+  it("reports a mutation whose connection never opened as a network error after five attempts, not as an unknown outcome", async () => {
+    let waits = 0;
+    const api = client({ apiHost: "http://127.0.0.1:9", sleep: async () => void (waits += 1) });
+
+    const err = await rejection(api.createBucket({ projectId: PROJECT.id, branchId: "br-a-1", name: "media" }));
+
+    expect(err.code).toBe("PLATFORM_NETWORK_ERROR");
+    expect(err.message).toContain("ECONNREFUSED");
+    expect(err.message).toContain("after 5 attempt(s)");
+    expect(waits).toBe(4);
+    expect(everythingIn(err)).not.toContain(KEY);
+  });
+
   it("names the refused connection without the key when nothing listens", async () => {
     const err = await rejection(client({ apiHost: "http://127.0.0.1:9" }).getProject({ projectId: PROJECT.id }));
 
