@@ -107,11 +107,17 @@ interface Running {
   inFlight: number;
   idle: NodeJS.Timeout | undefined;
   matcher: RecordMatcher;
+  /** Retired (a redeploy, a delete) while leased: stops when its last lease is done. */
+  retired: boolean;
+  /** Being stopped: lends no more calls. */
+  stopping: boolean;
 }
 
 /** The emulator's function processes. */
 export class FunctionRunner {
   private readonly versions = new Map<string, Promise<Running>>();
+  /** Retired versions still answering their leased calls, by their key. */
+  private readonly draining = new Map<Running, string>();
   private closed = false;
 
   constructor(private readonly options: RunnerOptions) {}
@@ -129,6 +135,11 @@ export class FunctionRunner {
       });
     }
     const running = await starting;
+    // Stopped while this call waited for it to start (retired with nothing leased yet): a child of its own.
+    if (running.stopping) {
+      if (this.versions.get(key) === starting) this.versions.delete(key);
+      return this.acquire(spec);
+    }
     running.inFlight++;
     if (running.idle !== undefined) clearTimeout(running.idle);
     running.idle = undefined;
@@ -140,7 +151,8 @@ export class FunctionRunner {
         if (released) return;
         released = true;
         running.inFlight--;
-        if (running.inFlight === 0 && this.versions.get(key) !== undefined) {
+        if (running.inFlight === 0 && running.retired) void this.stop(key, running);
+        else if (running.inFlight === 0 && this.versions.get(key) !== undefined) {
           running.idle = setTimeout(() => void this.stop(key, running), this.options.idleMs);
           running.idle.unref();
         }
@@ -148,13 +160,29 @@ export class FunctionRunner {
     };
   }
 
-  /** Stops every version `keep` rejects (no longer the function's current deployment, or gone). */
+  /**
+   * Stops every version `keep` rejects (no longer the function's current deployment, or gone). A
+   * version with calls leased out takes no new ones and stops when the last is done (at the latest
+   * after the function timeout): the old process finishes what it is answering, including a call
+   * whose child was still starting.
+   */
   async retire(keep: (spec: VersionSpec) => boolean): Promise<void> {
     const doomed: Promise<void>[] = [];
     for (const [key, starting] of this.versions) {
       doomed.push(
         starting.then(
-          (running) => (keep(running.spec) ? undefined : this.stop(key, running)),
+          (running) => {
+            if (keep(running.spec)) return undefined;
+            if (running.inFlight === 0 || this.closed) return this.stop(key, running);
+            running.retired = true;
+            this.draining.set(running, key);
+            if (this.versions.get(key) === starting) this.versions.delete(key);
+            // A call that streams without end does not keep it: a call has its first byte within the timeout.
+            if (running.idle !== undefined) clearTimeout(running.idle);
+            running.idle = setTimeout(() => void this.stop(key, running), this.options.timeoutMs);
+            running.idle.unref();
+            return undefined;
+          },
           () => undefined,
         ),
       );
@@ -170,7 +198,7 @@ export class FunctionRunner {
   /** Stops every child and removes their directories. */
   async close(): Promise<void> {
     this.closed = true;
-    await this.retire(() => false);
+    await Promise.all([this.retire(() => false), ...[...this.draining].map(([running, key]) => this.stop(key, running))]);
   }
 
   private async start(spec: VersionSpec): Promise<Running> {
@@ -198,7 +226,7 @@ export class FunctionRunner {
       await rm(dir, { recursive: true, force: true });
       throw err;
     }
-    const running: Running = { spec, child, dir, inFlight: 0, idle: undefined, matcher };
+    const running: Running = { spec, child, dir, inFlight: 0, idle: undefined, matcher, retired: false, stopping: false };
     const key = versionKeyOf(spec);
     void child.exited.then(async (exit) => {
       if (exit.stopped) return;
@@ -211,6 +239,8 @@ export class FunctionRunner {
   }
 
   private async stop(key: string, running: Running): Promise<void> {
+    running.stopping = true;
+    this.draining.delete(running);
     if ((await this.versions.get(key)?.catch(() => undefined)) === running) this.versions.delete(key);
     if (running.idle !== undefined) clearTimeout(running.idle);
     await running.child.stop(2000);
