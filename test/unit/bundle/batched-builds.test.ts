@@ -8,16 +8,28 @@ import type { ResolvedFunction } from "../../../src/model/desired-state.js";
 import { createTempTree } from "../../helpers/temp-dir.js";
 import { fixturePath, functionConfig } from "./function-config.js";
 
-const builds = vi.hoisted(() => ({ entries: [] as number[] }));
+const builds = vi.hoisted(() => ({ entries: [] as number[], log: [] as string[] }));
 
 vi.mock("esbuild", async (importOriginal) => {
   const real = await importOriginal<typeof Esbuild>();
   const build = (options: Esbuild.BuildOptions) => {
     const points = options.entryPoints;
     builds.entries.push(Array.isArray(points) ? points.length : Object.keys(points ?? {}).length);
+    builds.log.push(`build ${builds.entries.at(-1)}`);
     return real.build(options);
   };
   return { ...real, build, default: { ...real, build } };
+});
+
+vi.mock("../../../src/bundle/canonical-zip.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../../src/bundle/canonical-zip.js")>();
+  return {
+    ...real,
+    writeCanonicalZip: (files: Parameters<typeof real.writeCanonicalZip>[0]) => {
+      builds.log.push("zip");
+      return real.writeCanonicalZip(files);
+    },
+  };
 });
 
 /** The fixtures' parent directory plays the policy directory. */
@@ -50,6 +62,7 @@ async function rejection(promise: Promise<unknown>): Promise<BundleError> {
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   builds.entries.length = 0;
+  builds.log.length = 0;
   for (const clean of cleanups.splice(0)) clean();
 });
 
@@ -110,6 +123,23 @@ describe("batched esbuild builds", () => {
       const solo = await buildFunctionArchive(await toFunctionConfig(fn), { workingDir: tree.root });
       expect(Buffer.from(await bytesOf(archives.get(fn.slug))).equals(Buffer.from(solo.zip))).toBe(true);
     }
+  });
+
+  it("starts the batches the first batch's sizes admit before it makes the first batch's archives", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 10; i++) files[`small${i}/index.ts`] = `export default () => new Response("${i}");\n`;
+    const tree = createTempTree(files);
+    cleanups.push(() => tree.remove());
+    const functions = Array.from({ length: 10 }, (_, i): ResolvedFunction => {
+      const { source: _entry, ...rest } = functionConfig(`small${i}`, tree.path(`small${i}`));
+      return rest;
+    });
+    const archives = await bundleFunctions(functions, { workingDir: tree.root, onProgress: (e) => (e.phase === "done" ? builds.log.push(`archive ${e.slug}`) : undefined) });
+    expect(builds.entries).toEqual([8, 2]);
+    // The second call is made before the first archive is written (deflated and zipped).
+    expect(builds.log.slice(0, 3)).toEqual(["build 8", "build 2", "zip"]);
+    expect(builds.log.filter((line) => line.startsWith("archive")).sort()).toEqual(functions.map((fn) => `archive ${fn.slug}`).sort());
+    expect([...archives.keys()]).toEqual(functions.map((fn) => fn.slug));
   });
 
   it("reports an esbuild warning for the function whose files it is in, not for its batch mates", async () => {
