@@ -4,7 +4,7 @@ import { summarize } from "../diff/diff-state.js";
 import { KIND_MODULES } from "../kinds/modules.js";
 import type { ConflictReport, EngineWarning, PushResult } from "../model/plan.js";
 import type { PreparedPlan } from "./prepare-plan.js";
-import { digestInSlices, digestsOf } from "./change-digests.js";
+import { digestsOf } from "./change-digests.js";
 import { recordDigests } from "./result-digests.js";
 
 /** What the kinds add to the result: their fields and the warnings the run gives, in rank order. */
@@ -50,11 +50,8 @@ export function buildResult(prepared: PreparedPlan, conflicts: readonly Conflict
     bundles,
     ...(prepared.selection === undefined ? {} : { selection: prepared.selection }),
   };
-  if (outcome === undefined) {
-    // Hashed in idle turns meanwhile (the plan shown, the apply's re-read on the network), and
-    // finished by whoever asks first: the same digests, off the path to the first change.
-    digestInSlices(diff.changes);
-    recordDigests(result, () => digestsOf(diff.changes));
-  } else recordDigests(result, digestsOf(diff.changes));
+  // A dry run's digests are hashed when first asked for: by a saved plan, or by the apply of the
+  // shown plan, which hashes the same list while it waits for its changes' answers.
+  recordDigests(result, outcome === undefined ? () => digestsOf(diff.changes) : digestsOf(diff.changes));
   return result;
 }

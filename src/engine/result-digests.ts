@@ -19,8 +19,8 @@ const digests = new WeakMap<PushResult, ChangeDigests | (() => ChangeDigests)>()
  * Records the digests of the changes `result` was built from (a result built by this process):
  * the digests, or a function that computes them, called the first time they are asked for (its
  * answer is then kept). A dry run's result records a function: the digests are needed only by a
- * saved plan, and hashing a plan's every change before it is shown kept the CLI's apply from its
- * re-read.
+ * saved plan and by the apply's result, and hashing a plan's every change before it is shown kept
+ * the CLI's apply from its re-read.
  */
 export function recordDigests(result: PushResult, changeDigests: ChangeDigests | (() => ChangeDigests)): void {
   digests.set(result, changeDigests);

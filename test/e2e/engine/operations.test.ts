@@ -58,7 +58,7 @@ describe("saved plans", () => {
     expect(recordedDigests(applied)).toEqual({ changesDigest: saved.changesDigest, changeDigests: saved.changeDigests });
   });
 
-  it("commits a plan to the same digests whether they are asked for at once or after idle turns hashed its changes", async () => {
+  it("commits a plan to the same digests whether they are asked for at once or later", async () => {
     const atOnce = toSavedPlan(await plan(policy("hi"), ids()));
     const later = await plan(policy("hi"), ids());
     for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
