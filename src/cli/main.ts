@@ -81,22 +81,30 @@ function firstLine(value: unknown): string {
   return text.split("\n")[0] ?? "";
 }
 
-/** A code the error carries (`PLATFORM_…`, `CLI_…`, `EMFILE`), else `CLI_INTERNAL`. */
-function codeOf(err: unknown): string {
+/** The code an error carries when it is one of ours (`PLATFORM_…`, `CLI_…`), else `null`. */
+function ownCodeOf(err: unknown): string | null {
   const code = typeof err === "object" && err !== null ? (err as { code?: unknown }).code : undefined;
-  return typeof code === "string" && /^[A-Z][A-Z0-9_]{0,63}$/.test(code) ? code : CliErrorCode.INTERNAL;
+  return typeof code === "string" && /^(?:PLATFORM|CLI)_[A-Z0-9_]{1,60}$/.test(code) ? code : null;
+}
+
+/** A system error's code (`EMFILE`), for a cause; `null` otherwise. */
+function systemCodeOf(err: unknown): string | null {
+  const code = typeof err === "object" && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === "string" && /^[A-Z][A-Z0-9_]{0,63}$/.test(code) ? code : null;
 }
 
 /** The error as plain lines (and its JSON document), when the error views could not be loaded: exit 1. */
 function reportWithoutViews(ctx: CommandContext, err: unknown, loadFailure: unknown): number {
-  const code = codeOf(err);
-  const message = firstLine(err);
+  // As the error view names them: anything not ours is an unexpected (internal) error.
+  const own = ownCodeOf(err);
+  const code = own ?? CliErrorCode.INTERNAL;
+  const message = own === null ? `Unexpected error: ${firstLine(err)}` : firstLine(err);
   const why = firstLine(loadFailure);
   const lines = [`error ${code}: ${message}`, `  the full error view could not be loaded: ${why}`];
   if (/\bE[MN]FILE\b/.test(why)) lines.push("  hint: The process ran out of open files (EMFILE): raise the open-file limit (ulimit -n), then run svc config plan to see the branch's state and run the command again.");
   ctx.err(lines);
   if (ctx.jsonCommand !== undefined && !ctx.documentPrinted) {
-    const error = { code, message, requestId: null, hint: null, causes: [{ code: codeOf(loadFailure), message: why }] };
+    const error = { code, message, requestId: null, hint: null, causes: [{ code: systemCodeOf(loadFailure), message: why }] };
     ctx.out(printedDocument(`${JSON.stringify({ formatVersion: 1, command: ctx.jsonCommand, error }, null, 2)}\n`));
   }
   return ctx.signal.aborted ? 130 : 1;

@@ -78,8 +78,8 @@ export const OUT_OF_FILES_HINT = "The process ran out of open files (EMFILE): ra
 const OUT_OF_FILES_CODES: ReadonlySet<unknown> = new Set(["EMFILE", "ENFILE"]);
 
 /**
- * Whether `err` or a cause of it is a process out of file descriptors, or, for a failed apply,
- * a failed change's error names one (its JSON form keeps no cause: `connect EMFILE …`).
+ * Whether `err` or a cause of it is a process out of file descriptors, or a failed change's or
+ * function's error names one (their JSON form keeps no cause: `connect EMFILE …`).
  */
 function ranOutOfFiles(err: unknown): boolean {
   let current: unknown = err;
@@ -87,12 +87,15 @@ function ranOutOfFiles(err: unknown): boolean {
     if (OUT_OF_FILES_CODES.has((current as { code?: unknown }).code)) return true;
     current = (current as { cause?: unknown }).cause;
   }
-  return array(record(detailsOf(err).result).failed).some((f) => /\bE[MN]FILE\b/.test(String(record(record(f).error).message ?? "")));
+  const details = detailsOf(err);
+  // A failed apply's changes and a failed bundling's functions keep their errors as text.
+  const texts = [...array(record(details.result).failed).map((f) => record(record(f).error).message), ...array(details.failures).map((f) => record(f).message)];
+  return texts.some((text) => /\bE[MN]FILE\b/.test(String(text ?? "")));
 }
 
 function hintFor(err: unknown, code: string, details: Details): string | null {
   if (isCliError(err) && err.hint !== undefined) return err.hint;
-  if ((code === "CLI_INTERNAL" || code === ErrorCode.APPLY_FAILED) && ranOutOfFiles(err)) return OUT_OF_FILES_HINT;
+  if (ranOutOfFiles(err)) return OUT_OF_FILES_HINT;
   if (code === ErrorCode.CONFLICT && str(details.branchName) !== undefined) {
     return `Branch ${String(details.branchName)} already exists: pass --if-exists apply to apply the policy to it instead.`;
   }

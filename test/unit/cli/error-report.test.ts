@@ -83,6 +83,20 @@ describe("the error views of a command", () => {
     });
   });
 
+  it("names a system error as the error view does (CLI_INTERNAL, never its own code as ours)", async () => {
+    const io = capturedIo();
+    const code = await main(["config", "validate", "--no-bundle", "--json"], {
+      io,
+      signal: new AbortController().signal,
+      loadEngine: () => Promise.reject(emfile("/app/dist/bin/chunk-1.js")),
+      loadErrorViews: () => Promise.reject(emfile("/app/dist/bin/error-view.js")),
+    });
+
+    expect(code).toBe(1);
+    expect(io.errText()).toContain("error CLI_INTERNAL: Unexpected error: EMFILE: too many open files, open '/app/dist/bin/chunk-1.js'\n");
+    expect(JSON.parse(io.outText()).error).toMatchObject({ code: "CLI_INTERNAL", causes: [{ code: "EMFILE" }] });
+  });
+
   it("escapes outside text in the plain block and names a thrown value that is not an Error", async () => {
     const io = capturedIo();
     const code = await main(["config", "validate", "--no-bundle"], {
@@ -93,6 +107,6 @@ describe("the error views of a command", () => {
     });
 
     expect(code).toBe(1);
-    expect(io.errText()).toBe("error CLI_INTERNAL: bucket \\u001b[2Kx\n  the full error view could not be loaded: view gone\n");
+    expect(io.errText()).toBe("error CLI_INTERNAL: Unexpected error: bucket \\u001b[2Kx\n  the full error view could not be loaded: view gone\n");
   });
 });

@@ -54,17 +54,21 @@ describe("a process out of open files", () => {
     ["a module that could not be opened (EMFILE)", systemError("EMFILE", "EMFILE: too many open files, open '/app/dist/bin/chunk-1.js'")],
     ["the system's file table full (ENFILE)", systemError("ENFILE", "ENFILE: file table overflow, open '/tmp/x'")],
     ["an EMFILE two causes down", new Error("bundling failed", { cause: new Error("read failed", { cause: systemError("EMFILE", "EMFILE: too many open files") }) })],
+    ["a request that never connected (EMFILE) five times", new PlatformError(ErrorCode.NETWORK_ERROR, "GET /projects/p got no response after 5 attempt(s): connect EMFILE 127.0.0.1:1", { cause: new Error("connect EMFILE", { cause: systemError("EMFILE", "connect EMFILE 127.0.0.1:1") }) })],
+    ["a bundling whose function could not open its files", new PlatformError(ErrorCode.BUNDLE_FAILED, "Bundling failed for 1 function(s).", { details: { failures: [{ slug: "api", message: "EMFILE: too many open files, open '/app/fn/index.ts'" }] } })],
     ["an apply whose change got no response after connect EMFILE", failedWith("POST /projects/p/branches/b/functions/api/deployments got no response: connect EMFILE 127.0.0.1:1 - Local (undefined:undefined) (request id r); it may or may not have been applied.")],
-  ])("names the open-file limit for %s, not a bug", (_name, err) => {
+  ])("names the open-file limit for %s, not a bug or the network", (_name, err) => {
     const view = describeError(err);
     expect(view.hint).toBe(OUT_OF_FILES_HINT);
     expect(view.hint).toContain("ulimit -n");
     expect(renderErrorText(view, false)).not.toContain("This is a bug");
+    expect(renderErrorText(view, false)).not.toContain("network");
   });
 
   it.each([
     ["another internal error", new TypeError("boom"), "This is a bug: re-run with --verbose and report it."],
     ["an apply that failed for another reason", failedWith("POST /x got no response: connect ECONNREFUSED 127.0.0.1:1"), "Run svc config plan to see what remains."],
+    ["a network error that is not about files", new PlatformError(ErrorCode.NETWORK_ERROR, "GET /x got no response: connect ECONNREFUSED 127.0.0.1:1"), "Check --api-host and your network or proxy settings, or retry later."],
   ])("keeps its own hint for %s", (_name, err, hint) => {
     expect(describeError(err).hint).toBe(hint);
   });
