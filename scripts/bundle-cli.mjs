@@ -9,6 +9,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, transform } from "esbuild";
 import { writeThirdPartyNotices } from "./third-party-notices.mjs";
+import { zodEnglishOnly } from "./zod-english-only.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const src = join(root, "src");
@@ -58,7 +59,7 @@ const { metafile } = await build({
   sourcesContent: false,
   metafile: true,
   logLevel: "warning",
-  plugins: [ownUrlPlugin],
+  plugins: [ownUrlPlugin, zodEnglishOnly],
 });
 
 const modules = {};

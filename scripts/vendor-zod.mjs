@@ -8,6 +8,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { writeThirdPartyNotices } from "./third-party-notices.mjs";
+import { zodEnglishOnly } from "./zod-english-only.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
@@ -24,6 +25,7 @@ const { metafile } = await build({
   banner: { js: "// zod, bundled: its licence is in THIRD-PARTY-NOTICES.txt beside this file." },
   metafile: true,
   logLevel: "warning",
+  plugins: [zodEnglishOnly],
 });
 await writeThirdPartyNotices(root, Object.keys(metafile.inputs), join(dist, "vendor", "THIRD-PARTY-NOTICES.txt"));
 

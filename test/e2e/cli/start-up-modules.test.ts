@@ -115,6 +115,16 @@ describe("start-up: what a fresh process loads", () => {
     expect(modules.filter((m) => m.startsWith("node_modules/esbuild/") || m.startsWith("node_modules/jiti/") || m.startsWith("node_modules/jszip/"))).toEqual([]);
   });
 
+  it("the CLI's bundle and the library's zod hold zod's English messages only, and zod still answers in English", async () => {
+    const locales = Object.values(bundled()).flat().filter((m) => m.startsWith("node_modules/zod/v4/locales/"));
+    expect(new Set(locales)).toEqual(new Set(["node_modules/zod/v4/locales/index.js", "node_modules/zod/v4/locales/en.js"]));
+    const zod = pathToFileURL(join(ROOT, "dist", "vendor", "zod.js")).href;
+    const script = `const { z } = await import(${JSON.stringify(zod)});
+console.log(JSON.stringify({ locales: Object.keys(z.locales), message: z.string().safeParse(1).error.issues[0].message }));`;
+    const { stdout } = await loaded(["--input-type=module", "-e", script]);
+    expect(JSON.parse(stdout)).toEqual({ locales: ["en"], message: "Invalid input: expected string, received number" });
+  });
+
   it("a failing command loads the error views and still names the problem and its exit code", async () => {
     const failed = await loaded([BIN, "config", "plan", "--no-such-flag"]).then(
       () => ({ code: 0, stderr: "" }),
