@@ -62,8 +62,8 @@ async function readParts(c: Context<EmulatorEnv>, rt: EmulatorRuntime): Promise<
   }
   const runtime = form.get("runtime");
   if (runtime !== undefined) {
-    // A file part reads as "[object File]" here, as it always has.
-    if (runtime !== "nodejs24") throw badRequest(`part runtime "${(typeof runtime === "string" ? runtime : "[object File]").slice(0, 40)}" is not supported; use nodejs24`, [{ path: "runtime", message: "must be nodejs24" }]);
+    if (typeof runtime !== "string") throw badRequest("part runtime must be the text nodejs24, not a file", [{ path: "runtime", message: "must be text" }]);
+    if (runtime !== "nodejs24") throw badRequest(`part runtime "${runtime.slice(0, 40)}" is not supported; use nodejs24`, [{ path: "runtime", message: "must be nodejs24" }]);
     parts.runtime = runtime;
   }
   const env = form.get("environment");
