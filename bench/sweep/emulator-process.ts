@@ -4,6 +4,7 @@
  * the in-flight peak of each measured phase from the server's side.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
@@ -25,7 +26,21 @@ export interface LoggedRequest {
 export interface EmulatorProcess {
   env: Record<string, string>;
   requests: LoggedRequest[];
+  /** The CPU the emulator process has spent so far (user + system, ms); undefined where `/proc` cannot tell (not Linux). */
+  cpuMs(): number | undefined;
   close(): Promise<void>;
+}
+
+/** User + system CPU of process `pid` from `/proc/<pid>/stat`, ms (Linux counts it in ticks of 10 ms). */
+function procCpuMs(pid: number | undefined): number | undefined {
+  try {
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    const fields = readFileSync(`/proc/${String(pid)}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Starts the emulator; resolves once it printed its five `SVC_*` lines. */
@@ -53,6 +68,7 @@ export function startEmulatorProcess(): Promise<EmulatorProcess> {
         child.removeAllListeners("exit");
         resolve({
           env, requests,
+          cpuMs: () => procCpuMs(child.pid),
           close: () => new Promise((done) => {
             child.once("exit", () => done());
             child.kill("SIGTERM");

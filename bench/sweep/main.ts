@@ -6,7 +6,8 @@
  * `apply` (keyed), a no-op `plan` (keyed), `validate`, and for N ≤ 1000 the keyless pair (an
  * `apply` that re-keys every function env-only, then a no-op keyless `plan`). Each phase prints
  * wall time, requests, sequential waves, the in-flight peak (from the emulator's request log),
- * peak RSS and the load average, then the targets as ratios. It asserts nothing.
+ * peak RSS, the CPU the CLI and the emulator spent, and the load average, then the targets as
+ * ratios. It asserts nothing.
  *
  *   npm run build && npm run bench:sweep [-- --sizes 10,200,1000 --shapes mix]
  */
@@ -32,6 +33,10 @@ interface Phase {
   waves: number;
   peak: number;
   rssMb: number;
+  /** CPU the CLI process spent (user + system; esbuild's own process not included), ms. */
+  cpuMs: number;
+  /** CPU the emulator spent meanwhile, ms; undefined without an emulator or where it cannot be read. */
+  emulatorCpuMs: number | undefined;
   load: number;
   exitCode: number;
 }
@@ -54,6 +59,7 @@ async function runCli(emu: EmulatorProcess | undefined, args: string[], extraEnv
   rmSync(rssFile, { force: true });
   const from = emu?.requests.length ?? 0;
   const load = loadavg()[0] ?? 0;
+  const emulatorCpuBefore = emu?.cpuMs();
   const started = performance.now();
   const exitCode = await new Promise<number>((resolve) => {
     const child = spawn(process.execPath, ["--import", REPORT_RSS, SVC_BIN, ...args], {
@@ -70,8 +76,10 @@ async function runCli(emu: EmulatorProcess | undefined, args: string[], extraEnv
   const ms = performance.now() - started;
   await new Promise((r) => setTimeout(r, 200)); // the emulator's last log lines
   const requests = (emu?.requests ?? []).slice(from);
-  const rssKb = Number(readFileSync(rssFile, "utf8"));
-  return { ms, requests: requests.length, waves: requests.length === 0 ? 0 : sequentialWaves(requests.map((r) => ({ ...r, status: r.status === "reset" ? 0 : r.status }))), peak: inFlightPeak(requests), rssMb: rssKb / 1024, load, exitCode };
+  const emulatorCpuAfter = emu?.cpuMs();
+  const [rssKb = 0, cpuMicros = 0] = readFileSync(rssFile, "utf8").split(" ").map(Number);
+  const emulatorCpuMs = emulatorCpuBefore === undefined || emulatorCpuAfter === undefined ? undefined : emulatorCpuAfter - emulatorCpuBefore;
+  return { ms, requests: requests.length, waves: requests.length === 0 ? 0 : sequentialWaves(requests.map((r) => ({ ...r, status: r.status === "reset" ? 0 : r.status }))), peak: inFlightPeak(requests), rssMb: rssKb / 1024, cpuMs: cpuMicros / 1000, emulatorCpuMs, load, exitCode };
 }
 
 async function sweepOne(shape: SweepShape, n: number, phases: Phase[]): Promise<void> {
@@ -82,7 +90,7 @@ async function sweepOne(shape: SweepShape, n: number, phases: Phase[]): Promise<
     const m = await runCli(withEmulator ? emu : undefined, [...args, "--config", policy], env, work);
     const row = { shape, n, phase, ...m };
     phases.push(row);
-    process.stdout.write(`  ${shape} N=${n} ${phase.padEnd(24)} ${(m.ms / 1000).toFixed(2).padStart(7)} s  ${String(m.requests).padStart(6)} req  ${String(m.waves).padStart(5)} waves  peak ${String(m.peak).padStart(3)}  ${m.rssMb.toFixed(0).padStart(4)} MB  load ${m.load.toFixed(2)}${m.exitCode === 0 || m.exitCode === 2 ? "" : `  EXIT ${m.exitCode}`}\n`);
+    process.stdout.write(`  ${shape} N=${n} ${phase.padEnd(24)} ${(m.ms / 1000).toFixed(2).padStart(7)} s  ${String(m.requests).padStart(6)} req  ${String(m.waves).padStart(5)} waves  peak ${String(m.peak).padStart(3)}  ${m.rssMb.toFixed(0).padStart(4)} MB  cpu ${(m.cpuMs / 1000).toFixed(2)} s${m.emulatorCpuMs === undefined ? "" : ` + emulator ${(m.emulatorCpuMs / 1000).toFixed(2)} s`}  load ${m.load.toFixed(2)}${m.exitCode === 0 || m.exitCode === 2 ? "" : `  EXIT ${m.exitCode}`}\n`);
   };
   const keyed = { SVC_FINGERPRINT_KEY: FINGERPRINT_KEY };
   try {
