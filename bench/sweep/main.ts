@@ -20,7 +20,7 @@ import { sequentialWaves } from "../apply/request-recorder.js";
 import { type EmulatorProcess, type LoggedRequest, SVC_BIN, SWEEP_COSTS, startEmulatorProcess } from "./emulator-process.js";
 import { type SweepShape, sweepCounts, writeSweepPolicy } from "./generate-policy.js";
 
-const REPORT_RSS = fileURLToPath(new URL("./report-rss.mjs", import.meta.url));
+const REPORT_USAGE = fileURLToPath(new URL("./report-usage.mjs", import.meta.url));
 const FINGERPRINT_KEY = "5eed".repeat(16);
 
 /** One measured CLI run. */
@@ -55,15 +55,15 @@ function inFlightPeak(requests: readonly LoggedRequest[]): number {
 }
 
 async function runCli(emu: EmulatorProcess | undefined, args: string[], extraEnv: Record<string, string>, work: string): Promise<Omit<Phase, "shape" | "n" | "phase">> {
-  const rssFile = join(work, "rss");
-  rmSync(rssFile, { force: true });
+  const usageFile = join(work, "usage");
+  rmSync(usageFile, { force: true });
   const from = emu?.requests.length ?? 0;
   const load = loadavg()[0] ?? 0;
   const emulatorCpuBefore = emu?.cpuMs();
   const started = performance.now();
   const exitCode = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, ["--import", REPORT_RSS, SVC_BIN, ...args], {
-      env: { ...process.env, ...(emu?.env ?? {}), ...extraEnv, SVC_BENCH_RSS_FILE: rssFile, CI: "1", NO_COLOR: "1" },
+    const child = spawn(process.execPath, ["--import", REPORT_USAGE, SVC_BIN, ...args], {
+      env: { ...process.env, ...(emu?.env ?? {}), ...extraEnv, SVC_BENCH_USAGE_FILE: usageFile, CI: "1", NO_COLOR: "1" },
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";
@@ -77,7 +77,7 @@ async function runCli(emu: EmulatorProcess | undefined, args: string[], extraEnv
   await new Promise((r) => setTimeout(r, 200)); // the emulator's last log lines
   const requests = (emu?.requests ?? []).slice(from);
   const emulatorCpuAfter = emu?.cpuMs();
-  const [rssKb = 0, cpuMicros = 0] = readFileSync(rssFile, "utf8").split(" ").map(Number);
+  const [rssKb = 0, cpuMicros = 0] = readFileSync(usageFile, "utf8").split(" ").map(Number);
   const emulatorCpuMs = emulatorCpuBefore === undefined || emulatorCpuAfter === undefined ? undefined : emulatorCpuAfter - emulatorCpuBefore;
   return { ms, requests: requests.length, waves: requests.length === 0 ? 0 : sequentialWaves(requests.map((r) => ({ ...r, status: r.status === "reset" ? 0 : r.status }))), peak: inFlightPeak(requests), rssMb: rssKb / 1024, cpuMs: cpuMicros / 1000, emulatorCpuMs, load, exitCode };
 }
