@@ -48,12 +48,12 @@ export function planToShow(config: PolicyConfig, options: PlanOptions, headStart
  * Applies `shown`, the result of {@link planToShow} in this process, with the apply's options
  * (the same `config`, project and branch): the branch is read again and the shown plan runs only
  * when nothing it was computed from changed (see the file's comment); otherwise exactly
- * `applyPlan(toSavedPlan(shown), options)`. Throws what `applyPlan` throws. `beforeChanges` (the
- * plan's bundle cache writes, still under way) is waited for once the branch is read again and
- * before the first change: the writes finish while the re-read is on the network, not beside the
- * changes' requests. It must never reject.
+ * `applyPlan(toSavedPlan(shown), options)`. Throws what `applyPlan` throws. The plan's bundle
+ * cache writes may still be under way: the changes do not wait for them (an archive whose entry is
+ * not yet complete is sent from the bytes it was planned from), and the caller waits for them before
+ * it ends.
  */
-export async function applyShownPlan(shown: PushResult, given: ApplyPlanOptions, beforeChanges?: Promise<unknown>): Promise<PushResult> {
+export async function applyShownPlan(shown: PushResult, given: ApplyPlanOptions): Promise<PushResult> {
   const options = ownOptions(given);
   const kept = shownPlans.get(shown);
   const fromScratch = (): Promise<PushResult> => applyPlan(toSavedPlan(shown), given);
@@ -79,7 +79,6 @@ export async function applyShownPlan(shown: PushResult, given: ApplyPlanOptions,
   });
   const fresh = selectPrepared(full, readSelection(shown.selection ?? {}));
   if (!sameTarget || !isDeepStrictEqual(fresh.diff, before.diff) || !isDeepStrictEqual(fresh.warnings, before.warnings)) return fromScratch();
-  await beforeChanges;
   // The shown changes (equal to the fresh ones) run, against the live state just read.
   return gateAndExecute(rt, { ...fresh, diff: before.diff }, {
     dryRun: false,

@@ -78,5 +78,5 @@ function applyGranted(ctx: CommandContext, run: PlannedRun, flags: ApplyFlags): 
       ...engineTuning(ctx.io, flags),
       ...bundleCacheOption(flags, run.policy.resolvedPath),
       ...selectionOptions(flags),
-    }, run.cacheWritten);
+    });
 }

@@ -86,31 +86,6 @@ describe("applying the plan just shown", () => {
     expect((await plan(config, ids())).changes).toEqual([]);
   });
 
-  it("waits for what it is given to wait for (the plan's cache writes) after reading the branch again and before the first change", async () => {
-    const { config } = counted();
-    const shown = await planToShow(config, ids());
-    const sent: string[] = [];
-    /** A settled promise that notes when it is waited for (`await` calls the `then` of a promise of a subclass). */
-    class Watched extends Promise<undefined> {
-      // biome-ignore lint/suspicious/noThenProperty: the row watches for the engine's `await` of this promise.
-      override then<A = undefined, B = never>(onFulfilled?: ((value: undefined) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
-        sent.push("waited");
-        return super.then(onFulfilled, onRejected);
-      }
-    }
-    const recording: typeof fetch = async (input, init) => {
-      sent.push(init?.method ?? "GET");
-      return fetch(input, init);
-    };
-    const api = createPlatformApi({ apiKey: emu.apiKey, apiHost: emu.apiHost, fetch: recording });
-    const applied = await applyShownPlan(shown, { ...ref(), api, config, updateExisting: true }, new Watched((resolve) => resolve(undefined)));
-    expect(applied.applied.map((a) => a.id)).toEqual(shown.changes.map((c) => c.id));
-    const waited = sent.indexOf("waited");
-    expect(waited).toBeGreaterThan(0);
-    expect(sent.slice(0, waited).every((method) => method === "GET")).toBe(true);
-    expect(sent.slice(waited + 1).some((method) => method !== "GET")).toBe(true);
-  });
-
   it("refuses as stale when a bucket was created after the plan was shown (seen by the second read wave only)", async () => {
     const { config, calls } = counted();
     const shown = await planToShow(config, ids());
