@@ -191,9 +191,16 @@ export function startTargetReads(ctx: CommandContext, engine: EnginePort, flags:
   return { creds, proxies: proxySettings(ctx.io.env), reading, discard: () => controller.abort() };
 }
 
+/**
+ * The project and its branch, read at once; a failed project read is the error reported (as when
+ * the branch was read after it), whatever the branch read did.
+ */
 async function readTarget(api: PlatformApi, creds: ResolvedCredentials): Promise<Target> {
-  const project = await api.getProject({ projectId: creds.projectId.value });
-  const { branch, match } = await resolveBranch(api, creds.projectId.value, creds.branchRef);
+  const reading = api.getProject({ projectId: creds.projectId.value });
+  const resolving = resolveBranch(api, creds.projectId.value, creds.branchRef);
+  resolving.catch(() => undefined); // awaited below, or superseded by the project's error
+  const project = await reading;
+  const { branch, match } = await resolving;
   return { api, creds, project, branch, match };
 }
 

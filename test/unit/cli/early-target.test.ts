@@ -86,7 +86,7 @@ async function runPlan(options: FakeOptions): Promise<Recorded & { code: number 
 describe("the target's reads while svc.ts is evaluated", () => {
   it("reads the project and its branches before the policy has loaded, and plans once both are known", async () => {
     const run = await runPlan({});
-    expect(run.steps).toEqual([`GET project ${PROJECT.id} (key)`, "load:start", "GET branches", "load:end", ...PLAN]);
+    expect(run.steps).toEqual([`GET project ${PROJECT.id} (key)`, "GET branches", "load:start", "load:end", ...PLAN]);
   });
 
   it("reports the policy's error, not the target's, when both are wrong", async () => {
@@ -115,7 +115,7 @@ describe("the target's reads while svc.ts is evaluated", () => {
   it("reads the target again when the policy changed the variables it was resolved from", async () => {
     const run = await runPlan({ policySets: { SVC_PROJECT_ID: "other-project-654321" } });
     expect(run.steps).toEqual([
-      `GET project ${PROJECT.id} (key)`, "load:start", "GET branches", "load:end",
+      `GET project ${PROJECT.id} (key)`, "GET branches", "load:start", "load:end",
       "GET project other-project-654321 (key)", "GET branches", ...PLAN,
     ]);
   });
@@ -129,7 +129,7 @@ describe("the target's reads while svc.ts is evaluated", () => {
   ])("reads the target again when the policy set %s", async (_name, policySets) => {
     const run = await runPlan({ policySets });
     expect(run.steps).toEqual([
-      `GET project ${PROJECT.id} (key)`, "load:start", "GET branches", "load:end",
+      `GET project ${PROJECT.id} (key)`, "GET branches", "load:start", "load:end",
       `GET project ${PROJECT.id} (key)`, "GET branches", ...PLAN,
     ]);
   });
@@ -143,7 +143,7 @@ describe("the target's reads while svc.ts is evaluated", () => {
   it("warns before sending the key when the policy moved the host to plain http, and reads the target there again", async () => {
     const run = await runPlan({ policySets: { SVC_API_HOST: "http://api.example.test" } });
     expect(run.steps).toEqual([
-      `GET project ${PROJECT.id} (key)`, "load:start", "GET branches", "load:end",
+      `GET project ${PROJECT.id} (key)`, "GET branches", "load:start", "load:end",
       `GET project ${PROJECT.id} (key)`, "GET branches", ...PLAN,
     ]);
     expect(run.err()).toContain("the API key travels in clear text");
@@ -169,7 +169,7 @@ describe("the target's reads while svc.ts is evaluated", () => {
   it("reads the target again when the policy turned TLS verification off while the early reads were in flight", async () => {
     const run = await runPlan({ policySets: { NODE_TLS_REJECT_UNAUTHORIZED: "0" } });
     expect(run.steps).toEqual([
-      `GET project ${PROJECT.id} (key)`, "load:start", "GET branches", "load:end",
+      `GET project ${PROJECT.id} (key)`, "GET branches", "load:start", "load:end",
       `GET project ${PROJECT.id} (key)`, "GET branches", ...PLAN,
     ]);
   });
