@@ -3,7 +3,7 @@
  * emulator's deployment route, so both sides accept and refuse the same archives.
  * Leaf module: imports only its sibling rule on unsafe characters.
  */
-import { unsafeCharacterKind } from "./visible-text.js";
+import { findUnsafeCharacter } from "./visible-text.js";
 
 /** Archive limits, checked after zipping on every bundling path and by the deployment route. */
 export const ZIP_LIMITS = Object.freeze({
@@ -71,12 +71,9 @@ export function zipSlipIssue(name: string): ZipSlipIssue | null {
   if (name.includes("\\")) return "backslash";
   if (/^[A-Za-z]:/.test(name)) return "drive-letter";
   if (name.split("/").includes("..")) return "dot-dot-segment";
-  for (const ch of name) {
-    const kind = unsafeCharacterKind(ch.codePointAt(0) ?? 0);
-    if (kind === "control") return "control-character";
-    if (kind !== null) return "invisible-character";
-  }
-  return null;
+  const unsafe = findUnsafeCharacter(name);
+  if (unsafe === null) return null;
+  return unsafe.kind === "control" ? "control-character" : "invisible-character";
 }
 
 /**
