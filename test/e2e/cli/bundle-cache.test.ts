@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createPlatformApi } from "../../../src/api/index.js";
 import { emptyDir, emulatorEnv, runSvc, useEmulatorProject } from "./harness.js";
 
 const { emu } = useEmulatorProject();
@@ -76,5 +77,34 @@ describe("the CLI's bundle cache", () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("0 to create");
     expect(cacheFiles(policyDir)).toEqual(written);
+  });
+
+  // Hostile row: the apply's changes do not wait for the plan's cache writes, so a `deploy.before`
+  // hook may find the entries written or still being written. It swaps the two entries (each a
+  // valid archive of the other function): what runs is the planned code, or the function is
+  // refused by name with nothing sent for it; never the swapped bytes.
+  it("deploys the planned code, or refuses the function, when a deploy.before hook swaps the cache entries of a cold apply", async () => {
+    const { root, policyDir } = project();
+    const swap = join(root, "swap.mjs");
+    writeFileSync(swap, [
+      'import { readdirSync, readFileSync, writeFileSync } from "node:fs";',
+      `const dir = ${JSON.stringify(join(policyDir, "node_modules", ".cache", "svc-config", "v2"))};`,
+      'const [a, b] = readdirSync(dir).filter((f) => f.endsWith(".entry")).map((f) => `${dir}/${f}`);',
+      "const bytesA = readFileSync(a);",
+      "writeFileSync(a, readFileSync(b));",
+      "writeFileSync(b, bytesA);",
+      "",
+    ].join("\n"));
+    const policy = join(policyDir, "svc.ts");
+    writeFileSync(policy, readFileSync(policy, "utf8").replace("export default {", `export default { hooks: { deploy: { before: ${JSON.stringify(`node ${JSON.stringify(swap)}`)} } },`));
+    const applied = await runSvc(["config", "apply", "--yes", "--quiet", "--config", "infra/svc.ts"], { cwd: root, env: emulatorEnv(emu()) });
+    const api = createPlatformApi({ apiKey: emu().apiKey, apiHost: emu().apiHost });
+    const deployed = await api.listFunctions({ projectId: emu().projectId, branchId: emu().defaultBranchId });
+    for (const [slug, body] of [["api", "api"], ["files", "static"]] as const) {
+      const fn = deployed.find((f) => f.slug === slug);
+      if (fn?.invocation_url !== undefined) expect(await (await fetch(fn.invocation_url)).text()).toBe(body);
+      else expect(applied.stderr).toMatch(new RegExp(`PLATFORM_BUNDLE_FAILED[^\\n]*function ${slug}: its planned archive could not be read back`));
+    }
+    expect(applied.code === 0 || applied.stderr.includes("PLATFORM_BUNDLE_FAILED"), applied.stderr).toBe(true);
   });
 });
