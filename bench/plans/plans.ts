@@ -17,11 +17,14 @@
  * The machine's load average is printed before and after: the machine is shared, so figures
  * move with what else runs on it.
  *
- *   npm run bench:plans [-- --branches 200] [--size 50] [--only verify,verify-hardened,checks,fleet,fleet-verify]
+ * It runs the built package (`dist/`), as an installed one runs: build first.
+ *
+ *   npm run build && npm run bench:plans [-- --branches 200] [--size 50] [--only verify,verify-hardened,checks,fleet,fleet-verify]
  */
 import { availableParallelism, cpus, loadavg } from "node:os";
-import { createPlatformApi, defineCheck, defineConfig, plan, planFleet, applyFleet, type PolicyConfig, type FleetResult } from "../../src/v1.js";
-import { startEmulator, type SeedDocument } from "../../src/emulator/index.js";
+// The built library and emulator (`dist/`), as installed: what users run. Run `npm run build` first.
+import { createPlatformApi, defineCheck, defineConfig, plan, planFleet, applyFleet, type PolicyConfig, type FleetResult } from "../../dist/v1.js";
+import { startEmulator, type SeedDocument } from "../../dist/emulator/index.js";
 import { createRequestRecorder, sequentialWaves, type RecordedRequest } from "../apply/request-recorder.js";
 import { BENCH_BASE_DIR } from "../apply/scenarios.js";
 
