@@ -22,7 +22,6 @@
  *   npm run build && npm run bench:plans [-- --branches 200] [--size 50] [--only verify,verify-hardened,checks,fleet,fleet-verify]
  */
 import { availableParallelism, cpus, loadavg } from "node:os";
-// The built library and emulator (`dist/`), as installed: what users run. Run `npm run build` first.
 import { createPlatformApi, defineCheck, defineConfig, plan, planFleet, applyFleet, type PolicyConfig, type FleetResult } from "../../dist/v1.js";
 import { startEmulator, type SeedDocument } from "../../dist/emulator/index.js";
 import { createRequestRecorder, sequentialWaves, type RecordedRequest } from "../apply/request-recorder.js";

@@ -187,19 +187,25 @@ describe("the CLI's edges: an apply that deletes hostile live names", () => {
 describe("the CLI's edges: an API host that redirects or answers with a decompression bomb", () => {
   beforeAll(ensureBuilt, 180_000);
 
-  /** A loopback server answering every request with `answer`, and the requests it got. */
-  async function hostileApi(answer: (res: ServerResponse) => void): Promise<{ origin: string; requests: IncomingHttpHeaders[]; paths: string[]; close: () => Promise<void> }> {
+  /** A loopback server answering every request with `answer` (given its path), and the requests it got. */
+  async function hostileApi(answer: (res: ServerResponse, path: string) => void): Promise<{ origin: string; requests: IncomingHttpHeaders[]; paths: string[]; close: () => Promise<void> }> {
     const requests: IncomingHttpHeaders[] = [];
     const paths: string[] = [];
     const server = createServer((req, res) => {
       requests.push(req.headers);
       paths.push(req.url ?? "");
       req.resume();
-      answer(res);
+      answer(res, req.url ?? "");
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    return { origin, requests, paths, close: () => new Promise((resolve) => server.close(() => resolve())) };
+    return {
+      origin, requests, paths,
+      close: () => new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections(); // a request the server left hanging
+      }),
+    };
   }
   const hostEnv = (origin: string): Record<string, string> => ({ SVC_API_HOST: `${origin}/api/v2`, SVC_API_KEY: API_KEY, SVC_PROJECT_ID: "calm-river-123456", SVC_BRANCH_ID: "br-main-1" });
 
@@ -217,6 +223,27 @@ describe("the CLI's edges: an API host that redirects or answers with a decompre
       expect(`${run.stdout}${run.stderr}`).not.toContain("token=stolen");
     } finally {
       await Promise.all([elsewhere.close(), redirecting.close()]);
+    }
+  }, 60_000);
+
+  // The target's project and branch list are read at once: a project refused at once is reported at
+  // once, whatever the branch read is still doing.
+  it("a project refused at once while the branch list hangs: the project's error, without waiting for the branch read", async () => {
+    const project = "/api/v2/projects/calm-river-123456";
+    const api = await hostileApi((res, path) => {
+      if (path === project) res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ code: "not_found", message: "project not found" }));
+      // Anything else (the branch list) is never answered.
+    });
+    try {
+      // Held by the hanging read, the run would last the client's five 30 s attempts, past this row's limit.
+      const run = await runSvc(["config", "plan", "--env", ".env.ci"], { cwd: projectDir(), env: hostEnv(api.origin) });
+
+      expect(run.code, run.stderr).not.toBe(0);
+      expect(run.stderr).toContain("error PLATFORM_NOT_FOUND: GET /projects/calm-river-123456 failed with HTTP 404: project not found");
+      expect(api.paths.some((path) => path.startsWith(`${project}/branches`))).toBe(true);
+      expect(`${run.stdout}${run.stderr}`).not.toContain(API_KEY);
+    } finally {
+      await api.close();
     }
   }, 60_000);
 
